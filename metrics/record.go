@@ -1,0 +1,102 @@
+// Package metrics is the pure arithmetic of llmbench: it turns per-request
+// records into GenAI-Perf's per-request and per-run metrics, and later into
+// goodput, gates and capacity analysis. It imports nothing of llmbench, so
+// every formula can be checked against hand-computed cases in isolation.
+package metrics
+
+// Record is everything observed about one request. Transport creates and
+// fills it while the request is in flight; runtime completes it with token
+// counts; metrics only reads it. All timestamps are nanoseconds since the
+// Unix epoch, taken as run-start wall time plus a monotonic offset, so gaps
+// between them never jump with clock adjustments.
+type Record struct {
+	// ID numbers the request within its run, in send order, starting at 0.
+	ID int64
+	// Entry is the index of the dataset entry whose payload was sent.
+	Entry int
+	// Component names the dataset component the entry came from ("" when
+	// the dataset is not a mix), so metrics can be split per component.
+	Component string
+
+	// Scheduled is the planned send time of an open-loop request (0 in a
+	// closed loop); Sent − Scheduled is the schedule lag.
+	Scheduled int64
+	// Sent is when the request was handed to the connection.
+	Sent int64
+	// Chunks holds the arrival time of every content-bearing response
+	// chunk, in order: the role-only first chunk, finish-only and
+	// usage-only chunks, comments and [DONE] are never in it. A
+	// non-streaming response has exactly one chunk, at completion.
+	Chunks []int64
+	// ChunkEnds holds, for every entry of Chunks, the end offset of that
+	// chunk's text in Output, so per-chunk text can be recovered (for
+	// perf_analyzer's raw export) without keeping a string per chunk.
+	ChunkEnds []int32
+	// ReasoningChunks is how many leading content chunks carried only
+	// reasoning_content; 0 for non-reasoning models. The chunk at this index
+	// is the first answer chunk (time to first output token).
+	ReasoningChunks int
+	// Done is when the response was read to its end (or failed).
+	Done int64
+
+	// Output is the concatenated text of every content chunk (reasoning and
+	// answer, in arrival order); tokenizer-mode OSL is counted on it.
+	Output string
+	// Usage is what the server reported in its `usage` object, if anything.
+	Usage Usage
+
+	// InputTokens (ISL) and OutputTokens (OSL) are filled by runtime with
+	// the run's token counting mode before metrics are computed.
+	InputTokens  int
+	OutputTokens int
+
+	// Err is nil for a completed request. A failed request is counted in
+	// error_count/error_rate and never enters latency statistics.
+	Err *Failure
+}
+
+// Usage is the server's own token accounting (OpenAI `usage`).
+type Usage struct {
+	PromptTokens     int
+	CompletionTokens int
+	// Reported is true when the server sent a usage object with a
+	// non-zero total; some servers send zero-filled usage on every chunk.
+	Reported bool
+}
+
+// ErrorClass says what kind of fault ended a request, so reports can group
+// errors and users can tell a server fault from a client limit.
+type ErrorClass string
+
+// The error classes, from the least to the most specific cause.
+const (
+	// ErrHTTP is a non-2xx response status.
+	ErrHTTP ErrorClass = "http"
+	// ErrConnect is a failure to open a connection (refused, DNS, dial timeout).
+	ErrConnect ErrorClass = "connect"
+	// ErrReset is a connection closed by the peer before the response ended.
+	ErrReset ErrorClass = "reset"
+	// ErrTimeout is the per-request timeout or the inter-chunk idle watchdog.
+	ErrTimeout ErrorClass = "timeout"
+	// ErrMalformed is a response body or stream event that is not valid JSON
+	// of the expected shape.
+	ErrMalformed ErrorClass = "malformed"
+	// ErrServer is an error reported inside a 200 response: an SSE
+	// `event: error` or an `error` object in the stream.
+	ErrServer ErrorClass = "server_error"
+	// ErrCanceled is a request abandoned because the run was interrupted.
+	ErrCanceled ErrorClass = "canceled"
+)
+
+// Failure describes why a request failed.
+type Failure struct {
+	Class ErrorClass
+	// Status is the HTTP status code, 0 when no response status was read.
+	Status int
+	// Message is a short human-readable cause (server body excerpt or
+	// client error text), never containing request headers.
+	Message string
+}
+
+// Completed reports whether the request finished without a failure.
+func (r *Record) Completed() bool { return r.Err == nil }

@@ -1,0 +1,81 @@
+package metrics
+
+// Distribution is the statistics of one metric over a run, in the metric's
+// native unit (nanoseconds for times, tokens for lengths, tokens/s for
+// per-user throughput). Reports scale time metrics to ms stat by stat, as
+// GenAI-Perf does, so the floating-point results match its files exactly.
+type Distribution struct {
+	// Count is the number of values the statistics were computed over.
+	Count int
+	// Avg is the arithmetic mean; Std the population standard deviation
+	// (numpy's default, ddof=0).
+	Avg, Min, Max, Std float64
+	// The fixed percentiles GenAI-Perf reports, by linear interpolation
+	// between closest ranks (numpy's default method).
+	P1, P5, P10, P25, P50, P75, P90, P95, P99 float64
+
+	// sorted keeps the values so any other percentile (p99.9) can be asked for.
+	sorted []float64
+	// scales are the factors Scaled applied, in order; Percentile applies
+	// them to what it interpolates in sorted's unit.
+	scales []float64
+}
+
+// Summary is everything a run measured, reduced: what the GenAI-Perf JSON,
+// CSV and console table print, plus llmbench's additions. A nil
+// *Distribution means the metric does not apply or had no values (for
+// example TTST when no request had two content chunks), and reports print
+// it as absent the way GenAI-Perf does.
+type Summary struct {
+	// Per-request distributions, GenAI-Perf definitions (SPEC §2).
+	TimeToFirstToken             *Distribution // ns
+	TimeToSecondToken            *Distribution // ns
+	InterTokenLatency            *Distribution // ns, one value per request
+	RequestLatency               *Distribution // ns
+	OutputTokenThroughputPerUser *Distribution // tokens/s/user
+	OutputSequenceLength         *Distribution // tokens
+	InputSequenceLength          *Distribution // tokens
+	// TimeToFirstOutputToken is the time to the first answer (non-reasoning)
+	// token; nil unless some request streamed reasoning_content.
+	TimeToFirstOutputToken *Distribution // ns
+
+	// Per-run scalars: GenAI-Perf reports them avg-only.
+	OutputTokenThroughput float64 // tokens/s
+	RequestThroughput     float64 // requests/s, over completed requests
+	// RequestGoodput is nil unless goodput SLOs were given.
+	RequestGoodput *float64 // requests/s
+	// RequestCount counts completed requests with at least one content chunk.
+	RequestCount int
+
+	// Completed and Failed partition every measured (non-warmup) request.
+	Completed, Failed int
+	// ErrorRate is Failed / (Completed + Failed), 0 for an empty run.
+	ErrorRate float64
+	// Errors groups failures by (class, status, message), most frequent first.
+	Errors []ErrorCount
+
+	// Duration is the last content chunk of any request minus the first
+	// request sent, in ns (GenAI-Perf's benchmark duration).
+	Duration int64
+
+	// Beyond GenAI-Perf.
+	// ChunkGap pools every gap between consecutive content chunks of every
+	// request (the per-chunk ITL distribution), ns.
+	ChunkGap *Distribution
+	// ScheduleLag is actual minus planned send time of open-loop requests,
+	// ns; nil in a closed loop.
+	ScheduleLag *Distribution
+	// AchievedRequestRate is sent requests / span of send times (req/s).
+	AchievedRequestRate float64
+	// MeanConcurrency is the time-weighted number of requests in flight.
+	MeanConcurrency float64
+}
+
+// ErrorCount is one row of the error list: how many requests failed the
+// same way.
+type ErrorCount struct {
+	Class   ErrorClass
+	Status  int
+	Message string
+	Count   int
+}
