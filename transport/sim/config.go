@@ -1,0 +1,150 @@
+// Package sim is llmbench's built-in simulated inference server: an
+// OpenAI-compatible HTTP server on 127.0.0.1 that behaves like a
+// continuous-batching engine (vLLM-shaped streams, a bounded batch with a
+// FIFO queue, inter-token latency that grows with the batch) and misbehaves
+// on cue (429, 500, connection resets, malformed SSE, stalls). It lets tests,
+// demos and client benchmarks run with nothing else installed, and its
+// fake DCGM and vLLM /metrics exercise the telemetry path.
+//
+// Every random choice (jitter, words, faults) comes from a generator seeded
+// with Config.Seed and the request's sequence number, so a run sent in the
+// same order sees the same faults.
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Config describes the simulated engine. Start it from DefaultConfig and
+// change what the experiment needs; Start rejects an invalid Config.
+type Config struct {
+	// Addr is the TCP address to listen on; port 0 picks a free port.
+	Addr string
+	// Seed makes jitter, generated words and fault choices reproducible.
+	Seed int64
+
+	// TTFT is the fixed part of prefill, paid by every request once it
+	// holds a batch slot.
+	TTFT time.Duration
+	// PrefillPerToken is the prefill cost of each input token, so TTFT
+	// grows with the prompt as on a real server.
+	PrefillPerToken time.Duration
+	// ITL is the gap between tokens when one sequence is decoding.
+	ITL time.Duration
+	// ITLPerSeq is added to the gap for every other sequence decoding at
+	// the same moment: a bigger batch makes every step slower.
+	ITLPerSeq time.Duration
+	// MaxBatch is how many requests run at once; later ones wait in a FIFO
+	// queue, which is what gives a concurrency sweep its knee.
+	MaxBatch int
+	// Jitter is the relative spread of every delay: each one is multiplied
+	// by a seeded uniform factor in [1-Jitter, 1+Jitter].
+	Jitter float64
+
+	// DefaultOutputTokens is the output length of a request that sets no
+	// max_tokens. With max_tokens the sim generates exactly that many.
+	DefaultOutputTokens int
+	// Model is the model name reported in responses and metrics; requests
+	// may name any model.
+	Model string
+
+	// ErrorRate429 and ErrorRate500 are the fractions of requests answered
+	// at once with HTTP 429 or 500.
+	ErrorRate429 float64
+	ErrorRate500 float64
+	// ResetRate is the fraction of requests whose TCP connection is reset
+	// after a seeded number of tokens.
+	ResetRate float64
+	// MalformedRate is the fraction of requests that get one invalid JSON
+	// event mid-stream (a truncated body when not streaming) and then go on.
+	MalformedRate float64
+	// StallRate is the fraction of requests that pause for Stall
+	// mid-stream, as a server stuck in a long GC or preemption would.
+	StallRate float64
+	// Stall is the length of an injected pause.
+	Stall time.Duration
+
+	// Reasoning makes chat streams carry the first ReasoningTokens tokens
+	// as reasoning_content, like a reasoning model, before the answer.
+	Reasoning       bool
+	ReasoningTokens int
+}
+
+// DefaultConfig returns a small, fast engine resembling an 8B model on one
+// GPU: 20 ms TTFT, 8 ms ITL growing 0.25 ms per extra sequence, a batch of
+// 64, 5% jitter and no faults.
+func DefaultConfig() Config {
+	return Config{
+		Addr:                "127.0.0.1:0",
+		TTFT:                20 * time.Millisecond,
+		PrefillPerToken:     20 * time.Microsecond,
+		ITL:                 8 * time.Millisecond,
+		ITLPerSeq:           250 * time.Microsecond,
+		MaxBatch:            64,
+		Jitter:              0.05,
+		DefaultOutputTokens: 128,
+		Model:               "llmbench-sim",
+		Stall:               time.Second,
+		ReasoningTokens:     32,
+	}
+}
+
+// Validate reports every invalid field at once, each message naming the
+// field as the scenario language spells it.
+func (c Config) Validate() error {
+	var errs []error
+	bad := func(format string, args ...any) {
+		errs = append(errs, fmt.Errorf("sim: "+format, args...))
+	}
+	if c.Addr == "" {
+		bad("addr must not be empty")
+	}
+	if c.Model == "" {
+		bad("model must not be empty")
+	}
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{
+		{"ttft", c.TTFT}, {"prefill_per_token", c.PrefillPerToken}, {"itl", c.ITL},
+		{"itl_per_seq", c.ITLPerSeq}, {"stall", c.Stall},
+	} {
+		if d.v < 0 {
+			bad("%s must be >= 0, got %s", d.name, d.v)
+		}
+	}
+	if c.MaxBatch < 1 {
+		bad("max_batch must be >= 1, got %d", c.MaxBatch)
+	}
+	if !(c.Jitter >= 0 && c.Jitter <= 1) {
+		bad("jitter must be in [0, 1], got %g", c.Jitter)
+	}
+	if c.DefaultOutputTokens < 1 {
+		bad("default_output_tokens must be >= 1, got %d", c.DefaultOutputTokens)
+	}
+	if c.Reasoning && c.ReasoningTokens < 1 {
+		bad("reasoning_tokens must be >= 1 when reasoning is on, got %d", c.ReasoningTokens)
+	}
+	errs = append(errs, c.validateRates()...)
+	return errors.Join(errs...)
+}
+
+// validateRates checks the fault fractions; they share one draw per
+// request, so together they must not exceed 1.
+func (c Config) validateRates() []error {
+	var errs []error
+	sum := 0.0
+	for _, r := range c.faultRates() {
+		if !(r.rate >= 0 && r.rate <= 1) {
+			errs = append(errs, fmt.Errorf("sim: %s must be in [0, 1], got %g", r.name, r.rate))
+			continue
+		}
+		sum += r.rate
+	}
+	if len(errs) == 0 && sum > 1+1e-9 {
+		errs = append(errs, fmt.Errorf("sim: fault rates must add up to at most 1, got %g", sum))
+	}
+	return errs
+}

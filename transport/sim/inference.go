@@ -1,0 +1,59 @@
+package sim
+
+import (
+	"net/http"
+)
+
+// inference serves one generation API: decode and validate the body, pick
+// the request's fault, answer 429/500 at once (as a gateway or an
+// overloaded server would, without taking a batch slot), else run the job.
+func (s *Server) inference(a api) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		s.stats.requests.Add(1)
+		seq := s.seq.Add(1)
+		req, err := decodeRequest(r, a, s.cfg.DefaultOutputTokens)
+		forced, isForced, ferr := parseFaultHeader(r.Header.Get(FaultHeader))
+		if err == nil {
+			err = ferr
+		}
+		if err != nil {
+			s.stats.badRequest.Add(1)
+			writeError(w, http.StatusBadRequest, "invalid_request_error", err.Error())
+			return
+		}
+		j := s.newJob(r.Context(), w, seq, req, forced, isForced)
+		switch j.fault {
+		case fault429:
+			s.stats.status429.Add(1)
+			w.Header().Set("Retry-After", "1")
+			writeError(w, http.StatusTooManyRequests, "rate_limit_error", "sim: injected rate limit")
+		case fault500:
+			s.stats.status500.Add(1)
+			writeError(w, http.StatusInternalServerError, "internal_server_error", "sim: injected server error")
+		default:
+			s.count(s.runJob(j))
+		}
+	}
+}
+
+// runJob picks the sink: a stream when asked for, a whole body otherwise.
+func (s *Server) runJob(j *job) outcome {
+	if !j.req.stream {
+		return j.run(&jsonSink{j: j})
+	}
+	out, err := newSSESink(j)
+	if err != nil {
+		return outcomeCanceled
+	}
+	return j.run(out)
+}
+
+// count books a job's end; resets were booked when injected.
+func (s *Server) count(o outcome) {
+	switch o {
+	case outcomeDone:
+		s.stats.completed.Add(1)
+	case outcomeCanceled:
+		s.stats.canceled.Add(1)
+	}
+}

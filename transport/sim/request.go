@@ -1,0 +1,217 @@
+package sim
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"unicode"
+	"unicode/utf8"
+)
+
+// api is the OpenAI endpoint a request came in on.
+type api int
+
+const (
+	apiChat api = iota
+	apiCompletions
+	apiEmbeddings
+)
+
+// maxBodyBytes bounds a request body; long-context prompts fit easily.
+const maxBodyBytes = 64 << 20
+
+// wireRequest holds the request fields the sim acts on; everything else
+// (temperature, min_tokens, ignore_eos, ...) is accepted and ignored, since
+// the sim always generates exactly max_tokens.
+type wireRequest struct {
+	Messages []struct {
+		Content json.RawMessage `json:"content"`
+	} `json:"messages"`
+	Prompt              json.RawMessage `json:"prompt"`
+	Input               json.RawMessage `json:"input"`
+	MaxTokens           *int            `json:"max_tokens"`
+	MaxCompletionTokens *int            `json:"max_completion_tokens"`
+	Stream              bool            `json:"stream"`
+	StreamOptions       struct {
+		IncludeUsage bool `json:"include_usage"`
+	} `json:"stream_options"`
+}
+
+// genRequest is a decoded, validated request.
+type genRequest struct {
+	api          api
+	promptTokens int
+	outputTokens int
+	stream       bool
+	includeUsage bool
+	// inputs holds each embeddings input's raw JSON, the seed of its vector.
+	inputs []json.RawMessage
+}
+
+// decodeRequest parses and validates a body; its errors are 400 messages.
+func decodeRequest(r *http.Request, a api, defaultOutput int) (genRequest, error) {
+	var w wireRequest
+	if err := json.NewDecoder(http.MaxBytesReader(nil, r.Body, maxBodyBytes)).Decode(&w); err != nil {
+		return genRequest{}, fmt.Errorf("invalid JSON body: %v", err)
+	}
+	g := genRequest{api: a, stream: w.Stream && a != apiEmbeddings, includeUsage: w.StreamOptions.IncludeUsage}
+	var err error
+	switch a {
+	case apiChat:
+		g.promptTokens, err = chatPromptTokens(&w)
+	case apiCompletions:
+		g.promptTokens, err = promptTokens("prompt", w.Prompt)
+	case apiEmbeddings:
+		g.inputs, g.promptTokens, err = embeddingInputs(w.Input)
+	}
+	if err != nil || a == apiEmbeddings {
+		return g, err
+	}
+	g.outputTokens, err = outputTokens(&w, defaultOutput)
+	return g, err
+}
+
+func outputTokens(w *wireRequest, defaultOutput int) (int, error) {
+	name, limit := "max_tokens", w.MaxTokens
+	if limit == nil {
+		name, limit = "max_completion_tokens", w.MaxCompletionTokens
+	}
+	switch {
+	case limit == nil:
+		return defaultOutput, nil
+	case *limit < 1:
+		return 0, fmt.Errorf("%s must be at least 1, got %d", name, *limit)
+	}
+	return *limit, nil
+}
+
+// chatPromptTokens counts the words of all message contents, which is the
+// count of the contents joined by " ". A content may be a string or a list
+// of parts, of which the text parts count.
+func chatPromptTokens(w *wireRequest) (int, error) {
+	if len(w.Messages) == 0 {
+		return 0, errors.New("messages must be a non-empty list")
+	}
+	n := 0
+	for i, m := range w.Messages {
+		if len(m.Content) == 0 {
+			continue // an assistant turn with only tool calls
+		}
+		var text string
+		if json.Unmarshal(m.Content, &text) == nil {
+			n += countWords(text)
+			continue
+		}
+		var parts []struct {
+			Text string `json:"text"`
+		}
+		if err := json.Unmarshal(m.Content, &parts); err != nil {
+			return 0, fmt.Errorf("messages[%d].content must be a string or a list of parts", i)
+		}
+		for _, p := range parts {
+			n += countWords(p.Text)
+		}
+	}
+	return n, nil
+}
+
+// promptTokens counts a prompt given as a string (its words), a list of
+// strings, a list of token ids (one token each) or a list of such lists.
+func promptTokens(field string, raw json.RawMessage) (int, error) {
+	items, err := promptItems(field, raw)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, item := range items {
+		n += itemTokens(item)
+	}
+	return n, nil
+}
+
+// embeddingInputs splits `input` into the texts that each get a vector: a
+// string or a flat list of token ids is one input, any other list is many.
+func embeddingInputs(raw json.RawMessage) ([]json.RawMessage, int, error) {
+	items, err := promptItems("input", raw)
+	if err != nil {
+		return nil, 0, err
+	}
+	if raw[0] != '[' || items[0][0] != '[' && items[0][0] != '"' {
+		items = []json.RawMessage{raw}
+	}
+	n := 0
+	for _, item := range items {
+		n += itemTokens(item)
+	}
+	return items, n, nil
+}
+
+// promptItems returns a string as a one-item list and a non-empty list as
+// its items, each a string, a token id or a list of token ids.
+func promptItems(field string, raw json.RawMessage) ([]json.RawMessage, error) {
+	bad := fmt.Errorf("%s must be a string or a non-empty list", field)
+	if len(raw) == 0 {
+		return nil, bad
+	}
+	if raw[0] == '"' {
+		return []json.RawMessage{raw}, nil
+	}
+	var items []json.RawMessage
+	if raw[0] != '[' || json.Unmarshal(raw, &items) != nil || len(items) == 0 {
+		return nil, bad
+	}
+	for i, item := range items {
+		if !validItem(item) {
+			return nil, fmt.Errorf("%s[%d] must be a string, a token id or a list of token ids", field, i)
+		}
+	}
+	return items, nil
+}
+
+// validItem switches on the first byte because json.Unmarshal accepts null
+// into any type, which must not pass for a prompt.
+func validItem(item json.RawMessage) bool {
+	switch c := item[0]; {
+	case c == '"':
+		return true // the body decoder has already checked the syntax
+	case c == '[':
+		var ids []int
+		return json.Unmarshal(item, &ids) == nil
+	case c == '-' || c >= '0' && c <= '9':
+		var id int
+		return json.Unmarshal(item, &id) == nil
+	}
+	return false
+}
+
+// itemTokens counts one validated prompt item.
+func itemTokens(item json.RawMessage) int {
+	switch item[0] {
+	case '"':
+		var s string
+		_ = json.Unmarshal(item, &s)
+		return countWords(s)
+	case '[':
+		var ids []int
+		_ = json.Unmarshal(item, &ids)
+		return len(ids)
+	}
+	return 1
+}
+
+// countWords counts whitespace-separated words without allocating: the
+// sim's tokenizer is one token per word.
+func countWords(s string) int {
+	n, inWord := 0, false
+	for len(s) > 0 {
+		r, size := utf8.DecodeRuneInString(s)
+		s = s[size:]
+		space := unicode.IsSpace(r)
+		if !space && !inWord {
+			n++
+		}
+		inWord = !space
+	}
+	return n
+}

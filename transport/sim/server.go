@@ -1,0 +1,185 @@
+package sim
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Server is a running simulator. It is safe for concurrent use.
+type Server struct {
+	cfg       Config
+	url       string
+	http      *http.Server
+	batch     *batch
+	stats     counters
+	seq       atomic.Uint64
+	started   int64
+	modelJSON []byte
+	table     map[string]route
+	// gpuLabels and modelLabel are the fixed /metrics label sets.
+	gpuLabels, modelLabel string
+
+	// ctx is every request's base context; Close cancels it so requests
+	// parked in the queue or between tokens end at once.
+	ctx    context.Context
+	cancel context.CancelFunc
+	// mu guards closed against handlers registering in inflight, so Close
+	// can wait for every handler without racing a late one.
+	mu       sync.Mutex
+	closed   bool
+	inflight sync.WaitGroup
+}
+
+// Stats counts what the server did, so a test can reconcile the errors a
+// client reports with the faults the server injected. Every inference
+// request ends in exactly one of Completed, Canceled, BadRequest,
+// Status429, Status500 or Resets; Malformed and Stalls count injected
+// faults on requests that then went on (usually to Completed).
+type Stats struct {
+	// Requests counts POSTs to the chat, completions and embeddings paths.
+	Requests   int64
+	Completed  int64
+	Canceled   int64 // the client went away or the server closed
+	BadRequest int64 // answered 400
+	Status429  int64
+	Status500  int64
+	Resets     int64
+	Malformed  int64
+	Stalls     int64
+	// PromptTokens counts the input tokens of prefilled requests.
+	PromptTokens int64
+	// CompletionTokens counts generated tokens, streamed or not.
+	CompletionTokens int64
+}
+
+type counters struct {
+	requests, completed, canceled, badRequest, status429, status500 atomic.Int64
+	resets, malformed, stalls, promptTokens, completionTokens       atomic.Int64
+}
+
+// Start validates cfg, listens on cfg.Addr and serves in the background
+// until Close.
+func Start(cfg Config) (*Server, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return nil, fmt.Errorf("sim: listen on %s: %w", cfg.Addr, err)
+	}
+	s := &Server{cfg: cfg, url: "http://" + ln.Addr().String(), batch: newBatch(cfg.MaxBatch),
+		started: time.Now().Unix()}
+	s.modelJSON, _ = json.Marshal(cfg.Model)
+	s.gpuLabels, s.modelLabel = metricLabels(cfg)
+	s.table = s.routes()
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	s.http = &http.Server{
+		Handler:           http.HandlerFunc(s.route),
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		BaseContext:       func(net.Listener) context.Context { return s.ctx },
+	}
+	// Serve returns only when Close closes the listener.
+	go func() { _ = s.http.Serve(ln) }()
+	return s, nil
+}
+
+// URL is the base URL, "http://127.0.0.1:PORT"; the OpenAI base URL is
+// URL()+"/v1".
+func (s *Server) URL() string { return s.url }
+
+// Close stops the server, cutting open streams, and returns once every
+// handler has ended, so a test leaves no goroutine behind.
+// Closing twice is harmless.
+func (s *Server) Close() error {
+	s.mu.Lock()
+	already := s.closed
+	s.closed = true
+	s.mu.Unlock()
+	if already {
+		return nil
+	}
+	s.cancel()
+	err := s.http.Close()
+	s.inflight.Wait()
+	return err
+}
+
+// Stats returns a snapshot of the counters.
+func (s *Server) Stats() Stats {
+	c := &s.stats
+	return Stats{
+		Requests: c.requests.Load(), Completed: c.completed.Load(), Canceled: c.canceled.Load(),
+		BadRequest: c.badRequest.Load(), Status429: c.status429.Load(), Status500: c.status500.Load(),
+		Resets: c.resets.Load(), Malformed: c.malformed.Load(), Stalls: c.stalls.Load(),
+		PromptTokens: c.promptTokens.Load(), CompletionTokens: c.completionTokens.Load(),
+	}
+}
+
+type route struct {
+	method string
+	handle http.HandlerFunc
+}
+
+// route dispatches by exact path so unknown paths and wrong methods get
+// JSON errors like the rest of the API.
+func (s *Server) route(w http.ResponseWriter, r *http.Request) {
+	if !s.enter() {
+		writeError(w, http.StatusServiceUnavailable, "service_unavailable", "sim: server is closing")
+		return
+	}
+	defer s.inflight.Done()
+	rt, ok := s.table[r.URL.Path]
+	switch {
+	case !ok:
+		writeError(w, http.StatusNotFound, "not_found_error", "no route for "+r.URL.Path)
+	case r.Method != rt.method:
+		w.Header().Set("Allow", rt.method)
+		writeError(w, http.StatusMethodNotAllowed, "invalid_request_error",
+			fmt.Sprintf("%s %s is not allowed; use %s", r.Method, r.URL.Path, rt.method))
+	default:
+		rt.handle(w, r)
+	}
+}
+
+func (s *Server) routes() map[string]route {
+	return map[string]route{
+		"/v1/chat/completions": {http.MethodPost, s.inference(apiChat)},
+		"/v1/completions":      {http.MethodPost, s.inference(apiCompletions)},
+		"/v1/embeddings":       {http.MethodPost, s.inference(apiEmbeddings)},
+		"/v1/models":           {http.MethodGet, s.serveModels},
+		"/health":              {http.MethodGet, func(http.ResponseWriter, *http.Request) {}},
+		"/metrics":             {http.MethodGet, s.serveMetrics},
+	}
+}
+
+// enter registers a handler unless the server is closing.
+func (s *Server) enter() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
+	s.inflight.Add(1)
+	return true
+}
+
+func (s *Server) serveModels(w http.ResponseWriter, _ *http.Request) {
+	type model struct {
+		ID      string `json:"id"`
+		Object  string `json:"object"`
+		Created int64  `json:"created"`
+		OwnedBy string `json:"owned_by"`
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(struct {
+		Object string  `json:"object"`
+		Data   []model `json:"data"`
+	}{"list", []model{{s.cfg.Model, "model", s.started, "llmbench"}}})
+}
