@@ -1,0 +1,60 @@
+// Command llmbench load-tests LLM inference servers and turns what it
+// measures into pass/fail gates. This file only wires the CLI together;
+// each command lives in its own *_cmd.go file.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/alecthomas/kong"
+)
+
+// cli is the command tree.
+type cli struct {
+	Profile profileCmd `cmd:"" help:"Measure one load point with GenAI-Perf's flags and artifacts."`
+	Sim     simCmd     `cmd:"" help:"Serve the built-in simulated OpenAI server."`
+	Version versionCmd `cmd:"" help:"Print version and build information."`
+
+	LogLevel  string `help:"Log level: debug, info, warn, error." default:"info" enum:"debug,info,warn,error"`
+	LogFormat string `help:"Log format: console or json." default:"console" enum:"console,json"`
+}
+
+// env is what every command's Run receives: where to write and when to stop.
+type env struct {
+	ctx    context.Context
+	stdout io.Writer
+	stderr io.Writer
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	var c cli
+	parser, err := kong.New(&c,
+		kong.Name("llmbench"),
+		kong.Description("Load-test LLM inference servers; GenAI-Perf compatible."),
+		kong.Writers(stdout, stderr),
+		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+	)
+	if err != nil {
+		fmt.Fprintf(stderr, "llmbench: internal error: %v\n", err)
+		return exitRunFailed
+	}
+	kctx, err := parser.Parse(normalizeArgs(args))
+	if err != nil {
+		fmt.Fprintf(stderr, "llmbench: %v\n", err)
+		return exitInvalidInput
+	}
+	setupLogging(stderr, c.LogLevel, c.LogFormat)
+	return exitCode(kctx.Run(&env{ctx: ctx, stdout: stdout, stderr: stderr}), stderr)
+}

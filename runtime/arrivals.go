@@ -1,0 +1,69 @@
+package runtime
+
+import (
+	"math"
+	"math/rand/v2"
+	"time"
+)
+
+// schedule yields the planned send offsets of an open loop, measured from
+// the start of the run. Offsets are cumulative sums of seeded gaps, so the
+// n-th request is due at the same instant whatever happened to the ones
+// before it: a late request never shifts the rest (no drift), and the same
+// seed gives the same schedule.
+type schedule struct {
+	rng   *rand.Rand
+	load  Load
+	at    float64 // seconds since start of the next arrival
+	count int
+}
+
+func newSchedule(l Load, seed uint64) *schedule {
+	return &schedule{rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), load: l}
+}
+
+// next returns the offset of the next arrival.
+func (s *schedule) next() time.Duration {
+	if s.count > 0 || s.load.Arrival != Constant {
+		s.at += s.gap()
+	}
+	s.count++
+	return time.Duration(s.at * float64(time.Second))
+}
+
+// gap draws one inter-arrival time in seconds with mean 1/rate. The first
+// arrival of a constant schedule is at 0; random schedules start after one
+// gap, like a process that was already running.
+func (s *schedule) gap() float64 {
+	r := s.load.Rate
+	switch s.load.Arrival {
+	case Poisson:
+		return s.rng.ExpFloat64() / r
+	case Gamma:
+		k := s.load.Burstiness
+		return gammaSample(s.rng, k) / (k * r)
+	}
+	return 1 / r
+}
+
+// gammaSample draws from Gamma(shape k, scale 1) by Marsaglia and Tsang's
+// method, boosting shapes below 1 with the usual U^(1/k) trick.
+func gammaSample(rng *rand.Rand, k float64) float64 {
+	if k < 1 {
+		return gammaSample(rng, k+1) * math.Pow(rng.Float64(), 1/k)
+	}
+	d := k - 1.0/3
+	c := 1 / math.Sqrt(9*d)
+	for {
+		x := rng.NormFloat64()
+		v := 1 + c*x
+		if v <= 0 {
+			continue
+		}
+		v = v * v * v
+		u := rng.Float64()
+		if math.Log(u) < 0.5*x*x+d-d*v+d*math.Log(v) {
+			return d * v
+		}
+	}
+}

@@ -1,0 +1,145 @@
+package runtime
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/llmbench/llmbench/transport"
+	"github.com/llmbench/llmbench/transport/sim"
+)
+
+// Endpoint is where requests go and how they are shaped.
+type Endpoint struct {
+	// URL is "http(s)://host:port[/prefix]", GenAI-Perf's bare
+	// "host:port", or "sim://" (optionally "sim://?max_batch=8&itl=5ms")
+	// for the built-in simulator started in-process.
+	URL string
+	// Path overrides the API's default path.
+	Path        string
+	API         transport.API
+	Stream      bool
+	Model       string
+	Headers     []transport.Header
+	Extra       []transport.Field
+	Timeout     time.Duration
+	IdleTimeout time.Duration
+	Insecure    bool
+}
+
+// ErrUnreachable marks a target that did not accept a connection.
+var ErrUnreachable = errors.New("target unreachable")
+
+// IsSim reports whether the endpoint targets the in-process simulator.
+func (e Endpoint) IsSim() bool { return strings.HasPrefix(e.URL, "sim://") }
+
+// BaseURL normalises a user-given address: a bare host:port gets http://.
+func BaseURL(raw string) string {
+	if strings.Contains(raw, "://") {
+		return raw
+	}
+	return "http://" + raw
+}
+
+// preflight dials the target once so an unreachable server is one clear
+// error instead of thousands of failed requests.
+func preflight(base string) error {
+	u, err := url.Parse(base)
+	if err != nil {
+		return err
+	}
+	host := u.Host
+	if u.Port() == "" {
+		port := "80"
+		if u.Scheme == "https" {
+			port = "443"
+		}
+		host = net.JoinHostPort(u.Hostname(), port)
+	}
+	conn, err := net.DialTimeout("tcp", host, 3*time.Second)
+	if err != nil {
+		return fmt.Errorf("%w: %s: %v", ErrUnreachable, base, err)
+	}
+	return conn.Close()
+}
+
+// SimConfig reads simulator settings from a sim:// URL's query, e.g.
+// "sim://?max_batch=8&itl=5ms&error_rate_500=0.01".
+func SimConfig(raw string) (sim.Config, error) {
+	cfg := sim.DefaultConfig()
+	u, err := url.Parse(raw)
+	if err != nil {
+		return cfg, fmt.Errorf("invalid simulator url %q: %v", raw, err)
+	}
+	for key, vals := range u.Query() {
+		set, ok := simParams[key]
+		if !ok {
+			return cfg, fmt.Errorf("simulator url %q: unknown parameter %q, want one of %s", raw, key, simParamNames())
+		}
+		if err := set(&cfg, vals[len(vals)-1]); err != nil {
+			return cfg, fmt.Errorf("simulator url %q: parameter %s: %v", raw, key, err)
+		}
+	}
+	return cfg, cfg.Validate()
+}
+
+func durationParam(f func(*sim.Config) *time.Duration) func(*sim.Config, string) error {
+	return func(c *sim.Config, v string) error {
+		d, err := time.ParseDuration(v)
+		*f(c) = d
+		return err
+	}
+}
+
+func floatParam(f func(*sim.Config) *float64) func(*sim.Config, string) error {
+	return func(c *sim.Config, v string) (err error) {
+		*f(c), err = strconv.ParseFloat(v, 64)
+		return err
+	}
+}
+
+func intParam(f func(*sim.Config) *int) func(*sim.Config, string) error {
+	return func(c *sim.Config, v string) (err error) {
+		*f(c), err = strconv.Atoi(v)
+		return err
+	}
+}
+
+var simParams = map[string]func(*sim.Config, string) error{
+	"ttft":              durationParam(func(c *sim.Config) *time.Duration { return &c.TTFT }),
+	"prefill_per_token": durationParam(func(c *sim.Config) *time.Duration { return &c.PrefillPerToken }),
+	"itl":               durationParam(func(c *sim.Config) *time.Duration { return &c.ITL }),
+	"itl_per_seq":       durationParam(func(c *sim.Config) *time.Duration { return &c.ITLPerSeq }),
+	"stall":             durationParam(func(c *sim.Config) *time.Duration { return &c.Stall }),
+	"max_batch":         intParam(func(c *sim.Config) *int { return &c.MaxBatch }),
+	"output_tokens":     intParam(func(c *sim.Config) *int { return &c.DefaultOutputTokens }),
+	"reasoning_tokens":  intParam(func(c *sim.Config) *int { return &c.ReasoningTokens }),
+	"jitter":            floatParam(func(c *sim.Config) *float64 { return &c.Jitter }),
+	"error_rate_429":    floatParam(func(c *sim.Config) *float64 { return &c.ErrorRate429 }),
+	"error_rate_500":    floatParam(func(c *sim.Config) *float64 { return &c.ErrorRate500 }),
+	"reset_rate":        floatParam(func(c *sim.Config) *float64 { return &c.ResetRate }),
+	"malformed_rate":    floatParam(func(c *sim.Config) *float64 { return &c.MalformedRate }),
+	"stall_rate":        floatParam(func(c *sim.Config) *float64 { return &c.StallRate }),
+	"seed": func(c *sim.Config, v string) (err error) {
+		c.Seed, err = strconv.ParseInt(v, 10, 64)
+		return err
+	},
+	"reasoning": func(c *sim.Config, v string) (err error) {
+		c.Reasoning, err = strconv.ParseBool(v)
+		return err
+	},
+}
+
+func simParamNames() string {
+	names := make([]string, 0, len(simParams))
+	for k := range simParams {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	return strings.Join(names, ", ")
+}

@@ -1,0 +1,218 @@
+package runtime
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/transport"
+)
+
+// Sender sends one request body and records what happened;
+// transport.Client is the real one.
+type Sender interface {
+	Send(ctx context.Context, body []byte, rec *metrics.Record)
+}
+
+// Request is one prepared request of the dataset, cycled through in order.
+type Request struct {
+	Body []byte
+	// Text is the prompt as token counting sees it (chat: the message
+	// contents joined by " ", no template).
+	Text string
+	// Words is the prompt's length in built-in words, the stand-in count
+	// when neither a tokenizer nor server usage is available.
+	Words     int
+	Component string
+}
+
+// Result is what a point produced.
+type Result struct {
+	// Records holds every measured request that completed or failed, in
+	// send order. Warmup requests and requests abandoned by an interrupt
+	// are not in it.
+	Records []metrics.Record
+	// Interrupted is set when the run was cancelled before its stop
+	// condition: the records are real but partial.
+	Interrupted bool
+}
+
+// openLoopLead delays the first open-loop arrival so it is not late.
+const openLoopLead = 5 * time.Millisecond
+
+// Run executes one point against s, cycling through reqs. Cancelling ctx
+// stops issuing requests, waits up to p.Grace for those in flight, then
+// returns what completed.
+func Run(ctx context.Context, p Point, s Sender, clock *transport.Clock, reqs []Request) *Result {
+	sendCtx, cancelSend := context.WithCancel(context.Background())
+	defer cancelSend()
+	r := &run{p: p, s: s, clock: clock, reqs: reqs, sendCtx: sendCtx, ctx: ctx}
+	if p.Load.Closed() {
+		r.closedLoop()
+	} else {
+		r.openLoop()
+	}
+	r.wait(ctx, cancelSend)
+	return &Result{Records: r.collected(), Interrupted: ctx.Err() != nil}
+}
+
+type run struct {
+	p       Point
+	s       Sender
+	clock   *transport.Clock
+	reqs    []Request
+	ctx     context.Context
+	sendCtx context.Context
+
+	issued atomic.Int64 // tickets handed out (closed loop)
+	stopAt atomic.Int64 // end of a duration-bound closed loop, ns
+	wg     sync.WaitGroup
+
+	mu     sync.Mutex
+	recs   []metrics.Record
+	sealed bool // set once results are returned; late records are dropped
+}
+
+// closedLoop keeps exactly Concurrency requests in flight: each worker
+// sends its next request the moment its previous one ends.
+func (r *run) closedLoop() {
+	for range r.p.Load.Concurrency {
+		r.wg.Go(func() {
+			for {
+				i, ok := r.ticket()
+				if !ok {
+					return
+				}
+				r.send(i, 0)
+			}
+		})
+	}
+}
+
+// ticket hands out the next request index, or false when the point is done.
+func (r *run) ticket() (int64, bool) {
+	if r.ctx.Err() != nil {
+		return 0, false
+	}
+	w := int64(r.p.Warmup)
+	i := r.issued.Add(1) - 1
+	if n := int64(r.p.Stop.Requests); n > 0 {
+		return i, i < w+n
+	}
+	now := r.clock.Now()
+	if i == w {
+		r.stopAt.Store(now + int64(r.p.Stop.Duration))
+	}
+	stop := r.stopAt.Load()
+	return i, i <= w || stop == 0 || now < stop
+}
+
+// openLoop sends each request at its planned instant, independently of
+// how the previous ones are doing.
+func (r *run) openLoop() {
+	sched := newSchedule(r.p.Load, r.p.Seed)
+	var slots chan struct{}
+	if m := r.p.Load.MaxConcurrency; m > 0 {
+		slots = make(chan struct{}, m)
+	}
+	start := r.clock.Now() + int64(openLoopLead)
+	w, n := int64(r.p.Warmup), int64(r.p.Stop.Requests)
+	var measureFrom int64
+	for i := int64(0); n == 0 || i < w+n; i++ {
+		due := start + int64(sched.next())
+		if i == w {
+			measureFrom = due
+		}
+		if n == 0 && i > w && due > measureFrom+int64(r.p.Stop.Duration) {
+			return
+		}
+		if !r.sleepUntil(due) || !r.acquire(slots) {
+			return
+		}
+		r.wg.Go(func() {
+			r.send(i, due)
+			if slots != nil {
+				<-slots
+			}
+		})
+	}
+}
+
+func (r *run) sleepUntil(due int64) bool {
+	d := time.Until(r.clock.Time(due))
+	if d <= 0 {
+		return r.ctx.Err() == nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-r.ctx.Done():
+		return false
+	}
+}
+
+// acquire takes a slot under a max-concurrency cap, waiting if needed.
+func (r *run) acquire(slots chan struct{}) bool {
+	if slots == nil {
+		return true
+	}
+	select {
+	case slots <- struct{}{}:
+		return true
+	case <-r.ctx.Done():
+		return false
+	}
+}
+
+func (r *run) send(i, scheduled int64) {
+	req := &r.reqs[i%int64(len(r.reqs))]
+	rec := metrics.Record{
+		ID:        i - int64(r.p.Warmup),
+		Entry:     int(i % int64(len(r.reqs))),
+		Component: req.Component,
+		Scheduled: scheduled,
+	}
+	r.s.Send(r.sendCtx, req.Body, &rec)
+	if rec.ID < 0 || (rec.Err != nil && rec.Err.Class == metrics.ErrCanceled) {
+		return
+	}
+	r.mu.Lock()
+	if !r.sealed {
+		r.recs = append(r.recs, rec)
+	}
+	r.mu.Unlock()
+}
+
+// wait lets requests in flight finish. After an interrupt it gives them
+// p.Grace, then cancels them and stops waiting.
+func (r *run) wait(ctx context.Context, cancelSend context.CancelFunc) {
+	finished := make(chan struct{})
+	go func() { r.wg.Wait(); close(finished) }()
+	select {
+	case <-finished:
+		return
+	case <-ctx.Done():
+	}
+	select {
+	case <-finished:
+	case <-time.After(r.p.Grace):
+		cancelSend()
+		select { // cancelled streams end promptly; a request stuck
+		case <-finished: // before its response headers may not
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+func (r *run) collected() []metrics.Record {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.sealed = true
+	slices.SortFunc(r.recs, func(a, b metrics.Record) int { return int(a.ID - b.ID) })
+	return r.recs
+}

@@ -1,0 +1,112 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/runtime/dataset"
+	"github.com/llmbench/llmbench/transport"
+	"github.com/llmbench/llmbench/transport/sim"
+)
+
+// Job is everything needed to measure one point.
+type Job struct {
+	Endpoint Endpoint
+	Entries  []dataset.Entry
+	Point    Point
+	Count    CountMode
+	// Tokenizer is required when Count is ByTokenizer.
+	Tokenizer Tokenizer
+	Goodput   []metrics.SLO
+}
+
+// Outcome is a measured point: the raw records, how tokens were counted,
+// and the reduced metrics.
+type Outcome struct {
+	// Target is the URL requests went to (the simulator's real address for
+	// sim://).
+	Target   string
+	Requests []Request
+	Result   *Result
+	Counting Counting
+	Summary  metrics.Summary
+}
+
+// Execute runs one point end to end: it starts the simulator for sim://,
+// checks the target answers, sends the load and reduces the records.
+func Execute(ctx context.Context, job Job) (*Outcome, error) {
+	if err := job.Point.Validate(); err != nil {
+		return nil, err
+	}
+	if len(job.Entries) == 0 {
+		return nil, fmt.Errorf("the dataset has no entries")
+	}
+	base, stop, err := resolve(job.Endpoint)
+	if err != nil {
+		return nil, err
+	}
+	defer stop()
+	clock := transport.NewClock()
+	client, err := transport.NewClient(clientConfig(job, base), clock)
+	if err != nil {
+		return nil, err
+	}
+	defer client.Close()
+
+	reqs := Requests(job.Endpoint, job.Entries)
+	res := Run(ctx, job.Point, client, clock, reqs)
+	counting := CountTokens(res.Records, reqs, job.Count, job.Tokenizer)
+	summary := metrics.Summarize(res.Records, metrics.Options{Goodput: job.Goodput})
+	return &Outcome{Target: client.Target(), Requests: reqs, Result: res, Counting: counting, Summary: summary}, nil
+}
+
+// resolve turns the endpoint into a base URL that answers, starting the
+// simulator for sim://. stop releases whatever was started.
+func resolve(e Endpoint) (base string, stop func(), err error) {
+	if !e.IsSim() {
+		base = BaseURL(e.URL)
+		return base, func() {}, preflight(base)
+	}
+	cfg, err := SimConfig(e.URL)
+	if err != nil {
+		return "", nil, err
+	}
+	srv, err := sim.Start(cfg)
+	if err != nil {
+		return "", nil, err
+	}
+	return srv.URL(), func() { _ = srv.Close() }, nil
+}
+
+func clientConfig(job Job, base string) transport.Config {
+	e := job.Endpoint
+	l := job.Point.Load
+	conns := l.Concurrency
+	if !l.Closed() {
+		conns = l.MaxConcurrency
+		if conns == 0 {
+			conns = 16384 // an open loop may have any number in flight
+		}
+	}
+	return transport.Config{
+		URL: base, Path: e.Path, API: e.API, Stream: e.Stream, Headers: e.Headers,
+		Timeout: e.Timeout, IdleTimeout: e.IdleTimeout, MaxConns: conns, Insecure: e.Insecure,
+	}
+}
+
+// Requests renders the request body of every dataset entry once, so the
+// hot path only sends bytes.
+func Requests(e Endpoint, entries []dataset.Entry) []Request {
+	spec := transport.BodySpec{API: e.API, Model: e.Model, Stream: e.Stream, Extra: e.Extra}
+	reqs := make([]Request, len(entries))
+	for i, en := range entries {
+		reqs[i] = Request{
+			Body:      spec.Body(transport.Prompt{Text: en.Text, MaxTokens: en.MaxTokens, MinTokens: en.MinTokens}),
+			Text:      en.Text,
+			Words:     en.Words,
+			Component: en.Component,
+		}
+	}
+	return reqs
+}

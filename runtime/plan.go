@@ -1,0 +1,100 @@
+// Package runtime drives a load point: it decides when each request is
+// sent (closed loop, open loop with seeded arrivals), hands requests to the
+// transport, collects their records and finishes them with token counts.
+// It holds plain Go plan values; nothing here knows about Starlark or flags.
+package runtime
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Arrival is the inter-arrival distribution of an open-loop load.
+type Arrival string
+
+// The arrival processes.
+const (
+	// Constant sends at exactly 1/rate intervals.
+	Constant Arrival = "constant"
+	// Poisson draws exponential gaps: memoryless, the usual model of
+	// independent users.
+	Poisson Arrival = "poisson"
+	// Gamma draws gamma gaps with shape = burstiness: below 1 burstier than
+	// Poisson, above 1 more regular (vLLM's benchmark convention).
+	Gamma Arrival = "gamma"
+)
+
+// ParseArrival accepts an arrival name as given by a user.
+func ParseArrival(s string) (Arrival, error) {
+	switch a := Arrival(s); a {
+	case Constant, Poisson, Gamma:
+		return a, nil
+	}
+	return "", fmt.Errorf("unknown request distribution %q, want constant, poisson or gamma", s)
+}
+
+// Load is how requests are issued at one point. Exactly one of Concurrency
+// (closed loop) or Rate (open loop) is set.
+type Load struct {
+	// Concurrency keeps exactly this many requests in flight.
+	Concurrency int
+	// Rate is the target requests per second of an open loop.
+	Rate       float64
+	Arrival    Arrival
+	Burstiness float64
+	// MaxConcurrency caps requests in flight under a rate (0 = no cap); a
+	// request that finds the cap reached waits, and its lag is recorded.
+	MaxConcurrency int
+}
+
+// Closed reports whether the load is a closed loop.
+func (l Load) Closed() bool { return l.Rate == 0 }
+
+// Stop ends the measurement after a number of requests or a duration.
+type Stop struct {
+	Requests int
+	Duration time.Duration
+}
+
+// Point is one measured load point.
+type Point struct {
+	Load Load
+	Stop Stop
+	// Warmup requests are sent first, at the same load, and never measured.
+	Warmup int
+	// Seed makes the arrival schedule reproducible.
+	Seed uint64
+	// Grace is how long an interrupted run waits for requests in flight
+	// before abandoning them.
+	Grace time.Duration
+}
+
+// Validate reports every problem with the point at once.
+func (p Point) Validate() error {
+	var errs []error
+	l := p.Load
+	switch {
+	case l.Concurrency < 0:
+		errs = append(errs, fmt.Errorf("concurrency must be >= 1, got %d", l.Concurrency))
+	case l.Rate < 0:
+		errs = append(errs, fmt.Errorf("request rate must be > 0, got %g", l.Rate))
+	case l.Concurrency > 0 && l.Rate > 0:
+		errs = append(errs, errors.New("concurrency and request rate are mutually exclusive"))
+	case l.Concurrency == 0 && l.Rate == 0:
+		errs = append(errs, errors.New("a load needs a concurrency or a request rate"))
+	}
+	if l.Rate > 0 && l.Arrival == Gamma && l.Burstiness <= 0 {
+		errs = append(errs, fmt.Errorf("burstiness must be > 0, got %g", l.Burstiness))
+	}
+	if l.MaxConcurrency < 0 {
+		errs = append(errs, fmt.Errorf("max concurrency must be >= 0, got %d", l.MaxConcurrency))
+	}
+	if (p.Stop.Requests > 0) == (p.Stop.Duration > 0) {
+		errs = append(errs, errors.New("give exactly one of a request count or a measurement duration"))
+	}
+	if p.Stop.Requests < 0 || p.Stop.Duration < 0 || p.Warmup < 0 {
+		errs = append(errs, errors.New("request count, duration and warmup must not be negative"))
+	}
+	return errors.Join(errs...)
+}
