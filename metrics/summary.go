@@ -55,7 +55,8 @@ type Summary struct {
 	Errors []ErrorCount
 
 	// Duration is the last content chunk of any request minus the first
-	// request sent, in ns (GenAI-Perf's benchmark duration).
+	// request sent, in ns (GenAI-Perf's benchmark duration), both over the
+	// completed requests with content.
 	Duration int64
 
 	// Beyond GenAI-Perf.
@@ -65,7 +66,8 @@ type Summary struct {
 	// ScheduleLag is actual minus planned send time of open-loop requests,
 	// ns; nil in a closed loop.
 	ScheduleLag *Distribution
-	// AchievedRequestRate is sent requests / span of send times (req/s).
+	// AchievedRequestRate is the intervals between sends (sent requests
+	// − 1) / span of send times (req/s), to set against the target rate.
 	AchievedRequestRate float64
 	// MeanConcurrency is the time-weighted number of requests in flight.
 	MeanConcurrency float64

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+
+	"github.com/llmbench/llmbench/transport"
+)
+
+// parseExtraInputs reads GenAI-Perf's `--extra-inputs name:value` pairs with
+// its coercion rules: true/false become booleans, all digits an integer,
+// digits with one dot a float, anything else a string (so "-1" stays a
+// string); a bare name is null and a JSON object is merged in whole.
+func parseExtraInputs(specs []string) ([]transport.Field, error) {
+	var fields []transport.Field
+	seen := map[string]bool{}
+	add := func(k string, v json.RawMessage) error {
+		if seen[k] {
+			return invalid("--extra-inputs: %q given twice", k)
+		}
+		seen[k] = true
+		fields = append(fields, transport.Field{Key: k, Value: v})
+		return nil
+	}
+	for _, spec := range specs {
+		if strings.HasPrefix(strings.TrimSpace(spec), "{") {
+			if err := mergeObject(spec, add); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		name, value, ok := strings.Cut(spec, ":")
+		raw := json.RawMessage("null")
+		if ok {
+			raw = coerce(value)
+		}
+		if err := add(name, raw); err != nil {
+			return nil, err
+		}
+	}
+	return fields, nil
+}
+
+func coerce(v string) json.RawMessage {
+	switch {
+	case v == "true" || v == "false":
+		return json.RawMessage(v)
+	case isDigits(v):
+		return json.RawMessage(strings.TrimLeft(v, "0") + zeroIfEmpty(v))
+	case strings.Count(v, ".") == 1 && isDigits(strings.Replace(v, ".", "", 1)):
+		f, _ := strconv.ParseFloat(v, 64)
+		s := strconv.FormatFloat(f, 'f', -1, 64)
+		if !strings.Contains(s, ".") {
+			s += ".0" // Python's float repr keeps the point
+		}
+		return json.RawMessage(s)
+	}
+	b, _ := json.Marshal(v)
+	return b
+}
+
+func zeroIfEmpty(v string) string {
+	if strings.TrimLeft(v, "0") == "" {
+		return "0"
+	}
+	return ""
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// mergeObject adds every member of a JSON object, in order.
+func mergeObject(spec string, add func(string, json.RawMessage) error) error {
+	dec := json.NewDecoder(strings.NewReader(spec))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return invalid("--extra-inputs: %q is not a JSON object", spec)
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return invalid("--extra-inputs: %q is not a JSON object: %v", spec, err)
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return invalid("--extra-inputs: %q is not a JSON object: %v", spec, err)
+		}
+		if err := add(tok.(string), v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// parseHeaders reads `--header "Name: Value"` flags.
+func parseHeaders(specs []string) ([]transport.Header, error) {
+	headers := make([]transport.Header, 0, len(specs))
+	for _, spec := range specs {
+		name, value, ok := strings.Cut(spec, ":")
+		if !ok || strings.TrimSpace(name) == "" {
+			return nil, invalid("--header: got %q, want Name:Value", spec)
+		}
+		headers = append(headers, transport.Header{Name: strings.TrimSpace(name), Value: strings.TrimSpace(value)})
+	}
+	return headers, nil
+}

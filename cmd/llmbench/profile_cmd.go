@@ -1,0 +1,277 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/rs/zerolog/log"
+
+	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports/genaiperf"
+	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/dataset"
+	"github.com/llmbench/llmbench/transport"
+)
+
+// profileCmd is `genai-perf profile` with the same flag names, plus the
+// load shapes GenAI-Perf lacked (Poisson/gamma arrivals, a concurrency cap
+// under a rate) and llmbench's robustness knobs.
+type profileCmd struct {
+	Model        []string `short:"m" required:"" help:"Model name(s) to benchmark."`
+	URL          string   `short:"u" default:"localhost:8000" help:"Server as host:port (GenAI-Perf style), a full http(s) URL, or sim:// for the built-in simulator (sim://?max_batch=8&itl=5ms)."`
+	EndpointType string   `default:"chat" help:"Endpoint type: chat, completions or embeddings."`
+	Endpoint     string   `help:"Custom URL path, overriding the endpoint type's default."`
+	Streaming    bool     `help:"Ask for streamed (SSE) responses."`
+
+	Concurrency         int     `help:"Closed loop: keep exactly N requests in flight (default 1)."`
+	RequestRate         float64 `help:"Open loop: send this many requests per second."`
+	RequestDistribution string  `default:"constant" enum:"constant,poisson,gamma" help:"Arrival process under --request-rate: constant (GenAI-Perf's), poisson or gamma."`
+	Burstiness          float64 `default:"1.0" help:"Gamma arrivals' shape: <1 burstier than Poisson, >1 more regular."`
+	MaxConcurrency      int     `help:"Cap on requests in flight under --request-rate (0: none)."`
+	RequestCount        int     `aliases:"num-requests" help:"Measured requests to send (default max(10, 2×load))."`
+	MeasurementInterval int     `short:"p" help:"Measure for this many milliseconds instead of a request count."`
+	WarmupRequestCount  int     `aliases:"num-warmup-requests" help:"Requests sent first and excluded from every metric."`
+
+	SyntheticInputTokensMean      int      `default:"550" aliases:"isl" help:"Mean synthetic prompt length."`
+	SyntheticInputTokensStddev    int      `help:"Standard deviation of the synthetic prompt length."`
+	OutputTokensMean              int      `aliases:"osl" help:"Mean requested output length (max_tokens); unset sends none."`
+	OutputTokensStddev            int      `help:"Standard deviation of the requested output length."`
+	OutputTokensMeanDeterministic bool     `help:"Also send min_tokens = max_tokens so the output length is fixed."`
+	NumDatasetEntries             int      `default:"100" aliases:"num-prompts" help:"Distinct prompts, cycled through."`
+	NumPrefixPrompts              int      `help:"Size of a pool of shared prefixes, one prepended to each prompt."`
+	PrefixPromptLength            int      `default:"100" help:"Length of each shared prefix."`
+	RandomSeed                    int      `help:"Seed for prompts and arrivals."`
+	ExtraInputs                   []string `help:"name:value merged into every request body (repeatable)."`
+	Header                        []string `short:"H" help:"Name:Value request header (repeatable); never written to artifacts."`
+	Goodput                       []string `short:"g" help:"Goodput SLOs as metric:value (ms for times), e.g. time_to_first_token:500."`
+	Tokenizer                     string   `help:"Hugging Face tokenizer for exact ISL/OSL (not available yet)."`
+	TokenCount                    string   `default:"auto" enum:"auto,usage,chunks" help:"How to count tokens without a tokenizer: usage (server-reported) or chunks."`
+
+	ArtifactDir       string `default:"artifacts" help:"Base directory for artifacts."`
+	ProfileExportFile string `default:"profile_export.json" help:"Name of the raw export file (a bare name)."`
+	GeneratePlots     bool   `help:"Accepted for compatibility; plots are not implemented yet."`
+
+	RequestTimeout    time.Duration `default:"10m" help:"Per-request timeout, send to last byte."`
+	StreamIdleTimeout time.Duration `default:"0s" help:"Fail a stream silent for this long (0: off)."`
+	Insecure          bool          `help:"Skip TLS certificate verification."`
+	Verbose           bool          `short:"v" help:"Log more."`
+}
+
+func (c *profileCmd) Run(e *env) error {
+	job, run, err := c.plan()
+	if err != nil {
+		return err
+	}
+	log.Info().Str("target", job.Endpoint.URL).Str("load", run.Stimulus.String()).
+		Str("token_counting", string(job.Count)).Msg("profiling")
+	out, err := runtime.Execute(e.ctx, job)
+	if err != nil {
+		if errors.Is(err, runtime.ErrUnreachable) {
+			return runFailed("%v", err)
+		}
+		return invalid("%v", err)
+	}
+	run.TokenCounting = out.Counting.String()
+	if err := writeProfileArtifacts(e, &run, out); err != nil {
+		return runFailed("writing artifacts: %v", err)
+	}
+	return outcomeError(out)
+}
+
+// outcomeError turns a finished point into the exit status: an interrupt
+// or a server that stopped accepting connections; server faults are data.
+func outcomeError(out *runtime.Outcome) error {
+	s := out.Summary
+	if out.Result.Interrupted {
+		return errInterrupted
+	}
+	if s.Completed == 0 && s.Failed > 0 && s.Errors[0].Class == metrics.ErrConnect && len(s.Errors) == 1 {
+		return runFailed("no request could connect to %s: %s", out.Target, s.Errors[0].Message)
+	}
+	return nil
+}
+
+// plan validates the flags and turns them into a job and its description.
+func (c *profileCmd) plan() (runtime.Job, genaiperf.Run, error) {
+	var job runtime.Job
+	if err := c.validate(); err != nil {
+		return job, genaiperf.Run{}, err
+	}
+	endpoint, err := c.endpoint()
+	if err != nil {
+		return job, genaiperf.Run{}, err
+	}
+	slos, err := parseGoodput(c.Goodput)
+	if err != nil {
+		return job, genaiperf.Run{}, err
+	}
+	mode, err := runtime.ParseCountMode(c.TokenCount, false)
+	if err != nil {
+		return job, genaiperf.Run{}, invalid("--token-count: %v", err)
+	}
+	job = runtime.Job{Endpoint: endpoint, Entries: c.dataset().Build(), Point: c.point(), Count: mode, Goodput: slos}
+	return job, c.describe(endpoint), nil
+}
+
+func (c *profileCmd) validate() error {
+	switch {
+	case c.Concurrency < 0:
+		return invalid("--concurrency: got %d, want >= 1", c.Concurrency)
+	case c.RequestRate < 0:
+		return invalid("--request-rate: got %g, want > 0", c.RequestRate)
+	case c.Concurrency > 0 && c.RequestRate > 0:
+		return invalid("--concurrency and --request-rate are mutually exclusive")
+	case c.RequestCount > 0 && c.MeasurementInterval > 0:
+		return invalid("--request-count and --measurement-interval are mutually exclusive")
+	case c.RequestCount < 0 || c.MeasurementInterval < 0 || c.WarmupRequestCount < 0:
+		return invalid("--request-count, --measurement-interval and --warmup-request-count must not be negative")
+	case c.SyntheticInputTokensMean < 0 || c.SyntheticInputTokensStddev < 0 || c.OutputTokensMean < 0 || c.OutputTokensStddev < 0:
+		return invalid("token length means and standard deviations must not be negative")
+	case c.NumDatasetEntries <= 0:
+		return invalid("--num-dataset-entries: got %d, want > 0", c.NumDatasetEntries)
+	case (c.OutputTokensStddev > 0 || c.OutputTokensMeanDeterministic) && c.OutputTokensMean == 0:
+		return invalid("--output-tokens-stddev and --output-tokens-mean-deterministic need --output-tokens-mean")
+	case c.MaxConcurrency < 0:
+		return invalid("--max-concurrency: got %d, want >= 0", c.MaxConcurrency)
+	case c.Tokenizer != "":
+		return invalid("--tokenizer %q: tokenizer support is not available yet; use --token-count usage or chunks", c.Tokenizer)
+	case strings.ContainsAny(c.ProfileExportFile, `/\`):
+		return invalid("--profile-export-file: got %q, want a bare file name (use --artifact-dir for the folder)", c.ProfileExportFile)
+	}
+	return nil
+}
+
+func (c *profileCmd) endpoint() (runtime.Endpoint, error) {
+	api, err := transport.ParseAPI(c.EndpointType)
+	if err != nil {
+		return runtime.Endpoint{}, invalid("--endpoint-type: %v", err)
+	}
+	extra, err := parseExtraInputs(c.ExtraInputs)
+	if err != nil {
+		return runtime.Endpoint{}, err
+	}
+	headers, err := parseHeaders(c.Header)
+	if err != nil {
+		return runtime.Endpoint{}, err
+	}
+	if c.URL != "sim://" && strings.HasPrefix(c.URL, "sim://") {
+		if _, err := runtime.SimConfig(c.URL); err != nil {
+			return runtime.Endpoint{}, invalid("--url: %v", err)
+		}
+	}
+	return runtime.Endpoint{
+		URL: c.URL, Path: c.Endpoint, API: api, Stream: c.Streaming && api != transport.Embeddings,
+		Model: c.Model[0], Headers: headers, Extra: extra,
+		Timeout: c.RequestTimeout, IdleTimeout: c.StreamIdleTimeout, Insecure: c.Insecure,
+	}, nil
+}
+
+func parseGoodput(specs []string) ([]metrics.SLO, error) {
+	slos := make([]metrics.SLO, 0, len(specs))
+	for _, spec := range specs {
+		slo, err := metrics.ParseGoodput(spec)
+		if err != nil {
+			return nil, invalid("--goodput: %v", err)
+		}
+		slos = append(slos, slo)
+	}
+	return slos, nil
+}
+
+func (c *profileCmd) dataset() dataset.Synthetic {
+	return dataset.Synthetic{
+		InputMean: float64(c.SyntheticInputTokensMean), InputStddev: float64(c.SyntheticInputTokensStddev),
+		OutputMean: float64(c.OutputTokensMean), OutputStddev: float64(c.OutputTokensStddev),
+		Deterministic: c.OutputTokensMeanDeterministic, Entries: c.NumDatasetEntries, Seed: uint64(c.RandomSeed),
+		PrefixPrompts: c.NumPrefixPrompts, PrefixLength: c.PrefixPromptLength,
+	}
+}
+
+func (c *profileCmd) point() runtime.Point {
+	load := runtime.Load{Concurrency: c.Concurrency, Rate: c.RequestRate,
+		Arrival: runtime.Arrival(c.RequestDistribution), Burstiness: c.Burstiness, MaxConcurrency: c.MaxConcurrency}
+	if load.Concurrency == 0 && load.Rate == 0 {
+		load.Concurrency = 1
+	}
+	stop := runtime.Stop{Requests: c.RequestCount, Duration: time.Duration(c.MeasurementInterval) * time.Millisecond}
+	if stop.Requests == 0 && stop.Duration == 0 {
+		stop.Requests = max(10, 2*max(load.Concurrency, int(load.Rate+0.999))) // GenAI-Perf's default
+	}
+	return runtime.Point{Load: load, Stop: stop, Warmup: c.WarmupRequestCount, Seed: uint64(c.RandomSeed), Grace: 5 * time.Second}
+}
+
+// describe fills the GenAI-Perf run description echoed in the artifacts.
+func (c *profileCmd) describe(e runtime.Endpoint) genaiperf.Run {
+	r := genaiperf.DefaultRun(c.Model...)
+	r.EndpointType, r.Streaming, r.URL = c.EndpointType, e.Stream, c.URL
+	r.Endpoint = strings.TrimLeft(c.Endpoint, " /")
+	r.Stimulus = genaiperf.Stimulus{Concurrency: c.Concurrency, RequestRate: c.RequestRate}
+	r.RequestCount, r.MeasurementInterval, r.WarmupRequestCount = c.RequestCount, c.MeasurementInterval, c.WarmupRequestCount
+	for _, spec := range c.Goodput {
+		name, value, _ := strings.Cut(spec, ":")
+		var v float64
+		_, _ = fmt.Sscan(value, &v)
+		r.Goodput = append(r.Goodput, genaiperf.Goodput{Name: name, Value: v})
+	}
+	for _, f := range e.Extra {
+		r.ExtraInputs = append(r.ExtraInputs, genaiperf.Field{Name: f.Key, Value: f.Value})
+	}
+	r.NumDatasetEntries, r.RandomSeed = c.NumDatasetEntries, c.RandomSeed
+	r.SyntheticTokens = genaiperf.TokenDist{Mean: c.SyntheticInputTokensMean, Stddev: c.SyntheticInputTokensStddev}
+	r.OutputTokens = genaiperf.OutputTokens{Mean: c.OutputTokensMean, Stddev: c.OutputTokensStddev, Deterministic: c.OutputTokensMeanDeterministic}
+	r.PrefixPrompts, r.PrefixPromptLength = c.NumPrefixPrompts, c.PrefixPromptLength
+	r.ArtifactDir, r.ProfileExportFile, r.Version = c.ArtifactDir, c.ProfileExportFile, "llmbench "+version
+	r.RequestDistribution = c.RequestDistribution
+	return r
+}
+
+// writeProfileArtifacts prints the console table and writes GenAI-Perf's
+// four files into the run's artifact directory.
+func writeProfileArtifacts(e *env, r *genaiperf.Run, out *runtime.Outcome) error {
+	dir := r.Dir()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	payloads := make([][]byte, len(out.Requests))
+	for i, req := range out.Requests {
+		payloads[i] = req.Body
+	}
+	jsonName, csvName := genaiperf.ExportFileNames(r.ProfileExportFile)
+	files := []struct {
+		name  string
+		write func(*os.File) error
+	}{
+		{"inputs.json", func(f *os.File) error { return genaiperf.WriteInputs(f, payloads) }},
+		{r.ProfileExportFile, func(f *os.File) error {
+			return genaiperf.WriteProfileExport(f, r, out.Result.Records, payloads)
+		}},
+		{jsonName, func(f *os.File) error { return genaiperf.WriteJSON(f, r, &out.Summary) }},
+		{csvName, func(f *os.File) error { return genaiperf.WriteCSV(f, r, &out.Summary) }},
+	}
+	for _, file := range files {
+		if err := writeFile(filepath.Join(dir, file.name), file.write); err != nil {
+			return err
+		}
+	}
+	if err := genaiperf.WriteConsole(e.stdout, r, &out.Summary); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "Artifacts: %s\n", dir)
+	return nil
+}
+
+func writeFile(path string, write func(*os.File) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return f.Close()
+}

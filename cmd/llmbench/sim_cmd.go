@@ -1,0 +1,51 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/llmbench/llmbench/transport/sim"
+)
+
+// simCmd serves the simulator standalone, for demos and for measuring the
+// client from another process.
+type simCmd struct {
+	Addr            string        `default:"127.0.0.1:8000" help:"Address to listen on."`
+	Seed            int64         `help:"Seed for jitter, words and faults."`
+	TTFT            time.Duration `name:"ttft" default:"20ms" help:"Fixed prefill time."`
+	PrefillPerToken time.Duration `default:"20us" help:"Prefill time per input token."`
+	ITL             time.Duration `name:"itl" default:"8ms" help:"Inter-token latency with one sequence decoding."`
+	ITLPerSeq       time.Duration `name:"itl-per-seq" default:"250us" help:"ITL added per extra sequence decoding."`
+	MaxBatch        int           `default:"64" help:"Sequences decoded at once; more requests queue."`
+	Jitter          float64       `default:"0.05" help:"Relative jitter of every delay."`
+	OutputTokens    int           `default:"128" help:"Output length when a request sets no max_tokens."`
+	Model           string        `default:"llmbench-sim" help:"Model name reported."`
+	ErrorRate429    float64       `name:"error-rate-429" help:"Fraction of requests answered 429."`
+	ErrorRate500    float64       `name:"error-rate-500" help:"Fraction of requests answered 500."`
+	ResetRate       float64       `help:"Fraction of streams cut mid-way."`
+	MalformedRate   float64       `help:"Fraction of streams with a malformed event."`
+	StallRate       float64       `help:"Fraction of streams that stall."`
+	Stall           time.Duration `default:"1s" help:"Length of a stall."`
+	Reasoning       bool          `help:"Stream reasoning_content before the answer."`
+	ReasoningTokens int           `default:"32" help:"Reasoning tokens per response."`
+}
+
+func (c *simCmd) Run(e *env) error {
+	cfg := sim.Config{
+		Addr: c.Addr, Seed: c.Seed, TTFT: c.TTFT, PrefillPerToken: c.PrefillPerToken, ITL: c.ITL,
+		ITLPerSeq: c.ITLPerSeq, MaxBatch: c.MaxBatch, Jitter: c.Jitter, DefaultOutputTokens: c.OutputTokens,
+		Model: c.Model, ErrorRate429: c.ErrorRate429, ErrorRate500: c.ErrorRate500, ResetRate: c.ResetRate,
+		MalformedRate: c.MalformedRate, StallRate: c.StallRate, Stall: c.Stall,
+		Reasoning: c.Reasoning, ReasoningTokens: c.ReasoningTokens,
+	}
+	if err := cfg.Validate(); err != nil {
+		return invalid("%v", err)
+	}
+	srv, err := sim.Start(cfg)
+	if err != nil {
+		return runFailed("%v", err)
+	}
+	fmt.Fprintf(e.stdout, "llmbench simulator serving OpenAI API at %s/v1 (model %s); Ctrl-C stops\n", srv.URL(), c.Model)
+	<-e.ctx.Done()
+	return srv.Close()
+}
