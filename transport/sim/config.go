@@ -7,8 +7,9 @@
 // fake DCGM and vLLM /metrics exercise the telemetry path.
 //
 // Every random choice (jitter, words, faults) comes from a generator seeded
-// with Config.Seed and the request's sequence number, so a run sent in the
-// same order sees the same faults.
+// with Config.Seed and the request's sequence number (1, 2, … over every
+// inference request in arrival order, rejected ones included), so a run
+// sent in the same order sees the same faults.
 package sim
 
 import (
@@ -66,9 +67,12 @@ type Config struct {
 	// Stall is the length of an injected pause.
 	Stall time.Duration
 
-	// Reasoning makes chat streams carry the first ReasoningTokens tokens
-	// as reasoning_content, like a reasoning model, before the answer.
-	Reasoning       bool
+	// Reasoning makes chat responses carry their first ReasoningTokens
+	// tokens as reasoning_content, like a reasoning model, before the
+	// answer, so time to first answer token can differ from TTFT.
+	Reasoning bool
+	// ReasoningTokens is how many leading tokens are reasoning; the total
+	// output length is still max_tokens.
 	ReasoningTokens int
 }
 

@@ -59,24 +59,24 @@ func send(t *testing.T, url, body string, header ...string) string {
 
 func TestForcedFaults(t *testing.T) {
 	tests := []struct {
-		fault, body string
-		path        string
-		want        string
-		check       func(Stats) bool
+		name, fault, body string
+		path              string
+		want              string
+		check             func(Stats) bool
 	}{
-		{"429", chatStream, "/v1/chat/completions", "429", func(s Stats) bool { return s.Status429 == 1 }},
-		{"500", chatBody, "/v1/completions", "500", func(s Stats) bool { return s.Status500 == 1 }},
-		{"reset", chatStream, "/v1/chat/completions", "reset", func(s Stats) bool { return s.Resets == 1 }},
-		{"reset", chatBody, "/v1/chat/completions", "reset", func(s Stats) bool { return s.Resets == 1 }},
-		{"reset", `{"input":"x"}`, "/v1/embeddings", "reset", func(s Stats) bool { return s.Resets == 1 }},
-		{"malformed", chatStream, "/v1/chat/completions", "malformed",
+		{"429", "429", chatStream, "/v1/chat/completions", "429", func(s Stats) bool { return s.Status429 == 1 }},
+		{"500", "500", `{"prompt":"x"}`, "/v1/completions", "500", func(s Stats) bool { return s.Status500 == 1 }},
+		{"reset stream", "reset", chatStream, "/v1/chat/completions", "reset", func(s Stats) bool { return s.Resets == 1 }},
+		{"reset body", "reset", chatBody, "/v1/chat/completions", "reset", func(s Stats) bool { return s.Resets == 1 }},
+		{"reset embeddings", "reset", `{"input":"x"}`, "/v1/embeddings", "reset", func(s Stats) bool { return s.Resets == 1 }},
+		{"malformed stream", "malformed", chatStream, "/v1/chat/completions", "malformed",
 			func(s Stats) bool { return s.Malformed == 1 && s.Completed == 1 && s.CompletionTokens == 6 }},
-		{"malformed", chatBody, "/v1/chat/completions", "malformed", func(s Stats) bool { return s.Malformed == 1 }},
-		{"stall", chatStream, "/v1/chat/completions", "ok", func(s Stats) bool { return s.Stalls == 1 && s.Completed == 1 }},
-		{"none", chatStream, "/v1/chat/completions", "ok", func(s Stats) bool { return s.Completed == 1 }},
+		{"malformed body", "malformed", chatBody, "/v1/chat/completions", "malformed", func(s Stats) bool { return s.Malformed == 1 }},
+		{"stall", "stall", chatStream, "/v1/chat/completions", "ok", func(s Stats) bool { return s.Stalls == 1 && s.Completed == 1 }},
+		{"none overrides rates", "none", chatStream, "/v1/chat/completions", "ok", func(s Stats) bool { return s.Completed == 1 }},
 	}
 	for _, tc := range tests {
-		t.Run(tc.fault+tc.path+fmt.Sprint(strings.Contains(tc.body, "stream")), func(t *testing.T) {
+		t.Run(tc.name, func(t *testing.T) {
 			s := startSim(t, func(c *Config) { c.ErrorRate500 = 1 }) // the header must win
 			start := time.Now()
 			if got := send(t, s.URL()+tc.path, tc.body, FaultHeader, tc.fault); got != tc.want {

@@ -43,15 +43,23 @@ type Server struct {
 // faults on requests that then went on (usually to Completed).
 type Stats struct {
 	// Requests counts POSTs to the chat, completions and embeddings paths.
-	Requests   int64
-	Completed  int64
-	Canceled   int64 // the client went away or the server closed
-	BadRequest int64 // answered 400
-	Status429  int64
-	Status500  int64
-	Resets     int64
-	Malformed  int64
-	Stalls     int64
+	Requests int64
+	// Completed counts responses sent to their end ([DONE] or full body).
+	Completed int64
+	// Canceled counts requests abandoned because the client went away or
+	// the server closed.
+	Canceled int64
+	// BadRequest counts 400 answers (invalid body or X-Sim-Fault).
+	BadRequest int64
+	// Status429 and Status500 count injected HTTP errors.
+	Status429 int64
+	Status500 int64
+	// Resets counts connections reset mid-response.
+	Resets int64
+	// Malformed counts injected invalid events or bodies.
+	Malformed int64
+	// Stalls counts injected pauses.
+	Stalls int64
 	// PromptTokens counts the input tokens of prefilled requests.
 	PromptTokens int64
 	// CompletionTokens counts generated tokens, streamed or not.
@@ -80,7 +88,7 @@ func Start(cfg Config) (*Server, error) {
 	s.table = s.routes()
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.http = &http.Server{
-		Handler:           http.HandlerFunc(s.route),
+		Handler:           http.HandlerFunc(s.dispatch),
 		ReadHeaderTimeout: 10 * time.Second,
 		IdleTimeout:       2 * time.Minute,
 		BaseContext:       func(net.Listener) context.Context { return s.ctx },
@@ -127,9 +135,9 @@ type route struct {
 	handle http.HandlerFunc
 }
 
-// route dispatches by exact path so unknown paths and wrong methods get
+// dispatch routes by exact path so unknown paths and wrong methods get
 // JSON errors like the rest of the API.
-func (s *Server) route(w http.ResponseWriter, r *http.Request) {
+func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) {
 	if !s.enter() {
 		writeError(w, http.StatusServiceUnavailable, "service_unavailable", "sim: server is closing")
 		return

@@ -1,0 +1,46 @@
+package genaiperf
+
+import (
+	"path/filepath"
+	"strings"
+)
+
+// ArtifactDirName returns the run directory GenAI-Perf creates under the
+// artifact directory, e.g. "meta-llama_Llama-3.1-8B-Instruct-openai-chat-
+// concurrency16" or "gpt2-openai-completions-request_rate10.0": the model
+// with "/" replaced by "_", the service part, and the stimulus (a rate is
+// written as Python prints a float). Scripts locate results by this name.
+func ArtifactDirName(model, endpointType string, st Stimulus) string {
+	return strings.ReplaceAll(model, "/", "_") + "-openai-" + endpointType + "-" + st.String()
+}
+
+// DirName is ArtifactDirName for this run; with several models GenAI-Perf
+// names the directory after the first one plus "_multi".
+func (r *Run) DirName() string {
+	model := ""
+	if len(r.Models) > 0 {
+		model = r.Models[0]
+	}
+	if len(r.Models) > 1 {
+		model += "_multi"
+	}
+	return ArtifactDirName(model, r.EndpointType, r.Stimulus)
+}
+
+// Dir is the run's directory: the artifact directory joined with DirName.
+func (r *Run) Dir() string { return filepath.Join(r.ArtifactDir, r.DirName()) }
+
+// ExportFileNames returns the names of the GenAI-Perf JSON and CSV files
+// for a profile export file name: its stem plus "_genai_perf.json" and
+// "_genai_perf.csv" ("profile_export.json" → "profile_export_genai_perf.json").
+func ExportFileNames(profileExportFile string) (jsonName, csvName string) {
+	if profileExportFile == "" {
+		profileExportFile = "profile_export.json"
+	}
+	base := filepath.Base(profileExportFile)
+	stem := strings.TrimSuffix(base, filepath.Ext(base))
+	if stem == "" { // ".json": a leading dot starts no extension (Python's splitext)
+		stem = base
+	}
+	return stem + "_genai_perf.json", stem + "_genai_perf.csv"
+}

@@ -1,0 +1,123 @@
+package genaiperf
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/llmbench/llmbench/metrics"
+)
+
+// consoleStats are the statistic columns of GenAI-Perf's console table.
+var consoleStats = []string{"avg", "min", "max", "p99", "p90", "p75"}
+
+// nameWidth is where GenAI-Perf wraps metric names in the console table.
+const nameWidth = 36
+
+// WriteConsole writes GenAI-Perf's console table — the "NVIDIA GenAI-Perf |
+// LLM Metrics" Rich table, as plain text without colors — followed by
+// llmbench's additions as plain lines under it (see consoleAdditions), so a
+// reader who knows GenAI-Perf's table finds it unchanged.
+func WriteConsole(w io.Writer, r *Run, s *metrics.Summary) error {
+	t := richTable{title: consoleTitle(r), header: append([]string{"Statistic"}, consoleStats...)}
+	for _, m := range tableMetrics(r) {
+		t.rows = append(t.rows, append([]string{fill(m.label(), nameWidth)}, statCells(m.dist(s), consoleStats)...))
+	}
+	for _, m := range systemMetrics(r, s) {
+		row := []string{fill(m.label(), nameWidth), valueCell(m.value)}
+		for range consoleStats[1:] {
+			row = append(row, notAvailable)
+		}
+		t.rows = append(t.rows, row)
+	}
+	_, err := io.WriteString(w, t.render()+consoleAdditions(r, s))
+	return err
+}
+
+// consoleTitle names the table after the endpoint type as GenAI-Perf does.
+func consoleTitle(r *Run) string {
+	if r.EndpointType == "embeddings" {
+		return "NVIDIA GenAI-Perf | Embeddings Metrics"
+	}
+	return "NVIDIA GenAI-Perf | LLM Metrics"
+}
+
+// consoleAdditions renders what llmbench measures beyond GenAI-Perf as a
+// few lines, each present only when it says something:
+//
+//	Requests: 98 completed, 2 failed, error rate 2.00%
+//	Errors:
+//	  2  http 500: upstream overloaded
+//	Token counting: tokenizer
+//	Time To First Output Token (ms): avg 410.20, p50 402.00, p99 611.35
+//	Schedule lag (ms): p50 0.02, p99 1.37
+//	Request rate (per sec): achieved 9.87, target 10.00 (poisson)
+//	Concurrency: 15.91 in flight on average, target 16
+func consoleAdditions(r *Run, s *metrics.Summary) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Requests: %d completed, %d failed, error rate %s%%\n",
+		s.Completed, s.Failed, pyComma2(s.ErrorRate*100))
+	b.WriteString(errorLines(s.Errors))
+	if r.isLLM() && r.TokenCounting != "" {
+		fmt.Fprintf(&b, "Token counting: %s\n", r.TokenCounting)
+	}
+	if d := mTTFO.dist(s); d != nil && r.isLLM() {
+		fmt.Fprintf(&b, "%s: avg %s, p50 %s, p99 %s\n", mTTFO.label(), pyComma2(d.Avg), pyComma2(d.P50), pyComma2(d.P99))
+	}
+	if d := s.ScheduleLag.Scaled(nsToMS); d != nil {
+		fmt.Fprintf(&b, "Schedule lag (ms): p50 %s, p99 %s\n", pyComma2(d.P50), pyComma2(d.P99))
+	}
+	b.WriteString(loadLine(r, s))
+	return b.String()
+}
+
+// errorLines lists the error groups, count first, right-aligned.
+func errorLines(errs []metrics.ErrorCount) string {
+	if len(errs) == 0 {
+		return ""
+	}
+	width := 0
+	for _, e := range errs {
+		width = max(width, len(strconv.Itoa(e.Count)))
+	}
+	var b strings.Builder
+	b.WriteString("Errors:\n")
+	for _, e := range errs {
+		fmt.Fprintf(&b, "  %*d  %s\n", width, e.Count, errorLabel(e))
+	}
+	return b.String()
+}
+
+// errorLabel is "class[ status][: message]" on one line.
+func errorLabel(e metrics.ErrorCount) string {
+	label := string(e.Class)
+	if e.Status != 0 {
+		label += " " + strconv.Itoa(e.Status)
+	}
+	if msg := strings.Join(strings.Fields(e.Message), " "); msg != "" {
+		label += ": " + msg
+	}
+	return label
+}
+
+// loadLine compares the load achieved with the load asked for, so a client
+// that could not keep up is visible next to the latencies it distorted.
+func loadLine(r *Run, s *metrics.Summary) string {
+	if r.Stimulus.Mode() == "request_rate" {
+		if s.AchievedRequestRate <= 0 {
+			return ""
+		}
+		dist := ""
+		if r.RequestDistribution != "" {
+			dist = " (" + r.RequestDistribution + ")"
+		}
+		return fmt.Sprintf("Request rate (per sec): achieved %s, target %s%s\n",
+			pyComma2(s.AchievedRequestRate), pyComma2(r.Stimulus.RequestRate), dist)
+	}
+	if s.MeanConcurrency <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("Concurrency: %s in flight on average, target %d\n",
+		pyComma2(s.MeanConcurrency), r.Stimulus.concurrency())
+}

@@ -1,0 +1,192 @@
+package genaiperf
+
+// none is how GenAI-Perf writes a Python None in input_config
+// (base_config.py::_get_legal_json_value turns it into "").
+const none = ""
+
+// inputConfig builds the "input_config" block in the exact shape of
+// GenAI-Perf's ConfigCommand, because `genai-perf process-export-files`
+// and other readers parse its sections back. Fields llmbench has no
+// counterpart for keep GenAI-Perf's defaults; headers are always written
+// as none so secrets never reach the artifact.
+func inputConfig(r *Run) *object {
+	models := []any{}
+	for _, m := range r.Models {
+		models = append(models, m)
+	}
+	sweep := (&object{}).set("concurrency", (&object{}).set("min", 1).set("max", 1024))
+	return (&object{}).
+		set("model_names", models).
+		set("subcommand", orDefault(r.Subcommand, "profile")).
+		set("verbose", false).
+		set("template_filename", "genai_perf_config.yaml").
+		set("analyze", (&object{}).set("sweep_parameters", sweep)).
+		set("endpoint", endpointConfig(r)).
+		set("perf_analyzer", perfAnalyzerConfig(r)).
+		set("input", inputSection(r)).
+		set("output", (&object{}).
+			set("artifact_directory", r.ArtifactDir).
+			set("checkpoint_directory", "checkpoint").
+			set("profile_export_file", r.ProfileExportFile).
+			set("generate_plots", false).
+			set("enable_checkpointing", false)).
+		set("tokenizer", (&object{}).
+			set("name", r.tokenizerName()).
+			set("revision", "main").
+			set("trust_remote_code", false).
+			set("_enable_debug_logging", true)).
+		set("process", (&object{}).set("input_path", "aggregated"))
+}
+
+func endpointConfig(r *Run) *object {
+	urls := []any{}
+	for _, u := range r.ServerMetricsURLs {
+		urls = append(urls, u)
+	}
+	return (&object{}).
+		set("model_selection_strategy", "round_robin").
+		set("backend", "tensorrtllm").
+		set("custom", r.endpointPath()).
+		set("type", r.EndpointType).
+		set("streaming", r.Streaming).
+		set("server_metrics_urls", urls).
+		set("url", r.URL).
+		set("grpc_method", none).
+		set("service_kind", r.serviceKind()).
+		set("output_format", "openai_"+outputFormat(r.EndpointType))
+}
+
+// outputFormat is the lower-cased OutputFormat enum name after "openai_".
+func outputFormat(endpointType string) string {
+	switch endpointType {
+	case "completions":
+		return "completions"
+	case "embeddings":
+		return "embeddings"
+	}
+	return "chat_completions"
+}
+
+func perfAnalyzerConfig(r *Run) *object {
+	stimulus := &object{}
+	if r.Stimulus.Mode() == "request_rate" {
+		stimulus.set("request_rate", r.Stimulus.RequestRate)
+	} else {
+		stimulus.set("concurrency", r.Stimulus.concurrency())
+	}
+	measurement := (&object{}).set("mode", "request_count").set("num", intOrNone(r.RequestCount))
+	if r.MeasurementInterval > 0 {
+		measurement = (&object{}).set("mode", "interval").set("num", r.MeasurementInterval)
+	}
+	return (&object{}).
+		set("path", "perf_analyzer").
+		set("verbose", false).
+		set("stimulus", stimulus).
+		set("stability_percentage", 999).
+		set("measurement", measurement).
+		set("warmup_request_count", r.WarmupRequestCount)
+}
+
+func inputSection(r *Run) *object {
+	return (&object{}).
+		set("batch_size", 1).
+		set("extra", extraInputs(r.ExtraInputs)).
+		set("goodput", goodputConfig(r.Goodput)).
+		set("header", none).
+		set("file", r.InputFile).
+		set("num_dataset_entries", r.NumDatasetEntries).
+		set("random_seed", r.RandomSeed).
+		set("audio", audioDefaults()).
+		set("image", imageDefaults()).
+		set("output_tokens", (&object{}).
+			set("mean", intOrNone(r.OutputTokens.Mean)).
+			set("deterministic", r.OutputTokens.Deterministic).
+			set("stddev", r.OutputTokens.Stddev)).
+		set("synthetic_tokens", meanStddev(r.SyntheticTokens.Mean, r.SyntheticTokens.Stddev)).
+		set("prefix_prompt", (&object{}).set("num", r.PrefixPrompts).set("length", r.PrefixPromptLength)).
+		set("sessions", sessionDefaults()).
+		set("prompt_source", promptSource(r)).
+		set("synthetic_files", []any{}).
+		set("payload_file", none)
+}
+
+// extraInputs renders --extra-inputs as a dict, none when there are none.
+// A value that is not valid JSON is written as a string, so a bad extra
+// never loses the artifact.
+func extraInputs(fields []Field) any {
+	if len(fields) == 0 {
+		return none
+	}
+	o := &object{}
+	for _, f := range fields {
+		v, err := parseOrdered(f.Value)
+		if err != nil {
+			v = string(f.Value)
+		}
+		o.set(f.Name, v)
+	}
+	return o
+}
+
+// goodputConfig renders --goodput as a dict of floats, none when unset.
+func goodputConfig(slos []Goodput) any {
+	if len(slos) == 0 {
+		return none
+	}
+	o := &object{}
+	for _, g := range slos {
+		o.set(g.Name, g.Value)
+	}
+	return o
+}
+
+func promptSource(r *Run) string {
+	if r.InputFile != "" {
+		return "file"
+	}
+	return "synthetic"
+}
+
+func meanStddev(mean, stddev int) *object {
+	return (&object{}).set("mean", mean).set("stddev", stddev)
+}
+
+func audioDefaults() *object {
+	return (&object{}).
+		set("batch_size", 1).
+		set("length", meanStddev(0, 0)).
+		set("format", "wav").
+		set("depths", []any{16}).
+		set("sample_rates", []any{16}).
+		set("num_channels", 1)
+}
+
+func imageDefaults() *object {
+	return (&object{}).
+		set("width", meanStddev(0, 0)).
+		set("height", meanStddev(0, 0)).
+		set("batch_size", 1).
+		set("format", "png")
+}
+
+func sessionDefaults() *object {
+	return (&object{}).
+		set("num", 0).
+		set("turns", meanStddev(1, 0)).
+		set("turn_delay", (&object{}).set("mean", 0).set("ratio", 1.0).set("stddev", 0))
+}
+
+// intOrNone writes 0 (GenAI-Perf's "not given") as none.
+func intOrNone(n int) any {
+	if n == 0 {
+		return none
+	}
+	return n
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}

@@ -1,0 +1,29 @@
+package genaiperf
+
+import (
+	"fmt"
+	"io"
+)
+
+// WriteInputs writes inputs.json as GenAI-Perf does (json.dumps(indent=2)):
+// {"data": [{"payload": [<body>]}, ...]}, one record per dataset entry, so a
+// run can be reproduced and perf_analyzer-style tools can replay it.
+// payloads are the request bodies as sent, indexed by dataset entry; each
+// is re-indented with its key order preserved and numbers printed as
+// Python would (integers verbatim, floats by repr).
+func WriteInputs(w io.Writer, payloads [][]byte) error {
+	data := make([]any, 0, len(payloads))
+	for i, p := range payloads {
+		body, err := parseOrdered(p)
+		if err != nil {
+			return fmt.Errorf("genaiperf: payload %d is not valid JSON: %w", i, err)
+		}
+		data = append(data, (&object{}).set("payload", []any{body}))
+	}
+	b, err := marshal((&object{}).set("data", data), pythonIndent)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
+}

@@ -1,0 +1,204 @@
+package genaiperf
+
+import (
+	"encoding/json"
+	"strconv"
+)
+
+// Run describes how a load point was produced: everything GenAI-Perf's
+// artifacts print besides the measured statistics (the "input_config" block
+// of the JSON, the directory name, the console title) plus the few facts
+// llmbench adds. It holds plain values so the command layer can fill it from
+// GenAI-Perf flags or from a Starlark scenario alike. Fields are written as
+// given; DefaultRun supplies GenAI-Perf's defaults for a profile run.
+type Run struct {
+	// Subcommand is "profile" or "analyze", echoed in input_config.
+	Subcommand string
+	// Models are the model names; the first names the artifact directory
+	// and is the default tokenizer.
+	Models []string
+	// EndpointType is "chat", "completions" or "embeddings".
+	EndpointType string
+	// Streaming says whether responses were requested as SSE streams; the
+	// CSV and console hide the streaming-only metrics when it is false.
+	Streaming bool
+	// URL is the server address as given (GenAI-Perf's -u).
+	URL string
+	// Endpoint is the URL path without a leading slash; empty means the
+	// endpoint type's default ("v1/chat/completions", ...).
+	Endpoint string
+	// ServiceKind is "openai" for every endpoint llmbench speaks.
+	ServiceKind string
+	// ServerMetricsURLs are the telemetry sources, echoed in input_config.
+	ServerMetricsURLs []string
+
+	// Stimulus is the load: concurrency or request rate.
+	Stimulus Stimulus
+	// RequestCount is the number of measured requests asked for, 0 when
+	// not given; MeasurementInterval (ms) > 0 selects the interval mode.
+	RequestCount        int
+	MeasurementInterval int
+	// WarmupRequestCount is how many warmup requests were sent first.
+	WarmupRequestCount int
+
+	// Goodput holds the goodput SLOs as the user gave them, in order.
+	Goodput []Goodput
+	// ExtraInputs are the fields merged into every request body, in order;
+	// each value is raw JSON.
+	ExtraInputs []Field
+	// InputFile is the dataset file, "" for synthetic prompts.
+	InputFile string
+	// NumDatasetEntries is the number of distinct payloads.
+	NumDatasetEntries int
+	// RandomSeed seeds the dataset generator.
+	RandomSeed int
+	// SyntheticTokens is the synthetic prompt length distribution.
+	SyntheticTokens TokenDist
+	// OutputTokens is the requested output length (Mean 0: not set).
+	OutputTokens OutputTokens
+	// PrefixPrompts and PrefixPromptLength describe shared prefixes.
+	PrefixPrompts      int
+	PrefixPromptLength int
+
+	// ArtifactDir is the base artifact directory (GenAI-Perf's
+	// --artifact-dir), not the per-run subdirectory.
+	ArtifactDir string
+	// ProfileExportFile is the bare name of the raw export; the GenAI-Perf
+	// files take its stem ("profile_export" → "profile_export_genai_perf").
+	ProfileExportFile string
+	// Tokenizer names the tokenizer; empty means the first model.
+	Tokenizer string
+	// Version is written as profile_export.json's "version", where
+	// perf_analyzer writes its own version.
+	Version string
+
+	// TokenCounting is llmbench's token counting mode ("tokenizer",
+	// "usage" or "chunks"), named in every report because ISL/OSL and
+	// every per-token metric depend on it.
+	TokenCounting string
+	// RequestDistribution is the open-loop arrival process ("constant",
+	// "poisson", "gamma"); GenAI-Perf only ever used constant.
+	RequestDistribution string
+}
+
+// Stimulus is the load applied at one point. GenAI-Perf and perf_analyzer
+// treat a non-zero Concurrency as a closed loop and otherwise use the
+// request rate, so the same rule is applied here.
+type Stimulus struct {
+	Concurrency int
+	RequestRate float64
+}
+
+// Mode returns perf_analyzer's experiment mode, "concurrency" or
+// "request_rate".
+func (s Stimulus) Mode() string {
+	if s.Concurrency == 0 && s.RequestRate > 0 {
+		return "request_rate"
+	}
+	return "concurrency"
+}
+
+// concurrency returns the closed-loop level, 1 when nothing was set, as
+// GenAI-Perf names a run without a stimulus "concurrency1".
+func (s Stimulus) concurrency() int {
+	if s.Concurrency == 0 {
+		return 1
+	}
+	return s.Concurrency
+}
+
+// String renders the stimulus as GenAI-Perf's directory names do:
+// "concurrency16" or "request_rate10.0" (the rate as Python prints a float).
+func (s Stimulus) String() string {
+	if s.Mode() == "request_rate" {
+		return "request_rate" + pyRepr(s.RequestRate)
+	}
+	return "concurrency" + strconv.Itoa(s.concurrency())
+}
+
+// Goodput is one SLO as given on the command line: a GenAI-Perf metric name
+// and a value in ms for times or per second for throughputs.
+type Goodput struct {
+	Name  string
+	Value float64
+}
+
+// Field is one named raw-JSON value, kept in the order it was given because
+// Python dicts keep insertion order and the artifacts show it.
+type Field struct {
+	Name  string
+	Value json.RawMessage
+}
+
+// TokenDist is a mean and standard deviation in tokens.
+type TokenDist struct {
+	Mean, Stddev int
+}
+
+// OutputTokens is the requested output length; Deterministic means
+// min_tokens was pinned to max_tokens.
+type OutputTokens struct {
+	Mean, Stddev  int
+	Deterministic bool
+}
+
+// DefaultRun returns the Run a bare `genai-perf profile -m MODEL
+// --endpoint-type chat` describes, so callers override only what they set
+// and input_config shows GenAI-Perf's defaults for the rest.
+func DefaultRun(models ...string) Run {
+	return Run{
+		Subcommand:          "profile",
+		Models:              models,
+		EndpointType:        "chat",
+		URL:                 "localhost:8001",
+		ServiceKind:         "openai",
+		ServerMetricsURLs:   []string{"http://localhost:9400/metrics"},
+		Stimulus:            Stimulus{Concurrency: 1},
+		NumDatasetEntries:   100,
+		SyntheticTokens:     TokenDist{Mean: 550},
+		PrefixPromptLength:  100,
+		ArtifactDir:         "artifacts",
+		ProfileExportFile:   "profile_export.json",
+		TokenCounting:       "tokenizer",
+		RequestDistribution: "constant",
+	}
+}
+
+// endpointPath returns the URL path requests went to.
+func (r *Run) endpointPath() string {
+	if r.Endpoint != "" {
+		return r.Endpoint
+	}
+	switch r.EndpointType {
+	case "completions":
+		return "v1/completions"
+	case "embeddings":
+		return "v1/embeddings"
+	}
+	return "v1/chat/completions"
+}
+
+// serviceKind returns the service kind, "openai" unless set.
+func (r *Run) serviceKind() string {
+	if r.ServiceKind == "" {
+		return "openai"
+	}
+	return r.ServiceKind
+}
+
+// tokenizerName returns the tokenizer, defaulting to the first model as
+// GenAI-Perf does.
+func (r *Run) tokenizerName() string {
+	if r.Tokenizer == "" && len(r.Models) > 0 {
+		return r.Models[0]
+	}
+	return r.Tokenizer
+}
+
+// isLLM reports whether the endpoint produces text, and so has the token
+// metrics; embeddings only have latency, throughput and count.
+func (r *Run) isLLM() bool { return r.EndpointType != "embeddings" }
+
+// hasGoodput reports whether goodput was asked for, which is what makes
+// GenAI-Perf print the Request Goodput row.
+func (r *Run) hasGoodput() bool { return len(r.Goodput) > 0 }
