@@ -101,7 +101,10 @@ func (j *job) decode(out sink) outcome {
 			break
 		}
 		if i > 0 {
-			j.next = j.next.Add(j.jitter(j.srv.itl()))
+			// A step starts when the previous one really ended: a late
+			// token delays the rest, as on a real engine, instead of
+			// being followed by a burst that catches up.
+			j.next = later(j.next, time.Now()).Add(j.jitter(j.srv.itl()))
 			if !j.sleepUntil() {
 				return outcomeCanceled
 			}
@@ -175,4 +178,11 @@ func (j *job) sleepUntil() bool {
 func (s *Server) itl() time.Duration {
 	b := s.batch.decoding.Load()
 	return s.cfg.ITL + time.Duration(b-1)*s.cfg.ITLPerSeq
+}
+
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
