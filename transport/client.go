@@ -69,8 +69,8 @@ func NewClient(cfg Config, clock *Clock) (*Client, error) {
 		MaxConnsPerHost:          cfg.MaxConns,
 		MaxConnWaitTimeout:       cfg.Timeout,
 		MaxIdleConnDuration:      90 * time.Second,
-		ReadBufferSize:           16 << 10,
-		WriteBufferSize:          16 << 10,
+		ReadBufferSize:           8 << 10, // also caps the response header size
+		WriteBufferSize:          4 << 10,
 		NoDefaultUserAgentHeader: true,
 		DialDualStack:            true,
 		RetryIfErr:               retryStaleConn,

@@ -20,78 +20,35 @@ type piece struct {
 // errMalformed marks a response object that is not valid JSON.
 var errMalformed = errors.New("response is not valid JSON")
 
-// The paths read from every response object, in one pass. Chat streams
-// carry delta.content (and reasoning_content or reasoning on reasoning
-// models), chat responses message.content, completions choices[0].text —
-// which vLLM also uses for chat chunks without an `object` field.
-var decodePaths = [][]string{
-	{"choices", "[0]", "delta", "content"},
-	{"choices", "[0]", "delta", "reasoning_content"},
-	{"choices", "[0]", "delta", "reasoning"},
-	{"choices", "[0]", "message", "content"},
-	{"choices", "[0]", "message", "reasoning_content"},
-	{"choices", "[0]", "text"},
-	{"usage", "prompt_tokens"},
-	{"usage", "completion_tokens"},
-	{"error"},
-}
-
-const (
-	pathContent = iota
-	pathReasoning
-	pathReasoningAlt
-	pathMessage
-	pathMessageReasoning
-	pathText
-	pathPromptTokens
-	pathCompletionTokens
-	pathError
-)
-
-// decoder extracts pieces without building a DOM, reusing its buffers, so
+// decoder extracts pieces from response objects, reusing its buffers, so
 // the per-chunk cost stays well under a microsecond for typical chunks.
+// It reads choices[0].delta.content (chat streams; also reasoning_content
+// or reasoning on reasoning models), choices[0].message.content (chat
+// responses), choices[0].text (completions, and vLLM chat chunks without
+// an `object` field), usage and error.
 type decoder struct {
 	answer, thought []byte
 	p               piece
+	s               scanner
 }
 
 func (d *decoder) decode(data []byte) (*piece, error) {
-	if !json.Valid(data) {
-		return nil, errMalformed
-	}
 	d.answer, d.thought = d.answer[:0], d.thought[:0]
 	d.p = piece{}
-	jsonparser.EachKey(data, d.visit, decodePaths...)
-	if len(d.answer) > 0 {
-		d.p.text = append(d.thought, d.answer...)
-	} else {
-		d.p.text, d.p.reasoning = d.thought, len(d.thought) > 0
+	d.s = scanner{data: data, p: &d.p, d: d}
+	if err := d.s.scan(); err != nil {
+		return nil, errMalformed
+	}
+	switch {
+	case len(d.thought) == 0:
+		d.p.text = d.answer
+	case len(d.answer) == 0:
+		d.p.text, d.p.reasoning = d.thought, true
+	default: // both in one chunk: it is an answer chunk
+		d.thought = append(d.thought, d.answer...)
+		d.p.text = d.thought
 	}
 	return &d.p, nil
-}
-
-func (d *decoder) visit(idx int, value []byte, vt jsonparser.ValueType, err error) {
-	if err != nil {
-		return
-	}
-	switch idx {
-	case pathContent, pathMessage, pathText:
-		if vt == jsonparser.String {
-			d.answer = appendUnescaped(d.answer, value)
-		}
-	case pathReasoning, pathReasoningAlt, pathMessageReasoning:
-		if vt == jsonparser.String {
-			d.thought = appendUnescaped(d.thought, value)
-		}
-	case pathPromptTokens:
-		d.p.prompt, _ = jsonparser.ParseInt(value)
-	case pathCompletionTokens:
-		d.p.output, _ = jsonparser.ParseInt(value)
-	case pathError:
-		if vt != jsonparser.Null {
-			d.p.errMsg = errorMessage(value, vt)
-		}
-	}
 }
 
 // appendUnescaped appends the decoded form of a JSON string body.
@@ -112,14 +69,17 @@ func appendUnescaped(dst, raw []byte) []byte {
 }
 
 // errorMessage renders an OpenAI-style error value ({"message": ...} or a
-// plain string) as text.
-func errorMessage(value []byte, vt jsonparser.ValueType) string {
-	if vt == jsonparser.String {
-		s, _ := jsonparser.ParseString(value)
-		return s
+// plain string) as text. Errors are rare, so encoding/json is fine here.
+func errorMessage(raw []byte) string {
+	var text string
+	if json.Unmarshal(raw, &text) == nil {
+		return text
 	}
-	if msg, err := jsonparser.GetString(value, "message"); err == nil {
-		return msg
+	var obj struct {
+		Message string `json:"message"`
 	}
-	return string(value)
+	if json.Unmarshal(raw, &obj) == nil && obj.Message != "" {
+		return obj.Message
+	}
+	return string(raw)
 }

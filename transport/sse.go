@@ -43,7 +43,7 @@ type SSEParser struct {
 // NewSSEParser parses r, stamping arrivals with clock.
 func NewSSEParser(r io.Reader, clock *Clock) *SSEParser {
 	src := &stampedReader{r: r, clock: clock}
-	return &SSEParser{src: src, br: bufio.NewReaderSize(src, 16<<10)}
+	return &SSEParser{src: src, br: bufio.NewReaderSize(src, 4<<10)}
 }
 
 // Reset reuses the parser (and its buffers) for another stream.

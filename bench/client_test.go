@@ -1,0 +1,267 @@
+// Package bench holds llmbench's client performance benchmarks. The
+// simulator runs in a child process (this test binary re-executed), so the
+// CPU time and memory measured here are the client's alone: the engine, the
+// fasthttp transport, SSE parsing and record keeping.
+//
+//	go test -run '^$' -bench . -benchtime 1x ./bench/
+//
+// Numbers are recorded in docs/performance.md.
+package bench
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	goruntime "runtime"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/dataset"
+	"github.com/llmbench/llmbench/transport"
+	"github.com/llmbench/llmbench/transport/sim"
+)
+
+const simEnv = "LLMBENCH_BENCH_SIM"
+
+// TestMain doubles as the simulator process: with simEnv set to a JSON
+// sim.Config it serves until its stdin closes.
+func TestMain(m *testing.M) {
+	if spec := os.Getenv(simEnv); spec != "" {
+		serveSim(spec)
+		return
+	}
+	os.Exit(m.Run())
+}
+
+func serveSim(spec string) {
+	cfg := sim.DefaultConfig()
+	if err := json.Unmarshal([]byte(spec), &cfg); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	srv, err := sim.Start(cfg)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	fmt.Println(srv.URL())
+	_, _ = bufio.NewReader(os.Stdin).ReadString('\n') // parent closes stdin to stop us
+	_ = srv.Close()
+}
+
+// startSim runs a simulator child process and returns its URL.
+func startSim(b *testing.B, cfg sim.Config) string {
+	b.Helper()
+	spec, _ := json.Marshal(cfg)
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), simEnv+"="+string(spec))
+	stdin, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { stdin.Close(); _ = cmd.Wait() })
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		b.Fatalf("simulator did not start: %v", err)
+	}
+	return strings.TrimSpace(line)
+}
+
+// cpuTime is this process's user+system CPU time.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+type measured struct {
+	res     *runtime.Result
+	cpu     time.Duration
+	wall    time.Duration
+	tokens  int
+	summary metrics.Summary
+}
+
+// measure runs one point through the real engine and client.
+func measure(b *testing.B, url string, p runtime.Point, inputWords, outputTokens int) measured {
+	b.Helper()
+	clock := transport.NewClock()
+	conns := max(p.Load.Concurrency, p.Load.MaxConcurrency, 4096)
+	client, err := transport.NewClient(transport.Config{URL: url, API: transport.Chat, Stream: true,
+		Timeout: 5 * time.Minute, MaxConns: conns}, clock)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer client.Close()
+	ep := runtime.Endpoint{API: transport.Chat, Stream: true, Model: "bench"}
+	entries := dataset.Synthetic{InputMean: float64(inputWords), OutputMean: float64(outputTokens), Entries: 100}.Build()
+	reqs := runtime.Requests(ep, entries)
+	goruntime.GC()
+	cpu0, wall0 := cpuTime(), time.Now()
+	res := runtime.Run(context.Background(), p, client, clock, reqs)
+	m := measured{res: res, cpu: cpuTime() - cpu0, wall: time.Since(wall0)}
+	for i := range res.Records {
+		if res.Records[i].Err != nil {
+			b.Fatalf("request failed: %+v", res.Records[i].Err)
+		}
+		m.tokens += len(res.Records[i].Chunks)
+	}
+	m.summary = metrics.Summarize(res.Records, metrics.Options{})
+	return m
+}
+
+// BenchmarkStreamedToken measures client CPU per streamed token: long
+// responses at a fast token rate, so per-token work dominates.
+func BenchmarkStreamedToken(b *testing.B) {
+	cfg := sim.DefaultConfig()
+	cfg.TTFT, cfg.ITL, cfg.ITLPerSeq, cfg.PrefillPerToken, cfg.Jitter, cfg.MaxBatch = time.Millisecond, 2*time.Millisecond, 0, 0, 0, 1024
+	url := startSim(b, cfg)
+	b.ResetTimer()
+	var cpu time.Duration
+	var tokens int
+	for range b.N {
+		m := measure(b, url, runtime.Point{Load: runtime.Load{Concurrency: 256}, Stop: runtime.Stop{Requests: 1024}}, 32, 512)
+		cpu += m.cpu
+		tokens += m.tokens
+	}
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(tokens), "client-cpu-ns/token")
+	b.ReportMetric(float64(tokens)/b.Elapsed().Seconds(), "tokens/s")
+}
+
+// BenchmarkStreamedTokenFloor is the same load read by the thinnest
+// possible client: raw sockets, no HTTP parsing, no SSE, no JSON, no
+// records. What remains is the kernel's cost of delivering one network
+// read per token, a floor no Go client can go below; the difference to
+// BenchmarkStreamedToken is llmbench's own per-token work.
+func BenchmarkStreamedTokenFloor(b *testing.B) {
+	cfg := sim.DefaultConfig()
+	cfg.TTFT, cfg.ITL, cfg.ITLPerSeq, cfg.PrefillPerToken, cfg.Jitter, cfg.MaxBatch = time.Millisecond, 2*time.Millisecond, 0, 0, 0, 1024
+	url := startSim(b, cfg)
+	addr := strings.TrimPrefix(url, "http://")
+	body := `{"model":"bench","messages":[{"role":"user","content":"hello"}],"stream":true,"max_tokens":512}`
+	req := "POST /v1/chat/completions HTTP/1.1\r\nHost: " + addr + "\r\nContent-Type: application/json\r\n" +
+		"Connection: close\r\nContent-Length: " + fmt.Sprint(len(body)) + "\r\n\r\n" + body
+	b.ResetTimer()
+	var cpu time.Duration
+	var tokens int
+	for range b.N {
+		cpu0 := cpuTime()
+		var wg sync.WaitGroup
+		for range 256 {
+			wg.Go(func() {
+				buf := make([]byte, 16<<10)
+				for range 4 { // 1024 requests of 512 tokens, as above
+					conn, err := net.Dial("tcp", addr)
+					if err != nil {
+						b.Error(err)
+						return
+					}
+					_, _ = conn.Write([]byte(req))
+					for {
+						if _, err := conn.Read(buf); err != nil {
+							break
+						}
+					}
+					conn.Close()
+				}
+			})
+		}
+		wg.Wait()
+		cpu += cpuTime() - cpu0
+		tokens += 1024 * 512
+	}
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(tokens), "client-cpu-ns/token")
+}
+
+// BenchmarkRequest measures client CPU per request: one-token responses,
+// so request overhead (connection reuse, headers, record) dominates.
+func BenchmarkRequest(b *testing.B) {
+	cfg := sim.DefaultConfig()
+	cfg.TTFT, cfg.ITL, cfg.ITLPerSeq, cfg.PrefillPerToken, cfg.Jitter, cfg.MaxBatch = 0, 0, 0, 0, 0, 1024
+	url := startSim(b, cfg)
+	b.ResetTimer()
+	var cpu time.Duration
+	var reqs int
+	for range b.N {
+		m := measure(b, url, runtime.Point{Load: runtime.Load{Concurrency: 32}, Stop: runtime.Stop{Requests: 20000}}, 32, 1)
+		cpu += m.cpu
+		reqs += len(m.res.Records)
+	}
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(reqs), "client-cpu-ns/request")
+	b.ReportMetric(float64(reqs)/b.Elapsed().Seconds(), "requests/s")
+}
+
+// BenchmarkOpenStreams measures client memory per open stream with 10,000
+// streams open at once: slow tokens keep them all open while the heap and
+// goroutine stacks are sampled.
+func BenchmarkOpenStreams(b *testing.B) {
+	const streams = 10000
+	cfg := sim.DefaultConfig()
+	cfg.TTFT, cfg.ITL, cfg.ITLPerSeq, cfg.PrefillPerToken, cfg.Jitter, cfg.MaxBatch = 100*time.Millisecond, time.Second, 0, 0, 0, streams
+	url := startSim(b, cfg)
+	for range b.N {
+		goruntime.GC()
+		before := memInUse()
+		type sample struct {
+			at  int64
+			mem uint64
+		}
+		peak := make(chan sample, 1)
+		go func() { // sample while the streams are mid-response
+			time.Sleep(4 * time.Second)
+			goruntime.GC()
+			peak <- sample{time.Now().UnixNano(), memInUse()}
+		}()
+		m := measure(b, url, runtime.Point{Load: runtime.Load{Concurrency: streams}, Stop: runtime.Stop{Requests: streams}}, 16, 8)
+		s := <-peak
+		open := 0 // streams open at the sampling instant
+		for _, rec := range m.res.Records {
+			if rec.Sent <= s.at && rec.Done >= s.at {
+				open++
+			}
+		}
+		b.ReportMetric(float64(s.mem-before)/float64(open)/1024, "KiB/open-stream")
+		b.ReportMetric(float64(open), "open-streams")
+	}
+}
+
+func memInUse() uint64 {
+	var ms goruntime.MemStats
+	goruntime.ReadMemStats(&ms)
+	return ms.HeapInuse + ms.StackInuse
+}
+
+// BenchmarkPoissonRate checks the open loop keeps a 2,000 req/s Poisson
+// schedule: achieved rate versus target, and schedule lag.
+func BenchmarkPoissonRate(b *testing.B) {
+	const target = 2000.0
+	cfg := sim.DefaultConfig()
+	cfg.TTFT, cfg.ITL, cfg.ITLPerSeq, cfg.PrefillPerToken, cfg.Jitter, cfg.MaxBatch = 5*time.Millisecond, time.Millisecond, 0, 0, 0, 4096
+	url := startSim(b, cfg)
+	for range b.N {
+		p := runtime.Point{Load: runtime.Load{Rate: target, Arrival: runtime.Poisson}, Stop: runtime.Stop{Requests: 20000}, Seed: 1}
+		m := measure(b, url, p, 16, 4)
+		s := m.summary
+		recs := m.res.Records
+		// A finite Poisson sample's own rate differs from the target by
+		// ~1/sqrt(n); the client is judged against the schedule it drew.
+		first, last := recs[0], recs[len(recs)-1]
+		planned := float64(len(recs)-1) / (float64(last.Scheduled-first.Scheduled) / 1e9)
+		b.ReportMetric(s.AchievedRequestRate, "achieved-req/s")
+		b.ReportMetric(planned, "planned-req/s")
+		b.ReportMetric(100*(s.AchievedRequestRate-planned)/planned, "achieved-vs-planned-%")
+		b.ReportMetric(s.ScheduleLag.P50/1e3, "lag-p50-µs")
+		b.ReportMetric(s.ScheduleLag.P99/1e3, "lag-p99-µs")
+	}
+}

@@ -1,0 +1,125 @@
+package transport
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestDecoderExtracts(t *testing.T) {
+	cases := []struct {
+		name, in  string
+		text      string
+		reasoning bool
+		prompt    int64
+		output    int64
+		errMsg    string
+	}{
+		{"chat delta", `{"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":null}]}`, "Hi", false, 0, 0, ""},
+		{"role only", `{"choices":[{"delta":{"role":"assistant","content":""}}]}`, "", false, 0, 0, ""},
+		{"null content", `{"choices":[{"delta":{"content":null}}]}`, "", false, 0, 0, ""},
+		{"finish only", `{"choices":[{"delta":{},"finish_reason":"stop"}]}`, "", false, 0, 0, ""},
+		{"usage only", `{"choices":[],"usage":{"prompt_tokens":12,"completion_tokens":34,"total_tokens":46}}`, "", false, 12, 34, ""},
+		{"completions", `{"object":"text_completion","choices":[{"text":" x","index":0}]}`, " x", false, 0, 0, ""},
+		{"message", `{"choices":[{"message":{"role":"assistant","content":"whole"}}],"usage":{"prompt_tokens":1,"completion_tokens":2}}`, "whole", false, 1, 2, ""},
+		{"reasoning", `{"choices":[{"delta":{"reasoning_content":"hmm"}}]}`, "hmm", true, 0, 0, ""},
+		{"reasoning alias", `{"choices":[{"delta":{"reasoning":"hmm"}}]}`, "hmm", true, 0, 0, ""},
+		{"both kinds", `{"choices":[{"delta":{"reasoning_content":"a","content":"b"}}]}`, "ab", false, 0, 0, ""},
+		{"escapes", `{"choices":[{"delta":{"content":"a\n\"b\"\u00e9\ud83d\ude00"}}]}`, "a\n\"b\"é😀", false, 0, 0, ""},
+		{"second choice ignored", `{"choices":[{"delta":{"content":"a"}},{"delta":{"content":"b"}}]}`, "a", false, 0, 0, ""},
+		{"nested noise", `{"x":[1,{"content":"no"}],"choices":[{"logprobs":{"content":[{"token":"t"}]},"delta":{"content":"ok"}}]}`, "ok", false, 0, 0, ""},
+		{"error object", `{"error":{"message":"overloaded","code":503}}`, "", false, 0, 0, "overloaded"},
+		{"error string", `{"error":"bad"}`, "", false, 0, 0, "bad"},
+		{"error null", `{"error":null,"choices":[{"text":"t"}]}`, "t", false, 0, 0, ""},
+		{"whitespace", " { \"choices\" : [ { \"delta\" : { \"content\" : \"w\" } } ] } ", "w", false, 0, 0, ""},
+	}
+	var d decoder
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := d.decode([]byte(tc.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(p.text) != tc.text || p.reasoning != tc.reasoning || p.prompt != tc.prompt || p.output != tc.output || p.errMsg != tc.errMsg {
+				t.Errorf("got text %q reasoning %v usage %d/%d err %q", p.text, p.reasoning, p.prompt, p.output, p.errMsg)
+			}
+		})
+	}
+}
+
+func TestDecoderRejectsMalformed(t *testing.T) {
+	for _, in := range []string{
+		``, `{`, `{"choices":[{"delta":{"content":"x"`, `{"a":}`, `{"a":1,}`, `{"a" 1}`, `{"a":"\x"}`,
+		`{"a":01}`, `{"a":1.}`, `{"a":tru}`, `{} {}`, `{"a":"` + "\x01" + `"}`, `{"a":[1 2]}`,
+	} {
+		if _, err := (&decoder{}).decode([]byte(in)); err == nil {
+			t.Errorf("%q accepted", in)
+		}
+	}
+}
+
+// The scanner must agree with encoding/json on what is valid JSON, and on
+// the content it extracts from valid chat chunks.
+func FuzzDecoder(f *testing.F) {
+	f.Add(`{"choices":[{"delta":{"content":"a\u00e9"}}],"usage":{"prompt_tokens":3}}`)
+	f.Add(`{"choices":[{"text":"x"}]}`)
+	f.Add(`[1,2,{"a":null}]`)
+	f.Add(`{"error":{"message":"m"}}`)
+	f.Fuzz(func(t *testing.T, in string) {
+		var d decoder
+		p, err := d.decode([]byte(in))
+		if valid := json.Valid([]byte(in)); valid != (err == nil) {
+			t.Fatalf("%q: json.Valid=%v but scanner err=%v", in, valid, err)
+		}
+		if err != nil {
+			return
+		}
+		var ref struct {
+			Choices []struct {
+				Delta *struct {
+					Content *string `json:"content"`
+				} `json:"delta"`
+			} `json:"choices"`
+		}
+		if json.Unmarshal([]byte(in), &ref) != nil || len(ref.Choices) == 0 || ref.Choices[0].Delta == nil ||
+			ref.Choices[0].Delta.Content == nil || ambiguous(in) {
+			return
+		}
+		if want := *ref.Choices[0].Delta.Content; !p.reasoning && string(p.text) != want && validUTF8(want) {
+			t.Fatalf("%q: content %q, encoding/json says %q", in, p.text, want)
+		}
+	})
+}
+
+// ambiguous skips inputs where the scanner and encoding/json legitimately
+// differ: repeated keys (encoding/json keeps the last, the scanner appends)
+// and other text-bearing members the reference struct does not read.
+func ambiguous(s string) bool {
+	for _, k := range []string{"content", "choices", "delta", "text", "message", "reasoning", "\\"} {
+		if strings.Count(s, k) > 1 || (k != "content" && k != "choices" && k != "delta" && strings.Contains(s, k)) {
+			return true
+		}
+	}
+	return false
+}
+
+func validUTF8(s string) bool {
+	for _, r := range s {
+		if r == '\uFFFD' {
+			return false
+		}
+	}
+	return true
+}
+
+func BenchmarkDecodeChunk(b *testing.B) {
+	chunk := []byte(`{"id":"chatcmpl-123","object":"chat.completion.chunk","created":1732900000,"model":"meta-llama/Llama-3.1-8B-Instruct","choices":[{"index":0,"delta":{"content":" world"},"logprobs":null,"finish_reason":null}]}`)
+	var d decoder
+	b.SetBytes(int64(len(chunk)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := d.decode(chunk); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,395 @@
+package transport
+
+import (
+	"bytes"
+	"errors"
+	"strconv"
+)
+
+// scanner validates one JSON response object and picks out the few members
+// llmbench reads, in a single pass and without allocating: a stream carries
+// one such object per token, so this is the client's hottest code. Any
+// syntax error makes the whole object malformed, as with encoding/json.
+type scanner struct {
+	data  []byte
+	pos   int
+	depth int
+	p     *piece
+	d     *decoder
+}
+
+var (
+	errSyntax = errors.New("invalid JSON")
+
+	keyChoices   = []byte("choices")
+	keyUsage     = []byte("usage")
+	keyError     = []byte("error")
+	keyDelta     = []byte("delta")
+	keyMessage   = []byte("message")
+	keyText      = []byte("text")
+	keyContent   = []byte("content")
+	keyReasoning = []byte("reasoning_content")
+	keyThinking  = []byte("reasoning")
+	keyPrompt    = []byte("prompt_tokens")
+	keyOutput    = []byte("completion_tokens")
+)
+
+// maxDepth bounds nesting so a hostile body cannot recurse without end.
+const maxDepth = 512
+
+// scan parses data as one JSON value and fills the decoder's piece; a
+// valid value that is not an object carries nothing llmbench reads.
+func (s *scanner) scan() error {
+	s.ws()
+	var err error
+	if s.peek() == '{' {
+		err = s.object(s.topMember)
+	} else {
+		err = s.skip()
+	}
+	if err != nil {
+		return err
+	}
+	s.ws()
+	if s.pos != len(s.data) {
+		return errSyntax
+	}
+	return nil
+}
+
+// topMember handles a member of the response object.
+func (s *scanner) topMember(key []byte) error {
+	switch {
+	case bytes.Equal(key, keyChoices):
+		return s.firstOfArray(func() error { return s.object(s.choiceMember) })
+	case bytes.Equal(key, keyUsage):
+		return s.objectOrSkip(s.usageMember)
+	case bytes.Equal(key, keyError):
+		return s.errorValue()
+	}
+	return s.skip()
+}
+
+func (s *scanner) choiceMember(key []byte) error {
+	switch {
+	case bytes.Equal(key, keyDelta), bytes.Equal(key, keyMessage):
+		return s.objectOrSkip(s.textMember)
+	case bytes.Equal(key, keyText):
+		return s.text(&s.d.answer)
+	}
+	return s.skip()
+}
+
+func (s *scanner) textMember(key []byte) error {
+	switch {
+	case bytes.Equal(key, keyContent):
+		return s.text(&s.d.answer)
+	case bytes.Equal(key, keyReasoning), bytes.Equal(key, keyThinking):
+		return s.text(&s.d.thought)
+	}
+	return s.skip()
+}
+
+func (s *scanner) usageMember(key []byte) error {
+	switch {
+	case bytes.Equal(key, keyPrompt):
+		return s.integer(&s.p.prompt)
+	case bytes.Equal(key, keyOutput):
+		return s.integer(&s.p.output)
+	}
+	return s.skip()
+}
+
+// errorValue reads `"error": "text"` or `"error": {"message": "text"}`.
+func (s *scanner) errorValue() error {
+	s.ws()
+	start := s.pos
+	if s.peek() == 'n' {
+		return s.skip()
+	}
+	if err := s.skip(); err != nil {
+		return err
+	}
+	s.p.errMsg = errorMessage(s.data[start:s.pos])
+	if s.p.errMsg == "" {
+		s.p.errMsg = "error"
+	}
+	return nil
+}
+
+// object parses an object, calling member for each key with the scanner
+// positioned at the value; member must consume the value.
+func (s *scanner) object(member func(key []byte) error) error {
+	s.ws()
+	if s.peek() != '{' || s.depth >= maxDepth {
+		return errSyntax
+	}
+	s.pos++
+	s.depth++
+	defer func() { s.depth-- }()
+	s.ws()
+	if s.peek() == '}' {
+		s.pos++
+		return nil
+	}
+	for {
+		s.ws()
+		key, _, err := s.str()
+		if err != nil {
+			return err
+		}
+		s.ws()
+		if s.peek() != ':' {
+			return errSyntax
+		}
+		s.pos++
+		if err := member(key); err != nil {
+			return err
+		}
+		if done, err := s.next('}'); done || err != nil {
+			return err
+		}
+	}
+}
+
+// objectOrSkip parses an object with member, or skips a value of any
+// other type (a null delta, say).
+func (s *scanner) objectOrSkip(member func(key []byte) error) error {
+	s.ws()
+	if s.peek() != '{' {
+		return s.skip()
+	}
+	return s.object(member)
+}
+
+// firstOfArray applies first to element 0 of an array and skips the rest;
+// a value that is not an array is skipped.
+func (s *scanner) firstOfArray(first func() error) error {
+	s.ws()
+	if s.peek() != '[' {
+		return s.skip()
+	}
+	if s.depth >= maxDepth {
+		return errSyntax
+	}
+	s.pos++
+	s.depth++
+	defer func() { s.depth-- }()
+	s.ws()
+	if s.peek() == ']' {
+		s.pos++
+		return nil
+	}
+	for i := 0; ; i++ {
+		s.ws()
+		var err error
+		if i == 0 && s.peek() == '{' {
+			err = first()
+		} else {
+			err = s.skip()
+		}
+		if err != nil {
+			return err
+		}
+		if done, err := s.next(']'); done || err != nil {
+			return err
+		}
+	}
+}
+
+// next consumes a ',' (more to come) or the closing byte (done).
+func (s *scanner) next(closing byte) (done bool, err error) {
+	s.ws()
+	switch s.peek() {
+	case ',':
+		s.pos++
+		return false, nil
+	case closing:
+		s.pos++
+		return true, nil
+	}
+	return false, errSyntax
+}
+
+// text appends a string value, unescaped, to dst; null is no text.
+func (s *scanner) text(dst *[]byte) error {
+	s.ws()
+	if s.peek() != '"' {
+		return s.skip()
+	}
+	raw, escaped, err := s.str()
+	if err != nil {
+		return err
+	}
+	if !escaped {
+		*dst = append(*dst, raw...)
+		return nil
+	}
+	*dst = appendUnescaped(*dst, raw)
+	return nil
+}
+
+func (s *scanner) integer(dst *int64) error {
+	s.ws()
+	start := s.pos
+	if err := s.skip(); err != nil {
+		return err
+	}
+	*dst, _ = strconv.ParseInt(string(s.data[start:s.pos]), 10, 64) // non-integers count as 0
+	return nil
+}
+
+// skip consumes and validates any value.
+func (s *scanner) skip() error {
+	s.ws()
+	switch c := s.peek(); {
+	case c == '{':
+		return s.object(func([]byte) error { return s.skip() })
+	case c == '[':
+		return s.firstOfArray(s.skip)
+	case c == '"':
+		_, _, err := s.str()
+		return err
+	case c == '-' || (c >= '0' && c <= '9'):
+		return s.number()
+	case c == 't':
+		return s.literal("true")
+	case c == 'f':
+		return s.literal("false")
+	case c == 'n':
+		return s.literal("null")
+	}
+	return errSyntax
+}
+
+func (s *scanner) literal(word string) error {
+	if !bytes.HasPrefix(s.data[s.pos:], []byte(word)) {
+		return errSyntax
+	}
+	s.pos += len(word)
+	return nil
+}
+
+// str consumes a string and returns its body between the quotes and
+// whether it contains escapes.
+func (s *scanner) str() (raw []byte, escaped bool, err error) {
+	if s.peek() != '"' {
+		return nil, false, errSyntax
+	}
+	s.pos++
+	start := s.pos
+	for s.pos < len(s.data) {
+		c := s.data[s.pos]
+		if !stringSpecial[c] {
+			s.pos++
+			continue
+		}
+		switch {
+		case c == '"':
+			s.pos++
+			return s.data[start : s.pos-1], escaped, nil
+		case c == '\\':
+			if err := s.escape(); err != nil {
+				return nil, false, err
+			}
+			escaped = true
+		default: // a raw control character
+			return nil, false, errSyntax
+		}
+	}
+	return nil, false, errSyntax
+}
+
+// stringSpecial marks the bytes that end the fast path inside a string.
+var stringSpecial = func() (t [256]bool) {
+	for c := range 0x20 {
+		t[c] = true
+	}
+	t['"'], t['\\'] = true, true
+	return t
+}()
+
+func (s *scanner) escape() error {
+	if s.pos+1 >= len(s.data) {
+		return errSyntax
+	}
+	switch s.data[s.pos+1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		s.pos += 2
+		return nil
+	case 'u':
+		if s.pos+6 > len(s.data) {
+			return errSyntax
+		}
+		for _, h := range s.data[s.pos+2 : s.pos+6] {
+			if !isHex(h) {
+				return errSyntax
+			}
+		}
+		s.pos += 6
+		return nil
+	}
+	return errSyntax
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// number consumes a JSON number: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func (s *scanner) number() error {
+	if s.peek() == '-' {
+		s.pos++
+	}
+	switch c := s.peek(); {
+	case c == '0':
+		s.pos++
+	case c >= '1' && c <= '9':
+		s.digits()
+	default:
+		return errSyntax
+	}
+	if s.peek() == '.' {
+		s.pos++
+		if s.digits() == 0 {
+			return errSyntax
+		}
+	}
+	if c := s.peek(); c == 'e' || c == 'E' {
+		s.pos++
+		if c := s.peek(); c == '+' || c == '-' {
+			s.pos++
+		}
+		if s.digits() == 0 {
+			return errSyntax
+		}
+	}
+	return nil
+}
+
+func (s *scanner) digits() int {
+	start := s.pos
+	for s.pos < len(s.data) && s.data[s.pos] >= '0' && s.data[s.pos] <= '9' {
+		s.pos++
+	}
+	return s.pos - start
+}
+
+func (s *scanner) ws() {
+	for s.pos < len(s.data) && s.data[s.pos] <= ' ' {
+		switch s.data[s.pos] {
+		case ' ', '\t', '\n', '\r':
+			s.pos++
+		default:
+			return
+		}
+	}
+}
+
+// peek returns the current byte, or 0 at the end.
+func (s *scanner) peek() byte {
+	if s.pos < len(s.data) {
+		return s.data[s.pos]
+	}
+	return 0
+}
