@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -187,5 +188,38 @@ func TestInterruptWritesPartialResults(t *testing.T) {
 	m := genaiPerfJSON(t, filepath.Join(dir, "artifacts", "m-openai-chat-concurrency4"))
 	if n := m["request_count"]["avg"].(float64); n < 1 || n >= 100000 {
 		t.Errorf("partial request_count = %v", n)
+	}
+}
+
+func TestSimCommandServes(t *testing.T) {
+	cmd := exec.Command(binary, "sim", "--addr", "127.0.0.1:0", "--max-batch", "4")
+	stdout, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	fields := strings.Fields(line)
+	var url string
+	for _, f := range fields {
+		if strings.HasPrefix(f, "http://") {
+			url = strings.TrimSuffix(f, "/v1")
+		}
+	}
+	dir := t.TempDir()
+	r := runCLI(t, dir, "profile", "-m", "m", "-u", strings.TrimPrefix(url, "http://"), "--streaming",
+		"--request-count", "3", "--output-tokens-mean", "3", "--synthetic-input-tokens-mean", "5")
+	if r.code != 0 {
+		t.Errorf("profile against `llmbench sim` (%s): exit %d\n%s", url, r.code, r.stderr)
+	}
+	_ = cmd.Process.Signal(syscall.SIGINT)
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("sim did not stop cleanly on SIGINT: %v", err)
+	}
+	r = runCLI(t, dir, "sim", "--max-batch", "0")
+	if r.code != 2 || !strings.Contains(r.stderr, "max_batch") {
+		t.Errorf("invalid sim flag: exit %d, %q", r.code, r.stderr)
 	}
 }

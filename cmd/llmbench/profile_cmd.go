@@ -260,6 +260,7 @@ func writeProfileArtifacts(e *env, r *genaiperf.Run, out *runtime.Outcome) error
 	if err := genaiperf.WriteConsole(e.stdout, r, &out.Summary); err != nil {
 		return err
 	}
+	fmt.Fprintf(e.stdout, "Prompts: synthetic, drawn from llmbench's built-in English word list (no tokenizer support yet); ISL and OSL counted by %s\n", r.TokenCounting)
 	fmt.Fprintf(e.stdout, "Artifacts: %s\n", dir)
 	return nil
 }
