@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/llmbench/llmbench/metrics"
 )
@@ -22,31 +23,25 @@ import (
 // llmbench keeps no raw SSE bytes, so every response is synthesized from
 // the record (see responses): one event per content chunk at the chunk's
 // arrival time, with the chunk's exact text. A failed request — which
-// would have aborted perf_analyzer — is written with the chunks it did
-// receive and an extra "error": {"class", "status", "message"} key, the
-// llmbench addition to this format. A GenAI-Perf reader ignores the key,
-// so it counts such a request like any other; `llmbench report` skips it.
-// window_boundaries is [first request sent, last response done].
+// would have aborted perf_analyzer — is not in "requests", so a GenAI-Perf
+// reader recomputes exactly llmbench's metrics; failures go to the
+// experiment's extra "llmbench_failed_requests" list, present only when
+// something failed (GenAI-Perf ignores it), each with the chunks it did receive and an "error": {"class",
+// "status", "message"} key. window_boundaries is [first request sent, last
+// response done].
 func WriteProfileExport(w io.Writer, r *Run, records []metrics.Record, payloads [][]byte) error {
 	bw := bufio.NewWriter(w)
 	e := encoder{style: rapidCompact}
 	e.buf = append(e.buf, `{"experiments":[{"experiment":`...)
 	e.encode(experiment(r.Stimulus), 0)
-	e.buf = append(e.buf, `,"requests":[`...)
-	for i := range records {
-		req, err := requestEntry(r, &records[i], payloads)
-		if err != nil {
+	completed := func(rec *metrics.Record) bool { return rec.Err == nil }
+	failed := func(rec *metrics.Record) bool { return rec.Err != nil }
+	if err := writeRequests(&e, bw, `,"requests":[`, r, records, payloads, completed); err != nil {
+		return err
+	}
+	if slices.ContainsFunc(records, func(rec metrics.Record) bool { return rec.Err != nil }) {
+		if err := writeRequests(&e, bw, `],"llmbench_failed_requests":[`, r, records, payloads, failed); err != nil {
 			return err
-		}
-		if i > 0 {
-			e.buf = append(e.buf, ',')
-		}
-		e.encode(req, 0)
-		if len(e.buf) >= 64<<10 {
-			if _, err := bw.Write(e.buf); err != nil {
-				return err
-			}
-			e.buf = e.buf[:0]
 		}
 	}
 	e.buf = append(e.buf, `],"window_boundaries":`...)
@@ -65,6 +60,35 @@ func WriteProfileExport(w io.Writer, r *Run, records []metrics.Record, payloads 
 		return err
 	}
 	return bw.Flush()
+}
+
+// writeRequests appends the key opening and the records that keep,
+// flushing the buffer as it grows so memory stays flat.
+func writeRequests(e *encoder, bw *bufio.Writer, open string, r *Run, records []metrics.Record,
+	payloads [][]byte, keep func(*metrics.Record) bool) error {
+	e.buf = append(e.buf, open...)
+	n := 0
+	for i := range records {
+		if !keep(&records[i]) {
+			continue
+		}
+		req, err := requestEntry(r, &records[i], payloads)
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			e.buf = append(e.buf, ',')
+		}
+		n++
+		e.encode(req, 0)
+		if len(e.buf) >= 64<<10 {
+			if _, err := bw.Write(e.buf); err != nil {
+				return err
+			}
+			e.buf = e.buf[:0]
+		}
+	}
+	return nil
 }
 
 // experiment is perf_analyzer's experiment key: the concurrency as an
