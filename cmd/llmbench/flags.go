@@ -98,6 +98,9 @@ func mergeObject(spec string, add func(string, json.RawMessage) error) error {
 			return err
 		}
 	}
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('}') || dec.More() {
+		return invalid("--extra-inputs: %q is not a JSON object", spec)
+	}
 	return nil
 }
 

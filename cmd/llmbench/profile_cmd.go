@@ -21,7 +21,7 @@ import (
 // load shapes GenAI-Perf lacked (Poisson/gamma arrivals, a concurrency cap
 // under a rate) and llmbench's robustness knobs.
 type profileCmd struct {
-	Model        []string `short:"m" required:"" help:"Model name(s) to benchmark."`
+	Model        []string `short:"m" required:"" sep:"none" help:"Model name(s) to benchmark."`
 	URL          string   `short:"u" default:"localhost:8000" help:"Server as host:port (GenAI-Perf style), a full http(s) URL, or sim:// for the built-in simulator (sim://?max_batch=8&itl=5ms)."`
 	EndpointType string   `default:"chat" help:"Endpoint type: chat, completions or embeddings."`
 	Endpoint     string   `help:"Custom URL path, overriding the endpoint type's default."`
@@ -45,9 +45,9 @@ type profileCmd struct {
 	NumPrefixPrompts              int      `help:"Size of a pool of shared prefixes, one prepended to each prompt."`
 	PrefixPromptLength            int      `default:"100" help:"Length of each shared prefix."`
 	RandomSeed                    int      `help:"Seed for prompts and arrivals."`
-	ExtraInputs                   []string `help:"name:value merged into every request body (repeatable)."`
-	Header                        []string `short:"H" help:"Name:Value request header (repeatable); never written to artifacts."`
-	Goodput                       []string `short:"g" help:"Goodput SLOs as metric:value (ms for times), e.g. time_to_first_token:500."`
+	ExtraInputs                   []string `sep:"none" help:"name:value merged into every request body (repeatable)."`
+	Header                        []string `short:"H" sep:"none" help:"Name:Value request header (repeatable); never written to artifacts."`
+	Goodput                       []string `short:"g" sep:"none" help:"Goodput SLOs as metric:value (ms for times), e.g. time_to_first_token:500."`
 	Tokenizer                     string   `help:"Hugging Face tokenizer for exact ISL/OSL (not available yet)."`
 	TokenCount                    string   `default:"auto" enum:"auto,usage,chunks" help:"How to count tokens without a tokenizer: usage (server-reported) or chunks."`
 

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// GenAI-Perf's --extra-inputs coercion (subcommand/common.py).
+func TestParseExtraInputs(t *testing.T) {
+	fields, err := parseExtraInputs([]string{
+		"ignore_eos:true", "max_tokens:0128", "temperature:0.5", "top_p:1.", "seed:-1",
+		"stop:a,b", "bare", `{"nested":{"x":[1,2]},"flag":false}`, "mixed:1.2.3",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range fields {
+		got = append(got, f.Key+"="+string(f.Value))
+	}
+	want := []string{"ignore_eos=true", "max_tokens=128", "temperature=0.5", "top_p=1.0", `seed="-1"`,
+		`stop="a,b"`, "bare=null", `nested={"x":[1,2]}`, "flag=false", `mixed="1.2.3"`}
+	if !slices.Equal(got, want) {
+		t.Errorf("got  %v\nwant %v", got, want)
+	}
+	for _, bad := range [][]string{{"a:1", "a:2"}, {`{"a":1`}, {"a:1", `{"a":2}`}} {
+		if _, err := parseExtraInputs(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+func TestParseHeaders(t *testing.T) {
+	h, err := parseHeaders([]string{"Authorization: Bearer a:b", "Accept:x, y"})
+	if err != nil || h[0].Name != "Authorization" || h[0].Value != "Bearer a:b" || h[1].Value != "x, y" {
+		t.Errorf("got %+v, %v", h, err)
+	}
+	if _, err := parseHeaders([]string{"no-colon"}); err == nil {
+		t.Error("header without a colon accepted")
+	}
+}
+
+// argparse's nargs="+" lists become repeated flags for kong.
+func TestNormalizeArgs(t *testing.T) {
+	in := "profile -m a b --goodput ttft:1 itl:2 --streaming -g x:1 -- -m c d"
+	want := "profile -m a -m b --goodput ttft:1 --goodput itl:2 --streaming -g x:1 -- -m c d"
+	if got := strings.Join(normalizeArgs(strings.Fields(in)), " "); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
