@@ -105,7 +105,7 @@ func measure(b *testing.B, url string, p runtime.Point, inputWords, outputTokens
 	}
 	defer client.Close()
 	ep := runtime.Endpoint{API: transport.Chat, Stream: true, Model: "bench"}
-	entries := dataset.Synthetic{InputMean: float64(inputWords), OutputMean: float64(outputTokens), Entries: 100}.Build()
+	entries, _ := dataset.Synthetic{Input: dataset.Fixed{N: float64(inputWords)}, Output: dataset.Fixed{N: float64(outputTokens)}, Entries: 100}.Build(0)
 	reqs := runtime.Requests(ep, entries)
 	goruntime.GC()
 	cpu0, wall0 := cpuTime(), time.Now()

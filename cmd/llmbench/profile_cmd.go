@@ -113,7 +113,11 @@ func (c *profileCmd) plan() (runtime.Job, genaiperf.Run, error) {
 	if err != nil {
 		return job, genaiperf.Run{}, invalid("--token-count: %v", err)
 	}
-	job = runtime.Job{Endpoint: endpoint, Entries: c.dataset().Build(), Point: c.point(), Count: mode, Goodput: slos}
+	entries, err := c.dataset().Build(0)
+	if err != nil {
+		return job, genaiperf.Run{}, invalid("%v", err)
+	}
+	job = runtime.Job{Endpoint: endpoint, Entries: entries, Point: c.point(), Count: mode, Goodput: slos}
 	return job, c.describe(endpoint), nil
 }
 
@@ -182,13 +186,19 @@ func parseGoodput(specs []string) ([]metrics.SLO, error) {
 	return slos, nil
 }
 
+// dataset is GenAI-Perf's synthetic source: lengths int(gauss(mean, sd)).
 func (c *profileCmd) dataset() dataset.Synthetic {
-	return dataset.Synthetic{
-		InputMean: float64(c.SyntheticInputTokensMean), InputStddev: float64(c.SyntheticInputTokensStddev),
-		OutputMean: float64(c.OutputTokensMean), OutputStddev: float64(c.OutputTokensStddev),
-		Deterministic: c.OutputTokensMeanDeterministic, Entries: c.NumDatasetEntries, Seed: uint64(c.RandomSeed),
-		PrefixPrompts: c.NumPrefixPrompts, PrefixLength: c.PrefixPromptLength,
+	s := dataset.Synthetic{
+		Input:   dataset.Normal{Mu: float64(c.SyntheticInputTokensMean), Sigma: float64(c.SyntheticInputTokensStddev)},
+		Entries: c.NumDatasetEntries, Seed: uint64(c.RandomSeed), Deterministic: c.OutputTokensMeanDeterministic,
 	}
+	if c.OutputTokensMean > 0 {
+		s.Output = dataset.Normal{Mu: float64(c.OutputTokensMean), Sigma: float64(c.OutputTokensStddev)}
+	}
+	if c.NumPrefixPrompts > 0 {
+		s.PrefixTokens, s.Prefixes = c.PrefixPromptLength, c.NumPrefixPrompts
+	}
+	return s
 }
 
 func (c *profileCmd) point() runtime.Point {

@@ -1,9 +1,12 @@
-// Package dataset builds the prompts a run sends. For now it offers
-// GenAI-Perf-style synthetic prompts made of built-in English words; the
-// token-exact generator arrives with the tokenizer.
+// Package dataset builds the prompts a run sends: synthetic prompts of
+// sampled lengths and weighted mixtures of datasets. Synthetic prompts are
+// made of built-in English words for now; the token-exact generator
+// arrives with the tokenizer.
 package dataset
 
 import (
+	"errors"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 )
@@ -18,54 +21,103 @@ type Entry struct {
 	MaxTokens int
 	// MinTokens forces the output length on servers that honour it.
 	MinTokens int
+	// Component names the mix component the entry came from ("" outside a mix).
 	Component string
 }
 
-// Synthetic describes GenAI-Perf's synthetic prompt source.
+// Source is anything that yields dataset entries.
+type Source interface {
+	// Build draws n entries (n <= 0: the source's natural size).
+	Build(n int) ([]Entry, error)
+	// String describes the source for plans and reports.
+	String() string
+}
+
+// Synthetic generates prompts of sampled lengths, GenAI-Perf style.
 type Synthetic struct {
-	InputMean, InputStddev   float64
-	OutputMean, OutputStddev float64 // OutputMean 0: no max_tokens
+	// Input is the prompt length distribution.
+	Input Dist
+	// Output is the requested output length distribution; nil sends no
+	// max_tokens and lets the server decide.
+	Output Dist
 	// Deterministic also sets min_tokens to the sampled output length.
 	Deterministic bool
-	Entries       int
-	Seed          uint64
-	// PrefixPrompts is the size of a pool of shared prefixes, one of which
-	// is prepended to every prompt; PrefixLength is their length in words.
-	PrefixPrompts, PrefixLength int
+	// PrefixTokens > 0 prepends one of Prefixes shared prefixes of that
+	// length to every prompt, for prefix-cache experiments.
+	PrefixTokens, Prefixes int
+	// Entries is the number of distinct prompts (GenAI-Perf's
+	// --num-dataset-entries); runs cycle through them.
+	Entries int
+	Seed    uint64
+}
+
+// Validate reports every problem with the description.
+func (s Synthetic) Validate() error {
+	var errs []error
+	if err := ValidateDist(s.Input); err != nil {
+		errs = append(errs, fmt.Errorf("input_tokens: %w", err))
+	}
+	if s.Output != nil {
+		if err := ValidateDist(s.Output); err != nil {
+			errs = append(errs, fmt.Errorf("output_tokens: %w", err))
+		}
+	}
+	if s.PrefixTokens < 0 || s.Prefixes < 0 {
+		errs = append(errs, errors.New("prefix_tokens and prefixes must be >= 0"))
+	}
+	return errors.Join(errs...)
 }
 
 // Build draws the entries. Lengths follow GenAI-Perf: input
-// max(0, int(gauss(mean, sd))), output max(1, int(gauss(mean, sd))).
-func (s Synthetic) Build() []Entry {
+// max(0, int(sample)), output max(1, int(sample)).
+func (s Synthetic) Build(n int) ([]Entry, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	if n <= 0 {
+		n = max(s.Entries, 1)
+	}
 	rng := rand.New(rand.NewPCG(s.Seed, s.Seed^0x5851f42d4c957f2d))
-	prefixes := make([]string, s.PrefixPrompts)
-	for i := range prefixes {
-		prefixes[i] = words(rng, s.PrefixLength)
+	var prefixes []string
+	if s.PrefixTokens > 0 {
+		prefixes = make([]string, max(s.Prefixes, 1))
+		for i := range prefixes {
+			prefixes[i] = words(rng, s.PrefixTokens)
+		}
 	}
-	entries := make([]Entry, max(s.Entries, 1))
+	entries := make([]Entry, n)
 	for i := range entries {
-		n := max(0, int(gauss(rng, s.InputMean, s.InputStddev)))
-		e := Entry{Text: words(rng, n), Words: n}
-		if len(prefixes) > 0 {
-			e.Text = prefixes[rng.IntN(len(prefixes))] + " " + e.Text
-			e.Words += s.PrefixLength
-		}
-		if s.OutputMean > 0 {
-			e.MaxTokens = max(1, int(gauss(rng, s.OutputMean, s.OutputStddev)))
-			if s.Deterministic {
-				e.MinTokens = e.MaxTokens
-			}
-		}
-		entries[i] = e
+		entries[i] = s.entry(rng, prefixes)
 	}
-	return entries
+	return entries, nil
 }
 
-func gauss(rng *rand.Rand, mean, sd float64) float64 {
-	if sd == 0 {
-		return mean
+func (s Synthetic) entry(rng *rand.Rand, prefixes []string) Entry {
+	k := max(0, int(s.Input.Sample(rng)))
+	e := Entry{Text: words(rng, k), Words: k}
+	if len(prefixes) > 0 {
+		e.Text = prefixes[rng.IntN(len(prefixes))] + " " + e.Text
+		e.Words += s.PrefixTokens
 	}
-	return mean + sd*rng.NormFloat64()
+	if s.Output != nil {
+		e.MaxTokens = max(1, int(s.Output.Sample(rng)))
+		if s.Deterministic {
+			e.MinTokens = e.MaxTokens
+		}
+	}
+	return e
+}
+
+func (s Synthetic) String() string {
+	out := "none"
+	if s.Output != nil {
+		out = s.Output.String()
+	}
+	desc := fmt.Sprintf("synthetic(input_tokens=%s, output_tokens=%s", s.Input, out)
+	if s.PrefixTokens > 0 {
+		desc += fmt.Sprintf(", prefix_tokens=%d, prefixes=%d", s.PrefixTokens, max(s.Prefixes, 1))
+	}
+	return desc + ")"
 }
 
 // words returns n words drawn from the built-in list, space separated.
@@ -83,22 +135,3 @@ func words(rng *rand.Rand, n int) string {
 
 // CountWords is the stand-in token count of a text: its whitespace words.
 func CountWords(s string) int { return len(strings.Fields(s)) }
-
-// wordList holds common English words that are a single token (with their
-// leading space) in the Llama 3, Qwen and GPT-4o vocabularies.
-var wordList = strings.Fields(`the of and to in is was for on that with as by at from his
-it an were are which this be has had not but its have they first new their one two all
-after who been also more time other when would into there can only during her most some
-years out city school where over three may up world about such state than people about
-many then made these under part film him best while year well between these back before
-used team since both known through work being called life game season four war house
-end series played what place later group album song music book water family old each
-same high day long name line around last use until area any great small major right
-number second found named five state power free black white side early local center
-public set home following form several system age point around late own real light
-open near north south east west king land road city field great short full body head
-hand eye face word story case fact plan move page color table door room paper river
-market price level model class order value issue action reason voice music money night
-week month party court report policy result change rate space rule paper data test
-note field board share view cost test type job club role heart sense force event focus
-range stage union answer energy region period method figure member design record series`)
