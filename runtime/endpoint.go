@@ -30,6 +30,10 @@ type Endpoint struct {
 	Timeout     time.Duration
 	IdleTimeout time.Duration
 	Insecure    bool
+	// Tokenizer is a tokenizer.json file, folder or Hugging Face model id
+	// ("" for none); TokenCount is auto, tokenizer, usage or chunks.
+	Tokenizer  string
+	TokenCount string
 }
 
 // ErrUnreachable marks a target that did not accept a connection.

@@ -1,0 +1,119 @@
+package runtime
+
+import (
+	"time"
+
+	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/runtime/dataset"
+)
+
+// Scenario is a loaded, validated scenario file: plain Go values that the
+// engine runs without ever touching the interpreter again (Skycfg-style).
+type Scenario struct {
+	// File is the scenario's path as given on the command line.
+	File string
+	// Experiments are what main(ctx) returned, in order.
+	Experiments []Experiment
+	// Check runs the script's check(results) after every experiment has
+	// run; nil when the script defines none. It returns the failures the
+	// script raised with fail(), or an error for a script fault.
+	Check func(results []ExperimentResult) error
+}
+
+// Experiment is one experiment of a scenario (SPEC §6 experiment()).
+type Experiment struct {
+	Name     string
+	Endpoint Endpoint
+	Dataset  dataset.Source
+	// Load is the base load; a sweep varies one or more of its parameters.
+	Load Load
+	// Requests or Duration ends each point's measurement.
+	Requests int
+	Duration time.Duration
+	// Warmup requests precede each point's measurement, excluded from it.
+	Warmup int
+	// Sweep is nil for a single point.
+	Sweep   *Sweep
+	Gates   []metrics.Gate
+	Goodput []metrics.SLO
+	// Repeats runs each point this many times (at least 1).
+	Repeats int
+	// Telemetry lists Prometheus /metrics URLs to scrape during each point.
+	Telemetry   []string
+	CostPerHour float64
+	// Baseline names a stored result set to compare with.
+	Baseline string
+	Tags     map[string]string
+	// Seed makes datasets and arrival schedules reproducible.
+	Seed uint64
+}
+
+// Sweep varies the load across points. Exactly one of Params, Saturation
+// or Search is set.
+type Sweep struct {
+	// Params is a grid: every combination of every parameter's values.
+	Params     []SweepParam
+	Saturation *Saturation
+	Search     *Search
+}
+
+// The sweepable parameters.
+const (
+	ParamConcurrency  = "concurrency"
+	ParamRate         = "rate"
+	ParamInputTokens  = "input_tokens"
+	ParamOutputTokens = "output_tokens"
+)
+
+// SweepParam is one swept parameter with its values in order.
+type SweepParam struct {
+	Name   string
+	Values []float64
+}
+
+// Saturation grows the load geometrically until throughput stops growing
+// (less than Growth per step) or p99 TTFT exceeds TTFTFactor times the
+// lowest-load value, or Limit is reached (SPEC §6 until_saturation()).
+type Saturation struct {
+	Over       string
+	Start      float64
+	Factor     float64
+	Limit      float64
+	Growth     float64 // a ratio: 0.05 for "5%"
+	TTFTFactor float64
+}
+
+// Search finds the largest load meeting Gate by bisection between Lo and
+// Hi, to a relative Precision (SPEC §6 search()).
+type Search struct {
+	Gate      metrics.Gate
+	Over      string
+	Lo, Hi    float64
+	Precision float64 // a ratio: 0.05 for "5%"
+}
+
+// ExperimentResult is what an experiment measured, point by point.
+type ExperimentResult struct {
+	Experiment *Experiment
+	Points     []PointResult
+}
+
+// PointResult is one measured point.
+type PointResult struct {
+	// Label names the point as in artifact paths: "concurrency16".
+	Label string
+	// Params are the swept parameters' values at this point.
+	Params map[string]float64
+	// Outcome holds the records and the summary.
+	Outcome *Outcome
+	Gates   []GateResult
+}
+
+// GateResult is a gate evaluated at one point.
+type GateResult struct {
+	Gate     metrics.Gate
+	Measured float64
+	Passed   bool
+	// Err says why the gate could not be evaluated (metric not measured).
+	Err error
+}
