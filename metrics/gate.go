@@ -9,12 +9,17 @@ package metrics
 type Gate struct {
 	// Source is the gate as written, for messages and reports.
 	Source string
-	// Metric is the SPEC §2 name: ttft, ttst, itl, request_latency, isl,
-	// osl, output_token_throughput, output_token_throughput_per_user,
-	// request_throughput, request_goodput, error_rate, schedule_lag, ...
+	// Metric is the SPEC §2 short name: ttft, ttst, itl, request_latency,
+	// ttfo, isl, osl, output_token_throughput,
+	// output_token_throughput_per_user, request_throughput,
+	// request_goodput, error_rate, schedule_lag, chunk_gap,
+	// energy_per_token, cost_per_mtok, gpu_power or gpu_utilization.
+	// ParseGate maps GenAI-Perf's long names (time_to_first_token...) here.
 	Metric string
-	// Stat is avg, min, max, std, p50, p99.9, ...; empty for avg-only
-	// metrics, where it means the run value.
+	// Stat is avg, min, max, std or a percentile p0..p100 (p50, p99.9) for
+	// distribution metrics, avg when the gate names none; empty for
+	// run-level metrics (throughputs, goodput, error_rate, energy, cost),
+	// which have one value per run.
 	Stat string
 	// Op is one of <, <=, >, >=, ==, !=.
 	Op string

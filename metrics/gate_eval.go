@@ -1,0 +1,216 @@
+package metrics
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// ErrNotMeasured is wrapped by Gate.Measure when the run has no value for
+// the gate's metric (no request had two content chunks for ttst, no
+// goodput SLOs for request_goodput, no telemetry for gpu_power, no
+// requests at all for error_rate), so callers can tell "could not be
+// evaluated" from "failed".
+var ErrNotMeasured = errors.New("not measured in this run")
+
+// Applies reports whether the gate is to be evaluated at a sweep point
+// with these load parameters: every @ condition must name a parameter the
+// point has, with the same value. A gate without conditions applies
+// everywhere.
+func (g Gate) Applies(params map[string]float64) bool {
+	for _, c := range g.At {
+		if v, ok := params[c.Param]; !ok || v != c.Value {
+			return false
+		}
+	}
+	return true
+}
+
+// Measure returns the gate's metric statistic from a point's Summary, in
+// the metric's native unit (ns for times, a ratio for error_rate, per
+// second for throughputs), ready for Check. It is an error wrapping
+// ErrNotMeasured, never a panic, when the run has no such value.
+func (g Gate) Measure(s *Summary) (float64, error) {
+	m := lookupGateMetric(g.Metric)
+	if m == nil {
+		return math.NaN(), fmt.Errorf("%s: unknown metric %q", g.name(), g.Metric)
+	}
+	notMeasured := fmt.Errorf("%s: %w", g.name(), ErrNotMeasured)
+	switch {
+	case s == nil:
+		return math.NaN(), notMeasured
+	case m.distribution != nil:
+		d := m.distribution(s)
+		if d == nil {
+			return math.NaN(), notMeasured
+		}
+		return g.statistic(d)
+	case m.value != nil:
+		v, ok := m.value(s)
+		if !ok {
+			return math.NaN(), notMeasured
+		}
+		return v, nil
+	}
+	return math.NaN(), notMeasured
+}
+
+// statistic picks the gate's statistic from a distribution; an empty Stat
+// (a hand-built gate) is the average, as when none is written.
+func (g Gate) statistic(d *Distribution) (float64, error) {
+	switch g.Stat {
+	case "avg", "":
+		return d.Avg, nil
+	case "min":
+		return d.Min, nil
+	case "max":
+		return d.Max, nil
+	case "std":
+		return d.Std, nil
+	}
+	p, ok := percentileOf(g.Stat)
+	if !ok || p > 100 {
+		return math.NaN(), fmt.Errorf("%s: unknown statistic %q", g.name(), g.Stat)
+	}
+	v := d.Percentile(p)
+	if math.IsNaN(v) {
+		return math.NaN(), fmt.Errorf("%s: this summary kept only the fixed percentiles (p1 p5 p10 p25 p50 p75 p90 p95 p99), not the values %s needs", g.name(), g.Stat)
+	}
+	return v, nil
+}
+
+// Check reports whether a measured value, in native units, passes the
+// gate: compared with Value, or with Value × baseline for a baseline gate
+// (baseline being the same statistic measured in the baseline run). A NaN
+// on either side fails, whatever the operator.
+func (g Gate) Check(measured, baseline float64) bool {
+	limit := g.Value
+	if g.Baseline {
+		limit *= baseline
+	}
+	if math.IsNaN(measured) || math.IsNaN(limit) {
+		return false
+	}
+	switch g.Op {
+	case "<":
+		return measured < limit
+	case "<=":
+		return measured <= limit
+	case ">":
+		return measured > limit
+	case ">=":
+		return measured >= limit
+	case "==":
+		return measured == limit
+	case "!=":
+		return measured != limit
+	}
+	return false
+}
+
+// Describe renders a measured value against the limit in report units (ms
+// for times, % for ratios), for console ✓/✗ lines and JUnit failure
+// messages: "ttft.p99 = 612.30 ms, limit < 500 ms".
+func (g Gate) Describe(measured float64) string {
+	m := lookupGateMetric(g.Metric)
+	var q quantity = -1
+	unit := ""
+	if m != nil {
+		q, unit = m.q, m.unit
+	}
+	toDisplay, _ := q.displayConversions()
+	got := strconv.FormatFloat(toDisplay(measured), 'f', 2, 64)
+	limit := "baseline"
+	switch {
+	case g.Baseline && g.Value != 1:
+		limit += " * " + plainNumber(g.Value)
+	case !g.Baseline:
+		limit = g.displayValue(q)
+	}
+	if unit != "" {
+		got = withUnit(got, unit)
+		if !g.Baseline {
+			limit = withUnit(limit, unit)
+		}
+	}
+	return fmt.Sprintf("%s = %s, limit %s %s", g.name(), got, g.Op, limit)
+}
+
+// withUnit appends a unit, with a space except for %.
+func withUnit(number, unit string) string {
+	if unit == "%" {
+		return number + unit
+	}
+	return number + " " + unit
+}
+
+// displayValue renders Value in report units, exactly when a short
+// decimal does, else to float64's shortest form of the converted value:
+// a description is read by people, not parsed.
+func (g Gate) displayValue(q quantity) string {
+	toDisplay, fromDisplay := q.displayConversions()
+	if t, ok := decimalIn(g.Value, toDisplay, fromDisplay); ok {
+		return t
+	}
+	return strconv.FormatFloat(toDisplay(g.Value), 'g', -1, 64)
+}
+
+// String renders the gate in canonical form: short metric name, explicit
+// statistic, value in report units where exact (ms for times, % for
+// ratios), conditions in the order written. ParseGate of it gives back
+// the same gate (but for Source), so it is what reports and gates.json
+// show as the gate's identity.
+func (g Gate) String() string {
+	var b strings.Builder
+	b.WriteString(g.name())
+	b.WriteString(" " + g.Op + " ")
+	switch {
+	case g.Baseline && g.Value == 1:
+		b.WriteString("baseline")
+	case g.Baseline:
+		b.WriteString("baseline * " + plainNumber(g.Value))
+	default:
+		b.WriteString(g.canonicalValue())
+	}
+	for i, c := range g.At {
+		if i == 0 {
+			b.WriteString(" @ ")
+		} else {
+			b.WriteString(", ")
+		}
+		b.WriteString(c.Param + "=" + plainNumber(c.Value))
+	}
+	return b.String()
+}
+
+// canonicalValue writes Value with the unit ParseGate reads it back in
+// exactly: ms or else ns for times, % or else a bare ratio for ratios, a
+// bare number otherwise.
+func (g Gate) canonicalValue() string {
+	m := lookupGateMetric(g.Metric)
+	if m == nil {
+		return plainNumber(g.Value)
+	}
+	toDisplay, fromDisplay := m.q.displayConversions()
+	t, exact := decimalIn(g.Value, toDisplay, fromDisplay)
+	switch {
+	case m.q == quantityTime && exact:
+		return t + "ms"
+	case m.q == quantityTime:
+		return plainNumber(g.Value) + "ns"
+	case m.q == quantityRatio && exact:
+		return t + "%"
+	}
+	return plainNumber(g.Value)
+}
+
+// name is METRIC or METRIC.STAT, as messages and reports show the gate's
+// subject.
+func (g Gate) name() string {
+	if g.Stat == "" {
+		return g.Metric
+	}
+	return g.Metric + "." + g.Stat
+}

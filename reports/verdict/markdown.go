@@ -1,0 +1,54 @@
+package verdict
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/runtime"
+)
+
+// WriteMarkdown writes a summary for CI pages (a GitHub job summary, a
+// merge-request note): the verdict, a table of headline metrics per point,
+// and every gate with ✓/✗.
+func WriteMarkdown(w io.Writer, scenario string, results []runtime.ExperimentResult, vs []Verdict) error {
+	var b strings.Builder
+	status := "✅ all gates passed"
+	if n := Failed(vs); n > 0 {
+		status = fmt.Sprintf("❌ %d of %d gates failed", n, len(vs))
+	}
+	fmt.Fprintf(&b, "# llmbench: %s\n\n%s\n", scenario, status)
+	for _, er := range results {
+		fmt.Fprintf(&b, "\n## %s\n\n", er.Experiment.Name)
+		b.WriteString("| point | requests | errors | TTFT p50 (ms) | TTFT p99 (ms) | ITL p50 (ms) | ITL p99 (ms) | output tok/s | req/s |\n")
+		b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+		for _, p := range er.Points {
+			s := &p.Outcome.Summary
+			fmt.Fprintf(&b, "| %s | %d | %d (%.2f%%) | %s | %s | %s | %s | %.2f | %.2f |\n",
+				p.Label, s.Completed, s.Failed, 100*s.ErrorRate,
+				ms(s.TimeToFirstToken, 50), ms(s.TimeToFirstToken, 99), ms(s.InterTokenLatency, 50), ms(s.InterTokenLatency, 99),
+				s.OutputTokenThroughput, s.RequestThroughput)
+		}
+	}
+	if len(vs) > 0 {
+		b.WriteString("\n## Gates\n\n")
+		for _, v := range vs {
+			mark := "✅"
+			if !v.Passed {
+				mark = "❌"
+			}
+			fmt.Fprintf(&b, "- %s `%s`%s: %s\n", mark, v.Gate, where(v), v.Message)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// ms renders a percentile of a time distribution in ms, or "–".
+func ms(d *metrics.Distribution, p float64) string {
+	if d == nil {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f", d.Percentile(p)/1e6)
+}
