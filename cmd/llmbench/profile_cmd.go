@@ -3,8 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -76,7 +74,7 @@ func (c *profileCmd) Run(e *env) error {
 		return invalid("%v", err)
 	}
 	run.TokenCounting = out.Counting.String()
-	if err := writeProfileArtifacts(e, &run, out); err != nil {
+	if err := writePointArtifacts(e.stdout, run.Dir(), &run, out); err != nil {
 		return runFailed("writing artifacts: %v", err)
 	}
 	return outcomeError(out)
@@ -237,52 +235,4 @@ func (c *profileCmd) describe(e runtime.Endpoint) genaiperf.Run {
 	r.ArtifactDir, r.ProfileExportFile, r.Version = c.ArtifactDir, c.ProfileExportFile, "llmbench "+version
 	r.RequestDistribution = c.RequestDistribution
 	return r
-}
-
-// writeProfileArtifacts prints the console table and writes GenAI-Perf's
-// four files into the run's artifact directory.
-func writeProfileArtifacts(e *env, r *genaiperf.Run, out *runtime.Outcome) error {
-	dir := r.Dir()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	payloads := make([][]byte, len(out.Requests))
-	for i, req := range out.Requests {
-		payloads[i] = req.Body
-	}
-	jsonName, csvName := genaiperf.ExportFileNames(r.ProfileExportFile)
-	files := []struct {
-		name  string
-		write func(*os.File) error
-	}{
-		{"inputs.json", func(f *os.File) error { return genaiperf.WriteInputs(f, payloads) }},
-		{r.ProfileExportFile, func(f *os.File) error {
-			return genaiperf.WriteProfileExport(f, r, out.Result.Records, payloads)
-		}},
-		{jsonName, func(f *os.File) error { return genaiperf.WriteJSON(f, r, &out.Summary) }},
-		{csvName, func(f *os.File) error { return genaiperf.WriteCSV(f, r, &out.Summary) }},
-	}
-	for _, file := range files {
-		if err := writeFile(filepath.Join(dir, file.name), file.write); err != nil {
-			return err
-		}
-	}
-	if err := genaiperf.WriteConsole(e.stdout, r, &out.Summary); err != nil {
-		return err
-	}
-	fmt.Fprintf(e.stdout, "Prompts: synthetic, drawn from llmbench's built-in English word list (no tokenizer support yet); ISL and OSL counted by %s\n", r.TokenCounting)
-	fmt.Fprintf(e.stdout, "Artifacts: %s\n", dir)
-	return nil
-}
-
-func writeFile(path string, write func(*os.File) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return f.Close()
 }

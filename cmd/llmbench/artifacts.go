@@ -1,0 +1,58 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/llmbench/llmbench/reports/genaiperf"
+	"github.com/llmbench/llmbench/runtime"
+)
+
+// writePointArtifacts writes GenAI-Perf's four files for one measured point
+// into dir and prints its console table.
+func writePointArtifacts(stdout io.Writer, dir string, r *genaiperf.Run, out *runtime.Outcome) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	payloads := make([][]byte, len(out.Requests))
+	for i, req := range out.Requests {
+		payloads[i] = req.Body
+	}
+	jsonName, csvName := genaiperf.ExportFileNames(r.ProfileExportFile)
+	files := []struct {
+		name  string
+		write func(*os.File) error
+	}{
+		{"inputs.json", func(f *os.File) error { return genaiperf.WriteInputs(f, payloads) }},
+		{r.ProfileExportFile, func(f *os.File) error {
+			return genaiperf.WriteProfileExport(f, r, out.Result.Records, payloads)
+		}},
+		{jsonName, func(f *os.File) error { return genaiperf.WriteJSON(f, r, &out.Summary) }},
+		{csvName, func(f *os.File) error { return genaiperf.WriteCSV(f, r, &out.Summary) }},
+	}
+	for _, file := range files {
+		if err := writeFile(filepath.Join(dir, file.name), file.write); err != nil {
+			return err
+		}
+	}
+	if err := genaiperf.WriteConsole(stdout, r, &out.Summary); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "Prompts: synthetic, drawn from llmbench's built-in English word list (no tokenizer support yet); ISL and OSL counted by %s\n", r.TokenCounting)
+	fmt.Fprintf(stdout, "Artifacts: %s\n", dir)
+	return nil
+}
+
+func writeFile(path string, write func(*os.File) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return f.Close()
+}
