@@ -1,0 +1,122 @@
+package verdict
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/runtime"
+)
+
+func mustGate(t *testing.T, s string) metrics.Gate {
+	t.Helper()
+	g, err := metrics.ParseGate(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// results builds a two-point experiment: TTFT p99 400 ms at concurrency 1
+// and 700 ms at 16, with one failed request out of 100 at 16.
+func results(t *testing.T) []runtime.ExperimentResult {
+	exp := &runtime.Experiment{Name: "chat", Gates: []metrics.Gate{
+		mustGate(t, "ttft.p99 < 500ms"), mustGate(t, "error_rate < 1%"),
+		mustGate(t, "ttft.p99 < 900ms @ concurrency=16"), mustGate(t, "itl.p50 < 10ms @ concurrency=64"),
+	}}
+	point := func(c float64, p99 float64, failed int) runtime.PointResult {
+		sum := metrics.Summary{TimeToFirstToken: &metrics.Distribution{Count: 100, P99: p99 * 1e6},
+			Completed: 100 - failed, Failed: failed, ErrorRate: float64(failed) / 100}
+		params := map[string]float64{"concurrency": c}
+		out := &runtime.Outcome{Summary: sum}
+		return runtime.PointResult{Label: fmt.Sprintf("concurrency%g", c), Params: params,
+			Outcome: out, Gates: runtime.EvaluateGates(exp, params, out)}
+	}
+	return []runtime.ExperimentResult{{Experiment: exp, Points: []runtime.PointResult{point(1, 400, 0), point(16, 700, 1)}}}
+}
+
+func TestCollect(t *testing.T) {
+	vs := Collect(results(t))
+	var got []string
+	for _, v := range vs {
+		mark := "pass"
+		if !v.Passed {
+			mark = "FAIL"
+		}
+		got = append(got, mark+" "+v.Gate+" "+v.Point+": "+v.Message)
+	}
+	want := []string{
+		"pass ttft.p99 < 500ms concurrency1: ttft.p99 = 400.00 ms, limit < 500 ms",
+		"pass error_rate < 1% concurrency1: error_rate = 0.00%, limit < 1%",
+		"FAIL ttft.p99 < 500ms concurrency16: ttft.p99 = 700.00 ms, limit < 500 ms",
+		"FAIL error_rate < 1% concurrency16: error_rate = 1.00%, limit < 1%",
+		"pass ttft.p99 < 900ms @ concurrency=16 concurrency16: ttft.p99 = 700.00 ms, limit < 900 ms",
+		"FAIL itl.p50 < 10ms @ concurrency=64 : no measured point matches @ concurrency=64",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("verdicts:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestWriters(t *testing.T) {
+	res := results(t)
+	vs := append(Collect(res), CheckFailures([]string{"capacity regressed: knee at concurrency 4"})...)
+
+	var console bytes.Buffer
+	if err := WriteConsole(&console, vs); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"  ✗ ttft.p99 < 500ms [chat/concurrency16]: ttft.p99 = 700.00 ms, limit < 500 ms\n",
+		"  ✓ error_rate < 1% [chat/concurrency1]", "  ✗ check(): capacity regressed", "3 of 7 gates passed\n"} {
+		if !strings.Contains(console.String(), want) {
+			t.Errorf("console lacks %q:\n%s", want, console.String())
+		}
+	}
+
+	var js bytes.Buffer
+	if err := WriteJSON(&js, vs); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Passed   bool
+		Total    int
+		Failed   int
+		Verdicts []Verdict
+	}
+	if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Passed || doc.Total != 7 || doc.Failed != 4 || *doc.Verdicts[2].Measured != 700 {
+		t.Errorf("gates.json = %+v", doc)
+	}
+
+	var junit bytes.Buffer
+	if err := WriteJUnit(&junit, "scenario", vs); err != nil {
+		t.Fatal(err)
+	}
+	var suites junitSuites
+	if err := xml.Unmarshal(junit.Bytes(), &suites); err != nil {
+		t.Fatalf("JUnit XML does not parse: %v\n%s", err, junit.String())
+	}
+	if suites.Tests != 7 || suites.Failures != 4 || len(suites.Suites[0].Cases) != 7 {
+		t.Errorf("junit counts: %+v", suites)
+	}
+	failure := suites.Suites[0].Cases[2].Failure
+	if failure == nil || failure.Message != "ttft.p99 = 700.00 ms, limit < 500 ms" {
+		t.Errorf("junit failure = %+v", failure)
+	}
+
+	var md bytes.Buffer
+	if err := WriteMarkdown(&md, "scenario", res, vs); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"❌ 4 of 7 gates failed", "| concurrency16 | 99 | 1 (1.00%) | 0.00 | 700.00 | – |", "- ❌ `check()`"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md.String())
+		}
+	}
+}
