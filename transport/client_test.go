@@ -121,16 +121,48 @@ var timedScript = func(http.ResponseWriter) []step {
 	}
 }
 
-// The client's chunk times must agree with the server's own flush times.
+// The client's TTFT, ITL and request latency must agree with the server's
+// own timestamps within 1 ms on average, and the role-only first chunk
+// must never be taken as the first token. The server sees TTFT from when it
+// received the request, the client from when it sent it, so the cold first
+// request (which also dials) is left out. On a machine shared with other
+// test processes a burst of CPU starvation can delay one side by
+// milliseconds, so up to three rounds are measured; a client that is
+// really off (buffering, late stamping) fails all three.
 func TestClientTimingMatchesServerSchedule(t *testing.T) {
 	srv := newScripted(t, 0, timedScript)
 	c, _ := newTestClient(t, Config{URL: srv.srv.URL, Stream: true})
-	const n = 5
+	for round := 1; round <= 3; round++ {
+		gaps := measureTimingRound(t, c, srv)
+		t.Logf("round %d: mean |client − server|: ttft %.3f ms, itl %.3f ms, latency %.3f ms, chunk arrival %.3f ms",
+			round, gaps.ttft, gaps.itl, gaps.latency, gaps.chunk)
+		if gaps.ttft < 1 && gaps.itl < 1 && gaps.latency < 1 && gaps.chunk < 1 {
+			break
+		}
+		if round == 3 {
+			t.Errorf("mean disagreement with the server over 1 ms in every round: %+v", gaps)
+		}
+	}
+	if got := srv.conns.Load(); got != 1 {
+		t.Errorf("%d connections opened for sequential requests, want 1 (bodies drained to EOF)", got)
+	}
+}
+
+type timingGaps struct{ ttft, itl, latency, chunk float64 } // ms
+
+// measureTimingRound sends 6 requests and compares the last 5 with the
+// server's flush times: [received, role, 5 content, finish, usage, done].
+func measureTimingRound(t *testing.T, c *Client, srv *scripted) timingGaps {
+	t.Helper()
+	const n = 6
+	srv.mu.Lock()
+	srv.flushed = nil
+	srv.mu.Unlock()
 	recs := make([]metrics.Record, n)
 	for i := range recs {
 		c.Send(context.Background(), []byte(`{}`), &recs[i])
 	}
-	var ttftGap, chunkGap, latencyGap float64
+	var g timingGaps
 	for i, rec := range recs {
 		if rec.Err != nil {
 			t.Fatalf("request %d failed: %+v", i, rec.Err)
@@ -141,23 +173,19 @@ func TestClientTimingMatchesServerSchedule(t *testing.T) {
 		if !rec.Usage.Reported || rec.Usage.PromptTokens != 7 || rec.Usage.CompletionTokens != 5 {
 			t.Errorf("usage = %+v", rec.Usage)
 		}
-		server := srv.flushed[i] // [received, role, 5 content, finish, usage, done]
-		ttftGap += absNs((rec.Chunks[0] - rec.Sent) - (server[2] - server[0]))
-		latencyGap += absNs((rec.Chunks[4] - rec.Sent) - (server[6] - server[0]))
+		if i == 0 {
+			continue
+		}
+		server := srv.flushed[i]
+		g.ttft += absNs((rec.Chunks[0] - rec.Sent) - (server[2] - server[0]))
+		g.latency += absNs((rec.Chunks[4] - rec.Sent) - (server[6] - server[0]))
+		g.itl += absNs((rec.Chunks[4]-rec.Chunks[0])/4 - (server[6]-server[2])/4)
 		for k := range rec.Chunks {
-			chunkGap += absNs(rec.Chunks[k] - server[2+k])
+			g.chunk += absNs(rec.Chunks[k] - server[2+k])
 		}
 	}
 	ms := float64(time.Millisecond)
-	t.Logf("mean |client − server|: ttft %.3f ms, latency %.3f ms, chunk arrival %.3f ms",
-		ttftGap/n/ms, latencyGap/n/ms, chunkGap/(5*n)/ms)
-	if ttftGap/n > ms || latencyGap/n > ms || chunkGap/(5*n) > ms {
-		t.Errorf("mean disagreement with the server: ttft %.3f ms, latency %.3f ms, chunk %.3f ms; want < 1 ms",
-			ttftGap/n/ms, latencyGap/n/ms, chunkGap/(5*n)/ms)
-	}
-	if got := srv.conns.Load(); got != 1 {
-		t.Errorf("%d connections opened for %d sequential requests, want 1 (bodies drained to EOF)", got, n)
-	}
+	return timingGaps{g.ttft / (n - 1) / ms, g.itl / (n - 1) / ms, g.latency / (n - 1) / ms, g.chunk / (5 * (n - 1)) / ms}
 }
 
 func absNs(d int64) float64 {
