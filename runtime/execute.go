@@ -31,6 +31,8 @@ type Outcome struct {
 	Result   *Result
 	Counting Counting
 	Summary  metrics.Summary
+	// Goodput are the SLOs the summary's goodput was judged against.
+	Goodput []metrics.SLO
 }
 
 // Execute runs one point end to end: it starts the simulator for sim://,
@@ -58,7 +60,8 @@ func Execute(ctx context.Context, job Job) (*Outcome, error) {
 	res := Run(ctx, job.Point, client, clock, reqs)
 	counting := CountTokens(res.Records, reqs, job.Count, job.Tokenizer)
 	summary := metrics.Summarize(res.Records, metrics.Options{Goodput: job.Goodput})
-	return &Outcome{Target: client.Target(), Requests: reqs, Result: res, Counting: counting, Summary: summary}, nil
+	return &Outcome{Target: client.Target(), Requests: reqs, Result: res, Counting: counting,
+		Summary: summary, Goodput: job.Goodput}, nil
 }
 
 // resolve turns the endpoint into a base URL that answers, starting the

@@ -40,6 +40,7 @@ func writePointArtifacts(stdout io.Writer, dir string, r *genaiperf.Run, out *ru
 	if err := genaiperf.WriteConsole(stdout, r, &out.Summary); err != nil {
 		return err
 	}
+	writeComponents(stdout, out, out.Goodput)
 	fmt.Fprintf(stdout, "Prompts: synthetic, drawn from llmbench's built-in English word list (no tokenizer support yet); ISL and OSL counted by %s\n", r.TokenCounting)
 	fmt.Fprintf(stdout, "Artifacts: %s\n", dir)
 	return nil

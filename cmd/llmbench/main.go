@@ -16,6 +16,8 @@ import (
 
 // cli is the command tree.
 type cli struct {
+	Run     runCmd     `cmd:"" help:"Run a scenario (.star): experiments, gates, reports; exit 1 when a gate fails."`
+	Check   checkCmd   `cmd:"" help:"Load and validate a scenario and print its plan, sending no traffic."`
 	Profile profileCmd `cmd:"" help:"Measure one load point with GenAI-Perf's flags and artifacts."`
 	Sim     simCmd     `cmd:"" help:"Serve the built-in simulated OpenAI server."`
 	Version versionCmd `cmd:"" help:"Print version and build information."`

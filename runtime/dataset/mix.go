@@ -96,7 +96,11 @@ func (m Mix) String() string {
 	}
 	w := ""
 	if m.Weights != nil {
-		w = fmt.Sprintf(", weights=%v", m.Weights)
+		ws := make([]string, len(m.Weights))
+		for i, x := range m.Weights {
+			ws[i] = num(x)
+		}
+		w = ", weights=[" + strings.Join(ws, ", ") + "]"
 	}
 	return "mix([" + strings.Join(parts, ", ") + "]" + w + ")"
 }

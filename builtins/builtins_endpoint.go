@@ -1,0 +1,157 @@
+package builtins
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"go.starlark.net/starlark"
+
+	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/transport"
+)
+
+// defaultTimeout is endpoint()'s timeout: long enough for a 32k-token
+// answer from a slow server, short enough that a hung request ends.
+const defaultTimeout = 10 * time.Minute
+
+// endpointValue is what endpoint() returns: a runtime.Endpoint, plus the
+// server_metrics URLs that become the experiment's telemetry.
+type endpointValue struct {
+	object
+	plan          runtime.Endpoint
+	serverMetrics []string
+}
+
+// endpoint(url, model, api="chat", stream=True, headers={}, extra={},
+// tokenizer=None, token_count="auto", timeout="10m", server_metrics=[],
+// insecure=False) describes where requests go and how they are shaped
+// (SPEC §5). url is a string or a sim(...) value.
+func endpointBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var (
+		target     starlark.Value
+		model      string
+		api        = oneOf("chat", "chat", "completions", "embeddings", "kserve")
+		stream     = true
+		headers    stringMap
+		extra      *starlark.Dict
+		tokenizer  string
+		tokenCount = oneOf("auto", "auto", "tokenizer", "usage", "chunks")
+		timeout    = duration(defaultTimeout)
+		metricURLs stringList
+		insecure   bool
+	)
+	if err := unpack(b.Name(), args, kwargs, "url", &target, "model", &model, "api?", &api,
+		"stream?", &stream, "headers?", &headers, "extra?", &extra, "tokenizer??", &tokenizer,
+		"token_count?", &tokenCount, "timeout?", &timeout, "server_metrics?", &metricURLs,
+		"insecure?", &insecure); err != nil {
+		return nil, err
+	}
+	e := runtime.Endpoint{Model: model, API: transport.API(api.value), Stream: stream,
+		TokenCount: tokenCount.value, Timeout: time.Duration(timeout), Insecure: insecure}
+	var err error
+	if e.URL, err = targetURL(target); err != nil {
+		return nil, paramError(b.Name(), "url", err)
+	}
+	if err := checkEndpoint(b.Name(), &e, metricURLs); err != nil {
+		return nil, err
+	}
+	for i, k := range headers.keys {
+		e.Headers = append(e.Headers, transport.Header{Name: k, Value: headers.values[i]})
+	}
+	if e.Extra, err = jsonFields(extra); err != nil {
+		return nil, paramError(b.Name(), "extra", err)
+	}
+	if e.Tokenizer, err = tokenizerPath(sessionOf(thread), tokenizer); err != nil {
+		return nil, paramError(b.Name(), "tokenizer", err)
+	}
+	if e.TokenCount == "tokenizer" && e.Tokenizer == "" {
+		return nil, paramErrorf(b.Name(), "token_count", `got "tokenizer" without a tokenizer; set tokenizer= or use "usage" or "chunks"`)
+	}
+	return newEndpointValue(e, metricURLs), nil
+}
+
+// checkEndpoint reports the first value a server could never accept.
+func checkEndpoint(fn string, e *runtime.Endpoint, metricURLs []string) error {
+	switch {
+	case e.Model == "":
+		return paramErrorf(fn, "model", "got an empty string, want the model name the server serves")
+	case e.API == "kserve":
+		return paramErrorf(fn, "api", "kserve (Triton generate) is %v; use chat, completions or embeddings", runtime.ErrNotSupported)
+	case e.Timeout <= 0:
+		return paramErrorf(fn, "timeout", "got %s, want a duration > 0", e.Timeout)
+	}
+	for i, u := range metricURLs {
+		if err := checkHTTPURL(u); err != nil {
+			return paramErrorf(fn, "server_metrics", "at index %d: %v", i, err)
+		}
+	}
+	return nil
+}
+
+func newEndpointValue(e runtime.Endpoint, serverMetrics []string) *endpointValue {
+	attrs := starlark.StringDict{
+		"url": str(e.URL), "model": str(e.Model), "api": str(string(e.API)),
+		"stream": starlark.Bool(e.Stream), "tokenizer": noneOr(e.Tokenizer, str),
+		"token_count": str(e.TokenCount), "timeout": str(durationText(e.Timeout)),
+		"insecure": starlark.Bool(e.Insecure), "server_metrics": strList(serverMetrics),
+	}
+	return &endpointValue{object: newObject("endpoint", DescribeEndpoint(e), attrs, false),
+		plan: e, serverMetrics: serverMetrics}
+}
+
+// targetURL accepts a URL string or a sim(...) value and checks it now, so
+// a typo is a load error with a position rather than a failed run.
+func targetURL(v starlark.Value) (string, error) {
+	switch v := v.(type) {
+	case *simValue:
+		return v.url, nil
+	case starlark.String:
+		s := string(v)
+		if strings.HasPrefix(s, "sim://") {
+			_, err := runtime.SimConfig(s)
+			return s, err
+		}
+		return s, checkHTTPURL(s)
+	}
+	return "", fmt.Errorf("got %s, want string or sim", v.Type())
+}
+
+// checkHTTPURL accepts what the transport can dial: http(s)://host[:port]
+// with an optional path prefix, or GenAI-Perf's bare host:port.
+func checkHTTPURL(raw string) error {
+	u, err := url.Parse(runtime.BaseURL(raw))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("got %q, want an http:// or https:// URL, host:port, \"sim://\" or sim(...)", raw)
+	}
+	return nil
+}
+
+// tokenizerPath resolves a tokenizer given as a path inside the scenario's
+// folder to an absolute path, and leaves anything that is not a file there
+// as a Hugging Face model id ("meta-llama/Llama-3.1-8B-Instruct"), which
+// the tokenizer layer looks up in the local cache.
+func tokenizerPath(s *session, name string) (string, error) {
+	if name == "" || s == nil {
+		return name, nil
+	}
+	key, err := s.files.key(".", name)
+	if err != nil || filepath.IsAbs(key) {
+		return key, err
+	}
+	_, err = s.files.root.Stat(filepath.FromSlash(key))
+	looksLikeFile := strings.HasPrefix(name, ".") || strings.HasSuffix(name, ".json")
+	switch {
+	case err == nil:
+		return filepath.Join(s.files.dir, filepath.FromSlash(key)), nil
+	case !errors.Is(err, os.ErrNotExist):
+		return "", err
+	case looksLikeFile:
+		return "", fmt.Errorf("%s: no such file or folder", s.files.display(key))
+	}
+	return name, nil // a model id
+}

@@ -1,0 +1,234 @@
+package builtins
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"go.starlark.net/starlark"
+
+	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/transport"
+)
+
+// defaultRequests is the request count of an experiment that gives
+// neither requests nor duration: enough for a p99 backed by a handful of
+// samples, small enough that a first run against a real server is quick.
+const defaultRequests = 100
+
+// experimentValue is what experiment() returns: a complete, validated
+// runtime.Experiment, and the call stack that made it, so problems found
+// only after main() returns (two experiments with one name) still point
+// at a line of the script.
+type experimentValue struct {
+	object
+	plan  runtime.Experiment
+	stack starlark.CallStack
+}
+
+// experimentArgs are experiment()'s parameters as unpacked, before they
+// are checked against each other.
+type experimentArgs struct {
+	name                    string
+	target, data, load      starlark.Value
+	requests, length, sweep starlark.Value
+	warmup, repeats, seed   int
+	gates, telemetry        stringList
+	goodput                 *starlark.Dict
+	costPerHour             number
+	baseline                string
+	tags                    stringMap
+}
+
+// experiment(name, endpoint, dataset, load, requests=, duration=,
+// warmup=0, sweep=None, gates=[], goodput={}, repeats=1, telemetry=[],
+// cost_per_hour=None, baseline=None, tags={}, seed=0): one experiment of
+// the scenario (SPEC §6). requests and duration are exclusive; with
+// neither, each point measures defaultRequests requests.
+func experimentBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	a := experimentArgs{repeats: 1}
+	if err := unpack(b.Name(), args, kwargs, "name", &a.name, "endpoint", &a.target, "dataset", &a.data,
+		"load", &a.load, "requests??", &a.requests, "duration??", &a.length, "warmup?", &a.warmup,
+		"sweep??", &a.sweep, "gates?", &a.gates, "goodput?", &a.goodput, "repeats?", &a.repeats,
+		"telemetry?", &a.telemetry, "cost_per_hour??", &a.costPerHour, "baseline??", &a.baseline,
+		"tags?", &a.tags, "seed?", &a.seed); err != nil {
+		return nil, err
+	}
+	e, ep, err := a.build(b.Name())
+	if err != nil {
+		return nil, err
+	}
+	attrs := experimentAttrs(e)
+	attrs["endpoint"], attrs["dataset"], attrs["load"] = ep, a.data, a.load
+	attrs["sweep"] = a.sweep
+	if a.sweep == nil {
+		attrs["sweep"] = starlark.None
+	}
+	stack := thread.CallStack()
+	desc := describeExperiment(e, a.load.String())
+	return &experimentValue{object: newObject("experiment", desc, attrs, false),
+		plan: *e, stack: stack[:len(stack)-1]}, nil
+}
+
+// build checks each argument and assembles the plan; every error names
+// the parameter at fault. It also returns the endpoint value used (a bare
+// sim(...) becomes one).
+func (a *experimentArgs) build(fn string) (*runtime.Experiment, *endpointValue, error) {
+	e := &runtime.Experiment{Name: a.name, Warmup: a.warmup, Repeats: a.repeats, Seed: uint64(a.seed),
+		CostPerHour: float64(a.costPerHour), Baseline: a.baseline}
+	if err := checkName(fn, a.name); err != nil {
+		return nil, nil, err
+	}
+	ep, err := experimentEndpoint(fn, a.target)
+	if err != nil {
+		return nil, nil, err
+	}
+	e.Endpoint = ep.plan
+	e.Telemetry = union(a.telemetry, ep.serverMetrics)
+	if err := a.checkCounts(fn, e); err != nil {
+		return nil, nil, err
+	}
+	if err := a.planLoad(fn, e); err != nil {
+		return nil, nil, err
+	}
+	if err := a.planChecks(fn, e); err != nil {
+		return nil, nil, err
+	}
+	return e, ep, nil
+}
+
+// planChecks sets what is measured and judged: gates, goodput SLOs,
+// telemetry and tags.
+func (a *experimentArgs) planChecks(fn string, e *runtime.Experiment) error {
+	var err error
+	if e.Gates, err = parseGates(fn, a.gates); err != nil {
+		return err
+	}
+	if err := gatesReachPoints(fn, e); err != nil {
+		return err
+	}
+	if e.Goodput, err = parseGoodput(fn, a.goodput); err != nil {
+		return err
+	}
+	for i, u := range a.telemetry {
+		if err := checkHTTPURL(u); err != nil {
+			return paramErrorf(fn, "telemetry", "at index %d: %v", i, err)
+		}
+	}
+	if len(a.tags.keys) > 0 {
+		e.Tags = make(map[string]string, len(a.tags.keys))
+		for i, k := range a.tags.keys {
+			e.Tags[k] = a.tags.values[i]
+		}
+	}
+	return nil
+}
+
+// namePattern keeps experiment names usable as folder names in OUT/.
+var namePattern = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]*$`)
+
+func checkName(fn, name string) error {
+	if !namePattern.MatchString(name) {
+		return paramErrorf(fn, "name", "got %q, want letters, digits, '_', '-' or '.' (it names the results folder)", name)
+	}
+	return nil
+}
+
+// experimentEndpoint accepts an endpoint() or a bare sim(...), which
+// stands for endpoint(url=sim(...), model="llmbench-sim").
+func experimentEndpoint(fn string, v starlark.Value) (*endpointValue, error) {
+	switch v := v.(type) {
+	case *endpointValue:
+		return v, nil
+	case *simValue:
+		return newEndpointValue(runtime.Endpoint{URL: v.url, Model: simDefaultModel, API: transport.Chat,
+			Stream: true, TokenCount: "auto", Timeout: defaultTimeout}, nil), nil
+	}
+	return nil, paramErrorf(fn, "endpoint", "got %s, want endpoint or sim", v.Type())
+}
+
+// checkCounts settles how long each point measures and checks the counts.
+func (a *experimentArgs) checkCounts(fn string, e *runtime.Experiment) error {
+	switch {
+	case a.requests != nil && a.length != nil:
+		return paramErrorf(fn, "duration", "got both requests and duration, want one of them")
+	case a.length != nil:
+		var d duration
+		if err := d.Unpack(a.length); err != nil {
+			return paramError(fn, "duration", err)
+		}
+		if e.Duration = time.Duration(d); e.Duration <= 0 {
+			return paramErrorf(fn, "duration", "got %s, want a duration > 0", a.length)
+		}
+	case a.requests != nil:
+		if err := starlark.UnpackArg(a.requests, &e.Requests); err != nil {
+			return paramError(fn, "requests", err)
+		}
+		if e.Requests < 1 {
+			return paramErrorf(fn, "requests", "got %d, want an int >= 1", e.Requests)
+		}
+	default:
+		e.Requests = defaultRequests
+	}
+	for _, c := range []struct {
+		param     string
+		got, want int
+	}{{"warmup", a.warmup, 0}, {"repeats", a.repeats, 1}, {"seed", a.seed, 0}} {
+		if c.got < c.want {
+			return paramErrorf(fn, c.param, "got %d, want an int >= %d", c.got, c.want)
+		}
+	}
+	if a.costPerHour < 0 {
+		return paramErrorf(fn, "cost_per_hour", "got %s, want a number >= 0", num(float64(a.costPerHour)))
+	}
+	return nil
+}
+
+func union(a, b []string) []string {
+	var out []string
+	for _, s := range append(append([]string{}, a...), b...) {
+		if indexOf(out, s) < 0 {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func experimentAttrs(e *runtime.Experiment) starlark.StringDict {
+	gates := make([]string, len(e.Gates))
+	for i, g := range e.Gates {
+		gates[i] = g.Source
+	}
+	tags := starlark.NewDict(len(e.Tags))
+	for k, v := range e.Tags {
+		_ = tags.SetKey(starlark.String(k), starlark.String(v))
+	}
+	return starlark.StringDict{
+		"name": str(e.Name), "requests": noneOr(e.Requests, integer),
+		"duration": noneOr(e.Duration, func(d time.Duration) starlark.Value { return str(durationText(d)) }),
+		"warmup":   integer(e.Warmup), "repeats": integer(e.Repeats), "seed": starlark.MakeUint64(e.Seed),
+		"gates": strList(gates), "telemetry": strList(e.Telemetry), "tags": tags,
+		"baseline": noneOr(e.Baseline, str), "cost_per_hour": noneOr(e.CostPerHour, float),
+	}
+}
+
+func describeExperiment(e *runtime.Experiment, load string) string {
+	stop := fmt.Sprintf("requests=%d", e.Requests)
+	if e.Duration > 0 {
+		stop = "duration=" + quote(durationText(e.Duration))
+	}
+	s := fmt.Sprintf("experiment(name=%s, endpoint=%s, dataset=%s, load=%s, %s",
+		quote(e.Name), DescribeEndpoint(e.Endpoint), e.Dataset, load, stop)
+	if e.Sweep != nil {
+		s += ", sweep=" + DescribeSweep(e.Sweep)
+	}
+	if len(e.Gates) > 0 {
+		gates := make([]string, len(e.Gates))
+		for i, g := range e.Gates {
+			gates[i] = quote(g.Source)
+		}
+		s += ", gates=[" + strings.Join(gates, ", ") + "]"
+	}
+	return s + ")"
+}

@@ -1,0 +1,117 @@
+package builtins
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.starlark.net/starlark"
+
+	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/transport"
+)
+
+// The Describe functions render plan values the way a scenario writes
+// them, so `llmbench check` and str() in a script show the same thing and
+// a user can tell at a glance which call produced what. Secrets never
+// appear: header values are redacted.
+
+// DescribeEndpoint renders an endpoint as its endpoint(...) call, with
+// only the arguments that differ from the defaults after url and model.
+func DescribeEndpoint(e runtime.Endpoint) string {
+	args := []string{"url=" + quote(e.URL), "model=" + quote(e.Model), "api=" + quote(string(e.API))}
+	if !e.Stream {
+		args = append(args, "stream=False")
+	}
+	if len(e.Headers) > 0 {
+		hs := make([]string, len(e.Headers))
+		for i, h := range e.Headers {
+			hs[i] = quote(h.Name) + `: "<redacted>"`
+		}
+		args = append(args, "headers={"+strings.Join(hs, ", ")+"}")
+	}
+	if len(e.Extra) > 0 {
+		args = append(args, "extra="+describeFields(e.Extra))
+	}
+	if e.Tokenizer != "" {
+		args = append(args, "tokenizer="+quote(e.Tokenizer))
+	}
+	if e.TokenCount != "" && e.TokenCount != "auto" {
+		args = append(args, "token_count="+quote(e.TokenCount))
+	}
+	if e.Timeout != defaultTimeout {
+		args = append(args, "timeout="+quote(durationText(e.Timeout)))
+	}
+	if e.Insecure {
+		args = append(args, "insecure=True")
+	}
+	return "endpoint(" + strings.Join(args, ", ") + ")"
+}
+
+func describeFields(fields []transport.Field) string {
+	parts := make([]string, len(fields))
+	for i, f := range fields {
+		parts[i] = quote(f.Key) + ": " + string(f.Value)
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+// DescribeLoad renders a load as its concurrency(...), rate(...) call.
+func DescribeLoad(l runtime.Load) string {
+	if l.Closed() {
+		return fmt.Sprintf("concurrency(%d)", l.Concurrency)
+	}
+	args := []string{num(l.Rate), "arrival=" + quote(string(l.Arrival))}
+	if l.Arrival == runtime.Gamma || l.Burstiness != 1 {
+		args = append(args, "burstiness="+num(l.Burstiness))
+	}
+	if l.MaxConcurrency > 0 {
+		args = append(args, "max_concurrency="+strconv.Itoa(l.MaxConcurrency))
+	}
+	return "rate(" + strings.Join(args, ", ") + ")"
+}
+
+// DescribeSweep renders a sweep as the sweep(...), until_saturation(...)
+// or search(...) call that declared it.
+func DescribeSweep(s *runtime.Sweep) string {
+	switch {
+	case s == nil:
+		return "None"
+	case s.Saturation != nil:
+		t := s.Saturation
+		return fmt.Sprintf("until_saturation(start=%s, factor=%s, limit=%s, growth=%s, ttft_factor=%s, over=%s)",
+			num(t.Start), num(t.Factor), num(t.Limit), quote(percent(t.Growth)), num(t.TTFTFactor), quote(t.Over))
+	case s.Search != nil:
+		t := s.Search
+		return fmt.Sprintf("search(%s, over=%s, lo=%s, hi=%s, precision=%s)",
+			quote(t.Gate.Source), quote(t.Over), num(t.Lo), num(t.Hi), quote(percent(t.Precision)))
+	}
+	args := make([]string, len(s.Params))
+	for i, p := range s.Params {
+		vals := make([]string, len(p.Values))
+		for j, v := range p.Values {
+			vals[j] = num(v)
+		}
+		args[i] = p.Name + "=[" + strings.Join(vals, ", ") + "]"
+	}
+	return "sweep(" + strings.Join(args, ", ") + ")"
+}
+
+// quote writes s as a Starlark string literal.
+func quote(s string) string { return starlark.String(s).String() }
+
+// num writes a number as a script would: 16, 0.5, 1e-06.
+func num(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+// percent writes a ratio as a percentage, hiding float noise (0.07 is
+// "7%", not "7.000000000000001%").
+func percent(r float64) string { return strconv.FormatFloat(r*100, 'g', 12, 64) + "%" }
+
+// durationText writes a duration compactly: "10m", "500ms", "1m30s".
+func durationText(d time.Duration) string {
+	s := d.String()
+	s = strings.Replace(s, "m0s", "m", 1)
+	s = strings.Replace(s, "h0m", "h", 1)
+	return s
+}

@@ -1,0 +1,97 @@
+// Package builtins is llmbench's Starlark layer and the only package that
+// imports go.starlark.net. It loads a scenario file in two phases, as
+// Skycfg does: execute the file (and what it loads) and freeze it, then
+// call its main(ctx) and turn the experiments it returns into a validated
+// runtime.Scenario of plain Go values. The engine never sees the
+// interpreter again — except through Scenario.Check, a Go closure that
+// calls the script's check(results) after the run.
+//
+// Every builtin unpacks its arguments with starlark.UnpackArgs'
+// conventions, so mistakes read the same everywhere ("experiment: for
+// parameter requests: got string, want int"), and every script fault that
+// leaves Load is a *LoadError naming file:line:col — of the argument at
+// fault when the call spans lines, of the offending character when a gate
+// does not parse — followed by the Starlark backtrace.
+//
+// # The scenario API (SPEC §6)
+//
+// Durations are strings ("500ms", "10m") or numbers of seconds. Values the
+// builtins return are immutable and hashable; str() shows the call that
+// made them, with header values redacted.
+//
+//	endpoint(url, model, api="chat", stream=True, headers={}, extra={},
+//	         tokenizer=None, token_count="auto", timeout="10m",
+//	         server_metrics=[], insecure=False)
+//	    url is "http(s)://...", "host:port", "sim://[?settings]" or sim(...).
+//	    api="kserve" parses but is refused as not supported yet. A tokenizer
+//	    naming a file or folder inside the scenario's folder becomes its
+//	    absolute path; anything else is kept as a Hugging Face model id.
+//	    server_metrics join the experiment's telemetry.
+//	sim(ttft=, itl=, prefill_per_token=, max_batch=, jitter=, error_rate=,
+//	    itl_per_seq=, error_rate_429=, reset_rate=, malformed_rate=,
+//	    stall_rate=, stall=, output_tokens=, reasoning=, reasoning_tokens=, seed=)
+//	    The simulator; unset settings keep sim.DefaultConfig. error_rate is
+//	    the HTTP 500 fraction. Usable as endpoint(url=sim(...)) or directly
+//	    as experiment(endpoint=sim(...)), which means model "llmbench-sim".
+//	synthetic(input_tokens, output_tokens=None, prefix_tokens=0, prefixes=1,
+//	          seed=0, name=None, entries=100, deterministic_output=False)
+//	    Lengths are distributions or ints (fixed). output_tokens None lets
+//	    the server decide. name tags the entries inside a mix.
+//	jsonl(path), sharegpt(path), trace(path, format="mooncake")
+//	    Paths are relative to the scenario's folder and must exist there.
+//	    Declared only: running them fails with runtime.ErrNotSupported.
+//	mix(datasets, weights=None)
+//	    Drawn with the experiment's seed; component names must differ.
+//	fixed(n), normal(mean, stddev), uniform(lo, hi), lognormal(mean, stddev),
+//	choice(values, weights=None)
+//	concurrency(n), rate(r, arrival="poisson", burstiness=1.0, max_concurrency=None)
+//	    burstiness other than 1 needs arrival="gamma" (it is the gamma shape).
+//	replay(speed=1.0)
+//	    Needs a trace() dataset; declared only (see trace).
+//	experiment(name, endpoint, dataset, load, requests=None, duration=None,
+//	           warmup=0, sweep=None, gates=[], goodput={}, repeats=1,
+//	           telemetry=[], cost_per_hour=None, baseline=None, tags={}, seed=0)
+//	    requests and duration exclude each other; with neither, 100
+//	    requests per point. warmup is a request count. name is also a
+//	    folder name: letters, digits, '_', '-', '.'. goodput maps metrics
+//	    (ttft, itl, ttst, request_latency or GenAI-Perf's long names) to
+//	    duration strings — a bare number is refused, since GenAI-Perf reads
+//	    ms where every other duration here is seconds — and
+//	    output_token_throughput_per_user to tokens/s. Gates are parsed now;
+//	    an @ condition matching no point of a grid, or a baseline gate
+//	    without baseline=, is an error.
+//	sweep(concurrency=, rate=, input_tokens=, output_tokens=)
+//	    Lists; several keywords make a grid; concurrency with rate is
+//	    refused. The load must be of the swept kind; token sweeps need a
+//	    synthetic() dataset.
+//	pow2(lo, hi)
+//	    The powers of two in [lo, hi]: pow2(1, 64) is [1, 2, 4, ..., 64].
+//	until_saturation(start=1, factor=2, limit=1024, growth="5%", ttft_factor=2.0,
+//	                 over="concurrency")
+//	search(gate, over="concurrency", lo=1, hi=1024, precision="5%")
+//	    Percentages are "5%" or ratios (0.05).
+//	env(name, default=None), fail(*args, sep=" "), struct(**kwargs)
+//
+// The keyword `load` of experiment() is a reserved word in Starlark; the
+// source is rewritten before parsing so it works as SPEC §6 writes it (see
+// rewriteLoad).
+//
+// # main, check and the results object
+//
+// main(ctx) returns an experiment or a list of them; ctx.vars is a frozen
+// dict of the -D values. check(results), when defined, runs after every
+// experiment: results["name"] has .name, .points (in load order), .repeats
+// (the count each point ran), .knee(gate) (the highest-load point meeting
+// gate before the first point that misses it, or None), and .saturation
+// and .max_goodput (None until the sweeps that find them exist). A point
+// has .label, .concurrency, .rate, .input_tokens, .output_tokens (None
+// when not a parameter of the point), .passed and .gates (the
+// experiment's gates there: .gate, .passed, .message), and every metric:
+// distributions (ttft, ttst, itl, request_latency, ttfo, isl, osl,
+// output_token_throughput_per_user, schedule_lag, chunk_gap) as stats
+// with .avg .min .max .std .count .p1 … .p99 and .percentile(p); and
+// output_token_throughput, request_throughput, request_goodput,
+// error_rate (a ratio), request_count, completed, failed, duration,
+// achieved_request_rate, mean_concurrency, cost_per_mtok, errors. Times
+// are ms, as in every report; a metric the run did not measure is None.
+package builtins

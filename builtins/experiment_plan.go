@@ -1,0 +1,189 @@
+package builtins
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"go.starlark.net/starlark"
+
+	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/dataset"
+)
+
+// planLoad sets the experiment's dataset, load and sweep, refusing the
+// combinations that could not run: a sweep over a parameter the load does
+// not have, a token sweep over a dataset that does not sample lengths, a
+// replay without a trace.
+func (a *experimentArgs) planLoad(fn string, e *runtime.Experiment) error {
+	data, ok := a.data.(*datasetValue)
+	if !ok {
+		return paramErrorf(fn, "dataset", "got %s, want dataset", a.data.Type())
+	}
+	load, ok := a.load.(*loadValue)
+	if !ok {
+		return paramErrorf(fn, "load", "got %s, want load", a.load.Type())
+	}
+	e.Load, e.Dataset = load.plan, data.src
+	if m, ok := data.src.(dataset.Mix); ok {
+		m.Seed = e.Seed // a mix draws its components with the experiment's seed
+		e.Dataset = m
+	}
+	if load.replay > 0 {
+		f, ok := data.src.(fileSource)
+		if !ok || f.Kind != "trace" {
+			return paramErrorf(fn, "load", "replay() needs a trace() dataset, got %s", data.src)
+		}
+		f.ReplaySpeed = load.replay
+		e.Dataset = f
+	}
+	if a.sweep == nil {
+		return nil
+	}
+	sw, ok := a.sweep.(*sweepValue)
+	if !ok {
+		return paramErrorf(fn, "sweep", "got %s, want sweep", a.sweep.Type())
+	}
+	if err := sweepFits(sw, load, data); err != nil {
+		return paramError(fn, "sweep", err)
+	}
+	plan := sw.plan
+	plan.Params = slices.Clone(plan.Params)
+	e.Sweep = &plan
+	return nil
+}
+
+func sweepFits(sw *sweepValue, load *loadValue, data *datasetValue) error {
+	if load.replay > 0 {
+		return fmt.Errorf("got %s, but a replay() load cannot be swept", sw)
+	}
+	if over := sw.over(); over != "" && over != load.kind() {
+		return fmt.Errorf("%s varies %s, want load=%s(...), got load=%s", sw, over, over, load)
+	}
+	for _, p := range sw.plan.Params {
+		if (p.Name == runtime.ParamInputTokens || p.Name == runtime.ParamOutputTokens) && data.kind != "synthetic" {
+			return fmt.Errorf("sweeping %s needs a synthetic() dataset, got %s", p.Name, data.src)
+		}
+	}
+	return nil
+}
+
+// parseGates parses every gate now, so a malformed one is a load error
+// (SPEC §6); the error wraps the *metrics.GateError with its column.
+func parseGates(fn string, texts []string) ([]metrics.Gate, error) {
+	gates := make([]metrics.Gate, 0, len(texts))
+	for _, t := range texts {
+		g, err := metrics.ParseGate(t)
+		if err != nil {
+			return nil, paramError(fn, "gates", err)
+		}
+		gates = append(gates, g)
+	}
+	return gates, nil
+}
+
+// gatesReachPoints refuses a gate whose @ conditions match no point of a
+// grid sweep: it would never be evaluated, and a CI gate must never pass
+// by default. Saturation and search sweeps choose their points while
+// running, so their gates are checked then. A baseline gate needs
+// baseline= to compare with.
+func gatesReachPoints(fn string, e *runtime.Experiment) error {
+	for _, g := range e.Gates {
+		if g.Baseline && e.Baseline == "" {
+			return paramErrorf(fn, "gates", "gate %q compares with a baseline, but the experiment sets no baseline=", g.Source)
+		}
+	}
+	if e.Sweep != nil && e.Sweep.Params == nil {
+		return nil
+	}
+	values := pointValues(e)
+	for _, g := range e.Gates {
+		for _, c := range g.At {
+			vals, swept := values[c.Param]
+			if !slices.Contains(vals, c.Value) {
+				return paramErrorf(fn, "gates", "gate %q applies to no point: %s", g.Source, pointsHave(c.Param, vals, swept))
+			}
+		}
+	}
+	return nil
+}
+
+// pointValues lists, per load parameter, the values the experiment's
+// points will have.
+func pointValues(e *runtime.Experiment) map[string][]float64 {
+	values := map[string][]float64{}
+	switch {
+	case e.Load.Concurrency > 0:
+		values[runtime.ParamConcurrency] = []float64{float64(e.Load.Concurrency)}
+	case e.Load.Rate > 0:
+		values[runtime.ParamRate] = []float64{e.Load.Rate}
+	}
+	if e.Sweep != nil {
+		for _, p := range e.Sweep.Params {
+			values[p.Name] = p.Values
+		}
+	}
+	return values
+}
+
+func pointsHave(param string, vals []float64, known bool) string {
+	if !known {
+		return "no point has a " + param + " (it is neither the load nor swept)"
+	}
+	texts := make([]string, len(vals))
+	for i, v := range vals {
+		texts[i] = num(v)
+	}
+	return fmt.Sprintf("the points have %s %s", param, strings.Join(texts, ", "))
+}
+
+// parseGoodput turns {"ttft": "500ms", "itl": "50ms"} into goodput SLOs
+// in GenAI-Perf's units (ms; tokens/s for the per-user throughput). A
+// bare number is refused for a time: GenAI-Perf reads ms where every
+// other duration here is seconds, and a silent 1000× is worse than an
+// error.
+func parseGoodput(fn string, d *starlark.Dict) ([]metrics.SLO, error) {
+	if d == nil {
+		return nil, nil
+	}
+	var slos []metrics.SLO
+	for _, kv := range d.Items() {
+		k, ok := kv[0].(starlark.String)
+		if !ok {
+			return nil, paramErrorf(fn, "goodput", "got %s key, want a metric name", kv[0].Type())
+		}
+		m, err := metrics.ParseGoodputMetric(string(k))
+		if err != nil {
+			return nil, paramError(fn, "goodput", err)
+		}
+		v, err := sloValue(m, kv[1])
+		if err != nil {
+			return nil, paramErrorf(fn, "goodput", "key %s: %v", k, err)
+		}
+		slos = append(slos, metrics.SLO{Metric: m, Value: v})
+	}
+	return slos, nil
+}
+
+func sloValue(m metrics.GoodputMetric, v starlark.Value) (float64, error) {
+	if m == metrics.GoodputTPSUser {
+		var n number
+		if err := n.Unpack(v); err != nil {
+			return 0, err
+		}
+		if n <= 0 {
+			return 0, fmt.Errorf("got %s, want tokens/s > 0", v)
+		}
+		return float64(n), nil
+	}
+	if _, ok := v.(starlark.String); !ok {
+		return 0, fmt.Errorf(`got %s, want a duration string such as "500ms"`, v.Type())
+	}
+	var d duration
+	if err := d.Unpack(v); err != nil {
+		return 0, err
+	}
+	return float64(time.Duration(d)) / float64(time.Millisecond), nil
+}

@@ -1,0 +1,147 @@
+package builtins
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"go.starlark.net/starlark"
+
+	"github.com/llmbench/llmbench/runtime"
+)
+
+// Load executes the scenario at path with -D values vars and returns its
+// validated plan. Script faults are *LoadError; an unreadable file is
+// the plain os error.
+func Load(path string, vars map[string]string, opts Options) (*runtime.Scenario, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return loadSource(path, src, vars, opts)
+}
+
+// loadSource is Load on source already in memory (tests feed it chunks of
+// a test file, keeping the file's line numbers).
+func loadSource(path string, src []byte, vars map[string]string, opts Options) (*runtime.Scenario, error) {
+	s, err := newSession(path, vars, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer s.files.close()
+	thread, stop := newThread("load "+path, s)
+	defer stop()
+	globals, err := s.exec(thread, s.key, src)
+	if err != nil {
+		return nil, s.fault(path, err)
+	}
+	scen := &runtime.Scenario{File: path}
+	if _, ok := globals["main"]; ok || !opts.mainOptional {
+		if scen.Experiments, err = s.callMain(thread, path, globals); err != nil {
+			return nil, err
+		}
+	}
+	if check, ok := globals["check"]; ok {
+		if scen.Check, err = s.checkFunc(path, check); err != nil {
+			return nil, err
+		}
+	}
+	return scen, nil
+}
+
+func newSession(path string, vars map[string]string, opts Options) (*session, error) {
+	files, err := openFolder(path, vars)
+	if err != nil {
+		return nil, err
+	}
+	s := &session{opts: opts, files: files, scenario: path, key: filepath.Base(path), vars: vars, predeclared: universe(),
+		modules: map[string]*module{}, sources: map[string][]byte{}}
+	for k, v := range opts.predeclared {
+		s.predeclared[k] = v
+	}
+	return s, nil
+}
+
+// callMain calls main(ctx) and checks what it returned: one experiment or
+// a list of them, with distinct names.
+func (s *session) callMain(thread *starlark.Thread, path string, globals starlark.StringDict) ([]runtime.Experiment, error) {
+	mainFn, ok := globals["main"].(starlark.Callable)
+	if !ok {
+		msg := "no main(ctx) function: a scenario defines main(ctx) returning its experiments"
+		if globals["main"] != nil {
+			msg = fmt.Sprintf("main: got %s, want a function main(ctx)", globals["main"].Type())
+		}
+		return nil, &LoadError{File: path, Msg: msg}
+	}
+	v, err := starlark.Call(thread, mainFn, starlark.Tuple{newContext(s.vars)}, nil)
+	if err != nil {
+		return nil, s.fault(path, err)
+	}
+	values, err := experimentsOf(v)
+	if err != nil {
+		le := &LoadError{File: path, Msg: "main: " + err.Error(), Err: err}
+		if fn, ok := mainFn.(*starlark.Function); ok {
+			setPos(le, fn.Position())
+		}
+		return nil, le
+	}
+	exps := make([]runtime.Experiment, len(values))
+	for i, ev := range values {
+		for _, prev := range values[:i] {
+			if prev.plan.Name == ev.plan.Name {
+				return nil, errorAt(ev.stack, fmt.Errorf("experiment: two experiments are named %q; names must be unique", ev.plan.Name))
+			}
+		}
+		exps[i] = ev.plan
+	}
+	return exps, nil
+}
+
+// experimentsOf accepts one experiment or a non-empty list or tuple.
+func experimentsOf(v starlark.Value) ([]*experimentValue, error) {
+	if e, ok := v.(*experimentValue); ok {
+		return []*experimentValue{e}, nil
+	}
+	seq, ok := v.(starlark.Indexable)
+	if _, isStr := v.(starlark.String); !ok || isStr {
+		return nil, fmt.Errorf("got %s, want an experiment or a list of experiments", v.Type())
+	}
+	if seq.Len() == 0 {
+		return nil, fmt.Errorf("got an empty list, want at least one experiment")
+	}
+	out := make([]*experimentValue, seq.Len())
+	for i := range out {
+		e, ok := seq.Index(i).(*experimentValue)
+		if !ok {
+			return nil, fmt.Errorf("at index %d: got %s, want experiment", i, seq.Index(i).Type())
+		}
+		out[i] = e
+	}
+	return out, nil
+}
+
+// newContext is main's ctx: ctx.vars is a frozen dict of the -D values,
+// so ctx.vars.get("requests", "200") and ctx.vars["x"] work as in Python.
+func newContext(vars map[string]string) starlark.Value {
+	keys := make([]string, 0, len(vars))
+	for k := range vars {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	d := starlark.NewDict(len(vars))
+	for _, k := range keys {
+		_ = d.SetKey(starlark.String(k), starlark.String(vars[k]))
+	}
+	attrs := starlark.StringDict{"vars": d}
+	// The description names the keys only: -D may carry secrets.
+	return newObjectValue("context", fmt.Sprintf("context(vars=<%s>)", strings.Join(keys, ", ")), attrs)
+}
+
+// objectValue is a plain attribute holder (ctx) with no Go plan behind it.
+type objectValue struct{ object }
+
+func newObjectValue(typ, desc string, attrs starlark.StringDict) *objectValue {
+	return &objectValue{object: newObject(typ, desc, attrs, false)}
+}

@@ -1,0 +1,302 @@
+package builtins
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/runtime"
+)
+
+// writeScenario writes files into a fresh folder and returns the path of
+// the first, the scenario.
+func writeScenario(t *testing.T, files ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for i := 0; i < len(files); i += 2 {
+		p := filepath.Join(dir, files[i])
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(files[i+1]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return filepath.Join(dir, files[0])
+}
+
+// loadErr loads a scenario that must fail with a *LoadError.
+func loadErr(t *testing.T, path string, opts Options) *LoadError {
+	t.Helper()
+	_, err := Load(path, nil, opts)
+	var le *LoadError
+	if !errors.As(err, &le) {
+		t.Fatalf("got %T %v, want *LoadError", err, err)
+	}
+	return le
+}
+
+const minimal = `
+def main(ctx):
+    return experiment("x", sim(), synthetic(10, 10), concurrency(1), requests = 5)
+`
+
+func TestLoadErrorPrintsPositionThenBacktrace(t *testing.T) {
+	path := writeScenario(t, "scenario.star", `
+def build(n):
+    return experiment("x", sim(), synthetic(1), concurrency(1),
+        requests = n)
+
+def main(ctx):
+    return build("many")
+`)
+	le := loadErr(t, path, Options{})
+	want := path + `:4:9: experiment: for parameter requests: got string, want int
+Traceback (most recent call last):
+  ` + path + `:7:17: in main
+  ` + path + `:3:22: in build`
+	if le.Error() != want {
+		t.Errorf("got\n%s\nwant\n%s", le.Error(), want)
+	}
+	if le.File != path || le.Line != 4 || le.Col != 9 || le.Msg != "experiment: for parameter requests: got string, want int" {
+		t.Errorf("fields: %+v", le)
+	}
+}
+
+func TestSyntaxAndResolveErrors(t *testing.T) {
+	le := loadErr(t, writeScenario(t, "s.star", "def main(ctx:\n    pass\n"), Options{})
+	if le.Line != 1 || !strings.Contains(le.Msg, "want ')'") || le.Backtrace != "" {
+		t.Errorf("syntax error: %+v", le)
+	}
+	le = loadErr(t, writeScenario(t, "s.star", "x = enpoint\ny = concurency(1)\n"), Options{})
+	// Every undefined name at once, each with its position.
+	if le.Line != 1 || le.Col != 5 || !strings.HasPrefix(le.Msg, "undefined: enpoint\n") ||
+		!strings.HasSuffix(le.Msg, "s.star:2:5: undefined: concurency") {
+		t.Errorf("resolve error: %+v", le)
+	}
+}
+
+func TestMissingOrBrokenMainAndCheck(t *testing.T) {
+	for src, want := range map[string]string{
+		"x = 1":                        "no main(ctx) function",
+		"main = 1":                     "main: got int, want a function main(ctx)",
+		minimal + "check = 1":          "check: got int, want a function check(results)",
+		"def main():\n    return None": "function main accepts no arguments (1 given)",
+	} {
+		le := loadErr(t, writeScenario(t, "s.star", src), Options{})
+		if !strings.Contains(le.Msg, want) {
+			t.Errorf("%q: got %q, want %q", src, le.Msg, want)
+		}
+	}
+}
+
+func TestUnreadableScenarioIsAnOSError(t *testing.T) {
+	_, err := Load(filepath.Join(t.TempDir(), "missing.star"), nil, Options{})
+	var le *LoadError
+	if !errors.Is(err, fs.ErrNotExist) || errors.As(err, &le) {
+		t.Errorf("got %v", err)
+	}
+}
+
+func TestStepLimitStopsRunawayScripts(t *testing.T) {
+	path := writeScenario(t, "s.star", "def main(ctx):\n    while True:\n        pass\n")
+	le := loadErr(t, path, Options{MaxSteps: 10_000})
+	if le.Msg != "Starlark computation cancelled: too many steps" || !strings.Contains(le.Backtrace, "in main") {
+		t.Errorf("got %+v", le)
+	}
+	// The default limit still lets a real scenario build a large plan.
+	big := writeScenario(t, "s.star", `
+def main(ctx):
+    return [experiment("e%d" % i, sim(), synthetic(100, 10), concurrency(1), sweep = sweep(concurrency = pow2(1, 1024)))
+            for i in range(200)]
+`)
+	if _, err := Load(big, nil, Options{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestCancellation(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	path := writeScenario(t, "s.star", "def main(ctx):\n    while True:\n        pass\n")
+	le := loadErr(t, path, Options{Context: ctx})
+	if !strings.Contains(le.Msg, "context canceled") {
+		t.Errorf("got %+v", le)
+	}
+}
+
+func TestPrintGoesToTheLogWithPosition(t *testing.T) {
+	var got []string
+	path := writeScenario(t, "s.star", `print("loading", 1)`+minimal)
+	_, err := Load(path, nil, Options{Print: func(pos, msg string) { got = append(got, pos+" "+msg) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 || got[0] != path+":1:6 loading 1" {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestEnvReadsTheProcessEnvironmentByDefault(t *testing.T) {
+	t.Setenv("LLMBENCH_TEST_URL", "http://example:8000")
+	path := writeScenario(t, "s.star", `
+def main(ctx):
+    return experiment("x", endpoint(env("LLMBENCH_TEST_URL"), "m"), synthetic(1), concurrency(1))
+`)
+	scen, err := Load(path, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := scen.Experiments[0].Endpoint.URL; got != "http://example:8000" {
+		t.Errorf("url %q", got)
+	}
+}
+
+// A symbolic link inside the folder that leads out of it is refused, for
+// loads and data files alike.
+func TestSymlinkEscapesAreRefused(t *testing.T) {
+	outside := writeScenario(t, "secret.star", "X = 1\n")
+	path := writeScenario(t, "s.star", `load("link.star", "X")`+minimal)
+	if err := os.Symlink(outside, filepath.Join(filepath.Dir(path), "link.star")); err != nil {
+		t.Skip("no symlinks here:", err)
+	}
+	le := loadErr(t, path, Options{})
+	if !strings.Contains(le.Msg, "cannot load link.star") || !strings.Contains(le.Msg, "escapes") {
+		t.Errorf("got %+v", le)
+	}
+	data := writeScenario(t, "s.star", `jsonl("link.jsonl")`+minimal)
+	if err := os.Symlink(outside, filepath.Join(filepath.Dir(data), "link.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	if le := loadErr(t, data, Options{}); !strings.Contains(le.Msg, "escapes") {
+		t.Errorf("got %+v", le)
+	}
+}
+
+// An absolute path given with -D may be loaded; any other may not.
+func TestAbsolutePathsFromTheCommandLine(t *testing.T) {
+	lib := writeScenario(t, "lib.star", "N = 7\n")
+	path := writeScenario(t, "s.star", `
+def main(ctx):
+    return experiment("x", sim(), synthetic(1), concurrency(ctx.vars["n"] and N))
+`)
+	src := "load(\"" + lib + "\", \"N\")\n"
+	if err := os.WriteFile(path, append([]byte(src), mustRead(t, path)...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	scen, err := Load(path, map[string]string{"n": "1", "lib": lib}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if scen.Experiments[0].Load.Concurrency != 7 {
+		t.Errorf("load %+v", scen.Experiments[0].Load)
+	}
+	if le := loadErr(t, path, Options{}); !strings.Contains(le.Msg, "outside the scenario's folder") {
+		t.Errorf("without -D: %+v", le)
+	}
+}
+
+func mustRead(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// A malformed gate points at the offending character of its literal, and
+// the *metrics.GateError is reachable for a caller that wants its parts.
+func TestMalformedGatePointsIntoTheLiteral(t *testing.T) {
+	path := writeScenario(t, "s.star", `
+def main(ctx):
+    return experiment("x", sim(), synthetic(1), concurrency(1),
+                      gates = ["error_rate < 1%", "ttft.p99 < 500 ms @ concurrency=1", "ttft.p99 ~ 5"])
+`)
+	le := loadErr(t, path, Options{})
+	var ge *metrics.GateError
+	if !errors.As(le, &ge) {
+		t.Fatalf("no GateError in %v", le)
+	}
+	// `"ttft.p99 ~ 5"` starts at column 88; the "~" is its 10th byte.
+	if ge.Gate != "ttft.p99 ~ 5" || le.Line != 4 || le.Col != 88+ge.Col {
+		t.Errorf("gate error %+v at %d:%d", ge, le.Line, le.Col)
+	}
+	if !strings.HasPrefix(le.Msg, `experiment: for parameter gates: gate "ttft.p99 ~ 5": col 10: `) {
+		t.Errorf("msg %q", le.Msg)
+	}
+}
+
+// A computed gate has no literal: the error points at the gates keyword.
+func TestComputedGatePointsAtTheKeyword(t *testing.T) {
+	path := writeScenario(t, "s.star", `
+def main(ctx):
+    return experiment("x", sim(), synthetic(1), concurrency(1), gates = ["ttft.p99 < " + "soon"])
+`)
+	le := loadErr(t, path, Options{})
+	if le.Line != 3 || le.Col != 65 {
+		t.Errorf("at %d:%d: %s", le.Line, le.Col, le.Msg)
+	}
+}
+
+// Two scenarios can load at once: all state is per load.
+func TestConcurrentLoads(t *testing.T) {
+	path := writeScenario(t, "s.star", `load("@llmbench//presets.star", "presets")`+minimal)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			if _, err := Load(path, nil, Options{}); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+}
+
+func TestLoadAliasKeepsColumnsAndNames(t *testing.T) {
+	src := []byte("load(\"a.star\", \"b\")\nx = f(load = 1, s = \"load = 2\") # load = 3\ny = x.load\nz = '''\nload = \"\"\"'''\n")
+	got := string(rewriteLoad(src))
+	want := "load(\"a.star\", \"b\")\nx = f(" + loadAlias + " = 1, s = \"load = 2\") # load = 3\ny = x." + loadAlias + "\nz = '''\nload = \"\"\"'''\n"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	path := writeScenario(t, "s.star", "def main(ctx):\n    return experiment('x', sim(), synthetic(1), load = 3)\n")
+	le := loadErr(t, path, Options{})
+	if le.Msg != "experiment: for parameter load: got int, want load" || le.Line != 2 || le.Col != 49 {
+		t.Errorf("got %d:%d %q", le.Line, le.Col, le.Msg)
+	}
+	path = writeScenario(t, "s.star", "x = endpoint('h:1', 'm', load = 3)\n")
+	if le := loadErr(t, path, Options{}); le.Msg != `endpoint: unexpected keyword argument "load"` {
+		t.Errorf("got %q", le.Msg)
+	}
+}
+
+// File datasets and replay() are declared now and refused by a run, never
+// run silently: their Source's Build says so with runtime.ErrNotSupported.
+func TestDeclaredSourcesRefuseToRun(t *testing.T) {
+	path := writeScenario(t, "s.star", `
+def main(ctx):
+    return [experiment("j", sim(), jsonl("p.jsonl"), concurrency(1)),
+            experiment("s", sim(), sharegpt("p.jsonl"), concurrency(1)),
+            experiment("r", sim(), trace("p.jsonl"), replay(speed = 2))]
+`, "p.jsonl", "{}\n")
+	scen, err := Load(path, nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range scen.Experiments {
+		_, err := e.Dataset.Build(0)
+		if !errors.Is(err, runtime.ErrNotSupported) {
+			t.Errorf("%s: Build = %v, want ErrNotSupported", e.Name, err)
+		}
+	}
+	if got := scen.Experiments[2].Dataset.String(); got != `trace("p.jsonl", format="mooncake") replayed at speed 2` {
+		t.Errorf("replay dataset %q", got)
+	}
+}

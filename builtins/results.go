@@ -1,0 +1,160 @@
+package builtins
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"go.starlark.net/starlark"
+
+	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/runtime"
+)
+
+// newResults is check()'s argument: a frozen dict from experiment name to
+// its results (SPEC §6 results[name]).
+func newResults(results []runtime.ExperimentResult) *starlark.Dict {
+	d := starlark.NewDict(len(results))
+	for i := range results {
+		r := &results[i]
+		name := ""
+		if r.Experiment != nil {
+			name = r.Experiment.Name
+		}
+		_ = d.SetKey(starlark.String(name), newResultValue(name, r))
+	}
+	d.Freeze()
+	return d
+}
+
+// resultValue is one experiment's results: .points in load order,
+// .knee(gate), .repeats, and .saturation and .max_goodput, which are None
+// until sweeps that find them exist.
+type resultValue struct {
+	object
+	points []*pointValue
+}
+
+func newResultValue(name string, r *runtime.ExperimentResult) *resultValue {
+	var exp runtime.Experiment
+	if r.Experiment != nil {
+		exp = *r.Experiment
+	}
+	points := make([]*pointValue, len(r.Points))
+	for i := range r.Points {
+		points[i] = newPointValue(&exp, &r.Points[i])
+	}
+	// Load order: what knee() scans and what a user indexing points
+	// expects, whatever order a grid ran in.
+	slices.SortStableFunc(points, func(a, b *pointValue) int { return cmp.Compare(a.load, b.load) })
+	list := make([]starlark.Value, len(points))
+	for i, p := range points {
+		list[i] = p
+	}
+	rv := &resultValue{points: points}
+	attrs := starlark.StringDict{
+		"name": str(name), "points": starlark.NewList(list), "repeats": integer(max(exp.Repeats, 1)),
+		"saturation": starlark.None, "max_goodput": starlark.None,
+	}
+	attrs["knee"] = starlark.NewBuiltin("knee", rv.knee)
+	rv.object = newObject("results", fmt.Sprintf("results(%s, %d points)", quote(name), len(points)), attrs, false)
+	return rv
+}
+
+// knee(gate) is the highest-load point meeting gate before the first point
+// that misses it, scanning in load order, or None when the lowest load
+// already misses it: the design article's "knee" (the last point with p99
+// TTFT < 500 ms), which for a noisy metric should not jump past a failure
+// to a lucky point beyond it. A point where the metric was not measured
+// misses the gate.
+func (r *resultValue) knee(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var text string
+	if err := unpack(b.Name(), args, kwargs, "gate", &text); err != nil {
+		return nil, err
+	}
+	gate, err := metrics.ParseGate(text)
+	if err != nil {
+		return nil, paramError(b.Name(), "gate", err)
+	}
+	if gate.Baseline {
+		return nil, paramErrorf(b.Name(), "gate", "a knee against a baseline is %v", runtime.ErrNotSupported)
+	}
+	var knee starlark.Value = starlark.None
+	for _, p := range r.points {
+		if !gate.Applies(p.params) {
+			continue
+		}
+		if !p.meets(gate) {
+			break
+		}
+		knee = p
+	}
+	return knee, nil
+}
+
+// pointValue is one measured point: its load parameters (None where they
+// do not apply) and every metric of its summary, times in ms as in every
+// report.
+type pointValue struct {
+	object
+	params  map[string]float64
+	summary *metrics.Summary
+	load    float64
+}
+
+func newPointValue(exp *runtime.Experiment, pr *runtime.PointResult) *pointValue {
+	p := &pointValue{params: pr.Params}
+	attrs := starlark.StringDict{"label": str(pr.Label)}
+	for _, name := range []string{runtime.ParamConcurrency, runtime.ParamRate, runtime.ParamInputTokens, runtime.ParamOutputTokens} {
+		attrs[name] = starlark.None
+		if v, ok := pr.Params[name]; ok {
+			attrs[name] = paramValue(name, v)
+		}
+	}
+	p.load = cmp.Or(pr.Params[runtime.ParamConcurrency], pr.Params[runtime.ParamRate])
+	if pr.Outcome != nil {
+		p.summary = &pr.Outcome.Summary
+	}
+	addMetrics(attrs, p.summary, exp.CostPerHour)
+	attrs["gates"] = gateResults(pr.Gates)
+	attrs["passed"] = starlark.Bool(allPassed(pr.Gates))
+	p.object = newObject("point", "point("+quote(pr.Label)+")", attrs, false)
+	return p
+}
+
+// paramValue is an int for whole-number parameters, a float for rate.
+func paramValue(name string, v float64) starlark.Value {
+	if name == runtime.ParamRate {
+		return starlark.Float(v)
+	}
+	return starlark.MakeInt64(int64(v))
+}
+
+func (p *pointValue) meets(g metrics.Gate) bool {
+	v, err := g.Measure(p.summary)
+	return err == nil && g.Check(v, 0)
+}
+
+func allPassed(gates []runtime.GateResult) bool {
+	for _, g := range gates {
+		if !g.Passed {
+			return false
+		}
+	}
+	return true
+}
+
+// gateResults lists the experiment's gates evaluated at a point, each with
+// the gate as written, whether it passed and the measured-vs-limit text.
+func gateResults(gates []runtime.GateResult) *starlark.List {
+	list := make([]starlark.Value, len(gates))
+	for i, g := range gates {
+		msg := g.Gate.Describe(g.Measured)
+		if g.Err != nil {
+			msg = g.Err.Error()
+		}
+		attrs := starlark.StringDict{"gate": str(g.Gate.Source), "passed": starlark.Bool(g.Passed), "message": str(msg)}
+		list[i] = newObjectValue("gate_result", "gate_result("+quote(g.Gate.Source)+")", attrs)
+	}
+	return starlark.NewList(list)
+}

@@ -1,0 +1,53 @@
+package builtins
+
+import (
+	"testing"
+
+	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/runtime"
+)
+
+// TestResultsObject feeds testdata/check/results.star's check() with a
+// fake three-point sweep; its asserts say what the results object holds.
+func TestResultsObject(t *testing.T) {
+	scen, err := Load("testdata/check/results.star", nil, testOptions(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	exp := &scen.Experiments[0]
+	res := runtime.ExperimentResult{Experiment: exp}
+	for _, c := range []float64{4, 1, 2} { // out of order on purpose
+		ttft := map[float64]float64{1: 100, 2: 300, 4: 900}[c] * 1e6
+		out := &runtime.Outcome{Summary: summaryWith(ttft)}
+		pr := runtime.PointResult{Label: "concurrency" + itoa(c), Params: map[string]float64{"concurrency": c}, Outcome: out}
+		pr.Gates = runtime.EvaluateGates(exp, pr.Params, out)
+		res.Points = append(res.Points, pr)
+	}
+	if err := scen.Check([]runtime.ExperimentResult{res}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// summaryWith is a point where four requests took ttft ns to first token,
+// 5 ms between tokens, 10 tokens each, and one more failed with HTTP 500.
+func summaryWith(ttft float64) metrics.Summary {
+	goodput := 7.5
+	return metrics.Summary{
+		TimeToFirstToken:      metrics.NewDistribution([]float64{ttft, ttft, ttft, ttft}),
+		InterTokenLatency:     metrics.NewDistribution([]float64{5e6, 5e6, 5e6, 5e6}),
+		OutputSequenceLength:  metrics.NewDistribution([]float64{10, 10, 10, 10}),
+		OutputTokenThroughput: 1000, RequestThroughput: 10, RequestGoodput: &goodput,
+		RequestCount: 4, Completed: 4, Failed: 1, ErrorRate: 0.2, Duration: 400e6,
+		Errors: []metrics.ErrorCount{{Class: "http", Status: 500, Message: "boom", Count: 1}},
+	}
+}
+
+// A point without an outcome (it could not run) has every metric None.
+func TestPointWithoutOutcome(t *testing.T) {
+	p := newPointValue(&runtime.Experiment{}, &runtime.PointResult{Label: "concurrency1", Params: map[string]float64{"concurrency": 1}})
+	for _, name := range []string{"ttft", "output_token_throughput", "error_rate", "errors", "request_goodput"} {
+		if v, _ := p.Attr(name); v.String() != "None" {
+			t.Errorf("%s = %v, want None", name, v)
+		}
+	}
+}

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/llmbench/llmbench/runtime"
+)
+
+// checkCmd loads and validates a scenario and prints its expanded plan
+// without sending a single request.
+type checkCmd struct {
+	File   string   `arg:"" type:"path" help:"Scenario file (.star)."`
+	Define []string `short:"D" sep:"none" help:"key=value visible to the scenario as ctx.vars (repeatable)."`
+}
+
+func (c *checkCmd) Run(e *env) error {
+	scen, err := loadScenario(c.File, c.Define)
+	if err != nil {
+		return err
+	}
+	return printPlan(e.stdout, scen)
+}
+
+// printPlan shows every experiment and every point it will run.
+func printPlan(w io.Writer, scen *runtime.Scenario) error {
+	fmt.Fprintf(w, "Scenario %s: %d experiment(s)\n", scen.File, len(scen.Experiments))
+	for i := range scen.Experiments {
+		exp := &scen.Experiments[i]
+		points, err := exp.Points()
+		if err != nil {
+			return invalid("%v", err)
+		}
+		ep := exp.Endpoint
+		fmt.Fprintf(w, "\nexperiment %q\n", exp.Name)
+		fmt.Fprintf(w, "  endpoint:  %s model=%s api=%s stream=%v\n", ep.URL, ep.Model, ep.API, ep.Stream)
+		fmt.Fprintf(w, "  dataset:   %s\n", exp.Dataset)
+		fmt.Fprintf(w, "  per point: %s, warmup %d, repeats %d\n", stopText(exp), exp.Warmup, max(exp.Repeats, 1))
+		if len(exp.Goodput) > 0 {
+			slos := make([]string, len(exp.Goodput))
+			for j, slo := range exp.Goodput {
+				slos[j] = fmt.Sprintf("%s:%g", slo.Metric, slo.Value)
+			}
+			fmt.Fprintf(w, "  goodput:   %s\n", strings.Join(slos, " "))
+		}
+		labels := make([]string, len(points))
+		for j, p := range points {
+			labels[j] = p.Label + loadText(p.Load)
+		}
+		fmt.Fprintf(w, "  points (%d): %s\n", len(points), strings.Join(labels, ", "))
+		for _, g := range exp.Gates {
+			fmt.Fprintf(w, "  gate:      %s\n", g.Source)
+		}
+	}
+	if scen.Check != nil {
+		fmt.Fprintln(w, "\ncheck(results) runs after all experiments")
+	}
+	return nil
+}
+
+func stopText(exp *runtime.Experiment) string {
+	if exp.Duration > 0 {
+		return "for " + exp.Duration.String()
+	}
+	return fmt.Sprintf("%d requests", exp.Requests)
+}
+
+func loadText(l runtime.Load) string {
+	if l.Closed() {
+		return ""
+	}
+	s := " (" + string(l.Arrival)
+	if l.MaxConcurrency > 0 {
+		s += fmt.Sprintf(", max %d in flight", l.MaxConcurrency)
+	}
+	return s + ")"
+}

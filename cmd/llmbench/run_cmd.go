@@ -1,0 +1,201 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/llmbench/llmbench/builtins"
+	"github.com/llmbench/llmbench/reports/genaiperf"
+	"github.com/llmbench/llmbench/reports/verdict"
+	"github.com/llmbench/llmbench/runtime"
+)
+
+// runCmd runs a scenario: every experiment, every point, then the gates
+// and check(); the exit code tells CI whether the gates held.
+type runCmd struct {
+	File      string   `arg:"" type:"path" help:"Scenario file (.star)."`
+	Define    []string `short:"D" sep:"none" help:"key=value visible to the scenario as ctx.vars (repeatable)."`
+	Out       string   `default:"out" help:"Directory for results: OUT/<experiment>/<point>/ and per-run files."`
+	DryRun    bool     `help:"Load and print the plan without sending traffic (same as llmbench check)."`
+	Resume    bool     `help:"Skip points already finished in OUT (not supported yet)."`
+	Shard     string   `help:"Run shard I/N of the load (not supported yet)."`
+	Junit     string   `type:"path" help:"Also write JUnit XML (one testcase per gate) to this file."`
+	SummaryMd string   `name:"summary-md" type:"path" help:"Also write a Markdown summary to this file."`
+	NoPlots   bool     `help:"Do not render plots (plots are not implemented yet)."`
+}
+
+func (c *runCmd) Run(e *env) error {
+	if c.Resume || c.Shard != "" {
+		return invalid("--resume and --shard are not supported yet")
+	}
+	scen, err := loadScenario(c.File, c.Define)
+	if err != nil {
+		return err
+	}
+	if c.DryRun {
+		return printPlan(e.stdout, scen)
+	}
+	if err := runnable(scen); err != nil {
+		return err
+	}
+	results, runErr := runExperiments(e, scen, c.Out)
+	if runErr != nil && !errors.Is(runErr, errInterrupted) {
+		return runErr
+	}
+	vs := verdict.Collect(results)
+	if scen.Check != nil && runErr == nil {
+		more, err := runCheck(scen, results)
+		if err != nil {
+			return err
+		}
+		vs = append(vs, more...)
+	}
+	if err := c.writeVerdicts(e, scen, results, vs); err != nil {
+		return runFailed("writing results: %v", err)
+	}
+	if runErr != nil {
+		return runErr
+	}
+	if n := verdict.Failed(vs); n > 0 {
+		return &exitError{code: exitGateFailed, err: fmt.Errorf("%d of %d gates failed", n, len(vs))}
+	}
+	return nil
+}
+
+// loadScenario loads and validates a scenario; every problem is exit 2.
+func loadScenario(file string, defines []string) (*runtime.Scenario, error) {
+	vars := map[string]string{}
+	for _, d := range defines {
+		k, v, ok := strings.Cut(d, "=")
+		if !ok || k == "" {
+			return nil, invalid("-D: got %q, want key=value", d)
+		}
+		vars[k] = v
+	}
+	scen, err := builtins.Load(file, vars, builtins.Options{})
+	if err != nil {
+		return nil, invalid("%v", err)
+	}
+	return scen, nil
+}
+
+// runnable refuses, before any traffic, what a scenario may declare but
+// this version cannot run yet (SPEC features still being built).
+func runnable(scen *runtime.Scenario) error {
+	var errs []error
+	for i := range scen.Experiments {
+		if err := scen.Experiments[i].Validate(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return invalid("%s: %v", scen.File, err)
+	}
+	return nil
+}
+
+// runExperiments measures every experiment, writing each point as it ends.
+func runExperiments(e *env, scen *runtime.Scenario, out string) ([]runtime.ExperimentResult, error) {
+	var results []runtime.ExperimentResult
+	for i := range scen.Experiments {
+		exp := &scen.Experiments[i]
+		res, err := runtime.RunExperiment(e.ctx, exp, func(p runtime.PointResult) error {
+			fmt.Fprintf(e.stdout, "\n== %s / %s ==\n", exp.Name, p.Label)
+			run := describePoint(exp, &p)
+			return writePointArtifacts(e.stdout, filepath.Join(out, exp.Name, p.Label), &run, p.Outcome)
+		})
+		if res != nil {
+			results = append(results, *res)
+		}
+		if err != nil {
+			if errors.Is(err, runtime.ErrUnreachable) {
+				return results, runFailed("%v", err)
+			}
+			return results, invalid("%v", err)
+		}
+		if e.ctx.Err() != nil || interrupted(res) {
+			return results, errInterrupted
+		}
+	}
+	return results, nil
+}
+
+func interrupted(res *runtime.ExperimentResult) bool {
+	for _, p := range res.Points {
+		if p.Outcome.Result.Interrupted {
+			return true
+		}
+	}
+	return false
+}
+
+// runCheck calls the scenario's check(results); fail() calls become
+// failed verdicts, a script fault is a scenario error.
+func runCheck(scen *runtime.Scenario, results []runtime.ExperimentResult) ([]verdict.Verdict, error) {
+	err := scen.Check(results)
+	var cf *builtins.CheckFailure
+	switch {
+	case err == nil:
+		return nil, nil
+	case errors.As(err, &cf):
+		return verdict.CheckFailures(cf.Messages), nil
+	}
+	return nil, invalid("check(): %v", err)
+}
+
+// describePoint fills the GenAI-Perf description of a scenario point.
+func describePoint(exp *runtime.Experiment, p *runtime.PointResult) genaiperf.Run {
+	ep := exp.Endpoint
+	r := genaiperf.DefaultRun(ep.Model)
+	r.Subcommand = "run"
+	r.EndpointType, r.Streaming, r.URL = string(ep.API), ep.Stream, ep.URL
+	r.Endpoint = strings.TrimLeft(ep.Path, " /")
+	r.Stimulus = genaiperf.Stimulus{Concurrency: int(p.Params[runtime.ParamConcurrency]), RequestRate: p.Params[runtime.ParamRate]}
+	r.RequestCount, r.MeasurementInterval, r.WarmupRequestCount = exp.Requests, int(exp.Duration.Milliseconds()), exp.Warmup
+	for _, slo := range exp.Goodput {
+		r.Goodput = append(r.Goodput, genaiperf.Goodput{Name: string(slo.Metric), Value: slo.Value})
+	}
+	for _, f := range ep.Extra {
+		r.ExtraInputs = append(r.ExtraInputs, genaiperf.Field{Name: f.Key, Value: f.Value})
+	}
+	r.RandomSeed = int(exp.Seed)
+	if arrival := exp.Load.Arrival; arrival != "" {
+		r.RequestDistribution = string(arrival)
+	} else if r.Stimulus.Mode() == "request_rate" {
+		r.RequestDistribution = string(runtime.Poisson) // a rate sweep's default
+	}
+	r.TokenCounting = p.Outcome.Counting.String()
+	r.Version = "llmbench " + version
+	return r
+}
+
+// writeVerdicts prints the gate list and writes gates.json, and JUnit and
+// Markdown when asked.
+func (c *runCmd) writeVerdicts(e *env, scen *runtime.Scenario, results []runtime.ExperimentResult, vs []verdict.Verdict) error {
+	fmt.Fprintln(e.stdout)
+	if err := verdict.WriteConsole(e.stdout, vs); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(c.Out, 0o755); err != nil {
+		return err
+	}
+	name := strings.TrimSuffix(filepath.Base(scen.File), filepath.Ext(scen.File))
+	files := map[string]func(*os.File) error{
+		filepath.Join(c.Out, "gates.json"): func(f *os.File) error { return verdict.WriteJSON(f, vs) },
+	}
+	if c.Junit != "" {
+		files[c.Junit] = func(f *os.File) error { return verdict.WriteJUnit(f, name, vs) }
+	}
+	if c.SummaryMd != "" {
+		files[c.SummaryMd] = func(f *os.File) error { return verdict.WriteMarkdown(f, name, results, vs) }
+	}
+	for path, write := range files {
+		if err := writeFile(path, write); err != nil {
+			return err
+		}
+	}
+	return nil
+}

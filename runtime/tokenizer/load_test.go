@@ -1,0 +1,201 @@
+package tokenizer
+
+import (
+	"compress/gzip"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// smallJSON is a small real tokenizer.json (trained by the fixture
+// generator), used where the test is about finding the file.
+func smallJSON(t *testing.T) []byte {
+	f, err := os.Open("testdata/synth-bytelevel.json.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+func writeFile(t *testing.T, path string, data []byte) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// isolateHub points every Hugging Face variable at a fresh folder so that
+// no test reads the real cache or reaches the network.
+func isolateHub(t *testing.T) string {
+	dir := t.TempDir()
+	for _, k := range []string{"HF_HUB_CACHE", "HF_TOKEN", "HF_TOKEN_PATH", "HF_HUB_OFFLINE", "XDG_CACHE_HOME"} {
+		t.Setenv(k, "")
+	}
+	t.Setenv("HF_HOME", filepath.Join(dir, "hf"))
+	t.Setenv("HF_ENDPOINT", "http://127.0.0.1:1") // nothing listens there
+	return filepath.Join(dir, "hf", "hub")
+}
+
+func mustEncode(t *testing.T, tk *Tokenizer, want *Tokenizer) {
+	t.Helper()
+	text := "Hello, world! 123"
+	if got, exp := tk.Encode(text), want.Encode(text); !slices.Equal(got, exp) {
+		t.Fatalf("Encode = %v, want %v", got, exp)
+	}
+}
+
+func TestLoadFileAndFolder(t *testing.T) {
+	isolateHub(t)
+	ref := testTokenizer(t, "synth-bytelevel")
+	dir := t.TempDir()
+	plain := filepath.Join(dir, "model", "tokenizer.json")
+	writeFile(t, plain, smallJSON(t))
+	for _, src := range []string{plain, filepath.Dir(plain), "testdata/synth-bytelevel.json.gz"} {
+		tk, err := Load(src)
+		if err != nil {
+			t.Fatalf("Load(%q): %v", src, err)
+		}
+		if tk.Source() != src {
+			t.Errorf("Source() = %q, want %q", tk.Source(), src)
+		}
+		mustEncode(t, tk, ref)
+	}
+}
+
+func TestLoadErrorsNameTheSource(t *testing.T) {
+	isolateHub(t)
+	empty := t.TempDir()
+	cases := []struct{ src, want string }{
+		{"", "no tokenizer given"},
+		{"./missing/tokenizer.json", `tokenizer "./missing/tokenizer.json": no such file or folder`},
+		{empty, "has no tokenizer.json"},
+		{"testdata/gen", "has no tokenizer.json"},
+	}
+	for _, c := range cases {
+		_, err := Load(c.src)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Load(%q) error = %v, want it to contain %q", c.src, err, c.want)
+		}
+	}
+}
+
+func TestLoadUnsupportedComponents(t *testing.T) {
+	base := string(smallJSON(t))
+	cases := []struct{ old, new, want string }{
+		{`"type":"BPE"`, `"type":"Unigram"`, `model "Unigram" is not supported`},
+		{`"normalizer":{`, `"normalizer":{"type":"BertNormalizer"},"x":{`, `normalizer "BertNormalizer" is not supported`},
+		{`"pre_tokenizer":{`, `"pre_tokenizer":{"type":"Whitespace"},"x":{`, `pre_tokenizer "Whitespace" is not supported`},
+		{`"decoder":{`, `"decoder":{"type":"WordPiece"},"x":{`, `decoder "WordPiece" is not supported`},
+	}
+	for _, c := range cases {
+		if !strings.Contains(base, c.old) {
+			t.Fatalf("fixture lacks %q", c.old)
+		}
+		path := filepath.Join(t.TempDir(), "tokenizer.json")
+		writeFile(t, path, []byte(strings.Replace(base, c.old, c.new, 1)))
+		_, err := Load(path)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), path) {
+			t.Errorf("error = %v, want it to name %q and the file", err, c.want)
+		}
+	}
+}
+
+// TestLoadFromHubCache finds a model downloaded earlier by huggingface_hub,
+// through refs/main, without any network.
+func TestLoadFromHubCache(t *testing.T) {
+	hub := isolateHub(t)
+	t.Setenv("HF_HUB_OFFLINE", "1")
+	repo := filepath.Join(hub, "models--acme--tiny")
+	writeFile(t, filepath.Join(repo, "snapshots", "old", "tokenizer.json"), []byte("{broken"))
+	writeFile(t, filepath.Join(repo, "snapshots", "abc123", "tokenizer.json"), smallJSON(t))
+	writeFile(t, filepath.Join(repo, "refs", "main"), []byte("abc123\n"))
+	tk, err := Load("acme/tiny")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustEncode(t, tk, testTokenizer(t, "synth-bytelevel"))
+
+	t.Setenv("HF_HUB_CACHE", filepath.Join(t.TempDir(), "elsewhere"))
+	_, err = Load("acme/tiny")
+	if err == nil || !strings.Contains(err.Error(), `tokenizer "acme/tiny": not found in the Hugging Face cache (`) ||
+		!strings.Contains(err.Error(), "HF_HUB_OFFLINE") {
+		t.Errorf("offline miss: %v", err)
+	}
+}
+
+// TestLoadDownloads fetches tokenizer.json from a local endpoint into the
+// cache layout, sending HF_TOKEN, and then works with the endpoint gone.
+func TestLoadDownloads(t *testing.T) {
+	hub := isolateHub(t)
+	t.Setenv("HF_TOKEN", "secret")
+	body := smallJSON(t)
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		switch {
+		case r.Header.Get("Authorization") != "Bearer secret":
+			http.Error(w, "no token", http.StatusUnauthorized)
+		case r.URL.Path == "/acme/tiny/resolve/main/tokenizer.json":
+			w.Header().Set("X-Repo-Commit", strings.Repeat("ab", 20))
+			w.Write(body)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Setenv("HF_ENDPOINT", srv.URL+"/")
+	tk, err := Load("acme/tiny")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustEncode(t, tk, testTokenizer(t, "synth-bytelevel"))
+	snap := filepath.Join(hub, "models--acme--tiny", "snapshots", strings.Repeat("ab", 20), "tokenizer.json")
+	if _, err := os.Stat(snap); err != nil {
+		t.Errorf("not cached in the hub layout: %v", err)
+	}
+	srv.Close()
+	if _, err := Load("acme/tiny"); err != nil || hits.Load() != 1 {
+		t.Errorf("second load: err %v, %d requests (want 1)", err, hits.Load())
+	}
+}
+
+func TestLoadDownloadFailures(t *testing.T) {
+	hub := isolateHub(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/gated/") {
+			http.Error(w, "gated", http.StatusForbidden)
+			return
+		}
+		http.NotFound(w, r)
+	}))
+	defer srv.Close()
+	t.Setenv("HF_ENDPOINT", srv.URL)
+	cases := []struct{ id, want string }{
+		{"gated/model", "403 Forbidden (gated or private model: set HF_TOKEN)"},
+		{"acme/missing", "404 Not Found"},
+	}
+	for _, c := range cases {
+		_, err := Load(c.id)
+		want := `tokenizer "` + c.id + `": not found in the Hugging Face cache (` + hub + `) and download failed: GET `
+		if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Load(%q) = %v\nwant prefix %q and %q", c.id, err, want, c.want)
+		}
+	}
+}
