@@ -42,8 +42,15 @@ type cliResult struct {
 
 func runCLI(t *testing.T, dir string, args ...string) cliResult {
 	t.Helper()
+	return runCLIEnv(t, dir, nil, args...)
+}
+
+// runCLIEnv runs llmbench with extra environment variables.
+func runCLIEnv(t *testing.T, dir string, env []string, args ...string) cliResult {
+	t.Helper()
 	cmd := exec.Command(binary, args...)
 	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

@@ -1,0 +1,156 @@
+package main
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+)
+
+// Every shipped scenario passes `check` and runs against the simulator.
+func TestShippedScenariosRun(t *testing.T) {
+	files, err := filepath.Glob("../../scenarios/*.star")
+	if err != nil || len(files) < 5 {
+		t.Fatalf("found %d scenarios (%v), want at least 5", len(files), err)
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			abs, _ := filepath.Abs(file)
+			if r := runCLI(t, t.TempDir(), "check", abs); r.code != 0 {
+				t.Fatalf("check: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+			}
+			dir := t.TempDir()
+			r := runCLI(t, dir, "run", abs, "-D", "requests=16", "-D", "max_concurrency=8")
+			if r.code != 0 {
+				t.Fatalf("run: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+			}
+			if !strings.Contains(r.stdout, "gates passed") {
+				t.Errorf("no gate summary:\n%s", r.stdout)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "out", "gates.json")); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
+
+const scenarioHeader = `
+target = endpoint(url = "sim://?itl=1ms&ttft=2ms", model = "m")
+ds = synthetic(input_tokens = fixed(10), output_tokens = fixed(5))
+`
+
+func writeScenario(t *testing.T, body string) (dir, file string) {
+	t.Helper()
+	dir = t.TempDir()
+	file = filepath.Join(dir, "s.star")
+	if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, file
+}
+
+func TestRunGateFailureExitsOne(t *testing.T) {
+	dir, file := writeScenario(t, scenarioHeader+`
+def main(ctx):
+    return experiment(name = "e", endpoint = target, dataset = ds, load = concurrency(2), requests = 10,
+                      gates = ["ttft.p99 < 1us", "error_rate < 1%"])
+`)
+	junit := filepath.Join(dir, "gates.xml")
+	md := filepath.Join(dir, "summary.md")
+	r := runCLI(t, dir, "run", file, "--junit", junit, "--summary-md", md)
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "✗ ttft.p99 < 1us [e/concurrency2]: ttft.p99 = ") || !strings.Contains(r.stdout, "limit < 0.001 ms") {
+		t.Errorf("failed gate not named with measured value and limit:\n%s", r.stdout)
+	}
+	if !strings.Contains(r.stderr, "1 of 2 gates failed") {
+		t.Errorf("stderr = %q", r.stderr)
+	}
+	var suites struct {
+		Tests    int `xml:"tests,attr"`
+		Failures int `xml:"failures,attr"`
+	}
+	b, err := os.ReadFile(junit)
+	if err != nil || xml.Unmarshal(b, &suites) != nil || suites.Failures != 1 || suites.Tests != 2 {
+		t.Errorf("junit: %v %+v\n%s", err, suites, b)
+	}
+	var gates struct{ Passed bool }
+	b, _ = os.ReadFile(filepath.Join(dir, "out", "gates.json"))
+	if json.Unmarshal(b, &gates) != nil || gates.Passed {
+		t.Errorf("gates.json = %s", b)
+	}
+	if b, err := os.ReadFile(md); err != nil || !strings.Contains(string(b), "❌ 1 of 2 gates failed") {
+		t.Errorf("summary.md: %v\n%s", err, b)
+	}
+}
+
+func TestRunCheckFailExitsOne(t *testing.T) {
+	dir, file := writeScenario(t, scenarioHeader+`
+def main(ctx):
+    return experiment(name = "e", endpoint = target, dataset = ds, load = concurrency(1), requests = 4)
+
+def check(results):
+    p = results["e"].points[0]
+    if p.output_token_throughput < 1e9:
+        fail("throughput %d below a billion" % int(p.output_token_throughput))
+`)
+	r := runCLI(t, dir, "run", file)
+	if r.code != 1 || !strings.Contains(r.stdout, "✗ check(): throughput") {
+		t.Errorf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+func TestScenarioErrorsExitTwoWithPosition(t *testing.T) {
+	cases := map[string]struct{ body, want string }{
+		"syntax": {"def main(ctx)\n    return 1\n", "s.star:2:1: got newline, want ':'"},
+		"wrong type": {scenarioHeader + `
+def main(ctx):
+    return experiment(name = "e", endpoint = target, dataset = ds, load = concurrency(1), requests = "ten")
+`, "s.star:6:91: experiment: for parameter requests: got string, want int"},
+		"unknown parameter": {scenarioHeader + `
+def main(ctx):
+    return experiment(name = "e", endpoint = target, dataset = ds, load = concurrency(1), requets = 3)
+`, `unexpected keyword argument "requets" (did you mean requests?)`},
+		"malformed gate": {scenarioHeader + `
+def main(ctx):
+    return experiment(name = "e", endpoint = target, dataset = ds, load = concurrency(1), gates = ["ttft.p99 < 5xx"])
+`, `unknown unit "xx"`},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			dir, file := writeScenario(t, tc.body)
+			for _, cmd := range []string{"check", "run"} {
+				r := runCLI(t, dir, cmd, file)
+				if r.code != 2 || !strings.Contains(r.stderr, tc.want) || strings.Contains(r.stderr, "goroutine ") {
+					t.Errorf("%s: exit %d, stderr %q; want exit 2 with %q", cmd, r.code, r.stderr, tc.want)
+				}
+			}
+		})
+	}
+}
+
+// `check` validates and prints the plan without sending a request.
+func TestCheckSendsNoTraffic(t *testing.T) {
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
+	defer srv.Close()
+	dir, file := writeScenario(t, `
+target = endpoint(url = env("LLM_URL"), model = "m")
+def main(ctx):
+    return experiment(name = "e", endpoint = target, dataset = synthetic(input_tokens = 5),
+                      load = concurrency(4), sweep = sweep(concurrency = pow2(1, 8)), requests = 10)
+`)
+	cmd := runCLIEnv(t, dir, []string{"LLM_URL=" + srv.URL}, "check", file)
+	if cmd.code != 0 || !strings.Contains(cmd.stdout, "points (4): concurrency1, concurrency2, concurrency4, concurrency8") {
+		t.Errorf("exit %d\n%s%s", cmd.code, cmd.stdout, cmd.stderr)
+	}
+	if hits.Load() != 0 {
+		t.Errorf("check sent %d requests", hits.Load())
+	}
+}
