@@ -27,6 +27,8 @@ type Request struct {
 	// when neither a tokenizer nor server usage is available.
 	Words     int
 	Component string
+	// At is the entry's send offset when its dataset is replayed.
+	At time.Duration
 }
 
 // Result is what a point produced.
@@ -50,9 +52,12 @@ func Run(ctx context.Context, p Point, s Sender, clock *transport.Clock, reqs []
 	sendCtx, cancelSend := context.WithCancel(context.Background())
 	defer cancelSend()
 	r := &run{p: p, s: s, clock: clock, reqs: reqs, sendCtx: sendCtx, ctx: ctx}
-	if p.Load.Closed() {
+	switch {
+	case p.Load.Closed():
 		r.closedLoop()
-	} else {
+	case p.Load.Replay():
+		r.replay()
+	default:
 		r.openLoop()
 	}
 	r.wait(ctx, cancelSend)
@@ -127,6 +132,33 @@ func (r *run) openLoop() {
 			measureFrom = due
 		}
 		if n == 0 && i > w && due > measureFrom+int64(r.p.Stop.Duration) {
+			return
+		}
+		if !r.sleepUntil(due) || !r.acquire(slots) {
+			return
+		}
+		r.wg.Go(func() {
+			r.send(i, due)
+			if slots != nil {
+				<-slots
+			}
+		})
+	}
+}
+
+// replay sends every dataset entry once, at its own timestamp scaled by
+// the speed; the first Warmup entries warm up and are not measured, and a
+// request count or duration, when set, ends the replay early.
+func (r *run) replay() {
+	var slots chan struct{}
+	if m := r.p.Load.MaxConcurrency; m > 0 {
+		slots = make(chan struct{}, m)
+	}
+	start := r.clock.Now() + int64(openLoopLead)
+	w, n := int64(r.p.Warmup), int64(r.p.Stop.Requests)
+	for i := int64(0); i < int64(len(r.reqs)) && (n == 0 || i < w+n); i++ {
+		due := start + int64(float64(r.reqs[i].At)/r.p.Load.ReplaySpeed)
+		if d := r.p.Stop.Duration; d > 0 && i > w && due-start > int64(d) {
 			return
 		}
 		if !r.sleepUntil(due) || !r.acquire(slots) {

@@ -221,3 +221,28 @@ func TestPointValidate(t *testing.T) {
 		t.Errorf("valid point rejected: %v", err)
 	}
 }
+
+func TestReplaySendsAtTimestamps(t *testing.T) {
+	clock := transport.NewClock()
+	s := &sleepySender{clock: clock, d: time.Millisecond}
+	reqs := testRequests(6)
+	for i := range reqs {
+		reqs[i].At = time.Duration(i*i) * 10 * time.Millisecond // 0, 10, 40, 90, 160, 250 ms
+	}
+	p := Point{Load: Load{ReplaySpeed: 2}, Warmup: 1}
+	res := Run(context.Background(), p, s, clock, reqs)
+	if len(res.Records) != 5 {
+		t.Fatalf("%d records, want 5 (6 entries, 1 warmup)", len(res.Records))
+	}
+	base := res.Records[0].Scheduled - int64(5*time.Millisecond) // entry 1 at 10 ms / speed 2
+	for i, rec := range res.Records {
+		want := base + int64(reqs[i+1].At)/2
+		if rec.Scheduled != want || rec.Entry != i+1 {
+			t.Errorf("record %d: entry %d scheduled at +%v, want entry %d at +%v", i, rec.Entry,
+				time.Duration(rec.Scheduled-base), i+1, time.Duration(want-base))
+		}
+		if rec.Sent < rec.Scheduled {
+			t.Errorf("record %d sent before its timestamp", i)
+		}
+	}
+}

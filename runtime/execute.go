@@ -86,7 +86,7 @@ func clientConfig(job Job, base string) transport.Config {
 	e := job.Endpoint
 	l := job.Point.Load
 	conns := l.Concurrency
-	if !l.Closed() {
+	if !l.Closed() { // open loop or replay
 		conns = l.MaxConcurrency
 		if conns == 0 {
 			conns = 16384 // an open loop may have any number in flight
@@ -109,6 +109,7 @@ func Requests(e Endpoint, entries []dataset.Entry) []Request {
 			Text:      en.Text,
 			Words:     en.Words,
 			Component: en.Component,
+			At:        en.At,
 		}
 	}
 	return reqs

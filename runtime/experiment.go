@@ -31,9 +31,12 @@ type PointSpec struct {
 // decide their points while running and are refused here for now.
 func (e *Experiment) Points() ([]PointSpec, error) {
 	base := PointSpec{Params: map[string]float64{}, Load: e.Load}
-	if e.Load.Closed() {
+	switch {
+	case e.Load.Replay():
+		base.Params[ParamReplaySpeed] = e.Load.ReplaySpeed
+	case e.Load.Closed():
 		base.Params[ParamConcurrency] = float64(e.Load.Concurrency)
-	} else {
+	default:
 		base.Params[ParamRate] = e.Load.Rate
 	}
 	if e.Sweep == nil {
@@ -93,6 +96,9 @@ func label(params map[string]float64) string {
 	}
 	if r, ok := params[ParamRate]; ok {
 		parts = append(parts, "request_rate"+pyFloat(r))
+	}
+	if v, ok := params[ParamReplaySpeed]; ok {
+		parts = append(parts, "replay_speed"+pyFloat(v))
 	}
 	for _, name := range []string{ParamInputTokens, ParamOutputTokens} {
 		if v, ok := params[name]; ok {

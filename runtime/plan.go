@@ -46,10 +46,16 @@ type Load struct {
 	// MaxConcurrency caps requests in flight under a rate (0 = no cap); a
 	// request that finds the cap reached waits, and its lag is recorded.
 	MaxConcurrency int
+	// ReplaySpeed > 0 replays a timed dataset (a trace): request i is sent
+	// at its entry's timestamp divided by the speed.
+	ReplaySpeed float64
 }
 
 // Closed reports whether the load is a closed loop.
-func (l Load) Closed() bool { return l.Rate == 0 }
+func (l Load) Closed() bool { return l.Rate == 0 && l.ReplaySpeed == 0 }
+
+// Replay reports whether the load replays timestamps.
+func (l Load) Replay() bool { return l.ReplaySpeed > 0 }
 
 // Stop ends the measurement after a number of requests or a duration.
 type Stop struct {
@@ -81,8 +87,10 @@ func (p Point) Validate() error {
 		errs = append(errs, fmt.Errorf("request rate must be > 0, got %g", l.Rate))
 	case l.Concurrency > 0 && l.Rate > 0:
 		errs = append(errs, errors.New("concurrency and request rate are mutually exclusive"))
-	case l.Concurrency == 0 && l.Rate == 0:
-		errs = append(errs, errors.New("a load needs a concurrency or a request rate"))
+	case l.Replay() && (l.Concurrency > 0 || l.Rate > 0):
+		errs = append(errs, errors.New("a replay has its own schedule: no concurrency or request rate"))
+	case l.Concurrency == 0 && l.Rate == 0 && !l.Replay():
+		errs = append(errs, errors.New("a load needs a concurrency, a request rate or a replay"))
 	}
 	if l.Rate > 0 && l.Arrival == Gamma && l.Burstiness <= 0 {
 		errs = append(errs, fmt.Errorf("burstiness must be > 0, got %g", l.Burstiness))
@@ -90,7 +98,7 @@ func (p Point) Validate() error {
 	if l.MaxConcurrency < 0 {
 		errs = append(errs, fmt.Errorf("max concurrency must be >= 0, got %d", l.MaxConcurrency))
 	}
-	if (p.Stop.Requests > 0) == (p.Stop.Duration > 0) {
+	if (p.Stop.Requests > 0) == (p.Stop.Duration > 0) && !l.Replay() {
 		errs = append(errs, errors.New("give exactly one of a request count or a measurement duration"))
 	}
 	if p.Stop.Requests < 0 || p.Stop.Duration < 0 || p.Warmup < 0 {

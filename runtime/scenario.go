@@ -63,6 +63,8 @@ const (
 	ParamRate         = "rate"
 	ParamInputTokens  = "input_tokens"
 	ParamOutputTokens = "output_tokens"
+	// ParamReplaySpeed is not swept; it labels a replay's only point.
+	ParamReplaySpeed = "replay_speed"
 )
 
 // SweepParam is one swept parameter with its values in order.

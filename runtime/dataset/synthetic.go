@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"time"
 )
 
 // Entry is one prompt with the output length it asks for.
@@ -23,6 +24,8 @@ type Entry struct {
 	MinTokens int
 	// Component names the mix component the entry came from ("" outside a mix).
 	Component string
+	// At is when a replay sends the entry, from the trace's start.
+	At time.Duration
 }
 
 // Source is anything that yields dataset entries.

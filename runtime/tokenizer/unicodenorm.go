@@ -28,16 +28,35 @@ func (u unicodeForm) normalize(s string, lead int) (string, int) {
 	if lead == 0 {
 		return out, 0
 	}
-	// The first character's output, including what it composes with.
+	// The output of the first character is what the following combining
+	// marks did not contribute: Rust keeps a composed character aligned
+	// with its starter and an uncomposed mark aligned with itself.
 	end := lead
-	for u.compose && end < len(s) {
+	for end < len(s) {
 		p := norm.NFD.PropertiesString(s[end:])
 		if p.LeadCCC() == 0 {
 			break
 		}
 		end += max(p.Size(), 1)
 	}
-	return out, min(len(out), len(u.apply(s[:end])))
+	head := u.apply(s[:end])
+	marks := u.apply(s[lead:end])
+	return out, min(len(out), len(head)-commonSuffix(head, marks))
+}
+
+// commonSuffix is the byte length of the longest run of whole runes that
+// ends both a and b.
+func commonSuffix(a, b string) int {
+	n := 0
+	for len(a) > n && len(b) > n {
+		ra, sa := utf8.DecodeLastRuneInString(a[:len(a)-n])
+		rb, sb := utf8.DecodeLastRuneInString(b[:len(b)-n])
+		if ra != rb || sa != sb {
+			break
+		}
+		n += sa
+	}
+	return n
 }
 
 func (u unicodeForm) apply(s string) string {
