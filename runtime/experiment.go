@@ -131,9 +131,6 @@ func (e *Experiment) Validate() error {
 	if len(e.Telemetry) > 0 {
 		errs = append(errs, fmt.Errorf("experiment %q: telemetry is %w", e.Name, ErrNotSupported))
 	}
-	if e.Endpoint.Tokenizer != "" {
-		errs = append(errs, fmt.Errorf("experiment %q: tokenizer %q: tokenizers are %w", e.Name, e.Endpoint.Tokenizer, ErrNotSupported))
-	}
 	if _, err := e.Points(); err != nil {
 		errs = append(errs, err)
 	}
@@ -170,11 +167,19 @@ func runPoint(ctx context.Context, e *Experiment, spec PointSpec) (PointResult, 
 	if err != nil {
 		return PointResult{}, err
 	}
-	mode, err := ParseCountMode(e.Endpoint.TokenCount, false)
+	var tok Tokenizer
+	if e.Endpoint.Tokenizer != "" {
+		t, err := LoadTokenizer(e.Endpoint.Tokenizer)
+		if err != nil {
+			return PointResult{}, err
+		}
+		tok = t
+	}
+	mode, err := ParseCountMode(e.Endpoint.TokenCount, tok != nil)
 	if err != nil {
 		return PointResult{}, err
 	}
-	job := Job{Endpoint: e.Endpoint, Entries: entries, Count: mode, Goodput: e.Goodput, Point: Point{
+	job := Job{Endpoint: e.Endpoint, Entries: entries, Count: mode, Tokenizer: tok, Goodput: e.Goodput, Point: Point{
 		Load: spec.Load, Stop: Stop{Requests: e.Requests, Duration: e.Duration},
 		Warmup: e.Warmup, Seed: e.Seed, Grace: 5 * time.Second,
 	}}

@@ -16,11 +16,12 @@ import (
 
 // cli is the command tree.
 type cli struct {
-	Run     runCmd     `cmd:"" help:"Run a scenario (.star): experiments, gates, reports; exit 1 when a gate fails."`
-	Check   checkCmd   `cmd:"" help:"Load and validate a scenario and print its plan, sending no traffic."`
-	Profile profileCmd `cmd:"" help:"Measure one load point with GenAI-Perf's flags and artifacts."`
-	Sim     simCmd     `cmd:"" help:"Serve the built-in simulated OpenAI server."`
-	Version versionCmd `cmd:"" help:"Print version and build information."`
+	Run      runCmd      `cmd:"" help:"Run a scenario (.star): experiments, gates, reports; exit 1 when a gate fails."`
+	Check    checkCmd    `cmd:"" help:"Load and validate a scenario and print its plan, sending no traffic."`
+	Profile  profileCmd  `cmd:"" help:"Measure one load point with GenAI-Perf's flags and artifacts."`
+	Sim      simCmd      `cmd:"" help:"Serve the built-in simulated OpenAI server."`
+	Tokenize tokenizeCmd `cmd:"" help:"Count (or list) the tokens of a text under a Hugging Face tokenizer."`
+	Version  versionCmd  `cmd:"" help:"Print version and build information."`
 
 	LogLevel  string `help:"Log level: debug, info, warn, error." default:"info" enum:"debug,info,warn,error"`
 	LogFormat string `help:"Log format: console or json." default:"console" enum:"console,json"`
@@ -29,18 +30,19 @@ type cli struct {
 // env is what every command's Run receives: where to write and when to stop.
 type env struct {
 	ctx    context.Context
+	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
 }
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }
 
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var c cli
 	parser, err := kong.New(&c,
 		kong.Name("llmbench"),
@@ -58,5 +60,5 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitInvalidInput
 	}
 	setupLogging(stderr, c.LogLevel, c.LogFormat)
-	return exitCode(kctx.Run(&env{ctx: ctx, stdout: stdout, stderr: stderr}), stderr)
+	return exitCode(kctx.Run(&env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}), stderr)
 }

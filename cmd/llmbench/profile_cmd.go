@@ -46,8 +46,8 @@ type profileCmd struct {
 	ExtraInputs                   []string `sep:"none" help:"name:value merged into every request body (repeatable)."`
 	Header                        []string `short:"H" sep:"none" help:"Name:Value request header (repeatable); never written to artifacts."`
 	Goodput                       []string `short:"g" sep:"none" help:"Goodput SLOs as metric:value (ms for times), e.g. time_to_first_token:500."`
-	Tokenizer                     string   `help:"Hugging Face tokenizer for exact ISL/OSL (not available yet)."`
-	TokenCount                    string   `default:"auto" enum:"auto,usage,chunks" help:"How to count tokens without a tokenizer: usage (server-reported) or chunks."`
+	Tokenizer                     string   `help:"Tokenizer for exact ISL/OSL: a tokenizer.json, a folder holding one, or a Hugging Face model id in the local cache."`
+	TokenCount                    string   `default:"auto" enum:"auto,tokenizer,usage,chunks" help:"Token counting: auto (tokenizer when given, else usage), tokenizer, usage (server-reported) or chunks."`
 
 	ArtifactDir       string `default:"artifacts" help:"Base directory for artifacts."`
 	ProfileExportFile string `default:"profile_export.json" help:"Name of the raw export file (a bare name)."`
@@ -107,7 +107,15 @@ func (c *profileCmd) plan() (runtime.Job, genaiperf.Run, error) {
 	if err != nil {
 		return job, genaiperf.Run{}, err
 	}
-	mode, err := runtime.ParseCountMode(c.TokenCount, false)
+	var tok runtime.Tokenizer
+	if c.Tokenizer != "" {
+		t, err := runtime.LoadTokenizer(c.Tokenizer)
+		if err != nil {
+			return job, genaiperf.Run{}, invalid("--tokenizer: %v", err)
+		}
+		tok = t
+	}
+	mode, err := runtime.ParseCountMode(c.TokenCount, tok != nil)
 	if err != nil {
 		return job, genaiperf.Run{}, invalid("--token-count: %v", err)
 	}
@@ -115,8 +123,10 @@ func (c *profileCmd) plan() (runtime.Job, genaiperf.Run, error) {
 	if err != nil {
 		return job, genaiperf.Run{}, invalid("%v", err)
 	}
-	job = runtime.Job{Endpoint: endpoint, Entries: entries, Point: c.point(), Count: mode, Goodput: slos}
-	return job, c.describe(endpoint), nil
+	job = runtime.Job{Endpoint: endpoint, Entries: entries, Point: c.point(), Count: mode, Tokenizer: tok, Goodput: slos}
+	run := c.describe(endpoint)
+	run.Tokenizer = c.Tokenizer
+	return job, run, nil
 }
 
 func (c *profileCmd) validate() error {
@@ -139,8 +149,6 @@ func (c *profileCmd) validate() error {
 		return invalid("--output-tokens-stddev and --output-tokens-mean-deterministic need --output-tokens-mean")
 	case c.MaxConcurrency < 0:
 		return invalid("--max-concurrency: got %d, want >= 0", c.MaxConcurrency)
-	case c.Tokenizer != "":
-		return invalid("--tokenizer %q: tokenizer support is not available yet; use --token-count usage or chunks", c.Tokenizer)
 	case strings.ContainsAny(c.ProfileExportFile, `/\`):
 		return invalid("--profile-export-file: got %q, want a bare file name (use --artifact-dir for the folder)", c.ProfileExportFile)
 	}
