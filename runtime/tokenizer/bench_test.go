@@ -50,10 +50,16 @@ func englishText(n int) string {
 }
 
 // BenchmarkEncode reports tokens/s on one core (run with -cpu 1) for about
-// 1 MB of English and for adversarial inputs that are a single huge piece.
+// 1 MB of English, for the fixture corpus (many scripts, code, emoji), and
+// for adversarial inputs that are a single huge piece.
 func BenchmarkEncode(b *testing.B) {
+	var mixed []string
+	for _, c := range readFixture(b, "llama3").Encode {
+		mixed = append(mixed, c.Text)
+	}
 	inputs := []struct{ name, text string }{
 		{"english-1MB", englishText(1 << 20)},
+		{"fixture-mix", strings.Join(mixed, "\n")}, // code, scripts, emoji, numbers
 		{"spaces-100KB", strings.Repeat(" ", 100_000)},
 		{"word-50KB", strings.Repeat("abcdefghij", 5_000)},
 	}
@@ -61,10 +67,10 @@ func BenchmarkEncode(b *testing.B) {
 		tk := testTokenizer(b, name)
 		for _, in := range inputs {
 			b.Run(name+"/"+in.name, func(b *testing.B) {
-				tk.model.cache = newPieceCache() // start cold every run
 				b.SetBytes(int64(len(in.text)))
 				tokens := 0
 				for b.Loop() {
+					tk.model.cache = newPieceCache() // each document starts with a cold cache
 					tokens += len(tk.Encode(in.text))
 				}
 				b.ReportMetric(float64(tokens)/b.Elapsed().Seconds(), "tokens/s")

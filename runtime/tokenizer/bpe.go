@@ -1,7 +1,10 @@
 package tokenizer
 
 import (
+	"errors"
 	"fmt"
+	"runtime"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -13,7 +16,8 @@ import (
 // queue keeps a piece at O(n log n) however long it is.
 type bpe struct {
 	vocab        map[string]int
-	vocabR       map[int]string
+	vocabR       []string // id -> token; ids are dense in real files
+	hasID        []bool
 	merges       map[uint64]uint64 // pair (left<<32 | right) -> rank<<32 | new id
 	unkID        int               // -1 when the model has no unk token
 	fuseUnk      bool
@@ -23,6 +27,7 @@ type bpe struct {
 	suffix       string      // end_of_word_suffix
 	byteIDs      [256]int    // ids of "<0xNN>" tokens, -1 when missing
 	cache        *pieceCache // ids of recently seen pieces
+	words        *wordBounds // nil: pieces are merged whole
 }
 
 // bpeConfig carries the parsed "model" object of tokenizer.json.
@@ -41,13 +46,13 @@ type bpeConfig struct {
 // duplicate of a pair overrides the earlier one, as in the Rust HashMap.
 func newBPE(c bpeConfig) (*bpe, error) {
 	m := &bpe{
-		vocab: c.vocab, vocabR: make(map[int]string, len(c.vocab)),
+		vocab:  c.vocab,
 		merges: make(map[uint64]uint64, len(c.merges)), unkID: -1,
 		fuseUnk: c.fuseUnk, byteFallback: c.byteFallback, ignoreMerges: c.ignoreMerges,
 		prefix: c.prefix, suffix: c.suffix, cache: newPieceCache(),
 	}
-	for tok, id := range c.vocab {
-		m.vocabR[id] = tok
+	if err := m.indexIDs(); err != nil {
+		return nil, err
 	}
 	if c.unkToken != "" {
 		id, ok := c.vocab[c.unkToken]
@@ -63,20 +68,50 @@ func newBPE(c bpeConfig) (*bpe, error) {
 		}
 		m.byteIDs[b] = id
 	}
-	for rank, p := range c.merges {
-		a, okA := c.vocab[p[0]]
-		b, okB := c.vocab[p[1]]
-		if !okA || !okB {
-			return nil, fmt.Errorf("model BPE: merge %d (%q %q) uses a token missing from the vocabulary", rank, p[0], p[1])
-		}
-		merged := p[0] + p[1][min(len(c.prefix), len(p[1])):]
-		n, ok := c.vocab[merged]
-		if !ok {
-			return nil, fmt.Errorf("model BPE: merge %d produces %q, which is not in the vocabulary", rank, merged)
-		}
-		m.merges[pairKey(a, b)] = uint64(rank)<<32 | uint64(uint32(n))
+	ids, err := mergeIDs(c)
+	if err != nil {
+		return nil, err
+	}
+	for rank, t := range ids {
+		m.merges[pairKey(int(t[0]), int(t[1]))] = uint64(rank)<<32 | uint64(t[2])
+	}
+	if c.prefix == "" && c.suffix == "" { // both depend on a character's place in the piece
+		m.words = newWordBounds(c.vocab)
 	}
 	return m, nil
+}
+
+// mergeIDs resolves every merge to (left, right, result) ids. The lookups
+// dominate loading, so they run on all cores; the caller inserts in rank
+// order so that a duplicated pair keeps its last rank, as in Rust.
+func mergeIDs(c bpeConfig) ([][3]uint32, error) {
+	ids := make([][3]uint32, len(c.merges))
+	workers := max(1, min(runtime.GOMAXPROCS(0), len(c.merges)/10000))
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			var buf []byte
+			for rank := w; rank < len(c.merges); rank += workers {
+				p := c.merges[rank]
+				a, okA := c.vocab[p[0]]
+				b, okB := c.vocab[p[1]]
+				if !okA || !okB {
+					errs[w] = fmt.Errorf("model BPE: merge %d (%q %q) uses a token missing from the vocabulary", rank, p[0], p[1])
+					return
+				}
+				buf = append(append(buf[:0], p[0]...), p[1][min(len(c.prefix), len(p[1])):]...)
+				n, ok := c.vocab[string(buf)]
+				if !ok {
+					errs[w] = fmt.Errorf("model BPE: merge %d produces %q, which is not in the vocabulary", rank, buf)
+					return
+				}
+				ids[rank] = [3]uint32{uint32(a), uint32(b), uint32(n)}
+			}
+		})
+	}
+	wg.Wait()
+	return ids, errors.Join(errs...)
 }
 
 func pairKey(a, b int) uint64 { return uint64(uint32(a))<<32 | uint64(uint32(b)) }
@@ -91,6 +126,14 @@ func (m *bpe) tokenize(piece string, out []int) []int {
 			return append(out, id)
 		}
 	}
+	if m.words != nil {
+		return m.words.each(piece, out, m.merge)
+	}
+	return m.merge(piece, out)
+}
+
+// merge runs the BPE merges over one piece (or one word of it).
+func (m *bpe) merge(piece string, out []int) []int {
 	if ids, ok := m.cache.get(piece); ok {
 		return append(out, ids...)
 	}
@@ -176,6 +219,25 @@ func (m *bpe) addBytes(wd *word, s string) bool {
 
 // token returns the vocabulary string of id.
 func (m *bpe) token(id int) (string, bool) {
-	s, ok := m.vocabR[id]
-	return s, ok
+	if id < 0 || id >= len(m.vocabR) || !m.hasID[id] {
+		return "", false
+	}
+	return m.vocabR[id], true
+}
+
+// indexIDs builds the id -> token table, refusing absurdly sparse ids that
+// would make it huge.
+func (m *bpe) indexIDs() error {
+	maxID := -1
+	for _, id := range m.vocab {
+		maxID = max(maxID, id)
+	}
+	if maxID > 16*len(m.vocab)+1024 {
+		return fmt.Errorf("model BPE: vocabulary ids are too sparse (largest %d for %d entries)", maxID, len(m.vocab))
+	}
+	m.vocabR, m.hasID = make([]string, maxID+1), make([]bool, maxID+1)
+	for tok, id := range m.vocab {
+		m.vocabR[id], m.hasID[id] = tok, true
+	}
+	return nil
 }

@@ -67,30 +67,44 @@ const DefaultCountCacheSize = 100_000
 
 // countCache is a mutex-protected LRU from prompt text to token count.
 // Benchmarks send the same prompts many times (fixed datasets, shared
-// prefixes, repeats), and a count is all the metrics need.
+// prefixes, repeats), and a count is all the metrics need. Prompts are
+// keyed by a 128-bit hash and their length rather than kept, so a cache of
+// long prompts costs about a hundred bytes per entry.
 type countCache struct {
 	mu    sync.Mutex
 	max   int
+	seeds [2]maphash.Seed
 	order *list.List // front = most recent; values are *countEntry
-	items map[string]*list.Element
+	items map[countKey]*list.Element
+}
+
+type countKey struct {
+	h1, h2 uint64
+	n      int
 }
 
 type countEntry struct {
-	text  string
+	key   countKey
 	count int
 }
 
 func newCountCache(max int) *countCache {
-	return &countCache{max: max, order: list.New(), items: make(map[string]*list.Element)}
+	return &countCache{max: max, seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()},
+		order: list.New(), items: make(map[countKey]*list.Element)}
+}
+
+func (c *countCache) key(text string) countKey {
+	return countKey{maphash.String(c.seeds[0], text), maphash.String(c.seeds[1], text), len(text)}
 }
 
 func (c *countCache) get(text string) (int, bool) {
 	if c == nil || c.max <= 0 {
 		return 0, false
 	}
+	k := c.key(text)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e, ok := c.items[text]
+	e, ok := c.items[k]
 	if !ok {
 		return 0, false
 	}
@@ -102,16 +116,17 @@ func (c *countCache) put(text string, count int) {
 	if c == nil || c.max <= 0 {
 		return
 	}
+	k := c.key(text)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if e, ok := c.items[text]; ok {
+	if e, ok := c.items[k]; ok {
 		c.order.MoveToFront(e)
 		return
 	}
-	c.items[text] = c.order.PushFront(&countEntry{text, count})
+	c.items[k] = c.order.PushFront(&countEntry{k, count})
 	for c.order.Len() > c.max {
 		old := c.order.Back()
 		c.order.Remove(old)
-		delete(c.items, old.Value.(*countEntry).text)
+		delete(c.items, old.Value.(*countEntry).key)
 	}
 }

@@ -1,6 +1,7 @@
 package tokenizer
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -78,17 +79,23 @@ func parseModel(data []byte) (*bpe, error) {
 	c.ignoreMerges, _ = jsonparser.GetBoolean(raw, "ignore_merges")
 	c.prefix, _ = jsonparser.GetString(raw, "continuing_subword_prefix")
 	c.suffix, _ = jsonparser.GetString(raw, "end_of_word_suffix")
-	if c.vocab, err = parseVocab(raw); err != nil {
-		return nil, err
-	}
-	if c.merges, err = parseMerges(raw); err != nil {
+	// The vocabulary and the merges are independent: read them on two cores.
+	var vocabErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		c.vocab, vocabErr = parseVocab(raw)
+	}()
+	c.merges, err = parseMerges(raw)
+	<-done
+	if err = cmp.Or(vocabErr, err); err != nil {
 		return nil, err
 	}
 	return newBPE(c)
 }
 
 func parseVocab(model []byte) (map[string]int, error) {
-	vocab := make(map[string]int, 1<<16)
+	vocab := make(map[string]int, 1<<17)
 	err := jsonparser.ObjectEach(model, func(k, v []byte, typ jsonparser.ValueType, _ int) error {
 		id, err := jsonparser.ParseInt(v)
 		if err != nil || typ != jsonparser.Number || id < 0 || id > 1<<31-1 {
@@ -242,10 +249,7 @@ func (a *addedVocab) buildTries() {
 }
 
 func vocabSize(m *bpe, a *addedVocab) int {
-	n := 0
-	for id := range m.vocabR {
-		n = max(n, id+1)
-	}
+	n := len(m.vocabR)
 	for id := range a.byID {
 		n = max(n, id+1)
 	}

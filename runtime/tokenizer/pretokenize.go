@@ -17,7 +17,7 @@ type preSequence []preTokenizer
 
 func (s preSequence) preTokenize(p piece, out []piece) []piece {
 	cur := []piece{p}
-	var next []piece
+	next := make([]piece, 0, estimatePieces(p.text))
 	for _, step := range s {
 		next = next[:0]
 		for _, q := range cur {
@@ -38,9 +38,14 @@ type splitPre struct {
 }
 
 func (s splitPre) preTokenize(p piece, out []piece) []piece {
-	matches := s.pattern.findAll(p.text, nil)
-	return splitSpans(p, spansOf(p.text, matches, s.invert, nil), s.behavior, out)
+	n := estimatePieces(p.text)
+	matches := s.pattern.findAll(p.text, make([][2]int, 0, n))
+	return splitSpans(p, spansOf(p.text, matches, s.invert, make([]span, 0, 2*len(matches)+1)), s.behavior, out)
 }
+
+// estimatePieces sizes buffers for splitting s: natural text averages a
+// little over four bytes per piece.
+func estimatePieces(s string) int { return len(s)/4 + 1 }
 
 // gpt2Pattern is the split the ByteLevel pre-tokenizer applies itself when
 // use_regex is true (GPT-2, RoBERTa and their descendants).

@@ -37,7 +37,16 @@ type backtracking struct {
 	re *regexp2.Regexp
 }
 
+// compileRegex returns the hand-written scanner for a known pattern and a
+// regexp2 matcher for any other.
 func compileRegex(pattern string) (matcher, error) {
+	if m, ok := fastMatchers[pattern]; ok {
+		return m, nil
+	}
+	return compileBacktracking(pattern)
+}
+
+func compileBacktracking(pattern string) (matcher, error) {
 	re, err := regexp2.Compile(pattern, regexp2.None)
 	if err != nil {
 		return nil, fmt.Errorf("regex %q: %w", pattern, err)

@@ -9,16 +9,27 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-func TestCountAndCountAll(t *testing.T) {
-	tk := testTokenizer(t, "llama3")
-	texts := []string{"", "Hello world", "<|begin_of_text|>Hi", strings.Repeat("token ", 500), "Hello world"}
-	got := tk.CountAll(texts)
-	for i, s := range texts {
-		if want := len(tk.Encode(s)); got[i] != want || tk.Count(s) != want {
-			t.Errorf("text %d: CountAll %d, Count %d, want %d", i, got[i], tk.Count(s), want)
+// TestCountAll counts the fixture texts concurrently (run it with -race)
+// and compares with the reference lengths.
+func TestCountAll(t *testing.T) {
+	for _, name := range []string{"llama3", "gemma3"} {
+		fx := readFixture(t, name)
+		tk := testTokenizer(t, name)
+		var texts []string
+		for range 3 { // repeats exercise the caches from several goroutines
+			for _, c := range fx.Encode {
+				texts = append(texts, c.Text)
+			}
+		}
+		got := tk.CountAll(texts)
+		for i, s := range texts {
+			want := len(fx.Encode[i%len(fx.Encode)].IDs)
+			if got[i] != want || tk.Count(s) != want {
+				t.Fatalf("%s text %d: CountAll %d, Count %d, want %d", name, i, got[i], tk.Count(s), want)
+			}
 		}
 	}
-	if n := tk.Count("Hello world"); n != 2 {
+	if n := testTokenizer(t, "llama3").Count("Hello world"); n != 2 {
 		t.Errorf("Count(Hello world) = %d, want 2", n)
 	}
 }

@@ -152,6 +152,7 @@ FIXED = [
     "▁already▁has▁metaspace ▁ and ▁▁double",
     "<0x41> <unk> [UNK] <pad> <mask> [CLS] [SEP]",
     "trailing backslash \\ and quote \" and apostrophe '",
+    "<td> </td><p> </p> <b>x</b> > </ >  </",  # Gemma 3 has a token spanning ">▁</"
 ] + [
     # Long runs of combining marks: Go's x/text would insert U+034F after 30
     # non-starters (Stream-Safe Text Format); the reference does not.
@@ -376,7 +377,19 @@ def write_normalizer_fixture():
     print(f"normalizers: {len(cases)} cases", file=sys.stderr)
 
 
+def synth_subword():
+    """BPE with continuing_subword_prefix and end_of_word_suffix (as in
+    GPT-1/CLIP-style models), no decoder (tokens joined with spaces)."""
+    tok = Tokenizer(models.BPE(unk_token="<unk>", continuing_subword_prefix="##", end_of_word_suffix="</w>"))
+    tok.pre_tokenizer = pre_tokenizers.Metaspace(replacement="_", prepend_scheme="always", split=True)
+    trainer = trainers.BpeTrainer(vocab_size=900, limit_alphabet=120, special_tokens=["<unk>"],
+                                  continuing_subword_prefix="##", end_of_word_suffix="</w>", show_progress=False)
+    tok.train_from_iterator(training_text(), trainer)
+    return tok
+
+
 SYNTH = {
+    "synth-subword": synth_subword,
     "synth-metaspace": synth_metaspace,
     "synth-bytelevel": synth_bytelevel,
     "synth-contiguous-regex": lambda: synth_split("contiguous", False, "regex"),
