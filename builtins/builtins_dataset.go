@@ -2,11 +2,9 @@ package builtins
 
 import (
 	"fmt"
-	"strings"
 
 	"go.starlark.net/starlark"
 
-	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/dataset"
 )
 
@@ -19,6 +17,8 @@ type datasetValue struct {
 	src  dataset.Source
 	name string
 	kind string
+	// info is what reading a file dataset found.
+	info dataset.FileInfo
 }
 
 func newDatasetValue(kind, name string, src dataset.Source, attrs starlark.StringDict) *datasetValue {
@@ -69,28 +69,37 @@ func syntheticBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 	return newDatasetValue("synthetic", name, src, attrs), nil
 }
 
-// jsonl(path): a GenAI-Perf input file. Declared now, read by the
-// datasets issue: the path is checked at load time and a run refuses it.
+// jsonl(path): a GenAI-Perf input file, one {"text" or "text_input",
+// "output_length"} object per line.
 func jsonlBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	return fileDataset(thread, b, args, kwargs, false)
+	return fileDataset(thread, b, args, kwargs)
 }
 
-// sharegpt(path): a ShareGPT JSON file; declared like jsonl().
+// sharegpt(path): a ShareGPT JSON file; each conversation's first human
+// turn is a prompt, the gpt turn after it its output length.
 func sharegptBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	return fileDataset(thread, b, args, kwargs, false)
+	return fileDataset(thread, b, args, kwargs)
 }
 
-// trace(path, format="mooncake"): a timestamped trace for replay();
-// declared like jsonl().
+// trace(path, format="mooncake"): a timestamped trace, replayable with
+// replay().
 func traceBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	return fileDataset(thread, b, args, kwargs, true)
+	return fileDataset(thread, b, args, kwargs)
 }
 
-func fileDataset(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple, isTrace bool) (starlark.Value, error) {
+// fileSource is a dataset read from a file; Check reads it all, so a
+// malformed file is a load error naming file:line and field, found before
+// any traffic is sent (and by llmbench check).
+type fileSource interface {
+	dataset.Source
+	Check() (dataset.FileInfo, error)
+}
+
+func fileDataset(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var path string
 	format := oneOf("mooncake", "mooncake")
 	pairs := []any{"path", &path}
-	if isTrace {
+	if b.Name() == "trace" {
 		pairs = append(pairs, "format?", &format)
 	}
 	if err := unpack(b.Name(), args, kwargs, pairs...); err != nil {
@@ -100,11 +109,30 @@ func fileDataset(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 	if err != nil {
 		return nil, paramError(b.Name(), "path", err)
 	}
-	src := fileSource{Kind: b.Name(), Path: abs, Shown: path}
-	if isTrace {
-		src.Format = format.value
+	var src fileSource
+	switch b.Name() {
+	case "jsonl":
+		src = dataset.JSONL{Path: abs, Shown: path}
+	case "sharegpt":
+		src = dataset.ShareGPT{Path: abs, Shown: path}
+	default:
+		src = dataset.Trace{Path: abs, Shown: path, Format: format.value}
 	}
-	return newDatasetValue(b.Name(), "", src, starlark.StringDict{"path": str(path)}), nil
+	info, err := src.Check()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", b.Name(), err)
+	}
+	attrs := starlark.StringDict{"path": str(path), "entries": integer(info.Entries)}
+	switch b.Name() {
+	case "sharegpt":
+		attrs["skipped"] = integer(info.Skipped)
+	case "trace":
+		attrs["format"] = str(format.value)
+		attrs["timed"] = starlark.Bool(info.Timed)
+	}
+	d := newDatasetValue(b.Name(), "", src, attrs)
+	d.info = info
+	return d, nil
 }
 
 // mix(datasets, weights=None): a weighted mixture, drawn with the
@@ -157,35 +185,4 @@ func datasetList(v starlark.Value) ([]*datasetValue, error) {
 		out[i] = d
 	}
 	return out, nil
-}
-
-// fileSource is a dataset read from a file, declared by a scenario before
-// its reader exists (jsonl, sharegpt, trace arrive with the datasets
-// issue). Build refuses loudly so a run never goes ahead without it.
-type fileSource struct {
-	// Kind is the builtin that declared it: jsonl, sharegpt or trace.
-	Kind string
-	// Path is absolute; Shown is the path as the script wrote it.
-	Path, Shown string
-	// Format is a trace's format (mooncake).
-	Format string
-	// ReplaySpeed is set when an experiment replays the trace.
-	ReplaySpeed float64
-}
-
-func (f fileSource) Build(int) ([]dataset.Entry, error) {
-	return nil, fmt.Errorf("%s() datasets (%s) are %w: declared, but reading them arrives with the datasets work",
-		f.Kind, f.Path, runtime.ErrNotSupported)
-}
-
-func (f fileSource) String() string {
-	args := []string{quote(f.Shown)}
-	if f.Kind == "trace" {
-		args = append(args, "format="+quote(f.Format))
-	}
-	s := f.Kind + "(" + strings.Join(args, ", ") + ")"
-	if f.ReplaySpeed > 0 {
-		s += " replayed at speed " + num(f.ReplaySpeed)
-	}
-	return s
 }

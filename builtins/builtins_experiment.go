@@ -45,7 +45,8 @@ type experimentArgs struct {
 // warmup=0, sweep=None, gates=[], goodput={}, repeats=1, telemetry=[],
 // cost_per_hour=None, baseline=None, tags={}, seed=0): one experiment of
 // the scenario (SPEC §6). requests and duration are exclusive; with
-// neither, each point measures defaultRequests requests.
+// neither, each point measures defaultRequests requests (a replay, its
+// whole trace).
 func experimentBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	a := experimentArgs{repeats: 1}
 	if err := unpack(b.Name(), args, kwargs, "name", &a.name, "endpoint", &a.target, "dataset", &a.data,
@@ -169,7 +170,9 @@ func (a *experimentArgs) checkCounts(fn string, e *runtime.Experiment) error {
 			return paramErrorf(fn, "requests", "got %d, want an int >= 1", e.Requests)
 		}
 	default:
-		e.Requests = defaultRequests
+		if l, ok := a.load.(*loadValue); !ok || !l.plan.Replay() {
+			e.Requests = defaultRequests // a replay sends its whole trace
+		}
 	}
 	for _, c := range []struct {
 		param     string
@@ -214,12 +217,14 @@ func experimentAttrs(e *runtime.Experiment) starlark.StringDict {
 }
 
 func describeExperiment(e *runtime.Experiment, load string) string {
-	stop := fmt.Sprintf("requests=%d", e.Requests)
-	if e.Duration > 0 {
-		stop = "duration=" + quote(durationText(e.Duration))
+	s := fmt.Sprintf("experiment(name=%s, endpoint=%s, dataset=%s, load=%s",
+		quote(e.Name), DescribeEndpoint(e.Endpoint), e.Dataset, load)
+	switch {
+	case e.Duration > 0:
+		s += ", duration=" + quote(durationText(e.Duration))
+	case e.Requests > 0: // a replay without either sends its whole trace
+		s += fmt.Sprintf(", requests=%d", e.Requests)
 	}
-	s := fmt.Sprintf("experiment(name=%s, endpoint=%s, dataset=%s, load=%s, %s",
-		quote(e.Name), DescribeEndpoint(e.Endpoint), e.Dataset, load, stop)
 	if e.Sweep != nil {
 		s += ", sweep=" + DescribeSweep(e.Sweep)
 	}

@@ -8,27 +8,24 @@ import (
 	"github.com/llmbench/llmbench/runtime"
 )
 
-// loadValue is how requests are issued (SPEC §3): concurrency() and
-// rate() carry a runtime.Load; replay() carries only its speed, which the
-// experiment hands to its trace dataset (runtime.Load has no replay mode
-// yet). Equal parameters make equal loads.
+// loadValue is how requests are issued (SPEC §3): concurrency(), rate()
+// and replay() each carry a runtime.Load. Equal parameters make equal
+// loads.
 type loadValue struct {
 	object
-	plan   runtime.Load
-	replay float64 // > 0 for replay(speed)
+	plan runtime.Load
 }
 
-func newLoadValue(l runtime.Load, replay float64, attrs starlark.StringDict) *loadValue {
-	desc := DescribeLoad(l)
+func newLoadValue(l runtime.Load, attrs starlark.StringDict) *loadValue {
 	kind := "concurrency"
 	switch {
-	case replay > 0:
-		desc, kind = "replay(speed="+num(replay)+")", "replay"
+	case l.Replay():
+		kind = "replay"
 	case !l.Closed():
 		kind = "rate"
 	}
 	attrs["kind"] = str(kind)
-	return &loadValue{object: newObject("load", desc, attrs, true), plan: l, replay: replay}
+	return &loadValue{object: newObject("load", DescribeLoad(l), attrs, true), plan: l}
 }
 
 func (l *loadValue) kind() string { return string(l.attrs["kind"].(starlark.String)) }
@@ -42,7 +39,7 @@ func concurrencyBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.T
 	if n < 1 {
 		return nil, paramErrorf(b.Name(), "n", "got %d, want an int >= 1", n)
 	}
-	return newLoadValue(runtime.Load{Concurrency: n}, 0, starlark.StringDict{"concurrency": integer(n)}), nil
+	return newLoadValue(runtime.Load{Concurrency: n}, starlark.StringDict{"concurrency": integer(n)}), nil
 }
 
 // rate(r, arrival="poisson", burstiness=1.0, max_concurrency=None): an
@@ -77,7 +74,7 @@ func rateBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 		Burstiness: float64(burstiness), MaxConcurrency: capN}
 	attrs := starlark.StringDict{"rate": float(l.Rate), "arrival": str(arrival.value),
 		"burstiness": float(l.Burstiness), "max_concurrency": noneOr(capN, integer)}
-	return newLoadValue(l, 0, attrs), nil
+	return newLoadValue(l, attrs), nil
 }
 
 // optionalCount unpacks an optional count that must be >= 1 when given
@@ -97,8 +94,8 @@ func optionalCount(v starlark.Value) (int, error) {
 }
 
 // replay(speed=1.0): send each trace entry at its own timestamp, the
-// trace's clock sped up by speed. Declared now; runs refuse it until
-// trace datasets and the replay scheduler exist.
+// trace's clock sped up by speed. It needs a timed trace() dataset, which
+// experiment() checks.
 func replayBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	speed := number(1)
 	if err := unpack(b.Name(), args, kwargs, "speed?", &speed); err != nil {
@@ -107,5 +104,5 @@ func replayBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple,
 	if speed <= 0 {
 		return nil, paramErrorf(b.Name(), "speed", "got %s, want a number > 0", num(float64(speed)))
 	}
-	return newLoadValue(runtime.Load{}, float64(speed), starlark.StringDict{"speed": float(float64(speed))}), nil
+	return newLoadValue(runtime.Load{ReplaySpeed: float64(speed)}, starlark.StringDict{"speed": float(float64(speed))}), nil
 }

@@ -57,8 +57,12 @@ func describeFields(fields []transport.Field) string {
 	return "{" + strings.Join(parts, ", ") + "}"
 }
 
-// DescribeLoad renders a load as its concurrency(...), rate(...) call.
+// DescribeLoad renders a load as its concurrency(...), rate(...) or
+// replay(...) call.
 func DescribeLoad(l runtime.Load) string {
+	if l.Replay() {
+		return "replay(speed=" + num(l.ReplaySpeed) + ")"
+	}
 	if l.Closed() {
 		return fmt.Sprintf("concurrency(%d)", l.Concurrency)
 	}

@@ -39,7 +39,10 @@
 //	    the server decide. name tags the entries inside a mix.
 //	jsonl(path), sharegpt(path), trace(path, format="mooncake")
 //	    Paths are relative to the scenario's folder and must exist there.
-//	    Declared only: running them fails with runtime.ErrNotSupported.
+//	    The file is read when declared, so a malformed one is a load error
+//	    naming its file:line and field. Attributes: .path, .entries;
+//	    sharegpt .skipped (conversations without a human turn followed by
+//	    a gpt turn); trace .format and .timed (every line has a timestamp).
 //	mix(datasets, weights=None)
 //	    Drawn with the experiment's seed; component names must differ.
 //	fixed(n), normal(mean, stddev), uniform(lo, hi), lognormal(mean, stddev),
@@ -47,7 +50,9 @@
 //	concurrency(n), rate(r, arrival="poisson", burstiness=1.0, max_concurrency=None)
 //	    burstiness other than 1 needs arrival="gamma" (it is the gamma shape).
 //	replay(speed=1.0)
-//	    Needs a trace() dataset; declared only (see trace).
+//	    Needs a timed trace() dataset; sends each entry at its timestamp
+//	    divided by speed. Without requests= or duration= the whole trace
+//	    is replayed.
 //	experiment(name, endpoint, dataset, load, requests=None, duration=None,
 //	           warmup=0, sweep=None, gates=[], goodput={}, repeats=1,
 //	           telemetry=[], cost_per_hour=None, baseline=None, tags={}, seed=0)

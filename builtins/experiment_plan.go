@@ -31,13 +31,13 @@ func (a *experimentArgs) planLoad(fn string, e *runtime.Experiment) error {
 		m.Seed = e.Seed // a mix draws its components with the experiment's seed
 		e.Dataset = m
 	}
-	if load.replay > 0 {
-		f, ok := data.src.(fileSource)
-		if !ok || f.Kind != "trace" {
+	if load.plan.Replay() {
+		if _, ok := data.src.(dataset.Trace); !ok {
 			return paramErrorf(fn, "load", "replay() needs a trace() dataset, got %s", data.src)
 		}
-		f.ReplaySpeed = load.replay
-		e.Dataset = f
+		if !data.info.Timed {
+			return paramErrorf(fn, "load", "replay() needs timestamps, but %s has none", data.src)
+		}
 	}
 	if a.sweep == nil {
 		return nil
@@ -56,7 +56,7 @@ func (a *experimentArgs) planLoad(fn string, e *runtime.Experiment) error {
 }
 
 func sweepFits(sw *sweepValue, load *loadValue, data *datasetValue) error {
-	if load.replay > 0 {
+	if load.plan.Replay() {
 		return fmt.Errorf("got %s, but a replay() load cannot be swept", sw)
 	}
 	if over := sw.over(); over != "" && over != load.kind() {

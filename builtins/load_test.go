@@ -9,9 +9,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/dataset"
 )
 
 // writeScenario writes files into a fresh folder and returns the path of
@@ -277,26 +279,69 @@ func TestLoadAliasKeepsColumnsAndNames(t *testing.T) {
 	}
 }
 
-// File datasets and replay() are declared now and refused by a run, never
-// run silently: their Source's Build says so with runtime.ErrNotSupported.
-func TestDeclaredSourcesRefuseToRun(t *testing.T) {
+// File datasets become the runtime's real sources, read relative to the
+// scenario's folder, and replay() a runtime.Load with a replay speed: a
+// load builds the trace's entries with their timestamps, and the
+// experiment replays its whole trace unless told otherwise.
+func TestFileDatasetsAndReplayPlan(t *testing.T) {
 	path := writeScenario(t, "s.star", `
 def main(ctx):
-    return [experiment("j", sim(), jsonl("p.jsonl"), concurrency(1)),
-            experiment("s", sim(), sharegpt("p.jsonl"), concurrency(1)),
-            experiment("r", sim(), trace("p.jsonl"), replay(speed = 2))]
-`, "p.jsonl", "{}\n")
+    return [experiment("j", sim(), jsonl("d/p.jsonl"), concurrency(1)),
+            experiment("s", sim(), sharegpt("d/s.json"), concurrency(1)),
+            experiment("r", sim(), trace("d/t.jsonl"), replay(speed = 2)),
+            experiment("m", sim(), mix([jsonl("d/p.jsonl"), trace("d/t.jsonl")]), concurrency(1), requests = 6)]
+`, "d/p.jsonl", `{"text": "a b c", "output_length": 4}`+"\n"+`{"text_input": "d e"}`+"\n",
+		"d/s.json", `[{"conversations": [{"from": "human", "value": "hi there"}, {"from": "gpt", "value": "hello you all"}]},
+ {"conversations": [{"from": "human", "value": "alone"}]}]`,
+		"d/t.jsonl", `{"timestamp": 0, "input_length": 600, "output_length": 8, "hash_ids": [1, 2]}`+"\n"+
+			`{"timestamp": 250, "input_length": 512, "output_length": 9, "hash_ids": [1]}`+"\n")
 	scen, err := Load(path, nil, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, e := range scen.Experiments {
-		_, err := e.Dataset.Build(0)
-		if !errors.Is(err, runtime.ErrNotSupported) {
-			t.Errorf("%s: Build = %v, want ErrNotSupported", e.Name, err)
+	dir := filepath.Dir(path)
+	want := []struct {
+		src  dataset.Source
+		desc string
+		n    int
+	}{
+		{dataset.JSONL{Path: filepath.Join(dir, "d/p.jsonl"), Shown: "d/p.jsonl"}, `jsonl("d/p.jsonl")`, 2},
+		{dataset.ShareGPT{Path: filepath.Join(dir, "d/s.json"), Shown: "d/s.json"}, `sharegpt("d/s.json")`, 1},
+		{dataset.Trace{Path: filepath.Join(dir, "d/t.jsonl"), Shown: "d/t.jsonl", Format: "mooncake"}, `trace("d/t.jsonl", format="mooncake")`, 2},
+	}
+	for i, w := range want {
+		e := scen.Experiments[i]
+		if e.Dataset != w.src || e.Dataset.String() != w.desc {
+			t.Errorf("%s: dataset %#v (%s), want %#v", e.Name, e.Dataset, e.Dataset, w.src)
+		}
+		entries, err := e.Dataset.Build(0)
+		if err != nil || len(entries) != w.n {
+			t.Errorf("%s: Build = %d entries, %v; want %d", e.Name, len(entries), err, w.n)
 		}
 	}
-	if got := scen.Experiments[2].Dataset.String(); got != `trace("p.jsonl", format="mooncake") replayed at speed 2` {
-		t.Errorf("replay dataset %q", got)
+	r := scen.Experiments[2]
+	if r.Load != (runtime.Load{ReplaySpeed: 2}) || r.Requests != 0 || r.Duration != 0 {
+		t.Errorf("replay planned as %+v, requests %d, duration %v; want ReplaySpeed 2 and the whole trace", r.Load, r.Requests, r.Duration)
+	}
+	entries, _ := r.Dataset.Build(0)
+	if entries[1].At != 250*time.Millisecond || entries[1].Words != 512 || entries[1].MaxTokens != 9 ||
+		!strings.HasPrefix(entries[0].Text, entries[1].Text) {
+		t.Errorf("trace entries %+v", entries)
+	}
+	mixed, err := scen.Experiments[3].Dataset.Build(6)
+	if err != nil || len(mixed) != 6 {
+		t.Errorf("mix of files: %d entries, %v", len(mixed), err)
+	}
+}
+
+// A malformed dataset file is a load error at the dataset's call, naming
+// the data file's line and field.
+func TestBadDatasetFileFailsAtLoad(t *testing.T) {
+	path := writeScenario(t, "s.star", "def main(ctx):\n    return experiment('x', sim(), trace('t.jsonl'), replay())\n",
+		"t.jsonl", `{"timestamp": 0, "input_length": 10}`+"\n\n"+`{"timestamp": 5, "input_length": "10"}`+"\n")
+	le := loadErr(t, path, Options{})
+	want := "trace: " + filepath.Join(filepath.Dir(path), "t.jsonl") + `:3: input_length: got string "10", want an integer >= 0`
+	if le.Msg != want || le.Line != 2 {
+		t.Errorf("got line %d %q\nwant line 2 %q", le.Line, le.Msg, want)
 	}
 }

@@ -163,17 +163,18 @@ func RunExperiment(ctx context.Context, e *Experiment, done func(PointResult) er
 }
 
 func runPoint(ctx context.Context, e *Experiment, spec PointSpec) (PointResult, error) {
-	entries, err := buildEntries(e.Dataset, spec)
-	if err != nil {
-		return PointResult{}, err
-	}
+	src := e.Dataset
 	var tok Tokenizer
 	if e.Endpoint.Tokenizer != "" {
 		t, err := LoadTokenizer(e.Endpoint.Tokenizer)
 		if err != nil {
 			return PointResult{}, err
 		}
-		tok = t
+		tok, src = t, dataset.WithTokenizer(src, t) // prompts of exact token lengths
+	}
+	entries, err := buildEntries(src, spec)
+	if err != nil {
+		return PointResult{}, err
 	}
 	mode, err := ParseCountMode(e.Endpoint.TokenCount, tok != nil)
 	if err != nil {

@@ -11,12 +11,22 @@ var multiValueFlags = map[string]bool{
 	"--server-metrics-url": true, "--server-metrics-urls": true,
 }
 
+// valueBoolFlags are GenAI-Perf booleans declared with argparse type=bool,
+// which take a value (`--fixed-schedule True`); kong wants `--flag=true`.
+var valueBoolFlags = map[string]bool{"--fixed-schedule": true}
+
 // normalizeArgs rewrites `--flag a b c` into `--flag a --flag b --flag c`
-// for multiValueFlags, stopping at the next flag or a bare `--`.
+// for multiValueFlags, stopping at the next flag or a bare `--`, and
+// `--fixed-schedule True` into `--fixed-schedule=true`.
 func normalizeArgs(args []string) []string {
 	out := make([]string, 0, len(args))
 	for i := 0; i < len(args); i++ {
 		a := args[i]
+		if valueBoolFlags[a] && i+1 < len(args) && isBoolWord(args[i+1]) {
+			out = append(out, a+"="+strings.ToLower(args[i+1]))
+			i++
+			continue
+		}
 		out = append(out, a)
 		if a == "--" {
 			return append(out, args[i+1:]...)
@@ -32,4 +42,12 @@ func normalizeArgs(args []string) []string {
 		}
 	}
 	return out
+}
+
+func isBoolWord(s string) bool {
+	switch strings.ToLower(s) {
+	case "true", "false", "1", "0":
+		return true
+	}
+	return false
 }

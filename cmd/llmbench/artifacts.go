@@ -41,7 +41,7 @@ func writePointArtifacts(stdout io.Writer, dir string, r *genaiperf.Run, out *ru
 		return err
 	}
 	writeComponents(stdout, out, out.Goodput)
-	fmt.Fprintf(stdout, "Prompts: synthetic, drawn from llmbench's built-in English word list (no tokenizer support yet); ISL and OSL counted by %s\n", r.TokenCounting)
+	fmt.Fprintf(stdout, "Prompts: %s; ISL and OSL counted by %s\n", promptSource(r), r.TokenCounting)
 	fmt.Fprintf(stdout, "Artifacts: %s\n", dir)
 	return nil
 }
@@ -56,4 +56,16 @@ func writeFile(path string, write func(*os.File) error) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return f.Close()
+}
+
+// promptSource says where the prompts came from, since ISL means
+// different things for token-exact and word-based prompts.
+func promptSource(r *genaiperf.Run) string {
+	switch {
+	case r.InputFile != "":
+		return "from " + r.InputFile
+	case r.Tokenizer != "":
+		return "synthetic, token-exact under " + r.Tokenizer
+	}
+	return "synthetic, built-in English words (give --tokenizer for token-exact prompts)"
 }

@@ -43,8 +43,8 @@ func TestParseHeaders(t *testing.T) {
 
 // argparse's nargs="+" lists become repeated flags for kong.
 func TestNormalizeArgs(t *testing.T) {
-	in := "profile -m a b --goodput ttft:1 itl:2 --streaming -g x:1 -- -m c d"
-	want := "profile -m a -m b --goodput ttft:1 --goodput itl:2 --streaming -g x:1 -- -m c d"
+	in := "profile -m a b --goodput ttft:1 itl:2 --fixed-schedule True --streaming -g x:1 -- -m c d"
+	want := "profile -m a -m b --goodput ttft:1 --goodput itl:2 --fixed-schedule=true --streaming -g x:1 -- -m c d"
 	if got := strings.Join(normalizeArgs(strings.Fields(in)), " "); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}

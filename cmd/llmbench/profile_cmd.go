@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
+	"os"
 	"strings"
 	"time"
 
@@ -43,6 +45,8 @@ type profileCmd struct {
 	NumPrefixPrompts              int      `help:"Size of a pool of shared prefixes, one prepended to each prompt."`
 	PrefixPromptLength            int      `default:"100" help:"Length of each shared prefix."`
 	RandomSeed                    int      `help:"Seed for prompts and arrivals."`
+	InputFile                     string   `help:"Prompts from a file: FILE.jsonl (GenAI-Perf's {\"text\"|\"text_input\", \"output_length\"} lines) or payload:FILE.jsonl (a Mooncake-style trace: timestamp, input_length, output_length, hash_ids)."`
+	FixedSchedule                 bool     `help:"Send each payload entry at its own timestamp (needs --input-file payload:FILE with timestamps)."`
 	ExtraInputs                   []string `sep:"none" help:"name:value merged into every request body (repeatable)."`
 	Header                        []string `short:"H" sep:"none" help:"Name:Value request header (repeatable); never written to artifacts."`
 	Goodput                       []string `short:"g" sep:"none" help:"Goodput SLOs as metric:value (ms for times), e.g. time_to_first_token:500."`
@@ -119,10 +123,15 @@ func (c *profileCmd) plan() (runtime.Job, genaiperf.Run, error) {
 	if err != nil {
 		return job, genaiperf.Run{}, invalid("--token-count: %v", err)
 	}
-	entries, err := c.dataset().Build(0)
+	src, err := c.source(tok)
+	if err != nil {
+		return job, genaiperf.Run{}, err
+	}
+	entries, err := src.Build(0)
 	if err != nil {
 		return job, genaiperf.Run{}, invalid("%v", err)
 	}
+	c.fillOutputLengths(entries)
 	job = runtime.Job{Endpoint: endpoint, Entries: entries, Point: c.point(), Count: mode, Tokenizer: tok, Goodput: slos}
 	run := c.describe(endpoint)
 	run.Tokenizer = c.Tokenizer
@@ -147,6 +156,10 @@ func (c *profileCmd) validate() error {
 		return invalid("--num-dataset-entries: got %d, want > 0", c.NumDatasetEntries)
 	case (c.OutputTokensStddev > 0 || c.OutputTokensMeanDeterministic) && c.OutputTokensMean == 0:
 		return invalid("--output-tokens-stddev and --output-tokens-mean-deterministic need --output-tokens-mean")
+	case c.FixedSchedule && !strings.HasPrefix(c.InputFile, "payload:"):
+		return invalid("--fixed-schedule needs --input-file payload:FILE with timestamps")
+	case c.FixedSchedule && (c.Concurrency > 0 || c.RequestRate > 0):
+		return invalid("--fixed-schedule, --concurrency and --request-rate are mutually exclusive")
 	case c.MaxConcurrency < 0:
 		return invalid("--max-concurrency: got %d, want >= 0", c.MaxConcurrency)
 	case strings.ContainsAny(c.ProfileExportFile, `/\`):
@@ -192,8 +205,62 @@ func parseGoodput(specs []string) ([]metrics.SLO, error) {
 	return slos, nil
 }
 
-// dataset is GenAI-Perf's synthetic source: lengths int(gauss(mean, sd)).
-func (c *profileCmd) dataset() dataset.Synthetic {
+// source picks the prompts: --input-file when given, else GenAI-Perf's
+// synthetic prompts, token-exact when a tokenizer is set.
+func (c *profileCmd) source(tok runtime.Tokenizer) (dataset.Source, error) {
+	var dtok dataset.Tokenizer
+	if t, ok := tok.(dataset.Tokenizer); ok {
+		dtok = t
+	}
+	path, isPayload := strings.CutPrefix(c.InputFile, "payload:")
+	switch {
+	case c.InputFile == "":
+		syn := c.synthetic()
+		syn.Tokenizer = dtok
+		return syn, nil
+	case strings.HasPrefix(c.InputFile, "synthetic:"):
+		return nil, invalid("--input-file %q: named synthetic inputs are not supported yet", c.InputFile)
+	case isPayload:
+		trace := dataset.Trace{Path: path, Seed: uint64(c.RandomSeed), Tokenizer: dtok}
+		info, err := trace.Check()
+		if err != nil {
+			return nil, invalid("--input-file: %v", err)
+		}
+		if c.FixedSchedule && !info.Timed {
+			return nil, invalid("--fixed-schedule: %s has no timestamps", path)
+		}
+		return trace, nil
+	}
+	if st, err := os.Stat(c.InputFile); err == nil && st.IsDir() {
+		return nil, invalid("--input-file %s: a directory of .jsonl files is not supported yet", c.InputFile)
+	}
+	jsonl := dataset.JSONL{Path: c.InputFile}
+	if _, err := jsonl.Check(); err != nil {
+		return nil, invalid("--input-file: %v", err)
+	}
+	return jsonl, nil
+}
+
+// fillOutputLengths applies --output-tokens-mean to file entries that do
+// not set their own output length, as GenAI-Perf does.
+func (c *profileCmd) fillOutputLengths(entries []dataset.Entry) {
+	if c.InputFile == "" || c.OutputTokensMean == 0 {
+		return
+	}
+	rng := rand.New(rand.NewPCG(uint64(c.RandomSeed), 1))
+	out := dataset.Normal{Mu: float64(c.OutputTokensMean), Sigma: float64(c.OutputTokensStddev)}
+	for i := range entries {
+		if entries[i].MaxTokens == 0 {
+			entries[i].MaxTokens = max(1, int(out.Sample(rng)))
+			if c.OutputTokensMeanDeterministic {
+				entries[i].MinTokens = entries[i].MaxTokens
+			}
+		}
+	}
+}
+
+// synthetic is GenAI-Perf's synthetic source: lengths int(gauss(mean, sd)).
+func (c *profileCmd) synthetic() dataset.Synthetic {
 	s := dataset.Synthetic{
 		Input:   dataset.Normal{Mu: float64(c.SyntheticInputTokensMean), Sigma: float64(c.SyntheticInputTokensStddev)},
 		Entries: c.NumDatasetEntries, Seed: uint64(c.RandomSeed), Deterministic: c.OutputTokensMeanDeterministic,
@@ -210,6 +277,11 @@ func (c *profileCmd) dataset() dataset.Synthetic {
 func (c *profileCmd) point() runtime.Point {
 	load := runtime.Load{Concurrency: c.Concurrency, Rate: c.RequestRate,
 		Arrival: runtime.Arrival(c.RequestDistribution), Burstiness: c.Burstiness, MaxConcurrency: c.MaxConcurrency}
+	if c.FixedSchedule { // every entry once, at its timestamp
+		load.ReplaySpeed = 1
+		return runtime.Point{Load: load, Stop: runtime.Stop{Requests: c.RequestCount}, Warmup: c.WarmupRequestCount,
+			Seed: uint64(c.RandomSeed), Grace: 5 * time.Second}
+	}
 	if load.Concurrency == 0 && load.Rate == 0 {
 		load.Concurrency = 1
 	}
@@ -225,7 +297,8 @@ func (c *profileCmd) describe(e runtime.Endpoint) genaiperf.Run {
 	r := genaiperf.DefaultRun(c.Model...)
 	r.EndpointType, r.Streaming, r.URL = c.EndpointType, e.Stream, c.URL
 	r.Endpoint = strings.TrimLeft(c.Endpoint, " /")
-	r.Stimulus = genaiperf.Stimulus{Concurrency: c.Concurrency, RequestRate: c.RequestRate}
+	r.Stimulus = genaiperf.Stimulus{Concurrency: c.Concurrency, RequestRate: c.RequestRate, FixedSchedule: c.FixedSchedule}
+	r.InputFile = c.InputFile
 	r.RequestCount, r.MeasurementInterval, r.WarmupRequestCount = c.RequestCount, c.MeasurementInterval, c.WarmupRequestCount
 	for _, spec := range c.Goodput {
 		name, value, _ := strings.Cut(spec, ":")

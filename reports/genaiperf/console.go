@@ -108,6 +108,10 @@ func loadLine(r *Run, s *metrics.Summary) string {
 		if s.AchievedRequestRate <= 0 {
 			return ""
 		}
+		if r.Stimulus.FixedSchedule {
+			return fmt.Sprintf("Request rate (per sec): achieved %s, following the inputs' timestamps\n",
+				pyComma2(s.AchievedRequestRate))
+		}
 		dist := ""
 		if r.RequestDistribution != "" {
 			dist = " (" + r.RequestDistribution + ")"

@@ -69,7 +69,9 @@ func outputFormat(endpointType string) string {
 
 func perfAnalyzerConfig(r *Run) *object {
 	stimulus := &object{}
-	if r.Stimulus.Mode() == "request_rate" {
+	if r.Stimulus.FixedSchedule {
+		stimulus.set("fixed_schedule", true)
+	} else if r.Stimulus.Mode() == "request_rate" {
 		stimulus.set("request_rate", r.Stimulus.RequestRate)
 	} else {
 		stimulus.set("concurrency", r.Stimulus.concurrency())

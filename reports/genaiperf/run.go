@@ -87,12 +87,15 @@ type Run struct {
 type Stimulus struct {
 	Concurrency int
 	RequestRate float64
+	// FixedSchedule replays each input's own timestamp (GenAI-Perf's
+	// --fixed-schedule); perf_analyzer records it as request rate 0.0.
+	FixedSchedule bool
 }
 
 // Mode returns perf_analyzer's experiment mode, "concurrency" or
 // "request_rate".
 func (s Stimulus) Mode() string {
-	if s.Concurrency == 0 && s.RequestRate > 0 {
+	if s.FixedSchedule || (s.Concurrency == 0 && s.RequestRate > 0) {
 		return "request_rate"
 	}
 	return "concurrency"
@@ -110,6 +113,9 @@ func (s Stimulus) concurrency() int {
 // String renders the stimulus as GenAI-Perf's directory names do:
 // "concurrency16" or "request_rate10.0" (the rate as Python prints a float).
 func (s Stimulus) String() string {
+	if s.FixedSchedule {
+		return "fixed_schedule"
+	}
 	if s.Mode() == "request_rate" {
 		return "request_rate" + pyRepr(s.RequestRate)
 	}

@@ -66,9 +66,13 @@ func (m Mix) Build(n int) ([]Entry, error) {
 		pools[c] = entries
 	}
 	out := make([]Entry, n)
+	used := make([]int, len(m.Components))
 	for i, c := range picks {
-		e := pools[c][0]
-		pools[c] = pools[c][1:]
+		if len(pools[c]) == 0 {
+			return nil, fmt.Errorf("mix component %s has no entries", m.name(c))
+		}
+		e := pools[c][used[c]%len(pools[c])] // sources give n; cycle if one gives fewer
+		used[c]++
 		e.Component = m.name(c)
 		out[i] = e
 	}

@@ -1,7 +1,3 @@
-// Package dataset builds the prompts a run sends: synthetic prompts of
-// sampled lengths and weighted mixtures of datasets. Synthetic prompts are
-// made of built-in English words for now; the token-exact generator
-// arrives with the tokenizer.
 package dataset
 
 import (
@@ -9,34 +5,11 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
-	"time"
 )
 
-// Entry is one prompt with the output length it asks for.
-type Entry struct {
-	Text string
-	// Words is the prompt's length in built-in words: the requested input
-	// length, since each word is one token for common BPE vocabularies.
-	Words int
-	// MaxTokens is the output length to request (0: let the server decide).
-	MaxTokens int
-	// MinTokens forces the output length on servers that honour it.
-	MinTokens int
-	// Component names the mix component the entry came from ("" outside a mix).
-	Component string
-	// At is when a replay sends the entry, from the trace's start.
-	At time.Duration
-}
-
-// Source is anything that yields dataset entries.
-type Source interface {
-	// Build draws n entries (n <= 0: the source's natural size).
-	Build(n int) ([]Entry, error)
-	// String describes the source for plans and reports.
-	String() string
-}
-
-// Synthetic generates prompts of sampled lengths, GenAI-Perf style.
+// Synthetic generates prompts of sampled lengths, GenAI-Perf style: with
+// a Tokenizer, prompts of exactly the sampled number of tokens, cut from
+// public-domain prose; without one, that many built-in English words.
 type Synthetic struct {
 	// Input is the prompt length distribution.
 	Input Dist
@@ -52,6 +25,9 @@ type Synthetic struct {
 	// --num-dataset-entries); runs cycle through them.
 	Entries int
 	Seed    uint64
+	// Tokenizer, when set, makes every prompt and shared prefix
+	// token-exact under it.
+	Tokenizer Tokenizer
 }
 
 // Validate reports every problem with the description.
@@ -81,6 +57,9 @@ func (s Synthetic) Build(n int) ([]Entry, error) {
 		n = max(s.Entries, 1)
 	}
 	rng := rand.New(rand.NewPCG(s.Seed, s.Seed^0x5851f42d4c957f2d))
+	if s.Tokenizer != nil {
+		return s.buildExact(rng, n)
+	}
 	var prefixes []string
 	if s.PrefixTokens > 0 {
 		prefixes = make([]string, max(s.Prefixes, 1))
@@ -121,6 +100,63 @@ func (s Synthetic) String() string {
 		desc += fmt.Sprintf(", prefix_tokens=%d, prefixes=%d", s.PrefixTokens, max(s.Prefixes, 1))
 	}
 	return desc + ")"
+}
+
+// buildExact draws every length and prompt plan in order from rng, then
+// builds and verifies the prompts on all cores: the result depends on the
+// seed only. A prompt with a shared prefix is the prefix's exact text
+// followed by its own tokens, PrefixTokens + sampled length in all.
+func (s Synthetic) buildExact(rng *rand.Rand, n int) ([]Entry, error) {
+	c, err := corpusFor(s.Tokenizer)
+	if err != nil {
+		return nil, fmt.Errorf("synthetic: %w", err)
+	}
+	var prefixPlans [][]span
+	if s.PrefixTokens > 0 {
+		prefixPlans = make([][]span, max(s.Prefixes, 1))
+		for i := range prefixPlans {
+			prefixPlans[i] = c.plan(rng, s.PrefixTokens, nil)
+		}
+	}
+	entries := make([]Entry, n)
+	plans := make([][]span, n)
+	prefixOf := make([]int, n)
+	for i := range entries {
+		k := max(0, int(s.Input.Sample(rng)))
+		e := Entry{Words: k}
+		if len(prefixPlans) > 0 {
+			prefixOf[i] = rng.IntN(len(prefixPlans))
+			e.Words += s.PrefixTokens
+		}
+		if s.Output != nil {
+			e.MaxTokens = max(1, int(s.Output.Sample(rng)))
+			if s.Deterministic {
+				e.MinTokens = e.MaxTokens
+			}
+		}
+		plans[i] = c.plan(rng, k, nil)
+		entries[i] = e
+	}
+	prefixes := make([]string, len(prefixPlans))
+	err = parallel(len(prefixes), func(i int) (err error) {
+		prefixes[i], err = c.exact("", prefixPlans[i], s.PrefixTokens)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("synthetic: prefix: %w", err)
+	}
+	err = parallel(n, func(i int) (err error) {
+		head := ""
+		if len(prefixes) > 0 {
+			head = prefixes[prefixOf[i]]
+		}
+		entries[i].Text, err = c.exact(head, plans[i], entries[i].Words)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("synthetic: %w", err)
+	}
+	return entries, nil
 }
 
 // words returns n words drawn from the built-in list, space separated.
