@@ -65,22 +65,22 @@ func (c Counting) String() string {
 	return fmt.Sprintf("%s (%d requests without usage counted by chunks)", c.Mode, c.Fallbacks)
 }
 
+// parallelCounter is a tokenizer that counts many texts across cores.
+type parallelCounter interface {
+	CountAll(texts []string) []int
+}
+
 // CountTokens fills InputTokens and OutputTokens of every record.
 func CountTokens(recs []metrics.Record, reqs []Request, mode CountMode, tok Tokenizer) Counting {
+	if mode == ByTokenizer {
+		countWithTokenizer(recs, reqs, tok)
+		return Counting{Mode: mode}
+	}
 	c := Counting{Mode: mode}
-	var inputs map[int]int // prompt counts per dataset entry, computed once
 	for i := range recs {
 		rec := &recs[i]
 		req := &reqs[rec.Entry]
 		switch {
-		case mode == ByTokenizer:
-			if inputs == nil {
-				inputs = map[int]int{}
-			}
-			if _, ok := inputs[rec.Entry]; !ok {
-				inputs[rec.Entry] = tok.Count(req.Text)
-			}
-			rec.InputTokens, rec.OutputTokens = inputs[rec.Entry], tok.Count(rec.Output)
 		case mode == ByUsage && rec.Usage.Reported:
 			rec.InputTokens, rec.OutputTokens = rec.Usage.PromptTokens, rec.Usage.CompletionTokens
 		default:
@@ -91,4 +91,30 @@ func CountTokens(recs []metrics.Record, reqs []Request, mode CountMode, tok Toke
 		}
 	}
 	return c
+}
+
+// countWithTokenizer counts GenAI-Perf's way: ISL on the prompt text (once
+// per dataset entry), OSL on the whole output text. Outputs are counted in
+// parallel when the tokenizer can, since a run can hold millions of them.
+func countWithTokenizer(recs []metrics.Record, reqs []Request, tok Tokenizer) {
+	inputs := map[int]int{}
+	outputs := make([]string, len(recs))
+	for i := range recs {
+		outputs[i] = recs[i].Output
+		if _, ok := inputs[recs[i].Entry]; !ok {
+			inputs[recs[i].Entry] = tok.Count(reqs[recs[i].Entry].Text)
+		}
+	}
+	var counts []int
+	if pc, ok := tok.(parallelCounter); ok {
+		counts = pc.CountAll(outputs)
+	} else {
+		counts = make([]int, len(outputs))
+		for i, o := range outputs {
+			counts[i] = tok.Count(o)
+		}
+	}
+	for i := range recs {
+		recs[i].InputTokens, recs[i].OutputTokens = inputs[recs[i].Entry], counts[i]
+	}
 }
