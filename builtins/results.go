@@ -28,8 +28,10 @@ func newResults(results []runtime.ExperimentResult) *starlark.Dict {
 }
 
 // resultValue is one experiment's results: .points in load order,
-// .knee(gate), .repeats, and .saturation and .max_goodput, which are None
-// until sweeps that find them exist.
+// .knee(gate), .repeats, .saturation (the last point before gains stopped,
+// None when the sweep never saturated) with .saturation_reason in words,
+// .max_goodput (the point with the highest goodput) and .search (the best
+// point a search() found).
 type resultValue struct {
 	object
 	points []*pointValue
@@ -44,6 +46,7 @@ func newResultValue(name string, r *runtime.ExperimentResult) *resultValue {
 	for i := range r.Points {
 		points[i] = newPointValue(&exp, &r.Points[i])
 	}
+	byRun := slices.Clone(points) // run order, which the result indexes use
 	// Load order: what knee() scans and what a user indexing points
 	// expects, whatever order a grid ran in.
 	slices.SortStableFunc(points, func(a, b *pointValue) int { return cmp.Compare(a.load, b.load) })
@@ -54,8 +57,10 @@ func newResultValue(name string, r *runtime.ExperimentResult) *resultValue {
 	rv := &resultValue{points: points}
 	attrs := starlark.StringDict{
 		"name": str(name), "points": starlark.NewList(list), "repeats": integer(max(exp.Repeats, 1)),
-		"saturation": starlark.None, "max_goodput": starlark.None,
+		"saturation": starlark.None, "saturation_reason": starlark.None,
+		"max_goodput": starlark.None, "search": starlark.None,
 	}
+	addCapacity(attrs, r, byRun, points)
 	attrs["knee"] = starlark.NewBuiltin("knee", rv.knee)
 	rv.object = newObject("results", fmt.Sprintf("results(%s, %d points)", quote(name), len(points)), attrs, false)
 	return rv
@@ -157,4 +162,24 @@ func gateResults(gates []runtime.GateResult) *starlark.List {
 		list[i] = newObjectValue("gate_result", "gate_result("+quote(g.Gate.Source)+")", attrs)
 	}
 	return starlark.NewList(list)
+}
+
+// addCapacity sets the capacity attributes from the run's analysis.
+func addCapacity(attrs starlark.StringDict, r *runtime.ExperimentResult, byRun, byLoad []*pointValue) {
+	if sat := r.Saturation; sat != nil {
+		attrs["saturation_reason"] = str(sat.Reason)
+		if sat.Saturated && sat.Point >= 0 {
+			attrs["saturation"] = byRun[sat.Point]
+		}
+	}
+	if s := r.Search; s != nil && s.Found && s.Point >= 0 {
+		attrs["search"] = byRun[s.Point]
+	}
+	lps := make([]metrics.LoadPoint, len(byLoad))
+	for i, p := range byLoad {
+		lps[i] = metrics.LoadPoint{Load: p.load, Summary: p.summary}
+	}
+	if i, ok := metrics.MaxGoodput(lps); ok {
+		attrs["max_goodput"] = byLoad[i]
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime/dataset"
 )
 
@@ -30,21 +31,12 @@ type PointSpec struct {
 // grid of every parameter's values with one. Saturation and search sweeps
 // decide their points while running and are refused here for now.
 func (e *Experiment) Points() ([]PointSpec, error) {
-	base := PointSpec{Params: map[string]float64{}, Load: e.Load}
-	switch {
-	case e.Load.Replay():
-		base.Params[ParamReplaySpeed] = e.Load.ReplaySpeed
-	case e.Load.Closed():
-		base.Params[ParamConcurrency] = float64(e.Load.Concurrency)
-	default:
-		base.Params[ParamRate] = e.Load.Rate
-	}
+	base := e.base()
 	if e.Sweep == nil {
-		base.Label = label(base.Params)
 		return []PointSpec{base}, nil
 	}
-	if e.Sweep.Saturation != nil || e.Sweep.Search != nil {
-		return nil, fmt.Errorf("experiment %q: until_saturation() and search() sweeps are %w", e.Name, ErrNotSupported)
+	if e.Adaptive() {
+		return nil, fmt.Errorf("experiment %q: the points of until_saturation() and search() are chosen while running", e.Name)
 	}
 	points := []PointSpec{base}
 	for _, p := range e.Sweep.Params {
@@ -117,6 +109,27 @@ func pyFloat(f float64) string {
 	return s
 }
 
+// Adaptive reports whether the experiment's points are chosen from the
+// results of earlier ones (until_saturation, search).
+func (e *Experiment) Adaptive() bool {
+	return e.Sweep != nil && (e.Sweep.Saturation != nil || e.Sweep.Search != nil)
+}
+
+// base is the experiment's load as a point, before any sweep.
+func (e *Experiment) base() PointSpec {
+	base := PointSpec{Params: map[string]float64{}, Load: e.Load}
+	switch {
+	case e.Load.Replay():
+		base.Params[ParamReplaySpeed] = e.Load.ReplaySpeed
+	case e.Load.Closed():
+		base.Params[ParamConcurrency] = float64(e.Load.Concurrency)
+	default:
+		base.Params[ParamRate] = e.Load.Rate
+	}
+	base.Label = label(base.Params)
+	return base
+}
+
 // Validate refuses what can be declared but not yet run.
 func (e *Experiment) Validate() error {
 	var errs []error
@@ -125,41 +138,84 @@ func (e *Experiment) Validate() error {
 			errs = append(errs, fmt.Errorf("experiment %q: gate %q: baseline comparison is %w", e.Name, g.Source, ErrNotSupported))
 		}
 	}
-	if e.Repeats > 1 {
-		errs = append(errs, fmt.Errorf("experiment %q: repeats=%d is %w (use repeats=1)", e.Name, e.Repeats, ErrNotSupported))
-	}
 	if len(e.Telemetry) > 0 {
 		errs = append(errs, fmt.Errorf("experiment %q: telemetry is %w", e.Name, ErrNotSupported))
 	}
-	if _, err := e.Points(); err != nil {
-		errs = append(errs, err)
+	if err := e.validateSweep(); err != nil {
+		errs = append(errs, fmt.Errorf("experiment %q: %w", e.Name, err))
 	}
 	return errors.Join(errs...)
 }
 
-// RunExperiment measures every point of e in order, evaluating its gates
-// at each, and calls done after each point so results can be written as
-// they come. It stops early when ctx is cancelled.
+// validateSweep checks that the sweep can produce its points.
+func (e *Experiment) validateSweep() error {
+	switch {
+	case e.Sweep != nil && e.Sweep.Saturation != nil:
+		s := e.Sweep.Saturation
+		rule := metrics.SaturationRule{Growth: s.Growth, TTFTFactor: s.TTFTFactor}
+		return metrics.Saturator{Start: s.Start, Factor: s.Factor, Limit: s.Limit,
+			Integer: s.Over == ParamConcurrency, Rule: rule, Param: s.Over}.Validate()
+	case e.Sweep != nil && e.Sweep.Search != nil:
+		s := e.Sweep.Search
+		return metrics.Searcher{Gate: s.Gate, Lo: s.Lo, Hi: s.Hi, Precision: s.Precision,
+			Integer: s.Over == ParamConcurrency}.Validate()
+	}
+	_, err := e.Points()
+	return err
+}
+
+// RunExperiment measures every point of e, evaluating its gates at each,
+// and calls done after each point so results can be written as they come.
+// A grid runs its points in order; until_saturation() and search() choose
+// each next load from the points measured so far. It stops early when ctx
+// is cancelled.
 func RunExperiment(ctx context.Context, e *Experiment, done func(PointResult) error) (*ExperimentResult, error) {
-	points, err := e.Points()
+	r := &experimentRun{ctx: ctx, e: e, done: done, res: &ExperimentResult{Experiment: e}}
+	var err error
+	switch {
+	case e.Sweep != nil && e.Sweep.Saturation != nil:
+		err = r.saturation()
+	case e.Sweep != nil && e.Sweep.Search != nil:
+		err = r.search()
+	default:
+		err = r.grid()
+	}
+	return r.res, err
+}
+
+// experimentRun is one experiment in progress.
+type experimentRun struct {
+	ctx  context.Context
+	e    *Experiment
+	done func(PointResult) error
+	res  *ExperimentResult
+}
+
+// measure runs one point, records it and hands it to done.
+func (r *experimentRun) measure(spec PointSpec) error {
+	pr, err := runPoint(r.ctx, r.e, spec)
 	if err != nil {
-		return nil, err
+		return fmt.Errorf("experiment %q, point %s: %w", r.e.Name, spec.Label, err)
 	}
-	res := &ExperimentResult{Experiment: e}
+	r.res.Points = append(r.res.Points, pr)
+	return r.done(pr)
+}
+
+func (r *experimentRun) grid() error {
+	points, err := r.e.Points()
+	if err != nil {
+		return err
+	}
 	for _, spec := range points {
-		if ctx.Err() != nil {
-			break
+		if r.ctx.Err() != nil {
+			return nil
 		}
-		pr, err := runPoint(ctx, e, spec)
-		if err != nil {
-			return res, fmt.Errorf("experiment %q, point %s: %w", e.Name, spec.Label, err)
-		}
-		res.Points = append(res.Points, pr)
-		if err := done(pr); err != nil {
-			return res, err
+		if err := r.measure(spec); err != nil {
+			return err
 		}
 	}
-	return res, nil
+	r.res.Saturation = analyzeSaturation(r.e, r.res.Points)
+	return nil
 }
 
 func runPoint(ctx context.Context, e *Experiment, spec PointSpec) (PointResult, error) {
@@ -184,13 +240,31 @@ func runPoint(ctx context.Context, e *Experiment, spec PointSpec) (PointResult, 
 		Load: spec.Load, Stop: Stop{Requests: e.Requests, Duration: e.Duration},
 		Warmup: e.Warmup, Seed: e.Seed, Grace: 5 * time.Second,
 	}}
-	out, err := Execute(ctx, job)
-	if err != nil {
-		return PointResult{}, err
+	pr := PointResult{Label: spec.Label, Params: spec.Params}
+	for range max(e.Repeats, 1) {
+		if len(pr.Repeats) > 0 && ctx.Err() != nil {
+			break
+		}
+		out, err := Execute(ctx, job)
+		if err != nil {
+			return PointResult{}, err
+		}
+		pr.Repeats = append(pr.Repeats, out)
 	}
-	pr := PointResult{Label: spec.Label, Params: spec.Params, Outcome: out}
-	pr.Gates = EvaluateGates(e, spec.Params, out)
+	pr.Outcome = pr.Repeats[0]
+	if len(pr.Repeats) > 1 {
+		pr.RepeatStats = metrics.HeadlineRepeats(summaries(pr.Repeats))
+	}
+	pr.Gates = EvaluateGates(e, spec.Params, pr.Repeats...)
 	return pr, nil
+}
+
+func summaries(outs []*Outcome) []*metrics.Summary {
+	s := make([]*metrics.Summary, len(outs))
+	for i, o := range outs {
+		s[i] = &o.Summary
+	}
+	return s
 }
 
 // buildEntries draws the dataset, applying a token sweep's lengths.
@@ -211,17 +285,30 @@ func buildEntries(src dataset.Source, spec PointSpec) ([]dataset.Entry, error) {
 	return src.Build(0)
 }
 
-// EvaluateGates checks every gate that applies at a point. A gate whose
-// metric was not measured fails: a CI gate must never pass by default.
-func EvaluateGates(e *Experiment, params map[string]float64, out *Outcome) []GateResult {
+// EvaluateGates checks every gate that applies at a point. With repeats
+// a gate is judged on the mean of its metric across them ("one run is a
+// data point, three are a number"). A gate whose metric was not measured
+// fails: a CI gate must never pass by default.
+func EvaluateGates(e *Experiment, params map[string]float64, outs ...*Outcome) []GateResult {
 	var results []GateResult
 	for _, g := range e.Gates {
 		if !g.Applies(params) {
 			continue
 		}
 		r := GateResult{Gate: g}
-		r.Measured, r.Err = g.Measure(&out.Summary)
-		r.Passed = r.Err == nil && g.Check(r.Measured, 0)
+		var sum float64
+		for _, out := range outs {
+			v, err := g.Measure(&out.Summary)
+			if err != nil {
+				r.Err = err
+				break
+			}
+			sum += v
+		}
+		if r.Err == nil {
+			r.Measured = sum / float64(len(outs))
+			r.Passed = g.Check(r.Measured, 0)
+		}
 		results = append(results, r)
 	}
 	return results

@@ -54,6 +54,24 @@ type Load struct {
 // Closed reports whether the load is a closed loop.
 func (l Load) Closed() bool { return l.Rate == 0 && l.ReplaySpeed == 0 }
 
+// String renders the load as a scenario writes it.
+func (l Load) String() string {
+	switch {
+	case l.Replay():
+		return fmt.Sprintf("replay(speed=%g)", l.ReplaySpeed)
+	case l.Closed():
+		return fmt.Sprintf("concurrency(%d)", l.Concurrency)
+	}
+	s := fmt.Sprintf("rate(%g, arrival=%q", l.Rate, l.Arrival)
+	if l.Arrival == Gamma {
+		s += fmt.Sprintf(", burstiness=%g", l.Burstiness)
+	}
+	if l.MaxConcurrency > 0 {
+		s += fmt.Sprintf(", max_concurrency=%d", l.MaxConcurrency)
+	}
+	return s + ")"
+}
+
 // Replay reports whether the load replays timestamps.
 func (l Load) Replay() bool { return l.ReplaySpeed > 0 }
 

@@ -97,7 +97,35 @@ type Search struct {
 // ExperimentResult is what an experiment measured, point by point.
 type ExperimentResult struct {
 	Experiment *Experiment
-	Points     []PointResult
+	// Points are in the order they ran: a grid's order, a saturation
+	// sweep's growing loads, a search's probes.
+	Points []PointResult
+	// Saturation is the saturation analysis of a sweep over one load
+	// parameter (nil for a single point or a multi-parameter grid).
+	Saturation *SaturationResult
+	// Search is the outcome of a search() sweep.
+	Search *SearchResult
+}
+
+// SaturationResult says where throughput stopped growing or latency blew
+// up, and which rule said so.
+type SaturationResult struct {
+	// Saturated is false when no rule held: the capacity is then only the
+	// highest load tried.
+	Saturated bool
+	// Point indexes Points: the last load before gains stopped, or the
+	// highest load tried when not saturated.
+	Point int
+	// Reason is the rule that held (or why the sweep stopped), in words.
+	Reason string
+}
+
+// SearchResult is the largest load found meeting the search gate.
+type SearchResult struct {
+	Found bool
+	Best  float64
+	// Point indexes Points at the best load when Found.
+	Point int
 }
 
 // PointResult is one measured point.
@@ -106,9 +134,14 @@ type PointResult struct {
 	Label string
 	// Params are the swept parameters' values at this point.
 	Params map[string]float64
-	// Outcome holds the records and the summary.
+	// Outcome holds the records and the summary of the first repeat, the
+	// one gates and artifacts are judged and written from when repeats=1.
 	Outcome *Outcome
-	Gates   []GateResult
+	// Repeats holds every repeat's outcome (Repeats[0] == Outcome); with
+	// more than one, RepeatStats has the spread of each headline metric.
+	Repeats     []*Outcome
+	RepeatStats map[string]metrics.RepeatStat
+	Gates       []GateResult
 }
 
 // GateResult is a gate evaluated at one point.

@@ -28,9 +28,12 @@ func printPlan(w io.Writer, scen *runtime.Scenario) error {
 	fmt.Fprintf(w, "Scenario %s: %d experiment(s)\n", scen.File, len(scen.Experiments))
 	for i := range scen.Experiments {
 		exp := &scen.Experiments[i]
-		points, err := exp.Points()
-		if err != nil {
-			return invalid("%v", err)
+		var points []runtime.PointSpec
+		if !exp.Adaptive() {
+			var err error
+			if points, err = exp.Points(); err != nil {
+				return invalid("%v", err)
+			}
 		}
 		ep := exp.Endpoint
 		fmt.Fprintf(w, "\nexperiment %q\n", exp.Name)
@@ -44,11 +47,15 @@ func printPlan(w io.Writer, scen *runtime.Scenario) error {
 			}
 			fmt.Fprintf(w, "  goodput:   %s\n", strings.Join(slos, " "))
 		}
-		labels := make([]string, len(points))
-		for j, p := range points {
-			labels[j] = p.Label + loadText(p.Load)
+		if exp.Adaptive() {
+			fmt.Fprintf(w, "  points:    chosen while running by %s, from %s\n", exp.AdaptiveDescription(), exp.Load)
+		} else {
+			labels := make([]string, len(points))
+			for j, p := range points {
+				labels[j] = p.Label + loadText(p.Load)
+			}
+			fmt.Fprintf(w, "  points (%d): %s\n", len(points), strings.Join(labels, ", "))
 		}
-		fmt.Fprintf(w, "  points (%d): %s\n", len(points), strings.Join(labels, ", "))
 		for _, g := range exp.Gates {
 			fmt.Fprintf(w, "  gate:      %s\n", g.Source)
 		}

@@ -103,9 +103,7 @@ func runExperiments(e *env, scen *runtime.Scenario, out string) ([]runtime.Exper
 	for i := range scen.Experiments {
 		exp := &scen.Experiments[i]
 		res, err := runtime.RunExperiment(e.ctx, exp, func(p runtime.PointResult) error {
-			fmt.Fprintf(e.stdout, "\n== %s / %s ==\n", exp.Name, p.Label)
-			run := describePoint(exp, &p)
-			return writePointArtifacts(e.stdout, filepath.Join(out, exp.Name, p.Label), &run, p.Outcome)
+			return writeRepeats(e, filepath.Join(out, exp.Name, p.Label), exp, &p)
 		})
 		if res != nil {
 			results = append(results, *res)
@@ -121,6 +119,26 @@ func runExperiments(e *env, scen *runtime.Scenario, out string) ([]runtime.Exper
 		}
 	}
 	return results, nil
+}
+
+// writeRepeats writes a point's artifacts: the first repeat in the point's
+// folder (GenAI-Perf's layout), further repeats in repeat2/, repeat3/...
+func writeRepeats(e *env, dir string, exp *runtime.Experiment, p *runtime.PointResult) error {
+	for k, out := range p.Repeats {
+		title, where := p.Label, dir
+		if len(p.Repeats) > 1 {
+			title = fmt.Sprintf("%s (repeat %d of %d)", p.Label, k+1, len(p.Repeats))
+		}
+		if k > 0 {
+			where = filepath.Join(dir, fmt.Sprintf("repeat%d", k+1))
+		}
+		fmt.Fprintf(e.stdout, "\n== %s / %s ==\n", exp.Name, title)
+		run := describePoint(exp, p, out)
+		if err := writePointArtifacts(e.stdout, where, &run, out); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func interrupted(res *runtime.ExperimentResult) bool {
@@ -147,7 +165,7 @@ func runCheck(scen *runtime.Scenario, results []runtime.ExperimentResult) ([]ver
 }
 
 // describePoint fills the GenAI-Perf description of a scenario point.
-func describePoint(exp *runtime.Experiment, p *runtime.PointResult) genaiperf.Run {
+func describePoint(exp *runtime.Experiment, p *runtime.PointResult, out *runtime.Outcome) genaiperf.Run {
 	ep := exp.Endpoint
 	r := genaiperf.DefaultRun(ep.Model)
 	r.Subcommand = "run"
@@ -167,7 +185,8 @@ func describePoint(exp *runtime.Experiment, p *runtime.PointResult) genaiperf.Ru
 	} else if r.Stimulus.Mode() == "request_rate" {
 		r.RequestDistribution = string(runtime.Poisson) // a rate sweep's default
 	}
-	r.TokenCounting = p.Outcome.Counting.String()
+	r.TokenCounting = out.Counting.String()
+	r.Tokenizer = ep.Tokenizer
 	r.Version = "llmbench " + version
 	return r
 }

@@ -1,0 +1,122 @@
+package runtime
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/llmbench/llmbench/metrics"
+)
+
+// saturation grows the load until the saturation rule holds or the limit
+// is reached (SPEC §6 until_saturation), each next load chosen from the
+// points measured so far.
+func (r *experimentRun) saturation() error {
+	s := r.e.Sweep.Saturation
+	rule := metrics.SaturationRule{Growth: s.Growth, TTFTFactor: s.TTFTFactor}
+	sat := metrics.Saturator{Start: s.Start, Factor: s.Factor, Limit: s.Limit,
+		Integer: s.Over == ParamConcurrency, Rule: rule, Param: s.Over}
+	var measured []metrics.LoadPoint
+	for r.ctx.Err() == nil {
+		load, done, reason := sat.Next(measured)
+		if done {
+			r.res.Saturation = &SaturationResult{Point: indexOfLoad(measured, load), Reason: reason}
+			_, _, r.res.Saturation.Saturated = rule.Check(measured, s.Over)
+			return nil
+		}
+		if err := r.measure(r.e.base().with(s.Over, load)); err != nil {
+			return err
+		}
+		measured = append(measured, r.loadPoint(len(r.res.Points)-1, s.Over))
+	}
+	return nil
+}
+
+// search bisects for the largest load meeting the gate (SPEC §6 search).
+func (r *experimentRun) search() error {
+	s := r.e.Sweep.Search
+	srch := metrics.Searcher{Gate: s.Gate, Lo: s.Lo, Hi: s.Hi, Precision: s.Precision, Integer: s.Over == ParamConcurrency}
+	var tried []metrics.LoadPoint
+	for r.ctx.Err() == nil {
+		load, done := srch.Next(tried)
+		if done {
+			best, ok := srch.Result(tried)
+			r.res.Search = &SearchResult{Found: ok, Best: best, Point: indexOfLoad(tried, best)}
+			return nil
+		}
+		if err := r.measure(r.e.base().with(s.Over, load)); err != nil {
+			return err
+		}
+		tried = append(tried, r.loadPoint(len(r.res.Points)-1, s.Over))
+	}
+	return nil
+}
+
+// loadPoint is point i as the capacity analysis sees it.
+func (r *experimentRun) loadPoint(i int, param string) metrics.LoadPoint {
+	p := r.res.Points[i]
+	return metrics.LoadPoint{Load: p.Params[param], Summary: &p.Outcome.Summary}
+}
+
+// indexOfLoad finds the point measured at load, -1 if none was.
+func indexOfLoad(points []metrics.LoadPoint, load float64) int {
+	return slices.IndexFunc(points, func(p metrics.LoadPoint) bool { return p.Load == load })
+}
+
+// analyzeSaturation applies the default saturation rule to a grid sweep
+// over one load parameter, so every capacity sweep says whether it reached
+// saturation or only its highest load (the design article's rule).
+func analyzeSaturation(e *Experiment, points []PointResult) *SaturationResult {
+	if e.Sweep == nil || len(e.Sweep.Params) != 1 || len(points) < 2 {
+		return nil
+	}
+	param := e.Sweep.Params[0].Name
+	if param != ParamConcurrency && param != ParamRate {
+		return nil
+	}
+	order := make([]int, len(points))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		return cmpFloat(points[a].Params[param], points[b].Params[param])
+	})
+	lps := make([]metrics.LoadPoint, len(order))
+	for k, i := range order {
+		lps[k] = metrics.LoadPoint{Load: points[i].Params[param], Summary: &points[i].Outcome.Summary}
+	}
+	i, reason, ok := metrics.DefaultSaturationRule().Check(lps, param)
+	if !ok {
+		return &SaturationResult{Point: order[len(order)-1], Reason: reason}
+	}
+	return &SaturationResult{Saturated: true, Point: order[i], Reason: reason}
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// describeAdaptive renders an adaptive sweep for plans.
+func (s *Sweep) describeAdaptive() string {
+	if s.Saturation != nil {
+		t := s.Saturation
+		return fmt.Sprintf("until_saturation(over=%s, start=%g, factor=%g, limit=%g, growth=%g%%, ttft_factor=%g)",
+			t.Over, t.Start, t.Factor, t.Limit, 100*t.Growth, t.TTFTFactor)
+	}
+	t := s.Search
+	return fmt.Sprintf("search(%q, over=%s, lo=%g, hi=%g, precision=%g%%)", t.Gate.Source, t.Over, t.Lo, t.Hi, 100*t.Precision)
+}
+
+// AdaptiveDescription describes how an adaptive experiment chooses its
+// points, for `llmbench check`; "" for other experiments.
+func (e *Experiment) AdaptiveDescription() string {
+	if !e.Adaptive() {
+		return ""
+	}
+	return e.Sweep.describeAdaptive()
+}
