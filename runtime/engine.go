@@ -119,10 +119,7 @@ func (r *run) ticket() (int64, bool) {
 // how the previous ones are doing.
 func (r *run) openLoop() {
 	sched := newSchedule(r.p.Load, r.p.Seed)
-	var slots chan struct{}
-	if m := r.p.Load.MaxConcurrency; m > 0 {
-		slots = make(chan struct{}, m)
-	}
+	slots := r.slots()
 	start := r.clock.Now() + int64(openLoopLead)
 	w, n := int64(r.p.Warmup), int64(r.p.Stop.Requests)
 	var measureFrom int64
@@ -134,15 +131,9 @@ func (r *run) openLoop() {
 		if n == 0 && i > w && due > measureFrom+int64(r.p.Stop.Duration) {
 			return
 		}
-		if !r.sleepUntil(due) || !r.acquire(slots) {
+		if !r.dispatch(i, due, slots) {
 			return
 		}
-		r.wg.Go(func() {
-			r.send(i, due)
-			if slots != nil {
-				<-slots
-			}
-		})
 	}
 }
 
@@ -150,10 +141,7 @@ func (r *run) openLoop() {
 // the speed; the first Warmup entries warm up and are not measured, and a
 // request count or duration, when set, ends the replay early.
 func (r *run) replay() {
-	var slots chan struct{}
-	if m := r.p.Load.MaxConcurrency; m > 0 {
-		slots = make(chan struct{}, m)
-	}
+	slots := r.slots()
 	start := r.clock.Now() + int64(openLoopLead)
 	w, n := int64(r.p.Warmup), int64(r.p.Stop.Requests)
 	for i := int64(0); i < int64(len(r.reqs)) && (n == 0 || i < w+n); i++ {
@@ -161,16 +149,33 @@ func (r *run) replay() {
 		if d := r.p.Stop.Duration; d > 0 && i > w && due-start > int64(d) {
 			return
 		}
-		if !r.sleepUntil(due) || !r.acquire(slots) {
+		if !r.dispatch(i, due, slots) {
 			return
 		}
-		r.wg.Go(func() {
-			r.send(i, due)
-			if slots != nil {
-				<-slots
-			}
-		})
 	}
+}
+
+// slots is the max-concurrency semaphore of an open loop, nil without a cap.
+func (r *run) slots() chan struct{} {
+	if m := r.p.Load.MaxConcurrency; m > 0 {
+		return make(chan struct{}, m)
+	}
+	return nil
+}
+
+// dispatch sends request i at its planned time in its own goroutine, once
+// a slot is free; false when the run was interrupted first.
+func (r *run) dispatch(i, due int64, slots chan struct{}) bool {
+	if !r.sleepUntil(due) || !r.acquire(slots) {
+		return false
+	}
+	r.wg.Go(func() {
+		r.send(i, due)
+		if slots != nil {
+			<-slots
+		}
+	})
+	return true
 }
 
 func (r *run) sleepUntil(due int64) bool {
