@@ -15,7 +15,9 @@ func ArtifactDirName(model, endpointType string, st Stimulus) string {
 }
 
 // DirName is ArtifactDirName for this run; with several models GenAI-Perf
-// names the directory after the first one plus "_multi".
+// names the directory after the first one plus "_multi". An analyze point
+// (Objective set) is named after its swept parameter instead of its load:
+// "model-openai-chat-input_sequence_length512".
 func (r *Run) DirName() string {
 	model := ""
 	if len(r.Models) > 0 {
@@ -23,6 +25,9 @@ func (r *Run) DirName() string {
 	}
 	if len(r.Models) > 1 {
 		model += "_multi"
+	}
+	if r.Objective != "" {
+		return strings.ReplaceAll(model, "/", "_") + "-openai-" + r.EndpointType + "-" + r.Objective
 	}
 	return ArtifactDirName(model, r.EndpointType, r.Stimulus)
 }

@@ -9,6 +9,7 @@
 //   - WriteProfileExport: perf_analyzer's raw profile_export.json
 //   - WriteInputs: inputs.json, the exact payloads that were sent
 //   - ArtifactDirName: the run directory name GenAI-Perf would choose
+//   - WriteAnalyzeCSV: analyze_export_genai_perf.csv, one row per sweep point
 //
 // The byte-level fidelity rests on three small imitations of Python kept in
 // this package: float repr (pyfloat.go), json.dumps (pyjson.go) and

@@ -1,5 +1,7 @@
 package genaiperf
 
+import "math"
+
 // none is how GenAI-Perf writes a Python None in input_config
 // (base_config.py::_get_legal_json_value turns it into "").
 const none = ""
@@ -14,7 +16,7 @@ func inputConfig(r *Run) *object {
 	for _, m := range r.Models {
 		models = append(models, m)
 	}
-	sweep := (&object{}).set("concurrency", (&object{}).set("min", 1).set("max", 1024))
+	sweep := sweepConfig(r.Sweep)
 	return (&object{}).
 		set("model_names", models).
 		set("subcommand", orDefault(r.Subcommand, "profile")).
@@ -26,16 +28,36 @@ func inputConfig(r *Run) *object {
 		set("input", inputSection(r)).
 		set("output", (&object{}).
 			set("artifact_directory", r.ArtifactDir).
-			set("checkpoint_directory", "checkpoint").
+			set("checkpoint_directory", orDefault(r.CheckpointDir, "checkpoint")).
 			set("profile_export_file", r.ProfileExportFile).
 			set("generate_plots", false).
-			set("enable_checkpointing", false)).
+			set("enable_checkpointing", r.EnableCheckpointing)).
 		set("tokenizer", (&object{}).
 			set("name", r.tokenizerName()).
 			set("revision", "main").
 			set("trust_remote_code", false).
 			set("_enable_debug_logging", true)).
 		set("process", (&object{}).set("input_path", "aggregated"))
+}
+
+// sweepConfig renders analyze.sweep_parameters: {"concurrency": {"min":
+// 1, "max": 1024}} (GenAI-Perf's default, also what profile echoes) or
+// {"request_rate": [1, 2.5]} for a list.
+func sweepConfig(s *Sweep) *object {
+	if s == nil {
+		s = &Sweep{Type: "concurrency", Min: 1, Max: 1024}
+	}
+	if s.List == nil {
+		return (&object{}).set(s.Type, (&object{}).set("min", s.Min).set("max", s.Max))
+	}
+	values := make([]any, len(s.List))
+	for i, v := range s.List {
+		values[i] = v
+		if v == math.Trunc(v) && math.Abs(v) < 1<<53 {
+			values[i] = int(v) // GenAI-Perf parses --sweep-list as ints
+		}
+	}
+	return (&object{}).set(s.Type, values)
 }
 
 func endpointConfig(r *Run) *object {

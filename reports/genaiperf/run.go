@@ -34,6 +34,14 @@ type Run struct {
 
 	// Stimulus is the load: concurrency or request rate.
 	Stimulus Stimulus
+	// Objective is what an analyze point varies, as GenAI-Perf names its
+	// run directory: "concurrency8", "request_rate16",
+	// "input_sequence_length512". When set it replaces the stimulus in
+	// DirName, because an analyze directory names the swept parameter only.
+	Objective string
+	// Sweep is the analyze sweep echoed in input_config; nil for profile,
+	// which echoes GenAI-Perf's default (concurrency 1 to 1024).
+	Sweep *Sweep
 	// RequestCount is the number of measured requests asked for, 0 when
 	// not given; MeasurementInterval (ms) > 0 selects the interval mode.
 	RequestCount        int
@@ -59,6 +67,11 @@ type Run struct {
 	// PrefixPrompts and PrefixPromptLength describe shared prefixes.
 	PrefixPrompts      int
 	PrefixPromptLength int
+
+	// CheckpointDir and EnableCheckpointing echo analyze's checkpoint
+	// flags in input_config ("" and false echo GenAI-Perf's defaults).
+	CheckpointDir       string
+	EnableCheckpointing bool
 
 	// ArtifactDir is the base artifact directory (GenAI-Perf's
 	// --artifact-dir), not the per-run subdirectory.
@@ -120,6 +133,19 @@ func (s Stimulus) String() string {
 		return "request_rate" + pyRepr(s.RequestRate)
 	}
 	return "concurrency" + strconv.Itoa(s.concurrency())
+}
+
+// Sweep is an analyze sweep as GenAI-Perf's config holds it: a parameter
+// swept over a range (Min to Max, powers of two between them) or over a
+// list of values (an explicit --sweep-list, or a range with a step).
+type Sweep struct {
+	// Type is GenAI-Perf's name of the swept parameter: concurrency,
+	// request_rate, input_sequence_length (or llmbench's
+	// output_sequence_length).
+	Type     string
+	Min, Max int
+	// List, when not nil, holds the values and Min/Max are unused.
+	List []float64
 }
 
 // Goodput is one SLO as given on the command line: a GenAI-Perf metric name

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"path/filepath"
+	"strconv"
+
+	"github.com/llmbench/llmbench/runtime"
+)
+
+// analyzeCmd is `genai-perf analyze`: every profile flag plus a sweep of
+// one parameter, one GenAI-Perf artifact folder per point, the analyze CSV,
+// and llmbench's sweep table, summary.json and checkpoint/resume.
+type analyzeCmd struct {
+	profileFlags
+
+	SweepType  string `default:"concurrency" help:"Parameter to sweep: concurrency, request_rate, input_sequence_length or output_sequence_length."`
+	SweepRange string `help:"MIN:MAX (powers of two from 2^floor(log2 MIN) to 2^floor(log2 MAX)) or MIN:MAX:STEP (not for concurrency); default 1:1024."`
+	SweepList  string `help:"Comma-separated values to sweep, in this order (instead of --sweep-range)."`
+
+	EnableCheckpointing bool   `help:"Skip points already finished in the checkpoint (GenAI-Perf's flag; same as --resume)."`
+	CheckpointDir       string `default:"checkpoint" help:"Folder of checkpoint.json, written after every finished point."`
+	Resume              bool   `help:"Resume an interrupted sweep: skip the points finished in the checkpoint."`
+}
+
+// analyzePlan is a validated sweep, ready to run.
+type analyzePlan struct {
+	spec   sweepSpec
+	points []analyzePoint
+	exp    *runtime.Experiment
+}
+
+// Run sweeps, then writes the sweep's files even after an interrupt or a
+// lost server, so what finished is never lost; the exit code is the run's.
+func (c *analyzeCmd) Run(e *env) error {
+	plan, err := c.sweepPlan()
+	if err != nil {
+		return err
+	}
+	cp, err := c.openCheckpoint()
+	if err != nil {
+		return err
+	}
+	s := &sweepRun{cmd: c, env: e, plan: plan, cp: cp, res: &runtime.ExperimentResult{Experiment: plan.exp}}
+	runErr := s.run()
+	if err := s.report(); err != nil {
+		return runFailed("writing sweep results: %v", err)
+	}
+	return runErr
+}
+
+// sweepPlan checks the sweep and every point's flags before any traffic,
+// so a bad flag is exit 2 at once, not after an hour of sweeping.
+func (c *analyzeCmd) sweepPlan() (*analyzePlan, error) {
+	spec, err := parseSweep(c.SweepType, c.SweepRange, c.SweepList)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.compatible(spec.kind); err != nil {
+		return nil, err
+	}
+	points, err := sweepPoints(&c.profileFlags, spec)
+	if err != nil {
+		return nil, err
+	}
+	for i := range points {
+		if err := points[i].flags.validate(); err != nil {
+			return nil, err
+		}
+	}
+	job, _, err := points[0].flags.plan() // endpoint, tokenizer and input file, once
+	if err != nil {
+		return nil, err
+	}
+	exp := &runtime.Experiment{
+		Name: c.Model[0], Endpoint: job.Endpoint, Goodput: job.Goodput, Repeats: 1,
+		Sweep: &runtime.Sweep{Params: []runtime.SweepParam{{Name: spec.kind.param, Values: spec.values}}},
+	}
+	return &analyzePlan{spec: spec, points: points, exp: exp}, nil
+}
+
+// compatible refuses profile flags that contradict the sweep.
+func (c *analyzeCmd) compatible(kind sweepKind) error {
+	switch {
+	case c.FixedSchedule:
+		return invalid("--fixed-schedule replays the input's own timestamps: there is no load for analyze to sweep")
+	case (kind.name == "concurrency" || kind.name == "request_rate") && (c.Concurrency > 0 || c.RequestRate > 0):
+		return invalid("--concurrency and --request-rate: the sweep sets the load (--sweep-type %s); drop the flag", kind.name)
+	case (kind.name == "input_sequence_length" || kind.name == "output_sequence_length") && c.InputFile != "":
+		return invalid("--sweep-type %s needs synthetic prompts; --input-file %s fixes the prompts and their lengths", kind.name, c.InputFile)
+	}
+	return nil
+}
+
+// checkpointPath is GenAI-Perf's <checkpoint-dir>/checkpoint.json.
+func (c *analyzeCmd) checkpointPath() string {
+	return filepath.Join(c.CheckpointDir, "checkpoint.json")
+}
+
+// resuming says whether finished points are skipped: with --resume, or
+// with GenAI-Perf's --enable-checkpointing.
+func (c *analyzeCmd) resuming() bool { return c.Resume || c.EnableCheckpointing }
+
+// configName is GenAI-Perf's name of the point with this ID.
+func (c *analyzeCmd) configName(id int) string {
+	return c.Model[0] + "_run_config_" + strconv.Itoa(id)
+}
+
+// rateSweep says whether the CSV's load column is a request rate, by
+// GenAI-Perf's rule (analyze.py _determine_infer_type).
+func (c *analyzeCmd) rateSweep(kind sweepKind) bool {
+	return kind.name == "request_rate" || (kind.name != "concurrency" && c.RequestRate > 0)
+}

@@ -1,0 +1,282 @@
+package main
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports/genaiperf"
+	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/dataset"
+	"github.com/llmbench/llmbench/transport"
+)
+
+// profileFlags are the flags of one measured point. They are shared with
+// analyze, which takes every profile flag (as GenAI-Perf's analyze does)
+// and derives each sweep point from a copy with the swept flag changed.
+type profileFlags struct {
+	Model        []string `short:"m" required:"" sep:"none" help:"Model name(s) to benchmark."`
+	URL          string   `short:"u" default:"localhost:8000" help:"Server as host:port (GenAI-Perf style), a full http(s) URL, or sim:// for the built-in simulator (sim://?max_batch=8&itl=5ms)."`
+	EndpointType string   `default:"chat" help:"Endpoint type: chat, completions or embeddings."`
+	Endpoint     string   `help:"Custom URL path, overriding the endpoint type's default."`
+	Streaming    bool     `help:"Ask for streamed (SSE) responses."`
+
+	Concurrency         int     `help:"Closed loop: keep exactly N requests in flight (default 1)."`
+	RequestRate         float64 `help:"Open loop: send this many requests per second."`
+	RequestDistribution string  `default:"constant" enum:"constant,poisson,gamma" help:"Arrival process under --request-rate: constant (GenAI-Perf's), poisson or gamma."`
+	Burstiness          float64 `default:"1.0" help:"Gamma arrivals' shape: <1 burstier than Poisson, >1 more regular."`
+	MaxConcurrency      int     `help:"Cap on requests in flight under --request-rate (0: none)."`
+	RequestCount        int     `aliases:"num-requests" help:"Measured requests to send (default max(10, 2×load))."`
+	MeasurementInterval int     `short:"p" help:"Measure for this many milliseconds instead of a request count."`
+	WarmupRequestCount  int     `aliases:"num-warmup-requests" help:"Requests sent first and excluded from every metric."`
+
+	SyntheticInputTokensMean      int      `default:"550" aliases:"isl" help:"Mean synthetic prompt length."`
+	SyntheticInputTokensStddev    int      `help:"Standard deviation of the synthetic prompt length."`
+	OutputTokensMean              int      `aliases:"osl" help:"Mean requested output length (max_tokens); unset sends none."`
+	OutputTokensStddev            int      `help:"Standard deviation of the requested output length."`
+	OutputTokensMeanDeterministic bool     `help:"Also send min_tokens = max_tokens so the output length is fixed."`
+	NumDatasetEntries             int      `default:"100" aliases:"num-prompts" help:"Distinct prompts, cycled through."`
+	NumPrefixPrompts              int      `help:"Size of a pool of shared prefixes, one prepended to each prompt."`
+	PrefixPromptLength            int      `default:"100" help:"Length of each shared prefix."`
+	RandomSeed                    int      `help:"Seed for prompts and arrivals."`
+	InputFile                     string   `help:"Prompts from a file: FILE.jsonl (GenAI-Perf's {\"text\"|\"text_input\", \"output_length\"} lines) or payload:FILE.jsonl (a Mooncake-style trace: timestamp, input_length, output_length, hash_ids)."`
+	FixedSchedule                 bool     `help:"Send each payload entry at its own timestamp (needs --input-file payload:FILE with timestamps)."`
+	ExtraInputs                   []string `sep:"none" help:"name:value merged into every request body (repeatable)."`
+	Header                        []string `short:"H" sep:"none" help:"Name:Value request header (repeatable); never written to artifacts."`
+	Goodput                       []string `short:"g" sep:"none" help:"Goodput SLOs as metric:value (ms for times), e.g. time_to_first_token:500."`
+	Tokenizer                     string   `help:"Tokenizer for exact ISL/OSL: a tokenizer.json, a folder holding one, or a Hugging Face model id in the local cache."`
+	TokenCount                    string   `default:"auto" enum:"auto,tokenizer,usage,chunks" help:"Token counting: auto (tokenizer when given, else usage), tokenizer, usage (server-reported) or chunks."`
+
+	ArtifactDir       string `default:"artifacts" help:"Base directory for artifacts."`
+	ProfileExportFile string `default:"profile_export.json" help:"Name of the raw export file (a bare name)."`
+	GeneratePlots     bool   `help:"Accepted for compatibility; plots are not implemented yet."`
+
+	RequestTimeout    time.Duration `default:"10m" help:"Per-request timeout, send to last byte."`
+	StreamIdleTimeout time.Duration `default:"0s" help:"Fail a stream silent for this long (0: off)."`
+	Insecure          bool          `help:"Skip TLS certificate verification."`
+	Verbose           bool          `short:"v" help:"Log more."`
+}
+
+// plan validates the flags and turns them into a job and its description.
+func (c *profileFlags) plan() (runtime.Job, genaiperf.Run, error) {
+	var job runtime.Job
+	if err := c.validate(); err != nil {
+		return job, genaiperf.Run{}, err
+	}
+	endpoint, err := c.endpoint()
+	if err != nil {
+		return job, genaiperf.Run{}, err
+	}
+	slos, err := parseGoodput(c.Goodput)
+	if err != nil {
+		return job, genaiperf.Run{}, err
+	}
+	var tok runtime.Tokenizer
+	if c.Tokenizer != "" {
+		t, err := runtime.LoadTokenizer(c.Tokenizer)
+		if err != nil {
+			return job, genaiperf.Run{}, invalid("--tokenizer: %v", err)
+		}
+		tok = t
+	}
+	mode, err := runtime.ParseCountMode(c.TokenCount, tok != nil)
+	if err != nil {
+		return job, genaiperf.Run{}, invalid("--token-count: %v", err)
+	}
+	src, err := c.source(tok)
+	if err != nil {
+		return job, genaiperf.Run{}, err
+	}
+	entries, err := src.Build(0)
+	if err != nil {
+		return job, genaiperf.Run{}, invalid("%v", err)
+	}
+	c.fillOutputLengths(entries)
+	job = runtime.Job{Endpoint: endpoint, Entries: entries, Point: c.point(), Count: mode, Tokenizer: tok, Goodput: slos}
+	run := c.describe(endpoint)
+	run.Tokenizer = c.Tokenizer
+	return job, run, nil
+}
+
+func (c *profileFlags) validate() error {
+	switch {
+	case c.Concurrency < 0:
+		return invalid("--concurrency: got %d, want >= 1", c.Concurrency)
+	case c.RequestRate < 0:
+		return invalid("--request-rate: got %g, want > 0", c.RequestRate)
+	case c.Concurrency > 0 && c.RequestRate > 0:
+		return invalid("--concurrency and --request-rate are mutually exclusive")
+	case c.RequestCount > 0 && c.MeasurementInterval > 0:
+		return invalid("--request-count and --measurement-interval are mutually exclusive")
+	case c.RequestCount < 0 || c.MeasurementInterval < 0 || c.WarmupRequestCount < 0:
+		return invalid("--request-count, --measurement-interval and --warmup-request-count must not be negative")
+	case c.SyntheticInputTokensMean < 0 || c.SyntheticInputTokensStddev < 0 || c.OutputTokensMean < 0 || c.OutputTokensStddev < 0:
+		return invalid("token length means and standard deviations must not be negative")
+	case c.NumDatasetEntries <= 0:
+		return invalid("--num-dataset-entries: got %d, want > 0", c.NumDatasetEntries)
+	case (c.OutputTokensStddev > 0 || c.OutputTokensMeanDeterministic) && c.OutputTokensMean == 0:
+		return invalid("--output-tokens-stddev and --output-tokens-mean-deterministic need --output-tokens-mean")
+	case c.FixedSchedule && !strings.HasPrefix(c.InputFile, "payload:"):
+		return invalid("--fixed-schedule needs --input-file payload:FILE with timestamps")
+	case c.FixedSchedule && (c.Concurrency > 0 || c.RequestRate > 0):
+		return invalid("--fixed-schedule, --concurrency and --request-rate are mutually exclusive")
+	case c.MaxConcurrency < 0:
+		return invalid("--max-concurrency: got %d, want >= 0", c.MaxConcurrency)
+	case strings.ContainsAny(c.ProfileExportFile, `/\`):
+		return invalid("--profile-export-file: got %q, want a bare file name (use --artifact-dir for the folder)", c.ProfileExportFile)
+	}
+	return nil
+}
+
+func (c *profileFlags) endpoint() (runtime.Endpoint, error) {
+	api, err := transport.ParseAPI(c.EndpointType)
+	if err != nil {
+		return runtime.Endpoint{}, invalid("--endpoint-type: %v", err)
+	}
+	extra, err := parseExtraInputs(c.ExtraInputs)
+	if err != nil {
+		return runtime.Endpoint{}, err
+	}
+	headers, err := parseHeaders(c.Header)
+	if err != nil {
+		return runtime.Endpoint{}, err
+	}
+	if c.URL != "sim://" && strings.HasPrefix(c.URL, "sim://") {
+		if _, err := runtime.SimConfig(c.URL); err != nil {
+			return runtime.Endpoint{}, invalid("--url: %v", err)
+		}
+	}
+	return runtime.Endpoint{
+		URL: c.URL, Path: c.Endpoint, API: api, Stream: c.Streaming && api != transport.Embeddings,
+		Model: c.Model[0], Headers: headers, Extra: extra,
+		Timeout: c.RequestTimeout, IdleTimeout: c.StreamIdleTimeout, Insecure: c.Insecure,
+	}, nil
+}
+
+func parseGoodput(specs []string) ([]metrics.SLO, error) {
+	slos := make([]metrics.SLO, 0, len(specs))
+	for _, spec := range specs {
+		slo, err := metrics.ParseGoodput(spec)
+		if err != nil {
+			return nil, invalid("--goodput: %v", err)
+		}
+		slos = append(slos, slo)
+	}
+	return slos, nil
+}
+
+// source picks the prompts: --input-file when given, else GenAI-Perf's
+// synthetic prompts, token-exact when a tokenizer is set.
+func (c *profileFlags) source(tok runtime.Tokenizer) (dataset.Source, error) {
+	var dtok dataset.Tokenizer
+	if t, ok := tok.(dataset.Tokenizer); ok {
+		dtok = t
+	}
+	path, isPayload := strings.CutPrefix(c.InputFile, "payload:")
+	switch {
+	case c.InputFile == "":
+		syn := c.synthetic()
+		syn.Tokenizer = dtok
+		return syn, nil
+	case strings.HasPrefix(c.InputFile, "synthetic:"):
+		return nil, invalid("--input-file %q: named synthetic inputs are not supported yet", c.InputFile)
+	case isPayload:
+		trace := dataset.Trace{Path: path, Seed: uint64(c.RandomSeed), Tokenizer: dtok}
+		info, err := trace.Check()
+		if err != nil {
+			return nil, invalid("--input-file: %v", err)
+		}
+		if c.FixedSchedule && !info.Timed {
+			return nil, invalid("--fixed-schedule: %s has no timestamps", path)
+		}
+		return trace, nil
+	}
+	if st, err := os.Stat(c.InputFile); err == nil && st.IsDir() {
+		return nil, invalid("--input-file %s: a directory of .jsonl files is not supported yet", c.InputFile)
+	}
+	jsonl := dataset.JSONL{Path: c.InputFile}
+	if _, err := jsonl.Check(); err != nil {
+		return nil, invalid("--input-file: %v", err)
+	}
+	return jsonl, nil
+}
+
+// fillOutputLengths applies --output-tokens-mean to file entries that do
+// not set their own output length, as GenAI-Perf does.
+func (c *profileFlags) fillOutputLengths(entries []dataset.Entry) {
+	if c.InputFile == "" || c.OutputTokensMean == 0 {
+		return
+	}
+	rng := rand.New(rand.NewPCG(uint64(c.RandomSeed), 1))
+	out := dataset.Normal{Mu: float64(c.OutputTokensMean), Sigma: float64(c.OutputTokensStddev)}
+	for i := range entries {
+		if entries[i].MaxTokens == 0 {
+			entries[i].MaxTokens = max(1, int(out.Sample(rng)))
+			if c.OutputTokensMeanDeterministic {
+				entries[i].MinTokens = entries[i].MaxTokens
+			}
+		}
+	}
+}
+
+// synthetic is GenAI-Perf's synthetic source: lengths int(gauss(mean, sd)).
+func (c *profileFlags) synthetic() dataset.Synthetic {
+	s := dataset.Synthetic{
+		Input:   dataset.Normal{Mu: float64(c.SyntheticInputTokensMean), Sigma: float64(c.SyntheticInputTokensStddev)},
+		Entries: c.NumDatasetEntries, Seed: uint64(c.RandomSeed), Deterministic: c.OutputTokensMeanDeterministic,
+	}
+	if c.OutputTokensMean > 0 {
+		s.Output = dataset.Normal{Mu: float64(c.OutputTokensMean), Sigma: float64(c.OutputTokensStddev)}
+	}
+	if c.NumPrefixPrompts > 0 {
+		s.PrefixTokens, s.Prefixes = c.PrefixPromptLength, c.NumPrefixPrompts
+	}
+	return s
+}
+
+func (c *profileFlags) point() runtime.Point {
+	load := runtime.Load{Concurrency: c.Concurrency, Rate: c.RequestRate,
+		Arrival: runtime.Arrival(c.RequestDistribution), Burstiness: c.Burstiness, MaxConcurrency: c.MaxConcurrency}
+	if c.FixedSchedule { // every entry once, at its timestamp
+		load.ReplaySpeed = 1
+		return runtime.Point{Load: load, Stop: runtime.Stop{Requests: c.RequestCount}, Warmup: c.WarmupRequestCount,
+			Seed: uint64(c.RandomSeed), Grace: 5 * time.Second}
+	}
+	if load.Concurrency == 0 && load.Rate == 0 {
+		load.Concurrency = 1
+	}
+	stop := runtime.Stop{Requests: c.RequestCount, Duration: time.Duration(c.MeasurementInterval) * time.Millisecond}
+	if stop.Requests == 0 && stop.Duration == 0 {
+		stop.Requests = max(10, 2*max(load.Concurrency, int(load.Rate+0.999))) // GenAI-Perf's default
+	}
+	return runtime.Point{Load: load, Stop: stop, Warmup: c.WarmupRequestCount, Seed: uint64(c.RandomSeed), Grace: 5 * time.Second}
+}
+
+// describe fills the GenAI-Perf run description echoed in the artifacts.
+func (c *profileFlags) describe(e runtime.Endpoint) genaiperf.Run {
+	r := genaiperf.DefaultRun(c.Model...)
+	r.EndpointType, r.Streaming, r.URL = c.EndpointType, e.Stream, c.URL
+	r.Endpoint = strings.TrimLeft(c.Endpoint, " /")
+	r.Stimulus = genaiperf.Stimulus{Concurrency: c.Concurrency, RequestRate: c.RequestRate, FixedSchedule: c.FixedSchedule}
+	r.InputFile = c.InputFile
+	r.RequestCount, r.MeasurementInterval, r.WarmupRequestCount = c.RequestCount, c.MeasurementInterval, c.WarmupRequestCount
+	for _, spec := range c.Goodput {
+		name, value, _ := strings.Cut(spec, ":")
+		var v float64
+		_, _ = fmt.Sscan(value, &v)
+		r.Goodput = append(r.Goodput, genaiperf.Goodput{Name: name, Value: v})
+	}
+	for _, f := range e.Extra {
+		r.ExtraInputs = append(r.ExtraInputs, genaiperf.Field{Name: f.Key, Value: f.Value})
+	}
+	r.NumDatasetEntries, r.RandomSeed = c.NumDatasetEntries, c.RandomSeed
+	r.SyntheticTokens = genaiperf.TokenDist{Mean: c.SyntheticInputTokensMean, Stddev: c.SyntheticInputTokensStddev}
+	r.OutputTokens = genaiperf.OutputTokens{Mean: c.OutputTokensMean, Stddev: c.OutputTokensStddev, Deterministic: c.OutputTokensMeanDeterministic}
+	r.PrefixPrompts, r.PrefixPromptLength = c.NumPrefixPrompts, c.PrefixPromptLength
+	r.ArtifactDir, r.ProfileExportFile, r.Version = c.ArtifactDir, c.ProfileExportFile, "llmbench "+version
+	r.RequestDistribution = c.RequestDistribution
+	return r
+}

@@ -1,0 +1,195 @@
+package sweep
+
+import (
+	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/runtime"
+)
+
+type pointJSON struct {
+	Index  int                `json:"index"`
+	Label  string             `json:"label"`
+	Params map[string]float64 `json:"params"`
+	// Partial marks a point cut short by an interrupt.
+	Partial       bool         `json:"partial"`
+	TokenCounting string       `json:"token_counting"`
+	Requests      requestsJSON `json:"requests"`
+	Errors        []errorJSON  `json:"errors"`
+	Metrics       *metricsJSON `json:"metrics"`
+	Gates         []gateJSON   `json:"gates"`
+	Repeats       *repeatsJSON `json:"repeats,omitempty"`
+}
+
+type requestsJSON struct {
+	Completed int     `json:"completed"`
+	Failed    int     `json:"failed"`
+	ErrorRate float64 `json:"error_rate"`
+}
+
+type errorJSON struct {
+	Class   string `json:"class"`
+	Status  int    `json:"status,omitempty"`
+	Message string `json:"message"`
+	Count   int    `json:"count"`
+}
+
+// metricsJSON are a point's headline metrics in report units; a metric
+// the point did not measure is null.
+type metricsJSON struct {
+	TTFT                         *distJSON `json:"ttft"`
+	TTST                         *distJSON `json:"ttst"`
+	ITL                          *distJSON `json:"itl"`
+	RequestLatency               *distJSON `json:"request_latency"`
+	TTFO                         *distJSON `json:"ttfo"`
+	ISL                          *distJSON `json:"isl"`
+	OSL                          *distJSON `json:"osl"`
+	OutputTokenThroughputPerUser *distJSON `json:"output_token_throughput_per_user"`
+	OutputTokenThroughput        float64   `json:"output_token_throughput"`
+	RequestThroughput            float64   `json:"request_throughput"`
+	RequestGoodput               *float64  `json:"request_goodput"`
+	RequestCount                 int       `json:"request_count"`
+	ErrorRate                    float64   `json:"error_rate"`
+	Duration                     float64   `json:"duration"`
+	ScheduleLag                  *distJSON `json:"schedule_lag"`
+	AchievedRequestRate          float64   `json:"achieved_request_rate"`
+	MeanConcurrency              float64   `json:"mean_concurrency"`
+}
+
+type distJSON struct {
+	Count int     `json:"count"`
+	Avg   float64 `json:"avg"`
+	Min   float64 `json:"min"`
+	Max   float64 `json:"max"`
+	Std   float64 `json:"std"`
+	P1    float64 `json:"p1"`
+	P5    float64 `json:"p5"`
+	P10   float64 `json:"p10"`
+	P25   float64 `json:"p25"`
+	P50   float64 `json:"p50"`
+	P75   float64 `json:"p75"`
+	P90   float64 `json:"p90"`
+	P95   float64 `json:"p95"`
+	P99   float64 `json:"p99"`
+}
+
+type gateJSON struct {
+	Gate   string `json:"gate"`
+	Passed bool   `json:"passed"`
+	// Measured is in report units; null when the metric was not measured.
+	Measured *float64 `json:"measured"`
+	Message  string   `json:"message"`
+}
+
+type repeatsJSON struct {
+	N        int                       `json:"n"`
+	Disagree bool                      `json:"disagree"`
+	Metrics  map[string]repeatStatJSON `json:"metrics"`
+}
+
+type repeatStatJSON struct {
+	N        int      `json:"n"`
+	Mean     *float64 `json:"mean"`
+	Stddev   *float64 `json:"stddev"`
+	CILow    *float64 `json:"ci95_low"`
+	CIHigh   *float64 `json:"ci95_high"`
+	Spread   *float64 `json:"spread"`
+	Disagree bool     `json:"disagree"`
+}
+
+func pointOf(i int, p *runtime.PointResult) pointJSON {
+	pj := pointJSON{Index: i, Label: p.Label, Params: p.Params, Partial: partial(p),
+		Errors: []errorJSON{}, Gates: []gateJSON{}}
+	if pj.Params == nil {
+		pj.Params = map[string]float64{}
+	}
+	if p.Outcome != nil {
+		s := &p.Outcome.Summary
+		pj.TokenCounting = p.Outcome.Counting.String()
+		pj.Requests = requestsJSON{Completed: s.Completed, Failed: s.Failed, ErrorRate: 100 * s.ErrorRate}
+		for _, e := range s.Errors {
+			pj.Errors = append(pj.Errors, errorJSON{Class: string(e.Class), Status: e.Status, Message: e.Message, Count: e.Count})
+		}
+		pj.Metrics = metricsOf(s)
+	}
+	for _, g := range p.Gates {
+		gj := gateJSON{Gate: g.Gate.Source, Passed: g.Passed}
+		if g.Err != nil {
+			gj.Message = g.Err.Error()
+		} else {
+			gj.Measured, gj.Message = num(reportUnits(g.Gate.Metric, g.Measured)), g.Gate.Describe(g.Measured)
+		}
+		pj.Gates = append(pj.Gates, gj)
+	}
+	pj.Repeats = repeatsOf(p)
+	return pj
+}
+
+func metricsOf(s *metrics.Summary) *metricsJSON {
+	return &metricsJSON{
+		TTFT: msDist(s.TimeToFirstToken), TTST: msDist(s.TimeToSecondToken), ITL: msDist(s.InterTokenLatency),
+		RequestLatency: msDist(s.RequestLatency), TTFO: msDist(s.TimeToFirstOutputToken),
+		ISL: dist(s.InputSequenceLength), OSL: dist(s.OutputSequenceLength),
+		OutputTokenThroughputPerUser: dist(s.OutputTokenThroughputPerUser),
+		OutputTokenThroughput:        s.OutputTokenThroughput, RequestThroughput: s.RequestThroughput,
+		RequestGoodput: s.RequestGoodput, RequestCount: s.RequestCount, ErrorRate: 100 * s.ErrorRate,
+		Duration: ms(float64(s.Duration)), ScheduleLag: msDist(s.ScheduleLag),
+		AchievedRequestRate: s.AchievedRequestRate, MeanConcurrency: s.MeanConcurrency,
+	}
+}
+
+// msDist is a time distribution in ms, scaled as GenAI-Perf scales.
+func msDist(d *metrics.Distribution) *distJSON { return dist(d.Scaled(1e-6)) }
+
+func dist(d *metrics.Distribution) *distJSON {
+	if d == nil {
+		return nil
+	}
+	return &distJSON{Count: d.Count, Avg: d.Avg, Min: d.Min, Max: d.Max, Std: d.Std,
+		P1: d.P1, P5: d.P5, P10: d.P10, P25: d.P25, P50: d.P50, P75: d.P75, P90: d.P90, P95: d.P95, P99: d.P99}
+}
+
+// repeatsOf reports the spread of each headline metric over a repeated
+// point; nil for a point run once.
+func repeatsOf(p *runtime.PointResult) *repeatsJSON {
+	if len(p.RepeatStats) == 0 {
+		return nil
+	}
+	rj := &repeatsJSON{N: len(p.Repeats), Metrics: map[string]repeatStatJSON{}}
+	for name, st := range p.RepeatStats {
+		metric := metricOfHeadline(name)
+		rj.Metrics[name] = repeatStatJSON{
+			N: st.N, Mean: num(reportUnits(metric, st.Mean)), Stddev: num(reportUnits(metric, st.Stddev)),
+			CILow: num(reportUnits(metric, st.CILow)), CIHigh: num(reportUnits(metric, st.CIHigh)),
+			Spread: num(100 * st.Spread), Disagree: st.Disagree,
+		}
+		rj.Disagree = rj.Disagree || st.Disagree
+	}
+	return rj
+}
+
+// metricOfHeadline is the metric of a headline name: "ttft.p99" → "ttft".
+func metricOfHeadline(name string) string {
+	for i := range len(name) {
+		if name[i] == '.' {
+			return name[:i]
+		}
+	}
+	return name
+}
+
+// timeMetrics are the metrics held in ns and reported in ms; ratios are
+// held from 0 to 1 and reported in %.
+var (
+	timeMetrics  = map[string]bool{"ttft": true, "ttst": true, "itl": true, "request_latency": true, "ttfo": true, "schedule_lag": true, "chunk_gap": true}
+	ratioMetrics = map[string]bool{"error_rate": true, "gpu_utilization": true}
+)
+
+// reportUnits converts a native value of metric to report units.
+func reportUnits(metric string, v float64) float64 {
+	switch {
+	case timeMetrics[metric]:
+		return ms(v)
+	case ratioMetrics[metric]:
+		return 100 * v
+	}
+	return v
+}

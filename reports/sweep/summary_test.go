@@ -1,0 +1,174 @@
+package sweep
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"testing"
+
+	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/runtime"
+)
+
+// decoded is summary.json read back the way a program would.
+type decoded struct {
+	Schema      string `json:"schema"`
+	Scenario    string `json:"scenario"`
+	Partial     bool   `json:"partial"`
+	Experiments []struct {
+		Name      string `json:"name"`
+		LoadParam string `json:"load_param"`
+		Points    []struct {
+			Label    string             `json:"label"`
+			Params   map[string]float64 `json:"params"`
+			Partial  bool               `json:"partial"`
+			Requests struct {
+				Failed    int     `json:"failed"`
+				ErrorRate float64 `json:"error_rate"`
+			} `json:"requests"`
+			Metrics struct {
+				TTFT struct {
+					P99 float64 `json:"p99"`
+				} `json:"ttft"`
+				RequestGoodput *float64 `json:"request_goodput"`
+			} `json:"metrics"`
+			Gates []struct {
+				Gate     string   `json:"gate"`
+				Passed   bool     `json:"passed"`
+				Measured *float64 `json:"measured"`
+			} `json:"gates"`
+			Repeats *struct {
+				N        int  `json:"n"`
+				Disagree bool `json:"disagree"`
+				Metrics  map[string]struct {
+					Mean   *float64 `json:"mean"`
+					Stddev *float64 `json:"stddev"`
+				} `json:"metrics"`
+			} `json:"repeats"`
+		} `json:"points"`
+		Knees []struct {
+			Gate      string   `json:"gate"`
+			Found     bool     `json:"found"`
+			Point     *int     `json:"point"`
+			Load      *float64 `json:"load"`
+			EveryLoad bool     `json:"met_at_every_load"`
+		} `json:"knees"`
+		MaxGoodput *struct {
+			Point int     `json:"point"`
+			Load  float64 `json:"load"`
+		} `json:"max_goodput"`
+		Saturation *struct {
+			Saturated bool     `json:"saturated"`
+			Load      *float64 `json:"load"`
+			Reason    string   `json:"reason"`
+			Source    string   `json:"source"`
+		} `json:"saturation"`
+		Search *struct {
+			Found bool     `json:"found"`
+			Best  *float64 `json:"best"`
+		} `json:"search"`
+	} `json:"experiments"`
+}
+
+func summaryJSON(t *testing.T, results ...runtime.ExperimentResult) ([]byte, decoded) {
+	t.Helper()
+	var b bytes.Buffer
+	if err := WriteSummaryJSON(&b, "capacity.star", results); err != nil {
+		t.Fatal(err)
+	}
+	var d decoded
+	if err := json.Unmarshal(b.Bytes(), &d); err != nil {
+		t.Fatalf("summary.json does not parse: %v\n%s", err, b.String())
+	}
+	return b.Bytes(), d
+}
+
+// Every point with its metrics in report units, gate results, and the
+// experiment's knees, max goodput and saturation, as the table says them.
+func TestSummaryJSONSaturating(t *testing.T) {
+	raw, d := summaryJSON(t, *saturating(), *growing())
+	checkGolden(t, "summary_saturating.json", raw)
+	if d.Schema != SummarySchema || d.Scenario != "capacity.star" || d.Partial || len(d.Experiments) != 2 {
+		t.Fatalf("header: %+v", d)
+	}
+	e := d.Experiments[0]
+	if e.LoadParam != "concurrency" || len(e.Points) != 5 || e.Points[4].Params["concurrency"] != 16 {
+		t.Fatalf("points: %+v", e)
+	}
+	last := e.Points[4]
+	if last.Metrics.TTFT.P99 != 60 || last.Requests.Failed != 3 || last.Requests.ErrorRate != 3 || *last.Metrics.RequestGoodput != 1.5 {
+		t.Errorf("last point in report units: %+v", last)
+	}
+	if len(last.Gates) != 2 || last.Gates[0].Passed || *last.Gates[0].Measured != 3 || last.Gates[1].Passed || *last.Gates[1].Measured != 60 {
+		t.Errorf("gates of the last point (error_rate in %%, ttft in ms): %+v", last.Gates)
+	}
+	// error_rate < 1% fails at 16, so its knee is 8 as well as ttft's.
+	if len(e.Knees) != 2 || !e.Knees[1].Found || *e.Knees[1].Load != 8 || *e.Knees[1].Point != 3 || e.Knees[1].EveryLoad {
+		t.Errorf("knees: %+v", e.Knees)
+	}
+	if e.MaxGoodput == nil || e.MaxGoodput.Load != 4 || e.MaxGoodput.Point != 2 {
+		t.Errorf("max goodput: %+v", e.MaxGoodput)
+	}
+	if s := e.Saturation; s == nil || !s.Saturated || *s.Load != 4 || s.Source != "rule" || s.Reason == "" {
+		t.Errorf("saturation: %+v", s)
+	}
+	g := d.Experiments[1]
+	if g.Saturation == nil || g.Saturation.Saturated || *g.Saturation.Load != 8 || g.MaxGoodput != nil || !g.Knees[0].EveryLoad {
+		t.Errorf("never-saturating experiment: %+v", g)
+	}
+}
+
+// The runtime's saturation verdict and a search result are carried over;
+// repeats appear with their statistics (null where one run cannot say);
+// an interrupted point marks the whole file partial.
+func TestSummaryJSONAdaptiveRepeatsPartial(t *testing.T) {
+	res := growing()
+	g, _ := metrics.ParseGate("ttft.p99 < 50ms")
+	res.Experiment.Sweep = &runtime.Sweep{Search: &runtime.Search{Gate: g, Over: runtime.ParamConcurrency, Lo: 1, Hi: 8}}
+	res.Search = &runtime.SearchResult{Found: true, Best: 8, Point: 3}
+	res.Saturation = &runtime.SaturationResult{Saturated: true, Point: 2, Reason: "said the runtime"}
+	s1, s2 := summaryOf(measured{1, 10, 5, 100, 1, -1, 0}), summaryOf(measured{1, 11, 5, 130, 1, -1, 0})
+	res.Points[0].RepeatStats = metrics.HeadlineRepeats([]*metrics.Summary{&s1, &s2})
+	res.Points[0].Repeats = append(res.Points[0].Repeats, &runtime.Outcome{Summary: s2})
+	one := metrics.HeadlineRepeats([]*metrics.Summary{&s1})
+	res.Points[1].RepeatStats = one
+	res.Points[3].Outcome.Result.Interrupted = true
+
+	_, d := summaryJSON(t, *res)
+	e := d.Experiments[0]
+	if !d.Partial || !e.Points[3].Partial || e.Points[2].Partial {
+		t.Errorf("partial flags: file %v, points %+v", d.Partial, e.Points)
+	}
+	if s := e.Saturation; s == nil || s.Source != "rule" || s.Reason != "said the runtime" || *s.Load != 4 {
+		t.Errorf("saturation: %+v", s)
+	}
+	if e.Search == nil || !e.Search.Found || *e.Search.Best != 8 {
+		t.Errorf("search: %+v", e.Search)
+	}
+	r := e.Points[0].Repeats
+	if r == nil || r.N != 2 || !r.Disagree || math.Abs(*r.Metrics["ttft.p99"].Mean-10.5) > 1e-9 {
+		t.Errorf("repeats: %+v", r)
+	}
+	if r1 := e.Points[1].Repeats; r1 == nil || r1.Metrics["ttft.p99"].Stddev != nil {
+		t.Errorf("one repeat must give a null stddev: %+v", r1)
+	}
+}
+
+// No experiments is still a valid file.
+// An until_saturation sweep's verdict is reported as its own.
+func TestSummaryJSONUntilSaturation(t *testing.T) {
+	res := growing()
+	res.Experiment.Sweep = &runtime.Sweep{Saturation: &runtime.Saturation{Over: runtime.ParamConcurrency, Start: 1, Factor: 2, Limit: 8}}
+	res.Saturation = &runtime.SaturationResult{Point: 3, Reason: "reached the limit (concurrency 8) without saturating"}
+	_, d := summaryJSON(t, *res)
+	if s := d.Experiments[0].Saturation; s == nil || s.Source != "until_saturation" || s.Saturated || *s.Load != 8 {
+		t.Errorf("saturation: %+v", s)
+	}
+}
+
+func TestSummaryJSONEmpty(t *testing.T) {
+	_, d := summaryJSON(t)
+	if d.Schema != SummarySchema || d.Experiments == nil {
+		t.Errorf("%+v", d)
+	}
+}

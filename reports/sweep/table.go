@@ -1,0 +1,160 @@
+package sweep
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/runtime"
+)
+
+// Option adjusts WriteTable.
+type Option func(*tableOptions)
+
+type tableOptions struct {
+	gate    metrics.Gate
+	hasGate bool
+}
+
+// KneeGate makes the table's knee line judge g instead of the
+// experiment's first latency gate, for a caller that knows which SLO the
+// capacity question is about.
+func KneeGate(g metrics.Gate) Option {
+	return func(o *tableOptions) { o.gate, o.hasGate = g, true }
+}
+
+// tableHeader names the columns; the first is the load parameter.
+var tableHeader = []string{"", "TTFT p99 (ms)", "ITL p99 (ms)", "output tok/s", "req/s", "goodput (req/s)", "errors", "gates"}
+
+// WriteTable prints the sweep table: one row per point in run order with
+// its load (param's value), p99 TTFT and ITL, output token and request
+// throughput, goodput, errors and whether every gate evaluated there
+// passed; then the knee, the max-goodput point and the saturation point in
+// words. With repeats, throughput and TTFT read mean ± the 95% confidence
+// half-width, and points whose repeats disagree by more than 10% are
+// flagged with "!". A point cut short by an interrupt is marked partial
+// and left out of the analyses.
+func WriteTable(w io.Writer, res *runtime.ExperimentResult, param string, opts ...Option) error {
+	var o tableOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if !o.hasGate {
+		o.gate, o.hasGate = tableGate(res.Experiment)
+	}
+	var gates []metrics.Gate
+	if o.hasGate {
+		gates = append(gates, o.gate)
+	}
+	c := analyze(res, param, gates)
+	header := append([]string{param}, tableHeader[1:]...)
+	rows := [][]string{header}
+	for i := range res.Points {
+		rows = append(rows, tableRow(&res.Points[i], param))
+	}
+	var b strings.Builder
+	writeAligned(&b, rows)
+	writeDisagreements(&b, res, param)
+	writeAnalysis(&b, res, c, o.hasGate)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// tableRow renders one point.
+func tableRow(p *runtime.PointResult, param string) []string {
+	load := p.Label
+	if v, ok := p.Params[param]; ok {
+		load = plain(v)
+	}
+	if partial(p) {
+		load += " (partial)"
+	}
+	if p.Outcome == nil {
+		return []string{load, "–", "–", "–", "–", "–", "–", "–"}
+	}
+	s := &p.Outcome.Summary
+	return []string{
+		load,
+		withSpread(p, "ttft.p99", ms(p99(s.TimeToFirstToken)), 1e-6, 2),
+		fixed(ms(p99(s.InterTokenLatency)), 2),
+		withSpread(p, "output_token_throughput", s.OutputTokenThroughput, 1, 1),
+		fixed(s.RequestThroughput, 2),
+		goodput(s),
+		fmt.Sprintf("%d (%.2f%%)", s.Failed, 100*s.ErrorRate),
+		gateMark(p.Gates),
+	}
+}
+
+// withSpread shows a metric as mean ± the 95% CI half-width when the point
+// was repeated, flagged "!" when its repeats disagree; else the value.
+func withSpread(p *runtime.PointResult, name string, value, scale float64, decimals int) string {
+	st, ok := p.RepeatStats[name]
+	if !ok || st.N < 2 || math.IsNaN(st.CIHigh) {
+		return fixed(value, decimals)
+	}
+	s := fixed(st.Mean*scale, decimals) + " ± " + fixed((st.CIHigh-st.CILow)/2*scale, decimals)
+	if st.Disagree {
+		s += " !"
+	}
+	return s
+}
+
+func goodput(s *metrics.Summary) string {
+	if s.RequestGoodput == nil {
+		return "–"
+	}
+	return fixed(*s.RequestGoodput, 2)
+}
+
+// gateMark is ✓ when every gate evaluated at the point passed, ✗ when one
+// failed or could not be measured, – when none applied there.
+func gateMark(gates []runtime.GateResult) string {
+	if len(gates) == 0 {
+		return "–"
+	}
+	for _, g := range gates {
+		if !g.Passed {
+			return "✗"
+		}
+	}
+	return "✓"
+}
+
+// writeAligned right-aligns every column, two spaces apart, counting runes
+// so ✓, ± and – do not skew the columns.
+func writeAligned(b *strings.Builder, rows [][]string) {
+	widths := make([]int, len(rows[0]))
+	for _, r := range rows {
+		for j, cell := range r {
+			widths[j] = max(widths[j], utf8.RuneCountInString(cell))
+		}
+	}
+	for _, r := range rows {
+		line := make([]string, len(r))
+		for j, cell := range r {
+			line[j] = strings.Repeat(" ", widths[j]-utf8.RuneCountInString(cell)) + cell
+		}
+		b.WriteString(strings.TrimRight(strings.Join(line, "  "), " ") + "\n")
+	}
+}
+
+// writeDisagreements names, under the table, each point whose repeats
+// disagree and on which metrics, so a "!" is never left unexplained.
+func writeDisagreements(b *strings.Builder, res *runtime.ExperimentResult, param string) {
+	for i := range res.Points {
+		p := &res.Points[i]
+		var which []string
+		for _, name := range metrics.HeadlineNames() {
+			if st, ok := p.RepeatStats[name]; ok && st.Disagree {
+				which = append(which, fmt.Sprintf("%s %.1f%%", name, 100*st.Spread))
+			}
+		}
+		if len(which) > 0 {
+			fmt.Fprintf(b, "! %s: its %d repeats differ by more than %.0f%% (%s); treat it as a data point, not a number\n",
+				pointName(p, param), len(p.Repeats), 100*metrics.DisagreeSpread, strings.Join(which, ", "))
+		}
+	}
+}

@@ -1,0 +1,111 @@
+package sweep
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/runtime"
+)
+
+// writeAnalysis names the knee, the max-goodput point, the saturation
+// point and a search's answer in words under the table: a reader should
+// not have to find the capacity in the numbers.
+func writeAnalysis(b *strings.Builder, res *runtime.ExperimentResult, c *capacity, hasGate bool) {
+	switch {
+	case !hasGate:
+		b.WriteString("Knee: – (no latency gate to judge it by)\n")
+	case c.note != "":
+		fmt.Fprintf(b, "Knee (%s): %s\n", c.knees[0].gate, c.note)
+	default:
+		fmt.Fprintf(b, "Knee (%s): %s\n", c.knees[0].gate, kneeWords(res, c, c.knees[0]))
+	}
+	fmt.Fprintf(b, "Max goodput: %s\n", maxGoodputWords(res, c))
+	fmt.Fprintf(b, "Saturation: %s\n", saturationWords(res, c))
+	if s := res.Search; s != nil {
+		fmt.Fprintf(b, "Search: %s\n", searchWords(res, s))
+	}
+}
+
+func kneeWords(res *runtime.ExperimentResult, c *capacity, k knee) string {
+	switch {
+	case !k.found:
+		return fmt.Sprintf("none: even the lowest load, %s, misses it", pointName(&res.Points[c.order[0]], c.param))
+	case k.everyLoad:
+		return fmt.Sprintf("%s; the gate held at every load tried, so the knee is at least that", pointName(&res.Points[k.point], c.param))
+	}
+	return fmt.Sprintf("%s, the highest load meeting it before it first fails", pointName(&res.Points[k.point], c.param))
+}
+
+func maxGoodputWords(res *runtime.ExperimentResult, c *capacity) string {
+	if c.maxGoodput < 0 {
+		return "– (no goodput measured: give goodput SLOs)"
+	}
+	p := &res.Points[c.maxGoodput]
+	return fmt.Sprintf("%s req/s at %s", fixed(*p.Outcome.Summary.RequestGoodput, 2), pointName(p, c.param))
+}
+
+// saturationWords says where the sweep saturated and by which rule, or
+// that it never did, in which case the capacity it reports is only the
+// highest load tried.
+func saturationWords(res *runtime.ExperimentResult, c *capacity) string {
+	s := c.saturation
+	switch {
+	case s == nil && c.note != "":
+		return c.note
+	case s == nil:
+		return fmt.Sprintf("– (not analysed: a %s sweep holds the load fixed)", c.param)
+	case s.saturated && s.point >= 0 && s.point < len(res.Points):
+		return fmt.Sprintf("at %s: %s", pointName(&res.Points[s.point], c.param), s.reason)
+	case s.saturated:
+		return s.reason
+	case strings.HasPrefix(s.reason, "never saturated"):
+		return s.reason
+	}
+	return "never saturated: " + s.reason
+}
+
+func searchWords(res *runtime.ExperimentResult, s *runtime.SearchResult) string {
+	gate, over := "the gate", "load"
+	if e := res.Experiment; e != nil && e.Sweep != nil && e.Sweep.Search != nil {
+		gate, over = e.Sweep.Search.Gate.String(), e.Sweep.Search.Over
+	}
+	if !s.Found {
+		return fmt.Sprintf("no %s tried meets %s", over, gate)
+	}
+	return fmt.Sprintf("the largest %s meeting %s is %s (%d points tried)", over, gate, plain(s.Best), len(res.Points))
+}
+
+// pointName is a point in words: "concurrency 16", or its label when it
+// has no value for param.
+func pointName(p *runtime.PointResult, param string) string {
+	if v, ok := p.Params[param]; ok {
+		return loadName(param, v)
+	}
+	return p.Label
+}
+
+// plain prints a parameter value as the shortest decimal: 16, 2.5.
+func plain(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// fixed prints v with decimals, "–" for a value that was not measured.
+func fixed(v float64, decimals int) string {
+	if math.IsNaN(v) {
+		return "–"
+	}
+	return strconv.FormatFloat(v, 'f', decimals, 64)
+}
+
+// p99 of a distribution, NaN when it was not measured.
+func p99(d *metrics.Distribution) float64 {
+	if d == nil {
+		return math.NaN()
+	}
+	return d.P99
+}
+
+// ms converts ns to ms as GenAI-Perf scales (a product, not a quotient),
+// so the table's digits match the GenAI-Perf files'.
+func ms(ns float64) float64 { return ns * 1e-6 }

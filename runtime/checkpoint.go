@@ -1,0 +1,170 @@
+package runtime
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/llmbench/llmbench/metrics"
+)
+
+// CheckpointVersion is the format version written to checkpoint.json. A
+// file of another version is refused rather than half-read: resuming from
+// a misread checkpoint would silently report the wrong numbers.
+const CheckpointVersion = 1
+
+// Checkpoint records the finished points of a sweep, one entry written as
+// each point ends, so a sweep interrupted by Ctrl-C, a crash or a lost CI
+// runner resumes where it stopped instead of measuring everything again.
+// It holds each point's reduced metrics rather than a pointer to its
+// artifacts, so the final reports of a resumed sweep are computed from the
+// same numbers an uninterrupted sweep would have used, even if artifact
+// folders were moved.
+type Checkpoint struct {
+	Version int               `json:"version"`
+	Points  []CheckpointPoint `json:"points"`
+}
+
+// CheckpointPoint is one finished point.
+type CheckpointPoint struct {
+	// Config identifies the point: a JSON object of everything that
+	// decides what is measured (the swept value and every relevant flag),
+	// without what may change between an interrupted run and its resume
+	// (the server URL, output paths). A point is skipped on resume when
+	// its config is equal, compared as compact JSON.
+	Config json.RawMessage `json:"config"`
+	// ID numbers points in the order they were first measured; it is
+	// stable across resumes, so names built from it (GenAI-Perf's
+	// "<model>_run_config_<id>") do not change.
+	ID int `json:"id"`
+	// Label names the point ("concurrency8") and Dir is the artifact
+	// folder it was written to.
+	Label  string             `json:"label"`
+	Dir    string             `json:"dir,omitempty"`
+	Params map[string]float64 `json:"params"`
+	// TokenCounting is how ISL and OSL were counted.
+	TokenCounting CountMode `json:"token_counting"`
+	Fallbacks     int       `json:"token_counting_fallbacks,omitempty"`
+	// Summary is every metric of the point, in native units (ns for
+	// times). Distributions keep their fixed statistics, not their values.
+	Summary metrics.Summary `json:"summary"`
+}
+
+// LoadCheckpoint reads a checkpoint; a missing file is an empty
+// checkpoint (found is false), since the first run of a sweep has none.
+func LoadCheckpoint(path string) (cp *Checkpoint, found bool, err error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &Checkpoint{Version: CheckpointVersion}, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	cp = &Checkpoint{}
+	if err := json.Unmarshal(b, cp); err != nil {
+		return nil, true, fmt.Errorf("checkpoint %s is corrupt (%v): delete it to start the sweep afresh", path, err)
+	}
+	if cp.Version != CheckpointVersion {
+		return nil, true, fmt.Errorf("checkpoint %s has format version %d, this llmbench reads %d: delete it to start afresh",
+			path, cp.Version, CheckpointVersion)
+	}
+	return cp, true, nil
+}
+
+// Find returns the finished point with this config.
+func (c *Checkpoint) Find(config []byte) (CheckpointPoint, bool) {
+	want, err := compactJSON(config)
+	if err != nil {
+		return CheckpointPoint{}, false
+	}
+	for _, p := range c.Points {
+		if got, err := compactJSON(p.Config); err == nil && bytes.Equal(got, want) {
+			return p, true
+		}
+	}
+	return CheckpointPoint{}, false
+}
+
+// NextID is the ID for a point not in the checkpoint: one more than the
+// highest so far, 0 for the first.
+func (c *Checkpoint) NextID() int {
+	next := 0
+	for _, p := range c.Points {
+		next = max(next, p.ID+1)
+	}
+	return next
+}
+
+// Add records a finished point, replacing one with the same config.
+func (c *Checkpoint) Add(p CheckpointPoint) {
+	for i := range c.Points {
+		if a, err := compactJSON(c.Points[i].Config); err == nil {
+			if b, err := compactJSON(p.Config); err == nil && bytes.Equal(a, b) {
+				c.Points[i] = p
+				return
+			}
+		}
+	}
+	c.Points = append(c.Points, p)
+}
+
+// Save writes the checkpoint atomically (a temporary file renamed over the
+// old one), so an interrupt while saving leaves the previous checkpoint
+// rather than a truncated one.
+func (c *Checkpoint) Save(path string) error {
+	c.Version = CheckpointVersion
+	b, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encoding checkpoint: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".checkpoint-*.json")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name()) // after a successful rename there is nothing left to remove
+	if _, err := tmp.Write(append(b, '\n')); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// CheckpointOf records a measured point under its config and ID.
+func CheckpointOf(config []byte, id int, dir string, p *PointResult) CheckpointPoint {
+	return CheckpointPoint{
+		Config: bytes.Clone(config), ID: id, Label: p.Label, Dir: dir, Params: p.Params,
+		TokenCounting: p.Outcome.Counting.Mode, Fallbacks: p.Outcome.Counting.Fallbacks,
+		Summary: p.Outcome.Summary,
+	}
+}
+
+// Result rebuilds the point's result from the checkpoint: its summary and
+// how tokens were counted, without records (they are in its artifacts).
+// Gates are not restored; the caller evaluates them again, as they may
+// have changed since.
+func (p CheckpointPoint) Result() PointResult {
+	out := &Outcome{
+		Result:   &Result{},
+		Counting: Counting{Mode: p.TokenCounting, Fallbacks: p.Fallbacks},
+		Summary:  p.Summary,
+	}
+	return PointResult{Label: p.Label, Params: p.Params, Outcome: out, Repeats: []*Outcome{out}}
+}
+
+func compactJSON(b []byte) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, b); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
