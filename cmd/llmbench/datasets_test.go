@@ -85,37 +85,30 @@ func TestProfileFixedScheduleReplay(t *testing.T) {
 	if err := os.WriteFile(trace, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r := runCLI(t, dir, "profile", "-m", "m", "-u", "sim://?itl=1ms&ttft=2ms", "--streaming",
-		"--input-file", "payload:"+trace, "--fixed-schedule", "True", "--tokenizer", llama3)
-	if r.code != 0 {
-		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
-	}
-	run := filepath.Join(dir, "artifacts", "m-openai-chat-fixed_schedule")
-	var export struct {
-		Experiments []struct {
-			Requests []struct {
-				Timestamp     int64
-				RequestInputs struct{ Payload string } `json:"request_inputs"`
-			}
+	wantAt := []time.Duration{0, 150 * time.Millisecond, 400 * time.Millisecond, 410 * time.Millisecond}
+	// A burst of CPU starvation on a shared machine can delay one send by
+	// milliseconds, so up to three replays are tried; a replay that does
+	// not follow the timestamps fails all three.
+	var reqs []replayedRequest
+	for attempt := 1; attempt <= 3; attempt++ {
+		reqs = replayTrace(t, dir, trace)
+		worst := time.Duration(0)
+		for i, req := range reqs {
+			worst = max(worst, (time.Duration(req.Timestamp-reqs[0].Timestamp) - wantAt[i]).Abs())
+		}
+		t.Logf("replay %d: worst deviation from the trace's timestamps %v", attempt, worst)
+		if worst <= 2*time.Millisecond {
+			break
+		}
+		if attempt == 3 {
+			t.Errorf("entries sent up to %v off their timestamps in every replay, want ± 2 ms", worst)
 		}
 	}
-	b, _ := os.ReadFile(filepath.Join(run, "profile_export.json"))
-	if err := json.Unmarshal(b, &export); err != nil {
-		t.Fatal(err)
-	}
-	reqs := export.Experiments[0].Requests
-	if len(reqs) != 4 {
-		t.Fatalf("%d requests, want 4", len(reqs))
-	}
 	tok, _ := tokenizer.Load(llama3)
-	wantAt := []time.Duration{0, 150 * time.Millisecond, 400 * time.Millisecond, 410 * time.Millisecond}
 	wantLen := []int{600, 700, 100, 1024}
 	wantMax := []int{4, 6, 2, 3}
 	var prompts []string
 	for i, req := range reqs {
-		if at := time.Duration(req.Timestamp - reqs[0].Timestamp); (at - wantAt[i]).Abs() > 2*time.Millisecond {
-			t.Errorf("entry %d sent at +%v, want +%v ± 2 ms", i, at, wantAt[i])
-		}
 		var body struct {
 			Messages  []struct{ Content string }
 			MaxTokens int `json:"max_tokens"`
@@ -136,6 +129,34 @@ func TestProfileFixedScheduleReplay(t *testing.T) {
 	if sharePrefix(prompts[0], prompts[2], 64) {
 		t.Errorf("entry with hash id 4 shares a prefix with hash id 1's block")
 	}
+}
+
+type replayedRequest struct {
+	Timestamp     int64
+	RequestInputs struct{ Payload string } `json:"request_inputs"`
+}
+
+// replayTrace runs profile --fixed-schedule on trace and returns the
+// requests of its profile_export.json.
+func replayTrace(t *testing.T, dir, trace string) []replayedRequest {
+	t.Helper()
+	r := runCLI(t, dir, "profile", "-m", "m", "-u", "sim://?itl=1ms&ttft=2ms", "--streaming",
+		"--input-file", "payload:"+trace, "--fixed-schedule", "True", "--tokenizer", llama3)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	var export struct {
+		Experiments []struct{ Requests []replayedRequest }
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "artifacts", "m-openai-chat-fixed_schedule", "profile_export.json"))
+	if err := json.Unmarshal(b, &export); err != nil {
+		t.Fatal(err)
+	}
+	reqs := export.Experiments[0].Requests
+	if len(reqs) != 4 {
+		t.Fatalf("%d requests, want 4", len(reqs))
+	}
+	return reqs
 }
 
 // sharePrefix reports whether a and b share at least n bytes of prefix.
