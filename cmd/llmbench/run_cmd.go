@@ -9,6 +9,7 @@ import (
 
 	"github.com/llmbench/llmbench/builtins"
 	"github.com/llmbench/llmbench/reports/genaiperf"
+	"github.com/llmbench/llmbench/reports/sweep"
 	"github.com/llmbench/llmbench/reports/verdict"
 	"github.com/llmbench/llmbench/runtime"
 )
@@ -194,6 +195,14 @@ func describePoint(exp *runtime.Experiment, p *runtime.PointResult, out *runtime
 // writeVerdicts prints the gate list and writes gates.json, and JUnit and
 // Markdown when asked.
 func (c *runCmd) writeVerdicts(e *env, scen *runtime.Scenario, results []runtime.ExperimentResult, vs []verdict.Verdict) error {
+	for i := range results {
+		if len(results[i].Points) > 1 || results[i].Search != nil {
+			fmt.Fprintf(e.stdout, "\n== %s: sweep ==\n", results[i].Experiment.Name)
+			if err := sweep.WriteTable(e.stdout, &results[i], sweep.LoadParam(&results[i])); err != nil {
+				return err
+			}
+		}
+	}
 	fmt.Fprintln(e.stdout)
 	if err := verdict.WriteConsole(e.stdout, vs); err != nil {
 		return err
@@ -203,7 +212,8 @@ func (c *runCmd) writeVerdicts(e *env, scen *runtime.Scenario, results []runtime
 	}
 	name := strings.TrimSuffix(filepath.Base(scen.File), filepath.Ext(scen.File))
 	files := map[string]func(*os.File) error{
-		filepath.Join(c.Out, "gates.json"): func(f *os.File) error { return verdict.WriteJSON(f, vs) },
+		filepath.Join(c.Out, "gates.json"):   func(f *os.File) error { return verdict.WriteJSON(f, vs) },
+		filepath.Join(c.Out, "summary.json"): func(f *os.File) error { return sweep.WriteSummaryJSON(f, name, results) },
 	}
 	if c.Junit != "" {
 		files[c.Junit] = func(f *os.File) error { return verdict.WriteJUnit(f, name, vs) }
