@@ -29,7 +29,7 @@ func runCapacity(t *testing.T, e *Experiment) *ExperimentResult {
 	if err := e.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	res, err := RunExperiment(context.Background(), e, func(PointResult) error { return nil })
+	res, err := RunExperiment(context.Background(), e, Hooks{})
 	if err != nil {
 		t.Fatal(err)
 	}

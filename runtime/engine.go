@@ -218,6 +218,7 @@ func (r *run) send(i, scheduled int64) {
 	if rec.ID < 0 || (rec.Err != nil && rec.Err.Class == metrics.ErrCanceled) {
 		return
 	}
+	r.p.Progress.observe(&rec)
 	r.mu.Lock()
 	if !r.sealed {
 		r.recs = append(r.recs, rec)

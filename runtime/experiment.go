@@ -169,8 +169,11 @@ func (e *Experiment) validateSweep() error {
 // A grid runs its points in order; until_saturation() and search() choose
 // each next load from the points measured so far. It stops early when ctx
 // is cancelled.
-func RunExperiment(ctx context.Context, e *Experiment, done func(PointResult) error) (*ExperimentResult, error) {
-	r := &experimentRun{ctx: ctx, e: e, done: done, res: &ExperimentResult{Experiment: e}}
+func RunExperiment(ctx context.Context, e *Experiment, hooks Hooks) (*ExperimentResult, error) {
+	if hooks.Done == nil {
+		hooks.Done = func(PointResult) error { return nil }
+	}
+	r := &experimentRun{ctx: ctx, e: e, hooks: hooks, res: &ExperimentResult{Experiment: e}}
 	var err error
 	switch {
 	case e.Sweep != nil && e.Sweep.Saturation != nil:
@@ -183,22 +186,31 @@ func RunExperiment(ctx context.Context, e *Experiment, done func(PointResult) er
 	return r.res, err
 }
 
+// Hooks let a caller follow an experiment as it runs.
+type Hooks struct {
+	// Done is called after each point, so results are written as they come.
+	Done func(PointResult) error
+	// Progress, when set, is asked for a live progress value as each run
+	// of a point (each repeat) starts.
+	Progress func(label string, requests int) *Progress
+}
+
 // experimentRun is one experiment in progress.
 type experimentRun struct {
-	ctx  context.Context
-	e    *Experiment
-	done func(PointResult) error
-	res  *ExperimentResult
+	ctx   context.Context
+	e     *Experiment
+	hooks Hooks
+	res   *ExperimentResult
 }
 
 // measure runs one point, records it and hands it to done.
 func (r *experimentRun) measure(spec PointSpec) error {
-	pr, err := runPoint(r.ctx, r.e, spec)
+	pr, err := runPoint(r.ctx, r.e, spec, r.hooks.Progress)
 	if err != nil {
 		return fmt.Errorf("experiment %q, point %s: %w", r.e.Name, spec.Label, err)
 	}
 	r.res.Points = append(r.res.Points, pr)
-	return r.done(pr)
+	return r.hooks.Done(pr)
 }
 
 func (r *experimentRun) grid() error {
@@ -218,7 +230,7 @@ func (r *experimentRun) grid() error {
 	return nil
 }
 
-func runPoint(ctx context.Context, e *Experiment, spec PointSpec) (PointResult, error) {
+func runPoint(ctx context.Context, e *Experiment, spec PointSpec, progress func(string, int) *Progress) (PointResult, error) {
 	src := e.Dataset
 	var tok Tokenizer
 	if e.Endpoint.Tokenizer != "" {
@@ -244,6 +256,9 @@ func runPoint(ctx context.Context, e *Experiment, spec PointSpec) (PointResult, 
 	for range max(e.Repeats, 1) {
 		if len(pr.Repeats) > 0 && ctx.Err() != nil {
 			break
+		}
+		if progress != nil {
+			job.Point.Progress = progress(spec.Label, e.Requests)
 		}
 		out, err := Execute(ctx, job)
 		if err != nil {

@@ -92,6 +92,8 @@ type Point struct {
 	// Grace is how long an interrupted run waits for requests in flight
 	// before abandoning them.
 	Grace time.Duration
+	// Progress, when set, is updated as measured requests finish.
+	Progress *Progress
 }
 
 // Validate reports every problem with the point at once.

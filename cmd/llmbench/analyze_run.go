@@ -81,7 +81,7 @@ func (s *sweepRun) measure(pt *analyzePoint) error {
 	s.describe(&run, pt)
 	fmt.Fprintf(s.env.stdout, "\n== %s ==\n", pt.label)
 	log.Info().Str("target", job.Endpoint.URL).Str("point", pt.label).Msg("profiling")
-	out, err := runtime.Execute(s.env.ctx, job)
+	out, err := executeWithProgress(s.env, pt.label, job)
 	if err != nil {
 		if errors.Is(err, runtime.ErrUnreachable) {
 			return runFailed("%s: %v", pt.label, err)

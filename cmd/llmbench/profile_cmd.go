@@ -23,7 +23,7 @@ func (c *profileCmd) Run(e *env) error {
 	}
 	log.Info().Str("target", job.Endpoint.URL).Str("load", run.Stimulus.String()).
 		Str("token_counting", string(job.Count)).Msg("profiling")
-	out, err := runtime.Execute(e.ctx, job)
+	out, err := executeWithProgress(e, run.DirName(), job)
 	if err != nil {
 		if errors.Is(err, runtime.ErrUnreachable) {
 			return runFailed("%v", err)

@@ -103,9 +103,17 @@ func runExperiments(e *env, scen *runtime.Scenario, out string) ([]runtime.Exper
 	var results []runtime.ExperimentResult
 	for i := range scen.Experiments {
 		exp := &scen.Experiments[i]
-		res, err := runtime.RunExperiment(e.ctx, exp, func(p runtime.PointResult) error {
-			return writeRepeats(e, filepath.Join(out, exp.Name, p.Label), exp, &p)
+		var live liveProgress
+		res, err := runtime.RunExperiment(e.ctx, exp, runtime.Hooks{
+			Progress: func(label string, requests int) *runtime.Progress {
+				return live.start(e, exp.Name+"/"+label, requests)
+			},
+			Done: func(p runtime.PointResult) error {
+				live.end()
+				return writeRepeats(e, filepath.Join(out, exp.Name, p.Label), exp, &p)
+			},
 		})
+		live.end()
 		if res != nil {
 			results = append(results, *res)
 		}
@@ -120,6 +128,24 @@ func runExperiments(e *env, scen *runtime.Scenario, out string) ([]runtime.Exper
 		}
 	}
 	return results, nil
+}
+
+// liveProgress shows one point run at a time: starting the next display
+// ends the previous one (repeats of a point run back to back).
+type liveProgress struct{ stop func() }
+
+func (l *liveProgress) start(e *env, title string, requests int) *runtime.Progress {
+	l.end()
+	p := &runtime.Progress{}
+	l.stop = startProgress(e, title, requests, p)
+	return p
+}
+
+func (l *liveProgress) end() {
+	if l.stop != nil {
+		l.stop()
+		l.stop = nil
+	}
 }
 
 // writeRepeats writes a point's artifacts: the first repeat in the point's

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/mattn/go-isatty"
+
+	"github.com/llmbench/llmbench/runtime"
+)
+
+// progress shows a point's live state on stderr while it runs: a bar
+// redrawn in place on a terminal, a plain line every 10 s otherwise (CI
+// logs, CI=true), so long runs are never silent and logs stay readable.
+type progress struct {
+	w     io.Writer
+	tty   bool
+	title string
+	total int // measured requests expected, 0 when unknown
+	p     *runtime.Progress
+	start time.Time
+	stop  chan struct{}
+	done  chan struct{}
+}
+
+// startProgress begins reporting on p; the returned func ends it.
+func startProgress(e *env, title string, total int, p *runtime.Progress) func() {
+	pr := &progress{w: e.stderr, title: title, total: total, p: p, start: time.Now(),
+		stop: make(chan struct{}), done: make(chan struct{}), tty: isTerminal(e.stderr)}
+	go pr.loop()
+	return func() { close(pr.stop); <-pr.done }
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && os.Getenv("CI") != "true" && isatty.IsTerminal(f.Fd())
+}
+
+func (pr *progress) loop() {
+	defer close(pr.done)
+	every := 10 * time.Second
+	if pr.tty {
+		every = 250 * time.Millisecond
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-pr.stop:
+			if pr.tty {
+				fmt.Fprintf(pr.w, "\r%s\033[K\n", pr.line())
+			}
+			return
+		case <-t.C:
+			if pr.tty {
+				fmt.Fprintf(pr.w, "\r%s\033[K", pr.line())
+			} else {
+				fmt.Fprintln(pr.w, pr.line())
+			}
+		}
+	}
+}
+
+// line renders: point, requests done (of total), live p50 TTFT, chunks/s
+// (≈ output tokens/s) and errors.
+func (pr *progress) line() string {
+	done := pr.p.Completed.Load() + pr.p.Failed.Load()
+	elapsed := time.Since(pr.start).Seconds()
+	count := fmt.Sprintf("%d requests", done)
+	bar := ""
+	if pr.total > 0 {
+		count = fmt.Sprintf("%d/%d requests", done, pr.total)
+		bar = progressBar(float64(done)/float64(pr.total)) + " "
+	}
+	return fmt.Sprintf("%s%s: %s, p50 TTFT %.1f ms, %.0f tok/s, %d errors, %.0fs",
+		bar, pr.title, count, float64(pr.p.MedianTTFT())/1e6, float64(pr.p.Chunks.Load())/max(elapsed, 1e-9),
+		pr.p.Failed.Load(), elapsed)
+}
+
+func progressBar(frac float64) string {
+	const width = 20
+	n := int(min(max(frac, 0), 1) * width)
+	return "[" + strings.Repeat("#", n) + strings.Repeat(".", width-n) + "]"
+}
+
+// executeWithProgress runs one point with a live progress display.
+func executeWithProgress(e *env, title string, job runtime.Job) (*runtime.Outcome, error) {
+	job.Point.Progress = &runtime.Progress{}
+	stop := startProgress(e, title, job.Point.Stop.Requests, job.Point.Progress)
+	defer stop()
+	return runtime.Execute(e.ctx, job)
+}
