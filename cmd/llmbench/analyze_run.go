@@ -8,6 +8,7 @@ import (
 	"github.com/rs/zerolog/log"
 
 	"github.com/llmbench/llmbench/reports/genaiperf"
+	"github.com/llmbench/llmbench/reports/records"
 	"github.com/llmbench/llmbench/runtime"
 )
 
@@ -90,7 +91,7 @@ func (s *sweepRun) measure(pt *analyzePoint) error {
 	}
 	run.TokenCounting = out.Counting.String()
 	dir := run.Dir()
-	if err := writePointArtifacts(s.env.stdout, dir, &run, out); err != nil {
+	if err := writePointArtifacts(s.env.stdout, dir, &run, out, records.Meta{Experiment: s.plan.exp.Name, Point: pt.label}); err != nil {
 		return runFailed("writing artifacts: %v", err)
 	}
 	pr := runtime.PointResult{Label: pt.label, Params: pt.params, Outcome: slim(out)}

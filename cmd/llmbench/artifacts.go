@@ -7,12 +7,15 @@ import (
 	"path/filepath"
 
 	"github.com/llmbench/llmbench/reports/genaiperf"
+	"github.com/llmbench/llmbench/reports/records"
 	"github.com/llmbench/llmbench/runtime"
 )
 
-// writePointArtifacts writes GenAI-Perf's four files for one measured point
-// into dir and prints its console table.
-func writePointArtifacts(stdout io.Writer, dir string, r *genaiperf.Run, out *runtime.Outcome) error {
+// writePointArtifacts writes GenAI-Perf's four files and records.parquet
+// for one measured point into dir and prints its console table. id names
+// the point in the Parquet file (scenario, experiment, point, repeat); the
+// rest of the file's metadata comes from r.
+func writePointArtifacts(stdout io.Writer, dir string, r *genaiperf.Run, out *runtime.Outcome, id records.Meta) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -31,6 +34,7 @@ func writePointArtifacts(stdout io.Writer, dir string, r *genaiperf.Run, out *ru
 		}},
 		{jsonName, func(f *os.File) error { return genaiperf.WriteJSON(f, r, &out.Summary) }},
 		{csvName, func(f *os.File) error { return genaiperf.WriteCSV(f, r, &out.Summary) }},
+		{"records.parquet", func(f *os.File) error { return writeRecords(f, r, out, id) }},
 	}
 	for _, file := range files {
 		if err := writeFile(filepath.Join(dir, file.name), file.write); err != nil {
@@ -68,4 +72,28 @@ func promptSource(r *genaiperf.Run) string {
 		return "synthetic, token-exact under " + r.Tokenizer
 	}
 	return "synthetic, built-in English words (give --tokenizer for token-exact prompts)"
+}
+
+// writeRecords writes the point's per-request records to Parquet. The
+// records are written when the point ends; memory-bounded streaming during
+// the point is still to be wired (issue 6).
+func writeRecords(f *os.File, r *genaiperf.Run, out *runtime.Outcome, id records.Meta) error {
+	meta := id
+	meta.Model, meta.EndpointURL, meta.API, meta.Stream = firstModel(r), r.URL, r.EndpointType, r.Streaming
+	meta.Load, meta.TokenCounting, meta.Version = r.DirName(), r.TokenCounting, version
+	w, err := records.NewWriter(f, meta)
+	if err != nil {
+		return err
+	}
+	if err := w.Write(out.Result.Records...); err != nil {
+		return err
+	}
+	return w.Close()
+}
+
+func firstModel(r *genaiperf.Run) string {
+	if len(r.Models) == 0 {
+		return ""
+	}
+	return r.Models[0]
 }

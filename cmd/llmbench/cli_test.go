@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/llmbench/llmbench/reports/records"
 	"github.com/llmbench/llmbench/transport/sim"
 )
 
@@ -137,6 +138,26 @@ func TestProfileCountsServerFaults(t *testing.T) {
 	}
 	if got := m["request_count"]["avg"].(float64); int64(got)+faults != 200 {
 		t.Errorf("request_count %v + faults %d != 200", got, faults)
+	}
+	// records.parquet holds every measured request, failed ones included.
+	f, err := os.Open(filepath.Join(dir, "artifacts", "m-openai-chat-concurrency8", "records.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	st2, _ := f.Stat()
+	recs, _, err := records.ReadRecords(f, st2.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed := 0
+	for _, r := range recs {
+		if r.Err != nil {
+			failed++
+		}
+	}
+	if len(recs) != 200 || int64(failed) != faults {
+		t.Errorf("records.parquet: %d rows with %d failures, want 200 with %d", len(recs), failed, faults)
 	}
 	for _, class := range []string{"http", "reset", "malformed"} {
 		if !strings.Contains(r.stdout, class) {

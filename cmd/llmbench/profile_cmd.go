@@ -6,6 +6,7 @@ import (
 	"github.com/rs/zerolog/log"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports/records"
 	"github.com/llmbench/llmbench/runtime"
 )
 
@@ -31,7 +32,7 @@ func (c *profileCmd) Run(e *env) error {
 		return invalid("%v", err)
 	}
 	run.TokenCounting = out.Counting.String()
-	if err := writePointArtifacts(e.stdout, run.Dir(), &run, out); err != nil {
+	if err := writePointArtifacts(e.stdout, run.Dir(), &run, out, records.Meta{Point: run.DirName()}); err != nil {
 		return runFailed("writing artifacts: %v", err)
 	}
 	return outcomeError(out)

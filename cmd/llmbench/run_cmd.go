@@ -9,6 +9,7 @@ import (
 
 	"github.com/llmbench/llmbench/builtins"
 	"github.com/llmbench/llmbench/reports/genaiperf"
+	"github.com/llmbench/llmbench/reports/records"
 	"github.com/llmbench/llmbench/reports/sweep"
 	"github.com/llmbench/llmbench/reports/verdict"
 	"github.com/llmbench/llmbench/runtime"
@@ -110,7 +111,7 @@ func runExperiments(e *env, scen *runtime.Scenario, out string) ([]runtime.Exper
 			},
 			Done: func(p runtime.PointResult) error {
 				live.end()
-				return writeRepeats(e, filepath.Join(out, exp.Name, p.Label), exp, &p)
+				return writeRepeats(e, scenarioName(scen), filepath.Join(out, exp.Name, p.Label), exp, &p)
 			},
 		})
 		live.end()
@@ -150,7 +151,7 @@ func (l *liveProgress) end() {
 
 // writeRepeats writes a point's artifacts: the first repeat in the point's
 // folder (GenAI-Perf's layout), further repeats in repeat2/, repeat3/...
-func writeRepeats(e *env, dir string, exp *runtime.Experiment, p *runtime.PointResult) error {
+func writeRepeats(e *env, scenario, dir string, exp *runtime.Experiment, p *runtime.PointResult) error {
 	for k, out := range p.Repeats {
 		title, where := p.Label, dir
 		if len(p.Repeats) > 1 {
@@ -161,7 +162,7 @@ func writeRepeats(e *env, dir string, exp *runtime.Experiment, p *runtime.PointR
 		}
 		fmt.Fprintf(e.stdout, "\n== %s / %s ==\n", exp.Name, title)
 		run := describePoint(exp, p, out)
-		if err := writePointArtifacts(e.stdout, where, &run, out); err != nil {
+		if err := writePointArtifacts(e.stdout, where, &run, out, records.Meta{Scenario: scenario, Experiment: exp.Name, Point: p.Label, Repeat: k + 1}); err != nil {
 			return err
 		}
 	}
@@ -236,7 +237,7 @@ func (c *runCmd) writeVerdicts(e *env, scen *runtime.Scenario, results []runtime
 	if err := os.MkdirAll(c.Out, 0o755); err != nil {
 		return err
 	}
-	name := strings.TrimSuffix(filepath.Base(scen.File), filepath.Ext(scen.File))
+	name := scenarioName(scen)
 	files := map[string]func(*os.File) error{
 		filepath.Join(c.Out, "gates.json"):   func(f *os.File) error { return verdict.WriteJSON(f, vs) },
 		filepath.Join(c.Out, "summary.json"): func(f *os.File) error { return sweep.WriteSummaryJSON(f, name, results) },
@@ -253,4 +254,9 @@ func (c *runCmd) writeVerdicts(e *env, scen *runtime.Scenario, results []runtime
 		}
 	}
 	return nil
+}
+
+// scenarioName is the scenario file's base name without extension.
+func scenarioName(scen *runtime.Scenario) string {
+	return strings.TrimSuffix(filepath.Base(scen.File), filepath.Ext(scen.File))
 }

@@ -1,0 +1,133 @@
+package records
+
+import (
+	"net/url"
+	"strconv"
+	"strings"
+)
+
+// Meta is the run configuration stored in a file's key-value metadata, one
+// key per field under the "llmbench." prefix (see docs/records.md). The
+// scenario, experiment, point, repeat and shard are also written as columns
+// of every row, so files of several points, repeats or shards can be
+// concatenated and still be told apart. Meta never holds request headers:
+// they carry credentials.
+type Meta struct {
+	Scenario   string
+	Experiment string
+	Point      string // sweep point label, e.g. "concurrency16"
+	Repeat     int
+	Shard      int
+
+	Model string
+	// EndpointURL is the server URL; Writer strips user info and
+	// credential-like query parameters before storing it.
+	EndpointURL string
+	API         string // e.g. "chat", "completions"
+	Stream      bool
+	// Load describes the load pattern, e.g. "concurrency=16" or
+	// "rate=10/s poisson".
+	Load string
+	// TokenCounting is the token counting mode behind isl_tokens and
+	// osl_tokens, e.g. "tokenizer" or "usage".
+	TokenCounting string
+	// Version is the llmbench version that wrote the file.
+	Version string
+	// SchemaVersion is set by Writer to the package's SchemaVersion and
+	// read back by ReadRecords; a value given to NewWriter is ignored.
+	SchemaVersion string
+}
+
+// Metadata key names.
+const (
+	keyPrefix        = "llmbench."
+	keyScenario      = keyPrefix + "scenario"
+	keyExperiment    = keyPrefix + "experiment"
+	keyPoint         = keyPrefix + "point"
+	keyRepeat        = keyPrefix + "repeat"
+	keyShard         = keyPrefix + "shard"
+	keyModel         = keyPrefix + "model"
+	keyEndpoint      = keyPrefix + "endpoint_url"
+	keyAPI           = keyPrefix + "api"
+	keyStream        = keyPrefix + "stream"
+	keyLoad          = keyPrefix + "load"
+	keyTokenCounting = keyPrefix + "token_counting"
+	keyVersion       = keyPrefix + "version"
+	keySchemaVersion = keyPrefix + "schema_version"
+)
+
+// pairs lists the metadata as key-value pairs, in a fixed order.
+func (m Meta) pairs() [][2]string {
+	return [][2]string{
+		{keySchemaVersion, SchemaVersion},
+		{keyVersion, m.Version},
+		{keyScenario, m.Scenario},
+		{keyExperiment, m.Experiment},
+		{keyPoint, m.Point},
+		{keyRepeat, strconv.Itoa(m.Repeat)},
+		{keyShard, strconv.Itoa(m.Shard)},
+		{keyModel, m.Model},
+		{keyEndpoint, StripCredentials(m.EndpointURL)},
+		{keyAPI, m.API},
+		{keyStream, strconv.FormatBool(m.Stream)},
+		{keyLoad, m.Load},
+		{keyTokenCounting, m.TokenCounting},
+	}
+}
+
+// metaFrom reads Meta back through lookup; missing keys leave zero values.
+func metaFrom(lookup func(string) (string, bool)) Meta {
+	get := func(k string) string { v, _ := lookup(k); return v }
+	atoi := func(k string) int { n, _ := strconv.Atoi(get(k)); return n }
+	stream, _ := strconv.ParseBool(get(keyStream))
+	return Meta{
+		Scenario:      get(keyScenario),
+		Experiment:    get(keyExperiment),
+		Point:         get(keyPoint),
+		Repeat:        atoi(keyRepeat),
+		Shard:         atoi(keyShard),
+		Model:         get(keyModel),
+		EndpointURL:   get(keyEndpoint),
+		API:           get(keyAPI),
+		Stream:        stream,
+		Load:          get(keyLoad),
+		TokenCounting: get(keyTokenCounting),
+		Version:       get(keyVersion),
+		SchemaVersion: get(keySchemaVersion),
+	}
+}
+
+// secretParams are query parameter names (lower case, '-' read as '_')
+// whose values are credentials.
+var secretParams = []string{"key", "api_key", "apikey", "token", "access_token", "auth",
+	"authorization", "password", "secret", "sig", "signature", "code", "x_api_key"}
+
+// StripCredentials returns rawURL without user info, fragment and
+// credential-like query parameters (api_key, token, sig, …). A string that
+// does not parse as a URL is returned with everything from the first '?'
+// or '@' removed, the safe side.
+func StripCredentials(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		if i := strings.IndexAny(rawURL, "?@"); i >= 0 {
+			return rawURL[:i]
+		}
+		return rawURL
+	}
+	u.User = nil
+	u.Fragment, u.RawFragment = "", ""
+	if u.RawQuery != "" {
+		q := u.Query()
+		for name := range q {
+			n := strings.ReplaceAll(strings.ToLower(name), "-", "_")
+			for _, s := range secretParams {
+				if n == s || strings.HasSuffix(n, "_"+s) {
+					q.Del(name)
+					break
+				}
+			}
+		}
+		u.RawQuery = q.Encode()
+	}
+	return u.String()
+}

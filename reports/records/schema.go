@@ -1,0 +1,61 @@
+// Package records writes and reads records.parquet (SPEC §7): one row per
+// request of a sweep point, with the run's configuration in the file's
+// key-value metadata. Files are written in row groups as the run goes, so
+// memory stays bounded however many requests a point sends, and a file read
+// back yields metrics.Record values whose metrics.Summarize is exactly that
+// of the records written. The schema is documented in docs/records.md.
+package records
+
+// SchemaVersion is the version of the column layout, stored in every file
+// under the key "llmbench.schema_version". It changes whenever a column is
+// added, removed, renamed or changes meaning.
+const SchemaVersion = "1"
+
+// row is one records.parquet row. Column names carry their unit (_ns,
+// _us, _tokens); timestamps are int64 nanoseconds since the Unix epoch
+// with the TIMESTAMP(NANOS, UTC) logical type. Per-request metrics are the
+// values metrics.Derive computes, null where it has none.
+type row struct {
+	Scenario   string `parquet:"scenario,dict"`
+	Experiment string `parquet:"experiment,dict"`
+	Point      string `parquet:"point,dict"`
+	Repeat     int32  `parquet:"repeat"`
+	Shard      int32  `parquet:"shard"`
+
+	RequestID        int64  `parquet:"request_id,delta"`
+	DatasetEntry     int64  `parquet:"dataset_entry,delta"`
+	DatasetComponent string `parquet:"dataset_component,dict"`
+
+	// ScheduledNs is a plain int64 rather than a TIMESTAMP because 0 (closed
+	// loop) is a sentinel, not a date.
+	ScheduledNs    int64  `parquet:"scheduled_send_ns,delta"`
+	SendTime       int64  `parquet:"send_time,timestamp(nanosecond),delta"`
+	FirstChunkTime *int64 `parquet:"first_chunk_time,optional,timestamp(nanosecond)"`
+	LastChunkTime  *int64 `parquet:"last_chunk_time,optional,timestamp(nanosecond)"`
+	DoneTime       *int64 `parquet:"done_time,optional,timestamp(nanosecond)"`
+
+	TTFTNs           *int64   `parquet:"ttft_ns,optional"`
+	TTSTNs           *int64   `parquet:"ttst_ns,optional"`
+	ITLNs            *int64   `parquet:"itl_ns,optional"`
+	RequestLatencyNs *int64   `parquet:"request_latency_ns,optional"`
+	TTFONs           *int64   `parquet:"ttfo_ns,optional"`
+	TPSPerUser       *float64 `parquet:"output_token_throughput_per_user_tokens_per_s,optional"`
+
+	ISLTokens int32 `parquet:"isl_tokens"`
+	OSLTokens int32 `parquet:"osl_tokens"`
+
+	UsagePromptTokens     *int32 `parquet:"usage_prompt_tokens,optional"`
+	UsageCompletionTokens *int32 `parquet:"usage_completion_tokens,optional"`
+
+	ErrorClass   *string `parquet:"error_class,optional,dict"`
+	ErrorStatus  *int32  `parquet:"error_status,optional"`
+	ErrorMessage *string `parquet:"error_message,optional,dict"`
+
+	ReasoningChunks int32 `parquet:"reasoning_chunks"`
+	// ChunkOffsetsNs is the exact arrival time of every content chunk, as ns
+	// since SendTime; it is what ReadRecords rebuilds Record.Chunks from.
+	ChunkOffsetsNs []int64 `parquet:"chunk_offsets_ns,list" parquet-element:",delta"`
+	// ChunkGapsUs is the gap between consecutive content chunks in µs,
+	// rounded half away from zero: the convenient per-chunk ITL column.
+	ChunkGapsUs []int32 `parquet:"chunk_gaps_us,list" parquet-element:",delta"`
+}
