@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -81,6 +82,13 @@ func writeRecords(f *os.File, r *genaiperf.Run, out *runtime.Outcome, id records
 	meta := id
 	meta.Model, meta.EndpointURL, meta.API, meta.Stream = firstModel(r), r.URL, r.EndpointType, r.Streaming
 	meta.Load, meta.TokenCounting, meta.Version = r.DirName(), r.TokenCounting, version
+	described := *r
+	described.URL = records.StripCredentials(r.URL)
+	config, err := json.Marshal(described)
+	if err != nil {
+		return err
+	}
+	meta.Config = string(config)
 	w, err := records.NewWriter(f, meta)
 	if err != nil {
 		return err

@@ -36,6 +36,10 @@ type Meta struct {
 	// SchemaVersion is set by Writer to the package's SchemaVersion and
 	// read back by ReadRecords; a value given to NewWriter is ignored.
 	SchemaVersion string
+	// Config is the writer's full description of the run, as JSON (for
+	// llmbench, the GenAI-Perf run description), so every report can be
+	// re-rendered from the records file alone. It must hold no secrets.
+	Config string
 }
 
 // Metadata key names.
@@ -54,6 +58,7 @@ const (
 	keyTokenCounting = keyPrefix + "token_counting"
 	keyVersion       = keyPrefix + "version"
 	keySchemaVersion = keyPrefix + "schema_version"
+	keyConfig        = keyPrefix + "config"
 )
 
 // pairs lists the metadata as key-value pairs, in a fixed order.
@@ -72,6 +77,7 @@ func (m Meta) pairs() [][2]string {
 		{keyStream, strconv.FormatBool(m.Stream)},
 		{keyLoad, m.Load},
 		{keyTokenCounting, m.TokenCounting},
+		{keyConfig, m.Config},
 	}
 }
 
@@ -94,6 +100,7 @@ func metaFrom(lookup func(string) (string, bool)) Meta {
 		TokenCounting: get(keyTokenCounting),
 		Version:       get(keyVersion),
 		SchemaVersion: get(keySchemaVersion),
+		Config:        get(keyConfig),
 	}
 }
 
@@ -114,20 +121,31 @@ func StripCredentials(rawURL string) string {
 		}
 		return rawURL
 	}
+	changed := u.User != nil || u.Fragment != ""
 	u.User = nil
 	u.Fragment, u.RawFragment = "", ""
 	if u.RawQuery != "" {
 		q := u.Query()
 		for name := range q {
-			n := strings.ReplaceAll(strings.ToLower(name), "-", "_")
-			for _, s := range secretParams {
-				if n == s || strings.HasSuffix(n, "_"+s) {
-					q.Del(name)
-					break
-				}
+			if isSecretParam(name) {
+				q.Del(name)
+				changed = true
 			}
 		}
 		u.RawQuery = q.Encode()
 	}
+	if !changed {
+		return rawURL // nothing to strip: keep it as written (sim://?... would lose its "//")
+	}
 	return u.String()
+}
+
+func isSecretParam(name string) bool {
+	n := strings.ReplaceAll(strings.ToLower(name), "-", "_")
+	for _, s := range secretParams {
+		if n == s || strings.HasSuffix(n, "_"+s) {
+			return true
+		}
+	}
+	return false
 }

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports/genaiperf"
+	"github.com/llmbench/llmbench/reports/records"
+)
+
+// reportCmd re-renders reports from stored per-request records alone, so a
+// run's numbers can be recomputed (or re-formatted by a newer llmbench)
+// without sending a request.
+type reportCmd struct {
+	Path string `arg:"" type:"path" help:"A point folder holding records.parquet, or a run folder to search for them."`
+}
+
+func (c *reportCmd) Run(e *env) error {
+	files, err := findRecords(c.Path)
+	if err != nil {
+		return invalid("%v", err)
+	}
+	if len(files) == 0 {
+		return invalid("%s: no records.parquet found (runs write one per point)", c.Path)
+	}
+	for _, file := range files {
+		fmt.Fprintf(e.stdout, "\n== %s ==\n", filepath.Dir(file))
+		if err := rerender(e, file); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// findRecords lists the records.parquet files at or below path.
+func findRecords(path string) ([]string, error) {
+	var files []string
+	err := filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && d.Name() == "records.parquet" {
+			files = append(files, p)
+		}
+		return nil
+	})
+	return files, err
+}
+
+// rerender recomputes one point's summary from its records and rewrites
+// its GenAI-Perf JSON and CSV beside them, printing the table.
+func rerender(e *env, file string) error {
+	recs, meta, err := readRecordsFile(file)
+	if err != nil {
+		return invalid("%s: %v", file, err)
+	}
+	var run genaiperf.Run
+	if err := json.Unmarshal([]byte(meta.Config), &run); err != nil {
+		return invalid("%s: the file has no run description to render reports from (written by llmbench %q): %v",
+			file, meta.Version, err)
+	}
+	slos, err := goodputOf(run.Goodput)
+	if err != nil {
+		return invalid("%s: %v", file, err)
+	}
+	summary := metrics.Summarize(recs, metrics.Options{Goodput: slos})
+	dir := filepath.Dir(file)
+	jsonName, csvName := genaiperf.ExportFileNames(run.ProfileExportFile)
+	if err := writeFile(filepath.Join(dir, jsonName), func(f *os.File) error { return genaiperf.WriteJSON(f, &run, &summary) }); err != nil {
+		return runFailed("%v", err)
+	}
+	if err := writeFile(filepath.Join(dir, csvName), func(f *os.File) error { return genaiperf.WriteCSV(f, &run, &summary) }); err != nil {
+		return runFailed("%v", err)
+	}
+	return genaiperf.WriteConsole(e.stdout, &run, &summary)
+}
+
+func readRecordsFile(path string) ([]metrics.Record, records.Meta, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, records.Meta{}, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, records.Meta{}, err
+	}
+	return records.ReadRecords(f, st.Size())
+}
+
+// goodputOf turns the stored goodput SLOs back into metrics.SLO values.
+func goodputOf(gs []genaiperf.Goodput) ([]metrics.SLO, error) {
+	slos := make([]metrics.SLO, 0, len(gs))
+	for _, g := range gs {
+		slo, err := metrics.ParseGoodput(fmt.Sprintf("%s:%v", g.Name, g.Value))
+		if err != nil {
+			return nil, err
+		}
+		slos = append(slos, slo)
+	}
+	return slos, nil
+}
