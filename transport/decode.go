@@ -5,6 +5,8 @@ import (
 	"errors"
 
 	"github.com/buger/jsonparser"
+
+	"github.com/llmbench/llmbench/metrics"
 )
 
 // piece is what one response object (a stream chunk or a whole
@@ -82,4 +84,29 @@ func errorMessage(raw []byte) string {
 		return obj.Message
 	}
 	return string(raw)
+}
+
+// Response is what one response object (a stream chunk's JSON or a whole
+// non-streaming body) carries, for readers of stored responses such as
+// perf_analyzer's profile_export.json.
+type Response struct {
+	Text      string
+	Reasoning bool
+	Usage     metrics.Usage
+	// Error is an `error` object's message, "" when the object has none.
+	Error string
+}
+
+// DecodeResponse decodes one response object the way the client does.
+func DecodeResponse(data []byte) (Response, error) {
+	var d decoder
+	p, err := d.decode(data)
+	if err != nil {
+		return Response{}, err
+	}
+	r := Response{Text: string(p.text), Reasoning: p.reasoning, Error: p.errMsg}
+	if p.prompt+p.output > 0 {
+		r.Usage = metrics.Usage{PromptTokens: int(p.prompt), CompletionTokens: int(p.output), Reported: true}
+	}
+	return r, nil
 }

@@ -16,7 +16,9 @@ import (
 // run's numbers can be recomputed (or re-formatted by a newer llmbench)
 // without sending a request.
 type reportCmd struct {
-	Path string `arg:"" type:"path" help:"A point folder holding records.parquet, or a run folder to search for them."`
+	Path       string `arg:"" type:"path" help:"A run or point folder holding records.parquet files, or a GenAI-Perf / perf_analyzer profile_export.json (or a folder holding one) to import."`
+	Tokenizer  string `help:"For an imported profile_export.json: the tokenizer to count ISL/OSL with, as GenAI-Perf did."`
+	TokenCount string `default:"auto" enum:"auto,tokenizer,usage,chunks" help:"For an imported profile_export.json: how to count tokens (auto: tokenizer when given, else usage)."`
 }
 
 func (c *reportCmd) Run(e *env) error {
@@ -25,7 +27,10 @@ func (c *reportCmd) Run(e *env) error {
 		return invalid("%v", err)
 	}
 	if len(files) == 0 {
-		return invalid("%s: no records.parquet found (runs write one per point)", c.Path)
+		if export, ok := profileExport(c.Path); ok {
+			return c.importExport(e, export)
+		}
+		return invalid("%s: no records.parquet and no profile_export.json found", c.Path)
 	}
 	for _, file := range files {
 		fmt.Fprintf(e.stdout, "\n== %s ==\n", filepath.Dir(file))

@@ -43,3 +43,27 @@ func TestReportReproducesArtifacts(t *testing.T) {
 		t.Errorf("report of a folder without records: exit %d, want 2", r.code)
 	}
 }
+
+// A GenAI-Perf profile_export.json is imported and its metrics recomputed
+// (timing metrics do not depend on the tokenizer).
+func TestReportImportsGenAIPerfExport(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile("../../runtime/paexport/testdata/example_profile_export.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "profile_export.json"), src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runCLI(t, dir, "report", dir, "--tokenizer", llama3)
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	m := genaiPerfJSON(t, filepath.Join(dir, "llmbench-report"))
+	if m["request_throughput"]["avg"] != 142.85714285714286 || m["time_to_first_token"]["p90"] != 4.8999999999999995 {
+		t.Errorf("recomputed metrics differ from GenAI-Perf's: %v %v", m["request_throughput"], m["time_to_first_token"])
+	}
+	if m["output_sequence_length"]["max"] != 7.0 { // "I don't cook food at home" under Llama 3
+		t.Errorf("OSL = %v", m["output_sequence_length"])
+	}
+}

@@ -1,0 +1,102 @@
+package plots
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+)
+
+// Width and Height are every plot's size: 8×5 in at 96 dpi (768×480 px),
+// wide enough for load labels and small enough to sit in an HTML report.
+const (
+	Width  = 8 * vg.Inch
+	Height = 5 * vg.Inch
+)
+
+// maxScatter bounds the points a scatter draws: gonum draws every glyph,
+// so a run of a million requests would take minutes and give an ink blot.
+// A deterministic stride sample keeps the shape and the plot reproducible.
+const maxScatter = 20000
+
+// Colours shared across plots so a marker means the same thing everywhere.
+var (
+	colBlue   = color.RGBA{R: 31, G: 119, B: 180, A: 255}
+	colOrange = color.RGBA{R: 255, G: 127, B: 14, A: 255}
+	colGreen  = color.RGBA{R: 44, G: 160, B: 44, A: 255}
+	colRed    = color.RGBA{R: 214, G: 39, B: 40, A: 255}
+	// colFaint is non-premultiplied: color.RGBA with A < R, G, B is not a
+	// colour and draws as magenta.
+	colFaint = color.NRGBA{R: 31, G: 119, B: 180, A: 70}
+)
+
+// plotColor is the type of the colours above, for tables of series.
+type plotColor = color.RGBA
+
+// newPlot starts a plot with a title, axis labels and a grid, the parts
+// every plot has.
+func newPlot(title, x, y string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = x
+	p.Y.Label.Text = y
+	p.Legend.Top = true
+	return p
+}
+
+// headroom raises the top of the Y axis by a quarter of its range, after
+// the data is added, so a top legend sits above a dense scatter instead
+// of on it (gonum legends have no background).
+func headroom(p *plot.Plot) {
+	p.Y.Max += (p.Y.Max - p.Y.Min) / 4
+}
+
+// save writes p as dir/name and returns the path.
+func save(p *plot.Plot, dir, name string) (string, error) {
+	path := filepath.Join(dir, name)
+	if err := p.Save(Width, Height, path); err != nil {
+		return "", fmt.Errorf("plots: %s: %w", name, err)
+	}
+	return path, nil
+}
+
+// ensureDir creates dir before the first plot is written.
+func ensureDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("plots: %w", err)
+	}
+	return nil
+}
+
+// percentile is numpy's default (linear between closest ranks), as in the
+// tables, so a line marked p99 on a plot is the p99 printed next to it.
+// sorted must be ascending and non-empty.
+func percentile(sorted []float64, q float64) float64 {
+	pos := q / 100 * float64(len(sorted)-1)
+	lo := int(math.Floor(pos))
+	if lo+1 >= len(sorted) {
+		return sorted[len(sorted)-1]
+	}
+	frac := pos - float64(lo)
+	return sorted[lo] + frac*(sorted[lo+1]-sorted[lo])
+}
+
+// sortedCopy returns vs sorted, leaving vs as it was.
+func sortedCopy(vs []float64) []float64 {
+	s := slices.Clone(vs)
+	slices.Sort(s)
+	return s
+}
+
+// stride is the step that samples n items down to at most maxScatter.
+func stride(n int) int {
+	return max(1, (n+maxScatter-1)/maxScatter)
+}
+
+// ms converts integer nanoseconds to milliseconds.
+func ms(ns int64) float64 { return float64(ns) / 1e6 }

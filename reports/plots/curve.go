@@ -1,0 +1,101 @@
+package plots
+
+import (
+	"fmt"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/llmbench/llmbench/metrics"
+)
+
+// curveTTFT is the latency–throughput curve on p99 TTFT: how much output
+// throughput each load buys and what it costs the slowest first tokens.
+func curveTTFT(d *sweepData) (*plot.Plot, error) {
+	return curve(d, "p99 time to first token (ms)", "p99 TTFT",
+		func(s *metrics.Summary) *metrics.Distribution { return s.TimeToFirstToken })
+}
+
+// curveITL is the same curve on p99 inter-token latency (streaming only).
+func curveITL(d *sweepData) (*plot.Plot, error) {
+	return curve(d, "p99 inter-token latency (ms)", "p99 ITL",
+		func(s *metrics.Summary) *metrics.Distribution { return s.InterTokenLatency })
+}
+
+// curve draws throughput against a latency p99 along the sweep, each point
+// labelled with its load, the knee ringed and the saturation point marked.
+// Skipped when fewer than two points measured the latency.
+func curve(d *sweepData, xlabel, short string, dist func(*metrics.Summary) *metrics.Distribution) (*plot.Plot, error) {
+	var xys plotter.XYs
+	var labels []string
+	at := map[int]plotter.XY{}
+	for i, p := range d.pts {
+		s := &p.pr.Outcome.Summary
+		if dist(s) == nil || dist(s).Count == 0 {
+			continue
+		}
+		xy := plotter.XY{X: dist(s).P99 / 1e6, Y: s.OutputTokenThroughput}
+		xys, labels, at[i] = append(xys, xy), append(labels, loadLabel(d.param, p.load)), xy
+	}
+	if len(xys) < 2 {
+		return nil, nil
+	}
+	p := newPlot("Output token throughput vs "+short+"\n"+d.param+" sweep", xlabel, "output token throughput (tokens/s)")
+	p.Legend.Left = true
+	line, pts, err := plotter.NewLinePoints(xys)
+	if err != nil {
+		return nil, fmt.Errorf("plots: curve: %w", err)
+	}
+	line.Color, pts.Color = colBlue, colBlue
+	lab, err := plotter.NewLabels(plotter.XYLabels{XYs: xys, Labels: labels})
+	if err != nil {
+		return nil, fmt.Errorf("plots: curve: %w", err)
+	}
+	for i := range lab.TextStyle {
+		lab.TextStyle[i].XAlign, lab.Offset = draw.XLeft, vg.Point{X: vg.Points(5), Y: vg.Points(3)}
+	}
+	p.Add(line, pts, lab)
+	p.Legend.Add("load point", line, pts)
+	logIfWide(&p.X, xs(xys))
+	return p, markPoints(p, d, at)
+}
+
+// markPoints rings the knee and marks the saturation point, each with a
+// legend entry naming its load, when the point is on the plot.
+func markPoints(p *plot.Plot, d *sweepData, at map[int]plotter.XY) error {
+	marks := []struct {
+		i     int
+		name  string
+		glyph draw.GlyphStyle
+	}{
+		{d.knee, "knee (" + d.kneeGate.String() + ")",
+			draw.GlyphStyle{Color: colGreen, Radius: vg.Points(9), Shape: draw.RingGlyph{}}},
+		{d.saturation, "saturation",
+			draw.GlyphStyle{Color: colRed, Radius: vg.Points(7), Shape: draw.TriangleGlyph{}}},
+	}
+	for _, m := range marks {
+		xy, ok := at[m.i]
+		if !ok {
+			continue
+		}
+		s, err := plotter.NewScatter(plotter.XYs{xy})
+		if err != nil {
+			return fmt.Errorf("plots: curve: %w", err)
+		}
+		s.GlyphStyle = m.glyph
+		p.Add(s)
+		p.Legend.Add(m.name+": "+loadLabel(d.param, d.pts[m.i].load), s)
+	}
+	return nil
+}
+
+// xs returns the X values of xys.
+func xs(xys plotter.XYs) []float64 {
+	out := make([]float64, len(xys))
+	for i, xy := range xys {
+		out[i] = xy.X
+	}
+	return out
+}

@@ -1,0 +1,160 @@
+package plots
+
+import (
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/llmbench/llmbench/metrics"
+)
+
+// outDir is where a test writes its plots: t.TempDir(), or the folder in
+// LLMBENCH_PLOTS_EXAMPLE when set, to look at the plots by eye.
+func outDir(t *testing.T) string {
+	if d := os.Getenv("LLMBENCH_PLOTS_EXAMPLE"); d != "" {
+		return d
+	}
+	return t.TempDir()
+}
+
+// checkPNG decodes path and checks its size and that data was drawn:
+// axes and text are black or grey, so coloured pixels mean a series.
+func checkPNG(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	want := image.Rect(0, 0, int(Width.Dots(96)), int(Height.Dots(96)))
+	if img.Bounds() != want {
+		t.Errorf("%s: size %v, want %v", path, img.Bounds(), want)
+	}
+	if n := colouredPixels(img); n < 200 {
+		t.Errorf("%s: only %d coloured pixels: nothing plotted", path, n)
+	}
+}
+
+func colouredPixels(img image.Image) int {
+	n := 0
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			hi, lo := max(r, g, bl), min(r, g, bl)
+			if hi-lo > 40<<8 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func names(paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = filepath.Base(p)
+	}
+	return out
+}
+
+func TestWritePointPlotsStreaming(t *testing.T) {
+	paths, err := WritePointPlots(outDir(t), "test-model · concurrency 16", streamingRecords(3000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{FileTTFT, FileLatency, FileTTFTvsISL, FileITLvsPos, FileISLvsOSL}
+	if got := names(paths); !slices.Equal(got, want) {
+		t.Fatalf("wrote %v, want %v", got, want)
+	}
+	for _, p := range paths {
+		checkPNG(t, p)
+	}
+}
+
+// A non-streaming run without token counts has no chunk gaps and no
+// lengths: only the two distributions are drawn.
+func TestWritePointPlotsSkipsAbsentData(t *testing.T) {
+	paths, err := WritePointPlots(t.TempDir(), "", nonStreamingRecords(50))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := names(paths), []string{FileTTFT, FileLatency}; !slices.Equal(got, want) {
+		t.Fatalf("wrote %v, want %v", got, want)
+	}
+	failed := []metrics.Record{{Chunks: []int64{5}, Err: &metrics.Failure{Class: metrics.ErrHTTP}}}
+	if paths, err := WritePointPlots(t.TempDir(), "", failed); err != nil || len(paths) != 0 {
+		t.Fatalf("only failed records: wrote %v, %v; want nothing", paths, err)
+	}
+}
+
+// Failed records never reach a plot: the fixture's failure has a 1000 s
+// latency, which would stretch the latency histogram's axis.
+func TestCollectExcludesFailures(t *testing.T) {
+	d := collect(streamingRecords(10))
+	if len(d.latency) != 10 || slices.Max(d.latency) > 1e5 {
+		t.Fatalf("latencies %v include the failed request", d.latency)
+	}
+}
+
+func TestWriteSweepPlots(t *testing.T) {
+	paths, err := WriteSweepPlots(outDir(t), sweepResult(true, true), "concurrency")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"chat-" + StemThroughputTTFT + ".png", "chat-" + StemThroughputITL + ".png",
+		"chat-" + StemGoodput + ".png", "chat-" + StemRepeats + ".png"}
+	if got := names(paths); !slices.Equal(got, want) {
+		t.Fatalf("wrote %v, want %v", got, want)
+	}
+	for _, p := range paths {
+		checkPNG(t, p)
+	}
+}
+
+// Without goodput SLOs or repeats only the two curves are drawn.
+func TestWriteSweepPlotsSkipsAbsentData(t *testing.T) {
+	paths, err := WriteSweepPlots(t.TempDir(), sweepResult(false, false), "concurrency")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"chat-" + StemThroughputTTFT + ".png", "chat-" + StemThroughputITL + ".png"}
+	if got := names(paths); !slices.Equal(got, want) {
+		t.Fatalf("wrote %v, want %v", got, want)
+	}
+	one := sweepResult(false, false)
+	one.Points = one.Points[:1]
+	if paths, err := WriteSweepPlots(t.TempDir(), one, "concurrency"); err != nil || len(paths) != 0 {
+		t.Fatalf("single point: wrote %v, %v; want nothing", paths, err)
+	}
+}
+
+// The knee is the last load meeting the gate; the saturation point is the
+// runtime's, found among the points after sorting by load.
+func TestSweepMarks(t *testing.T) {
+	res := sweepResult(false, false)
+	slices.Reverse(res.Points) // run order need not be load order
+	res.Saturation.Point = len(res.Points) - 1 - 5
+	d, err := newSweepData(res, "concurrency", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// p99 TTFT is 60 ms·1.6^i: 393 ms at c=16 (i=4), 629 ms at c=32.
+	if d.knee != 4 || d.pts[d.knee].load != 16 {
+		t.Errorf("knee at %d, want 4 (c=16)", d.knee)
+	}
+	if d.saturation != 5 || d.pts[d.saturation].load != 32 {
+		t.Errorf("saturation at %d, want 5 (c=32)", d.saturation)
+	}
+	g, _ := metrics.ParseGate("ttft.p99 < 100ms")
+	if d, _ := newSweepData(res, "concurrency", []metrics.Gate{g}); d.knee != 1 {
+		t.Errorf("knee for %s at %d, want 1 (c=2)", g.Source, d.knee)
+	}
+}

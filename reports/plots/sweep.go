@@ -1,0 +1,183 @@
+package plots
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+
+	"gonum.org/v1/plot"
+
+	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/runtime"
+)
+
+// DefaultKneeGate is the SLO whose knee the sweep plots mark when the
+// caller passes none: the design article's "codo", the last load with p99
+// TTFT under 500 ms, a common interactive-chat budget.
+const DefaultKneeGate = "ttft.p99 < 500ms"
+
+// The sweep plot file names follow "<experiment>-<plot>.png" (experiment
+// "sweep" when unnamed), so several experiments can share one folder.
+const (
+	StemThroughputTTFT = "throughput_vs_p99_ttft"
+	StemThroughputITL  = "throughput_vs_p99_itl"
+	StemGoodput        = "goodput_vs_load"
+	StemRepeats        = "throughput_vs_load_repeats"
+)
+
+// sweepPoint is a point that ran to its end, with its load.
+type sweepPoint struct {
+	load float64
+	pr   *runtime.PointResult
+}
+
+// sweepData is the sweep in increasing load with the marked points, as
+// indexes into pts (-1 when absent).
+type sweepData struct {
+	param      string
+	pts        []sweepPoint
+	knee       int
+	kneeGate   metrics.Gate
+	saturation int
+}
+
+// WriteSweepPlots writes the capacity plots of one experiment's sweep along
+// param (e.g. runtime.ParamConcurrency) into dir and returns the paths
+// written: output token throughput vs p99 TTFT and vs p99 ITL with every
+// point labelled by its load and the knee and saturation points marked;
+// goodput vs load when goodput was measured; throughput vs load with 95%
+// confidence intervals when points were repeated. The knee is computed
+// for kneeGate, DefaultKneeGate when none is given; a plot whose data is
+// absent is skipped, and a sweep with fewer than two points plots nothing.
+func WriteSweepPlots(dir string, res *runtime.ExperimentResult, param string, kneeGate ...metrics.Gate) ([]string, error) {
+	d, err := newSweepData(res, param, kneeGate)
+	if err != nil || len(d.pts) < 2 {
+		return nil, err
+	}
+	if err := ensureDir(dir); err != nil {
+		return nil, err
+	}
+	prefix := "sweep"
+	if res.Experiment != nil && res.Experiment.Name != "" {
+		prefix = res.Experiment.Name
+	}
+	builders := []struct {
+		stem  string
+		build func(*sweepData) (*plot.Plot, error)
+	}{
+		{StemThroughputTTFT, curveTTFT},
+		{StemThroughputITL, curveITL},
+		{StemGoodput, goodputVsLoad},
+		{StemRepeats, repeatsVsLoad},
+	}
+	var paths []string
+	for _, b := range builders {
+		p, err := b.build(d)
+		if err != nil || p == nil {
+			if err != nil {
+				return paths, err
+			}
+			continue
+		}
+		path, err := save(p, dir, prefix+"-"+b.stem+".png")
+		if err != nil {
+			return paths, err
+		}
+		paths = append(paths, path)
+	}
+	return paths, nil
+}
+
+// newSweepData orders the finished points by load and finds the knee and
+// the saturation point among them.
+func newSweepData(res *runtime.ExperimentResult, param string, gates []metrics.Gate) (*sweepData, error) {
+	d := &sweepData{param: param, knee: -1, saturation: -1}
+	if len(gates) > 0 {
+		d.kneeGate = gates[0]
+	} else {
+		g, err := metrics.ParseGate(DefaultKneeGate)
+		if err != nil {
+			return nil, fmt.Errorf("plots: default knee gate: %w", err)
+		}
+		d.kneeGate = g
+	}
+	var satPR *runtime.PointResult
+	if s := res.Saturation; s != nil && s.Point >= 0 && s.Point < len(res.Points) {
+		satPR = &res.Points[s.Point]
+	}
+	for i := range res.Points {
+		p := &res.Points[i]
+		v, ok := p.Params[param]
+		if !ok || p.Outcome == nil || (p.Outcome.Result != nil && p.Outcome.Result.Interrupted) {
+			continue
+		}
+		d.pts = append(d.pts, sweepPoint{load: v, pr: p})
+	}
+	d.order(satPR)
+	return d, nil
+}
+
+// order sorts the points by load and resolves the marked indexes. The
+// knee needs a single load axis: with two points at one load (a grid over
+// a second parameter) it is not marked.
+func (d *sweepData) order(satPR *runtime.PointResult) {
+	slices.SortStableFunc(d.pts, func(a, b sweepPoint) int { return cmpFloat(a.load, b.load) })
+	lps := make([]metrics.LoadPoint, len(d.pts))
+	for i, p := range d.pts {
+		if p.pr == satPR {
+			d.saturation = i
+		}
+		lps[i] = metrics.LoadPoint{Load: p.load, Summary: &p.pr.Outcome.Summary}
+		if i > 0 && p.load == d.pts[i-1].load {
+			return
+		}
+	}
+	if k, ok := metrics.Knee(lps, d.kneeGate); ok {
+		d.knee = k
+	}
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// loadLabel is a point's load as people say it: "c=16", "8 req/s".
+func loadLabel(param string, v float64) string {
+	s := strconv.FormatFloat(v, 'g', -1, 64)
+	switch param {
+	case runtime.ParamConcurrency:
+		return "c=" + s
+	case runtime.ParamRate:
+		return s + " req/s"
+	}
+	return param + "=" + s
+}
+
+// loadAxis names the load axis.
+func loadAxis(param string) string {
+	if param == runtime.ParamRate {
+		return "request rate (req/s)"
+	}
+	return param
+}
+
+// logIfWide switches an axis to a log scale when its values are positive
+// and span a decade or more: geometric sweeps then space evenly, and a
+// p99 that explodes past saturation does not flatten the rest.
+func logIfWide(a *plot.Axis, vs []float64) {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, v := range vs {
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	if lo > 0 && hi/lo >= 10 {
+		a.Scale = plot.LogScale{}
+		a.Tick.Marker = plot.LogTicks{Prec: -1}
+	}
+}
