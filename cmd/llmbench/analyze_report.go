@@ -33,6 +33,9 @@ func (s *sweepRun) report() error {
 	if err := writeFile(summaryPath, func(f *os.File) error { return sweep.WriteSummaryJSON(f, "analyze", results) }); err != nil {
 		return err
 	}
+	if s.cmd.GeneratePlots {
+		writeSweepPlots(s.env.stderr, dir, s.res, s.plan.spec.kind.param)
+	}
 	fmt.Fprintf(s.env.stdout, "\nSweep of %s (%s)\n", s.plan.spec.kind.name, s.cmd.Model[0])
 	if err := sweep.WriteTable(s.env.stdout, s.res, s.plan.spec.kind.param); err != nil {
 		return err

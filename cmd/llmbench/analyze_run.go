@@ -94,6 +94,9 @@ func (s *sweepRun) measure(pt *analyzePoint) error {
 	if err := writePointArtifacts(s.env.stdout, dir, &run, out, records.Meta{Experiment: s.plan.exp.Name, Point: pt.label}); err != nil {
 		return runFailed("writing artifacts: %v", err)
 	}
+	if s.cmd.GeneratePlots {
+		writePlots(s.env.stderr, dir, pt.label, out)
+	}
 	pr := runtime.PointResult{Label: pt.label, Params: pt.params, Outcome: slim(out)}
 	pr.Repeats = []*runtime.Outcome{pr.Outcome}
 	id := s.cp.NextID()

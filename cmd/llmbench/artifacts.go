@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/llmbench/llmbench/reports/genaiperf"
+	"github.com/llmbench/llmbench/reports/plots"
 	"github.com/llmbench/llmbench/reports/records"
 	"github.com/llmbench/llmbench/runtime"
 )
@@ -104,4 +105,23 @@ func firstModel(r *genaiperf.Run) string {
 		return ""
 	}
 	return r.Models[0]
+}
+
+// writePlots renders a point's plots into dir/plots. Plots are a view:
+// failing to draw one is reported and does not fail the run.
+func writePlots(stderr io.Writer, dir, title string, out *runtime.Outcome) {
+	if _, err := plots.WritePointPlots(filepath.Join(dir, "plots"), title, out.Result.Records); err != nil {
+		fmt.Fprintf(stderr, "llmbench: plots for %s: %v\n", title, err)
+	}
+}
+
+// writeSweepPlots renders a sweep's curves into dir, named after the
+// experiment, when it has more than one point.
+func writeSweepPlots(stderr io.Writer, dir string, res *runtime.ExperimentResult, param string) {
+	if len(res.Points) < 2 {
+		return
+	}
+	if _, err := plots.WriteSweepPlots(dir, res, param); err != nil {
+		fmt.Fprintf(stderr, "llmbench: sweep plots: %v\n", err)
+	}
 }

@@ -35,6 +35,9 @@ func (c *profileCmd) Run(e *env) error {
 	if err := writePointArtifacts(e.stdout, run.Dir(), &run, out, records.Meta{Point: run.DirName()}); err != nil {
 		return runFailed("writing artifacts: %v", err)
 	}
+	if c.GeneratePlots {
+		writePlots(e.stderr, run.Dir(), run.DirName(), out)
+	}
 	return outcomeError(out)
 }
 

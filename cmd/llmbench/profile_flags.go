@@ -52,7 +52,7 @@ type profileFlags struct {
 
 	ArtifactDir       string `default:"artifacts" help:"Base directory for artifacts."`
 	ProfileExportFile string `default:"profile_export.json" help:"Name of the raw export file (a bare name)."`
-	GeneratePlots     bool   `help:"Accepted for compatibility; plots are not implemented yet."`
+	GeneratePlots     bool   `help:"Also render PNG plots (TTFT and latency distributions, TTFT vs ISL, ITL vs token position, ISL vs OSL) into <run>/plots/."`
 
 	RequestTimeout    time.Duration `default:"10m" help:"Per-request timeout, send to last byte."`
 	StreamIdleTimeout time.Duration `default:"0s" help:"Fail a stream silent for this long (0: off)."`

@@ -26,7 +26,7 @@ type runCmd struct {
 	Shard     string   `help:"Run shard I/N of the load (not supported yet)."`
 	Junit     string   `type:"path" help:"Also write JUnit XML (one testcase per gate) to this file."`
 	SummaryMd string   `name:"summary-md" type:"path" help:"Also write a Markdown summary to this file."`
-	NoPlots   bool     `help:"Do not render plots (plots are not implemented yet)."`
+	NoPlots   bool     `help:"Do not render PNG plots (per point in <point>/plots/, per sweep in OUT/)."`
 }
 
 func (c *runCmd) Run(e *env) error {
@@ -43,7 +43,7 @@ func (c *runCmd) Run(e *env) error {
 	if err := runnable(scen); err != nil {
 		return err
 	}
-	results, runErr := runExperiments(e, scen, c.Out)
+	results, runErr := runExperiments(e, scen, c.Out, !c.NoPlots)
 	if runErr != nil && !errors.Is(runErr, errInterrupted) {
 		return runErr
 	}
@@ -100,7 +100,7 @@ func runnable(scen *runtime.Scenario) error {
 }
 
 // runExperiments measures every experiment, writing each point as it ends.
-func runExperiments(e *env, scen *runtime.Scenario, out string) ([]runtime.ExperimentResult, error) {
+func runExperiments(e *env, scen *runtime.Scenario, out string, plotsOn bool) ([]runtime.ExperimentResult, error) {
 	var results []runtime.ExperimentResult
 	for i := range scen.Experiments {
 		exp := &scen.Experiments[i]
@@ -111,7 +111,7 @@ func runExperiments(e *env, scen *runtime.Scenario, out string) ([]runtime.Exper
 			},
 			Done: func(p runtime.PointResult) error {
 				live.end()
-				return writeRepeats(e, scenarioName(scen), filepath.Join(out, exp.Name, p.Label), exp, &p)
+				return writeRepeats(e, scenarioName(scen), filepath.Join(out, exp.Name, p.Label), exp, &p, plotsOn)
 			},
 		})
 		live.end()
@@ -151,7 +151,7 @@ func (l *liveProgress) end() {
 
 // writeRepeats writes a point's artifacts: the first repeat in the point's
 // folder (GenAI-Perf's layout), further repeats in repeat2/, repeat3/...
-func writeRepeats(e *env, scenario, dir string, exp *runtime.Experiment, p *runtime.PointResult) error {
+func writeRepeats(e *env, scenario, dir string, exp *runtime.Experiment, p *runtime.PointResult, withPlots bool) error {
 	for k, out := range p.Repeats {
 		title, where := p.Label, dir
 		if len(p.Repeats) > 1 {
@@ -164,6 +164,9 @@ func writeRepeats(e *env, scenario, dir string, exp *runtime.Experiment, p *runt
 		run := describePoint(exp, p, out)
 		if err := writePointArtifacts(e.stdout, where, &run, out, records.Meta{Scenario: scenario, Experiment: exp.Name, Point: p.Label, Repeat: k + 1}); err != nil {
 			return err
+		}
+		if withPlots {
+			writePlots(e.stderr, where, exp.Name+" / "+title, out)
 		}
 	}
 	return nil
@@ -227,6 +230,9 @@ func (c *runCmd) writeVerdicts(e *env, scen *runtime.Scenario, results []runtime
 			fmt.Fprintf(e.stdout, "\n== %s: sweep ==\n", results[i].Experiment.Name)
 			if err := sweep.WriteTable(e.stdout, &results[i], sweep.LoadParam(&results[i])); err != nil {
 				return err
+			}
+			if !c.NoPlots {
+				writeSweepPlots(e.stderr, c.Out, &results[i], sweep.LoadParam(&results[i]))
 			}
 		}
 	}
