@@ -26,10 +26,9 @@ const maxScatter = 20000
 
 // Colours shared across plots so a marker means the same thing everywhere.
 var (
-	colBlue   = color.RGBA{R: 31, G: 119, B: 180, A: 255}
-	colOrange = color.RGBA{R: 255, G: 127, B: 14, A: 255}
-	colGreen  = color.RGBA{R: 44, G: 160, B: 44, A: 255}
-	colRed    = color.RGBA{R: 214, G: 39, B: 40, A: 255}
+	colBlue  = color.RGBA{R: 31, G: 119, B: 180, A: 255}
+	colGreen = color.RGBA{R: 44, G: 160, B: 44, A: 255}
+	colRed   = color.RGBA{R: 214, G: 39, B: 40, A: 255}
 	// colFaint is non-premultiplied: color.RGBA with A < R, G, B is not a
 	// colour and draws as magenta.
 	colFaint = color.NRGBA{R: 31, G: 119, B: 180, A: 70}

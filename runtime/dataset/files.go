@@ -131,12 +131,6 @@ func (r *record) get(field string) (json.RawMessage, bool) {
 	return raw, true
 }
 
-// has reports whether a field is present and not null.
-func (r *record) has(field string) bool {
-	_, ok := r.get(field)
-	return ok
-}
-
 // str reads an optional string field.
 func (r *record) str(field string) (string, bool, error) {
 	raw, ok := r.get(field)
