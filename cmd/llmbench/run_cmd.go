@@ -259,7 +259,7 @@ func (c *runCmd) writeVerdicts(e *env, scen *runtime.Scenario, results []runtime
 			return err
 		}
 	}
-	return nil
+	return writeHTMLReport(c.Out, scen, results, vs, !c.NoPlots)
 }
 
 // scenarioName is the scenario file's base name without extension.

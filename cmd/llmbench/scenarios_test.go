@@ -32,8 +32,14 @@ func TestShippedScenariosRun(t *testing.T) {
 			if !strings.Contains(r.stdout, "gates passed") {
 				t.Errorf("no gate summary:\n%s", r.stdout)
 			}
-			if _, err := os.Stat(filepath.Join(dir, "out", "gates.json")); err != nil {
-				t.Error(err)
+			for _, f := range []string{"gates.json", "summary.json", "report.html"} {
+				if _, err := os.Stat(filepath.Join(dir, "out", f)); err != nil {
+					t.Error(err)
+				}
+			}
+			page, _ := os.ReadFile(filepath.Join(dir, "out", "report.html"))
+			if strings.Contains(string(page), `src="http`) || !strings.Contains(string(page), "data:image/png;base64") {
+				t.Errorf("report.html is not self-contained with embedded plots")
 			}
 		})
 	}

@@ -1,0 +1,68 @@
+package html
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports/verdict"
+	"github.com/llmbench/llmbench/runtime"
+)
+
+const msNS = int64(1e6)
+
+// mixedRecords is n streamed requests from two dataset components, the
+// "long" one slower, plus two failures of different classes.
+func mixedRecords(n int, slow float64) []metrics.Record {
+	rng := rand.New(rand.NewPCG(7, uint64(n)))
+	recs := make([]metrics.Record, 0, n+2)
+	for i := range n {
+		comp, isl := "chat", 100+rng.IntN(200)
+		if i%3 == 0 {
+			comp, isl = "long", 1500+rng.IntN(500)
+		}
+		osl := 20 + rng.IntN(60)
+		sent := int64(i) * 20 * msNS
+		t := sent + int64(float64(isl)*slow)*msNS/10
+		chunks := []int64{t}
+		for range osl - 1 {
+			t += int64((8 + rng.ExpFloat64()*2) * slow * float64(msNS))
+			chunks = append(chunks, t)
+		}
+		recs = append(recs, metrics.Record{ID: int64(i), Component: comp, Sent: sent, Chunks: chunks,
+			Done: t, InputTokens: isl, OutputTokens: osl})
+	}
+	recs = append(recs,
+		metrics.Record{ID: int64(n), Component: "long", Sent: 1, Done: 2,
+			Err: &metrics.Failure{Class: metrics.ErrHTTP, Status: 503, Message: `<script>alert("x")</script> overloaded`}},
+		metrics.Record{ID: int64(n + 1), Component: "chat", Sent: 1, Done: 2,
+			Err: &metrics.Failure{Class: metrics.ErrTimeout, Message: "idle timeout 30s"}})
+	return recs
+}
+
+// sweepFixture is a three-point concurrency sweep with a TTFT gate that
+// fails at the highest load, and the verdicts it yields.
+func sweepFixture(t *testing.T) ([]runtime.ExperimentResult, []verdict.Verdict) {
+	t.Helper()
+	g, err := metrics.ParseGate("ttft.p99 < 300ms")
+	if err != nil {
+		t.Fatal(err)
+	}
+	exp := &runtime.Experiment{Name: "chat-mix", Endpoint: runtime.Endpoint{URL: "sim://", Model: "llama-3", Stream: true},
+		Load: runtime.Load{Concurrency: 1}, Requests: 60, Repeats: 1, Seed: 42, Gates: []metrics.Gate{g},
+		Sweep: &runtime.Sweep{Params: []runtime.SweepParam{{Name: runtime.ParamConcurrency, Values: []float64{1, 4, 16}}}}}
+	res := runtime.ExperimentResult{Experiment: exp}
+	for i, c := range []float64{1, 4, 16} {
+		recs := mixedRecords(60, 1+float64(i))
+		s := metrics.Summarize(recs, metrics.Options{})
+		measured := s.TimeToFirstToken.P99
+		pr := runtime.PointResult{Label: "concurrency" + []string{"1", "4", "16"}[i],
+			Params:  map[string]float64{runtime.ParamConcurrency: c},
+			Outcome: &runtime.Outcome{Summary: s, Result: &runtime.Result{Records: recs}},
+			Gates:   []runtime.GateResult{{Gate: g, Measured: measured, Passed: measured < g.Value}}}
+		res.Points = append(res.Points, pr)
+	}
+	res.Saturation = &runtime.SaturationResult{Saturated: true, Point: 1, Reason: "p99 TTFT grew past 3× the lowest load"}
+	results := []runtime.ExperimentResult{res}
+	return results, verdict.Collect(results)
+}

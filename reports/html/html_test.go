@@ -1,0 +1,100 @@
+package html
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// writeFixtureReport renders the sweep fixture with real plots into dir
+// and returns the page.
+func writeFixtureReport(t *testing.T, dir string) []byte {
+	t.Helper()
+	results, verdicts := sweepFixture(t)
+	groups, err := RenderPlots(filepath.Join(dir, "plots"), results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := Report{Title: "llmbench · chat-mix", Scenario: "scenarios/chat.star", Results: results,
+		Verdicts: verdicts, Plots: groups, Config: []KV{{"llmbench", "v0.0.0-test"}, {"output", dir}}}
+	var b bytes.Buffer
+	if err := Write(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func TestWriteIsSelfContained(t *testing.T) {
+	page := string(writeFixtureReport(t, t.TempDir()))
+	for _, bad := range []string{`src="http`, `href="http`, `<link`, `@import`, `url(http`, `src="//`, `<script`} {
+		if strings.Contains(page, bad) {
+			t.Errorf("page contains %q", bad)
+		}
+	}
+	imgs := regexp.MustCompile(`<img [^>]*src="([^"]*)"`).FindAllStringSubmatch(page, -1)
+	if len(imgs) < 5 {
+		t.Fatalf("%d images, want the sweep and point plots", len(imgs))
+	}
+	for _, m := range imgs {
+		if !strings.HasPrefix(m[1], "data:image/png;base64,") {
+			t.Errorf("image source %.60q is not a PNG data: URI", m[1])
+		}
+	}
+}
+
+func TestWriteShowsEverySection(t *testing.T) {
+	page := string(writeFixtureReport(t, t.TempDir()))
+	want := []string{
+		"scenarios/chat.star", "v0.0.0-test", // configuration
+		"ttft.p99 &lt; 300ms", "✓", "✗", // gate verdicts
+		"Sweep", "concurrency16", "Saturation", // sweep table with its words
+		"Dataset components · concurrency4", ">long<", ">chat<", // per-component breakdown
+		">http<", ">503<", ">timeout<", "idle timeout 30s", // errors by class
+		"TTFT p99 (ms)", "goodput (req/s)",
+	}
+	for _, w := range want {
+		if !strings.Contains(page, w) {
+			t.Errorf("page lacks %q", w)
+		}
+	}
+	if strings.Contains(page, `<script>alert`) {
+		t.Error("a server error message was not escaped")
+	}
+}
+
+func TestWriteRejectsMissingOrForeignPlots(t *testing.T) {
+	dir := t.TempDir()
+	txt := filepath.Join(dir, "x.png")
+	if err := os.WriteFile(txt, []byte("not a png"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{filepath.Join(dir, "missing.png"), txt} {
+		err := Write(&bytes.Buffer{}, Report{Plots: []PlotGroup{{Title: "p", Paths: []string{path}}}})
+		if err == nil {
+			t.Errorf("%s: no error", path)
+		}
+	}
+}
+
+func TestWriteEmptyReport(t *testing.T) {
+	var b bytes.Buffer
+	if err := Write(&b, Report{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "No gates were set.") {
+		t.Error("an empty report does not say there were no gates")
+	}
+}
+
+// TestSweepPlotKneeMatchesTable guards against the sweep plot marking the
+// default 500ms knee while the table judges the experiment's own gate.
+func TestSweepPlotKneeMatchesTable(t *testing.T) {
+	results, _ := sweepFixture(t)
+	g, ok := tableKneeGate(results[0].Experiment)
+	if !ok || g.Source != "ttft.p99 < 300ms" {
+		t.Fatalf("knee gate %q, %v; want the experiment's ttft gate", g.Source, ok)
+	}
+}

@@ -1,0 +1,133 @@
+package html
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/runtime"
+)
+
+// absent is what a cell shows for a metric that was not measured, as
+// GenAI-Perf prints N/A rather than a misleading zero.
+const absent = "–"
+
+// newMetricRow formats a summary's headline metrics; times go to ms.
+func newMetricRow(name string, s *metrics.Summary) metricRow {
+	r := metricRow{Name: name, Requests: fmt.Sprint(s.Completed + s.Failed),
+		TTFTP50: ms(s.TimeToFirstToken, 50), TTFTP99: ms(s.TimeToFirstToken, 99),
+		ITLP50: ms(s.InterTokenLatency, 50), ITLP99: ms(s.InterTokenLatency, 99),
+		LatencyP99: ms(s.RequestLatency, 99),
+		OutputTok:  fmt.Sprintf("%.2f", s.OutputTokenThroughput),
+		ReqPerSec:  fmt.Sprintf("%.2f", s.RequestThroughput),
+		Goodput:    absent, Gates: absent,
+		Errors: fmt.Sprintf("%d (%.2f%%)", s.Failed, s.ErrorRate*100)}
+	if s.RequestGoodput != nil {
+		r.Goodput = fmt.Sprintf("%.2f", *s.RequestGoodput)
+	}
+	return r
+}
+
+func ms(d *metrics.Distribution, p int) string {
+	if d == nil || d.Count == 0 {
+		return absent
+	}
+	v := d.P50
+	if p == 99 {
+		v = d.P99
+	}
+	return fmt.Sprintf("%.2f", v/1e6)
+}
+
+// newComponentView summarizes each dataset component of a point on its
+// own, so a mix whose long prompts are slow is not hidden by the average.
+// It reports false unless the point mixed at least two components.
+func newComponentView(pt *runtime.PointResult) (componentView, bool) {
+	o := pt.Outcome
+	if o.Result == nil {
+		return componentView{}, false
+	}
+	byComp := map[string][]metrics.Record{}
+	for _, r := range o.Result.Records {
+		byComp[r.Component] = append(byComp[r.Component], r)
+	}
+	if len(byComp) < 2 {
+		return componentView{}, false
+	}
+	names := make([]string, 0, len(byComp))
+	for n := range byComp {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	cv := componentView{Point: pt.Label}
+	for _, n := range names {
+		s := metrics.Summarize(byComp[n], metrics.Options{Goodput: o.Goodput})
+		label := n
+		if label == "" {
+			label = "(unnamed)"
+		}
+		cv.Rows = append(cv.Rows, newMetricRow(label, &s))
+	}
+	return cv, true
+}
+
+// experimentConfig lists an experiment's settings as the scenario gave
+// them. Headers are left out on purpose: they carry API keys.
+func experimentConfig(e *runtime.Experiment) []KV {
+	if e == nil {
+		return nil
+	}
+	kv := []KV{{"endpoint", e.Endpoint.URL + e.Endpoint.Path}, {"model", e.Endpoint.Model},
+		{"api", fmt.Sprint(e.Endpoint.API)}, {"stream", fmt.Sprint(e.Endpoint.Stream)},
+		{"load", e.Load.String()}}
+	if e.Requests > 0 {
+		kv = append(kv, KV{"requests", fmt.Sprint(e.Requests)})
+	}
+	if e.Duration > 0 {
+		kv = append(kv, KV{"duration", e.Duration.Round(time.Millisecond).String()})
+	}
+	kv = append(kv, KV{"warmup", fmt.Sprint(e.Warmup)}, KV{"repeats", fmt.Sprint(max(e.Repeats, 1))},
+		KV{"seed", fmt.Sprint(e.Seed)})
+	if s := sweepWords(e.Sweep); s != "" {
+		kv = append(kv, KV{"sweep", s})
+	}
+	if len(e.Gates) > 0 {
+		src := make([]string, len(e.Gates))
+		for i, g := range e.Gates {
+			src[i] = g.Source
+		}
+		kv = append(kv, KV{"gates", strings.Join(src, "; ")})
+	}
+	return nonEmpty(kv)
+}
+
+// nonEmpty drops settings left unset, which would read as blank rows.
+func nonEmpty(kv []KV) []KV {
+	out := kv[:0]
+	for _, e := range kv {
+		if e.Value != "" {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func sweepWords(s *runtime.Sweep) string {
+	switch {
+	case s == nil:
+		return ""
+	case s.Saturation != nil:
+		return fmt.Sprintf("until saturation over %s from %g ×%g up to %g", s.Saturation.Over,
+			s.Saturation.Start, s.Saturation.Factor, s.Saturation.Limit)
+	case s.Search != nil:
+		return fmt.Sprintf("search %s over %s in [%g, %g]", s.Search.Gate.Source, s.Search.Over,
+			s.Search.Lo, s.Search.Hi)
+	}
+	parts := make([]string, len(s.Params))
+	for i, p := range s.Params {
+		parts[i] = fmt.Sprintf("%s=%v", p.Name, p.Values)
+	}
+	return "grid " + strings.Join(parts, " × ")
+}

@@ -1,0 +1,135 @@
+package html
+
+import (
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"html/template"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports/plots"
+	"github.com/llmbench/llmbench/reports/sweep"
+	"github.com/llmbench/llmbench/runtime"
+)
+
+type plotView struct {
+	Title  string
+	Images []imageView
+}
+
+type imageView struct {
+	Name string
+	// URI is a data: URI built here from bytes checked to be PNG, hence
+	// marked safe: html/template would otherwise blank every data: URL.
+	URI template.URL
+}
+
+// pngMagic opens every PNG file; checking it keeps anything that is not
+// an image out of a URI the template trusts.
+var pngMagic = []byte("\x89PNG\r\n\x1a\n")
+
+// embedPlots reads every plot file into a base64 data: URI.
+func embedPlots(groups []PlotGroup) ([]plotView, error) {
+	var out []plotView
+	for _, g := range groups {
+		pv := plotView{Title: g.Title}
+		for _, path := range g.Paths {
+			b, err := os.ReadFile(path)
+			if err != nil {
+				return nil, fmt.Errorf("report.html: plot: %w", err)
+			}
+			if !bytes.HasPrefix(b, pngMagic) {
+				return nil, fmt.Errorf("report.html: plot %s is not a PNG", path)
+			}
+			uri := "data:image/png;base64," + base64.StdEncoding.EncodeToString(b)
+			name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+			pv.Images = append(pv.Images, imageView{Name: name, URI: template.URL(uri)})
+		}
+		if len(pv.Images) > 0 {
+			out = append(out, pv)
+		}
+	}
+	return out, nil
+}
+
+// RenderPlots writes every plot of the results under dir (per experiment:
+// the sweep plots, then each point's plots in its own folder) and returns
+// them grouped for Report.Plots. A caller that already wrote plots (the
+// run's OUT folder) can pass those paths instead and skip this. The sweep
+// plots mark the knee of kneeGate when given, else of the gate the sweep
+// table judges, so the plot and the table name the same knee.
+func RenderPlots(dir string, results []runtime.ExperimentResult, kneeGate ...metrics.Gate) ([]PlotGroup, error) {
+	var groups []PlotGroup
+	for i := range results {
+		res := &results[i]
+		name := "experiment"
+		if res.Experiment != nil {
+			name = res.Experiment.Name
+		}
+		expDir := filepath.Join(dir, safeName(name))
+		if len(res.Points) > 1 {
+			gates := kneeGate
+			if g, ok := tableKneeGate(res.Experiment); ok && len(gates) == 0 {
+				gates = []metrics.Gate{g}
+			}
+			paths, err := plots.WriteSweepPlots(expDir, res, sweep.LoadParam(res), gates...)
+			if err != nil {
+				return nil, fmt.Errorf("sweep plots of %s: %w", name, err)
+			}
+			groups = append(groups, PlotGroup{Title: name + " · sweep", Paths: paths})
+		}
+		for j := range res.Points {
+			pg, err := pointPlots(expDir, name, &res.Points[j])
+			if err != nil {
+				return nil, err
+			}
+			groups = append(groups, pg)
+		}
+	}
+	return groups, nil
+}
+
+func pointPlots(expDir, name string, pt *runtime.PointResult) (PlotGroup, error) {
+	title := name + " · " + pt.Label
+	if pt.Outcome == nil || pt.Outcome.Result == nil {
+		return PlotGroup{Title: title}, nil
+	}
+	paths, err := plots.WritePointPlots(filepath.Join(expDir, safeName(pt.Label)), title, pt.Outcome.Result.Records)
+	if err != nil {
+		return PlotGroup{}, fmt.Errorf("plots of %s: %w", title, err)
+	}
+	return PlotGroup{Title: title, Paths: paths}, nil
+}
+
+// safeName keeps a name usable as one path element.
+func safeName(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == ':' || r < ' ' {
+			return '_'
+		}
+		return r
+	}, s)
+	if s == "" || s == "." || s == ".." {
+		return "_"
+	}
+	return s
+}
+
+// tableKneeGate mirrors sweep's rule for the table's knee line (the
+// experiment's first latency gate that holds at every point, not a
+// baseline one), which sweep does not export.
+func tableKneeGate(e *runtime.Experiment) (metrics.Gate, bool) {
+	if e == nil {
+		return metrics.Gate{}, false
+	}
+	latency := map[string]bool{"ttft": true, "ttst": true, "itl": true, "request_latency": true, "ttfo": true}
+	for _, g := range e.Gates {
+		if len(g.At) == 0 && !g.Baseline && latency[g.Metric] {
+			return g, true
+		}
+	}
+	return metrics.Gate{}, false
+}

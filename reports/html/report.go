@@ -1,0 +1,59 @@
+package html
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports/verdict"
+	"github.com/llmbench/llmbench/runtime"
+)
+
+// KV is one line of the configuration table. A slice rather than a map
+// keeps the caller's order, which is the order people read options in.
+type KV struct {
+	Key, Value string
+}
+
+// PlotGroup is a titled set of PNG files shown together, such as one
+// point's five plots or one experiment's sweep plots.
+type PlotGroup struct {
+	Title string
+	// Paths are PNG files; Write reads and embeds each one.
+	Paths []string
+}
+
+// Report is everything report.html shows. Only Results is required; the
+// rest is shown when present.
+type Report struct {
+	// Title heads the page; "llmbench report" when empty.
+	Title string
+	// Scenario is the scenario file's path.
+	Scenario string
+	// Config is the run's configuration (CLI flags, tool version...), shown
+	// before each experiment's own settings, which Write derives itself.
+	Config []KV
+	// Results are the experiments in run order.
+	Results []runtime.ExperimentResult
+	// Verdicts are the gate results (verdict.Collect plus check() failures).
+	Verdicts []verdict.Verdict
+	// Plots are embedded in order; RenderPlots makes them from Results.
+	Plots []PlotGroup
+	// KneeGate, when set, is the SLO the sweep tables judge the knee by
+	// (sweep.KneeGate); pass the same gate to RenderPlots.
+	KneeGate *metrics.Gate
+}
+
+// Write renders rep as one self-contained HTML page. It fails only when a
+// plot file cannot be read or w fails, so a report with missing plots is
+// an error rather than a page with broken images.
+func Write(w io.Writer, rep Report) error {
+	page, err := buildPage(rep)
+	if err != nil {
+		return err
+	}
+	if err := pageTemplate.Execute(w, page); err != nil {
+		return fmt.Errorf("report.html: %w", err)
+	}
+	return nil
+}

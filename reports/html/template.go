@@ -1,0 +1,54 @@
+package html
+
+import "html/template"
+
+// pageTemplate is the whole page. html/template escapes every value, so
+// server error messages in the error table cannot inject markup.
+var pageTemplate = template.Must(template.New("report").Parse(pageHTML))
+
+// pageCSS is inlined: a <link> or web font would be a network fetch.
+const pageCSS = `
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0 auto;max-width:1200px;padding:1.5rem;color:#1b1f24;background:#fff}
+h1{margin:0 0 .3rem}h2{border-bottom:2px solid #d0d7de;padding-bottom:.2rem;margin-top:2rem}h3{margin-top:1.4rem}
+table{border-collapse:collapse;margin:.5rem 0 1rem;font-size:.9rem}
+th,td{border:1px solid #d0d7de;padding:.25rem .6rem;text-align:right;vertical-align:top}
+th{background:#f6f8fa}td.l,th.l{text-align:left}
+.pass{color:#1a7f37;font-weight:600}.fail{color:#cf222e;font-weight:600}
+.muted{color:#57606a}pre{background:#f6f8fa;padding:.8rem;overflow-x:auto;font-size:.85rem}
+.plots{display:flex;flex-wrap:wrap;gap:1rem}figure{margin:0;max-width:100%}
+figure img{max-width:560px;width:100%;border:1px solid #d0d7de}figcaption{font-size:.8rem;color:#57606a}
+`
+
+const pageHTML = `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{.Title}}</title>
+<style>` + pageCSS + `</style>
+</head><body>
+<h1>{{.Title}}</h1>
+{{with .Scenario}}<p class="muted">Scenario: <code>{{.}}</code></p>{{end}}
+{{with .Config}}<h2>Configuration</h2>
+<table>{{range .}}<tr><th class="l">{{.Key}}</th><td class="l">{{.Value}}</td></tr>{{end}}</table>{{end}}
+<h2 id="gates">Gates</h2>
+{{if .Verdicts}}<p><span class="pass">{{.Passed}} passed</span> · <span class="{{if .Failed}}fail{{else}}muted{{end}}">{{.Failed}} failed</span></p>
+<table><tr><th></th><th class="l">experiment</th><th class="l">point</th><th class="l">gate</th><th class="l">measured vs limit</th></tr>
+{{range .Verdicts}}<tr><td class="{{.Class}}">{{.Mark}}</td><td class="l">{{.Experiment}}</td><td class="l">{{.Point}}</td><td class="l"><code>{{.Gate}}</code></td><td class="l">{{.Message}}</td></tr>
+{{end}}</table>{{else}}<p class="muted">No gates were set.</p>{{end}}
+{{range .Experiments}}{{template "experiment" .}}{{end}}
+{{if .Plots}}<h2 id="plots">Plots</h2>
+{{range .Plots}}<h3>{{.Title}}</h3><div class="plots">
+{{range .Images}}<figure><img src="{{.URI}}" alt="{{.Name}}"><figcaption>{{.Name}}</figcaption></figure>
+{{end}}</div>{{end}}{{end}}
+</body></html>
+{{define "experiment"}}<h2>Experiment {{.Name}}</h2>
+{{with .Config}}<table>{{range .}}<tr><th class="l">{{.Key}}</th><td class="l">{{.Value}}</td></tr>{{end}}</table>{{end}}
+<h3>Points</h3>{{template "metrics" .Points}}
+{{with .SweepTable}}<h3>Sweep</h3><pre>{{.}}</pre>{{end}}
+{{range .Components}}<h3>Dataset components · {{.Point}}</h3>{{template "metrics" .Rows}}{{end}}
+<h3>Errors</h3>{{if .Errors}}<table><tr><th class="l">point</th><th class="l">class</th><th>status</th><th class="l">message</th><th>count</th></tr>
+{{range .Errors}}<tr><td class="l">{{.Point}}</td><td class="l">{{.Class}}</td><td>{{.Status}}</td><td class="l">{{.Message}}</td><td>{{.Count}}</td></tr>
+{{end}}</table>{{else}}<p class="muted">No request failed.</p>{{end}}
+{{end}}
+{{define "metrics"}}<table><tr><th class="l"></th><th>requests</th><th>TTFT p50 (ms)</th><th>TTFT p99 (ms)</th><th>ITL p50 (ms)</th><th>ITL p99 (ms)</th><th>latency p99 (ms)</th><th>output tok/s</th><th>req/s</th><th>goodput (req/s)</th><th>errors</th><th>gates</th></tr>
+{{range .}}<tr><td class="l">{{.Name}}</td><td>{{.Requests}}</td><td>{{.TTFTP50}}</td><td>{{.TTFTP99}}</td><td>{{.ITLP50}}</td><td>{{.ITLP99}}</td><td>{{.LatencyP99}}</td><td>{{.OutputTok}}</td><td>{{.ReqPerSec}}</td><td>{{.Goodput}}</td><td>{{.Errors}}</td><td class="{{.GatesClass}}">{{.Gates}}</td></tr>
+{{end}}</table>{{end}}`

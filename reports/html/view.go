@@ -1,0 +1,155 @@
+package html
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports/sweep"
+	"github.com/llmbench/llmbench/reports/verdict"
+	"github.com/llmbench/llmbench/runtime"
+)
+
+// page is the template's data: every value preformatted as text, so the
+// template stays free of logic and number formatting lives in Go.
+type page struct {
+	Title, Scenario string
+	Config          []KV
+	Verdicts        []verdictRow
+	Passed, Failed  int
+	Experiments     []experimentView
+	Plots           []plotView
+}
+
+type verdictRow struct {
+	Mark, Class                      string
+	Experiment, Point, Gate, Message string
+}
+
+type experimentView struct {
+	Name       string
+	Config     []KV
+	Points     []metricRow
+	SweepTable string
+	Components []componentView
+	Errors     []errorRow
+}
+
+// metricRow is one line of headline metrics: a point, or one dataset
+// component of a point.
+type metricRow struct {
+	Name, Requests                     string
+	TTFTP50, TTFTP99, ITLP50, ITLP99   string
+	LatencyP99, OutputTok, ReqPerSec   string
+	Goodput, Errors, Gates, GatesClass string
+}
+
+type componentView struct {
+	Point string
+	Rows  []metricRow
+}
+
+type errorRow struct {
+	Point, Class, Status, Message, Count string
+}
+
+// buildPage turns the report into preformatted rows and embedded images.
+func buildPage(rep Report) (*page, error) {
+	p := &page{Title: rep.Title, Scenario: rep.Scenario, Config: rep.Config}
+	if p.Title == "" {
+		p.Title = "llmbench report"
+	}
+	for _, v := range rep.Verdicts {
+		p.Verdicts = append(p.Verdicts, newVerdictRow(v))
+	}
+	p.Failed = verdict.Failed(rep.Verdicts)
+	p.Passed = len(rep.Verdicts) - p.Failed
+	for i := range rep.Results {
+		ev, err := newExperimentView(&rep.Results[i], rep.KneeGate)
+		if err != nil {
+			return nil, err
+		}
+		p.Experiments = append(p.Experiments, ev)
+	}
+	plots, err := embedPlots(rep.Plots)
+	if err != nil {
+		return nil, err
+	}
+	p.Plots = plots
+	return p, nil
+}
+
+func newVerdictRow(v verdict.Verdict) verdictRow {
+	r := verdictRow{Mark: "✓", Class: "pass", Experiment: v.Experiment, Point: v.Point,
+		Gate: v.Gate, Message: v.Message}
+	if !v.Passed {
+		r.Mark, r.Class = "✗", "fail"
+	}
+	return r
+}
+
+// newExperimentView gathers one experiment's tables. The sweep table is
+// sweep.WriteTable's text verbatim, so the page says exactly what the
+// console said about the knee and saturation.
+func newExperimentView(res *runtime.ExperimentResult, knee *metrics.Gate) (experimentView, error) {
+	ev := experimentView{Config: experimentConfig(res.Experiment)}
+	if res.Experiment != nil {
+		ev.Name = res.Experiment.Name
+	}
+	for i := range res.Points {
+		pt := &res.Points[i]
+		if pt.Outcome == nil {
+			continue
+		}
+		row := newMetricRow(pt.Label, &pt.Outcome.Summary)
+		row.Gates, row.GatesClass = gateCell(pt.Gates)
+		ev.Points = append(ev.Points, row)
+		if cv, ok := newComponentView(pt); ok {
+			ev.Components = append(ev.Components, cv)
+		}
+		ev.Errors = append(ev.Errors, errorRows(pt.Label, pt.Outcome.Summary.Errors)...)
+	}
+	if len(res.Points) > 1 {
+		var b bytes.Buffer
+		var opts []sweep.Option
+		if knee != nil {
+			opts = append(opts, sweep.KneeGate(*knee))
+		}
+		if err := sweep.WriteTable(&b, res, sweep.LoadParam(res), opts...); err != nil {
+			return ev, fmt.Errorf("sweep table of %s: %w", ev.Name, err)
+		}
+		ev.SweepTable = b.String()
+	}
+	return ev, nil
+}
+
+// gateCell summarizes a point's gates as "✓ 2/2" or "✗ 1/2" passed.
+func gateCell(gs []runtime.GateResult) (string, string) {
+	if len(gs) == 0 {
+		return "–", ""
+	}
+	passed := 0
+	for _, g := range gs {
+		if g.Passed {
+			passed++
+		}
+	}
+	if passed == len(gs) {
+		return fmt.Sprintf("✓ %d/%d", passed, len(gs)), "pass"
+	}
+	return fmt.Sprintf("✗ %d/%d", passed, len(gs)), "fail"
+}
+
+func errorRows(point string, errs []metrics.ErrorCount) []errorRow {
+	rows := make([]errorRow, 0, len(errs))
+	for _, e := range errs {
+		status := "–"
+		if e.Status != 0 {
+			status = fmt.Sprint(e.Status)
+		}
+		rows = append(rows, errorRow{Point: point, Class: string(e.Class), Status: status,
+			Message: strings.TrimSpace(e.Message), Count: fmt.Sprint(e.Count)})
+	}
+	return rows
+}
