@@ -105,7 +105,9 @@ func simQueryValue(kind simKind, v starlark.Value) (string, error) {
 	case simDuration:
 		var d duration
 		err := d.Unpack(v)
-		return time.Duration(d).String(), err
+		// Go writes sub-millisecond durations with "µs", which a URL
+		// escapes to "%C2%B5s"; "us" reads the same and stays readable.
+		return strings.Replace(time.Duration(d).String(), "µs", "us", 1), err
 	case simInt:
 		var n int
 		err := starlark.UnpackArg(v, &n)
