@@ -222,6 +222,9 @@ func (r *run) send(i, scheduled int64) {
 	r.mu.Lock()
 	if !r.sealed {
 		r.recs = append(r.recs, rec)
+		if r.p.OnRecord != nil {
+			r.p.OnRecord(rec) // under the lock: never after Run returns
+		}
 	}
 	r.mu.Unlock()
 }

@@ -19,6 +19,15 @@ type Job struct {
 	// Tokenizer is required when Count is ByTokenizer.
 	Tokenizer Tokenizer
 	Goodput   []metrics.SLO
+	// Records, when set, receives every measured record, token-counted, as
+	// the run goes (records.parquet), so a crash loses at most what the
+	// writer had not yet flushed.
+	Records RecordWriter
+}
+
+// RecordWriter takes finished records in completion order.
+type RecordWriter interface {
+	Write(recs ...metrics.Record) error
 }
 
 // Outcome is a measured point: the raw records, how tokens were counted,
@@ -33,6 +42,9 @@ type Outcome struct {
 	Summary  metrics.Summary
 	// Goodput are the SLOs the summary's goodput was judged against.
 	Goodput []metrics.SLO
+	// RecordsErr is the first error of Job.Records; the measurement itself
+	// is still complete in Result.
+	RecordsErr error
 }
 
 // Execute runs one point end to end: it starts the simulator for sim://,
@@ -57,11 +69,40 @@ func Execute(ctx context.Context, job Job) (*Outcome, error) {
 	defer client.Close()
 
 	reqs := Requests(job.Endpoint, job.Entries)
+	stream := streamRecords(&job, reqs)
 	res := Run(ctx, job.Point, client, clock, reqs)
+	recordsErr := stream()
 	counting := CountTokens(res.Records, reqs, job.Count, job.Tokenizer)
 	summary := metrics.Summarize(res.Records, metrics.Options{Goodput: job.Goodput})
 	return &Outcome{Target: client.Target(), Requests: reqs, Result: res, Counting: counting,
-		Summary: summary, Goodput: job.Goodput}, nil
+		Summary: summary, Goodput: job.Goodput, RecordsErr: recordsErr}, nil
+}
+
+// streamRecords hands finished records to job.Records from one goroutine,
+// counting their tokens there, off the requests' own goroutines. The
+// returned func waits for the last record and reports the first error.
+func streamRecords(job *Job, reqs []Request) (wait func() error) {
+	if job.Records == nil {
+		return func() error { return nil }
+	}
+	ch := make(chan metrics.Record, 4096)
+	done := make(chan error, 1)
+	job.Point.OnRecord = func(rec metrics.Record) { ch <- rec }
+	counter := newTokenCounter(reqs, job.Count, job.Tokenizer)
+	go func() {
+		var first error
+		for rec := range ch {
+			counter.count(&rec)
+			if err := job.Records.Write(rec); err != nil && first == nil {
+				first = err
+			}
+		}
+		done <- first
+	}()
+	return func() error {
+		close(ch)
+		return <-done
+	}
 }
 
 // resolve turns the endpoint into a base URL that answers, starting the

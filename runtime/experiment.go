@@ -193,6 +193,10 @@ type Hooks struct {
 	// Progress, when set, is asked for a live progress value as each run
 	// of a point (each repeat) starts.
 	Progress func(label string, requests int) *Progress
+	// Records, when set, opens the records file of one run of a point
+	// (repeat counts from 1) before it starts; finish is called with the
+	// run's outcome, or with nil when the run could not be carried out.
+	Records func(label string, params map[string]float64, repeat int) (w RecordWriter, finish func(*Outcome) error, err error)
 }
 
 // experimentRun is one experiment in progress.
@@ -205,7 +209,7 @@ type experimentRun struct {
 
 // measure runs one point, records it and hands it to done.
 func (r *experimentRun) measure(spec PointSpec) error {
-	pr, err := runPoint(r.ctx, r.e, spec, r.hooks.Progress)
+	pr, err := runPoint(r.ctx, r.e, spec, r.hooks)
 	if err != nil {
 		return fmt.Errorf("experiment %q, point %s: %w", r.e.Name, spec.Label, err)
 	}
@@ -230,7 +234,7 @@ func (r *experimentRun) grid() error {
 	return nil
 }
 
-func runPoint(ctx context.Context, e *Experiment, spec PointSpec, progress func(string, int) *Progress) (PointResult, error) {
+func runPoint(ctx context.Context, e *Experiment, spec PointSpec, hooks Hooks) (PointResult, error) {
 	src := e.Dataset
 	var tok Tokenizer
 	if e.Endpoint.Tokenizer != "" {
@@ -253,14 +257,11 @@ func runPoint(ctx context.Context, e *Experiment, spec PointSpec, progress func(
 		Warmup: e.Warmup, Seed: e.Seed, Grace: 5 * time.Second,
 	}}
 	pr := PointResult{Label: spec.Label, Params: spec.Params}
-	for range max(e.Repeats, 1) {
+	for k := range max(e.Repeats, 1) {
 		if len(pr.Repeats) > 0 && ctx.Err() != nil {
 			break
 		}
-		if progress != nil {
-			job.Point.Progress = progress(spec.Label, e.Requests)
-		}
-		out, err := Execute(ctx, job)
+		out, err := runRepeat(ctx, job, spec, k+1, hooks)
 		if err != nil {
 			return PointResult{}, err
 		}
@@ -272,6 +273,27 @@ func runPoint(ctx context.Context, e *Experiment, spec PointSpec, progress func(
 	}
 	pr.Gates = EvaluateGates(e, spec.Params, pr.Repeats...)
 	return pr, nil
+}
+
+// runRepeat executes one run of a point with the caller's progress
+// display and records file.
+func runRepeat(ctx context.Context, job Job, spec PointSpec, repeat int, hooks Hooks) (*Outcome, error) {
+	if hooks.Progress != nil {
+		job.Point.Progress = hooks.Progress(spec.Label, job.Point.Stop.Requests)
+	}
+	finish := func(*Outcome) error { return nil }
+	if hooks.Records != nil {
+		w, f, err := hooks.Records(spec.Label, spec.Params, repeat)
+		if err != nil {
+			return nil, err
+		}
+		job.Records, finish = w, f
+	}
+	out, err := Execute(ctx, job)
+	if ferr := finish(out); err == nil {
+		err = ferr
+	}
+	return out, err
 }
 
 func summaries(outs []*Outcome) []*metrics.Summary {

@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/llmbench/llmbench/metrics"
 )
 
 // Arrival is the inter-arrival distribution of an open-loop load.
@@ -94,6 +96,9 @@ type Point struct {
 	Grace time.Duration
 	// Progress, when set, is updated as measured requests finish.
 	Progress *Progress
+	// OnRecord, when set, receives every measured record as it finishes
+	// (before token counting), never after Run has returned.
+	OnRecord func(metrics.Record)
 }
 
 // Validate reports every problem with the point at once.

@@ -72,31 +72,55 @@ type parallelCounter interface {
 
 // CountTokens fills InputTokens and OutputTokens of every record.
 func CountTokens(recs []metrics.Record, reqs []Request, mode CountMode, tok Tokenizer) Counting {
-	if mode == ByTokenizer {
-		countWithTokenizer(recs, reqs, tok)
-		return Counting{Mode: mode}
-	}
 	c := Counting{Mode: mode}
+	if pc, ok := tok.(parallelCounter); ok && mode == ByTokenizer {
+		countInParallel(recs, reqs, tok, pc)
+		return c
+	}
+	counter := newTokenCounter(reqs, mode, tok)
 	for i := range recs {
-		rec := &recs[i]
-		req := &reqs[rec.Entry]
-		switch {
-		case mode == ByUsage && rec.Usage.Reported:
-			rec.InputTokens, rec.OutputTokens = rec.Usage.PromptTokens, rec.Usage.CompletionTokens
-		default:
-			if mode == ByUsage && rec.Completed() {
-				c.Fallbacks++
-			}
-			rec.InputTokens, rec.OutputTokens = req.Words, len(rec.Chunks)
+		if counter.count(&recs[i]) {
+			c.Fallbacks++
 		}
 	}
 	return c
 }
 
-// countWithTokenizer counts GenAI-Perf's way: ISL on the prompt text (once
-// per dataset entry), OSL on the whole output text. Outputs are counted in
-// parallel when the tokenizer can, since a run can hold millions of them.
-func countWithTokenizer(recs []metrics.Record, reqs []Request, tok Tokenizer) {
+// tokenCounter counts one record at a time, as records stream to disk.
+type tokenCounter struct {
+	reqs   []Request
+	mode   CountMode
+	tok    Tokenizer
+	inputs map[int]int // tokenizer mode: prompt counts per dataset entry
+}
+
+func newTokenCounter(reqs []Request, mode CountMode, tok Tokenizer) *tokenCounter {
+	return &tokenCounter{reqs: reqs, mode: mode, tok: tok, inputs: map[int]int{}}
+}
+
+// count fills rec's ISL and OSL; it reports a completed request that had
+// to fall back to chunk counting (usage mode without usage).
+func (c *tokenCounter) count(rec *metrics.Record) (fallback bool) {
+	req := &c.reqs[rec.Entry]
+	switch {
+	case c.mode == ByTokenizer:
+		if _, ok := c.inputs[rec.Entry]; !ok {
+			c.inputs[rec.Entry] = c.tok.Count(req.Text)
+		}
+		rec.InputTokens, rec.OutputTokens = c.inputs[rec.Entry], c.tok.Count(rec.Output)
+	case c.mode == ByUsage && rec.Usage.Reported:
+		rec.InputTokens, rec.OutputTokens = rec.Usage.PromptTokens, rec.Usage.CompletionTokens
+	default:
+		rec.InputTokens, rec.OutputTokens = req.Words, len(rec.Chunks)
+		return c.mode == ByUsage && rec.Completed()
+	}
+	return false
+}
+
+// countInParallel counts GenAI-Perf's way — ISL on the prompt text (once
+// per dataset entry), OSL on the whole output text — with the outputs
+// spread across cores, since a run can hold millions of them.
+func countInParallel(recs []metrics.Record, reqs []Request, tok Tokenizer, pc parallelCounter) {
 	inputs := map[int]int{}
 	outputs := make([]string, len(recs))
 	for i := range recs {
@@ -105,15 +129,7 @@ func countWithTokenizer(recs []metrics.Record, reqs []Request, tok Tokenizer) {
 			inputs[recs[i].Entry] = tok.Count(reqs[recs[i].Entry].Text)
 		}
 	}
-	var counts []int
-	if pc, ok := tok.(parallelCounter); ok {
-		counts = pc.CountAll(outputs)
-	} else {
-		counts = make([]int, len(outputs))
-		for i, o := range outputs {
-			counts[i] = tok.Count(o)
-		}
-	}
+	counts := pc.CountAll(outputs)
 	for i := range recs {
 		recs[i].InputTokens, recs[i].OutputTokens = inputs[recs[i].Entry], counts[i]
 	}

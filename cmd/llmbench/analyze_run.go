@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 
@@ -82,16 +81,12 @@ func (s *sweepRun) measure(pt *analyzePoint) error {
 	s.describe(&run, pt)
 	fmt.Fprintf(s.env.stdout, "\n== %s ==\n", pt.label)
 	log.Info().Str("target", job.Endpoint.URL).Str("point", pt.label).Msg("profiling")
-	out, err := executeWithProgress(s.env, pt.label, job)
-	if err != nil {
-		if errors.Is(err, runtime.ErrUnreachable) {
-			return runFailed("%s: %v", pt.label, err)
-		}
-		return invalid("%s: %v", pt.label, err)
-	}
-	run.TokenCounting = out.Counting.String()
 	dir := run.Dir()
-	if err := writePointArtifacts(s.env.stdout, dir, &run, out, records.Meta{Experiment: s.plan.exp.Name, Point: pt.label}); err != nil {
+	out, err := measurePoint(s.env, pt.label, dir, job, &run, records.Meta{Experiment: s.plan.exp.Name, Point: pt.label})
+	if err != nil {
+		return err
+	}
+	if err := writePointArtifacts(s.env.stdout, dir, &run, out); err != nil {
 		return runFailed("writing artifacts: %v", err)
 	}
 	if s.cmd.GeneratePlots {

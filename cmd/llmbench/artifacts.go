@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -13,11 +14,10 @@ import (
 	"github.com/llmbench/llmbench/runtime"
 )
 
-// writePointArtifacts writes GenAI-Perf's four files and records.parquet
-// for one measured point into dir and prints its console table. id names
-// the point in the Parquet file (scenario, experiment, point, repeat); the
-// rest of the file's metadata comes from r.
-func writePointArtifacts(stdout io.Writer, dir string, r *genaiperf.Run, out *runtime.Outcome, id records.Meta) error {
+// writePointArtifacts writes GenAI-Perf's four files for one measured point
+// into dir and prints its console table. (records.parquet is written while
+// the point runs: see openRecords.)
+func writePointArtifacts(stdout io.Writer, dir string, r *genaiperf.Run, out *runtime.Outcome) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -36,7 +36,6 @@ func writePointArtifacts(stdout io.Writer, dir string, r *genaiperf.Run, out *ru
 		}},
 		{jsonName, func(f *os.File) error { return genaiperf.WriteJSON(f, r, &out.Summary) }},
 		{csvName, func(f *os.File) error { return genaiperf.WriteCSV(f, r, &out.Summary) }},
-		{"records.parquet", func(f *os.File) error { return writeRecords(f, r, out, id) }},
 	}
 	for _, file := range files {
 		if err := writeFile(filepath.Join(dir, file.name), file.write); err != nil {
@@ -76,28 +75,55 @@ func promptSource(r *genaiperf.Run) string {
 	return "synthetic, built-in English words (give --tokenizer for token-exact prompts)"
 }
 
-// writeRecords writes the point's per-request records to Parquet. The
-// records are written when the point ends; memory-bounded streaming during
-// the point is still to be wired (issue 6).
-func writeRecords(f *os.File, r *genaiperf.Run, out *runtime.Outcome, id records.Meta) error {
+// recordsFile is a point's records.parquet, written while the point runs
+// so a crash loses at most the open row group.
+type recordsFile struct {
+	f *os.File
+	w *records.Writer
+}
+
+// openRecords starts dir/records.parquet. id names the point (scenario,
+// experiment, point, repeat); the rest of the metadata comes from r.
+func openRecords(dir string, r *genaiperf.Run, id records.Meta) (*recordsFile, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	f, err := os.Create(filepath.Join(dir, "records.parquet"))
+	if err != nil {
+		return nil, err
+	}
 	meta := id
 	meta.Model, meta.EndpointURL, meta.API, meta.Stream = firstModel(r), r.URL, r.EndpointType, r.Streaming
-	meta.Load, meta.TokenCounting, meta.Version = r.DirName(), r.TokenCounting, version
+	meta.Load, meta.Version = r.DirName(), version
+	w, err := records.NewWriter(f, meta)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return &recordsFile{f: f, w: w}, nil
+}
+
+// finish writes the footer with what is known only now: how tokens were
+// counted and the run description that `llmbench report` renders from.
+func (rf *recordsFile) finish(r *genaiperf.Run, out *runtime.Outcome) error {
 	described := *r
 	described.URL = records.StripCredentials(r.URL)
 	config, err := json.Marshal(described)
 	if err != nil {
 		return err
 	}
-	meta.Config = string(config)
-	w, err := records.NewWriter(f, meta)
+	rf.w.Finish(r.TokenCounting, string(config))
+	err = errors.Join(out.RecordsErr, rf.w.Close(), rf.f.Close())
 	if err != nil {
-		return err
+		return fmt.Errorf("%s: %w", rf.f.Name(), err)
 	}
-	if err := w.Write(out.Result.Records...); err != nil {
-		return err
-	}
-	return w.Close()
+	return nil
+}
+
+// abandon closes a file whose point never ran and removes it.
+func (rf *recordsFile) abandon() {
+	rf.f.Close()
+	os.Remove(rf.f.Name())
 }
 
 func firstModel(r *genaiperf.Run) string {
@@ -124,4 +150,27 @@ func writeSweepPlots(stderr io.Writer, dir string, res *runtime.ExperimentResult
 	if _, err := plots.WriteSweepPlots(dir, res, param); err != nil {
 		fmt.Fprintf(stderr, "llmbench: sweep plots: %v\n", err)
 	}
+}
+
+// measurePoint runs one point with a live progress display and its
+// records streamed to dir/records.parquet, then finishes the file.
+func measurePoint(e *env, title, dir string, job runtime.Job, run *genaiperf.Run, id records.Meta) (*runtime.Outcome, error) {
+	rf, err := openRecords(dir, run, id)
+	if err != nil {
+		return nil, runFailed("%v", err)
+	}
+	job.Records = rf.w
+	out, err := executeWithProgress(e, title, job)
+	if err != nil {
+		rf.abandon()
+		if errors.Is(err, runtime.ErrUnreachable) {
+			return nil, runFailed("%s: %v", title, err)
+		}
+		return nil, invalid("%s: %v", title, err)
+	}
+	run.TokenCounting = out.Counting.String()
+	if err := rf.finish(run, out); err != nil {
+		return nil, runFailed("writing records: %v", err)
+	}
+	return out, nil
 }

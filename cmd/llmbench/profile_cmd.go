@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-
 	"github.com/rs/zerolog/log"
 
 	"github.com/llmbench/llmbench/metrics"
@@ -24,15 +22,11 @@ func (c *profileCmd) Run(e *env) error {
 	}
 	log.Info().Str("target", job.Endpoint.URL).Str("load", run.Stimulus.String()).
 		Str("token_counting", string(job.Count)).Msg("profiling")
-	out, err := executeWithProgress(e, run.DirName(), job)
+	out, err := measurePoint(e, run.DirName(), run.Dir(), job, &run, records.Meta{Point: run.DirName()})
 	if err != nil {
-		if errors.Is(err, runtime.ErrUnreachable) {
-			return runFailed("%v", err)
-		}
-		return invalid("%v", err)
+		return err
 	}
-	run.TokenCounting = out.Counting.String()
-	if err := writePointArtifacts(e.stdout, run.Dir(), &run, out, records.Meta{Point: run.DirName()}); err != nil {
+	if err := writePointArtifacts(e.stdout, run.Dir(), &run, out); err != nil {
 		return runFailed("writing artifacts: %v", err)
 	}
 	if c.GeneratePlots {

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/genaiperf"
@@ -72,6 +74,9 @@ func rerender(e *env, file string) error {
 	if err != nil {
 		return invalid("%s: %v", file, err)
 	}
+	// Rows are in completion order; runs summarize in send order (request
+	// id), and the order of a floating-point sum shows in the last digit.
+	slices.SortFunc(recs, func(a, b metrics.Record) int { return cmp.Compare(a.ID, b.ID) })
 	summary := metrics.Summarize(recs, metrics.Options{Goodput: slos})
 	dir := filepath.Dir(file)
 	jsonName, csvName := genaiperf.ExportFileNames(run.ProfileExportFile)

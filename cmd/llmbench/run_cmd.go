@@ -109,9 +109,12 @@ func runExperiments(e *env, scen *runtime.Scenario, out string, plotsOn bool) ([
 			Progress: func(label string, requests int) *runtime.Progress {
 				return live.start(e, exp.Name+"/"+label, requests)
 			},
+			Records: func(label string, params map[string]float64, repeat int) (runtime.RecordWriter, func(*runtime.Outcome) error, error) {
+				return openRunRecords(scenarioName(scen), filepath.Join(out, exp.Name, label), exp, label, params, repeat)
+			},
 			Done: func(p runtime.PointResult) error {
 				live.end()
-				return writeRepeats(e, scenarioName(scen), filepath.Join(out, exp.Name, p.Label), exp, &p, plotsOn)
+				return writeRepeats(e, filepath.Join(out, exp.Name, p.Label), exp, &p, plotsOn)
 			},
 		})
 		live.end()
@@ -149,20 +152,46 @@ func (l *liveProgress) end() {
 	}
 }
 
+// repeatDir is where repeat k (from 1) of a point writes: the point's
+// folder for the first, repeat2/, repeat3/... for the others.
+func repeatDir(dir string, k int) string {
+	if k <= 1 {
+		return dir
+	}
+	return filepath.Join(dir, fmt.Sprintf("repeat%d", k))
+}
+
+// openRunRecords starts the records.parquet of one run of a scenario
+// point; the returned finish completes it once the run's outcome is known.
+func openRunRecords(scenario, dir string, exp *runtime.Experiment, label string, params map[string]float64,
+	repeat int) (runtime.RecordWriter, func(*runtime.Outcome) error, error) {
+	point := &runtime.PointResult{Label: label, Params: params}
+	run := describePoint(exp, point, &runtime.Outcome{})
+	rf, err := openRecords(repeatDir(dir, repeat), &run, records.Meta{Scenario: scenario, Experiment: exp.Name, Point: label, Repeat: repeat})
+	if err != nil {
+		return nil, nil, err
+	}
+	return rf.w, func(out *runtime.Outcome) error {
+		if out == nil {
+			rf.abandon()
+			return nil
+		}
+		run := describePoint(exp, point, out)
+		return rf.finish(&run, out)
+	}, nil
+}
+
 // writeRepeats writes a point's artifacts: the first repeat in the point's
 // folder (GenAI-Perf's layout), further repeats in repeat2/, repeat3/...
-func writeRepeats(e *env, scenario, dir string, exp *runtime.Experiment, p *runtime.PointResult, withPlots bool) error {
+func writeRepeats(e *env, dir string, exp *runtime.Experiment, p *runtime.PointResult, withPlots bool) error {
 	for k, out := range p.Repeats {
-		title, where := p.Label, dir
+		title, where := p.Label, repeatDir(dir, k+1)
 		if len(p.Repeats) > 1 {
 			title = fmt.Sprintf("%s (repeat %d of %d)", p.Label, k+1, len(p.Repeats))
 		}
-		if k > 0 {
-			where = filepath.Join(dir, fmt.Sprintf("repeat%d", k+1))
-		}
 		fmt.Fprintf(e.stdout, "\n== %s / %s ==\n", exp.Name, title)
 		run := describePoint(exp, p, out)
-		if err := writePointArtifacts(e.stdout, where, &run, out, records.Meta{Scenario: scenario, Experiment: exp.Name, Point: p.Label, Repeat: k + 1}); err != nil {
+		if err := writePointArtifacts(e.stdout, where, &run, out); err != nil {
 			return err
 		}
 		if withPlots {

@@ -118,6 +118,15 @@ func (w *Writer) Flush() error {
 	return w.out.Flush()
 }
 
+// Finish sets what is only known once every record is in — the token
+// counting description (with its fallback count) and the run description
+// — in the metadata the footer will carry.
+func (w *Writer) Finish(tokenCounting, config string) {
+	w.meta.TokenCounting, w.meta.Config = tokenCounting, config
+	w.pw.SetKeyValueMetadata(keyTokenCounting, tokenCounting)
+	w.pw.SetKeyValueMetadata(keyConfig, config)
+}
+
 // Rows returns the number of rows written so far.
 func (w *Writer) Rows() int64 { return w.written }
 
