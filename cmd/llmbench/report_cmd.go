@@ -11,6 +11,7 @@ import (
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/genaiperf"
+	"github.com/llmbench/llmbench/reports/plots"
 	"github.com/llmbench/llmbench/reports/records"
 )
 
@@ -59,7 +60,7 @@ func findRecords(path string) ([]string, error) {
 }
 
 // rerender recomputes one point's summary from its records and rewrites
-// its GenAI-Perf JSON and CSV beside them, printing the table.
+// its GenAI-Perf JSON and CSV and its plots beside them, printing the table.
 func rerender(e *env, file string) error {
 	recs, meta, err := readRecordsFile(file)
 	if err != nil {
@@ -85,6 +86,9 @@ func rerender(e *env, file string) error {
 	}
 	if err := writeFile(filepath.Join(dir, csvName), func(f *os.File) error { return genaiperf.WriteCSV(f, &run, &summary) }); err != nil {
 		return runFailed("%v", err)
+	}
+	if _, err := plots.WritePointPlots(filepath.Join(dir, "plots"), meta.Point, recs); err != nil {
+		fmt.Fprintf(e.stderr, "llmbench: plots for %s: %v\n", dir, err)
 	}
 	return genaiperf.WriteConsole(e.stdout, &run, &summary)
 }

@@ -39,6 +39,9 @@ func TestReportReproducesArtifacts(t *testing.T) {
 			t.Errorf("%s re-rendered differs from the original (err %v)\n got %s\nwant %s", n, err, got, originals[n])
 		}
 	}
+	if _, err := os.Stat(filepath.Join(run, "plots", "time_to_first_token.png")); err != nil {
+		t.Errorf("report did not re-render the plots: %v", err)
+	}
 	if r := runCLI(t, dir, "report", t.TempDir()); r.code != 2 {
 		t.Errorf("report of a folder without records: exit %d, want 2", r.code)
 	}
