@@ -71,8 +71,13 @@ func Execute(ctx context.Context, job Job) (*Outcome, error) {
 	reqs := Requests(job.Endpoint, job.Entries)
 	stream := streamRecords(&job, reqs)
 	res := Run(ctx, job.Point, client, clock, reqs)
-	recordsErr := stream()
-	counting := CountTokens(res.Records, reqs, job.Count, job.Tokenizer)
+	streamed, recordsErr := stream()
+	var counting Counting
+	if streamed != nil { // the streaming goroutine counted every record already
+		counting = streamed.apply(res.Records)
+	} else {
+		counting = CountTokens(res.Records, reqs, job.Count, job.Tokenizer)
+	}
 	summary := metrics.Summarize(res.Records, metrics.Options{Goodput: job.Goodput})
 	return &Outcome{Target: client.Target(), Requests: reqs, Result: res, Counting: counting,
 		Summary: summary, Goodput: job.Goodput, RecordsErr: recordsErr}, nil
@@ -80,29 +85,59 @@ func Execute(ctx context.Context, job Job) (*Outcome, error) {
 
 // streamRecords hands finished records to job.Records from one goroutine,
 // counting their tokens there, off the requests' own goroutines. The
-// returned func waits for the last record and reports the first error.
-func streamRecords(job *Job, reqs []Request) (wait func() error) {
+// returned func waits for the last record and gives back the counts (nil
+// without job.Records) and the first write error.
+func streamRecords(job *Job, reqs []Request) (wait func() (*streamedCounts, error)) {
 	if job.Records == nil {
-		return func() error { return nil }
+		return func() (*streamedCounts, error) { return nil, nil }
 	}
 	ch := make(chan metrics.Record, 4096)
 	done := make(chan error, 1)
 	job.Point.OnRecord = func(rec metrics.Record) { ch <- rec }
-	counter := newTokenCounter(reqs, job.Count, job.Tokenizer)
+	counts := &streamedCounts{counter: newTokenCounter(reqs, job.Count, job.Tokenizer), tokens: map[int64][2]int{}}
 	go func() {
 		var first error
 		for rec := range ch {
-			counter.count(&rec)
+			counts.add(&rec)
 			if err := job.Records.Write(rec); err != nil && first == nil {
 				first = err
 			}
 		}
 		done <- first
 	}()
-	return func() error {
+	return func() (*streamedCounts, error) {
 		close(ch)
-		return <-done
+		err := <-done
+		return counts, err
 	}
+}
+
+// streamedCounts keeps the token counts made while streaming, so the
+// in-memory records are not tokenized a second time.
+type streamedCounts struct {
+	counter   *tokenCounter
+	tokens    map[int64][2]int // record ID → ISL, OSL
+	fallbacks int
+}
+
+func (s *streamedCounts) add(rec *metrics.Record) {
+	if s.counter.count(rec) {
+		s.fallbacks++
+	}
+	s.tokens[rec.ID] = [2]int{rec.InputTokens, rec.OutputTokens}
+}
+
+// apply fills the in-memory records, which are the streamed ones.
+func (s *streamedCounts) apply(recs []metrics.Record) Counting {
+	for i := range recs {
+		t, ok := s.tokens[recs[i].ID]
+		if !ok { // cannot happen: both come from the same append
+			s.add(&recs[i])
+			t = s.tokens[recs[i].ID]
+		}
+		recs[i].InputTokens, recs[i].OutputTokens = t[0], t[1]
+	}
+	return Counting{Mode: s.counter.mode, Fallbacks: s.fallbacks}
 }
 
 // resolve turns the endpoint into a base URL that answers, starting the
