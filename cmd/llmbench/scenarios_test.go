@@ -6,10 +6,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // Every shipped scenario passes `check` and runs against the simulator.
@@ -158,5 +161,37 @@ def main(ctx):
 	}
 	if hits.Load() != 0 {
 		t.Errorf("check sent %d requests", hits.Load())
+	}
+}
+
+// Ctrl-C during `run` keeps what finished, writes every per-run file with
+// the point marked partial, and exits 130.
+func TestRunInterruptExits130(t *testing.T) {
+	dir, file := writeScenario(t, scenarioHeader+`
+def main(ctx):
+    return experiment(name = "e", endpoint = target, dataset = ds, load = concurrency(2), requests = 100000,
+                      gates = ["error_rate < 1%"])
+`)
+	cmd := exec.Command(binary, "run", file, "--no-plots")
+	cmd.Dir = dir
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(1500 * time.Millisecond)
+	_ = cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
+		t.Fatalf("exit = %v, want 130", err)
+	}
+	for _, f := range []string{"gates.json", "summary.json", "report.html", "e/concurrency2/records.parquet",
+		"e/concurrency2/profile_export_genai_perf.json"} {
+		if _, err := os.Stat(filepath.Join(dir, "out", f)); err != nil {
+			t.Error(err)
+		}
+	}
+	var summary struct{ Partial bool }
+	b, _ := os.ReadFile(filepath.Join(dir, "out", "summary.json"))
+	if json.Unmarshal(b, &summary) != nil || !summary.Partial {
+		t.Errorf("summary.json not marked partial: %s", b[:min(len(b), 200)])
 	}
 }
