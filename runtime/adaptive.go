@@ -12,9 +12,8 @@ import (
 // points measured so far.
 func (r *experimentRun) saturation() error {
 	s := r.e.Sweep.Saturation
-	rule := metrics.SaturationRule{Growth: s.Growth, TTFTFactor: s.TTFTFactor}
-	sat := metrics.Saturator{Start: s.Start, Factor: s.Factor, Limit: s.Limit,
-		Integer: s.Over == ParamConcurrency, Rule: rule, Param: s.Over}
+	sat := s.driver()
+	rule := sat.Rule
 	var measured []metrics.LoadPoint
 	for r.ctx.Err() == nil {
 		load, done, reason := sat.Next(measured)
@@ -34,7 +33,7 @@ func (r *experimentRun) saturation() error {
 // search bisects for the largest load meeting the gate (SPEC §6 search).
 func (r *experimentRun) search() error {
 	s := r.e.Sweep.Search
-	srch := metrics.Searcher{Gate: s.Gate, Lo: s.Lo, Hi: s.Hi, Precision: s.Precision, Integer: s.Over == ParamConcurrency}
+	srch := s.driver()
 	var tried []metrics.LoadPoint
 	for r.ctx.Err() == nil {
 		load, done := srch.Next(tried)
@@ -49,6 +48,18 @@ func (r *experimentRun) search() error {
 		tried = append(tried, r.loadPoint(len(r.res.Points)-1, s.Over))
 	}
 	return nil
+}
+
+// driver is the step-by-step saturation driver for this sweep.
+func (s *Saturation) driver() metrics.Saturator {
+	rule := metrics.SaturationRule{Growth: s.Growth, TTFTFactor: s.TTFTFactor}
+	return metrics.Saturator{Start: s.Start, Factor: s.Factor, Limit: s.Limit,
+		Integer: s.Over == ParamConcurrency, Rule: rule, Param: s.Over}
+}
+
+// driver is the bisection driver for this search.
+func (s *Search) driver() metrics.Searcher {
+	return metrics.Searcher{Gate: s.Gate, Lo: s.Lo, Hi: s.Hi, Precision: s.Precision, Integer: s.Over == ParamConcurrency}
 }
 
 // loadPoint is point i as the capacity analysis sees it.

@@ -151,14 +151,9 @@ func (e *Experiment) Validate() error {
 func (e *Experiment) validateSweep() error {
 	switch {
 	case e.Sweep != nil && e.Sweep.Saturation != nil:
-		s := e.Sweep.Saturation
-		rule := metrics.SaturationRule{Growth: s.Growth, TTFTFactor: s.TTFTFactor}
-		return metrics.Saturator{Start: s.Start, Factor: s.Factor, Limit: s.Limit,
-			Integer: s.Over == ParamConcurrency, Rule: rule, Param: s.Over}.Validate()
+		return e.Sweep.Saturation.driver().Validate()
 	case e.Sweep != nil && e.Sweep.Search != nil:
-		s := e.Sweep.Search
-		return metrics.Searcher{Gate: s.Gate, Lo: s.Lo, Hi: s.Hi, Precision: s.Precision,
-			Integer: s.Over == ParamConcurrency}.Validate()
+		return e.Sweep.Search.driver().Validate()
 	}
 	_, err := e.Points()
 	return err

@@ -12,18 +12,8 @@ import (
 // least 16 ("1e-05", "1.5e+16"). GenAI-Perf's files are written by
 // json.dumps, which uses repr, so this is what makes our JSON byte-identical.
 func pyRepr(f float64) string {
-	switch {
-	case math.IsNaN(f):
-		return "nan"
-	case math.IsInf(f, 1):
-		return "inf"
-	case math.IsInf(f, -1):
-		return "-inf"
-	case f == 0:
-		if math.Signbit(f) {
-			return "-0.0"
-		}
-		return "0.0"
+	if s, ok := specialFloat(f, "nan", "inf"); ok {
+		return s
 	}
 	// Go's shortest 'e' form has the same digits as Python's repr (both
 	// pick the shortest round-tripping string closest to the value) and
@@ -34,6 +24,24 @@ func pyRepr(f float64) string {
 		return s
 	}
 	return sign(neg) + placePoint(digits, exp+1, ".0")
+}
+
+// specialFloat spells the values that have no digits — NaN, ±infinity in
+// the writer's own words — and signed zeros; ok is false for other values.
+func specialFloat(f float64, nan, inf string) (string, bool) {
+	switch {
+	case math.IsNaN(f):
+		return nan, true
+	case math.IsInf(f, 1):
+		return inf, true
+	case math.IsInf(f, -1):
+		return "-" + inf, true
+	case f == 0 && math.Signbit(f):
+		return "-0.0", true
+	case f == 0:
+		return "0.0", true
+	}
+	return "", false
 }
 
 // splitExp splits Go's 'e' format ("-1.2345e+06") into its significant
@@ -115,18 +123,8 @@ func pyComma2(f float64) string {
 // exponents. rapidjson's Grisu2 digits are shortest in all but rare cases;
 // the shortest digits are used here.
 func rapidFloat(f float64) string {
-	switch {
-	case math.IsNaN(f):
-		return "NaN"
-	case math.IsInf(f, 1):
-		return "Infinity"
-	case math.IsInf(f, -1):
-		return "-Infinity"
-	case f == 0:
-		if math.Signbit(f) {
-			return "-0.0"
-		}
-		return "0.0"
+	if s, ok := specialFloat(f, "NaN", "Infinity"); ok {
+		return s
 	}
 	digits, exp, neg := splitExp(strconv.FormatFloat(f, 'e', -1, 64))
 	point := exp + 1 // rapidjson's kk
