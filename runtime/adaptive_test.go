@@ -11,11 +11,15 @@ import (
 
 // capacityExperiment targets a simulated server that decodes at most 4
 // sequences at once (B = 4): below B throughput grows with concurrency,
-// above it requests queue, throughput is flat and TTFT jumps.
+// above it requests queue, throughput is flat and TTFT jumps. The base TTFT
+// of 25 ms is far above the scheduling noise of a busy CI machine (up to
+// ~10 ms seen with every test package running at once), so noise alone
+// cannot double p99 TTFT below B; a queued request waits a whole 85 ms
+// request, so above B it always does.
 func capacityExperiment(sweep *Sweep, requests int) *Experiment {
 	return &Experiment{
 		Name: "capacity",
-		Endpoint: Endpoint{URL: "sim://?max_batch=4&ttft=5ms&itl=4ms&itl_per_seq=0ms&prefill_per_token=0s&jitter=0",
+		Endpoint: Endpoint{URL: "sim://?max_batch=4&ttft=25ms&itl=4ms&itl_per_seq=0ms&prefill_per_token=0s&jitter=0",
 			API: transport.Chat, Stream: true, Model: "m", Timeout: 60e9},
 		Dataset:  dataset.Synthetic{Input: dataset.Fixed{N: 16}, Output: dataset.Fixed{N: 16}, Entries: 10},
 		Load:     Load{Concurrency: 1},
@@ -82,7 +86,7 @@ func TestUntilSaturationStopsNearBatchCapacity(t *testing.T) {
 }
 
 func TestSearchFindsLargestPassingConcurrency(t *testing.T) {
-	gate, err := metrics.ParseGate("ttft.p99 < 30ms")
+	gate, err := metrics.ParseGate("ttft.p99 < 60ms")
 	if err != nil {
 		t.Fatal(err)
 	}
