@@ -54,13 +54,18 @@ func (d *Distribution) Percentile(p float64) float64 {
 		return d.Min
 	case p == 100:
 		return d.Max
-	case len(d.sorted) == 0:
+	case len(d.sorted) == 0 && d.hist == nil:
 		if i := slices.Index(fixedPercentiles[:], p); i >= 0 {
 			return *d.percentileFields()[i]
 		}
 		return math.NaN()
 	}
-	v := numpyPercentile(d.sorted, p)
+	var v float64
+	if d.hist != nil {
+		v = d.hist.percentile(p)
+	} else {
+		v = numpyPercentile(d.sorted, p)
+	}
 	for _, f := range d.scales {
 		v *= f
 	}

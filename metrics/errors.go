@@ -12,16 +12,12 @@ type errorKey struct {
 	message string
 }
 
-// groupErrors counts failures by (class, status, message), most frequent
-// first; ties are ordered by class, status and message so a report lists
-// the same run the same way every time.
-func groupErrors(failures []*Failure) []ErrorCount {
-	if len(failures) == 0 {
+// errorList turns failure counts by (class, status, message) into the
+// error list, most frequent first; ties are ordered by class, status and
+// message so a report lists the same run the same way every time.
+func errorList(counts map[errorKey]int) []ErrorCount {
+	if len(counts) == 0 {
 		return nil
-	}
-	counts := map[errorKey]int{}
-	for _, f := range failures {
-		counts[errorKey{f.Class, f.Status, f.Message}]++
 	}
 	list := make([]ErrorCount, 0, len(counts))
 	for k, n := range counts {

@@ -14,8 +14,10 @@ type Distribution struct {
 	// between closest ranks (numpy's default method).
 	P1, P5, P10, P25, P50, P75, P90, P95, P99 float64
 
-	// sorted keeps the values so any other percentile (p99.9) can be asked for.
+	// sorted keeps the values so any other percentile (p99.9) can be asked
+	// for; hist answers instead for a distribution too large to keep.
 	sorted []float64
+	hist   *logHistogram
 	// scales are the factors Scaled applied, in order; Percentile applies
 	// them to what it interpolates in sorted's unit.
 	scales []float64

@@ -154,7 +154,6 @@ func CheckpointOf(config []byte, id int, dir string, p *PointResult) CheckpointP
 // have changed since.
 func (p CheckpointPoint) Result() PointResult {
 	out := &Outcome{
-		Result:   &Result{},
 		Counting: Counting{Mode: p.TokenCounting, Fallbacks: p.Fallbacks},
 		Summary:  p.Summary,
 	}

@@ -35,7 +35,8 @@ type Request struct {
 type Result struct {
 	// Records holds every measured request that completed or failed, in
 	// send order. Warmup requests and requests abandoned by an interrupt
-	// are not in it.
+	// are not in it. It is nil when Point.OnRecord is set: the records
+	// went there instead, so a long run does not hold them all.
 	Records []metrics.Record
 	// Interrupted is set when the run was cancelled before its stop
 	// condition: the records are real but partial.
@@ -220,11 +221,12 @@ func (r *run) send(i, scheduled int64) {
 	}
 	r.p.Progress.observe(&rec)
 	r.mu.Lock()
-	if !r.sealed {
+	switch {
+	case r.sealed:
+	case r.p.OnRecord != nil:
+		r.p.OnRecord(rec) // under the lock: never after Run returns
+	default:
 		r.recs = append(r.recs, rec)
-		if r.p.OnRecord != nil {
-			r.p.OnRecord(rec) // under the lock: never after Run returns
-		}
 	}
 	r.mu.Unlock()
 }

@@ -3,6 +3,8 @@ package runtime
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime/dataset"
@@ -14,14 +16,17 @@ import (
 type Job struct {
 	Endpoint Endpoint
 	Entries  []dataset.Entry
+	// Requests are the rendered bodies of Entries (see Requests); built
+	// here when nil.
+	Requests []Request
 	Point    Point
 	Count    CountMode
 	// Tokenizer is required when Count is ByTokenizer.
 	Tokenizer Tokenizer
 	Goodput   []metrics.SLO
-	// Records, when set, receives every measured record, token-counted, as
-	// the run goes (records.parquet), so a crash loses at most what the
-	// writer had not yet flushed.
+	// Records, when set, receives every measured record, token-counted,
+	// as the run goes (records.parquet, the raw export), so a crash loses
+	// at most what the writer had not yet flushed.
 	Records RecordWriter
 }
 
@@ -30,21 +35,34 @@ type RecordWriter interface {
 	Write(recs ...metrics.Record) error
 }
 
-// Outcome is a measured point: the raw records, how tokens were counted,
-// and the reduced metrics.
+// Outcome is a measured point: how tokens were counted and the reduced
+// metrics. The records themselves went to Job.Records as they finished and
+// are not kept, so memory does not grow with the number of requests.
 type Outcome struct {
 	// Target is the URL requests went to (the simulator's real address for
 	// sim://).
 	Target   string
 	Requests []Request
-	Result   *Result
-	Counting Counting
-	Summary  metrics.Summary
+	// Interrupted is set when the run was cancelled before its stop
+	// condition: the summary is real but partial.
+	Interrupted bool
+	Counting    Counting
+	Summary     metrics.Summary
+	// Components summarizes each dataset component on its own, by name,
+	// when the requests came from a mix of two or more; nil otherwise.
+	Components []ComponentSummary
 	// Goodput are the SLOs the summary's goodput was judged against.
 	Goodput []metrics.SLO
 	// RecordsErr is the first error of Job.Records; the measurement itself
-	// is still complete in Result.
+	// is still complete in Summary.
 	RecordsErr error
+}
+
+// ComponentSummary is one dataset component's share of a point, reduced
+// with the same definitions as the whole.
+type ComponentSummary struct {
+	Name    string
+	Summary metrics.Summary
 }
 
 // Execute runs one point end to end: it starts the simulator for sim://,
@@ -68,76 +86,93 @@ func Execute(ctx context.Context, job Job) (*Outcome, error) {
 	}
 	defer client.Close()
 
-	reqs := Requests(job.Endpoint, job.Entries)
-	stream := streamRecords(&job, reqs)
-	res := Run(ctx, job.Point, client, clock, reqs)
-	streamed, recordsErr := stream()
-	var counting Counting
-	if streamed != nil { // the streaming goroutine counted every record already
-		counting = streamed.apply(res.Records)
-	} else {
-		counting = CountTokens(res.Records, reqs, job.Count, job.Tokenizer)
+	reqs := job.Requests
+	if reqs == nil {
+		reqs = Requests(job.Endpoint, job.Entries)
 	}
-	summary := metrics.Summarize(res.Records, metrics.Options{Goodput: job.Goodput})
-	return &Outcome{Target: client.Target(), Requests: reqs, Result: res, Counting: counting,
-		Summary: summary, Goodput: job.Goodput, RecordsErr: recordsErr}, nil
+	red := newReduction(&job, reqs)
+	job.Point.OnRecord = red.take
+	res := Run(ctx, job.Point, client, clock, reqs)
+	red.wait()
+	return &Outcome{Target: client.Target(), Requests: reqs, Interrupted: res.Interrupted,
+		Counting: red.counting(), Summary: red.whole.Summary(), Components: red.components(),
+		Goodput: job.Goodput, RecordsErr: red.writeErr}, nil
 }
 
-// streamRecords hands finished records to job.Records from one goroutine,
-// counting their tokens there, off the requests' own goroutines. The
-// returned func waits for the last record and gives back the counts (nil
-// without job.Records) and the first write error.
-func streamRecords(job *Job, reqs []Request) (wait func() (*streamedCounts, error)) {
-	if job.Records == nil {
-		return func() (*streamedCounts, error) { return nil, nil }
+// reduction consumes finished records on one goroutine, off the
+// requests' own: it counts their tokens, feeds the summaries and hands
+// them to Job.Records, then lets them go.
+type reduction struct {
+	ch      chan metrics.Record
+	done    chan struct{}
+	counter *tokenCounter
+	out     RecordWriter
+	goodput []metrics.SLO
+
+	whole     *metrics.Accumulator
+	parts     map[string]*metrics.Accumulator // by dataset component
+	fallbacks int
+	writeErr  error
+}
+
+func newReduction(job *Job, reqs []Request) *reduction {
+	r := &reduction{
+		ch: make(chan metrics.Record, 4096), done: make(chan struct{}),
+		counter: newTokenCounter(reqs, job.Count, job.Tokenizer), out: job.Records, goodput: job.Goodput,
+		whole: metrics.NewAccumulator(metrics.Options{Goodput: job.Goodput}),
+		parts: map[string]*metrics.Accumulator{},
 	}
-	ch := make(chan metrics.Record, 4096)
-	done := make(chan error, 1)
-	job.Point.OnRecord = func(rec metrics.Record) { ch <- rec }
-	counts := &streamedCounts{counter: newTokenCounter(reqs, job.Count, job.Tokenizer), tokens: map[int64][2]int{}}
-	go func() {
-		var first error
-		for rec := range ch {
-			counts.add(&rec)
-			if err := job.Records.Write(rec); err != nil && first == nil {
-				first = err
+	go r.loop()
+	return r
+}
+
+// take is Point.OnRecord.
+func (r *reduction) take(rec metrics.Record) { r.ch <- rec }
+
+func (r *reduction) loop() {
+	defer close(r.done)
+	for rec := range r.ch {
+		if r.counter.count(&rec) {
+			r.fallbacks++
+		}
+		r.whole.Add(&rec)
+		if rec.Component != "" {
+			part := r.parts[rec.Component]
+			if part == nil {
+				part = metrics.NewAccumulator(metrics.Options{Goodput: r.goodput})
+				r.parts[rec.Component] = part
+			}
+			part.Add(&rec)
+		}
+		if r.out != nil {
+			if err := r.out.Write(rec); err != nil && r.writeErr == nil {
+				r.writeErr = err
 			}
 		}
-		done <- first
-	}()
-	return func() (*streamedCounts, error) {
-		close(ch)
-		err := <-done
-		return counts, err
 	}
 }
 
-// streamedCounts keeps the token counts made while streaming, so the
-// in-memory records are not tokenized a second time.
-type streamedCounts struct {
-	counter   *tokenCounter
-	tokens    map[int64][2]int // record ID → ISL, OSL
-	fallbacks int
+// wait returns once the last record has been taken in; Run has returned,
+// so no more arrive.
+func (r *reduction) wait() {
+	close(r.ch)
+	<-r.done
 }
 
-func (s *streamedCounts) add(rec *metrics.Record) {
-	if s.counter.count(rec) {
-		s.fallbacks++
-	}
-	s.tokens[rec.ID] = [2]int{rec.InputTokens, rec.OutputTokens}
+func (r *reduction) counting() Counting {
+	return Counting{Mode: r.counter.mode, Fallbacks: r.fallbacks}
 }
 
-// apply fills the in-memory records, which are the streamed ones.
-func (s *streamedCounts) apply(recs []metrics.Record) Counting {
-	for i := range recs {
-		t, ok := s.tokens[recs[i].ID]
-		if !ok { // cannot happen: both come from the same append
-			s.add(&recs[i])
-			t = s.tokens[recs[i].ID]
-		}
-		recs[i].InputTokens, recs[i].OutputTokens = t[0], t[1]
+func (r *reduction) components() []ComponentSummary {
+	if len(r.parts) < 2 {
+		return nil
 	}
-	return Counting{Mode: s.counter.mode, Fallbacks: s.fallbacks}
+	var out []ComponentSummary
+	for name, acc := range r.parts {
+		out = append(out, ComponentSummary{Name: name, Summary: acc.Summary()})
+	}
+	slices.SortFunc(out, func(a, b ComponentSummary) int { return strings.Compare(a.Name, b.Name) })
+	return out
 }
 
 // resolve turns the endpoint into a base URL that answers, starting the

@@ -188,10 +188,11 @@ type Hooks struct {
 	// Progress, when set, is asked for a live progress value as each run
 	// of a point (each repeat) starts.
 	Progress func(label string, requests int) *Progress
-	// Records, when set, opens the records file of one run of a point
-	// (repeat counts from 1) before it starts; finish is called with the
-	// run's outcome, or with nil when the run could not be carried out.
-	Records func(label string, params map[string]float64, repeat int) (w RecordWriter, finish func(*Outcome) error, err error)
+	// Records, when set, opens what takes the records of one run of a
+	// point (repeat counts from 1) before it starts, given the requests it
+	// will send; finish is called with the run's outcome, or with nil when
+	// the run could not be carried out.
+	Records func(label string, params map[string]float64, repeat int, reqs []Request) (w RecordWriter, finish func(*Outcome) error, err error)
 }
 
 // experimentRun is one experiment in progress.
@@ -247,7 +248,7 @@ func runPoint(ctx context.Context, e *Experiment, spec PointSpec, hooks Hooks) (
 	if err != nil {
 		return PointResult{}, err
 	}
-	job := Job{Endpoint: e.Endpoint, Entries: entries, Count: mode, Tokenizer: tok, Goodput: e.Goodput, Point: Point{
+	job := Job{Endpoint: e.Endpoint, Entries: entries, Requests: Requests(e.Endpoint, entries), Count: mode, Tokenizer: tok, Goodput: e.Goodput, Point: Point{
 		Load: spec.Load, Stop: Stop{Requests: e.Requests, Duration: e.Duration},
 		Warmup: e.Warmup, Seed: e.Seed, Grace: 5 * time.Second,
 	}}
@@ -278,7 +279,7 @@ func runRepeat(ctx context.Context, job Job, spec PointSpec, repeat int, hooks H
 	}
 	finish := func(*Outcome) error { return nil }
 	if hooks.Records != nil {
-		w, f, err := hooks.Records(spec.Label, spec.Params, repeat)
+		w, f, err := hooks.Records(spec.Label, spec.Params, repeat, job.Requests)
 		if err != nil {
 			return nil, err
 		}

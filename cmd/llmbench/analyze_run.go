@@ -82,15 +82,13 @@ func (s *sweepRun) measure(pt *analyzePoint) error {
 	fmt.Fprintf(s.env.stdout, "\n== %s ==\n", pt.label)
 	log.Info().Str("target", job.Endpoint.URL).Str("point", pt.label).Msg("profiling")
 	dir := run.Dir()
-	out, err := measurePoint(s.env, pt.label, dir, job, &run, records.Meta{Experiment: s.plan.exp.Name, Point: pt.label})
+	out, err := measurePoint(s.env, pt.label, dir, job, &run, records.Meta{Experiment: s.plan.exp.Name, Point: pt.label},
+		s.cmd.GeneratePlots)
 	if err != nil {
 		return err
 	}
 	if err := writePointArtifacts(s.env.stdout, dir, &run, out); err != nil {
 		return runFailed("writing artifacts: %v", err)
-	}
-	if s.cmd.GeneratePlots {
-		writePlots(s.env.stderr, dir, pt.label, out)
 	}
 	pr := runtime.PointResult{Label: pt.label, Params: pt.params, Outcome: slim(out)}
 	pr.Repeats = []*runtime.Outcome{pr.Outcome}
@@ -126,10 +124,10 @@ func (s *sweepRun) describe(run *genaiperf.Run, pt *analyzePoint) {
 // long sweep's memory does not grow with every point.
 func slim(out *runtime.Outcome) *runtime.Outcome {
 	return &runtime.Outcome{
-		Target:   out.Target,
-		Result:   &runtime.Result{Interrupted: out.Result.Interrupted},
-		Counting: out.Counting,
-		Summary:  out.Summary,
-		Goodput:  out.Goodput,
+		Target:      out.Target,
+		Interrupted: out.Interrupted,
+		Counting:    out.Counting,
+		Summary:     out.Summary,
+		Goodput:     out.Goodput,
 	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -14,38 +13,25 @@ import (
 	"github.com/llmbench/llmbench/runtime"
 )
 
-// writePointArtifacts writes GenAI-Perf's four files for one measured point
-// into dir and prints its console table. (records.parquet is written while
-// the point runs: see openRecords.)
+// writePointArtifacts writes a measured point's GenAI-Perf summary files
+// (JSON and CSV) into dir and prints its console table. What needs the
+// records themselves — records.parquet, profile_export.json, inputs.json
+// and the point plots — was written while the point ran: see pointSink.
 func writePointArtifacts(stdout io.Writer, dir string, r *genaiperf.Run, out *runtime.Outcome) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	payloads := make([][]byte, len(out.Requests))
-	for i, req := range out.Requests {
-		payloads[i] = req.Body
-	}
 	jsonName, csvName := genaiperf.ExportFileNames(r.ProfileExportFile)
-	files := []struct {
-		name  string
-		write func(*os.File) error
-	}{
-		{"inputs.json", func(f *os.File) error { return genaiperf.WriteInputs(f, payloads) }},
-		{r.ProfileExportFile, func(f *os.File) error {
-			return genaiperf.WriteProfileExport(f, r, out.Result.Records, payloads)
-		}},
-		{jsonName, func(f *os.File) error { return genaiperf.WriteJSON(f, r, &out.Summary) }},
-		{csvName, func(f *os.File) error { return genaiperf.WriteCSV(f, r, &out.Summary) }},
+	if err := writeFile(filepath.Join(dir, jsonName), func(f *os.File) error { return genaiperf.WriteJSON(f, r, &out.Summary) }); err != nil {
+		return err
 	}
-	for _, file := range files {
-		if err := writeFile(filepath.Join(dir, file.name), file.write); err != nil {
-			return err
-		}
+	if err := writeFile(filepath.Join(dir, csvName), func(f *os.File) error { return genaiperf.WriteCSV(f, r, &out.Summary) }); err != nil {
+		return err
 	}
 	if err := genaiperf.WriteConsole(stdout, r, &out.Summary); err != nil {
 		return err
 	}
-	writeComponents(stdout, out, out.Goodput)
+	writeComponents(stdout, out.Components)
 	fmt.Fprintf(stdout, "Prompts: %s; ISL and OSL counted by %s\n", promptSource(r), r.TokenCounting)
 	fmt.Fprintf(stdout, "Artifacts: %s\n", dir)
 	return nil
@@ -75,70 +61,11 @@ func promptSource(r *genaiperf.Run) string {
 	return "synthetic, built-in English words (give --tokenizer for token-exact prompts)"
 }
 
-// recordsFile is a point's records.parquet, written while the point runs
-// so a crash loses at most the open row group.
-type recordsFile struct {
-	f *os.File
-	w *records.Writer
-}
-
-// openRecords starts dir/records.parquet. id names the point (scenario,
-// experiment, point, repeat); the rest of the metadata comes from r.
-func openRecords(dir string, r *genaiperf.Run, id records.Meta) (*recordsFile, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	f, err := os.Create(filepath.Join(dir, "records.parquet"))
-	if err != nil {
-		return nil, err
-	}
-	meta := id
-	meta.Model, meta.EndpointURL, meta.API, meta.Stream = firstModel(r), r.URL, r.EndpointType, r.Streaming
-	meta.Load, meta.Version = r.DirName(), version
-	w, err := records.NewWriter(f, meta)
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	return &recordsFile{f: f, w: w}, nil
-}
-
-// finish writes the footer with what is known only now: how tokens were
-// counted and the run description that `llmbench report` renders from.
-func (rf *recordsFile) finish(r *genaiperf.Run, out *runtime.Outcome) error {
-	described := *r
-	described.URL = records.StripCredentials(r.URL)
-	config, err := json.Marshal(described)
-	if err != nil {
-		return err
-	}
-	rf.w.Finish(r.TokenCounting, string(config))
-	err = errors.Join(out.RecordsErr, rf.w.Close(), rf.f.Close())
-	if err != nil {
-		return fmt.Errorf("%s: %w", rf.f.Name(), err)
-	}
-	return nil
-}
-
-// abandon closes a file whose point never ran and removes it.
-func (rf *recordsFile) abandon() {
-	rf.f.Close()
-	os.Remove(rf.f.Name())
-}
-
 func firstModel(r *genaiperf.Run) string {
 	if len(r.Models) == 0 {
 		return ""
 	}
 	return r.Models[0]
-}
-
-// writePlots renders a point's plots into dir/plots. Plots are a view:
-// failing to draw one is reported and does not fail the run.
-func writePlots(stderr io.Writer, dir, title string, out *runtime.Outcome) {
-	if _, err := plots.WritePointPlots(filepath.Join(dir, "plots"), title, out.Result.Records); err != nil {
-		fmt.Fprintf(stderr, "llmbench: plots for %s: %v\n", title, err)
-	}
 }
 
 // writeSweepPlots renders a sweep's curves into dir, named after the
@@ -152,24 +79,25 @@ func writeSweepPlots(stderr io.Writer, dir string, res *runtime.ExperimentResult
 	}
 }
 
-// measurePoint runs one point with a live progress display and its
-// records streamed to dir/records.parquet, then finishes the file.
-func measurePoint(e *env, title, dir string, job runtime.Job, run *genaiperf.Run, id records.Meta) (*runtime.Outcome, error) {
-	rf, err := openRecords(dir, run, id)
+// measurePoint runs one point with a live progress display, its records
+// streamed to the files of dir (see pointSink), and finishes them.
+func measurePoint(e *env, title, dir string, job runtime.Job, run *genaiperf.Run, id records.Meta, withPlots bool) (*runtime.Outcome, error) {
+	job.Requests = runtime.Requests(job.Endpoint, job.Entries)
+	sink, err := openPointSink(dir, run, id, job.Requests, withPlots)
 	if err != nil {
 		return nil, runFailed("%v", err)
 	}
-	job.Records = rf.w
+	job.Records = sink
 	out, err := executeWithProgress(e, title, job)
 	if err != nil {
-		rf.abandon()
+		sink.abandon()
 		if errors.Is(err, runtime.ErrUnreachable) {
 			return nil, runFailed("%s: %v", title, err)
 		}
 		return nil, invalid("%s: %v", title, err)
 	}
 	run.TokenCounting = out.Counting.String()
-	if err := rf.finish(run, out); err != nil {
+	if err := sink.finish(e.stderr, run, out, title); err != nil {
 		return nil, runFailed("writing records: %v", err)
 	}
 	return out, nil

@@ -22,15 +22,12 @@ func (c *profileCmd) Run(e *env) error {
 	}
 	log.Info().Str("target", job.Endpoint.URL).Str("load", run.Stimulus.String()).
 		Str("token_counting", string(job.Count)).Msg("profiling")
-	out, err := measurePoint(e, run.DirName(), run.Dir(), job, &run, records.Meta{Point: run.DirName()})
+	out, err := measurePoint(e, run.DirName(), run.Dir(), job, &run, records.Meta{Point: run.DirName()}, c.GeneratePlots)
 	if err != nil {
 		return err
 	}
 	if err := writePointArtifacts(e.stdout, run.Dir(), &run, out); err != nil {
 		return runFailed("writing artifacts: %v", err)
-	}
-	if c.GeneratePlots {
-		writePlots(e.stderr, run.Dir(), run.DirName(), out)
 	}
 	return outcomeError(out)
 }
@@ -39,7 +36,7 @@ func (c *profileCmd) Run(e *env) error {
 // or a server that stopped accepting connections; server faults are data.
 func outcomeError(out *runtime.Outcome) error {
 	s := out.Summary
-	if out.Result.Interrupted {
+	if out.Interrupted {
 		return errInterrupted
 	}
 	if s.Completed == 0 && s.Failed > 0 && s.Errors[0].Class == metrics.ErrConnect && len(s.Errors) == 1 {

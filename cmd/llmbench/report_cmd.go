@@ -1,13 +1,11 @@
 package main
 
 import (
-	"cmp"
 	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/genaiperf"
@@ -75,10 +73,14 @@ func rerender(e *env, file string) error {
 	if err != nil {
 		return invalid("%s: %v", file, err)
 	}
-	// Rows are in completion order; runs summarize in send order (request
-	// id), and the order of a floating-point sum shows in the last digit.
-	slices.SortFunc(recs, func(a, b metrics.Record) int { return cmp.Compare(a.ID, b.ID) })
-	summary := metrics.Summarize(recs, metrics.Options{Goodput: slos})
+	// Rows are in completion order, the order the run summarized them in
+	// (the order of a floating-point sum shows in the last digit).
+	acc, data := metrics.NewAccumulator(metrics.Options{Goodput: slos}), plots.NewPointData()
+	for i := range recs {
+		acc.Add(&recs[i])
+		data.Add(&recs[i])
+	}
+	summary := acc.Summary()
 	dir := filepath.Dir(file)
 	jsonName, csvName := genaiperf.ExportFileNames(run.ProfileExportFile)
 	if err := writeFile(filepath.Join(dir, jsonName), func(f *os.File) error { return genaiperf.WriteJSON(f, &run, &summary) }); err != nil {
@@ -87,7 +89,7 @@ func rerender(e *env, file string) error {
 	if err := writeFile(filepath.Join(dir, csvName), func(f *os.File) error { return genaiperf.WriteCSV(f, &run, &summary) }); err != nil {
 		return runFailed("%v", err)
 	}
-	if _, err := plots.WritePointPlots(filepath.Join(dir, "plots"), meta.Point, recs); err != nil {
+	if _, err := plots.WritePointPlots(filepath.Join(dir, "plots"), meta.Point, data); err != nil {
 		fmt.Fprintf(e.stderr, "llmbench: plots for %s: %v\n", dir, err)
 	}
 	return genaiperf.WriteConsole(e.stdout, &run, &summary)

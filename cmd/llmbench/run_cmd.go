@@ -109,12 +109,12 @@ func runExperiments(e *env, scen *runtime.Scenario, out string, plotsOn bool) ([
 			Progress: func(label string, requests int) *runtime.Progress {
 				return live.start(e, exp.Name+"/"+label, requests)
 			},
-			Records: func(label string, params map[string]float64, repeat int) (runtime.RecordWriter, func(*runtime.Outcome) error, error) {
-				return openRunRecords(scenarioName(scen), filepath.Join(out, exp.Name, label), exp, label, params, repeat)
+			Records: func(label string, params map[string]float64, repeat int, reqs []runtime.Request) (runtime.RecordWriter, func(*runtime.Outcome) error, error) {
+				return openRunSink(e, scenarioName(scen), filepath.Join(out, exp.Name, label), exp, label, params, repeat, reqs, plotsOn)
 			},
 			Done: func(p runtime.PointResult) error {
 				live.end()
-				return writeRepeats(e, filepath.Join(out, exp.Name, p.Label), exp, &p, plotsOn)
+				return writeRepeats(e, filepath.Join(out, exp.Name, p.Label), exp, &p)
 			},
 		})
 		live.end()
@@ -161,41 +161,44 @@ func repeatDir(dir string, k int) string {
 	return filepath.Join(dir, fmt.Sprintf("repeat%d", k))
 }
 
-// openRunRecords starts the records.parquet of one run of a scenario
-// point; the returned finish completes it once the run's outcome is known.
-func openRunRecords(scenario, dir string, exp *runtime.Experiment, label string, params map[string]float64,
-	repeat int) (runtime.RecordWriter, func(*runtime.Outcome) error, error) {
+// openRunSink starts the files of one run of a scenario point (see
+// pointSink); the returned finish completes them once the run's outcome is
+// known.
+func openRunSink(e *env, scenario, dir string, exp *runtime.Experiment, label string, params map[string]float64,
+	repeat int, reqs []runtime.Request, withPlots bool) (runtime.RecordWriter, func(*runtime.Outcome) error, error) {
 	point := &runtime.PointResult{Label: label, Params: params}
 	run := describePoint(exp, point, &runtime.Outcome{})
-	rf, err := openRecords(repeatDir(dir, repeat), &run, records.Meta{Scenario: scenario, Experiment: exp.Name, Point: label, Repeat: repeat})
+	id := records.Meta{Scenario: scenario, Experiment: exp.Name, Point: label, Repeat: repeat}
+	sink, err := openPointSink(repeatDir(dir, repeat), &run, id, reqs, withPlots)
 	if err != nil {
 		return nil, nil, err
 	}
-	return rf.w, func(out *runtime.Outcome) error {
+	return sink, func(out *runtime.Outcome) error {
 		if out == nil {
-			rf.abandon()
+			sink.abandon()
 			return nil
 		}
 		run := describePoint(exp, point, out)
-		return rf.finish(&run, out)
+		return sink.finish(e.stderr, &run, out, exp.Name+" / "+repeatTitle(label, repeat, exp.Repeats))
 	}, nil
+}
+
+// repeatTitle names repeat k (from 1) of n of a point.
+func repeatTitle(label string, k, n int) string {
+	if n <= 1 {
+		return label
+	}
+	return fmt.Sprintf("%s (repeat %d of %d)", label, k, n)
 }
 
 // writeRepeats writes a point's artifacts: the first repeat in the point's
 // folder (GenAI-Perf's layout), further repeats in repeat2/, repeat3/...
-func writeRepeats(e *env, dir string, exp *runtime.Experiment, p *runtime.PointResult, withPlots bool) error {
+func writeRepeats(e *env, dir string, exp *runtime.Experiment, p *runtime.PointResult) error {
 	for k, out := range p.Repeats {
-		title, where := p.Label, repeatDir(dir, k+1)
-		if len(p.Repeats) > 1 {
-			title = fmt.Sprintf("%s (repeat %d of %d)", p.Label, k+1, len(p.Repeats))
-		}
-		fmt.Fprintf(e.stdout, "\n== %s / %s ==\n", exp.Name, title)
+		fmt.Fprintf(e.stdout, "\n== %s / %s ==\n", exp.Name, repeatTitle(p.Label, k+1, len(p.Repeats)))
 		run := describePoint(exp, p, out)
-		if err := writePointArtifacts(e.stdout, where, &run, out); err != nil {
+		if err := writePointArtifacts(e.stdout, repeatDir(dir, k+1), &run, out); err != nil {
 			return err
-		}
-		if withPlots {
-			writePlots(e.stderr, where, exp.Name+" / "+title, out)
 		}
 	}
 	return nil
@@ -203,7 +206,7 @@ func writeRepeats(e *env, dir string, exp *runtime.Experiment, p *runtime.PointR
 
 func interrupted(res *runtime.ExperimentResult) bool {
 	for _, p := range res.Points {
-		if p.Outcome.Result.Interrupted {
+		if p.Outcome.Interrupted {
 			return true
 		}
 	}

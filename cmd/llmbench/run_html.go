@@ -28,7 +28,8 @@ func writeHTMLReport(out string, scen *runtime.Scenario, results []runtime.Exper
 			return err
 		}
 		defer os.RemoveAll(tmp)
-		if rep.Plots, err = html.RenderPlots(tmp, results); err != nil {
+		pointDir := func(exp string, pt *runtime.PointResult) string { return filepath.Join(out, exp, pt.Label) }
+		if rep.Plots, err = html.RenderPlots(tmp, results, pointDir); err != nil {
 			return err
 		}
 	}

@@ -4,21 +4,23 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"slices"
+	"os"
 
 	"github.com/llmbench/llmbench/metrics"
 )
 
-// WriteProfileExport writes perf_analyzer's raw profile_export.json: compact
-// JSON (rapidjson's Writer) with top-level keys "experiments", "version",
-// "service_kind", "endpoint", one experiment holding every measured request.
-// GenAI-Perf's `process-export-files` and other tools that parse PA output
-// recompute metrics from it, and `llmbench report` imports it.
+// ProfileExportWriter streams perf_analyzer's raw profile_export.json:
+// compact JSON (rapidjson's Writer) with top-level keys "experiments",
+// "version", "service_kind", "endpoint", one experiment holding every
+// measured request. GenAI-Perf's `process-export-files` and other tools
+// that parse PA output recompute metrics from it, and `llmbench report`
+// imports it.
 //
-// records are the measured requests (warmup excluded), written in the
-// given order; payloads are the request bodies, indexed by Record.Entry,
-// and are written verbatim as each request's "payload" string. The output
-// is streamed, so memory does not grow with the number of requests.
+// Records are written in the order given (a run gives them as they
+// finish, the order its summary is computed in); payloads are the request
+// bodies, indexed by Record.Entry, written verbatim as each request's
+// "payload" string. Nothing is kept per request, so memory does not grow
+// with the number of requests.
 //
 // llmbench keeps no raw SSE bytes, so every response is synthesized from
 // the record (see responses): one event per content chunk at the chunk's
@@ -26,69 +28,155 @@ import (
 // would have aborted perf_analyzer — is not in "requests", so a GenAI-Perf
 // reader recomputes exactly llmbench's metrics; failures go to the
 // experiment's extra "llmbench_failed_requests" list, present only when
-// something failed (GenAI-Perf ignores it), each with the chunks it did receive and an "error": {"class",
-// "status", "message"} key. window_boundaries is [first request sent, last
-// response done].
-func WriteProfileExport(w io.Writer, r *Run, records []metrics.Record, payloads [][]byte) error {
-	bw := bufio.NewWriter(w)
-	e := encoder{style: rapidCompact}
-	e.buf = append(e.buf, `{"experiments":[{"experiment":`...)
-	e.encode(experiment(r.Stimulus), 0)
-	completed := func(rec *metrics.Record) bool { return rec.Err == nil }
-	failed := func(rec *metrics.Record) bool { return rec.Err != nil }
-	if err := writeRequests(&e, bw, `,"requests":[`, r, records, payloads, completed); err != nil {
-		return err
-	}
-	if slices.ContainsFunc(records, func(rec metrics.Record) bool { return rec.Err != nil }) {
-		if err := writeRequests(&e, bw, `],"llmbench_failed_requests":[`, r, records, payloads, failed); err != nil {
-			return err
-		}
-	}
-	e.buf = append(e.buf, `],"window_boundaries":`...)
-	e.encode(windowBoundaries(records), 0)
-	e.buf = append(e.buf, `}],"version":`...)
-	e.encode(r.Version, 0)
-	e.buf = append(e.buf, `,"service_kind":`...)
-	e.encode(r.serviceKind(), 0)
-	e.buf = append(e.buf, `,"endpoint":`...)
-	e.encode(r.endpointPath(), 0)
-	e.buf = append(e.buf, '}')
-	if e.err != nil {
-		return e.err
-	}
-	if _, err := bw.Write(e.buf); err != nil {
-		return err
-	}
-	return bw.Flush()
+// something failed (GenAI-Perf ignores it), each with the chunks it did
+// receive and an "error": {"class", "status", "message"} key. As that list
+// comes after "requests", failures wait in a temporary file until Close.
+// window_boundaries is [first request sent, last response done].
+type ProfileExportWriter struct {
+	out       *bufio.Writer
+	e         encoder
+	r         *Run
+	payloads  [][]byte
+	completed int
+	spillDir  string
+	failed    *os.File // created at the first failure
+	failedN   int
+	window    [2]int64 // first sent, last done
+	closed    bool
 }
 
-// writeRequests appends the key opening and the records that keep,
-// flushing the buffer as it grows so memory stays flat.
-func writeRequests(e *encoder, bw *bufio.Writer, open string, r *Run, records []metrics.Record,
-	payloads [][]byte, keep func(*metrics.Record) bool) error {
-	e.buf = append(e.buf, open...)
-	n := 0
-	for i := range records {
-		if !keep(&records[i]) {
-			continue
-		}
-		req, err := requestEntry(r, &records[i], payloads)
-		if err != nil {
+// NewProfileExportWriter starts an export on w; failures wait in a
+// temporary file in spillDir ("" for the system's).
+func NewProfileExportWriter(w io.Writer, spillDir string, r *Run, payloads [][]byte) *ProfileExportWriter {
+	p := &ProfileExportWriter{out: bufio.NewWriterSize(w, 64<<10), e: encoder{style: rapidCompact},
+		r: r, payloads: payloads, spillDir: spillDir}
+	p.e.buf = append(p.e.buf, `{"experiments":[{"experiment":`...)
+	p.e.encode(experiment(r.Stimulus), 0)
+	p.e.buf = append(p.e.buf, `,"requests":[`...)
+	return p
+}
+
+// WriteProfileExport writes a whole export of records at once.
+func WriteProfileExport(w io.Writer, r *Run, records []metrics.Record, payloads [][]byte) error {
+	p := NewProfileExportWriter(w, "", r, payloads)
+	if err := p.Write(records...); err != nil {
+		p.abandon()
+		return err
+	}
+	return p.Close()
+}
+
+// Write appends records to the export.
+func (p *ProfileExportWriter) Write(recs ...metrics.Record) error {
+	for i := range recs {
+		if err := p.write(&recs[i]); err != nil {
 			return err
-		}
-		if n > 0 {
-			e.buf = append(e.buf, ',')
-		}
-		n++
-		e.encode(req, 0)
-		if len(e.buf) >= 64<<10 {
-			if _, err := bw.Write(e.buf); err != nil {
-				return err
-			}
-			e.buf = e.buf[:0]
 		}
 	}
 	return nil
+}
+
+func (p *ProfileExportWriter) write(rec *metrics.Record) error {
+	entry, err := requestEntry(p.r, rec, p.payloads)
+	if err != nil {
+		return err
+	}
+	if p.completed+p.failedN == 0 {
+		p.window = [2]int64{rec.Sent, rec.Done}
+	}
+	p.window = [2]int64{min(p.window[0], rec.Sent), max(p.window[1], rec.Done)}
+	if rec.Err != nil {
+		return p.spill(entry)
+	}
+	if p.completed > 0 {
+		p.e.buf = append(p.e.buf, ',')
+	}
+	p.completed++
+	p.e.encode(entry, 0)
+	return p.drain(64 << 10)
+}
+
+// spill appends a failed request's entry to the temporary file.
+func (p *ProfileExportWriter) spill(entry *object) error {
+	if p.failed == nil {
+		f, err := os.CreateTemp(p.spillDir, "profile_export.failed-*.json")
+		if err != nil {
+			return err
+		}
+		p.failed = f
+	}
+	e := encoder{style: rapidCompact}
+	if p.failedN > 0 {
+		e.buf = append(e.buf, ',')
+	}
+	p.failedN++
+	e.encode(entry, 0)
+	if e.err != nil {
+		return e.err
+	}
+	_, err := p.failed.Write(e.buf)
+	return err
+}
+
+// drain writes the encoded bytes out once they reach limit.
+func (p *ProfileExportWriter) drain(limit int) error {
+	if p.e.err != nil {
+		return p.e.err
+	}
+	if len(p.e.buf) < limit {
+		return nil
+	}
+	_, err := p.out.Write(p.e.buf)
+	p.e.buf = p.e.buf[:0]
+	return err
+}
+
+// Close appends the failures, the window and the trailer, and flushes. It
+// does not close the underlying io.Writer.
+func (p *ProfileExportWriter) Close() error {
+	if p.closed {
+		return nil
+	}
+	p.closed = true
+	defer p.abandon()
+	if p.failed != nil {
+		p.e.buf = append(p.e.buf, `],"llmbench_failed_requests":[`...)
+		if err := p.drain(0); err != nil {
+			return err
+		}
+		if _, err := p.failed.Seek(0, io.SeekStart); err != nil {
+			return err
+		}
+		if _, err := io.Copy(p.out, p.failed); err != nil {
+			return err
+		}
+	}
+	p.e.buf = append(p.e.buf, `],"window_boundaries":`...)
+	if p.completed+p.failedN == 0 {
+		p.e.encode([]any{}, 0)
+	} else {
+		p.e.encode([]any{p.window[0], p.window[1]}, 0)
+	}
+	p.e.buf = append(p.e.buf, `}],"version":`...)
+	p.e.encode(p.r.Version, 0)
+	p.e.buf = append(p.e.buf, `,"service_kind":`...)
+	p.e.encode(p.r.serviceKind(), 0)
+	p.e.buf = append(p.e.buf, `,"endpoint":`...)
+	p.e.encode(p.r.endpointPath(), 0)
+	p.e.buf = append(p.e.buf, '}')
+	if err := p.drain(0); err != nil {
+		return err
+	}
+	return p.out.Flush()
+}
+
+// abandon removes the temporary file of failures.
+func (p *ProfileExportWriter) abandon() {
+	if p.failed != nil {
+		p.failed.Close()
+		os.Remove(p.failed.Name())
+		p.failed = nil
+	}
 }
 
 // experiment is perf_analyzer's experiment key: the concurrency as an
@@ -120,17 +208,4 @@ func requestEntry(r *Run, rec *metrics.Record, payloads [][]byte) (*object, erro
 			set("message", rec.Err.Message))
 	}
 	return o, nil
-}
-
-// windowBoundaries spans the requests: earliest send to latest end.
-func windowBoundaries(records []metrics.Record) []any {
-	if len(records) == 0 {
-		return []any{}
-	}
-	first, last := records[0].Sent, records[0].Done
-	for i := range records {
-		first = min(first, records[i].Sent)
-		last = max(last, records[i].Done)
-	}
-	return []any{first, last}
 }

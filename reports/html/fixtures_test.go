@@ -1,10 +1,14 @@
 package html
 
 import (
+	"maps"
 	"math/rand/v2"
+	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports/plots"
 	"github.com/llmbench/llmbench/reports/verdict"
 	"github.com/llmbench/llmbench/runtime"
 )
@@ -42,7 +46,9 @@ func mixedRecords(n int, slow float64) []metrics.Record {
 
 // sweepFixture is a three-point concurrency sweep with a TTFT gate that
 // fails at the highest load, and the verdicts it yields.
-func sweepFixture(t *testing.T) ([]runtime.ExperimentResult, []verdict.Verdict) {
+// Each point's plots are drawn into pointsDir/<point>/plots, as a run
+// draws them while the point runs.
+func sweepFixture(t *testing.T, pointsDir string) ([]runtime.ExperimentResult, []verdict.Verdict) {
 	t.Helper()
 	g, err := metrics.ParseGate("ttft.p99 < 300ms")
 	if err != nil {
@@ -58,11 +64,31 @@ func sweepFixture(t *testing.T) ([]runtime.ExperimentResult, []verdict.Verdict) 
 		measured := s.TimeToFirstToken.P99
 		pr := runtime.PointResult{Label: "concurrency" + []string{"1", "4", "16"}[i],
 			Params:  map[string]float64{runtime.ParamConcurrency: c},
-			Outcome: &runtime.Outcome{Summary: s, Result: &runtime.Result{Records: recs}},
+			Outcome: &runtime.Outcome{Summary: s, Components: components(recs)},
 			Gates:   []runtime.GateResult{{Gate: g, Measured: measured, Passed: measured < g.Value}}}
 		res.Points = append(res.Points, pr)
+		data := plots.NewPointData()
+		for i := range recs {
+			data.Add(&recs[i])
+		}
+		if _, err := plots.WritePointPlots(filepath.Join(pointsDir, pr.Label, "plots"), pr.Label, data); err != nil {
+			t.Fatal(err)
+		}
 	}
 	res.Saturation = &runtime.SaturationResult{Saturated: true, Point: 1, Reason: "p99 TTFT grew past 3× the lowest load"}
 	results := []runtime.ExperimentResult{res}
 	return results, verdict.Collect(results)
+}
+
+// components summarizes each dataset component on its own, as a run does.
+func components(recs []metrics.Record) []runtime.ComponentSummary {
+	byName := map[string][]metrics.Record{}
+	for _, r := range recs {
+		byName[r.Component] = append(byName[r.Component], r)
+	}
+	var out []runtime.ComponentSummary
+	for _, name := range slices.Sorted(maps.Keys(byName)) {
+		out = append(out, runtime.ComponentSummary{Name: name, Summary: metrics.Summarize(byName[name], metrics.Options{})})
+	}
+	return out
 }

@@ -7,14 +7,19 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/llmbench/llmbench/runtime"
 )
 
 // writeFixtureReport renders the sweep fixture with real plots into dir
 // and returns the page.
 func writeFixtureReport(t *testing.T, dir string) []byte {
 	t.Helper()
-	results, verdicts := sweepFixture(t)
-	groups, err := RenderPlots(filepath.Join(dir, "plots"), results)
+	points := filepath.Join(dir, "points")
+	results, verdicts := sweepFixture(t, points)
+	groups, err := RenderPlots(filepath.Join(dir, "plots"), results, func(_ string, pt *runtime.PointResult) string {
+		return filepath.Join(points, pt.Label)
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +97,7 @@ func TestWriteEmptyReport(t *testing.T) {
 // TestSweepPlotKneeMatchesTable guards against the sweep plot marking the
 // default 500ms knee while the table judges the experiment's own gate.
 func TestSweepPlotKneeMatchesTable(t *testing.T) {
-	results, _ := sweepFixture(t)
+	results, _ := sweepFixture(t, t.TempDir())
 	g, ok := tableKneeGate(results[0].Experiment)
 	if !ok || g.Source != "ttft.p99 < 300ms" {
 		t.Fatalf("knee gate %q, %v; want the experiment's ttft gate", g.Source, ok)

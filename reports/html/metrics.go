@@ -2,7 +2,6 @@ package html
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -45,30 +44,12 @@ func ms(d *metrics.Distribution, p int) string {
 // own, so a mix whose long prompts are slow is not hidden by the average.
 // It reports false unless the point mixed at least two components.
 func newComponentView(pt *runtime.PointResult) (componentView, bool) {
-	o := pt.Outcome
-	if o.Result == nil {
+	if len(pt.Outcome.Components) < 2 {
 		return componentView{}, false
 	}
-	byComp := map[string][]metrics.Record{}
-	for _, r := range o.Result.Records {
-		byComp[r.Component] = append(byComp[r.Component], r)
-	}
-	if len(byComp) < 2 {
-		return componentView{}, false
-	}
-	names := make([]string, 0, len(byComp))
-	for n := range byComp {
-		names = append(names, n)
-	}
-	sort.Strings(names)
 	cv := componentView{Point: pt.Label}
-	for _, n := range names {
-		s := metrics.Summarize(byComp[n], metrics.Options{Goodput: o.Goodput})
-		label := n
-		if label == "" {
-			label = "(unnamed)"
-		}
-		cv.Rows = append(cv.Rows, newMetricRow(label, &s))
+	for _, c := range pt.Outcome.Components {
+		cv.Rows = append(cv.Rows, newMetricRow(c.Name, &c.Summary))
 	}
 	return cv, true
 }

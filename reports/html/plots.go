@@ -55,13 +55,16 @@ func embedPlots(groups []PlotGroup) ([]plotView, error) {
 	return out, nil
 }
 
-// RenderPlots writes every plot of the results under dir (per experiment:
-// the sweep plots, then each point's plots in its own folder) and returns
-// them grouped for Report.Plots. A caller that already wrote plots (the
-// run's OUT folder) can pass those paths instead and skip this. The sweep
-// plots mark the knee of kneeGate when given, else of the gate the sweep
-// table judges, so the plot and the table name the same knee.
-func RenderPlots(dir string, results []runtime.ExperimentResult, kneeGate ...metrics.Gate) ([]PlotGroup, error) {
+// RenderPlots writes the sweep plots of the results under dir, one folder
+// per experiment, and gathers them with each point's plots for
+// Report.Plots. Point plots are drawn from records while a point runs (a
+// run keeps no records afterwards), so they are taken from the files
+// already written: pointDir names the folder of an experiment's point, and
+// its plots/ subfolder is read. The sweep plots mark the knee of kneeGate
+// when given, else of the gate the sweep table judges, so the plot and the
+// table name the same knee.
+func RenderPlots(dir string, results []runtime.ExperimentResult, pointDir func(exp string, pt *runtime.PointResult) string,
+	kneeGate ...metrics.Gate) ([]PlotGroup, error) {
 	var groups []PlotGroup
 	for i := range results {
 		res := &results[i]
@@ -69,39 +72,24 @@ func RenderPlots(dir string, results []runtime.ExperimentResult, kneeGate ...met
 		if res.Experiment != nil {
 			name = res.Experiment.Name
 		}
-		expDir := filepath.Join(dir, safeName(name))
 		if len(res.Points) > 1 {
 			gates := kneeGate
 			if g, ok := tableKneeGate(res.Experiment); ok && len(gates) == 0 {
 				gates = []metrics.Gate{g}
 			}
-			paths, err := plots.WriteSweepPlots(expDir, res, sweep.LoadParam(res), gates...)
+			paths, err := plots.WriteSweepPlots(filepath.Join(dir, safeName(name)), res, sweep.LoadParam(res), gates...)
 			if err != nil {
 				return nil, fmt.Errorf("sweep plots of %s: %w", name, err)
 			}
 			groups = append(groups, PlotGroup{Title: name + " · sweep", Paths: paths})
 		}
 		for j := range res.Points {
-			pg, err := pointPlots(expDir, name, &res.Points[j])
-			if err != nil {
-				return nil, err
-			}
-			groups = append(groups, pg)
+			pt := &res.Points[j]
+			groups = append(groups, PlotGroup{Title: name + " · " + pt.Label,
+				Paths: plots.PointFiles(filepath.Join(pointDir(name, pt), "plots"))})
 		}
 	}
 	return groups, nil
-}
-
-func pointPlots(expDir, name string, pt *runtime.PointResult) (PlotGroup, error) {
-	title := name + " · " + pt.Label
-	if pt.Outcome == nil || pt.Outcome.Result == nil {
-		return PlotGroup{Title: title}, nil
-	}
-	paths, err := plots.WritePointPlots(filepath.Join(expDir, safeName(pt.Label)), title, pt.Outcome.Result.Records)
-	if err != nil {
-		return PlotGroup{}, fmt.Errorf("plots of %s: %w", title, err)
-	}
-	return PlotGroup{Title: title, Paths: paths}, nil
 }
 
 // safeName keeps a name usable as one path element.

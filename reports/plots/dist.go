@@ -13,12 +13,12 @@ import (
 // ttftHist is the TTFT distribution. GenAI-Perf draws a box plot; a
 // histogram with p50 and p99 marked shows the same quantiles plus the
 // shape (a second mode from queueing is what people look for).
-func ttftHist(d *pointData, title string) (*plot.Plot, error) {
+func ttftHist(d *PointData, title string) (*plot.Plot, error) {
 	return histogram(d.ttft, withTitle("Time to first token", title), "TTFT (ms)")
 }
 
 // latencyHist is the request latency distribution, drawn like TTFT's.
-func latencyHist(d *pointData, title string) (*plot.Plot, error) {
+func latencyHist(d *PointData, title string) (*plot.Plot, error) {
 	return histogram(d.latency, withTitle("Request latency", title), "request latency (ms)")
 }
 

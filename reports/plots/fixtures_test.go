@@ -75,3 +75,12 @@ func sweepResult(goodput, repeats bool) *runtime.ExperimentResult {
 	res.Saturation = &runtime.SaturationResult{Saturated: true, Point: 5, Reason: "throughput grew < 5%"}
 	return res
 }
+
+// pointData collects records the way a run does.
+func pointData(recs []metrics.Record) *PointData {
+	d := NewPointData()
+	for i := range recs {
+		d.Add(&recs[i])
+	}
+	return d
+}

@@ -60,7 +60,7 @@ func axisBins(vs []float64) (origin, width float64, n int) {
 // which is what a synthetic length distribution should be checked
 // against. Empty cells are left white. The count scale is in the title: a
 // legend would sit on the cells.
-func islOSLHeatMap(d *pointData, title string) (*plot.Plot, error) {
+func islOSLHeatMap(d *PointData, title string) (*plot.Plot, error) {
 	if !d.tokens {
 		return nil, nil
 	}

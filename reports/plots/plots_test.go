@@ -66,7 +66,7 @@ func names(paths []string) []string {
 }
 
 func TestWritePointPlotsStreaming(t *testing.T) {
-	paths, err := WritePointPlots(outDir(t), "test-model · concurrency 16", streamingRecords(3000))
+	paths, err := WritePointPlots(outDir(t), "test-model · concurrency 16", pointData(streamingRecords(3000)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func TestWritePointPlotsStreaming(t *testing.T) {
 // A non-streaming run without token counts has no chunk gaps and no
 // lengths: only the two distributions are drawn.
 func TestWritePointPlotsSkipsAbsentData(t *testing.T) {
-	paths, err := WritePointPlots(t.TempDir(), "", nonStreamingRecords(50))
+	paths, err := WritePointPlots(t.TempDir(), "", pointData(nonStreamingRecords(50)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,15 +90,15 @@ func TestWritePointPlotsSkipsAbsentData(t *testing.T) {
 		t.Fatalf("wrote %v, want %v", got, want)
 	}
 	failed := []metrics.Record{{Chunks: []int64{5}, Err: &metrics.Failure{Class: metrics.ErrHTTP}}}
-	if paths, err := WritePointPlots(t.TempDir(), "", failed); err != nil || len(paths) != 0 {
+	if paths, err := WritePointPlots(t.TempDir(), "", pointData(failed)); err != nil || len(paths) != 0 {
 		t.Fatalf("only failed records: wrote %v, %v; want nothing", paths, err)
 	}
 }
 
 // Failed records never reach a plot: the fixture's failure has a 1000 s
 // latency, which would stretch the latency histogram's axis.
-func TestCollectExcludesFailures(t *testing.T) {
-	d := collect(streamingRecords(10))
+func TestPointDataExcludesFailures(t *testing.T) {
+	d := pointData(streamingRecords(10))
 	if len(d.latency) != 10 || slices.Max(d.latency) > 1e5 {
 		t.Fatalf("latencies %v include the failed request", d.latency)
 	}
@@ -156,5 +156,32 @@ func TestSweepMarks(t *testing.T) {
 	g, _ := metrics.ParseGate("ttft.p99 < 100ms")
 	if d, _ := newSweepData(res, "concurrency", []metrics.Gate{g}); d.knee != 1 {
 		t.Errorf("knee for %s at %d, want 1 (c=2)", g.Source, d.knee)
+	}
+}
+
+// A run larger than the samples keeps a bounded, uniform sample: every
+// request is seen, at most sampleRequests are kept, and the kept TTFTs
+// span the run (the sample is not just its first requests).
+func TestPointDataSamplesLargeRuns(t *testing.T) {
+	d := NewPointData()
+	n := sampleRequests + 150_000
+	for i := range n {
+		sent := int64(1e9)
+		r := metrics.Record{ID: int64(i), Sent: sent, Chunks: []int64{sent + int64(i+1)*1000, sent + int64(i+1)*1000 + 5e6}, OutputTokens: 2}
+		d.Add(&r)
+	}
+	if d.Seen != n || len(d.ttft) != sampleRequests || len(d.gapRequests) != sampleGaps {
+		t.Fatalf("seen %d, kept %d requests and %d gap lists", d.Seen, len(d.ttft), len(d.gapRequests))
+	}
+	late := 0
+	for _, v := range d.ttft {
+		if v > ms(int64(sampleRequests)*1000) {
+			late++
+		}
+	}
+	// 150k of 250k requests came after the first sampleRequests: about 60%
+	// of a uniform sample.
+	if frac := float64(late) / sampleRequests; frac < 0.55 || frac > 0.65 {
+		t.Errorf("%.2f of the sample comes from after the first %d requests, want ~0.60", frac, sampleRequests)
 	}
 }

@@ -1,6 +1,10 @@
 package plots
 
 import (
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+
 	"gonum.org/v1/plot"
 
 	"github.com/llmbench/llmbench/metrics"
@@ -17,47 +21,105 @@ const (
 	FileISLvsOSL  = "distribution_of_input_sequence_lengths_to_output_sequence_lengths.png"
 )
 
-// pointData is what the per-point plots draw, derived once from the
-// records: only completed requests with content, times in ms.
-type pointData struct {
+// Sample sizes past which PointData keeps a uniform random sample of the
+// requests instead of all of them, so a run of millions of requests plots
+// in bounded memory: up to sampleRequests requests for the distributions,
+// the scatter and the heat map, and the chunk gaps of up to sampleGaps of
+// them for ITL vs position (one value per token, hence the smaller cap).
+const (
+	sampleRequests = 100_000
+	sampleGaps     = 2_000
+)
+
+// PointData is what the per-point plots draw, taken from records as they
+// finish: only completed requests with content, times in ms. Failed
+// requests are left out, as they are from every statistic: a timeout's
+// latency is the timeout, not the server's.
+type PointData struct {
+	// Seen counts the completed requests with content offered to Add.
+	Seen int
+
 	ttft, latency []float64
 	// isl pairs with ttft: isl[i] is the input length of the request
 	// whose TTFT is ttft[i].
 	isl, osl []float64
-	// gaps[k] holds every request's k-th chunk gap (between chunk k and
-	// k+1), so position k+1 is the output chunk the gap ended at.
+	// gaps[k] holds the sampled requests' k-th chunk gap (between chunk k
+	// and k+1), so position k+1 is the output chunk the gap ended at.
 	gaps [][]float64
+	// gapRequests holds each gap-sampled request's gaps, for replacement,
+	// out of gapSeen requests that had gaps.
+	gapRequests [][]float64
+	gapSeen     int
 	// tokens is true when some request has token counts (ISL/OSL plots
 	// need them; a run without a tokenizer may have none).
 	tokens bool
+	rng    *rand.Rand
 }
 
-// collect derives every completed request's metrics. Failed requests are
-// left out, as they are from every statistic: a timeout's latency is the
-// timeout, not the server's.
-func collect(recs []metrics.Record) *pointData {
-	d := &pointData{}
-	for i := range recs {
-		if !recs[i].Completed() {
-			continue
+// NewPointData starts an empty collection; its sampling is seeded, so the
+// same records always draw the same plots.
+func NewPointData() *PointData {
+	return &PointData{rng: rand.New(rand.NewPCG(1, 2))}
+}
+
+// Add takes one finished record; it keeps no reference to it.
+func (d *PointData) Add(r *metrics.Record) {
+	if !r.Completed() || len(r.Chunks) == 0 {
+		return
+	}
+	m := metrics.Derive(r)
+	d.Seen++
+	d.tokens = d.tokens || m.ISL > 0 || m.OSL > 0
+	// Reservoir sampling (Algorithm R): request n replaces a random
+	// sampled one with probability cap/n.
+	if i := d.slot(sampleRequests, d.Seen); i >= 0 {
+		if i == len(d.ttft) {
+			d.ttft, d.latency, d.isl, d.osl = append(d.ttft, 0), append(d.latency, 0), append(d.isl, 0), append(d.osl, 0)
 		}
-		m := metrics.Derive(&recs[i])
-		if !m.HasContent {
-			continue
-		}
-		d.ttft = append(d.ttft, ms(m.TTFT))
-		d.latency = append(d.latency, ms(m.Latency))
-		d.isl = append(d.isl, float64(m.ISL))
-		d.osl = append(d.osl, float64(m.OSL))
-		d.tokens = d.tokens || m.ISL > 0 || m.OSL > 0
+		d.ttft[i], d.latency[i], d.isl[i], d.osl[i] = ms(m.TTFT), ms(m.Latency), float64(m.ISL), float64(m.OSL)
+	}
+	if len(m.ChunkGaps) == 0 {
+		return
+	}
+	d.gapSeen++
+	if i := d.slot(sampleGaps, d.gapSeen); i >= 0 {
+		gaps := make([]float64, len(m.ChunkGaps))
 		for k, g := range m.ChunkGaps {
-			if k == len(d.gaps) {
-				d.gaps = append(d.gaps, nil)
-			}
-			d.gaps[k] = append(d.gaps[k], ms(g))
+			gaps[k] = ms(g)
+		}
+		if i == len(d.gapRequests) {
+			d.gapRequests = append(d.gapRequests, gaps)
+		} else {
+			d.gapRequests[i] = gaps
 		}
 	}
-	return d
+}
+
+// slot is where the seen-th candidate goes in a sample of size limit: the
+// next free index while the sample is filling, then a random index with
+// probability limit/seen, else -1.
+func (d *PointData) slot(limit, seen int) int {
+	if seen <= limit {
+		return seen - 1
+	}
+	if j := d.rng.IntN(seen); j < limit {
+		return j
+	}
+	return -1
+}
+
+// positionGaps regroups the sampled requests' gaps by output position.
+func (d *PointData) positionGaps() [][]float64 {
+	var byPos [][]float64
+	for _, gaps := range d.gapRequests {
+		for k, g := range gaps {
+			if k == len(byPos) {
+				byPos = append(byPos, nil)
+			}
+			byPos[k] = append(byPos[k], g)
+		}
+	}
+	return byPos
 }
 
 // WritePointPlots writes the five per-point plots of SPEC §7 into dir
@@ -66,17 +128,17 @@ func collect(recs []metrics.Record) *pointData {
 // whose data is absent is skipped, not an error: no completed request
 // skips all five, a run without chunk gaps (non-streaming) skips ITL vs
 // position, a run without token counts skips the ISL/OSL plots.
-func WritePointPlots(dir string, title string, recs []metrics.Record) ([]string, error) {
-	d := collect(recs)
+func WritePointPlots(dir string, title string, d *PointData) ([]string, error) {
 	if len(d.ttft) == 0 {
 		return nil, nil
 	}
 	if err := ensureDir(dir); err != nil {
 		return nil, err
 	}
+	d.gaps = d.positionGaps()
 	builders := []struct {
 		file  string
-		build func(*pointData, string) (*plot.Plot, error)
+		build func(*PointData, string) (*plot.Plot, error)
 	}{
 		{FileTTFT, ttftHist},
 		{FileLatency, latencyHist},
@@ -100,6 +162,19 @@ func WritePointPlots(dir string, title string, recs []metrics.Record) ([]string,
 		paths = append(paths, path)
 	}
 	return paths, nil
+}
+
+// PointFiles lists the per-point plots present in dir, in the order
+// WritePointPlots draws them.
+func PointFiles(dir string) []string {
+	var paths []string
+	for _, name := range []string{FileTTFT, FileLatency, FileTTFTvsISL, FileITLvsPos, FileISLvsOSL} {
+		path := filepath.Join(dir, name)
+		if _, err := os.Stat(path); err == nil {
+			paths = append(paths, path)
+		}
+	}
+	return paths
 }
 
 // withTitle heads a plot with what it shows and which point it is.

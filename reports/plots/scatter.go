@@ -11,7 +11,7 @@ import (
 
 // ttftVsISL shows whether TTFT grows with the prompt (prefill cost) or
 // not (queueing dominates). Skipped when no request has an ISL.
-func ttftVsISL(d *pointData, title string) (*plot.Plot, error) {
+func ttftVsISL(d *PointData, title string) (*plot.Plot, error) {
 	if !d.tokens {
 		return nil, nil
 	}
@@ -48,7 +48,7 @@ func sampleNote(shown, total int) string {
 // solid band, so the median and p90 per position bin are drawn over a
 // faint sample of the raw gaps. Skipped without chunk gaps (non-streaming
 // responses have one chunk).
-func itlVsPosition(d *pointData, title string) (*plot.Plot, error) {
+func itlVsPosition(d *PointData, title string) (*plot.Plot, error) {
 	if len(d.gaps) == 0 {
 		return nil, nil
 	}

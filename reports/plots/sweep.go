@@ -109,7 +109,7 @@ func newSweepData(res *runtime.ExperimentResult, param string, gates []metrics.G
 	for i := range res.Points {
 		p := &res.Points[i]
 		v, ok := p.Params[param]
-		if !ok || p.Outcome == nil || (p.Outcome.Result != nil && p.Outcome.Result.Interrupted) {
+		if !ok || p.Outcome == nil || p.Outcome.Interrupted {
 			continue
 		}
 		d.pts = append(d.pts, sweepPoint{load: v, pr: p})

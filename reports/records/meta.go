@@ -40,6 +40,11 @@ type Meta struct {
 	// llmbench, the GenAI-Perf run description), so every report can be
 	// re-rendered from the records file alone. It must hold no secrets.
 	Config string
+	// Recovered is read back as true from a file whose run crashed and
+	// whose footer Recover rebuilt: it holds the row groups written before
+	// the crash only, and the metadata of the last of them (so usually no
+	// TokenCounting or Config). NewWriter ignores it.
+	Recovered bool
 }
 
 // Metadata key names.
@@ -59,9 +64,11 @@ const (
 	keyVersion       = keyPrefix + "version"
 	keySchemaVersion = keyPrefix + "schema_version"
 	keyConfig        = keyPrefix + "config"
+	keyRecovered     = keyPrefix + "recovered" // written by Recover only
 )
 
-// pairs lists the metadata as key-value pairs, in a fixed order.
+// pairs lists the metadata a Writer stores as key-value pairs, in a fixed
+// order.
 func (m Meta) pairs() [][2]string {
 	return [][2]string{
 		{keySchemaVersion, SchemaVersion},
@@ -101,6 +108,7 @@ func metaFrom(lookup func(string) (string, bool)) Meta {
 		Version:       get(keyVersion),
 		SchemaVersion: get(keySchemaVersion),
 		Config:        get(keyConfig),
+		Recovered:     get(keyRecovered) == "true",
 	}
 }
 

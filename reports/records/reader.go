@@ -9,37 +9,82 @@ import (
 	"github.com/parquet-go/parquet-go"
 )
 
+// ErrNoFooter is returned when reading a records file that has no footer:
+// its run crashed (or is still going). Recover gives it one.
+var ErrNoFooter = errors.New("records: file has no footer (did its run crash?); records.Recover rebuilds it")
+
 // ReadRecords reads a records.parquet file back into metrics.Record values,
 // in file order, and its metadata. Every field metrics reads is restored
 // exactly (ID, Component, Scheduled, Sent, Chunks, ReasoningChunks, Done,
 // InputTokens, OutputTokens, Usage, Err) as well as Entry; Output and
 // ChunkEnds are not stored and come back empty.
 func ReadRecords(r io.ReaderAt, size int64) ([]metrics.Record, Meta, error) {
+	var out []metrics.Record
+	meta, err := ReadEach(r, size, func(rec *metrics.Record) error {
+		out = append(out, *rec)
+		return nil
+	})
+	if err != nil {
+		return nil, meta, err
+	}
+	return out, meta, nil
+}
+
+// ReadEach is ReadRecords one record at a time: it calls fn with every
+// record, in file order, reading the file a page at a time rather than
+// holding it in memory. The record is fn's to keep. An error from fn stops
+// the read and is returned as is.
+func ReadEach(r io.ReaderAt, size int64, fn func(*metrics.Record) error) (Meta, error) {
 	f, err := parquet.OpenFile(r, size)
 	if err != nil {
-		return nil, Meta{}, fmt.Errorf("records: %w", err)
+		if footerless(r, size) {
+			return Meta{}, ErrNoFooter
+		}
+		return Meta{}, fmt.Errorf("records: %w", err)
 	}
 	meta := metaFrom(f.Lookup)
 	if meta.SchemaVersion != SchemaVersion {
-		return nil, meta, fmt.Errorf("records: schema version %q, want %q", meta.SchemaVersion, SchemaVersion)
+		return meta, fmt.Errorf("records: schema version %q, want %q", meta.SchemaVersion, SchemaVersion)
 	}
 	rd := parquet.NewGenericReader[row](f)
 	defer rd.Close()
-	out := make([]metrics.Record, 0, f.NumRows())
 	buf := make([]row, 1024)
 	for {
 		n, err := rd.Read(buf)
 		for i := range buf[:n] {
-			out = append(out, fromRow(&buf[i]))
+			rec := fromRow(&buf[i])
+			if err := fn(&rec); err != nil {
+				return meta, err
+			}
 		}
 		if errors.Is(err, io.EOF) {
-			break
+			return meta, nil
 		}
 		if err != nil {
-			return nil, meta, fmt.Errorf("records: %w", err)
+			return meta, fmt.Errorf("records: %w", err)
 		}
 	}
-	return out, meta, nil
+}
+
+// footerless tells a Parquet file cut short — it starts with the magic
+// but does not end with it — from one that is damaged or not Parquet.
+func footerless(r io.ReaderAt, size int64) bool {
+	if size < 2*int64(len(magic)) {
+		return false
+	}
+	head, end := make([]byte, len(magic)), make([]byte, len(magic))
+	return readAt(r, head, 0) == nil && readAt(r, end, size-int64(len(magic))) == nil &&
+		string(head) == magic && string(end) != magic
+}
+
+// readAt fills p from offset off, where io.ReaderAt may also report
+// io.EOF for a read that ends exactly at the end of the input.
+func readAt(r io.ReaderAt, p []byte, off int64) error {
+	n, err := r.ReadAt(p, off)
+	if n == len(p) {
+		return nil
+	}
+	return err
 }
 
 func fromRow(x *row) metrics.Record {

@@ -314,13 +314,7 @@ func TestEmptyFile(t *testing.T) {
 
 // TestPyarrowReadsFile checks the file with an independent reader.
 func TestPyarrowReadsFile(t *testing.T) {
-	py, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("independent-reader check skipped: python3 not found")
-	}
-	if out, err := exec.Command(py, "-c", "import pyarrow.parquet").CombinedOutput(); err != nil {
-		t.Skipf("independent-reader check skipped: pyarrow not importable (pip install pyarrow to run it): %s", bytes.TrimSpace(out))
-	}
+	py := needPyarrow(t)
 	recs := genRecords(500, 6)
 	path := filepath.Join(t.TempDir(), "records.parquet")
 	if err := os.WriteFile(path, writeFile(t, recs, Options{RowGroupRows: 128}), 0o644); err != nil {

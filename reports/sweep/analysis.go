@@ -128,7 +128,7 @@ func (c *capacity) saturationOf(res *runtime.ExperimentResult, lps []metrics.Loa
 // partial reports a point cut short by an interrupt: shown, but too short
 // to be judged with the others.
 func partial(p *runtime.PointResult) bool {
-	return p.Outcome != nil && p.Outcome.Result != nil && p.Outcome.Result.Interrupted
+	return p.Outcome != nil && p.Outcome.Interrupted
 }
 
 // LoadParam is the parameter an experiment's capacity is measured along:

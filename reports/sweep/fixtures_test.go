@@ -71,7 +71,7 @@ func sweepOf(param string, gates []string, points ...measured) *runtime.Experime
 	res := &runtime.ExperimentResult{Experiment: exp}
 	for i, m := range points {
 		values[i] = m.load
-		out := &runtime.Outcome{Result: &runtime.Result{}, Counting: runtime.Counting{Mode: runtime.ByUsage}, Summary: summaryOf(m)}
+		out := &runtime.Outcome{Counting: runtime.Counting{Mode: runtime.ByUsage}, Summary: summaryOf(m)}
 		p := runtime.PointResult{Label: label(param, m.load), Params: map[string]float64{param: m.load},
 			Outcome: out, Repeats: []*runtime.Outcome{out}}
 		for _, g := range exp.Gates {

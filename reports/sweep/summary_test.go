@@ -132,7 +132,7 @@ func TestSummaryJSONAdaptiveRepeatsPartial(t *testing.T) {
 	res.Points[0].Repeats = append(res.Points[0].Repeats, &runtime.Outcome{Summary: s2})
 	one := metrics.HeadlineRepeats([]*metrics.Summary{&s1})
 	res.Points[1].RepeatStats = one
-	res.Points[3].Outcome.Result.Interrupted = true
+	res.Points[3].Outcome.Interrupted = true
 
 	_, d := summaryJSON(t, *res)
 	e := d.Experiments[0]

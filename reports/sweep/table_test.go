@@ -87,7 +87,7 @@ func TestTableVerdictsInWords(t *testing.T) {
 // a token-length sweep is not judged for saturation.
 func TestTablePartialAndTokenSweep(t *testing.T) {
 	res := growing()
-	res.Points[3].Outcome.Result.Interrupted = true
+	res.Points[3].Outcome.Interrupted = true
 	got := table(t, res, runtime.ParamConcurrency)
 	mustContain(t, got, "8 (partial)", "never saturated up to concurrency 4")
 
@@ -104,7 +104,7 @@ func TestTableRepeats(t *testing.T) {
 	for _, tok := range []float64{200, 204, 250} {
 		s := summaryOf(measured{2, 10, 5, tok, 2, -1, 0})
 		runs = append(runs, &s)
-		p.Repeats = append(p.Repeats, &runtime.Outcome{Summary: s, Result: &runtime.Result{}})
+		p.Repeats = append(p.Repeats, &runtime.Outcome{Summary: s})
 	}
 	p.Repeats = p.Repeats[1:]
 	p.RepeatStats = metrics.HeadlineRepeats(runs)

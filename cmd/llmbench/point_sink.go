@@ -1,0 +1,128 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports/genaiperf"
+	"github.com/llmbench/llmbench/reports/plots"
+	"github.com/llmbench/llmbench/reports/records"
+	"github.com/llmbench/llmbench/runtime"
+)
+
+// pointSink takes one run of a point's records as they finish and writes
+// what needs them into the point's folder — records.parquet,
+// profile_export.json and the data of the point plots — so no record is
+// kept once it is written and a crash loses at most the records.parquet
+// row group in progress. inputs.json is written when the sink opens.
+type pointSink struct {
+	parquet    *os.File
+	records    *records.Writer
+	exportFile *os.File
+	export     *genaiperf.ProfileExportWriter
+	plots      *plots.PointData // nil when plots are off
+	dir        string
+}
+
+// openPointSink starts the files of one run of a point in dir. id names
+// the point (scenario, experiment, point, repeat); the rest of the records
+// metadata comes from r.
+func openPointSink(dir string, r *genaiperf.Run, id records.Meta, reqs []runtime.Request, withPlots bool) (s *pointSink, err error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	payloads := make([][]byte, len(reqs))
+	for i := range reqs {
+		payloads[i] = reqs[i].Body
+	}
+	if err := writeFile(filepath.Join(dir, "inputs.json"), func(f *os.File) error { return genaiperf.WriteInputs(f, payloads) }); err != nil {
+		return nil, err
+	}
+	s = &pointSink{dir: dir}
+	defer func() {
+		if err != nil {
+			s.abandon()
+		}
+	}()
+	if s.parquet, err = os.Create(filepath.Join(dir, "records.parquet")); err != nil {
+		return nil, err
+	}
+	meta := id
+	meta.Model, meta.EndpointURL, meta.API, meta.Stream = firstModel(r), r.URL, r.EndpointType, r.Streaming
+	meta.Load, meta.Version = r.DirName(), version
+	if meta.Config, err = runDescription(r); err != nil {
+		return nil, err
+	}
+	if s.records, err = records.NewWriter(s.parquet, meta); err != nil {
+		return nil, err
+	}
+	if s.exportFile, err = os.Create(filepath.Join(dir, r.ProfileExportFile)); err != nil {
+		return nil, err
+	}
+	s.export = genaiperf.NewProfileExportWriter(s.exportFile, dir, r, payloads)
+	if withPlots {
+		s.plots = plots.NewPointData()
+	}
+	return s, nil
+}
+
+// runDescription is the run as JSON, credentials stripped: what `llmbench
+// report` renders from.
+func runDescription(r *genaiperf.Run) (string, error) {
+	described := *r
+	described.URL = records.StripCredentials(r.URL)
+	config, err := json.Marshal(described)
+	return string(config), err
+}
+
+// Write is runtime.RecordWriter: every record goes to each file.
+func (s *pointSink) Write(recs ...metrics.Record) error {
+	for i := range recs {
+		if s.plots != nil {
+			s.plots.Add(&recs[i])
+		}
+	}
+	return errors.Join(s.records.Write(recs...), s.export.Write(recs...))
+}
+
+// finish completes the files now that the outcome is known: the records
+// footer gets how tokens were counted and the final run description, and
+// the plots are drawn (a plot that fails is reported, not fatal).
+func (s *pointSink) finish(stderr io.Writer, r *genaiperf.Run, out *runtime.Outcome, plotTitle string) error {
+	config, err := runDescription(r)
+	if err != nil {
+		return err
+	}
+	s.records.Finish(r.TokenCounting, config)
+	err = errors.Join(out.RecordsErr,
+		s.records.Close(), s.parquet.Close(),
+		s.export.Close(), s.exportFile.Close())
+	if err != nil {
+		return fmt.Errorf("%s: %w", s.dir, err)
+	}
+	if s.plots != nil {
+		if _, err := plots.WritePointPlots(filepath.Join(s.dir, "plots"), plotTitle, s.plots); err != nil {
+			fmt.Fprintf(stderr, "llmbench: plots for %s: %v\n", plotTitle, err)
+		}
+	}
+	return nil
+}
+
+// abandon closes the files of a run that never happened and removes them.
+func (s *pointSink) abandon() {
+	if s.export != nil {
+		s.export.Close() // removes its temporary file of failures
+	}
+	for _, f := range []*os.File{s.parquet, s.exportFile} {
+		if f != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}
+	os.Remove(filepath.Join(s.dir, "inputs.json"))
+}
