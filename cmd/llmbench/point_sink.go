@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/genaiperf"
@@ -58,7 +59,11 @@ func openPointSink(dir string, r *genaiperf.Run, id records.Meta, reqs []runtime
 	if meta.Config, err = runDescription(r); err != nil {
 		return nil, err
 	}
-	if s.records, err = records.NewWriter(s.parquet, meta); err != nil {
+	opts, err := recordsOptions()
+	if err != nil {
+		return nil, err
+	}
+	if s.records, err = records.NewWriterOptions(s.parquet, meta, opts); err != nil {
 		return nil, err
 	}
 	if s.exportFile, err = os.Create(filepath.Join(dir, r.ProfileExportFile)); err != nil {
@@ -69,6 +74,22 @@ func openPointSink(dir string, r *genaiperf.Run, id records.Meta, reqs []runtime
 		s.plots = plots.NewPointData()
 	}
 	return s, nil
+}
+
+// flushIntervalEnv overrides how often records.parquet is flushed (a Go
+// duration): the most a crash can lose. See docs/records.md.
+const flushIntervalEnv = "LLMBENCH_RECORDS_FLUSH_INTERVAL"
+
+func recordsOptions() (records.Options, error) {
+	v := os.Getenv(flushIntervalEnv)
+	if v == "" {
+		return records.Options{}, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return records.Options{}, fmt.Errorf("%s=%q: want a positive duration such as 2s", flushIntervalEnv, v)
+	}
+	return records.Options{FlushInterval: d}, nil
 }
 
 // runDescription is the run as JSON, credentials stripped: what `llmbench

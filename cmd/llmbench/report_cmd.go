@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -58,9 +59,17 @@ func findRecords(path string) ([]string, error) {
 }
 
 // rerender recomputes one point's summary from its records and rewrites
-// its GenAI-Perf JSON and CSV and its plots beside them, printing the table.
+// its GenAI-Perf JSON and CSV and its plots beside them, printing the
+// table. Records are read a page at a time, so memory does not grow with
+// the file. A file left without its footer by a crashed run is recovered
+// first (see records.Recover).
 func rerender(e *env, file string) error {
-	recs, meta, err := readRecordsFile(file)
+	f, size, err := openRecordsFile(e, file)
+	if err != nil {
+		return invalid("%s: %v", file, err)
+	}
+	defer f.Close()
+	meta, err := records.ReadMeta(f, size)
 	if err != nil {
 		return invalid("%s: %v", file, err)
 	}
@@ -76,9 +85,12 @@ func rerender(e *env, file string) error {
 	// Rows are in completion order, the order the run summarized them in
 	// (the order of a floating-point sum shows in the last digit).
 	acc, data := metrics.NewAccumulator(metrics.Options{Goodput: slos}), plots.NewPointData()
-	for i := range recs {
-		acc.Add(&recs[i])
-		data.Add(&recs[i])
+	if _, err := records.ReadEach(f, size, func(r *metrics.Record) error {
+		acc.Add(r)
+		data.Add(r)
+		return nil
+	}); err != nil {
+		return invalid("%s: %v", file, err)
 	}
 	summary := acc.Summary()
 	dir := filepath.Dir(file)
@@ -95,17 +107,37 @@ func rerender(e *env, file string) error {
 	return genaiperf.WriteConsole(e.stdout, &run, &summary)
 }
 
-func readRecordsFile(path string) ([]metrics.Record, records.Meta, error) {
+// openRecordsFile opens a records file for reading, first recovering one
+// whose run was killed before it could write the footer.
+func openRecordsFile(e *env, path string) (*os.File, int64, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, records.Meta{}, err
+		return nil, 0, err
 	}
-	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return nil, records.Meta{}, err
+		f.Close()
+		return nil, 0, err
 	}
-	return records.ReadRecords(f, st.Size())
+	if _, err := records.ReadMeta(f, st.Size()); !errors.Is(err, records.ErrNoFooter) {
+		return f, st.Size(), nil // readable, or an error the reader will report
+	}
+	f.Close()
+	if f, err = os.OpenFile(path, os.O_RDWR, 0); err != nil {
+		return nil, 0, fmt.Errorf("its run was interrupted before finishing it, and it cannot be opened to recover it: %w", err)
+	}
+	info, err := records.Recover(f)
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	fmt.Fprintf(e.stderr, "llmbench: %s had no footer (its run was killed before finishing it): recovered %d requests in %d row groups, dropped %d bytes of an unfinished row group\n",
+		path, info.Rows, info.RowGroups, info.DroppedBytes)
+	if st, err = f.Stat(); err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	return f, st.Size(), nil
 }
 
 // goodputOf turns the stored goodput SLOs back into metrics.SLO values.

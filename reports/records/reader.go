@@ -35,16 +35,9 @@ func ReadRecords(r io.ReaderAt, size int64) ([]metrics.Record, Meta, error) {
 // holding it in memory. The record is fn's to keep. An error from fn stops
 // the read and is returned as is.
 func ReadEach(r io.ReaderAt, size int64, fn func(*metrics.Record) error) (Meta, error) {
-	f, err := parquet.OpenFile(r, size)
+	f, meta, err := open(r, size)
 	if err != nil {
-		if footerless(r, size) {
-			return Meta{}, ErrNoFooter
-		}
-		return Meta{}, fmt.Errorf("records: %w", err)
-	}
-	meta := metaFrom(f.Lookup)
-	if meta.SchemaVersion != SchemaVersion {
-		return meta, fmt.Errorf("records: schema version %q, want %q", meta.SchemaVersion, SchemaVersion)
+		return meta, err
 	}
 	rd := parquet.NewGenericReader[row](f)
 	defer rd.Close()
@@ -64,6 +57,29 @@ func ReadEach(r io.ReaderAt, size int64, fn func(*metrics.Record) error) (Meta, 
 			return meta, fmt.Errorf("records: %w", err)
 		}
 	}
+}
+
+// ReadMeta reads only a file's metadata (its footer), e.g. to learn the
+// run's goodput SLOs before summarizing its records with ReadEach.
+func ReadMeta(r io.ReaderAt, size int64) (Meta, error) {
+	_, meta, err := open(r, size)
+	return meta, err
+}
+
+// open reads the footer and checks the schema version.
+func open(r io.ReaderAt, size int64) (*parquet.File, Meta, error) {
+	f, err := parquet.OpenFile(r, size)
+	if err != nil {
+		if footerless(r, size) {
+			return nil, Meta{}, ErrNoFooter
+		}
+		return nil, Meta{}, fmt.Errorf("records: %w", err)
+	}
+	meta := metaFrom(f.Lookup)
+	if meta.SchemaVersion != SchemaVersion {
+		return nil, meta, fmt.Errorf("records: schema version %q, want %q", meta.SchemaVersion, SchemaVersion)
+	}
+	return f, meta, nil
 }
 
 // footerless tells a Parquet file cut short — it starts with the magic

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A profile killed outright (SIGKILL: no chance to write footers) leaves a
+// records.parquet that `llmbench report` recovers: every row group flushed
+// before the kill is summarized, and the file reads normally afterwards.
+func TestReportRecoversKilledRun(t *testing.T) {
+	dir := t.TempDir()
+	cmd := exec.Command(binary, "profile", "-m", "m", "-u", "sim://?itl=1ms&ttft=1ms", "--streaming",
+		"--concurrency", "4", "--request-count", "1000000", "--output-tokens-mean", "5")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), flushIntervalEnv+"=100ms")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	point := filepath.Join(dir, "artifacts", "m-openai-chat-concurrency4")
+	file := filepath.Join(point, "records.parquet")
+	// Several flushes happen within a second; the kill itself is what is
+	// under test, not when it lands.
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		if st, err := os.Stat(file); err == nil && st.Size() > 40<<10 {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+
+	r := runCLI(t, dir, "report", point)
+	if r.code != 0 || !strings.Contains(r.stderr, "had no footer") || !strings.Contains(r.stderr, "recovered") {
+		t.Fatalf("report exit %d\nstderr: %s", r.code, r.stderr)
+	}
+	n := genaiPerfJSON(t, point)["request_count"]["avg"].(float64)
+	if n < 1 || n >= 1000000 {
+		t.Errorf("recovered request_count = %v", n)
+	}
+	again := runCLI(t, dir, "report", point)
+	if again.code != 0 || strings.Contains(again.stderr, "no footer") {
+		t.Errorf("second report: exit %d, stderr %s", again.code, again.stderr)
+	}
+}
