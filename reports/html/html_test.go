@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime"
 )
 
@@ -101,5 +102,39 @@ func TestSweepPlotKneeMatchesTable(t *testing.T) {
 	g, ok := tableKneeGate(results[0].Experiment)
 	if !ok || g.Source != "ttft.p99 < 300ms" {
 		t.Fatalf("knee gate %q, %v; want the experiment's ttft gate", g.Source, ok)
+	}
+}
+
+// A point run three times gets a repeats table with mean, CI and spread,
+// and metrics whose repeats differ by more than 10% are flagged.
+func TestRepeatsTable(t *testing.T) {
+	results, _ := sweepFixture(t, t.TempDir())
+	pt := &results[0].Points[0]
+	var runs []*metrics.Summary
+	for _, f := range []float64{1, 1.02, 1.5} { // the third run is 50% slower
+		s := pt.Outcome.Summary
+		s.TimeToFirstToken = s.TimeToFirstToken.Scaled(f)
+		runs = append(runs, &s)
+		pt.Repeats = append(pt.Repeats, &runtime.Outcome{Summary: s})
+	}
+	pt.RepeatStats = metrics.HeadlineRepeats(runs)
+	var b bytes.Buffer
+	if err := Write(&b, Report{Results: results}); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	i := strings.Index(page, "Repeats · concurrency1 (3 runs)")
+	if i < 0 {
+		t.Fatal("no repeats table for the repeated point")
+	}
+	table := page[i:]
+	table = table[:strings.Index(table, "</table>")]
+	for _, want := range []string{"ttft.p99", "95% CI", "✗ repeats disagree", "output_token_throughput"} {
+		if !strings.Contains(table, want) {
+			t.Errorf("repeats table lacks %q:\n%s", want, table)
+		}
+	}
+	if strings.Count(table, "✗ repeats disagree") != 2 { // ttft.p50 and ttft.p99
+		t.Errorf("want exactly the two TTFT rows flagged:\n%s", table)
 	}
 }

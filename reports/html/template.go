@@ -45,6 +45,10 @@ const pageHTML = `<!DOCTYPE html>
 <h3>Points</h3>{{template "metrics" .Points}}
 {{with .SweepTable}}<h3>Sweep</h3><pre>{{.}}</pre>{{end}}
 {{range .Components}}<h3>Dataset components · {{.Point}}</h3>{{template "metrics" .Rows}}{{end}}
+{{range .Repeats}}<h3>Repeats · {{.Point}} ({{.Runs}} runs)</h3>
+<table><tr><th class="l">metric</th><th class="l">unit</th><th>n</th><th>mean</th><th>stddev</th><th>95% CI</th><th>spread</th><th class="l"></th></tr>
+{{range .Rows}}<tr><td class="l">{{.Metric}}</td><td class="l">{{.Unit}}</td><td>{{.N}}</td><td>{{.Mean}}</td><td>{{.Stddev}}</td><td>{{.CI}}</td><td>{{.Spread}}</td><td class="l {{.FlagClass}}">{{.Flag}}</td></tr>
+{{end}}</table>{{end}}
 <h3>Errors</h3>{{if .Errors}}<table><tr><th class="l">point</th><th class="l">class</th><th>status</th><th class="l">message</th><th>count</th></tr>
 {{range .Errors}}<tr><td class="l">{{.Point}}</td><td class="l">{{.Class}}</td><td>{{.Status}}</td><td class="l">{{.Message}}</td><td>{{.Count}}</td></tr>
 {{end}}</table>{{else}}<p class="muted">No request failed.</p>{{end}}

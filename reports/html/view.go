@@ -3,6 +3,7 @@ package html
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/llmbench/llmbench/metrics"
@@ -33,7 +34,19 @@ type experimentView struct {
 	Points     []metricRow
 	SweepTable string
 	Components []componentView
+	Repeats    []repeatView
 	Errors     []errorRow
+}
+
+// repeatView is the across-repeats statistics of one point run N times.
+type repeatView struct {
+	Point string
+	Runs  int
+	Rows  []repeatRow
+}
+
+type repeatRow struct {
+	Metric, Unit, N, Mean, Stddev, CI, Spread, Flag, FlagClass string
 }
 
 // metricRow is one line of headline metrics: a point, or one dataset
@@ -108,6 +121,9 @@ func newExperimentView(res *runtime.ExperimentResult, knee *metrics.Gate) (exper
 		if cv, ok := newComponentView(pt); ok {
 			ev.Components = append(ev.Components, cv)
 		}
+		if len(pt.Repeats) > 1 {
+			ev.Repeats = append(ev.Repeats, newRepeatView(pt))
+		}
 		ev.Errors = append(ev.Errors, errorRows(pt.Label, pt.Outcome.Summary.Errors)...)
 	}
 	if len(res.Points) > 1 {
@@ -152,4 +168,51 @@ func errorRows(point string, errs []metrics.ErrorCount) []errorRow {
 			Message: strings.TrimSpace(e.Message), Count: fmt.Sprint(e.Count)})
 	}
 	return rows
+}
+
+// newRepeatView lists each headline metric's mean, stddev, 95% confidence
+// interval and spread over a point's repeats, flagging the metrics whose
+// repeats disagree by more than 10%: one run is a data point, three are a
+// number, and a reader must see when they are not.
+func newRepeatView(pt *runtime.PointResult) repeatView {
+	rv := repeatView{Point: pt.Label, Runs: len(pt.Repeats)}
+	for _, name := range metrics.HeadlineNames() {
+		st, ok := pt.RepeatStats[name]
+		if !ok {
+			continue
+		}
+		scale, unit := repeatUnit(name)
+		row := repeatRow{Metric: name, Unit: unit, N: fmt.Sprint(st.N),
+			Mean: num(st.Mean * scale), Stddev: num(st.Stddev * scale),
+			CI:     "[" + num(st.CILow*scale) + ", " + num(st.CIHigh*scale) + "]",
+			Spread: num(st.Spread*100) + "%", Flag: "✓", FlagClass: "pass"}
+		if st.Disagree {
+			row.Flag, row.FlagClass = "✗ repeats disagree", "fail"
+		}
+		rv.Rows = append(rv.Rows, row)
+	}
+	return rv
+}
+
+// repeatUnit scales a headline metric from its native unit to the one
+// reports print.
+func repeatUnit(name string) (float64, string) {
+	switch {
+	case strings.HasPrefix(name, "ttft.") || strings.HasPrefix(name, "itl.") || strings.HasPrefix(name, "request_latency."):
+		return 1e-6, "ms"
+	case name == "error_rate":
+		return 100, "%"
+	case name == "output_token_throughput":
+		return 1, "tokens/s"
+	}
+	return 1, "req/s"
+}
+
+// num prints a statistic with 2 decimals; NaN (one repeat measured it)
+// as a dash.
+func num(v float64) string {
+	if math.IsNaN(v) {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f", v)
 }
