@@ -12,6 +12,7 @@ import (
 	"github.com/llmbench/llmbench/reports/genaiperf"
 	"github.com/llmbench/llmbench/reports/plots"
 	"github.com/llmbench/llmbench/reports/records"
+	"github.com/llmbench/llmbench/runtime"
 )
 
 // reportCmd re-renders reports from stored per-request records alone, so a
@@ -34,13 +35,16 @@ func (c *reportCmd) Run(e *env) error {
 		}
 		return invalid("%s: no records.parquet and no profile_export.json found", c.Path)
 	}
+	stored := make([]*storedPoint, 0, len(files))
 	for _, file := range files {
 		fmt.Fprintf(e.stdout, "\n== %s ==\n", filepath.Dir(file))
-		if err := rerender(e, file); err != nil {
+		p, err := rerender(e, file)
+		if err != nil {
 			return err
 		}
+		stored = append(stored, p)
 	}
-	return nil
+	return c.reportSweeps(e, stored)
 }
 
 // findRecords lists the records.parquet files at or below path.
@@ -58,53 +62,61 @@ func findRecords(path string) ([]string, error) {
 	return files, err
 }
 
-// rerender recomputes one point's summary from its records and rewrites
-// its GenAI-Perf JSON and CSV and its plots beside them, printing the
-// table. Records are read a page at a time, so memory does not grow with
-// the file. A file left without its footer by a crashed run is recovered
-// first (see records.Recover).
-func rerender(e *env, file string) error {
+// rerender recomputes one point's summary (and its dataset components')
+// from its records and rewrites its GenAI-Perf JSON and CSV and its plots
+// beside them, printing the table; it returns the point for the sweep
+// reports. Records are read a page at a time, so memory does not grow
+// with the file. A file left without its footer by a crashed run is
+// recovered first (see records.Recover).
+func rerender(e *env, file string) (*storedPoint, error) {
 	f, size, err := openRecordsFile(e, file)
 	if err != nil {
-		return invalid("%s: %v", file, err)
+		return nil, invalid("%s: %v", file, err)
 	}
 	defer f.Close()
 	meta, err := records.ReadMeta(f, size)
 	if err != nil {
-		return invalid("%s: %v", file, err)
+		return nil, invalid("%s: %v", file, err)
 	}
 	var run genaiperf.Run
 	if err := json.Unmarshal([]byte(meta.Config), &run); err != nil {
-		return invalid("%s: the file has no run description to render reports from (written by llmbench %q): %v",
+		return nil, invalid("%s: the file has no run description to render reports from (written by llmbench %q): %v",
 			file, meta.Version, err)
 	}
 	slos, err := goodputOf(run.Goodput)
 	if err != nil {
-		return invalid("%s: %v", file, err)
+		return nil, invalid("%s: %v", file, err)
 	}
 	// Rows are in completion order, the order the run summarized them in
 	// (the order of a floating-point sum shows in the last digit).
 	acc, data := metrics.NewAccumulator(metrics.Options{Goodput: slos}), plots.NewPointData()
+	parts := componentAccumulators{goodput: slos}
 	if _, err := records.ReadEach(f, size, func(r *metrics.Record) error {
 		acc.Add(r)
+		parts.add(r)
 		data.Add(r)
 		return nil
 	}); err != nil {
-		return invalid("%s: %v", file, err)
+		return nil, invalid("%s: %v", file, err)
 	}
-	summary := acc.Summary()
+	out := &runtime.Outcome{Counting: countingOf(run.TokenCounting), Summary: acc.Summary(),
+		Components: parts.summaries(), Goodput: slos}
 	dir := filepath.Dir(file)
 	jsonName, csvName := genaiperf.ExportFileNames(run.ProfileExportFile)
-	if err := writeFile(filepath.Join(dir, jsonName), func(f *os.File) error { return genaiperf.WriteJSON(f, &run, &summary) }); err != nil {
-		return runFailed("%v", err)
+	if err := writeFile(filepath.Join(dir, jsonName), func(f *os.File) error { return genaiperf.WriteJSON(f, &run, &out.Summary) }); err != nil {
+		return nil, runFailed("%v", err)
 	}
-	if err := writeFile(filepath.Join(dir, csvName), func(f *os.File) error { return genaiperf.WriteCSV(f, &run, &summary) }); err != nil {
-		return runFailed("%v", err)
+	if err := writeFile(filepath.Join(dir, csvName), func(f *os.File) error { return genaiperf.WriteCSV(f, &run, &out.Summary) }); err != nil {
+		return nil, runFailed("%v", err)
 	}
 	if _, err := plots.WritePointPlots(filepath.Join(dir, "plots"), meta.Point, data); err != nil {
 		fmt.Fprintf(e.stderr, "llmbench: plots for %s: %v\n", dir, err)
 	}
-	return genaiperf.WriteConsole(e.stdout, &run, &summary)
+	if err := genaiperf.WriteConsole(e.stdout, &run, &out.Summary); err != nil {
+		return nil, err
+	}
+	writeComponents(e.stdout, out.Components)
+	return &storedPoint{file: file, meta: meta, run: run, out: out}, nil
 }
 
 // openRecordsFile opens a records file for reading, first recovering one

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// `llmbench report OUT` rebuilds a run's sweep-level outputs from its
+// records alone: the sweep table and plots, report.html (per-point plots
+// and per-component tables included) and summary.json, byte for byte,
+// gates included (they are read back from gates.json).
+func TestReportRebuildsRunFolder(t *testing.T) {
+	dir, file := writeScenario(t, `
+target = endpoint(url = "sim://?itl=1ms&ttft=2ms", model = "m")
+chat = synthetic(input_tokens = fixed(10), output_tokens = fixed(5), name = "chat")
+rag = synthetic(input_tokens = fixed(40), output_tokens = fixed(3), name = "rag")
+
+def main(ctx):
+    return experiment(name = "e", endpoint = target, dataset = mix([chat, rag], weights = [0.5, 0.5]),
+                      load = concurrency(1), sweep = sweep(concurrency = [1, 2, 4]), requests = 8,
+                      gates = ["ttft.p99 < 10s", "error_rate < 1% @ concurrency=2"])
+`)
+	if r := runCLI(t, dir, "run", file); r.code != 0 {
+		t.Fatalf("run: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	out := filepath.Join(dir, "out")
+	summary, err := os.ReadFile(filepath.Join(out, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sweepPlots, _ := filepath.Glob(filepath.Join(out, "e-*.png"))
+	if len(sweepPlots) == 0 {
+		t.Fatal("the run wrote no sweep plots")
+	}
+	for _, path := range append(sweepPlots, filepath.Join(out, "summary.json"), filepath.Join(out, "report.html")) {
+		if err := os.Remove(path); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	r := runCLI(t, dir, "report", out)
+	if r.code != 0 {
+		t.Fatalf("report: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "== e: sweep ==") || !strings.Contains(r.stdout, "Knee (ttft.p99 < 10000ms)") {
+		t.Errorf("no sweep table on the console:\n%s", r.stdout)
+	}
+	for _, path := range sweepPlots {
+		if _, err := os.Stat(path); err != nil {
+			t.Errorf("sweep plot not rewritten: %v", err)
+		}
+	}
+	if got, err := os.ReadFile(filepath.Join(out, "summary.json")); err != nil || !bytes.Equal(got, summary) {
+		t.Errorf("summary.json differs from the run's (err %v)\n got %s\nwant %s", err, got, summary)
+	}
+	page, err := os.ReadFile(filepath.Join(out, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkReportPage(t, string(page), "e", []string{"concurrency1", "concurrency2", "concurrency4"})
+}
+
+// checkReportPage checks report.html shows the sweep, its plots, and each
+// point's plots and per-component table.
+func checkReportPage(t *testing.T, page, exp string, points []string) {
+	t.Helper()
+	for _, want := range []string{"<h3>Sweep</h3>", "<h3>" + exp + " · sweep</h3>", "ttft.p99 &lt; 10s"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("report.html lacks %q", want)
+		}
+	}
+	for _, pt := range points {
+		if !strings.Contains(page, "Dataset components · "+pt) {
+			t.Errorf("report.html has no component table for %s", pt)
+		}
+		_, rest, ok := strings.Cut(page, "<h3>"+exp+" · "+pt+"</h3>")
+		group, _, _ := strings.Cut(rest, "<h3>")
+		if !ok || !strings.Contains(group, "<img") {
+			t.Errorf("report.html has no plot of point %s", pt)
+		}
+	}
+}
