@@ -117,18 +117,7 @@ func stored(r metrics.Record) metrics.Record {
 func TestRoundTrip(t *testing.T) {
 	recs := genRecords(2000, 1)
 	data := writeFile(t, recs, Options{RowGroupRows: 300})
-	got, meta, err := ReadRecords(bytes.NewReader(data), int64(len(data)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(got) != len(recs) {
-		t.Fatalf("read %d records, wrote %d", len(got), len(recs))
-	}
-	for i := range recs {
-		if want := stored(recs[i]); !reflect.DeepEqual(got[i], want) {
-			t.Fatalf("record %d:\n got %+v\nwant %+v", i, got[i], want)
-		}
-	}
+	meta := checkRecords(t, data, recs)
 	wantMeta := testMeta
 	wantMeta.SchemaVersion = SchemaVersion
 	wantMeta.EndpointURL = "https://llm.example.com:8443/v1?region=eu"
