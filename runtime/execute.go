@@ -95,7 +95,7 @@ func Execute(ctx context.Context, job Job) (*Outcome, error) {
 	res := Run(ctx, job.Point, client, clock, reqs)
 	red.wait()
 	return &Outcome{Target: client.Target(), Requests: reqs, Interrupted: res.Interrupted,
-		Counting: red.counting(), Summary: red.whole.Summary(), Components: red.components(),
+		Counting: red.counting(), Summary: red.whole.Summary(), Components: red.parts.Summaries(),
 		Goodput: job.Goodput, RecordsErr: red.writeErr}, nil
 }
 
@@ -107,10 +107,9 @@ type reduction struct {
 	done    chan struct{}
 	counter *tokenCounter
 	out     RecordWriter
-	goodput []metrics.SLO
 
 	whole     *metrics.Accumulator
-	parts     map[string]*metrics.Accumulator // by dataset component
+	parts     ComponentAccumulators
 	fallbacks int
 	writeErr  error
 }
@@ -118,9 +117,9 @@ type reduction struct {
 func newReduction(job *Job, reqs []Request) *reduction {
 	r := &reduction{
 		ch: make(chan metrics.Record, 4096), done: make(chan struct{}),
-		counter: newTokenCounter(reqs, job.Count, job.Tokenizer), out: job.Records, goodput: job.Goodput,
+		counter: newTokenCounter(reqs, job.Count, job.Tokenizer), out: job.Records,
 		whole: metrics.NewAccumulator(metrics.Options{Goodput: job.Goodput}),
-		parts: map[string]*metrics.Accumulator{},
+		parts: ComponentAccumulators{Goodput: job.Goodput},
 	}
 	go r.loop()
 	return r
@@ -136,14 +135,7 @@ func (r *reduction) loop() {
 			r.fallbacks++
 		}
 		r.whole.Add(&rec)
-		if rec.Component != "" {
-			part := r.parts[rec.Component]
-			if part == nil {
-				part = metrics.NewAccumulator(metrics.Options{Goodput: r.goodput})
-				r.parts[rec.Component] = part
-			}
-			part.Add(&rec)
-		}
+		r.parts.Add(&rec)
 		if r.out != nil {
 			if err := r.out.Write(rec); err != nil && r.writeErr == nil {
 				r.writeErr = err
@@ -163,12 +155,37 @@ func (r *reduction) counting() Counting {
 	return Counting{Mode: r.counter.mode, Fallbacks: r.fallbacks}
 }
 
-func (r *reduction) components() []ComponentSummary {
-	if len(r.parts) < 2 {
+// ComponentAccumulators summarize each dataset component of a point on its
+// own as the records stream by; the zero value (with Goodput set) is ready.
+type ComponentAccumulators struct {
+	Goodput []metrics.SLO
+	parts   map[string]*metrics.Accumulator
+}
+
+// Add takes one record; records of no component are left out.
+func (c *ComponentAccumulators) Add(r *metrics.Record) {
+	if r.Component == "" {
+		return
+	}
+	if c.parts == nil {
+		c.parts = map[string]*metrics.Accumulator{}
+	}
+	part := c.parts[r.Component]
+	if part == nil {
+		part = metrics.NewAccumulator(metrics.Options{Goodput: c.Goodput})
+		c.parts[r.Component] = part
+	}
+	part.Add(r)
+}
+
+// Summaries are the components by name; nil unless the point mixed two
+// or more.
+func (c *ComponentAccumulators) Summaries() []ComponentSummary {
+	if len(c.parts) < 2 {
 		return nil
 	}
-	var out []ComponentSummary
-	for name, acc := range r.parts {
+	out := make([]ComponentSummary, 0, len(c.parts))
+	for name, acc := range c.parts {
 		out = append(out, ComponentSummary{Name: name, Summary: acc.Summary()})
 	}
 	slices.SortFunc(out, func(a, b ComponentSummary) int { return strings.Compare(a.Name, b.Name) })

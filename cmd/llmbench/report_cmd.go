@@ -90,17 +90,17 @@ func rerender(e *env, file string) (*storedPoint, error) {
 	// Rows are in completion order, the order the run summarized them in
 	// (the order of a floating-point sum shows in the last digit).
 	acc, data := metrics.NewAccumulator(metrics.Options{Goodput: slos}), plots.NewPointData()
-	parts := componentAccumulators{goodput: slos}
+	parts := runtime.ComponentAccumulators{Goodput: slos}
 	if _, err := records.ReadEach(f, size, func(r *metrics.Record) error {
 		acc.Add(r)
-		parts.add(r)
+		parts.Add(r)
 		data.Add(r)
 		return nil
 	}); err != nil {
 		return nil, invalid("%s: %v", file, err)
 	}
 	out := &runtime.Outcome{Counting: countingOf(run.TokenCounting), Summary: acc.Summary(),
-		Components: parts.summaries(), Goodput: slos}
+		Components: parts.Summaries(), Goodput: slos}
 	dir := filepath.Dir(file)
 	jsonName, csvName := genaiperf.ExportFileNames(run.ProfileExportFile)
 	if err := writeFile(filepath.Join(dir, jsonName), func(f *os.File) error { return genaiperf.WriteJSON(f, &run, &out.Summary) }); err != nil {

@@ -435,43 +435,6 @@ func (r *storedRun) config() []html.KV {
 	}
 }
 
-// componentAccumulators summarize each dataset component of a point on
-// its own as its records stream by, as the run did (runtime.Execute), so
-// the console and report.html keep their per-component tables.
-type componentAccumulators struct {
-	goodput []metrics.SLO
-	parts   map[string]*metrics.Accumulator
-}
-
-func (c *componentAccumulators) add(r *metrics.Record) {
-	if r.Component == "" {
-		return
-	}
-	if c.parts == nil {
-		c.parts = map[string]*metrics.Accumulator{}
-	}
-	part := c.parts[r.Component]
-	if part == nil {
-		part = metrics.NewAccumulator(metrics.Options{Goodput: c.goodput})
-		c.parts[r.Component] = part
-	}
-	part.Add(r)
-}
-
-// summaries are the components by name; nil unless the point mixed two
-// or more.
-func (c *componentAccumulators) summaries() []runtime.ComponentSummary {
-	if len(c.parts) < 2 {
-		return nil
-	}
-	out := make([]runtime.ComponentSummary, 0, len(c.parts))
-	for name, acc := range c.parts {
-		out = append(out, runtime.ComponentSummary{Name: name, Summary: acc.Summary()})
-	}
-	slices.SortFunc(out, func(a, b runtime.ComponentSummary) int { return strings.Compare(a.Name, b.Name) })
-	return out
-}
-
 // countingOf reads back a run's token counting as runtime.Counting.String
 // wrote it: "usage", or "usage (3 requests without usage counted by
 // chunks)".
