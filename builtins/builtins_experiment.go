@@ -31,7 +31,7 @@ type experimentValue struct {
 // are checked against each other.
 type experimentArgs struct {
 	name                    string
-	target, data, load      starlark.Value
+	target, data, traffic   starlark.Value
 	requests, length, sweep starlark.Value
 	warmup, repeats, seed   int
 	gates, telemetry        stringList
@@ -41,7 +41,7 @@ type experimentArgs struct {
 	tags                    stringMap
 }
 
-// experiment(name, endpoint, dataset, load, requests=, duration=,
+// experiment(name, endpoint, dataset, traffic, requests=, duration=,
 // warmup=0, sweep=None, gates=[], goodput={}, repeats=1, telemetry=[],
 // cost_per_hour=None, baseline=None, tags={}, seed=0): one experiment of
 // the scenario (SPEC §6). requests and duration are exclusive; with
@@ -50,7 +50,7 @@ type experimentArgs struct {
 func experimentBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	a := experimentArgs{repeats: 1}
 	if err := unpack(b.Name(), args, kwargs, "name", &a.name, "endpoint", &a.target, "dataset", &a.data,
-		"load", &a.load, "requests??", &a.requests, "duration??", &a.length, "warmup?", &a.warmup,
+		"traffic", &a.traffic, "requests??", &a.requests, "duration??", &a.length, "warmup?", &a.warmup,
 		"sweep??", &a.sweep, "gates?", &a.gates, "goodput?", &a.goodput, "repeats?", &a.repeats,
 		"telemetry?", &a.telemetry, "cost_per_hour??", &a.costPerHour, "baseline??", &a.baseline,
 		"tags?", &a.tags, "seed?", &a.seed); err != nil {
@@ -61,13 +61,13 @@ func experimentBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starla
 		return nil, err
 	}
 	attrs := experimentAttrs(e)
-	attrs["endpoint"], attrs["dataset"], attrs["load"] = ep, a.data, a.load
+	attrs["endpoint"], attrs["dataset"], attrs["traffic"] = ep, a.data, a.traffic
 	attrs["sweep"] = a.sweep
 	if a.sweep == nil {
 		attrs["sweep"] = starlark.None
 	}
 	stack := thread.CallStack()
-	desc := describeExperiment(e, a.load.String())
+	desc := describeExperiment(e, a.traffic.String())
 	return &experimentValue{object: newObject("experiment", desc, attrs, false),
 		plan: *e, stack: stack[:len(stack)-1]}, nil
 }
@@ -170,7 +170,7 @@ func (a *experimentArgs) checkCounts(fn string, e *runtime.Experiment) error {
 			return paramErrorf(fn, "requests", "got %d, want an int >= 1", e.Requests)
 		}
 	default:
-		if l, ok := a.load.(*loadValue); !ok || !l.plan.Replay() {
+		if l, ok := a.traffic.(*loadValue); !ok || !l.plan.Replay() {
 			e.Requests = defaultRequests // a replay sends its whole trace
 		}
 	}
@@ -217,7 +217,7 @@ func experimentAttrs(e *runtime.Experiment) starlark.StringDict {
 }
 
 func describeExperiment(e *runtime.Experiment, load string) string {
-	s := fmt.Sprintf("experiment(name=%s, endpoint=%s, dataset=%s, load=%s",
+	s := fmt.Sprintf("experiment(name=%s, endpoint=%s, dataset=%s, traffic=%s",
 		quote(e.Name), DescribeEndpoint(e.Endpoint), e.Dataset, load)
 	switch {
 	case e.Duration > 0:

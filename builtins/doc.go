@@ -53,7 +53,7 @@
 //	    Needs a timed trace() dataset; sends each entry at its timestamp
 //	    divided by speed. Without requests= or duration= the whole trace
 //	    is replayed.
-//	experiment(name, endpoint, dataset, load, requests=None, duration=None,
+//	experiment(name, endpoint, dataset, traffic, requests=None, duration=None,
 //	           warmup=0, sweep=None, gates=[], goodput={}, repeats=1,
 //	           telemetry=[], cost_per_hour=None, baseline=None, tags={}, seed=0)
 //	    requests and duration exclude each other; with neither, 100
@@ -77,9 +77,10 @@
 //	    Percentages are "5%" or ratios (0.05).
 //	env(name, default=None), fail(*args, sep=" "), struct(**kwargs)
 //
-// The keyword `load` of experiment() is a reserved word in Starlark; the
-// source is rewritten before parsing so it works as SPEC §6 writes it (see
-// rewriteLoad).
+// The load pattern of experiment() is named traffic because `load` is a
+// reserved word in Starlark: scenario files are plain Starlark that any
+// Starlark tool parses. A file that still writes `load = ...` gets a
+// syntax error whose message names traffic (see legacyLoadHint).
 //
 // # main, check and the results object
 //

@@ -105,7 +105,7 @@ func scriptError(file string, err error) *LoadError {
 	var re resolve.ErrorList
 	switch {
 	case errors.As(err, &se):
-		out.Msg = se.Msg
+		out.Msg = legacyLoadHint(se.Msg)
 		setPos(out, se.Pos)
 	case errors.As(err, &re) && len(re) > 0:
 		// Every resolve error at once ("undefined: x" for each typo), the
@@ -116,8 +116,17 @@ func scriptError(file string, err error) *LoadError {
 			out.Msg += fmt.Sprintf("\n%s: %s", e.Pos, e.Msg)
 		}
 	}
-	out.Msg = unalias(out.Msg)
 	return out
+}
+
+// legacyLoadHint explains the syntax error a pre-v1 scenario gets for
+// writing experiment(load = ...): `load` is a reserved word in Starlark,
+// so the parser stops at it, and the user needs the parameter's new name.
+func legacyLoadHint(msg string) string {
+	if !strings.HasPrefix(msg, "got load,") {
+		return msg
+	}
+	return msg + ": the load pattern is named traffic (load is a reserved word in Starlark); write traffic = concurrency(...), rate(...) or replay(...)"
 }
 
 // deepestEvalError follows the wrap chain to the last *starlark.EvalError:

@@ -22,9 +22,9 @@ func (a *experimentArgs) planLoad(fn string, e *runtime.Experiment) error {
 	if !ok {
 		return paramErrorf(fn, "dataset", "got %s, want dataset", a.data.Type())
 	}
-	load, ok := a.load.(*loadValue)
+	load, ok := a.traffic.(*loadValue)
 	if !ok {
-		return paramErrorf(fn, "load", "got %s, want load", a.load.Type())
+		return paramErrorf(fn, "traffic", "got %s, want traffic", a.traffic.Type())
 	}
 	e.Load, e.Dataset = load.plan, data.src
 	if m, ok := data.src.(dataset.Mix); ok {
@@ -33,10 +33,10 @@ func (a *experimentArgs) planLoad(fn string, e *runtime.Experiment) error {
 	}
 	if load.plan.Replay() {
 		if _, ok := data.src.(dataset.Trace); !ok {
-			return paramErrorf(fn, "load", "replay() needs a trace() dataset, got %s", data.src)
+			return paramErrorf(fn, "traffic", "replay() needs a trace() dataset, got %s", data.src)
 		}
 		if !data.info.Timed {
-			return paramErrorf(fn, "load", "replay() needs timestamps, but %s has none", data.src)
+			return paramErrorf(fn, "traffic", "replay() needs timestamps, but %s has none", data.src)
 		}
 	}
 	if a.sweep == nil {
@@ -60,7 +60,7 @@ func sweepFits(sw *sweepValue, load *loadValue, data *datasetValue) error {
 		return fmt.Errorf("got %s, but a replay() load cannot be swept", sw)
 	}
 	if over := sw.over(); over != "" && over != load.kind() {
-		return fmt.Errorf("%s varies %s, want load=%s(...), got load=%s", sw, over, over, load)
+		return fmt.Errorf("%s varies %s, want traffic=%s(...), got traffic=%s", sw, over, over, load)
 	}
 	for _, p := range sw.plan.Params {
 		if (p.Name == runtime.ParamInputTokens || p.Name == runtime.ParamOutputTokens) && data.kind != "synthetic" {

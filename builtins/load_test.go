@@ -261,21 +261,19 @@ func TestConcurrentLoads(t *testing.T) {
 	wg.Wait()
 }
 
-func TestLoadAliasKeepsColumnsAndNames(t *testing.T) {
-	src := []byte("load(\"a.star\", \"b\")\nx = f(load = 1, s = \"load = 2\") # load = 3\ny = x.load\nz = '''\nload = \"\"\"'''\n")
-	got := string(rewriteLoad(src))
-	want := "load(\"a.star\", \"b\")\nx = f(" + loadAlias + " = 1, s = \"load = 2\") # load = 3\ny = x." + loadAlias + "\nz = '''\nload = \"\"\"'''\n"
-	if got != want {
-		t.Errorf("got\n%s\nwant\n%s", got, want)
-	}
-	path := writeScenario(t, "s.star", "def main(ctx):\n    return experiment('x', sim(), synthetic(1), load = 3)\n")
+// experiment() takes its load pattern as traffic: scenario files are plain
+// Starlark, and a file still written with `load = ...` (a reserved word)
+// gets the parser's position and a message naming traffic.
+func TestTrafficParameterAndLegacyLoadHint(t *testing.T) {
+	path := writeScenario(t, "s.star", "def main(ctx):\n    return experiment('x', sim(), synthetic(1), traffic = 3)\n")
 	le := loadErr(t, path, Options{})
-	if le.Msg != "experiment: for parameter load: got int, want load" || le.Line != 2 || le.Col != 49 {
+	if le.Msg != "experiment: for parameter traffic: got int, want traffic" || le.Line != 2 || le.Col != 49 {
 		t.Errorf("got %d:%d %q", le.Line, le.Col, le.Msg)
 	}
-	path = writeScenario(t, "s.star", "x = endpoint('h:1', 'm', load = 3)\n")
-	if le := loadErr(t, path, Options{}); le.Msg != `endpoint: unexpected keyword argument "load"` {
-		t.Errorf("got %q", le.Msg)
+	path = writeScenario(t, "s.star", "def main(ctx):\n    return experiment('x', sim(), synthetic(1),\n        load = concurrency(1))\n")
+	le = loadErr(t, path, Options{})
+	if le.Line != 3 || le.Col != 9 || !strings.Contains(le.Msg, "named traffic") || !strings.Contains(le.Msg, "write traffic = ") {
+		t.Errorf("got %d:%d %q", le.Line, le.Col, le.Msg)
 	}
 }
 

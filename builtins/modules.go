@@ -79,7 +79,6 @@ func (s *session) load(thread *starlark.Thread, name string) (starlark.StringDic
 func (s *session) exec(thread *starlark.Thread, key string, src []byte) (starlark.StringDict, error) {
 	s.loading = append(s.loading, key)
 	defer func() { s.loading = s.loading[:len(s.loading)-1] }()
-	src = rewriteLoad(src)
 	s.sources[s.display(key)] = src
 	globals, err := starlark.ExecFileOptions(fileOptions, thread, s.display(key), src, s.predeclared)
 	if err != nil {

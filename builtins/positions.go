@@ -47,7 +47,7 @@ func (s *session) refine(le *LoadError) {
 	name := m[1] + m[2]
 	for _, arg := range call.Args {
 		if b, ok := arg.(*syntax.BinaryExpr); ok && b.Op == syntax.EQ {
-			if id, ok := b.X.(*syntax.Ident); ok && unalias(id.Name) == name {
+			if id, ok := b.X.(*syntax.Ident); ok && id.Name == name {
 				le.Line, le.Col = int(id.NamePos.Line), int(id.NamePos.Col)
 				return
 			}

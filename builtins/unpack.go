@@ -16,7 +16,6 @@ import (
 // would not suggest gates; unknown keywords are therefore checked here
 // first, with the same message shape.
 func unpack(fn string, args starlark.Tuple, kwargs []starlark.Tuple, pairs ...any) error {
-	kwargs = unaliasKwargs(kwargs)
 	names := make([]string, 0, len(pairs)/2)
 	for i := 0; i < len(pairs); i += 2 {
 		names = append(names, strings.TrimRight(pairs[i].(string), "?"))
@@ -41,19 +40,6 @@ func unpack(fn string, args starlark.Tuple, kwargs []starlark.Tuple, pairs ...an
 }
 
 var quotedParam = regexp.MustCompile(`for parameter "(\w+)":`)
-
-// unaliasKwargs renames the rewritten keyword `load` (see rewriteLoad)
-// back, copying only when it occurs.
-func unaliasKwargs(kwargs []starlark.Tuple) []starlark.Tuple {
-	for i, kv := range kwargs {
-		if kv[0] == starlark.String(loadAlias) {
-			out := append([]starlark.Tuple{}, kwargs...)
-			out[i] = starlark.Tuple{starlark.String("load"), kv[1]}
-			return unaliasKwargs(out)
-		}
-	}
-	return kwargs
-}
 
 // paramError is the message UnpackArgs gives a bad argument, for checks
 // made after unpacking: "experiment: for parameter requests: ...". It

@@ -41,7 +41,7 @@ func (o *object) base() *object         { return o }
 // Attr returns nil for an unknown name, which the interpreter reports as
 // "<type> has no .name field or method" with a spelling suggestion drawn
 // from AttrNames.
-func (o *object) Attr(name string) (starlark.Value, error) { return o.attrs[unalias(name)], nil }
+func (o *object) Attr(name string) (starlark.Value, error) { return o.attrs[name], nil }
 
 func (o *object) AttrNames() []string {
 	names := make([]string, 0, len(o.attrs))

@@ -20,7 +20,7 @@ rag = synthetic(input_tokens = fixed(40), output_tokens = fixed(3), name = "rag"
 
 def main(ctx):
     return experiment(name = "e", endpoint = target, dataset = mix([chat, rag], weights = [0.5, 0.5]),
-                      load = concurrency(1), sweep = sweep(concurrency = [1, 2, 4]), requests = 8,
+                      traffic = concurrency(1), sweep = sweep(concurrency = [1, 2, 4]), requests = 8,
                       gates = ["ttft.p99 < 10s", "error_rate < 1% @ concurrency=2"])
 `)
 	if r := runCLI(t, dir, "run", file); r.code != 0 {

@@ -66,7 +66,7 @@ func writeScenario(t *testing.T, body string) (dir, file string) {
 func TestRunGateFailureExitsOne(t *testing.T) {
 	dir, file := writeScenario(t, scenarioHeader+`
 def main(ctx):
-    return experiment(name = "e", endpoint = target, dataset = ds, load = concurrency(2), requests = 10,
+    return experiment(name = "e", endpoint = target, dataset = ds, traffic = concurrency(2), requests = 10,
                       gates = ["ttft.p99 < 1us", "error_rate < 1%"])
 `)
 	junit := filepath.Join(dir, "gates.xml")
@@ -102,7 +102,7 @@ def main(ctx):
 func TestRunCheckFailExitsOne(t *testing.T) {
 	dir, file := writeScenario(t, scenarioHeader+`
 def main(ctx):
-    return experiment(name = "e", endpoint = target, dataset = ds, load = concurrency(1), requests = 4)
+    return experiment(name = "e", endpoint = target, dataset = ds, traffic = concurrency(1), requests = 4)
 
 def check(results):
     p = results["e"].points[0]
@@ -120,15 +120,15 @@ func TestScenarioErrorsExitTwoWithPosition(t *testing.T) {
 		"syntax": {"def main(ctx)\n    return 1\n", "s.star:2:1: got newline, want ':'"},
 		"wrong type": {scenarioHeader + `
 def main(ctx):
-    return experiment(name = "e", endpoint = target, dataset = ds, load = concurrency(1), requests = "ten")
+    return experiment(name = "e", endpoint = target, dataset = ds, traffic = concurrency(1), requests = "ten")
 `, "s.star:6:91: experiment: for parameter requests: got string, want int"},
 		"unknown parameter": {scenarioHeader + `
 def main(ctx):
-    return experiment(name = "e", endpoint = target, dataset = ds, load = concurrency(1), requets = 3)
+    return experiment(name = "e", endpoint = target, dataset = ds, traffic = concurrency(1), requets = 3)
 `, `unexpected keyword argument "requets" (did you mean requests?)`},
 		"malformed gate": {scenarioHeader + `
 def main(ctx):
-    return experiment(name = "e", endpoint = target, dataset = ds, load = concurrency(1), gates = ["ttft.p99 < 5xx"])
+    return experiment(name = "e", endpoint = target, dataset = ds, traffic = concurrency(1), gates = ["ttft.p99 < 5xx"])
 `, `unknown unit "xx"`},
 	}
 	for name, tc := range cases {
@@ -153,7 +153,7 @@ func TestCheckSendsNoTraffic(t *testing.T) {
 target = endpoint(url = env("LLM_URL"), model = "m")
 def main(ctx):
     return experiment(name = "e", endpoint = target, dataset = synthetic(input_tokens = 5),
-                      load = concurrency(4), sweep = sweep(concurrency = pow2(1, 8)), requests = 10)
+                      traffic = concurrency(4), sweep = sweep(concurrency = pow2(1, 8)), requests = 10)
 `)
 	cmd := runCLIEnv(t, dir, []string{"LLM_URL=" + srv.URL}, "check", file)
 	if cmd.code != 0 || !strings.Contains(cmd.stdout, "points (4): concurrency1, concurrency2, concurrency4, concurrency8") {
@@ -169,7 +169,7 @@ def main(ctx):
 func TestRunInterruptExits130(t *testing.T) {
 	dir, file := writeScenario(t, scenarioHeader+`
 def main(ctx):
-    return experiment(name = "e", endpoint = target, dataset = ds, load = concurrency(2), requests = 100000,
+    return experiment(name = "e", endpoint = target, dataset = ds, traffic = concurrency(2), requests = 100000,
                       gates = ["error_rate < 1%"])
 `)
 	cmd := exec.Command(binary, "run", file, "--no-plots")
