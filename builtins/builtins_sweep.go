@@ -34,7 +34,7 @@ func (s *sweepValue) over() string {
 		return s.plan.Search.Over
 	}
 	for _, p := range s.plan.Params {
-		if p.Name == runtime.ParamConcurrency || p.Name == runtime.ParamRate {
+		if p.Name == metrics.ParamConcurrency || p.Name == metrics.ParamRate {
 			return p.Name
 		}
 	}
@@ -44,10 +44,10 @@ func (s *sweepValue) over() string {
 // sweepParams are sweep()'s keywords with the least value each allows;
 // concurrency and token lengths must be whole numbers.
 var sweepParams = []sweepParam{
-	{runtime.ParamConcurrency, ">=", 1, true},
-	{runtime.ParamRate, ">", 0, false},
-	{runtime.ParamInputTokens, ">=", 0, true},
-	{runtime.ParamOutputTokens, ">=", 1, true},
+	{metrics.ParamConcurrency, ">=", 1, true},
+	{metrics.ParamRate, ">", 0, false},
+	{metrics.ParamInputTokens, ">=", 0, true},
+	{metrics.ParamOutputTokens, ">=", 1, true},
 }
 
 type sweepParam struct {
@@ -141,14 +141,14 @@ func untilSaturationBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starla
 	t := runtime.Saturation{Start: 1, Factor: 2, Limit: 1024, Growth: 0.05, TTFTFactor: 2}
 	start, factor, limit, ttft := number(t.Start), number(t.Factor), number(t.Limit), number(t.TTFTFactor)
 	growth := ratio(t.Growth)
-	over := oneOf(runtime.ParamConcurrency, runtime.ParamConcurrency, runtime.ParamRate)
+	over := oneOf(metrics.ParamConcurrency, metrics.ParamConcurrency, metrics.ParamRate)
 	if err := unpack(b.Name(), args, kwargs, "start?", &start, "factor?", &factor, "limit?", &limit,
 		"growth?", &growth, "ttft_factor?", &ttft, "over?", &over); err != nil {
 		return nil, err
 	}
 	t = runtime.Saturation{Over: over.value, Start: float64(start), Factor: float64(factor),
 		Limit: float64(limit), Growth: float64(growth), TTFTFactor: float64(ttft)}
-	whole := t.Over == runtime.ParamConcurrency
+	whole := t.Over == metrics.ParamConcurrency
 	switch {
 	case t.Start <= 0 || (whole && t.Start != math.Trunc(t.Start)):
 		return nil, paramErrorf(b.Name(), "start", "got %s, want a %s > 0", num(t.Start), loadUnit(whole))
@@ -175,7 +175,7 @@ func loadUnit(whole bool) string {
 // largest load meeting gate, found by bisection between lo and hi.
 func searchBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var gateText string
-	over := oneOf(runtime.ParamConcurrency, runtime.ParamConcurrency, runtime.ParamRate)
+	over := oneOf(metrics.ParamConcurrency, metrics.ParamConcurrency, metrics.ParamRate)
 	lo, hi, precision := number(1), number(1024), ratio(0.05)
 	if err := unpack(b.Name(), args, kwargs, "gate", &gateText, "over?", &over, "lo?", &lo, "hi?", &hi,
 		"precision?", &precision); err != nil {

@@ -63,7 +63,7 @@ func sweepFits(sw *sweepValue, load *loadValue, data *datasetValue) error {
 		return fmt.Errorf("%s varies %s, want traffic=%s(...), got traffic=%s", sw, over, over, load)
 	}
 	for _, p := range sw.plan.Params {
-		if (p.Name == runtime.ParamInputTokens || p.Name == runtime.ParamOutputTokens) && data.kind != "synthetic" {
+		if (p.Name == metrics.ParamInputTokens || p.Name == metrics.ParamOutputTokens) && data.kind != "synthetic" {
 			return fmt.Errorf("sweeping %s needs a synthetic() dataset, got %s", p.Name, data.src)
 		}
 	}
@@ -116,9 +116,9 @@ func pointValues(e *runtime.Experiment) map[string][]float64 {
 	values := map[string][]float64{}
 	switch {
 	case e.Load.Concurrency > 0:
-		values[runtime.ParamConcurrency] = []float64{float64(e.Load.Concurrency)}
+		values[metrics.ParamConcurrency] = []float64{float64(e.Load.Concurrency)}
 	case e.Load.Rate > 0:
-		values[runtime.ParamRate] = []float64{e.Load.Rate}
+		values[metrics.ParamRate] = []float64{e.Load.Rate}
 	}
 	if e.Sweep != nil {
 		for _, p := range e.Sweep.Params {

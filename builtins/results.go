@@ -110,13 +110,13 @@ type pointValue struct {
 func newPointValue(exp *runtime.Experiment, pr *runtime.PointResult) *pointValue {
 	p := &pointValue{params: pr.Params}
 	attrs := starlark.StringDict{"label": str(pr.Label)}
-	for _, name := range []string{runtime.ParamConcurrency, runtime.ParamRate, runtime.ParamInputTokens, runtime.ParamOutputTokens} {
+	for _, name := range []string{metrics.ParamConcurrency, metrics.ParamRate, metrics.ParamInputTokens, metrics.ParamOutputTokens} {
 		attrs[name] = starlark.None
 		if v, ok := pr.Params[name]; ok {
 			attrs[name] = paramValue(name, v)
 		}
 	}
-	p.load = cmp.Or(pr.Params[runtime.ParamConcurrency], pr.Params[runtime.ParamRate])
+	p.load = cmp.Or(pr.Params[metrics.ParamConcurrency], pr.Params[metrics.ParamRate])
 	if pr.Outcome != nil {
 		p.summary = &pr.Outcome.Summary
 	}
@@ -129,7 +129,7 @@ func newPointValue(exp *runtime.Experiment, pr *runtime.PointResult) *pointValue
 
 // paramValue is an int for whole-number parameters, a float for rate.
 func paramValue(name string, v float64) starlark.Value {
-	if name == runtime.ParamRate {
+	if name == metrics.ParamRate {
 		return starlark.Float(v)
 	}
 	return starlark.MakeInt64(int64(v))

@@ -120,7 +120,7 @@ func sweepResult(exp *runtime.Experiment, ttft func(c float64) float64) runtime.
 			OutputTokenThroughput: 100 * c, RequestThroughput: c}
 		res.Points = append(res.Points, runtime.PointResult{
 			Label:   "concurrency" + itoa(c),
-			Params:  map[string]float64{runtime.ParamConcurrency: c},
+			Params:  map[string]float64{metrics.ParamConcurrency: c},
 			Outcome: &runtime.Outcome{Summary: sum},
 		})
 	}

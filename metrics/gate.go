@@ -31,6 +31,9 @@ type Gate struct {
 	// At restricts the gate to the sweep points matching every condition
 	// (e.g. concurrency=16); empty means every point.
 	At []PointCondition
+	// Component, when set, judges the gate on one dataset component of a
+	// mix ("@ component=chat") instead of the whole point.
+	Component string
 }
 
 // PointCondition selects sweep points by one load parameter.

@@ -18,8 +18,8 @@ func (r *experimentRun) saturation() error {
 	for r.ctx.Err() == nil {
 		load, done, reason := sat.Next(measured)
 		if done {
-			r.res.Saturation = &SaturationResult{Point: indexOfLoad(measured, load), Reason: reason}
-			_, _, r.res.Saturation.Saturated = rule.Check(measured, s.Over)
+			r.decided.Saturation = &SaturationResult{Point: indexOfLoad(measured, load), Reason: reason, Source: SaturationBySweep}
+			_, _, r.decided.Saturation.Saturated = rule.Check(measured, s.Over)
 			return nil
 		}
 		if err := r.measure(r.e.base().with(s.Over, load)); err != nil {
@@ -39,7 +39,7 @@ func (r *experimentRun) search() error {
 		load, done := srch.Next(tried)
 		if done {
 			best, ok := srch.Result(tried)
-			r.res.Search = &SearchResult{Found: ok, Best: best, Point: indexOfLoad(tried, best)}
+			r.decided.Search = &SearchResult{Found: ok, Best: best, Point: indexOfLoad(tried, best)}
 			return nil
 		}
 		if err := r.measure(r.e.base().with(s.Over, load)); err != nil {
@@ -54,12 +54,12 @@ func (r *experimentRun) search() error {
 func (s *Saturation) driver() metrics.Saturator {
 	rule := metrics.SaturationRule{Growth: s.Growth, TTFTFactor: s.TTFTFactor}
 	return metrics.Saturator{Start: s.Start, Factor: s.Factor, Limit: s.Limit,
-		Integer: s.Over == ParamConcurrency, Rule: rule, Param: s.Over}
+		Integer: s.Over == metrics.ParamConcurrency, Rule: rule, Param: s.Over}
 }
 
 // driver is the bisection driver for this search.
 func (s *Search) driver() metrics.Searcher {
-	return metrics.Searcher{Gate: s.Gate, Lo: s.Lo, Hi: s.Hi, Precision: s.Precision, Integer: s.Over == ParamConcurrency}
+	return metrics.Searcher{Gate: s.Gate, Lo: s.Lo, Hi: s.Hi, Precision: s.Precision, Integer: s.Over == metrics.ParamConcurrency}
 }
 
 // loadPoint is point i as the capacity analysis sees it.
@@ -71,45 +71,6 @@ func (r *experimentRun) loadPoint(i int, param string) metrics.LoadPoint {
 // indexOfLoad finds the point measured at load, -1 if none was.
 func indexOfLoad(points []metrics.LoadPoint, load float64) int {
 	return slices.IndexFunc(points, func(p metrics.LoadPoint) bool { return p.Load == load })
-}
-
-// analyzeSaturation applies the default saturation rule to a grid sweep
-// over one load parameter, so every capacity sweep says whether it reached
-// saturation or only its highest load (the design article's rule).
-func analyzeSaturation(e *Experiment, points []PointResult) *SaturationResult {
-	if e.Sweep == nil || len(e.Sweep.Params) != 1 || len(points) < 2 {
-		return nil
-	}
-	param := e.Sweep.Params[0].Name
-	if param != ParamConcurrency && param != ParamRate {
-		return nil
-	}
-	order := make([]int, len(points))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		return cmpFloat(points[a].Params[param], points[b].Params[param])
-	})
-	lps := make([]metrics.LoadPoint, len(order))
-	for k, i := range order {
-		lps[k] = metrics.LoadPoint{Load: points[i].Params[param], Summary: &points[i].Outcome.Summary}
-	}
-	i, reason, ok := metrics.DefaultSaturationRule().Check(lps, param)
-	if !ok {
-		return &SaturationResult{Point: order[len(order)-1], Reason: reason}
-	}
-	return &SaturationResult{Saturated: true, Point: order[i], Reason: reason}
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // describeAdaptive renders an adaptive sweep for plans.

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/llmbench/llmbench/metrics"
@@ -33,7 +34,7 @@ func runCapacity(t *testing.T, e *Experiment) *ExperimentResult {
 	if err := e.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	res, err := RunExperiment(context.Background(), e, Hooks{})
+	res, err := RunExperiment(context.Background(), e, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +43,7 @@ func runCapacity(t *testing.T, e *Experiment) *ExperimentResult {
 
 func throughputAt(res *ExperimentResult, c float64) float64 {
 	for _, p := range res.Points {
-		if p.Params[ParamConcurrency] == c {
+		if p.Params[metrics.ParamConcurrency] == c {
 			return p.Outcome.Summary.OutputTokenThroughput
 		}
 	}
@@ -50,38 +51,56 @@ func throughputAt(res *ExperimentResult, c float64) float64 {
 }
 
 func TestGridSweepFlattensAtBatchCapacity(t *testing.T) {
-	sweep := &Sweep{Params: []SweepParam{{Name: ParamConcurrency, Values: []float64{1, 2, 4, 8, 16, 32}}}}
+	sweep := &Sweep{Params: []SweepParam{{Name: metrics.ParamConcurrency, Values: []float64{1, 2, 4, 8, 16, 32}}}}
 	res := runCapacity(t, capacityExperiment(sweep, 24))
 	t1, t4, t8, t32 := throughputAt(res, 1), throughputAt(res, 4), throughputAt(res, 8), throughputAt(res, 32)
-	t.Logf("output tok/s: c=1 %.0f, c=4 %.0f, c=8 %.0f, c=32 %.0f; saturation %+v", t1, t4, t8, t32, res.Saturation)
+	t.Logf("output tok/s: c=1 %.0f, c=4 %.0f, c=8 %.0f, c=32 %.0f; saturation %+v", t1, t4, t8, t32, res.Capacity.Saturation)
 	if t4 < 2.5*t1 {
 		t.Errorf("throughput at concurrency 4 (%.0f) should be about 4× concurrency 1's (%.0f)", t4, t1)
 	}
 	if t8 > 1.25*t4 || t32 > 1.25*t4 {
 		t.Errorf("throughput beyond the batch capacity (c=8 %.0f, c=32 %.0f) should stay flat at c=4's %.0f", t8, t32, t4)
 	}
-	if s := res.Saturation; s == nil || !s.Saturated || res.Points[s.Point].Params[ParamConcurrency] != 4 {
+	if s := res.Capacity.Saturation; s == nil || !s.Saturated || res.Points[s.Point].Params[metrics.ParamConcurrency] != 4 {
 		t.Errorf("saturation = %+v, want the point at concurrency 4", s)
 	}
 }
 
 func TestUntilSaturationStopsNearBatchCapacity(t *testing.T) {
-	sweep := &Sweep{Saturation: &Saturation{Over: ParamConcurrency, Start: 1, Factor: 2, Limit: 1024, Growth: 0.05, TTFTFactor: 2}}
+	sweep := &Sweep{Saturation: &Saturation{Over: metrics.ParamConcurrency, Start: 1, Factor: 2, Limit: 1024, Growth: 0.05, TTFTFactor: 2}}
 	res := runCapacity(t, capacityExperiment(sweep, 24))
 	var tried []float64
 	for _, p := range res.Points {
-		tried = append(tried, p.Params[ParamConcurrency])
+		tried = append(tried, p.Params[metrics.ParamConcurrency])
 	}
-	s := res.Saturation
+	s := res.Capacity.Saturation
 	t.Logf("tried %v; %+v", tried, s)
 	if s == nil || !s.Saturated {
 		t.Fatalf("never saturated: %+v", s)
 	}
-	if at := res.Points[s.Point].Params[ParamConcurrency]; at < 2 || at > 8 {
+	if at := res.Points[s.Point].Params[metrics.ParamConcurrency]; at < 2 || at > 8 {
 		t.Errorf("saturation at concurrency %v, want within one step of 4", at)
 	}
 	if last := tried[len(tried)-1]; last > 16 {
 		t.Errorf("kept growing to %v after saturating", last)
+	}
+	assertOwnLabels(t, res)
+	if s.Source != SaturationBySweep {
+		t.Errorf("saturation source %q, want %q", s.Source, SaturationBySweep)
+	}
+}
+
+// assertOwnLabels checks that every point an adaptive sweep measured is
+// named by its own load, as a grid over the same loads names it.
+func assertOwnLabels(t *testing.T, res *ExperimentResult) {
+	t.Helper()
+	seen := map[string]bool{}
+	for _, p := range res.Points {
+		want := fmt.Sprintf("concurrency%d", int(p.Params[metrics.ParamConcurrency]))
+		if got := p.Params.Label(); got != want || seen[got] {
+			t.Errorf("point at concurrency %v is labelled %q (seen before: %v), want %q", p.Params[metrics.ParamConcurrency], got, seen[got], want)
+		}
+		seen[p.Params.Label()] = true
 	}
 }
 
@@ -90,16 +109,16 @@ func TestSearchFindsLargestPassingConcurrency(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sweep := &Sweep{Search: &Search{Gate: gate, Over: ParamConcurrency, Lo: 1, Hi: 32, Precision: 0.05}}
+	sweep := &Sweep{Search: &Search{Gate: gate, Over: metrics.ParamConcurrency, Lo: 1, Hi: 32, Precision: 0.05}}
 	res := runCapacity(t, capacityExperiment(sweep, 16))
-	if res.Search == nil || !res.Search.Found {
-		t.Fatalf("search found nothing: %+v", res.Search)
+	if res.Capacity.Search == nil || !res.Capacity.Search.Found {
+		t.Fatalf("search found nothing: %+v", res.Capacity.Search)
 	}
-	best := res.Search.Best
+	best := res.Capacity.Search.Best
 	// Checked against the points it ran: best passed, and every tried load
 	// above it failed.
 	for _, p := range res.Points {
-		c := p.Params[ParamConcurrency]
+		c := p.Params[metrics.ParamConcurrency]
 		v, err := gate.Measure(&p.Outcome.Summary)
 		passed := err == nil && gate.Check(v, 0)
 		t.Logf("concurrency %v: ttft.p99 %.1f ms, passed %v", c, v/1e6, passed)
@@ -112,5 +131,9 @@ func TestSearchFindsLargestPassingConcurrency(t *testing.T) {
 	}
 	if best != 4 {
 		t.Errorf("best concurrency %v, want the batch capacity 4", best)
+	}
+	assertOwnLabels(t, res)
+	if p := res.Points[res.Capacity.Search.Point]; p.Params[metrics.ParamConcurrency] != best {
+		t.Errorf("search names point %d (%s), want the one at %v", res.Capacity.Search.Point, p.Params.Label(), best)
 	}
 }

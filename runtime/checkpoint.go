@@ -45,7 +45,7 @@ type CheckpointPoint struct {
 	// folder it was written to.
 	Label  string             `json:"label"`
 	Dir    string             `json:"dir,omitempty"`
-	Params map[string]float64 `json:"params"`
+	Params Params `json:"params"`
 	// TokenCounting is how ISL and OSL were counted.
 	TokenCounting CountMode `json:"token_counting"`
 	Fallbacks     int       `json:"token_counting_fallbacks,omitempty"`
@@ -139,10 +139,10 @@ func (c *Checkpoint) Save(path string) error {
 	return os.Rename(tmp.Name(), path)
 }
 
-// CheckpointOf records a measured point under its config and ID.
-func CheckpointOf(config []byte, id int, dir string, p *PointResult) CheckpointPoint {
+// CheckpointOf records a measured point under its config, ID and label.
+func CheckpointOf(config []byte, id int, label, dir string, p *PointResult) CheckpointPoint {
 	return CheckpointPoint{
-		Config: bytes.Clone(config), ID: id, Label: p.Label, Dir: dir, Params: p.Params,
+		Config: bytes.Clone(config), ID: id, Label: label, Dir: dir, Params: p.Params,
 		TokenCounting: p.Outcome.Counting.Mode, Fallbacks: p.Outcome.Counting.Fallbacks,
 		Summary: p.Outcome.Summary,
 	}
@@ -157,7 +157,7 @@ func (p CheckpointPoint) Result() PointResult {
 		Counting: Counting{Mode: p.TokenCounting, Fallbacks: p.Fallbacks},
 		Summary:  p.Summary,
 	}
-	return PointResult{Label: p.Label, Params: p.Params, Outcome: out, Repeats: []*Outcome{out}}
+	return PointResult{Params: p.Params, Outcome: out, Repeats: []*Outcome{out}}
 }
 
 func compactJSON(b []byte) ([]byte, error) {

@@ -29,9 +29,9 @@ func TestCheckpointRoundTrip(t *testing.T) {
 	if err != nil || found || len(cp.Points) != 0 || cp.NextID() != 0 {
 		t.Fatalf("missing file: %+v found=%v err=%v", cp, found, err)
 	}
-	pr := PointResult{Label: "concurrency8", Params: map[string]float64{ParamConcurrency: 8},
+	pr := PointResult{Params: Params{metrics.ParamConcurrency: 8},
 		Outcome: &Outcome{Counting: Counting{Mode: ByUsage, Fallbacks: 2}, Summary: checkpointSummary()}}
-	cp.Add(CheckpointOf([]byte(`{"b": 2, "a": [1, 2]}`), 0, "artifacts/m-openai-chat-concurrency8", &pr))
+	cp.Add(CheckpointOf([]byte(`{"b": 2, "a": [1, 2]}`), 0, "concurrency8", "artifacts/m-openai-chat-concurrency8", &pr))
 	if err := cp.Save(path); err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func TestCheckpointRoundTrip(t *testing.T) {
 	if got.Outcome.Summary.TimeToFirstToken.Percentile(99) != want.TimeToFirstToken.P99 {
 		t.Errorf("p99 of a decoded distribution = %v", got.Outcome.Summary.TimeToFirstToken.Percentile(99))
 	}
-	if got.Label != "concurrency8" || got.Params[ParamConcurrency] != 8 || got.Outcome.Counting.String() != pr.Outcome.Counting.String() {
+	if got.Params.Label() != "concurrency8" || got.Params[metrics.ParamConcurrency] != 8 || got.Outcome.Counting.String() != pr.Outcome.Counting.String() {
 		t.Errorf("restored point %+v counting %v", got, got.Outcome.Counting)
 	}
 	if got.Outcome.Interrupted || len(got.Repeats) != 1 {

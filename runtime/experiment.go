@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/llmbench/llmbench/metrics"
@@ -18,10 +16,7 @@ var ErrNotSupported = errors.New("not supported yet")
 
 // PointSpec is one point of an experiment before it runs.
 type PointSpec struct {
-	// Label names the point in paths and tables: "concurrency16",
-	// "request_rate10.0", "concurrency8-input_tokens512".
-	Label  string
-	Params map[string]float64
+	Params Params
 	Load   Load
 	// Input and Output override the dataset's lengths for token sweeps.
 	Input, Output dataset.Dist
@@ -29,7 +24,7 @@ type PointSpec struct {
 
 // Points expands an experiment into its points: one without a sweep, the
 // grid of every parameter's values with one. Saturation and search sweeps
-// decide their points while running and are refused here for now.
+// decide their points while running and are refused here.
 func (e *Experiment) Points() ([]PointSpec, error) {
 	base := e.base()
 	if e.Sweep == nil {
@@ -48,65 +43,28 @@ func (e *Experiment) Points() ([]PointSpec, error) {
 		}
 		points = next
 	}
-	for i := range points {
-		points[i].Label = label(points[i].Params)
-	}
 	return points, nil
 }
 
-// with returns a copy of the point with one parameter set.
+// with returns a copy of the point with one parameter set: the same
+// point a grid sweep reaches for that value, whoever chose it.
 func (p PointSpec) with(name string, v float64) PointSpec {
 	q := p
-	q.Params = make(map[string]float64, len(p.Params)+1)
-	for k, x := range p.Params {
-		q.Params[k] = x
-	}
+	q.Params = p.Params.With(name, v)
 	switch name {
-	case ParamConcurrency:
+	case metrics.ParamConcurrency:
 		q.Load.Concurrency, q.Load.Rate = int(v), 0
-		delete(q.Params, ParamRate)
-	case ParamRate:
+	case metrics.ParamRate:
 		q.Load.Rate, q.Load.Concurrency = v, 0
-		delete(q.Params, ParamConcurrency)
 		if q.Load.Arrival == "" {
 			q.Load.Arrival = Poisson
 		}
-	case ParamInputTokens:
+	case metrics.ParamInputTokens:
 		q.Input = dataset.Fixed{N: v}
-	case ParamOutputTokens:
+	case metrics.ParamOutputTokens:
 		q.Output = dataset.Fixed{N: v}
 	}
-	q.Params[name] = v
 	return q
-}
-
-// label renders params GenAI-Perf style, load first.
-func label(params map[string]float64) string {
-	var parts []string
-	if c, ok := params[ParamConcurrency]; ok {
-		parts = append(parts, "concurrency"+strconv.Itoa(int(c)))
-	}
-	if r, ok := params[ParamRate]; ok {
-		parts = append(parts, "request_rate"+pyFloat(r))
-	}
-	if v, ok := params[ParamReplaySpeed]; ok {
-		parts = append(parts, "replay_speed"+pyFloat(v))
-	}
-	for _, name := range []string{ParamInputTokens, ParamOutputTokens} {
-		if v, ok := params[name]; ok {
-			parts = append(parts, name+strconv.Itoa(int(v)))
-		}
-	}
-	return strings.Join(parts, "-")
-}
-
-// pyFloat prints a float as Python's repr does for plain values: 10.0, 2.5.
-func pyFloat(f float64) string {
-	s := strconv.FormatFloat(f, 'f', -1, 64)
-	if !strings.Contains(s, ".") {
-		s += ".0"
-	}
-	return s
 }
 
 // Adaptive reports whether the experiment's points are chosen from the
@@ -117,16 +75,15 @@ func (e *Experiment) Adaptive() bool {
 
 // base is the experiment's load as a point, before any sweep.
 func (e *Experiment) base() PointSpec {
-	base := PointSpec{Params: map[string]float64{}, Load: e.Load}
+	base := PointSpec{Params: Params{}, Load: e.Load}
 	switch {
 	case e.Load.Replay():
-		base.Params[ParamReplaySpeed] = e.Load.ReplaySpeed
+		base.Params[metrics.ParamReplaySpeed] = e.Load.ReplaySpeed
 	case e.Load.Closed():
-		base.Params[ParamConcurrency] = float64(e.Load.Concurrency)
+		base.Params[metrics.ParamConcurrency] = float64(e.Load.Concurrency)
 	default:
-		base.Params[ParamRate] = e.Load.Rate
+		base.Params[metrics.ParamRate] = e.Load.Rate
 	}
-	base.Label = label(base.Params)
 	return base
 }
 
@@ -160,15 +117,16 @@ func (e *Experiment) validateSweep() error {
 }
 
 // RunExperiment measures every point of e, evaluating its gates at each,
-// and calls done after each point so results can be written as they come.
-// A grid runs its points in order; until_saturation() and search() choose
-// each next load from the points measured so far. It stops early when ctx
-// is cancelled.
-func RunExperiment(ctx context.Context, e *Experiment, hooks Hooks) (*ExperimentResult, error) {
-	if hooks.Done == nil {
-		hooks.Done = func(PointResult) error { return nil }
+// and tells obs about each run and point so results are written as they
+// come. A grid runs its points in order; until_saturation() and search()
+// choose each next load from the points measured so far. It stops early
+// when ctx is cancelled. The result's Capacity is analysed once all points
+// have run.
+func RunExperiment(ctx context.Context, e *Experiment, obs Observer) (*ExperimentResult, error) {
+	if obs == nil {
+		obs = quietObserver{}
 	}
-	r := &experimentRun{ctx: ctx, e: e, hooks: hooks, res: &ExperimentResult{Experiment: e}}
+	r := &experimentRun{ctx: ctx, e: e, obs: obs, res: &ExperimentResult{Experiment: e}}
 	var err error
 	switch {
 	case e.Sweep != nil && e.Sweep.Saturation != nil:
@@ -178,39 +136,59 @@ func RunExperiment(ctx context.Context, e *Experiment, hooks Hooks) (*Experiment
 	default:
 		err = r.grid()
 	}
+	r.res.Capacity = AnalyzeCapacity(r.res, &r.decided)
 	return r.res, err
 }
 
-// Hooks let a caller follow an experiment as it runs.
-type Hooks struct {
-	// Done is called after each point, so results are written as they come.
-	Done func(PointResult) error
-	// Progress, when set, is asked for a live progress value as each run
-	// of a point (each repeat) starts.
-	Progress func(label string, requests int) *Progress
-	// Records, when set, opens what takes the records of one run of a
-	// point (repeat counts from 1) before it starts, given the requests it
-	// will send; finish is called with the run's outcome, or with nil when
-	// the run could not be carried out.
-	Records func(label string, params map[string]float64, repeat int, reqs []Request) (w RecordWriter, finish func(*Outcome) error, err error)
+// Observer follows an experiment as it runs, on the experiment's goroutine:
+// it is where a caller writes artifacts and shows progress, so the engine
+// knows nothing of files or terminals.
+type Observer interface {
+	// RunStarting is called before each run of a point (each repeat) with
+	// the requests it will send; the returned RunWatch follows that run.
+	RunStarting(key PointKey, reqs []Request) (RunWatch, error)
+	// PointDone is called after each point, with every repeat.
+	PointDone(p *PointResult) error
 }
+
+// RunWatch follows one run of a point.
+type RunWatch interface {
+	// Records takes the run's records as they finish; nil drops them.
+	Records() RecordWriter
+	// Progress is updated as measured requests finish; nil shows none.
+	Progress() *Progress
+	// Finish is called with the run's outcome, or nil when the run could
+	// not be carried out.
+	Finish(out *Outcome) error
+}
+
+// quietObserver watches nothing: records are dropped, nothing is shown.
+type quietObserver struct{}
+
+func (quietObserver) RunStarting(PointKey, []Request) (RunWatch, error) { return quietObserver{}, nil }
+func (quietObserver) PointDone(*PointResult) error                      { return nil }
+func (quietObserver) Records() RecordWriter                             { return nil }
+func (quietObserver) Progress() *Progress                               { return nil }
+func (quietObserver) Finish(*Outcome) error                             { return nil }
 
 // experimentRun is one experiment in progress.
 type experimentRun struct {
-	ctx   context.Context
-	e     *Experiment
-	hooks Hooks
-	res   *ExperimentResult
+	ctx context.Context
+	e   *Experiment
+	obs Observer
+	res *ExperimentResult
+	// decided is what an adaptive sweep decided while running.
+	decided Capacity
 }
 
-// measure runs one point, records it and hands it to done.
+// measure runs one point, records it and tells the observer.
 func (r *experimentRun) measure(spec PointSpec) error {
-	pr, err := runPoint(r.ctx, r.e, spec, r.hooks)
+	pr, err := runPoint(r.ctx, r.e, spec, r.obs)
 	if err != nil {
-		return fmt.Errorf("experiment %q, point %s: %w", r.e.Name, spec.Label, err)
+		return fmt.Errorf("experiment %q, point %s: %w", r.e.Name, spec.Params.Label(), err)
 	}
 	r.res.Points = append(r.res.Points, pr)
-	return r.hooks.Done(pr)
+	return r.obs.PointDone(&r.res.Points[len(r.res.Points)-1])
 }
 
 func (r *experimentRun) grid() error {
@@ -226,11 +204,10 @@ func (r *experimentRun) grid() error {
 			return err
 		}
 	}
-	r.res.Saturation = analyzeSaturation(r.e, r.res.Points)
 	return nil
 }
 
-func runPoint(ctx context.Context, e *Experiment, spec PointSpec, hooks Hooks) (PointResult, error) {
+func runPoint(ctx context.Context, e *Experiment, spec PointSpec, obs Observer) (PointResult, error) {
 	src := e.Dataset
 	var tok Tokenizer
 	if e.Endpoint.Tokenizer != "" {
@@ -252,12 +229,13 @@ func runPoint(ctx context.Context, e *Experiment, spec PointSpec, hooks Hooks) (
 		Load: spec.Load, Stop: Stop{Requests: e.Requests, Duration: e.Duration},
 		Warmup: e.Warmup, Seed: e.Seed, Grace: 5 * time.Second,
 	}}
-	pr := PointResult{Label: spec.Label, Params: spec.Params}
+	pr := PointResult{Params: spec.Params}
 	for k := range max(e.Repeats, 1) {
 		if len(pr.Repeats) > 0 && ctx.Err() != nil {
 			break
 		}
-		out, err := runRepeat(ctx, job, spec, k+1, hooks)
+		key := PointKey{Experiment: e.Name, Params: spec.Params, Repeat: k + 1}
+		out, err := runRepeat(ctx, job, key, obs)
 		if err != nil {
 			return PointResult{}, err
 		}
@@ -271,22 +249,15 @@ func runPoint(ctx context.Context, e *Experiment, spec PointSpec, hooks Hooks) (
 	return pr, nil
 }
 
-// runRepeat executes one run of a point with the caller's progress
-// display and records file.
-func runRepeat(ctx context.Context, job Job, spec PointSpec, repeat int, hooks Hooks) (*Outcome, error) {
-	if hooks.Progress != nil {
-		job.Point.Progress = hooks.Progress(spec.Label, job.Point.Stop.Requests)
+// runRepeat executes one run of a point, watched by the observer.
+func runRepeat(ctx context.Context, job Job, key PointKey, obs Observer) (*Outcome, error) {
+	w, err := obs.RunStarting(key, job.Requests)
+	if err != nil {
+		return nil, err
 	}
-	finish := func(*Outcome) error { return nil }
-	if hooks.Records != nil {
-		w, f, err := hooks.Records(spec.Label, spec.Params, repeat, job.Requests)
-		if err != nil {
-			return nil, err
-		}
-		job.Records, finish = w, f
-	}
+	job.Point.Progress, job.Records = w.Progress(), w.Records()
 	out, err := Execute(ctx, job)
-	if ferr := finish(out); err == nil {
+	if ferr := w.Finish(out); err == nil {
 		err = ferr
 	}
 	return out, err

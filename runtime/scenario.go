@@ -57,16 +57,6 @@ type Sweep struct {
 	Search     *Search
 }
 
-// The sweepable parameters.
-const (
-	ParamConcurrency  = "concurrency"
-	ParamRate         = "rate"
-	ParamInputTokens  = "input_tokens"
-	ParamOutputTokens = "output_tokens"
-	// ParamReplaySpeed is not swept; it labels a replay's only point.
-	ParamReplaySpeed = "replay_speed"
-)
-
 // SweepParam is one swept parameter with its values in order.
 type SweepParam struct {
 	Name   string
@@ -100,11 +90,9 @@ type ExperimentResult struct {
 	// Points are in the order they ran: a grid's order, a saturation
 	// sweep's growing loads, a search's probes.
 	Points []PointResult
-	// Saturation is the saturation analysis of a sweep over one load
-	// parameter (nil for a single point or a multi-parameter grid).
-	Saturation *SaturationResult
-	// Search is the outcome of a search() sweep.
-	Search *SearchResult
+	// Capacity is the capacity analysis of the points, made once when the
+	// experiment ends.
+	Capacity *Capacity
 }
 
 // SaturationResult says where throughput stopped growing or latency blew
@@ -118,6 +106,8 @@ type SaturationResult struct {
 	Point int
 	// Reason is the rule that held (or why the sweep stopped), in words.
 	Reason string
+	// Source says who decided: SaturationByRule or SaturationBySweep.
+	Source string
 }
 
 // SearchResult is the largest load found meeting the search gate.
@@ -130,10 +120,9 @@ type SearchResult struct {
 
 // PointResult is one measured point.
 type PointResult struct {
-	// Label names the point as in artifact paths: "concurrency16".
-	Label string
-	// Params are the swept parameters' values at this point.
-	Params map[string]float64
+	// Params are the point's load and swept values; Params.Label() names
+	// it in paths and tables.
+	Params Params
 	// Outcome holds the records and the summary of the first repeat, the
 	// one gates and artifacts are judged and written from when repeats=1.
 	Outcome *Outcome

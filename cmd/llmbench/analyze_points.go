@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/metrics"
 )
 
 // analyzePoint is one point of an analyze sweep: the profile flags with
@@ -44,9 +44,9 @@ func sweepPoints(base *profileFlags, spec sweepSpec) ([]analyzePoint, error) {
 // else its concurrency (1 when none is set, as profile runs it).
 func loadParams(f *profileFlags) map[string]float64 {
 	if f.RequestRate > 0 {
-		return map[string]float64{runtime.ParamRate: f.RequestRate}
+		return map[string]float64{metrics.ParamRate: f.RequestRate}
 	}
-	return map[string]float64{runtime.ParamConcurrency: float64(max(f.Concurrency, 1))}
+	return map[string]float64{metrics.ParamConcurrency: float64(max(f.Concurrency, 1))}
 }
 
 // configExcluded are the flags left out of a point's identity, following

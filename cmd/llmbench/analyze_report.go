@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/genaiperf"
 	"github.com/llmbench/llmbench/reports/sweep"
 	"github.com/llmbench/llmbench/runtime"
@@ -55,9 +56,9 @@ func (s *sweepRun) csvRows() []genaiperf.AnalyzeRow {
 		if !s.finished[i] {
 			continue
 		}
-		load, ok := p.Params[runtime.ParamRate]
+		load, ok := p.Params[metrics.ParamRate]
 		if !ok {
-			load = p.Params[runtime.ParamConcurrency]
+			load = p.Params[metrics.ParamConcurrency]
 		}
 		rows = append(rows, genaiperf.AnalyzeRow{
 			ConfigName: s.cmd.configName(s.ids[i]), Load: load,

@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/genaiperf"
-	"github.com/llmbench/llmbench/runtime"
 )
 
 // sweepKind is one value of --sweep-type: what it is called in GenAI-Perf's
@@ -25,10 +25,10 @@ type sweepKind struct {
 // input_sequence_length sweep only renamed directories, the ISL and OSL
 // sweeps change the prompts' length and the requested max_tokens.
 var sweepKinds = []sweepKind{
-	{"concurrency", runtime.ParamConcurrency, false, func(f *profileFlags, v float64) { f.Concurrency = int(v) }},
-	{"request_rate", runtime.ParamRate, true, func(f *profileFlags, v float64) { f.RequestRate = v }},
-	{"input_sequence_length", runtime.ParamInputTokens, false, func(f *profileFlags, v float64) { f.SyntheticInputTokensMean = int(v) }},
-	{"output_sequence_length", runtime.ParamOutputTokens, false, func(f *profileFlags, v float64) { f.OutputTokensMean = int(v) }},
+	{"concurrency", metrics.ParamConcurrency, false, func(f *profileFlags, v float64) { f.Concurrency = int(v) }},
+	{"request_rate", metrics.ParamRate, true, func(f *profileFlags, v float64) { f.RequestRate = v }},
+	{"input_sequence_length", metrics.ParamInputTokens, false, func(f *profileFlags, v float64) { f.SyntheticInputTokensMean = int(v) }},
+	{"output_sequence_length", metrics.ParamOutputTokens, false, func(f *profileFlags, v float64) { f.OutputTokensMean = int(v) }},
 }
 
 // unsupportedSweeps are GenAI-Perf sweep types llmbench refuses, with why.

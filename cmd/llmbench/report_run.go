@@ -273,10 +273,10 @@ func pointResult(exp *runtime.Experiment, runs []*storedPoint) (runtime.PointRes
 // names a point by its parameters ("concurrency8-input_tokens512"),
 // analyze by GenAI-Perf's objective ("input_sequence_length512").
 var labelParams = map[string]string{
-	"concurrency": runtime.ParamConcurrency, "request_rate": runtime.ParamRate,
-	"replay_speed": runtime.ParamReplaySpeed, "input_tokens": runtime.ParamInputTokens,
-	"output_tokens": runtime.ParamOutputTokens, "input_sequence_length": runtime.ParamInputTokens,
-	"output_sequence_length": runtime.ParamOutputTokens,
+	"concurrency": metrics.ParamConcurrency, "request_rate": metrics.ParamRate,
+	"replay_speed": metrics.ParamReplaySpeed, "input_tokens": metrics.ParamInputTokens,
+	"output_tokens": metrics.ParamOutputTokens, "input_sequence_length": metrics.ParamInputTokens,
+	"output_sequence_length": metrics.ParamOutputTokens,
 }
 
 // pointParams reads a point's parameters back from its label, which
@@ -297,23 +297,23 @@ func pointParams(label string, run *genaiperf.Run) (map[string]float64, error) {
 		}
 		params[name] = v
 	}
-	_, c := params[runtime.ParamConcurrency]
-	_, r := params[runtime.ParamRate]
-	_, s := params[runtime.ParamReplaySpeed]
+	_, c := params[metrics.ParamConcurrency]
+	_, r := params[metrics.ParamRate]
+	_, s := params[metrics.ParamReplaySpeed]
 	switch {
 	case c || r || s:
 	case run.Stimulus.Mode() == "request_rate":
-		params[runtime.ParamRate] = run.Stimulus.RequestRate
+		params[metrics.ParamRate] = run.Stimulus.RequestRate
 	default:
-		params[runtime.ParamConcurrency] = float64(max(run.Stimulus.Concurrency, 1))
+		params[metrics.ParamConcurrency] = float64(max(run.Stimulus.Concurrency, 1))
 	}
 	return params, nil
 }
 
 // paramOrder orders points by load first, then token lengths: the order
 // a grid runs in when its load is the first parameter swept.
-var paramOrder = []string{runtime.ParamConcurrency, runtime.ParamRate, runtime.ParamReplaySpeed,
-	runtime.ParamInputTokens, runtime.ParamOutputTokens}
+var paramOrder = []string{metrics.ParamConcurrency, metrics.ParamRate, metrics.ParamReplaySpeed,
+	metrics.ParamInputTokens, metrics.ParamOutputTokens}
 
 func byLoad(a, b runtime.PointResult) int {
 	for _, name := range paramOrder {
@@ -327,8 +327,8 @@ func byLoad(a, b runtime.PointResult) int {
 // loadOf is a point's load as a scenario writes it; the lowest point's
 // stands for the experiment's base load in report.html.
 func loadOf(params map[string]float64, run *genaiperf.Run) runtime.Load {
-	return runtime.Load{Concurrency: int(params[runtime.ParamConcurrency]), Rate: params[runtime.ParamRate],
-		ReplaySpeed: params[runtime.ParamReplaySpeed], Arrival: runtime.Arrival(run.RequestDistribution)}
+	return runtime.Load{Concurrency: int(params[metrics.ParamConcurrency]), Rate: params[metrics.ParamRate],
+		ReplaySpeed: params[metrics.ParamReplaySpeed], Arrival: runtime.Arrival(run.RequestDistribution)}
 }
 
 // saturationOf applies the default saturation rule along the one load the
@@ -337,7 +337,7 @@ func loadOf(params map[string]float64, run *genaiperf.Run) runtime.Load {
 // own rule is not stored with the records: the default rule stands in.
 func saturationOf(points []runtime.PointResult) *runtime.SaturationResult {
 	swept := sweptParams(points)
-	if len(points) < 2 || len(swept) != 1 || (swept[0] != runtime.ParamConcurrency && swept[0] != runtime.ParamRate) {
+	if len(points) < 2 || len(swept) != 1 || (swept[0] != metrics.ParamConcurrency && swept[0] != metrics.ParamRate) {
 		return nil
 	}
 	lps := make([]metrics.LoadPoint, len(points))

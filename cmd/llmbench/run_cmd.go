@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/llmbench/llmbench/builtins"
+	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/genaiperf"
 	"github.com/llmbench/llmbench/reports/records"
 	"github.com/llmbench/llmbench/reports/sweep"
@@ -234,7 +235,7 @@ func describePoint(exp *runtime.Experiment, p *runtime.PointResult, out *runtime
 	r.Subcommand = "run"
 	r.EndpointType, r.Streaming, r.URL = string(ep.API), ep.Stream, ep.URL
 	r.Endpoint = strings.TrimLeft(ep.Path, " /")
-	r.Stimulus = genaiperf.Stimulus{Concurrency: int(p.Params[runtime.ParamConcurrency]), RequestRate: p.Params[runtime.ParamRate]}
+	r.Stimulus = genaiperf.Stimulus{Concurrency: int(p.Params[metrics.ParamConcurrency]), RequestRate: p.Params[metrics.ParamRate]}
 	r.RequestCount, r.MeasurementInterval, r.WarmupRequestCount = exp.Requests, int(exp.Duration.Milliseconds()), exp.Warmup
 	for _, slo := range exp.Goodput {
 		r.Goodput = append(r.Goodput, genaiperf.Goodput{Name: string(slo.Metric), Value: slo.Value})

@@ -56,14 +56,14 @@ func sweepFixture(t *testing.T, pointsDir string) ([]runtime.ExperimentResult, [
 	}
 	exp := &runtime.Experiment{Name: "chat-mix", Endpoint: runtime.Endpoint{URL: "sim://", Model: "llama-3", Stream: true},
 		Load: runtime.Load{Concurrency: 1}, Requests: 60, Repeats: 1, Seed: 42, Gates: []metrics.Gate{g},
-		Sweep: &runtime.Sweep{Params: []runtime.SweepParam{{Name: runtime.ParamConcurrency, Values: []float64{1, 4, 16}}}}}
+		Sweep: &runtime.Sweep{Params: []runtime.SweepParam{{Name: metrics.ParamConcurrency, Values: []float64{1, 4, 16}}}}}
 	res := runtime.ExperimentResult{Experiment: exp}
 	for i, c := range []float64{1, 4, 16} {
 		recs := mixedRecords(60, 1+float64(i))
 		s := metrics.Summarize(recs, metrics.Options{})
 		measured := s.TimeToFirstToken.P99
 		pr := runtime.PointResult{Label: "concurrency" + []string{"1", "4", "16"}[i],
-			Params:  map[string]float64{runtime.ParamConcurrency: c},
+			Params:  map[string]float64{metrics.ParamConcurrency: c},
 			Outcome: &runtime.Outcome{Summary: s, Components: components(recs)},
 			Gates:   []runtime.GateResult{{Gate: g, Measured: measured, Passed: measured < g.Value}}}
 		res.Points = append(res.Points, pr)

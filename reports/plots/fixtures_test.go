@@ -63,7 +63,7 @@ func sweepResult(goodput, repeats bool) *runtime.ExperimentResult {
 			g := s.RequestThroughput * math.Min(1, 500e6/ttft)
 			s.RequestGoodput = &g
 		}
-		pr := runtime.PointResult{Params: map[string]float64{runtime.ParamConcurrency: c},
+		pr := runtime.PointResult{Params: map[string]float64{metrics.ParamConcurrency: c},
 			Outcome: &runtime.Outcome{Summary: s}}
 		if repeats {
 			pr.RepeatStats = map[string]metrics.RepeatStat{

@@ -43,7 +43,7 @@ type sweepData struct {
 }
 
 // WriteSweepPlots writes the capacity plots of one experiment's sweep along
-// param (e.g. runtime.ParamConcurrency) into dir and returns the paths
+// param (e.g. metrics.ParamConcurrency) into dir and returns the paths
 // written: output token throughput vs p99 TTFT and vs p99 ITL with every
 // point labelled by its load and the knee and saturation points marked;
 // goodput vs load when goodput was measured; throughput vs load with 95%
@@ -152,9 +152,9 @@ func cmpFloat(a, b float64) int {
 func loadLabel(param string, v float64) string {
 	s := strconv.FormatFloat(v, 'g', -1, 64)
 	switch param {
-	case runtime.ParamConcurrency:
+	case metrics.ParamConcurrency:
 		return "c=" + s
-	case runtime.ParamRate:
+	case metrics.ParamRate:
 		return s + " req/s"
 	}
 	return param + "=" + s
@@ -162,7 +162,7 @@ func loadLabel(param string, v float64) string {
 
 // loadAxis names the load axis.
 func loadAxis(param string) string {
-	if param == runtime.ParamRate {
+	if param == metrics.ParamRate {
 		return "request rate (req/s)"
 	}
 	return param

@@ -118,7 +118,7 @@ func (c *capacity) saturationOf(res *runtime.ExperimentResult, lps []metrics.Loa
 	if s := res.Saturation; s != nil {
 		return &saturation{saturated: s.Saturated, point: s.Point, reason: s.Reason, source: source}
 	}
-	if c.note != "" || (c.param != runtime.ParamConcurrency && c.param != runtime.ParamRate) {
+	if c.note != "" || (c.param != metrics.ParamConcurrency && c.param != metrics.ParamRate) {
 		return nil
 	}
 	i, reason, ok := metrics.DefaultSaturationRule().Check(lps, c.param)
@@ -146,7 +146,7 @@ func LoadParam(res *runtime.ExperimentResult) string {
 			return s.Params[0].Name
 		}
 	}
-	names := []string{runtime.ParamConcurrency, runtime.ParamRate, runtime.ParamInputTokens, runtime.ParamOutputTokens}
+	names := []string{metrics.ParamConcurrency, metrics.ParamRate, metrics.ParamInputTokens, metrics.ParamOutputTokens}
 	for _, name := range names {
 		if varies(res.Points, name) {
 			return name
@@ -159,7 +159,7 @@ func LoadParam(res *runtime.ExperimentResult) string {
 			}
 		}
 	}
-	return runtime.ParamConcurrency
+	return metrics.ParamConcurrency
 }
 
 func varies(points []runtime.PointResult, name string) bool {

@@ -89,7 +89,7 @@ func label(param string, v float64) string { return param + plain(v) }
 // saturating flattens at concurrency 4 (throughput +2.5% to 8) while
 // TTFT holds until 8 and blows up at 16.
 func saturating() *runtime.ExperimentResult {
-	return sweepOf(runtime.ParamConcurrency, []string{"error_rate < 1%", "ttft.p99 < 50ms"},
+	return sweepOf(metrics.ParamConcurrency, []string{"error_rate < 1%", "ttft.p99 < 50ms"},
 		measured{1, 10, 5, 100, 1, 1, 0},
 		measured{2, 10, 5, 200, 2, 2, 0},
 		measured{4, 11, 6, 400, 4, 4, 0},
@@ -100,7 +100,7 @@ func saturating() *runtime.ExperimentResult {
 
 // growing never saturates: throughput doubles at every step.
 func growing() *runtime.ExperimentResult {
-	return sweepOf(runtime.ParamConcurrency, []string{"ttft.p99 < 50ms"},
+	return sweepOf(metrics.ParamConcurrency, []string{"ttft.p99 < 50ms"},
 		measured{1, 10, 5, 100, 1, -1, 0},
 		measured{2, 10, 5, 200, 2, -1, 0},
 		measured{4, 11, 5, 400, 4, -1, 0},
