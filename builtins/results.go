@@ -34,13 +34,20 @@ func newResults(results []runtime.ExperimentResult) *starlark.Dict {
 // point a search() found).
 type resultValue struct {
 	object
-	points []*pointValue
+	res   *runtime.ExperimentResult
+	byRun []*pointValue // the points in run order, as Capacity indexes them
+	// kneeAsked is set once check() has called knee(): its first gate is
+	// the knee the plots mark.
+	kneeAsked bool
 }
 
 func newResultValue(name string, r *runtime.ExperimentResult) *resultValue {
 	var exp runtime.Experiment
 	if r.Experiment != nil {
 		exp = *r.Experiment
+	}
+	if r.Capacity == nil { // a result assembled by hand rather than run
+		r.Capacity = runtime.AnalyzeCapacity(r, nil)
 	}
 	points := make([]*pointValue, len(r.Points))
 	for i := range r.Points {
@@ -54,13 +61,13 @@ func newResultValue(name string, r *runtime.ExperimentResult) *resultValue {
 	for i, p := range points {
 		list[i] = p
 	}
-	rv := &resultValue{points: points}
+	rv := &resultValue{res: r, byRun: byRun}
 	attrs := starlark.StringDict{
 		"name": str(name), "points": starlark.NewList(list), "repeats": integer(max(exp.Repeats, 1)),
 		"saturation": starlark.None, "saturation_reason": starlark.None,
 		"max_goodput": starlark.None, "search": starlark.None,
 	}
-	addCapacity(attrs, r, byRun, points)
+	addCapacity(attrs, r.Capacity, byRun)
 	attrs["knee"] = starlark.NewBuiltin("knee", rv.knee)
 	rv.object = newObject("results", fmt.Sprintf("results(%s, %d points)", quote(name), len(points)), attrs, false)
 	return rv
@@ -71,7 +78,9 @@ func newResultValue(name string, r *runtime.ExperimentResult) *resultValue {
 // already misses it: the design article's "knee" (the last point with p99
 // TTFT < 500 ms), which for a noisy metric should not jump past a failure
 // to a lucky point beyond it. A point where the metric was not measured
-// misses the gate.
+// misses the gate. It is the experiment's Capacity that answers, so the
+// knee check() sees is the one the plots mark: the first gate check()
+// asks about becomes the knee marked on the sweep plots and table.
 func (r *resultValue) knee(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var text string
 	if err := unpack(b.Name(), args, kwargs, "gate", &text); err != nil {
@@ -84,17 +93,19 @@ func (r *resultValue) knee(_ *starlark.Thread, b *starlark.Builtin, args starlar
 	if gate.Baseline {
 		return nil, paramErrorf(b.Name(), "gate", "a knee against a baseline is %v", runtime.ErrNotSupported)
 	}
-	var knee starlark.Value = starlark.None
-	for _, p := range r.points {
-		if !gate.Applies(p.params) {
-			continue
-		}
-		if !p.meets(gate) {
-			break
-		}
-		knee = p
+	c := r.res.Capacity
+	if c == nil {
+		return starlark.None, nil
 	}
-	return knee, nil
+	k := c.KneeFor(r.res, gate)
+	if !r.kneeAsked {
+		r.kneeAsked = true
+		c.Knee = &k
+	}
+	if !k.Found {
+		return starlark.None, nil
+	}
+	return r.byRun[k.Point], nil
 }
 
 // pointValue is one measured point: its load parameters (None where they
@@ -109,7 +120,7 @@ type pointValue struct {
 
 func newPointValue(exp *runtime.Experiment, pr *runtime.PointResult) *pointValue {
 	p := &pointValue{params: pr.Params}
-	attrs := starlark.StringDict{"label": str(pr.Label)}
+	attrs := starlark.StringDict{"label": str(pr.Params.Label())}
 	for _, name := range []string{metrics.ParamConcurrency, metrics.ParamRate, metrics.ParamInputTokens, metrics.ParamOutputTokens} {
 		attrs[name] = starlark.None
 		if v, ok := pr.Params[name]; ok {
@@ -123,7 +134,7 @@ func newPointValue(exp *runtime.Experiment, pr *runtime.PointResult) *pointValue
 	addMetrics(attrs, p.summary, exp.CostPerHour)
 	attrs["gates"] = gateResults(pr.Gates)
 	attrs["passed"] = starlark.Bool(allPassed(pr.Gates))
-	p.object = newObject("point", "point("+quote(pr.Label)+")", attrs, false)
+	p.object = newObject("point", "point("+quote(pr.Params.Label())+")", attrs, false)
 	return p
 }
 
@@ -165,21 +176,20 @@ func gateResults(gates []runtime.GateResult) *starlark.List {
 }
 
 // addCapacity sets the capacity attributes from the run's analysis.
-func addCapacity(attrs starlark.StringDict, r *runtime.ExperimentResult, byRun, byLoad []*pointValue) {
-	if sat := r.Saturation; sat != nil {
+func addCapacity(attrs starlark.StringDict, c *runtime.Capacity, byRun []*pointValue) {
+	if c == nil {
+		return
+	}
+	if sat := c.Saturation; sat != nil {
 		attrs["saturation_reason"] = str(sat.Reason)
 		if sat.Saturated && sat.Point >= 0 {
 			attrs["saturation"] = byRun[sat.Point]
 		}
 	}
-	if s := r.Search; s != nil && s.Found && s.Point >= 0 {
+	if s := c.Search; s != nil && s.Found && s.Point >= 0 {
 		attrs["search"] = byRun[s.Point]
 	}
-	lps := make([]metrics.LoadPoint, len(byLoad))
-	for i, p := range byLoad {
-		lps[i] = metrics.LoadPoint{Load: p.load, Summary: p.summary}
-	}
-	if i, ok := metrics.MaxGoodput(lps); ok {
-		attrs["max_goodput"] = byLoad[i]
+	if c.MaxGoodput >= 0 {
+		attrs["max_goodput"] = byRun[c.MaxGoodput]
 	}
 }

@@ -19,10 +19,11 @@ func TestResultsObject(t *testing.T) {
 	for _, c := range []float64{4, 1, 2} { // out of order on purpose
 		ttft := map[float64]float64{1: 100, 2: 300, 4: 900}[c] * 1e6
 		out := &runtime.Outcome{Summary: summaryWith(ttft)}
-		pr := runtime.PointResult{Label: "concurrency" + itoa(c), Params: map[string]float64{"concurrency": c}, Outcome: out}
+		pr := runtime.PointResult{Params: runtime.Params{"concurrency": c}, Outcome: out}
 		pr.Gates = runtime.EvaluateGates(exp, pr.Params, out)
 		res.Points = append(res.Points, pr)
 	}
+	res.Capacity = runtime.AnalyzeCapacity(&res, nil)
 	if err := scen.Check([]runtime.ExperimentResult{res}); err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +45,7 @@ func summaryWith(ttft float64) metrics.Summary {
 
 // A point without an outcome (it could not run) has every metric None.
 func TestPointWithoutOutcome(t *testing.T) {
-	p := newPointValue(&runtime.Experiment{}, &runtime.PointResult{Label: "concurrency1", Params: map[string]float64{"concurrency": 1}})
+	p := newPointValue(&runtime.Experiment{}, &runtime.PointResult{Params: runtime.Params{"concurrency": 1}})
 	for _, name := range []string{"ttft", "output_token_throughput", "error_rate", "errors", "request_goodput"} {
 		if v, _ := p.Attr(name); v.String() != "None" {
 			t.Errorf("%s = %v, want None", name, v)

@@ -119,8 +119,7 @@ func sweepResult(exp *runtime.Experiment, ttft func(c float64) float64) runtime.
 		sum := metrics.Summary{TimeToFirstToken: metrics.NewDistribution([]float64{ns, ns, ns}), Completed: 3,
 			OutputTokenThroughput: 100 * c, RequestThroughput: c}
 		res.Points = append(res.Points, runtime.PointResult{
-			Label:   "concurrency" + itoa(c),
-			Params:  map[string]float64{metrics.ParamConcurrency: c},
+			Params:  runtime.Params{metrics.ParamConcurrency: c},
 			Outcome: &runtime.Outcome{Summary: sum},
 		})
 	}

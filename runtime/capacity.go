@@ -67,10 +67,10 @@ func AnalyzeCapacity(res *ExperimentResult, decided *Capacity) *Capacity {
 	c.Order, c.Note = loadOrder(res, c.Param)
 	lps := c.LoadPoints(res)
 	for _, g := range kneeGates(res.Experiment) {
-		c.Knees = append(c.Knees, c.knee(lps, g))
+		c.Knees = append(c.Knees, c.knee(lps, g, res))
 	}
 	if g, ok := firstLatencyGate(res.Experiment); ok {
-		k := c.knee(lps, g)
+		k := c.knee(lps, g, res)
 		c.Knee = &k
 	}
 	if i, ok := metrics.MaxGoodput(lps); ok && c.Note == "" {
@@ -85,18 +85,28 @@ func AnalyzeCapacity(res *ExperimentResult, decided *Capacity) *Capacity {
 	return c
 }
 
-// MarkKnee makes g's knee the one plots and tables mark: check() asked
-// for it by name, so it is the knee the scenario's author cares about.
-func (c *Capacity) MarkKnee(res *ExperimentResult, g metrics.Gate) Knee {
-	k := c.knee(c.LoadPoints(res), g)
-	c.Knee = &k
-	return k
+// KneeFor is g's knee along the analysed points: what check()'s knee(g)
+// answers.
+func (c *Capacity) KneeFor(res *ExperimentResult, g metrics.Gate) Knee {
+	return c.knee(c.LoadPoints(res), g, res)
 }
 
-func (c *Capacity) knee(lps []metrics.LoadPoint, g metrics.Gate) Knee {
+// knee scans the analysed points g applies to (all of them unless g has an
+// "@"), in load order.
+func (c *Capacity) knee(lps []metrics.LoadPoint, g metrics.Gate, res *ExperimentResult) Knee {
 	k := Knee{Gate: g, Point: -1}
-	if i, ok := metrics.Knee(lps, g); ok && c.Note == "" {
-		k.Found, k.Point, k.EveryLoad = true, c.Order[i], i == len(lps)-1
+	if c.Note != "" {
+		return k
+	}
+	var sel []metrics.LoadPoint
+	var idx []int
+	for j, lp := range lps {
+		if g.Applies(res.Points[c.Order[j]].Params) {
+			sel, idx = append(sel, lp), append(idx, c.Order[j])
+		}
+	}
+	if i, ok := metrics.Knee(sel, g); ok {
+		k.Found, k.Point, k.EveryLoad = true, idx[i], i == len(sel)-1
 	}
 	return k
 }

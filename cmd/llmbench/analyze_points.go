@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/runtime"
 )
 
 // analyzePoint is one point of an analyze sweep: the profile flags with
@@ -17,7 +18,7 @@ type analyzePoint struct {
 	// label is the folder suffix and point name: "concurrency8".
 	label string
 	// params are the point's load and swept values, by runtime's names.
-	params map[string]float64
+	params runtime.Params
 	// config identifies the point in the checkpoint.
 	config []byte
 }
@@ -42,11 +43,11 @@ func sweepPoints(base *profileFlags, spec sweepSpec) ([]analyzePoint, error) {
 
 // loadParams is a point's load as a sweep parameter: its request rate,
 // else its concurrency (1 when none is set, as profile runs it).
-func loadParams(f *profileFlags) map[string]float64 {
+func loadParams(f *profileFlags) runtime.Params {
 	if f.RequestRate > 0 {
-		return map[string]float64{metrics.ParamRate: f.RequestRate}
+		return runtime.Params{metrics.ParamRate: f.RequestRate}
 	}
-	return map[string]float64{metrics.ParamConcurrency: float64(max(f.Concurrency, 1))}
+	return runtime.Params{metrics.ParamConcurrency: float64(max(f.Concurrency, 1))}
 }
 
 // configExcluded are the flags left out of a point's identity, following

@@ -30,15 +30,16 @@ func (s *sweepRun) report() error {
 	if err := writeFile(csvPath, func(f *os.File) error { return genaiperf.WriteAnalyzeCSV(f, rate, s.csvRows()) }); err != nil {
 		return err
 	}
+	s.res.Capacity = runtime.AnalyzeCapacity(s.res, nil)
 	results := []runtime.ExperimentResult{*s.res}
 	if err := writeFile(summaryPath, func(f *os.File) error { return sweep.WriteSummaryJSON(f, "analyze", results) }); err != nil {
 		return err
 	}
 	if s.cmd.GeneratePlots {
-		writeSweepPlots(s.env.stderr, dir, s.res, s.plan.spec.kind.param)
+		writeSweepPlots(s.env.stderr, dir, s.res)
 	}
 	fmt.Fprintf(s.env.stdout, "\nSweep of %s (%s)\n", s.plan.spec.kind.name, s.cmd.Model[0])
-	if err := sweep.WriteTable(s.env.stdout, s.res, s.plan.spec.kind.param); err != nil {
+	if err := sweep.WriteTable(s.env.stdout, s.res); err != nil {
 		return err
 	}
 	fmt.Fprintf(s.env.stdout, "Analyze CSV: %s\nSummary: %s\n", csvPath, summaryPath)

@@ -60,7 +60,7 @@ func (s *sweepRun) run() error {
 		if done, ok := s.cp.Find(pt.config); ok && s.cmd.resuming() {
 			fmt.Fprintf(s.env.stdout, "%s:%s found in checkpoint - skipping profiling...\n", s.cmd.configName(done.ID), pt.label)
 			pr := done.Result()
-			pr.Label, pr.Params = pt.label, pt.params
+			pr.Params = pt.params
 			s.add(pr, done.ID, true)
 			continue
 		}
@@ -90,7 +90,7 @@ func (s *sweepRun) measure(pt *analyzePoint) error {
 	if err := writePointArtifacts(s.env.stdout, dir, &run, out); err != nil {
 		return runFailed("writing artifacts: %v", err)
 	}
-	pr := runtime.PointResult{Label: pt.label, Params: pt.params, Outcome: slim(out)}
+	pr := runtime.PointResult{Params: pt.params, Outcome: slim(out)}
 	pr.Repeats = []*runtime.Outcome{pr.Outcome}
 	id := s.cp.NextID()
 	failure := outcomeError(out)
@@ -98,7 +98,7 @@ func (s *sweepRun) measure(pt *analyzePoint) error {
 	if failure != nil {
 		return failure
 	}
-	s.cp.Add(runtime.CheckpointOf(pt.config, id, dir, &pr))
+	s.cp.Add(runtime.CheckpointOf(pt.config, id, pt.label, dir, &pr))
 	if err := s.cp.Save(s.cmd.checkpointPath()); err != nil {
 		return runFailed("writing checkpoint: %v", err)
 	}

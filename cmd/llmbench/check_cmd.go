@@ -52,7 +52,7 @@ func printPlan(w io.Writer, scen *runtime.Scenario) error {
 		} else {
 			labels := make([]string, len(points))
 			for j, p := range points {
-				labels[j] = p.Label + loadText(p.Load)
+				labels[j] = p.Params.Label() + loadText(p.Load)
 			}
 			fmt.Fprintf(w, "  points (%d): %s\n", len(points), strings.Join(labels, ", "))
 		}

@@ -94,12 +94,11 @@ func (c *reportCmd) reportSweeps(e *env, stored []*storedPoint) error {
 			return err
 		}
 		if len(res.Points) > 1 {
-			param := sweep.LoadParam(&res)
 			fmt.Fprintf(e.stdout, "\n== %s: sweep ==\n", g.name)
-			if err := sweep.WriteTable(e.stdout, &res, param); err != nil {
+			if err := sweep.WriteTable(e.stdout, &res); err != nil {
 				return err
 			}
-			writeSweepPlots(e.stderr, g.root, &res, param)
+			writeSweepPlots(e.stderr, g.root, &res)
 		}
 		r.results = append(r.results, res)
 	}
@@ -224,9 +223,9 @@ func (g *storedExperiment) result(gates []metrics.Gate) (runtime.ExperimentResul
 		res.Points = append(res.Points, pt)
 		exp.Repeats = max(exp.Repeats, len(pt.Repeats))
 	}
-	slices.SortStableFunc(res.Points, byLoad)
+	slices.SortStableFunc(res.Points, func(a, b runtime.PointResult) int { return a.Params.Compare(b.Params) })
 	exp.Load = loadOf(res.Points[0].Params, &g.points[0].run)
-	res.Saturation = saturationOf(res.Points)
+	res.Capacity = runtime.AnalyzeCapacity(&res, nil)
 	return res, nil
 }
 
@@ -255,7 +254,7 @@ func pointResult(exp *runtime.Experiment, runs []*storedPoint) (runtime.PointRes
 	if err != nil {
 		return runtime.PointResult{}, invalid("%s: %v", first.file, err)
 	}
-	pr := runtime.PointResult{Label: first.meta.Point, Params: params}
+	pr := runtime.PointResult{Params: params}
 	summaries := make([]*metrics.Summary, len(runs))
 	for i, r := range runs {
 		pr.Repeats = append(pr.Repeats, r.out)
@@ -283,8 +282,8 @@ var labelParams = map[string]string{
 // holds every swept value (the run description keeps the load only, and
 // not a replay's speed), then takes a load the label does not name (an
 // analyze token sweep's) from the run's stimulus, as analyze sets it.
-func pointParams(label string, run *genaiperf.Run) (map[string]float64, error) {
-	params := map[string]float64{}
+func pointParams(label string, run *genaiperf.Run) (runtime.Params, error) {
+	params := runtime.Params{}
 	for part := range strings.SplitSeq(label, "-") {
 		i := strings.IndexFunc(part, func(r rune) bool { return r >= '0' && r <= '9' })
 		if i <= 0 {
@@ -310,59 +309,11 @@ func pointParams(label string, run *genaiperf.Run) (map[string]float64, error) {
 	return params, nil
 }
 
-// paramOrder orders points by load first, then token lengths: the order
-// a grid runs in when its load is the first parameter swept.
-var paramOrder = []string{metrics.ParamConcurrency, metrics.ParamRate, metrics.ParamReplaySpeed,
-	metrics.ParamInputTokens, metrics.ParamOutputTokens}
-
-func byLoad(a, b runtime.PointResult) int {
-	for _, name := range paramOrder {
-		if c := cmp.Compare(a.Params[name], b.Params[name]); c != 0 {
-			return c
-		}
-	}
-	return 0
-}
-
 // loadOf is a point's load as a scenario writes it; the lowest point's
 // stands for the experiment's base load in report.html.
-func loadOf(params map[string]float64, run *genaiperf.Run) runtime.Load {
+func loadOf(params runtime.Params, run *genaiperf.Run) runtime.Load {
 	return runtime.Load{Concurrency: int(params[metrics.ParamConcurrency]), Rate: params[metrics.ParamRate],
 		ReplaySpeed: params[metrics.ParamReplaySpeed], Arrival: runtime.Arrival(run.RequestDistribution)}
-}
-
-// saturationOf applies the default saturation rule along the one load the
-// points vary, in load order, as runtime does for a grid sweep, so the
-// sweep plots mark the point the run's marked. An until_saturation sweep's
-// own rule is not stored with the records: the default rule stands in.
-func saturationOf(points []runtime.PointResult) *runtime.SaturationResult {
-	swept := sweptParams(points)
-	if len(points) < 2 || len(swept) != 1 || (swept[0] != metrics.ParamConcurrency && swept[0] != metrics.ParamRate) {
-		return nil
-	}
-	lps := make([]metrics.LoadPoint, len(points))
-	for i := range points {
-		lps[i] = metrics.LoadPoint{Load: points[i].Params[swept[0]], Summary: &points[i].Outcome.Summary}
-	}
-	i, reason, ok := metrics.DefaultSaturationRule().Check(lps, swept[0])
-	return &runtime.SaturationResult{Saturated: ok, Point: i, Reason: reason}
-}
-
-// sweptParams are the parameters whose value differs between points.
-func sweptParams(points []runtime.PointResult) []string {
-	var swept []string
-	for _, name := range paramOrder {
-		values := map[float64]bool{}
-		for _, p := range points {
-			if v, ok := p.Params[name]; ok {
-				values[v] = true
-			}
-		}
-		if len(values) > 1 {
-			swept = append(swept, name)
-		}
-	}
-	return swept
 }
 
 // writeRunReports rewrites a `run` folder's summary.json and report.html,
@@ -414,7 +365,7 @@ func (r *storedRun) writeHTML() error {
 		return err
 	}
 	defer os.RemoveAll(tmp)
-	pointDir := func(exp string, pt *runtime.PointResult) string { return filepath.Join(r.root, exp, pt.Label) }
+	pointDir := func(exp string, pt *runtime.PointResult) string { return filepath.Join(r.root, exp, pt.Params.Label()) }
 	if rep.Plots, err = html.RenderPlots(tmp, r.results, pointDir); err != nil {
 		return err
 	}

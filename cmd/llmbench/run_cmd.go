@@ -10,7 +10,6 @@ import (
 	"github.com/llmbench/llmbench/builtins"
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/genaiperf"
-	"github.com/llmbench/llmbench/reports/records"
 	"github.com/llmbench/llmbench/reports/sweep"
 	"github.com/llmbench/llmbench/reports/verdict"
 	"github.com/llmbench/llmbench/runtime"
@@ -105,20 +104,9 @@ func runExperiments(e *env, scen *runtime.Scenario, out string, plotsOn bool) ([
 	var results []runtime.ExperimentResult
 	for i := range scen.Experiments {
 		exp := &scen.Experiments[i]
-		var live liveProgress
-		res, err := runtime.RunExperiment(e.ctx, exp, runtime.Hooks{
-			Progress: func(label string, requests int) *runtime.Progress {
-				return live.start(e, exp.Name+"/"+label, requests)
-			},
-			Records: func(label string, params map[string]float64, repeat int, reqs []runtime.Request) (runtime.RecordWriter, func(*runtime.Outcome) error, error) {
-				return openRunSink(e, scenarioName(scen), filepath.Join(out, exp.Name, label), exp, label, params, repeat, reqs, plotsOn)
-			},
-			Done: func(p runtime.PointResult) error {
-				live.end()
-				return writeRepeats(e, filepath.Join(out, exp.Name, p.Label), exp, &p)
-			},
-		})
-		live.end()
+		obs := &runObserver{e: e, scenario: scenarioName(scen), out: out, exp: exp, plots: plotsOn}
+		res, err := runtime.RunExperiment(e.ctx, exp, obs)
+		obs.live.end()
 		if res != nil {
 			results = append(results, *res)
 		}
@@ -153,56 +141,12 @@ func (l *liveProgress) end() {
 	}
 }
 
-// repeatDir is where repeat k (from 1) of a point writes: the point's
-// folder for the first, repeat2/, repeat3/... for the others.
-func repeatDir(dir string, k int) string {
-	if k <= 1 {
-		return dir
-	}
-	return filepath.Join(dir, fmt.Sprintf("repeat%d", k))
-}
-
-// openRunSink starts the files of one run of a scenario point (see
-// pointSink); the returned finish completes them once the run's outcome is
-// known.
-func openRunSink(e *env, scenario, dir string, exp *runtime.Experiment, label string, params map[string]float64,
-	repeat int, reqs []runtime.Request, withPlots bool) (runtime.RecordWriter, func(*runtime.Outcome) error, error) {
-	point := &runtime.PointResult{Label: label, Params: params}
-	run := describePoint(exp, point, &runtime.Outcome{})
-	id := records.Meta{Scenario: scenario, Experiment: exp.Name, Point: label, Repeat: repeat}
-	sink, err := openPointSink(repeatDir(dir, repeat), &run, id, reqs, withPlots)
-	if err != nil {
-		return nil, nil, err
-	}
-	return sink, func(out *runtime.Outcome) error {
-		if out == nil {
-			sink.abandon()
-			return nil
-		}
-		run := describePoint(exp, point, out)
-		return sink.finish(e.stderr, &run, out, exp.Name+" / "+repeatTitle(label, repeat, exp.Repeats))
-	}, nil
-}
-
 // repeatTitle names repeat k (from 1) of n of a point.
 func repeatTitle(label string, k, n int) string {
 	if n <= 1 {
 		return label
 	}
 	return fmt.Sprintf("%s (repeat %d of %d)", label, k, n)
-}
-
-// writeRepeats writes a point's artifacts: the first repeat in the point's
-// folder (GenAI-Perf's layout), further repeats in repeat2/, repeat3/...
-func writeRepeats(e *env, dir string, exp *runtime.Experiment, p *runtime.PointResult) error {
-	for k, out := range p.Repeats {
-		fmt.Fprintf(e.stdout, "\n== %s / %s ==\n", exp.Name, repeatTitle(p.Label, k+1, len(p.Repeats)))
-		run := describePoint(exp, p, out)
-		if err := writePointArtifacts(e.stdout, repeatDir(dir, k+1), &run, out); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 func interrupted(res *runtime.ExperimentResult) bool {
@@ -229,13 +173,13 @@ func runCheck(scen *runtime.Scenario, results []runtime.ExperimentResult) ([]ver
 }
 
 // describePoint fills the GenAI-Perf description of a scenario point.
-func describePoint(exp *runtime.Experiment, p *runtime.PointResult, out *runtime.Outcome) genaiperf.Run {
+func describePoint(exp *runtime.Experiment, params runtime.Params, out *runtime.Outcome) genaiperf.Run {
 	ep := exp.Endpoint
 	r := genaiperf.DefaultRun(ep.Model)
 	r.Subcommand = "run"
 	r.EndpointType, r.Streaming, r.URL = string(ep.API), ep.Stream, ep.URL
 	r.Endpoint = strings.TrimLeft(ep.Path, " /")
-	r.Stimulus = genaiperf.Stimulus{Concurrency: int(p.Params[metrics.ParamConcurrency]), RequestRate: p.Params[metrics.ParamRate]}
+	r.Stimulus = genaiperf.Stimulus{Concurrency: int(params[metrics.ParamConcurrency]), RequestRate: params[metrics.ParamRate]}
 	r.RequestCount, r.MeasurementInterval, r.WarmupRequestCount = exp.Requests, int(exp.Duration.Milliseconds()), exp.Warmup
 	for _, slo := range exp.Goodput {
 		r.Goodput = append(r.Goodput, genaiperf.Goodput{Name: string(slo.Metric), Value: slo.Value})
@@ -259,13 +203,13 @@ func describePoint(exp *runtime.Experiment, p *runtime.PointResult, out *runtime
 // Markdown when asked.
 func (c *runCmd) writeVerdicts(e *env, scen *runtime.Scenario, results []runtime.ExperimentResult, vs []verdict.Verdict) error {
 	for i := range results {
-		if len(results[i].Points) > 1 || results[i].Search != nil {
+		if len(results[i].Points) > 1 || results[i].Capacity.Search != nil {
 			fmt.Fprintf(e.stdout, "\n== %s: sweep ==\n", results[i].Experiment.Name)
-			if err := sweep.WriteTable(e.stdout, &results[i], sweep.LoadParam(&results[i])); err != nil {
+			if err := sweep.WriteTable(e.stdout, &results[i]); err != nil {
 				return err
 			}
 			if !c.NoPlots {
-				writeSweepPlots(e.stderr, c.Out, &results[i], sweep.LoadParam(&results[i]))
+				writeSweepPlots(e.stderr, c.Out, &results[i])
 			}
 		}
 	}

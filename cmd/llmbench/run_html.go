@@ -28,7 +28,7 @@ func writeHTMLReport(out string, scen *runtime.Scenario, results []runtime.Exper
 			return err
 		}
 		defer os.RemoveAll(tmp)
-		pointDir := func(exp string, pt *runtime.PointResult) string { return filepath.Join(out, exp, pt.Label) }
+		pointDir := func(exp string, pt *runtime.PointResult) string { return filepath.Join(out, exp, pt.Params.Label()) }
 		if rep.Plots, err = html.RenderPlots(tmp, results, pointDir); err != nil {
 			return err
 		}

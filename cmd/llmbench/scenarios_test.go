@@ -121,7 +121,7 @@ func TestScenarioErrorsExitTwoWithPosition(t *testing.T) {
 		"wrong type": {scenarioHeader + `
 def main(ctx):
     return experiment(name = "e", endpoint = target, dataset = ds, traffic = concurrency(1), requests = "ten")
-`, "s.star:6:91: experiment: for parameter requests: got string, want int"},
+`, "s.star:6:94: experiment: for parameter requests: got string, want int"},
 		"unknown parameter": {scenarioHeader + `
 def main(ctx):
     return experiment(name = "e", endpoint = target, dataset = ds, traffic = concurrency(1), requets = 3)

@@ -62,8 +62,8 @@ func sweepFixture(t *testing.T, pointsDir string) ([]runtime.ExperimentResult, [
 		recs := mixedRecords(60, 1+float64(i))
 		s := metrics.Summarize(recs, metrics.Options{})
 		measured := s.TimeToFirstToken.P99
-		pr := runtime.PointResult{Label: "concurrency" + []string{"1", "4", "16"}[i],
-			Params:  map[string]float64{metrics.ParamConcurrency: c},
+		pr := runtime.PointResult{
+			Params:  runtime.Params{metrics.ParamConcurrency: c},
 			Outcome: &runtime.Outcome{Summary: s, Components: components(recs)},
 			Gates:   []runtime.GateResult{{Gate: g, Measured: measured, Passed: measured < g.Value}}}
 		res.Points = append(res.Points, pr)
@@ -71,11 +71,12 @@ func sweepFixture(t *testing.T, pointsDir string) ([]runtime.ExperimentResult, [
 		for i := range recs {
 			data.Add(&recs[i])
 		}
-		if _, err := plots.WritePointPlots(filepath.Join(pointsDir, pr.Label, "plots"), pr.Label, data); err != nil {
+		if _, err := plots.WritePointPlots(filepath.Join(pointsDir, pr.Params.Label(), "plots"), pr.Params.Label(), data); err != nil {
 			t.Fatal(err)
 		}
 	}
-	res.Saturation = &runtime.SaturationResult{Saturated: true, Point: 1, Reason: "p99 TTFT grew past 3× the lowest load"}
+	res.Capacity = runtime.AnalyzeCapacity(&res, &runtime.Capacity{Saturation: &runtime.SaturationResult{
+		Saturated: true, Point: 1, Reason: "p99 TTFT grew past 3× the lowest load", Source: runtime.SaturationByRule}})
 	results := []runtime.ExperimentResult{res}
 	return results, verdict.Collect(results)
 }

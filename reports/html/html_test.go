@@ -19,7 +19,7 @@ func writeFixtureReport(t *testing.T, dir string) []byte {
 	points := filepath.Join(dir, "points")
 	results, verdicts := sweepFixture(t, points)
 	groups, err := RenderPlots(filepath.Join(dir, "plots"), results, func(_ string, pt *runtime.PointResult) string {
-		return filepath.Join(points, pt.Label)
+		return filepath.Join(points, pt.Params.Label())
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -47,7 +47,7 @@ func newComponentView(pt *runtime.PointResult) (componentView, bool) {
 	if len(pt.Outcome.Components) < 2 {
 		return componentView{}, false
 	}
-	cv := componentView{Point: pt.Label}
+	cv := componentView{Point: pt.Params.Label()}
 	for _, c := range pt.Outcome.Components {
 		cv.Rows = append(cv.Rows, newMetricRow(c.Name, &c.Summary))
 	}

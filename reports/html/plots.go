@@ -11,7 +11,6 @@ import (
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/plots"
-	"github.com/llmbench/llmbench/reports/sweep"
 	"github.com/llmbench/llmbench/runtime"
 )
 
@@ -77,7 +76,7 @@ func RenderPlots(dir string, results []runtime.ExperimentResult, pointDir func(e
 			if g, ok := tableKneeGate(res.Experiment); ok && len(gates) == 0 {
 				gates = []metrics.Gate{g}
 			}
-			paths, err := plots.WriteSweepPlots(filepath.Join(dir, safeName(name)), res, sweep.LoadParam(res), gates...)
+			paths, err := plots.WriteSweepPlots(filepath.Join(dir, safeName(name)), res, runtime.LoadParam(res), gates...)
 			if err != nil {
 				return nil, fmt.Errorf("sweep plots of %s: %w", name, err)
 			}
@@ -85,7 +84,7 @@ func RenderPlots(dir string, results []runtime.ExperimentResult, pointDir func(e
 		}
 		for j := range res.Points {
 			pt := &res.Points[j]
-			groups = append(groups, PlotGroup{Title: name + " · " + pt.Label,
+			groups = append(groups, PlotGroup{Title: name + " · " + pt.Params.Label(),
 				Paths: plots.PointFiles(filepath.Join(pointDir(name, pt), "plots"))})
 		}
 	}

@@ -115,7 +115,7 @@ func newExperimentView(res *runtime.ExperimentResult, knee *metrics.Gate) (exper
 		if pt.Outcome == nil {
 			continue
 		}
-		row := newMetricRow(pt.Label, &pt.Outcome.Summary)
+		row := newMetricRow(pt.Params.Label(), &pt.Outcome.Summary)
 		row.Gates, row.GatesClass = gateCell(pt.Gates)
 		ev.Points = append(ev.Points, row)
 		if cv, ok := newComponentView(pt); ok {
@@ -124,15 +124,11 @@ func newExperimentView(res *runtime.ExperimentResult, knee *metrics.Gate) (exper
 		if len(pt.Repeats) > 1 {
 			ev.Repeats = append(ev.Repeats, newRepeatView(pt))
 		}
-		ev.Errors = append(ev.Errors, errorRows(pt.Label, pt.Outcome.Summary.Errors)...)
+		ev.Errors = append(ev.Errors, errorRows(pt.Params.Label(), pt.Outcome.Summary.Errors)...)
 	}
 	if len(res.Points) > 1 {
 		var b bytes.Buffer
-		var opts []sweep.Option
-		if knee != nil {
-			opts = append(opts, sweep.KneeGate(*knee))
-		}
-		if err := sweep.WriteTable(&b, res, sweep.LoadParam(res), opts...); err != nil {
+		if err := sweep.WriteTable(&b, res); err != nil {
 			return ev, fmt.Errorf("sweep table of %s: %w", ev.Name, err)
 		}
 		ev.SweepTable = b.String()
@@ -175,7 +171,7 @@ func errorRows(point string, errs []metrics.ErrorCount) []errorRow {
 // repeats disagree by more than 10%: one run is a data point, three are a
 // number, and a reader must see when they are not.
 func newRepeatView(pt *runtime.PointResult) repeatView {
-	rv := repeatView{Point: pt.Label, Runs: len(pt.Repeats)}
+	rv := repeatView{Point: pt.Params.Label(), Runs: len(pt.Repeats)}
 	for _, name := range metrics.HeadlineNames() {
 		st, ok := pt.RepeatStats[name]
 		if !ok {

@@ -72,7 +72,8 @@ func sweepResult(goodput, repeats bool) *runtime.ExperimentResult {
 		}
 		res.Points = append(res.Points, pr)
 	}
-	res.Saturation = &runtime.SaturationResult{Saturated: true, Point: 5, Reason: "throughput grew < 5%"}
+	res.Capacity = runtime.AnalyzeCapacity(res, &runtime.Capacity{Saturation: &runtime.SaturationResult{
+		Saturated: true, Point: 5, Reason: "throughput grew < 5%", Source: runtime.SaturationByRule}})
 	return res
 }
 

@@ -141,7 +141,7 @@ func TestWriteSweepPlotsSkipsAbsentData(t *testing.T) {
 func TestSweepMarks(t *testing.T) {
 	res := sweepResult(false, false)
 	slices.Reverse(res.Points) // run order need not be load order
-	res.Saturation.Point = len(res.Points) - 1 - 5
+	res.Capacity.Saturation.Point = len(res.Points) - 1 - 5
 	d, err := newSweepData(res, "concurrency", nil)
 	if err != nil {
 		t.Fatal(err)

@@ -103,7 +103,7 @@ func newSweepData(res *runtime.ExperimentResult, param string, gates []metrics.G
 		d.kneeGate = g
 	}
 	var satPR *runtime.PointResult
-	if s := res.Saturation; s != nil && s.Point >= 0 && s.Point < len(res.Points) {
+	if s := capacitySaturation(res); s != nil && s.Point >= 0 && s.Point < len(res.Points) {
 		satPR = &res.Points[s.Point]
 	}
 	for i := range res.Points {
@@ -180,4 +180,12 @@ func logIfWide(a *plot.Axis, vs []float64) {
 		a.Scale = plot.LogScale{}
 		a.Tick.Marker = plot.LogTicks{Prec: -1}
 	}
+}
+
+// capacitySaturation is the run's saturation verdict, nil without one.
+func capacitySaturation(res *runtime.ExperimentResult) *runtime.SaturationResult {
+	if res.Capacity == nil {
+		return nil
+	}
+	return res.Capacity.Saturation
 }

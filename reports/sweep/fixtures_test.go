@@ -59,7 +59,7 @@ func summaryOf(m measured) metrics.Summary {
 // sweepOf builds the result of a sweep over param, evaluating the
 // experiment's gates at every point as the runtime does.
 func sweepOf(param string, gates []string, points ...measured) *runtime.ExperimentResult {
-	exp := &runtime.Experiment{Name: "capacity", Repeats: 1}
+	exp := &runtime.Experiment{Name: "capacity", Repeats: 1, Endpoint: runtime.Endpoint{Stream: true}}
 	for _, src := range gates {
 		g, err := metrics.ParseGate(src)
 		if err != nil {
@@ -72,7 +72,7 @@ func sweepOf(param string, gates []string, points ...measured) *runtime.Experime
 	for i, m := range points {
 		values[i] = m.load
 		out := &runtime.Outcome{Counting: runtime.Counting{Mode: runtime.ByUsage}, Summary: summaryOf(m)}
-		p := runtime.PointResult{Label: label(param, m.load), Params: map[string]float64{param: m.load},
+		p := runtime.PointResult{Params: runtime.Params{param: m.load},
 			Outcome: out, Repeats: []*runtime.Outcome{out}}
 		for _, g := range exp.Gates {
 			v, err := g.Measure(&out.Summary)
@@ -83,8 +83,6 @@ func sweepOf(param string, gates []string, points ...measured) *runtime.Experime
 	exp.Sweep = &runtime.Sweep{Params: []runtime.SweepParam{{Name: param, Values: values}}}
 	return res
 }
-
-func label(param string, v float64) string { return param + plain(v) }
 
 // saturating flattens at concurrency 4 (throughput +2.5% to 8) while
 // TTFT holds until 8 and blows up at 16.

@@ -98,38 +98,38 @@ var summaryUnits = map[string]string{
 }
 
 func experimentOf(res *runtime.ExperimentResult) experimentJSON {
-	param := LoadParam(res)
-	c := analyze(res, param, kneeGates(res.Experiment))
-	ej := experimentJSON{LoadParam: param, Points: []pointJSON{}, Knees: []kneeJSON{}, Note: c.note}
+	c := capacityOf(res)
+	param := c.Param
+	ej := experimentJSON{LoadParam: param, Points: []pointJSON{}, Knees: []kneeJSON{}, Note: c.Note}
 	if res.Experiment != nil {
 		ej.Name = res.Experiment.Name
 	}
 	for i := range res.Points {
 		ej.Points = append(ej.Points, pointOf(i, &res.Points[i]))
 	}
-	for _, k := range c.knees {
-		kj := kneeJSON{Gate: k.gate.String(), Found: k.found, EveryLoad: k.everyLoad}
-		if k.found {
-			kj.Point, kj.Label, kj.Load = ref(res, k.point, param)
+	for _, k := range c.Knees {
+		kj := kneeJSON{Gate: k.Gate.String(), Found: k.Found, EveryLoad: k.EveryLoad}
+		if k.Found {
+			kj.Point, kj.Label, kj.Load = ref(res, k.Point, param)
 		}
 		ej.Knees = append(ej.Knees, kj)
 	}
-	if c.maxGoodput >= 0 {
-		p := &res.Points[c.maxGoodput]
-		ej.MaxGoodput = &pointRefJSON{Point: c.maxGoodput, Label: p.Label, Load: p.Params[param],
+	if c.MaxGoodput >= 0 {
+		p := &res.Points[c.MaxGoodput]
+		ej.MaxGoodput = &pointRefJSON{Point: c.MaxGoodput, Label: p.Params.Label(), Load: p.Params[param],
 			RequestGoodput: *p.Outcome.Summary.RequestGoodput}
 	}
-	if s := c.saturation; s != nil {
-		sj := &saturationJSON{Saturated: s.saturated, Reason: s.reason, Source: s.source}
-		sj.Point, sj.Label, sj.Load = ref(res, s.point, param)
+	if s := c.Saturation; s != nil {
+		sj := &saturationJSON{Saturated: s.Saturated, Reason: s.Reason, Source: s.Source}
+		sj.Point, sj.Label, sj.Load = ref(res, s.Point, param)
 		ej.Saturation = sj
 	}
-	ej.Search = searchOf(res)
+	ej.Search = searchOf(res, c)
 	return ej
 }
 
-func searchOf(res *runtime.ExperimentResult) *searchJSON {
-	s := res.Search
+func searchOf(res *runtime.ExperimentResult, c *runtime.Capacity) *searchJSON {
+	s := c.Search
 	if s == nil {
 		return nil
 	}
@@ -154,7 +154,7 @@ func ref(res *runtime.ExperimentResult, i int, param string) (*int, string, *flo
 	if v, ok := p.Params[param]; ok {
 		load = num(v)
 	}
-	return &i, p.Label, load
+	return &i, p.Params.Label(), load
 }
 
 // num is v for JSON, nil (null) for NaN or ±Inf, which JSON cannot hold.

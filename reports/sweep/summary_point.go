@@ -96,7 +96,7 @@ type repeatStatJSON struct {
 }
 
 func pointOf(i int, p *runtime.PointResult) pointJSON {
-	pj := pointJSON{Index: i, Label: p.Label, Params: p.Params, Partial: partial(p),
+	pj := pointJSON{Index: i, Label: p.Params.Label(), Params: p.Params, Partial: partial(p),
 		Errors: []errorJSON{}, Gates: []gateJSON{}}
 	if pj.Params == nil {
 		pj.Params = map[string]float64{}

@@ -125,8 +125,9 @@ func TestSummaryJSONAdaptiveRepeatsPartial(t *testing.T) {
 	res := growing()
 	g, _ := metrics.ParseGate("ttft.p99 < 50ms")
 	res.Experiment.Sweep = &runtime.Sweep{Search: &runtime.Search{Gate: g, Over: metrics.ParamConcurrency, Lo: 1, Hi: 8}}
-	res.Search = &runtime.SearchResult{Found: true, Best: 8, Point: 3}
-	res.Saturation = &runtime.SaturationResult{Saturated: true, Point: 2, Reason: "said the runtime"}
+	res.Capacity = runtime.AnalyzeCapacity(res, &runtime.Capacity{
+		Search:     &runtime.SearchResult{Found: true, Best: 8, Point: 3},
+		Saturation: &runtime.SaturationResult{Saturated: true, Point: 2, Reason: "said the runtime", Source: runtime.SaturationByRule}})
 	s1, s2 := summaryOf(measured{1, 10, 5, 100, 1, -1, 0}), summaryOf(measured{1, 11, 5, 130, 1, -1, 0})
 	res.Points[0].RepeatStats = metrics.HeadlineRepeats([]*metrics.Summary{&s1, &s2})
 	res.Points[0].Repeats = append(res.Points[0].Repeats, &runtime.Outcome{Summary: s2})
@@ -159,7 +160,8 @@ func TestSummaryJSONAdaptiveRepeatsPartial(t *testing.T) {
 func TestSummaryJSONUntilSaturation(t *testing.T) {
 	res := growing()
 	res.Experiment.Sweep = &runtime.Sweep{Saturation: &runtime.Saturation{Over: metrics.ParamConcurrency, Start: 1, Factor: 2, Limit: 8}}
-	res.Saturation = &runtime.SaturationResult{Point: 3, Reason: "reached the limit (concurrency 8) without saturating"}
+	res.Capacity = runtime.AnalyzeCapacity(res, &runtime.Capacity{Saturation: &runtime.SaturationResult{Point: 3,
+		Reason: "reached the limit (concurrency 8) without saturating", Source: runtime.SaturationBySweep}})
 	_, d := summaryJSON(t, *res)
 	if s := d.Experiments[0].Saturation; s == nil || s.Source != "until_saturation" || s.Saturated || *s.Load != 8 {
 		t.Errorf("saturation: %+v", s)

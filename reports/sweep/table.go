@@ -19,13 +19,6 @@ type tableOptions struct {
 	hasGate bool
 }
 
-// KneeGate makes the table's knee line judge g instead of the
-// experiment's first latency gate, for a caller that knows which SLO the
-// capacity question is about.
-func KneeGate(g metrics.Gate) Option {
-	return func(o *tableOptions) { o.gate, o.hasGate = g, true }
-}
-
 // tableHeader names the columns; the first is the load parameter.
 var tableHeader = []string{"", "TTFT p99 (ms)", "ITL p99 (ms)", "output tok/s", "req/s", "goodput (req/s)", "errors", "gates"}
 
@@ -37,35 +30,28 @@ var tableHeader = []string{"", "TTFT p99 (ms)", "ITL p99 (ms)", "output tok/s", 
 // half-width, and points whose repeats disagree by more than 10% are
 // flagged with "!". A point cut short by an interrupt is marked partial
 // and left out of the analyses.
-func WriteTable(w io.Writer, res *runtime.ExperimentResult, param string, opts ...Option) error {
-	var o tableOptions
-	for _, opt := range opts {
-		opt(&o)
+func WriteTable(w io.Writer, res *runtime.ExperimentResult) error {
+	c := capacityOf(res)
+	header := append([]string{c.Param}, tableHeader[1:]...)
+	streamed := res.Experiment == nil || res.Experiment.Endpoint.Stream
+	if !streamed {
+		header[1] = "latency p99 (ms)" // without streaming the first token arrives with the last
 	}
-	if !o.hasGate {
-		o.gate, o.hasGate = tableGate(res.Experiment)
-	}
-	var gates []metrics.Gate
-	if o.hasGate {
-		gates = append(gates, o.gate)
-	}
-	c := analyze(res, param, gates)
-	header := append([]string{param}, tableHeader[1:]...)
 	rows := [][]string{header}
 	for i := range res.Points {
-		rows = append(rows, tableRow(&res.Points[i], param))
+		rows = append(rows, tableRow(&res.Points[i], c.Param, streamed))
 	}
 	var b strings.Builder
 	writeAligned(&b, rows)
-	writeDisagreements(&b, res, param)
-	writeAnalysis(&b, res, c, o.hasGate)
+	writeDisagreements(&b, res, c.Param)
+	writeAnalysis(&b, res, c)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
 // tableRow renders one point.
-func tableRow(p *runtime.PointResult, param string) []string {
-	load := p.Label
+func tableRow(p *runtime.PointResult, param string, streamed bool) []string {
+	load := p.Params.Label()
 	if v, ok := p.Params[param]; ok {
 		load = plain(v)
 	}
@@ -76,9 +62,13 @@ func tableRow(p *runtime.PointResult, param string) []string {
 		return []string{load, "–", "–", "–", "–", "–", "–", "–"}
 	}
 	s := &p.Outcome.Summary
+	first := withSpread(p, "ttft.p99", ms(p99(s.TimeToFirstToken)), 1e-6, 2)
+	if !streamed {
+		first = fixed(ms(p99(s.RequestLatency)), 2)
+	}
 	return []string{
 		load,
-		withSpread(p, "ttft.p99", ms(p99(s.TimeToFirstToken)), 1e-6, 2),
+		first,
 		fixed(ms(p99(s.InterTokenLatency)), 2),
 		withSpread(p, "output_token_throughput", s.OutputTokenThroughput, 1, 1),
 		fixed(s.RequestThroughput, 2),

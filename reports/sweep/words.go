@@ -13,58 +13,58 @@ import (
 // writeAnalysis names the knee, the max-goodput point, the saturation
 // point and a search's answer in words under the table: a reader should
 // not have to find the capacity in the numbers.
-func writeAnalysis(b *strings.Builder, res *runtime.ExperimentResult, c *capacity, hasGate bool) {
-	switch {
-	case !hasGate:
+func writeAnalysis(b *strings.Builder, res *runtime.ExperimentResult, c *runtime.Capacity) {
+	switch k := c.Knee; {
+	case k == nil:
 		b.WriteString("Knee: – (no latency gate to judge it by)\n")
-	case c.note != "":
-		fmt.Fprintf(b, "Knee (%s): %s\n", c.knees[0].gate, c.note)
+	case c.Note != "":
+		fmt.Fprintf(b, "Knee (%s): %s\n", k.Gate, c.Note)
 	default:
-		fmt.Fprintf(b, "Knee (%s): %s\n", c.knees[0].gate, kneeWords(res, c, c.knees[0]))
+		fmt.Fprintf(b, "Knee (%s): %s\n", k.Gate, kneeWords(res, c, *k))
 	}
 	fmt.Fprintf(b, "Max goodput: %s\n", maxGoodputWords(res, c))
 	fmt.Fprintf(b, "Saturation: %s\n", saturationWords(res, c))
-	if s := res.Search; s != nil {
+	if s := c.Search; s != nil {
 		fmt.Fprintf(b, "Search: %s\n", searchWords(res, s))
 	}
 }
 
-func kneeWords(res *runtime.ExperimentResult, c *capacity, k knee) string {
+func kneeWords(res *runtime.ExperimentResult, c *runtime.Capacity, k runtime.Knee) string {
 	switch {
-	case !k.found:
-		return fmt.Sprintf("none: even the lowest load, %s, misses it", pointName(&res.Points[c.order[0]], c.param))
-	case k.everyLoad:
-		return fmt.Sprintf("%s; the gate held at every load tried, so the knee is at least that", pointName(&res.Points[k.point], c.param))
+	case !k.Found:
+		return fmt.Sprintf("none: even the lowest load, %s, misses it", pointName(&res.Points[c.Order[0]], c.Param))
+	case k.EveryLoad:
+		return fmt.Sprintf("%s; the gate held at every load tried, so the knee is at least that", pointName(&res.Points[k.Point], c.Param))
 	}
-	return fmt.Sprintf("%s, the highest load meeting it before it first fails", pointName(&res.Points[k.point], c.param))
+	return fmt.Sprintf("%s, the highest load meeting it before it first fails", pointName(&res.Points[k.Point], c.Param))
 }
 
-func maxGoodputWords(res *runtime.ExperimentResult, c *capacity) string {
-	if c.maxGoodput < 0 {
+func maxGoodputWords(res *runtime.ExperimentResult, c *runtime.Capacity) string {
+	if c.MaxGoodput < 0 {
 		return "– (no goodput measured: give goodput SLOs)"
 	}
-	p := &res.Points[c.maxGoodput]
-	return fmt.Sprintf("%s req/s at %s", fixed(*p.Outcome.Summary.RequestGoodput, 2), pointName(p, c.param))
+	p := &res.Points[c.MaxGoodput]
+	return fmt.Sprintf("%s req/s at %s", fixed(*p.Outcome.Summary.RequestGoodput, 2), pointName(p, c.Param))
 }
 
 // saturationWords says where the sweep saturated and by which rule, or
 // that it never did, in which case the capacity it reports is only the
 // highest load tried.
-func saturationWords(res *runtime.ExperimentResult, c *capacity) string {
-	s := c.saturation
+func saturationWords(res *runtime.ExperimentResult, c *runtime.Capacity) string {
+	s := c.Saturation
 	switch {
-	case s == nil && c.note != "":
-		return c.note
+	case s == nil && c.Note != "":
+		return c.Note
 	case s == nil:
-		return fmt.Sprintf("– (not analysed: a %s sweep holds the load fixed)", c.param)
-	case s.saturated && s.point >= 0 && s.point < len(res.Points):
-		return fmt.Sprintf("at %s: %s", pointName(&res.Points[s.point], c.param), s.reason)
-	case s.saturated:
-		return s.reason
-	case strings.HasPrefix(s.reason, "never saturated"):
-		return s.reason
+		return fmt.Sprintf("– (not analysed: a %s sweep holds the load fixed)", c.Param)
+	case s.Saturated && s.Point >= 0 && s.Point < len(res.Points):
+		return fmt.Sprintf("at %s: %s", pointName(&res.Points[s.Point], c.Param), s.Reason)
+	case s.Saturated:
+		return s.Reason
+	case strings.HasPrefix(s.Reason, "never saturated"):
+		return s.Reason
 	}
-	return "never saturated: " + s.reason
+	return "never saturated: " + s.Reason
 }
 
 func searchWords(res *runtime.ExperimentResult, s *runtime.SearchResult) string {
@@ -84,7 +84,7 @@ func pointName(p *runtime.PointResult, param string) string {
 	if v, ok := p.Params[param]; ok {
 		return loadName(param, v)
 	}
-	return p.Label
+	return p.Params.Label()
 }
 
 // plain prints a parameter value as the shortest decimal: 16, 2.5.

@@ -26,7 +26,7 @@ func WriteMarkdown(w io.Writer, scenario string, results []runtime.ExperimentRes
 		for _, p := range er.Points {
 			s := &p.Outcome.Summary
 			fmt.Fprintf(&b, "| %s | %d | %d (%.2f%%) | %s | %s | %s | %s | %.2f | %.2f |\n",
-				p.Label, s.Completed, s.Failed, 100*s.ErrorRate,
+				p.Params.Label(), s.Completed, s.Failed, 100*s.ErrorRate,
 				ms(s.TimeToFirstToken, 50), ms(s.TimeToFirstToken, 99), ms(s.InterTokenLatency, 50), ms(s.InterTokenLatency, 99),
 				s.OutputTokenThroughput, s.RequestThroughput)
 		}

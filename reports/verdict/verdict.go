@@ -39,7 +39,7 @@ func Collect(results []runtime.ExperimentResult) []Verdict {
 		for _, p := range er.Points {
 			for _, g := range p.Gates {
 				matched[g.Gate.Source] = true
-				out = append(out, fromGate(er.Experiment.Name, p.Label, g))
+				out = append(out, fromGate(er.Experiment.Name, p.Params.Label(), g))
 			}
 		}
 		for _, g := range er.Experiment.Gates {

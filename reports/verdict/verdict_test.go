@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
-	"fmt"
 	"strings"
 	"testing"
 
@@ -31,9 +30,9 @@ func results(t *testing.T) []runtime.ExperimentResult {
 	point := func(c float64, p99 float64, failed int) runtime.PointResult {
 		sum := metrics.Summary{TimeToFirstToken: &metrics.Distribution{Count: 100, P99: p99 * 1e6},
 			Completed: 100 - failed, Failed: failed, ErrorRate: float64(failed) / 100}
-		params := map[string]float64{"concurrency": c}
+		params := runtime.Params{"concurrency": c}
 		out := &runtime.Outcome{Summary: sum}
-		return runtime.PointResult{Label: fmt.Sprintf("concurrency%g", c), Params: params,
+		return runtime.PointResult{Params: params,
 			Outcome: out, Gates: runtime.EvaluateGates(exp, params, out)}
 	}
 	return []runtime.ExperimentResult{{Experiment: exp, Points: []runtime.PointResult{point(1, 400, 0), point(16, 700, 1)}}}
