@@ -43,8 +43,8 @@ type CheckpointPoint struct {
 	ID int `json:"id"`
 	// Label names the point ("concurrency8") and Dir is the artifact
 	// folder it was written to.
-	Label  string             `json:"label"`
-	Dir    string             `json:"dir,omitempty"`
+	Label  string `json:"label"`
+	Dir    string `json:"dir,omitempty"`
 	Params Params `json:"params"`
 	// TokenCounting is how ISL and OSL were counted.
 	TokenCounting CountMode `json:"token_counting"`
