@@ -94,6 +94,9 @@ func gatesReachPoints(fn string, e *runtime.Experiment) error {
 		if g.Baseline && e.Baseline == "" {
 			return paramErrorf(fn, "gates", "gate %q compares with a baseline, but the experiment sets no baseline=", g.Source)
 		}
+		if err := componentExists(g, e.Dataset); err != nil {
+			return paramError(fn, "gates", err)
+		}
 	}
 	if e.Sweep != nil && e.Sweep.Params == nil {
 		return nil
@@ -108,6 +111,31 @@ func gatesReachPoints(fn string, e *runtime.Experiment) error {
 		}
 	}
 	return nil
+}
+
+// componentExists refuses a gate on a dataset component the experiment's
+// dataset does not have: it could never be measured.
+func componentExists(g metrics.Gate, src dataset.Source) error {
+	if g.Component == "" {
+		return nil
+	}
+	m, ok := src.(dataset.Mix)
+	if !ok {
+		return fmt.Errorf("gate %q judges component %q, but the dataset is %s, not a mix()", g.Source, g.Component, src)
+	}
+	names := m.ComponentNames()
+	if !slices.Contains(names, g.Component) {
+		return fmt.Errorf("gate %q judges component %q, but the mix has %s", g.Source, g.Component, strings.Join(quoteAll(names), ", "))
+	}
+	return nil
+}
+
+func quoteAll(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = quote(n)
+	}
+	return out
 }
 
 // pointValues lists, per load parameter, the values the experiment's

@@ -132,10 +132,30 @@ func newPointValue(exp *runtime.Experiment, pr *runtime.PointResult) *pointValue
 		p.summary = &pr.Outcome.Summary
 	}
 	addMetrics(attrs, p.summary, exp.CostPerHour)
+	attrs["components"] = componentValues(exp, pr)
 	attrs["gates"] = gateResults(pr.Gates)
 	attrs["passed"] = starlark.Bool(allPassed(pr.Gates))
 	p.object = newObject("point", "point("+quote(pr.Params.Label())+")", attrs, false)
 	return p
+}
+
+// componentValues is a point's per-component metrics by dataset component
+// name (SPEC §6 p.components["chat"].ttft.p99): an empty dict unless the
+// dataset is a mix.
+func componentValues(exp *runtime.Experiment, pr *runtime.PointResult) *starlark.Dict {
+	var parts []runtime.ComponentSummary
+	if pr.Outcome != nil {
+		parts = pr.Outcome.Components
+	}
+	d := starlark.NewDict(len(parts))
+	for i := range parts {
+		c := &parts[i]
+		attrs := starlark.StringDict{"name": str(c.Name)}
+		addMetrics(attrs, &c.Summary, exp.CostPerHour)
+		_ = d.SetKey(str(c.Name), newObjectValue("component", "component("+quote(c.Name)+")", attrs))
+	}
+	d.Freeze()
+	return d
 }
 
 // paramValue is an int for whole-number parameters, a float for rate.

@@ -174,13 +174,15 @@ func (g Gate) String() string {
 	default:
 		b.WriteString(g.canonicalValue())
 	}
-	for i, c := range g.At {
-		if i == 0 {
-			b.WriteString(" @ ")
-		} else {
-			b.WriteString(", ")
-		}
-		b.WriteString(c.Param + "=" + plainNumber(c.Value))
+	conds := make([]string, 0, len(g.At)+1)
+	for _, c := range g.At {
+		conds = append(conds, c.Param+"="+plainNumber(c.Value))
+	}
+	if g.Component != "" {
+		conds = append(conds, componentKey+"="+g.Component)
+	}
+	if len(conds) > 0 {
+		b.WriteString(" @ " + strings.Join(conds, ", "))
 	}
 	return b.String()
 }

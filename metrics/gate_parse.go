@@ -37,7 +37,7 @@ var pointParams = map[string]bool{
 	"concurrency": true, "rate": false, "input_tokens": true, "output_tokens": true,
 }
 
-const pointParamList = "concurrency, rate, input_tokens or output_tokens"
+const pointParamList = "concurrency, rate, input_tokens, output_tokens or component"
 
 // ParseGate parses a gate once, when the scenario loads, into the values it
 // is evaluated with after every point (SPEC §6):
@@ -339,22 +339,72 @@ func (p *gateParser) conditions(g *Gate) *GateError {
 	p.pos++
 	after := `"@"`
 	for {
-		c, err := p.condition(g, after)
+		last, err := p.nextCondition(g, after)
 		if err != nil {
 			return err
 		}
-		g.At = append(g.At, c)
 		p.skipSpace()
 		if p.eof() {
 			return nil
 		}
 		if !p.peek(',') {
-			return p.errorf(p.pos, `unexpected %s after %s=%s, want "," and another condition or the end of the gate`,
-				p.got(p.pos), c.Param, plainNumber(c.Value))
+			return p.errorf(p.pos, `unexpected %s after %s, want "," and another condition or the end of the gate`, p.got(p.pos), last)
 		}
 		p.pos++
 		after = `","`
 	}
+}
+
+// nextCondition reads one condition into g, a point parameter's or the
+// dataset component's, and returns it as written, for messages.
+func (p *gateParser) nextCondition(g *Gate, after string) (string, *GateError) {
+	p.skipSpace()
+	if word := p.src[p.pos:]; strings.HasPrefix(word, componentKey) && !isNameByte(byteAt(word, len(componentKey))) {
+		return p.component(g)
+	}
+	c, err := p.condition(g, after)
+	if err != nil {
+		return "", err
+	}
+	g.At = append(g.At, c)
+	return c.Param + "=" + plainNumber(c.Value), nil
+}
+
+// componentKey selects a dataset component of a mix: "@ component=chat".
+const componentKey = "component"
+
+// component reads component=NAME, NAME being a mix component's name.
+func (p *gateParser) component(g *Gate) (string, *GateError) {
+	start := p.pos
+	if g.Component != "" {
+		return "", p.errorf(start, "component is given twice")
+	}
+	p.pos += len(componentKey)
+	p.skipSpace()
+	if !p.peek('=') {
+		return "", p.errorf(p.pos, `want "=" after component, got %s`, p.got(p.pos))
+	}
+	p.pos++
+	p.skipSpace()
+	vpos := p.pos
+	name := p.scan(isComponentByte)
+	if name == "" {
+		return "", p.errorf(vpos, "want a dataset component's name after component=, got %s", p.got(vpos))
+	}
+	g.Component = name
+	return componentKey + "=" + name, nil
+}
+
+// isComponentByte is a byte of a component name as synthetic(name=...)
+// allows it in a gate: letters, digits, "_", "-" and ".".
+func isComponentByte(c byte) bool { return isNameByte(c) || c == '-' || c == '.' }
+
+// byteAt is s[i], or 0 past its end.
+func byteAt(s string, i int) byte {
+	if i < len(s) {
+		return s[i]
+	}
+	return 0
 }
 
 // condition reads one PARAM=VALUE.

@@ -13,7 +13,7 @@ import (
 // sameGate compares gates but for Source.
 func sameGate(a, b Gate) bool {
 	return a.Metric == b.Metric && a.Stat == b.Stat && a.Op == b.Op && a.Value == b.Value &&
-		a.Baseline == b.Baseline && slices.Equal(a.At, b.At)
+		a.Baseline == b.Baseline && slices.Equal(a.At, b.At) && a.Component == b.Component
 }
 
 func TestParseGate(t *testing.T) {
@@ -32,6 +32,12 @@ func TestParseGate(t *testing.T) {
 		{"itl.p90 < 30ms @ concurrency=16", Gate{Metric: "itl", Stat: "p90", Op: "<", Value: 30e6,
 			At: at(PointCondition{"concurrency", 16})}},
 		{"ttft.p99 <= baseline * 1.10", Gate{Metric: "ttft", Stat: "p99", Op: "<=", Value: 1.1, Baseline: true}},
+		// Per-component gates, alone and with a point.
+		{"ttft.p99 < 300ms @ component=chat", Gate{Metric: "ttft", Stat: "p99", Op: "<", Value: 300e6, Component: "chat"}},
+		{"ttft.p99 < 300ms @ concurrency=16, component=chat", Gate{Metric: "ttft", Stat: "p99", Op: "<", Value: 300e6,
+			At: at(PointCondition{"concurrency", 16}), Component: "chat"}},
+		{"ttft.p99 < 300ms @ component = rag-long.v2 , concurrency=16", Gate{Metric: "ttft", Stat: "p99", Op: "<", Value: 300e6,
+			At: at(PointCondition{"concurrency", 16}), Component: "rag-long.v2"}},
 
 		// Baseline forms.
 		{"ttft.p99 <= baseline*1.1", Gate{Metric: "ttft", Stat: "p99", Op: "<=", Value: 1.1, Baseline: true}},
@@ -124,6 +130,10 @@ func TestParseGateErrors(t *testing.T) {
 		{"< 5", `gate "< 5": col 1: want a metric such as ttft.p99 or error_rate, got "<"`},
 		{"ttft", `gate "ttft": col 5: want an operator (<, <=, >, >=, == or !=), got end of gate`},
 		{"ttft <", `gate "ttft <": col 7: want a number or baseline, got end of gate`},
+		// Components.
+		{"ttft < 5 @ component=", `gate "ttft < 5 @ component=": col 22: want a dataset component's name after component=, got end of gate`},
+		{"ttft < 5 @ component=a, component=b", `gate "ttft < 5 @ component=a, component=b": col 25: component is given twice`},
+		{"ttft < 5 @ component chat", `gate "ttft < 5 @ component chat": col 22: want "=" after component, got "chat"`},
 		// Metric.
 		{"ttfb.p99 < 5", `gate "ttfb.p99 < 5": col 1: unknown metric "ttfb", want ttft, ttst, itl, request_latency, ` +
 			`ttfo, isl, osl, output_token_throughput, output_token_throughput_per_user, request_throughput, ` +
@@ -188,7 +198,7 @@ func TestParseGateErrors(t *testing.T) {
 		{"ttft < 5 @ concurrency=16,", `gate "ttft < 5 @ concurrency=16,": col 27: ` +
 			`want a condition such as concurrency=16 after ",", got end of gate`},
 		{"ttft < 5 @ batch=4", `gate "ttft < 5 @ batch=4": col 12: unknown point parameter "batch", ` +
-			`want concurrency, rate, input_tokens or output_tokens`},
+			`want concurrency, rate, input_tokens, output_tokens or component`},
 		{"ttft < 5 @ concurrency 16", `gate "ttft < 5 @ concurrency 16": col 24: want "=" after concurrency, got "16"`},
 		{"ttft < 5 @ concurrency=", `gate "ttft < 5 @ concurrency=": col 24: want a number for concurrency, got end of gate`},
 		{"ttft < 5 @ concurrency=many", `gate "ttft < 5 @ concurrency=many": col 24: ` +

@@ -263,6 +263,21 @@ func runRepeat(ctx context.Context, job Job, key PointKey, obs Observer) (*Outco
 	return out, err
 }
 
+// gateSummary is what g is judged on: the whole point, or the one dataset
+// component it names (an empty summary when that component sent nothing
+// here, so the gate fails as unmeasured rather than passing).
+func (o *Outcome) gateSummary(g metrics.Gate) *metrics.Summary {
+	if g.Component == "" {
+		return &o.Summary
+	}
+	for i := range o.Components {
+		if o.Components[i].Name == g.Component {
+			return &o.Components[i].Summary
+		}
+	}
+	return &metrics.Summary{}
+}
+
 func summaries(outs []*Outcome) []*metrics.Summary {
 	s := make([]*metrics.Summary, len(outs))
 	for i, o := range outs {
@@ -302,7 +317,7 @@ func EvaluateGates(e *Experiment, params map[string]float64, outs ...*Outcome) [
 		r := GateResult{Gate: g}
 		var sum float64
 		for _, out := range outs {
-			v, err := g.Measure(&out.Summary)
+			v, err := g.Measure(out.gateSummary(g))
 			if err != nil {
 				r.Err = err
 				break

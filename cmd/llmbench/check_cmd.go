@@ -16,7 +16,7 @@ type checkCmd struct {
 }
 
 func (c *checkCmd) Run(e *env) error {
-	scen, err := loadScenario(c.File, c.Define)
+	scen, err := loadScenario(e.stdout, c.File, c.Define)
 	if err != nil {
 		return err
 	}

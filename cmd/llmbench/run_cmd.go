@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,7 +34,7 @@ func (c *runCmd) Run(e *env) error {
 	if c.Resume || c.Shard != "" {
 		return invalid("--resume and --shard are not supported yet")
 	}
-	scen, err := loadScenario(c.File, c.Define)
+	scen, err := loadScenario(e.stdout, c.File, c.Define)
 	if err != nil {
 		return err
 	}
@@ -68,7 +69,9 @@ func (c *runCmd) Run(e *env) error {
 }
 
 // loadScenario loads and validates a scenario; every problem is exit 2.
-func loadScenario(file string, defines []string) (*runtime.Scenario, error) {
+// The script's print() output goes to stdout as plain lines, as a user
+// debugging a scenario expects (in main() and in check() alike).
+func loadScenario(stdout io.Writer, file string, defines []string) (*runtime.Scenario, error) {
 	vars := map[string]string{}
 	for _, d := range defines {
 		k, v, ok := strings.Cut(d, "=")
@@ -77,7 +80,8 @@ func loadScenario(file string, defines []string) (*runtime.Scenario, error) {
 		}
 		vars[k] = v
 	}
-	scen, err := builtins.Load(file, vars, builtins.Options{})
+	printPlain := func(_, msg string) { fmt.Fprintln(stdout, msg) }
+	scen, err := builtins.Load(file, vars, builtins.Options{Print: printPlain})
 	if err != nil {
 		return nil, invalid("%v", err)
 	}

@@ -86,6 +86,16 @@ func (m Mix) pick(rng *rand.Rand) int {
 	return pickWeighted(rng, m.Weights)
 }
 
+// ComponentNames are the names the components' entries are tagged with,
+// in order: what per-component metrics and gates are keyed by.
+func (m Mix) ComponentNames() []string {
+	names := make([]string, len(m.Components))
+	for i := range names {
+		names[i] = m.name(i)
+	}
+	return names
+}
+
 func (m Mix) name(i int) string {
 	if i < len(m.Names) && m.Names[i] != "" {
 		return m.Names[i]

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A gate "@ component=NAME" is judged on that dataset component alone,
+// alone or with a point; check() reads p.components[NAME]; the verdict
+// files name the component; a component the mix lacks is a load error.
+func TestComponentGates(t *testing.T) {
+	dir, file := writeScenario(t, `
+target = endpoint(url = "sim://?itl=1ms&ttft=2ms", model = "m")
+short = synthetic(input_tokens = fixed(10), output_tokens = fixed(5), name = "short")
+long = synthetic(input_tokens = fixed(100), output_tokens = fixed(5), name = "long")
+
+def main(ctx):
+    return experiment(name = "e", endpoint = target, dataset = mix([short, long]), traffic = concurrency(2),
+                      requests = 20, sweep = sweep(concurrency = [1, 2]),
+                      gates = ["osl.avg == 5 @ component=short", "isl.avg < 20 @ concurrency=2, component=long"])
+
+def check(results):
+    p = results["e"].points[0]
+    if p.components["short"].osl.avg != 5 or p.components["long"].completed < 1:
+        fail("components: %s" % p.components)
+`)
+	junit, md := filepath.Join(dir, "gates.xml"), filepath.Join(dir, "summary.md")
+	r := runCLI(t, dir, "run", file, "--no-plots", "--junit", junit, "--summary-md", md)
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1 (the long component's ISL gate fails)\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{
+		"✓ osl.avg == 5 @ component=short [e/concurrency1]",
+		"✓ osl.avg == 5 @ component=short [e/concurrency2]",
+		"✗ isl.avg < 20 @ concurrency=2, component=long [e/concurrency2]",
+	} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("console lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if strings.Contains(r.stdout, "check()") && strings.Contains(r.stdout, "✗ check()") {
+		t.Errorf("check() failed:\n%s", r.stdout)
+	}
+	for _, f := range []string{junit, md, filepath.Join(dir, "out", "gates.json")} {
+		b, err := os.ReadFile(f)
+		if err != nil || !strings.Contains(string(b), "component=long") {
+			t.Errorf("%s does not name the component gate: %v\n%s", f, err, b)
+		}
+	}
+
+	_, bad := writeScenario(t, `
+target = endpoint(url = "sim://", model = "m")
+def main(ctx):
+    return experiment(name = "e", endpoint = target, traffic = concurrency(1), requests = 2,
+        dataset = mix([synthetic(10, 5, name = "a"), synthetic(10, 5, name = "b")]),
+        gates = ["ttft.p99 < 1s @ component=c"])
+`)
+	r = runCLI(t, dir, "check", bad)
+	if r.code != 2 || !strings.Contains(r.stderr, `s.star:6:9: experiment: for parameter gates: gate "ttft.p99 < 1s @ component=c" judges component "c", but the mix has "a", "b"`) {
+		t.Errorf("unknown component: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
