@@ -1,6 +1,7 @@
 package builtins
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -94,9 +95,35 @@ func (s *session) callMain(thread *starlark.Thread, path string, globals starlar
 				return nil, errorAt(ev.stack, fmt.Errorf("experiment: two experiments are named %q; names must be unique", ev.plan.Name))
 			}
 		}
+		if err := ev.plan.Validate(); err != nil {
+			return nil, s.planError(ev, err)
+		}
 		exps[i] = ev.plan
 	}
 	return exps, nil
+}
+
+// planError places what the runtime refuses in an experiment's plan at
+// the experiment() argument at fault, as an argument error would be, so
+// `llmbench check` refuses exactly what `run` would. Every problem is
+// listed; the first decides the position.
+func (s *session) planError(ev *experimentValue, err error) *LoadError {
+	errs := []error{err}
+	if joined, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = joined.Unwrap()
+	}
+	msgs := make([]string, len(errs))
+	for i, e := range errs {
+		msgs[i] = e.Error()
+		var pe *runtime.PlanError
+		if errors.As(e, &pe) {
+			msgs[i] = paramError("experiment", pe.Param, pe.Err).Error()
+		}
+	}
+	le := errorAt(ev.stack, fmt.Errorf("%s", strings.Join(msgs, "\n")))
+	le.Err = err
+	s.refine(le)
+	return le
 }
 
 // experimentsOf accepts one experiment or a non-empty list or tuple.

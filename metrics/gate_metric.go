@@ -83,20 +83,48 @@ type gateMetric struct {
 	// means no Summary holds it yet (telemetry-derived metrics).
 	distribution func(*Summary) *Distribution
 	value        func(*Summary) (float64, bool)
+	// needs is what the run must do for the metric to be measured at all.
+	needs Need
+}
+
+// Need is a property of the run without which a gate's metric is never
+// measured, so a scenario that lacks it can be refused before it runs.
+type Need string
+
+// The needs of gate metrics.
+const (
+	NeedNothing Need = ""
+	// NeedStreaming: token timings exist only in a streamed response.
+	NeedStreaming Need = "a streaming endpoint (stream=True)"
+	// NeedGoodput: goodput counts requests meeting the goodput SLOs.
+	NeedGoodput Need = "goodput SLOs (goodput={...})"
+	// NeedOpenLoop: schedule lag is the delay behind a planned send time.
+	NeedOpenLoop Need = "an open-loop load (rate() or replay())"
+	// NeedTelemetry: GPU and energy metrics come from scraped telemetry;
+	// cost per token is derived with them.
+	NeedTelemetry Need = "telemetry (not supported yet)"
+)
+
+// Needs is what the run must do for g's metric to be measured.
+func (g Gate) Needs() Need {
+	if m := lookupGateMetric(g.Metric); m != nil {
+		return m.needs
+	}
+	return NeedNothing
 }
 
 // gateMetrics is every gate metric, in the order error messages list them.
 var gateMetrics = []*gateMetric{
 	{name: "ttft", q: quantityTime, perRequest: true, unit: "ms",
-		distribution: func(s *Summary) *Distribution { return s.TimeToFirstToken }},
+		distribution: func(s *Summary) *Distribution { return s.TimeToFirstToken }, needs: NeedStreaming},
 	{name: "ttst", q: quantityTime, perRequest: true, unit: "ms",
-		distribution: func(s *Summary) *Distribution { return s.TimeToSecondToken }},
+		distribution: func(s *Summary) *Distribution { return s.TimeToSecondToken }, needs: NeedStreaming},
 	{name: "itl", q: quantityTime, perRequest: true, unit: "ms",
-		distribution: func(s *Summary) *Distribution { return s.InterTokenLatency }},
+		distribution: func(s *Summary) *Distribution { return s.InterTokenLatency }, needs: NeedStreaming},
 	{name: "request_latency", q: quantityTime, perRequest: true, unit: "ms",
 		distribution: func(s *Summary) *Distribution { return s.RequestLatency }},
 	{name: "ttfo", q: quantityTime, perRequest: true, unit: "ms",
-		distribution: func(s *Summary) *Distribution { return s.TimeToFirstOutputToken }},
+		distribution: func(s *Summary) *Distribution { return s.TimeToFirstOutputToken }, needs: NeedStreaming},
 	{name: "isl", q: quantityTokens, perRequest: true, unit: "tokens",
 		distribution: func(s *Summary) *Distribution { return s.InputSequenceLength }},
 	{name: "osl", q: quantityTokens, perRequest: true, unit: "tokens",
@@ -104,7 +132,7 @@ var gateMetrics = []*gateMetric{
 	{name: "output_token_throughput", q: quantityThroughput, unit: "tokens/s",
 		value: func(s *Summary) (float64, bool) { return s.OutputTokenThroughput, true }},
 	{name: "output_token_throughput_per_user", q: quantityThroughput, perRequest: true, unit: "tokens/s/user",
-		distribution: func(s *Summary) *Distribution { return s.OutputTokenThroughputPerUser }},
+		distribution: func(s *Summary) *Distribution { return s.OutputTokenThroughputPerUser }, needs: NeedStreaming},
 	{name: "request_throughput", q: quantityThroughput, unit: "requests/s",
 		value: func(s *Summary) (float64, bool) { return s.RequestThroughput, true }},
 	{name: "request_goodput", q: quantityThroughput, unit: "requests/s",
@@ -113,21 +141,21 @@ var gateMetrics = []*gateMetric{
 				return 0, false
 			}
 			return *s.RequestGoodput, true
-		}},
+		}, needs: NeedGoodput},
 	// An error rate over no requests at all is no evidence that errors
 	// are rare, so an empty run leaves it unmeasured.
 	{name: "error_rate", q: quantityRatio, unit: "%",
 		value: func(s *Summary) (float64, bool) { return s.ErrorRate, s.Completed+s.Failed > 0 }},
 	{name: "schedule_lag", q: quantityTime, perRequest: true, unit: "ms",
-		distribution: func(s *Summary) *Distribution { return s.ScheduleLag }},
+		distribution: func(s *Summary) *Distribution { return s.ScheduleLag }, needs: NeedOpenLoop},
 	{name: "chunk_gap", q: quantityTime, perRequest: true, unit: "ms",
-		distribution: func(s *Summary) *Distribution { return s.ChunkGap }},
-	{name: "energy_per_token", q: quantityEnergy, unit: "J/token"},
-	{name: "cost_per_mtok", q: quantityCost, unit: "per Mtok"},
+		distribution: func(s *Summary) *Distribution { return s.ChunkGap }, needs: NeedStreaming},
+	{name: "energy_per_token", q: quantityEnergy, unit: "J/token", needs: NeedTelemetry},
+	{name: "cost_per_mtok", q: quantityCost, unit: "per Mtok", needs: NeedTelemetry},
 	// GPU telemetry is a series of samples, which GenAI-Perf reports with
 	// avg, min, max and percentiles.
-	{name: "gpu_power", q: quantityPower, perRequest: true, unit: "W"},
-	{name: "gpu_utilization", q: quantityRatio, perRequest: true, unit: "%"},
+	{name: "gpu_power", q: quantityPower, perRequest: true, unit: "W", needs: NeedTelemetry},
+	{name: "gpu_utilization", q: quantityRatio, perRequest: true, unit: "%", needs: NeedTelemetry},
 }
 
 // gateMetricAliases maps GenAI-Perf's long metric names to the short ones.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/llmbench/llmbench/metrics"
@@ -87,21 +88,76 @@ func (e *Experiment) base() PointSpec {
 	return base
 }
 
-// Validate refuses what can be declared but not yet run.
+// PlanError is a problem with one parameter of an experiment's plan: the
+// Starlark layer places it at that argument of the experiment() call.
+type PlanError struct {
+	Experiment string
+	// Param is experiment()'s parameter at fault: gates, telemetry, sweep.
+	Param string
+	Err   error
+}
+
+func (e *PlanError) Error() string {
+	return fmt.Sprintf("experiment %q: %s: %v", e.Experiment, e.Param, e.Err)
+}
+func (e *PlanError) Unwrap() error { return e.Err }
+
+// Validate refuses, before anything is sent, what the plan could only do
+// wrong: features declared but not built yet, gates whose metric this
+// configuration never measures (a gate that cannot be measured fails, so
+// it would fail every run), and sweeps that cannot produce their points.
+// Every error is a *PlanError naming the parameter at fault.
 func (e *Experiment) Validate() error {
 	var errs []error
+	fail := func(param string, err error) {
+		errs = append(errs, &PlanError{Experiment: e.Name, Param: param, Err: err})
+	}
 	for _, g := range e.Gates {
 		if g.Baseline {
-			errs = append(errs, fmt.Errorf("experiment %q: gate %q: baseline comparison is %w", e.Name, g.Source, ErrNotSupported))
+			fail("gates", fmt.Errorf("gate %q: baseline comparison is %w", g.Source, ErrNotSupported))
+		} else if need := e.unmet(g.Needs()); need != "" {
+			fail("gates", fmt.Errorf("gate %q can never be measured here: %s needs %s", g.Source, g.Metric, need))
 		}
 	}
 	if len(e.Telemetry) > 0 {
-		errs = append(errs, fmt.Errorf("experiment %q: telemetry is %w", e.Name, ErrNotSupported))
+		fail("telemetry", fmt.Errorf("telemetry is %w", ErrNotSupported))
 	}
 	if err := e.validateSweep(); err != nil {
-		errs = append(errs, fmt.Errorf("experiment %q: %w", e.Name, err))
+		fail("sweep", err)
 	}
 	return errors.Join(errs...)
+}
+
+// unmet returns need when this experiment does not provide it, else "".
+func (e *Experiment) unmet(need metrics.Need) metrics.Need {
+	met := true
+	switch need {
+	case metrics.NeedStreaming:
+		met = e.Endpoint.Stream
+	case metrics.NeedGoodput:
+		met = len(e.Goodput) > 0
+	case metrics.NeedOpenLoop:
+		met = !e.Load.Closed() || e.sweeps(metrics.ParamRate)
+	case metrics.NeedTelemetry:
+		met = false // until telemetry is built
+	}
+	if met {
+		return metrics.NeedNothing
+	}
+	return need
+}
+
+// sweeps reports whether a grid or adaptive sweep varies param.
+func (e *Experiment) sweeps(param string) bool {
+	switch s := e.Sweep; {
+	case s == nil:
+		return false
+	case s.Saturation != nil:
+		return s.Saturation.Over == param
+	case s.Search != nil:
+		return s.Search.Over == param
+	}
+	return slices.ContainsFunc(e.Sweep.Params, func(p SweepParam) bool { return p.Name == param })
 }
 
 // validateSweep checks that the sweep can produce its points.

@@ -10,14 +10,21 @@ import (
 
 // checkCmd loads and validates a scenario and prints its expanded plan
 // without sending a single request.
+// It refuses exactly what run would refuse before sending: the scenario's
+// errors and output places that cannot be written (it takes run's output
+// flags for that; nothing is created).
 type checkCmd struct {
 	File   string   `arg:"" type:"path" help:"Scenario file (.star)."`
 	Define []string `short:"D" sep:"none" help:"key=value visible to the scenario as ctx.vars (repeatable)."`
+	outputFlags
 }
 
 func (c *checkCmd) Run(e *env) error {
 	scen, err := loadScenario(e.stdout, c.File, c.Define)
 	if err != nil {
+		return err
+	}
+	if err := c.outputFlags.check(); err != nil {
 		return err
 	}
 	return printPlan(e.stdout, scen)

@@ -25,8 +25,9 @@ type cli struct {
 	Tokenize tokenizeCmd `cmd:"" help:"Count (or list) the tokens of a text under a Hugging Face tokenizer."`
 	Version  versionCmd  `cmd:"" help:"Print version and build information."`
 
-	LogLevel  string `help:"Log level: debug, info, warn, error." default:"info" enum:"debug,info,warn,error"`
-	LogFormat string `help:"Log format: console or json." default:"console" enum:"console,json"`
+	VersionFlag kong.VersionFlag `name:"version" help:"Print the version and exit."`
+	LogLevel    string           `help:"Log level: debug, info, warn, error." default:"info" enum:"debug,info,warn,error"`
+	LogFormat   string           `help:"Log format: console or json." default:"console" enum:"console,json"`
 }
 
 // env is what every command's Run receives: where to write and when to stop.
@@ -51,6 +52,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		kong.Description("Load-test LLM inference servers; GenAI-Perf compatible."),
 		kong.Writers(stdout, stderr),
 		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
+		kong.Vars{"version": "llmbench " + version},
 	)
 	if err != nil {
 		fmt.Fprintf(stderr, "llmbench: internal error: %v\n", err)

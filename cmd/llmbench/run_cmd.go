@@ -10,6 +10,7 @@ import (
 
 	"github.com/llmbench/llmbench/builtins"
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports/artifacts"
 	"github.com/llmbench/llmbench/reports/genaiperf"
 	"github.com/llmbench/llmbench/reports/sweep"
 	"github.com/llmbench/llmbench/reports/verdict"
@@ -19,30 +20,47 @@ import (
 // runCmd runs a scenario: every experiment, every point, then the gates
 // and check(); the exit code tells CI whether the gates held.
 type runCmd struct {
-	File      string   `arg:"" type:"path" help:"Scenario file (.star)."`
-	Define    []string `short:"D" sep:"none" help:"key=value visible to the scenario as ctx.vars (repeatable)."`
-	Out       string   `default:"out" help:"Directory for results: OUT/<experiment>/<point>/ and per-run files."`
-	DryRun    bool     `help:"Load and print the plan without sending traffic (same as llmbench check)."`
-	Resume    bool     `help:"Skip points already finished in OUT (not supported yet)."`
-	Shard     string   `help:"Run shard I/N of the load (not supported yet)."`
-	Junit     string   `type:"path" help:"Also write JUnit XML (one testcase per gate) to this file."`
-	SummaryMd string   `name:"summary-md" type:"path" help:"Also write a Markdown summary to this file."`
-	NoPlots   bool     `help:"Do not render PNG plots (per point in <point>/plots/, per sweep in OUT/)."`
+	File   string   `arg:"" type:"path" help:"Scenario file (.star)."`
+	Define []string `short:"D" sep:"none" help:"key=value visible to the scenario as ctx.vars (repeatable)."`
+	outputFlags
+	DryRun  bool `help:"Load and print the plan without sending traffic (same as llmbench check)."`
+	NoPlots bool `help:"Do not render PNG plots (per point in <point>/plots/, per sweep in OUT/)."`
+}
+
+// outputFlags are where a run writes; check takes them too, to refuse an
+// unwritable place before a run would have sent anything.
+type outputFlags struct {
+	Out       string `default:"out" help:"Directory for results: OUT/<experiment>/<point>/ and per-run files."`
+	Junit     string `type:"path" help:"Also write JUnit XML (one testcase per gate) to this file."`
+	SummaryMd string `name:"summary-md" type:"path" help:"Also write a Markdown summary to this file."`
+}
+
+// check refuses an output place that cannot be written, naming its flag.
+func (o *outputFlags) check() error {
+	if err := artifacts.CheckDir(o.Out); err != nil {
+		return invalid("--out: %v", err)
+	}
+	for _, f := range []struct{ flag, path string }{{"--junit", o.Junit}, {"--summary-md", o.SummaryMd}} {
+		if f.path == "" {
+			continue
+		}
+		if err := artifacts.CheckFile(f.path); err != nil {
+			return invalid("%s: %v", f.flag, err)
+		}
+	}
+	return nil
 }
 
 func (c *runCmd) Run(e *env) error {
-	if c.Resume || c.Shard != "" {
-		return invalid("--resume and --shard are not supported yet")
-	}
 	scen, err := loadScenario(e.stdout, c.File, c.Define)
 	if err != nil {
 		return err
 	}
+	if err := c.outputFlags.check(); err != nil {
+		return err
+	}
 	if c.DryRun {
 		return printPlan(e.stdout, scen)
-	}
-	if err := runnable(scen); err != nil {
-		return err
 	}
 	results, runErr := runExperiments(e, scen, c.Out, !c.NoPlots)
 	if runErr != nil && !errors.Is(runErr, errInterrupted) {
@@ -86,21 +104,6 @@ func loadScenario(stdout io.Writer, file string, defines []string) (*runtime.Sce
 		return nil, invalid("%v", err)
 	}
 	return scen, nil
-}
-
-// runnable refuses, before any traffic, what a scenario may declare but
-// this version cannot run yet (SPEC features still being built).
-func runnable(scen *runtime.Scenario) error {
-	var errs []error
-	for i := range scen.Experiments {
-		if err := scen.Experiments[i].Validate(); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	if err := errors.Join(errs...); err != nil {
-		return invalid("%s: %v", scen.File, err)
-	}
-	return nil
 }
 
 // runExperiments measures every experiment, writing each point as it ends.

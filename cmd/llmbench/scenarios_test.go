@@ -195,3 +195,50 @@ def main(ctx):
 		t.Errorf("summary.json not marked partial: %s", b[:min(len(b), 200)])
 	}
 }
+
+// check refuses exactly what run refuses before sending: gates this
+// configuration can never measure, features not built yet, and output
+// places that cannot be written, each naming the file:line:col or the
+// flag; run refuses them before its first request.
+func TestCheckRefusesWhatRunRefuses(t *testing.T) {
+	dir, file := writeScenario(t, `
+target = endpoint(url = "sim://", model = "m", stream = False)
+ds = synthetic(input_tokens = fixed(10), output_tokens = fixed(5))
+def main(ctx):
+    return experiment(name = "e", endpoint = target, dataset = ds, traffic = concurrency(1), requests = 4,
+                      gates = ["request_latency.p99 < 1s", "ttft.p99 < 500ms"])
+`)
+	want := `s.star:6:23: experiment: for parameter gates: gate "ttft.p99 < 500ms" can never be measured here: ttft needs a streaming endpoint (stream=True)`
+	for _, cmd := range []string{"check", "run"} {
+		r := runCLI(t, dir, cmd, file)
+		if r.code != 2 || !strings.Contains(r.stderr, want) {
+			t.Errorf("%s: exit %d, stderr %q; want exit 2 with %q", cmd, r.code, r.stderr, want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out")); !os.IsNotExist(err) {
+		t.Errorf("run wrote results for a refused scenario: %v", err)
+	}
+
+	_, good := writeScenario(t, scenarioHeader+`
+def main(ctx):
+    return experiment(name = "e", endpoint = target, dataset = ds, traffic = concurrency(1), requests = 4)
+`)
+	for _, c := range []struct{ flag, value, want string }{
+		{"--junit", filepath.Join(dir, "missing", "gates.xml"), "--junit: cannot write"},
+		{"--summary-md", dir, "--summary-md: " + dir + " is a folder"},
+		{"--out", "/proc/llmbench-out", "--out: cannot create /proc/llmbench-out"},
+	} {
+		for _, cmd := range []string{"check", "run"} {
+			r := runCLI(t, dir, cmd, good, c.flag, c.value)
+			if r.code != 2 || !strings.Contains(r.stderr, c.want) {
+				t.Errorf("%s %s %s: exit %d, stderr %q; want exit 2 with %q", cmd, c.flag, c.value, r.code, r.stderr, c.want)
+			}
+		}
+	}
+	if r := runCLI(t, dir, "check", good, "--out", filepath.Join(dir, "new", "out")); r.code != 0 {
+		t.Errorf("check with a creatable --out: exit %d %s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "new")); !os.IsNotExist(err) {
+		t.Errorf("check created the --out folder: %v", err)
+	}
+}
