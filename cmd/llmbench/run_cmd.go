@@ -63,25 +63,63 @@ func (c *runCmd) Run(e *env) error {
 		return printPlan(e.stdout, scen)
 	}
 	results, runErr := runExperiments(e, scen, c.Out, !c.NoPlots)
-	if runErr != nil && !errors.Is(runErr, errInterrupted) {
+	if runErr != nil && !errors.Is(runErr, errInterrupted) && len(results) == 0 {
 		return runErr
 	}
-	vs := verdict.Collect(results)
-	if scen.Check != nil && runErr == nil {
-		more, err := runCheck(scen, results)
-		if err != nil {
-			return err
-		}
-		vs = append(vs, more...)
-	}
-	if err := c.writeVerdicts(e, scen, results, vs); err != nil {
+	rep := &verdict.Report{Scenario: scenarioName(scen), Verdicts: verdict.Collect(results),
+		Partial: errors.Is(runErr, errInterrupted), Check: verdict.CheckNotDefined}
+	checkErr := judgeCheck(scen, results, rep, runErr)
+	if err := c.writeVerdicts(e, scen, results, rep); err != nil {
 		return runFailed("writing results: %v", err)
 	}
-	if runErr != nil {
-		return runErr
+	return firstByPrecedence(runErr, checkErr, rep)
+}
+
+// judgeCheck runs check(results) when every experiment ran, adding its
+// verdicts to rep: fail() calls fail the run (exit 1), a script fault is
+// a failed check() verdict and a scenario error (exit 2) — after the
+// verdict files are written, so the gates judged are not lost.
+func judgeCheck(scen *runtime.Scenario, results []runtime.ExperimentResult, rep *verdict.Report, runErr error) error {
+	if scen.Check == nil {
+		return nil
 	}
-	if n := verdict.Failed(vs); n > 0 {
-		return &exitError{code: exitGateFailed, err: fmt.Errorf("%d of %d gates failed", n, len(vs))}
+	if runErr != nil {
+		rep.Check = verdict.CheckNotRun
+		return nil
+	}
+	err := scen.Check(results)
+	var cf *builtins.CheckFailure
+	switch {
+	case err == nil:
+		rep.Check = verdict.CheckPassed
+		return nil
+	case errors.As(err, &cf):
+		rep.Check = verdict.CheckFailed
+		rep.Verdicts = append(rep.Verdicts, verdict.CheckFailures(cf.Messages)...)
+		return nil
+	}
+	var le *builtins.LoadError
+	if errors.As(err, &le) {
+		le.Msg = "check(): " + le.Msg // file:line:col: check(): what went wrong
+	}
+	rep.Check = verdict.CheckFailed
+	rep.Verdicts = append(rep.Verdicts, verdict.CheckCrash(err))
+	return invalid("%w", err)
+}
+
+// firstByPrecedence is the run's outcome as one error, by the exit-code
+// precedence 130 (interrupted) > 2 (scenario error, a check() crash
+// included) > 3 (the run could not be carried out) > 1 (a gate failed).
+func firstByPrecedence(runErr, checkErr error, rep *verdict.Report) error {
+	switch {
+	case errors.Is(runErr, errInterrupted):
+		return runErr
+	case checkErr != nil:
+		return checkErr
+	case runErr != nil:
+		return runErr
+	case rep.Failed() > 0:
+		return &exitError{code: exitGateFailed, err: errors.New(rep.Status())}
 	}
 	return nil
 }
@@ -165,20 +203,6 @@ func interrupted(res *runtime.ExperimentResult) bool {
 	return false
 }
 
-// runCheck calls the scenario's check(results); fail() calls become
-// failed verdicts, a script fault is a scenario error.
-func runCheck(scen *runtime.Scenario, results []runtime.ExperimentResult) ([]verdict.Verdict, error) {
-	err := scen.Check(results)
-	var cf *builtins.CheckFailure
-	switch {
-	case err == nil:
-		return nil, nil
-	case errors.As(err, &cf):
-		return verdict.CheckFailures(cf.Messages), nil
-	}
-	return nil, invalid("check(): %v", err)
-}
-
 // describePoint fills the GenAI-Perf description of a scenario point.
 func describePoint(exp *runtime.Experiment, params runtime.Params, out *runtime.Outcome) genaiperf.Run {
 	ep := exp.Endpoint
@@ -208,7 +232,7 @@ func describePoint(exp *runtime.Experiment, params runtime.Params, out *runtime.
 
 // writeVerdicts prints the gate list and writes gates.json, and JUnit and
 // Markdown when asked.
-func (c *runCmd) writeVerdicts(e *env, scen *runtime.Scenario, results []runtime.ExperimentResult, vs []verdict.Verdict) error {
+func (c *runCmd) writeVerdicts(e *env, scen *runtime.Scenario, results []runtime.ExperimentResult, rep *verdict.Report) error {
 	for i := range results {
 		if len(results[i].Points) > 1 || results[i].Capacity.Search != nil {
 			fmt.Fprintf(e.stdout, "\n== %s: sweep ==\n", results[i].Experiment.Name)
@@ -221,29 +245,28 @@ func (c *runCmd) writeVerdicts(e *env, scen *runtime.Scenario, results []runtime
 		}
 	}
 	fmt.Fprintln(e.stdout)
-	if err := verdict.WriteConsole(e.stdout, vs); err != nil {
+	if err := verdict.WriteConsole(e.stdout, rep); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(c.Out, 0o755); err != nil {
 		return err
 	}
-	name := scenarioName(scen)
 	files := map[string]func(*os.File) error{
-		filepath.Join(c.Out, "gates.json"):   func(f *os.File) error { return verdict.WriteJSON(f, vs) },
-		filepath.Join(c.Out, "summary.json"): func(f *os.File) error { return sweep.WriteSummaryJSON(f, name, results) },
+		filepath.Join(c.Out, "gates.json"):   func(f *os.File) error { return verdict.WriteJSON(f, rep) },
+		filepath.Join(c.Out, "summary.json"): func(f *os.File) error { return sweep.WriteSummaryJSON(f, rep.Scenario, results) },
 	}
 	if c.Junit != "" {
-		files[c.Junit] = func(f *os.File) error { return verdict.WriteJUnit(f, name, vs) }
+		files[c.Junit] = func(f *os.File) error { return verdict.WriteJUnit(f, rep) }
 	}
 	if c.SummaryMd != "" {
-		files[c.SummaryMd] = func(f *os.File) error { return verdict.WriteMarkdown(f, name, results, vs) }
+		files[c.SummaryMd] = func(f *os.File) error { return verdict.WriteMarkdown(f, results, rep) }
 	}
 	for path, write := range files {
 		if err := writeFile(path, write); err != nil {
 			return err
 		}
 	}
-	return writeHTMLReport(c.Out, scen, results, vs, !c.NoPlots)
+	return writeHTMLReport(c.Out, scen, results, rep, !c.NoPlots)
 }
 
 // scenarioName is the scenario file's base name without extension.

@@ -14,13 +14,13 @@ import (
 // writeHTMLReport writes OUT/report.html: one self-contained page (no
 // network, plots embedded) with the configuration, gate verdicts, sweep
 // tables, plots, per-component breakdowns and errors by class.
-func writeHTMLReport(out string, scen *runtime.Scenario, results []runtime.ExperimentResult, vs []verdict.Verdict, withPlots bool) error {
+func writeHTMLReport(out string, scen *runtime.Scenario, results []runtime.ExperimentResult, vr *verdict.Report, withPlots bool) error {
 	rep := html.Report{
 		Title:    "llmbench: " + scenarioName(scen),
 		Scenario: scen.File,
 		Config:   scenarioConfig(scen),
 		Results:  results,
-		Verdicts: vs,
+		Verdicts: vr.Verdicts,
 	}
 	if withPlots {
 		tmp, err := os.MkdirTemp("", "llmbench-html-plots")

@@ -172,8 +172,10 @@ def main(ctx):
     return experiment(name = "e", endpoint = target, dataset = ds, traffic = concurrency(2), requests = 100000,
                       gates = ["error_rate < 1%"])
 `)
-	cmd := exec.Command(binary, "run", file, "--no-plots")
+	cmd := exec.Command(binary, "run", file, "--no-plots", "--junit", "gates.xml", "--summary-md", "summary.md")
 	cmd.Dir = dir
+	var stdout strings.Builder
+	cmd.Stdout = &stdout
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -193,6 +195,43 @@ def main(ctx):
 	b, _ := os.ReadFile(filepath.Join(dir, "out", "summary.json"))
 	if json.Unmarshal(b, &summary) != nil || !summary.Partial {
 		t.Errorf("summary.json not marked partial: %s", b[:min(len(b), 200)])
+	}
+	for file, want := range map[string]string{"out/gates.json": `"partial": true`, "gates.xml": `name="partial" value="true"`,
+		"summary.md": "Partial run", "out/report.html": "partial"} {
+		if b, err := os.ReadFile(filepath.Join(dir, file)); err != nil || !strings.Contains(string(b), want) {
+			t.Errorf("%s does not say partial (%q): %v", file, want, err)
+		}
+	}
+	if !strings.Contains(stdout.String(), "PARTIAL") {
+		t.Errorf("console does not say partial:\n%s", stdout.String())
+	}
+}
+
+// A check() that crashes still leaves every verdict file, with the gates
+// judged and a failed check() verdict, then exits 2 naming the line.
+func TestCheckCrashKeepsVerdicts(t *testing.T) {
+	dir, file := writeScenario(t, scenarioHeader+`
+def main(ctx):
+    return experiment(name = "e", endpoint = target, dataset = ds, traffic = concurrency(1), requests = 4,
+                      gates = ["error_rate < 1%"])
+
+def check(results):
+    x = results["e"].points[0].completed
+    return x / 0
+`)
+	r := runCLI(t, dir, "run", file, "--no-plots", "--junit", "gates.xml", "--summary-md", "summary.md")
+	if r.code != 2 || !strings.Contains(r.stderr, "s.star:11:14: check(): floating-point division by zero") {
+		t.Fatalf("exit %d, stderr %q; want exit 2 naming s.star:11:14", r.code, r.stderr)
+	}
+	for _, f := range []string{"out/gates.json", "out/summary.json", "out/report.html", "gates.xml", "summary.md"} {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		if f == "out/gates.json" && (!strings.Contains(string(b), `"gate": "error_rate < 1%"`) || !strings.Contains(string(b), "check() did not finish")) {
+			t.Errorf("gates.json lacks the judged gate or the check() crash:\n%s", b)
+		}
 	}
 }
 

@@ -12,13 +12,19 @@ import (
 // WriteMarkdown writes a summary for CI pages (a GitHub job summary, a
 // merge-request note): the verdict, a table of headline metrics per point,
 // and every gate with ✓/✗.
-func WriteMarkdown(w io.Writer, scenario string, results []runtime.ExperimentResult, vs []Verdict) error {
+func WriteMarkdown(w io.Writer, results []runtime.ExperimentResult, r *Report) error {
 	var b strings.Builder
-	status := "✅ all gates passed"
-	if n := Failed(vs); n > 0 {
-		status = fmt.Sprintf("❌ %d of %d gates failed", n, len(vs))
+	mark := "✅ "
+	if r.Failed() > 0 {
+		mark = "❌ "
 	}
-	fmt.Fprintf(&b, "# llmbench: %s\n\n%s\n", scenario, status)
+	fmt.Fprintf(&b, "# llmbench: %s\n\n%s%s\n", r.Scenario, mark, r.Status())
+	if r.Partial {
+		b.WriteString("\n> ⚠️ **Partial run**: interrupted before every point finished.\n")
+	}
+	if r.Check != CheckNotDefined && r.Check != "" {
+		fmt.Fprintf(&b, "\ncheck(): %s\n", r.Check)
+	}
 	for _, er := range results {
 		fmt.Fprintf(&b, "\n## %s\n\n", er.Experiment.Name)
 		b.WriteString("| point | requests | errors | TTFT p50 (ms) | TTFT p99 (ms) | ITL p50 (ms) | ITL p99 (ms) | output tok/s | req/s |\n")
@@ -31,9 +37,9 @@ func WriteMarkdown(w io.Writer, scenario string, results []runtime.ExperimentRes
 				s.OutputTokenThroughput, s.RequestThroughput)
 		}
 	}
-	if len(vs) > 0 {
+	if len(r.Verdicts) > 0 {
 		b.WriteString("\n## Gates\n\n")
-		for _, v := range vs {
+		for _, v := range r.Verdicts {
 			mark := "✅"
 			if !v.Passed {
 				mark = "❌"

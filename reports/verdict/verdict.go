@@ -24,6 +24,49 @@ type Verdict struct {
 	Measured *float64 `json:"measured,omitempty"`
 	// Message says what was measured against what limit, or why it failed.
 	Message string `json:"message"`
+	// Seconds is how long the point the gate was judged at ran (JUnit's
+	// testcase time); 0 for check().
+	Seconds float64 `json:"-"`
+}
+
+// Report is a scenario's verdicts with what a reader must know to trust
+// them: whether the run was cut short and what became of check().
+type Report struct {
+	Scenario string
+	Verdicts []Verdict
+	// Partial marks a run interrupted before every point finished: the
+	// verdicts judge what was measured, not the whole scenario.
+	Partial bool
+	// Check is what became of the scenario's check(results).
+	Check CheckState
+}
+
+// CheckState is what became of check(results).
+type CheckState string
+
+// The check() states, as every report words them.
+const (
+	CheckNotDefined CheckState = "not defined"
+	CheckPassed     CheckState = "passed"
+	CheckFailed     CheckState = "failed"
+	// CheckNotRun: the run was interrupted or failed before check() could
+	// see every result.
+	CheckNotRun CheckState = "not run"
+)
+
+// Failed counts the report's failed verdicts.
+func (r *Report) Failed() int { return Failed(r.Verdicts) }
+
+// Status is the report's one-line verdict, partial runs said so.
+func (r *Report) Status() string {
+	s := "all gates passed"
+	if n := r.Failed(); n > 0 {
+		s = fmt.Sprintf("%d of %d gates failed", n, len(r.Verdicts))
+	}
+	if r.Partial {
+		s += " (partial: the run was interrupted; only the points measured were judged)"
+	}
+	return s
 }
 
 // CheckGate names check() failures among the verdicts.
@@ -39,7 +82,11 @@ func Collect(results []runtime.ExperimentResult) []Verdict {
 		for _, p := range er.Points {
 			for _, g := range p.Gates {
 				matched[g.Gate.Source] = true
-				out = append(out, fromGate(er.Experiment.Name, p.Params.Label(), g))
+				v := fromGate(er.Experiment.Name, p.Params.Label(), g)
+				if p.Outcome != nil {
+					v.Seconds = float64(p.Outcome.Summary.Duration) / 1e9
+				}
+				out = append(out, v)
 			}
 		}
 		for _, g := range er.Experiment.Gates {
@@ -77,14 +124,23 @@ func reportUnits(g metrics.Gate, native float64) float64 {
 }
 
 func conditions(g metrics.Gate) string {
-	if len(g.At) == 0 {
+	if len(g.At) == 0 && g.Component == "" {
 		return "(every point)"
 	}
-	parts := make([]string, len(g.At))
-	for i, c := range g.At {
-		parts[i] = fmt.Sprintf("%s=%g", c.Param, c.Value)
+	var parts []string
+	for _, c := range g.At {
+		parts = append(parts, fmt.Sprintf("%s=%g", c.Param, c.Value))
+	}
+	if g.Component != "" {
+		parts = append(parts, "component="+g.Component)
 	}
 	return "@ " + strings.Join(parts, ", ")
+}
+
+// CheckCrash is the verdict of a check() that raised an error instead of
+// judging: a failure, so no CI reads a crashed check as passed.
+func CheckCrash(err error) Verdict {
+	return Verdict{Gate: CheckGate, Message: "check() did not finish: " + err.Error()}
 }
 
 // CheckFailures turns the messages of check()'s fail() calls into verdicts.

@@ -64,20 +64,21 @@ func TestCollect(t *testing.T) {
 func TestWriters(t *testing.T) {
 	res := results(t)
 	vs := append(Collect(res), CheckFailures([]string{"capacity regressed: knee at concurrency 4"})...)
+	rep := &Report{Scenario: "scenario", Verdicts: vs, Check: CheckFailed}
 
 	var console bytes.Buffer
-	if err := WriteConsole(&console, vs); err != nil {
+	if err := WriteConsole(&console, rep); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"  ✗ ttft.p99 < 500ms [chat/concurrency16]: ttft.p99 = 700.00 ms, limit < 500 ms\n",
-		"  ✓ error_rate < 1% [chat/concurrency1]", "  ✗ check(): capacity regressed", "3 of 7 gates passed\n"} {
+		"  ✓ error_rate < 1% [chat/concurrency1]", "  ✗ check(): capacity regressed", "check(): failed\n", "3 of 7 gates passed\n"} {
 		if !strings.Contains(console.String(), want) {
 			t.Errorf("console lacks %q:\n%s", want, console.String())
 		}
 	}
 
 	var js bytes.Buffer
-	if err := WriteJSON(&js, vs); err != nil {
+	if err := WriteJSON(&js, rep); err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {
@@ -92,9 +93,12 @@ func TestWriters(t *testing.T) {
 	if doc.Passed || doc.Total != 7 || doc.Failed != 4 || *doc.Verdicts[2].Measured != 700 {
 		t.Errorf("gates.json = %+v", doc)
 	}
+	if !strings.Contains(js.String(), `"gate": "ttft.p99 < 500ms"`) || !strings.Contains(js.String(), `"check": "failed"`) {
+		t.Errorf("gates.json escapes gates or lacks check():\n%s", js.String())
+	}
 
 	var junit bytes.Buffer
-	if err := WriteJUnit(&junit, "scenario", vs); err != nil {
+	if err := WriteJUnit(&junit, rep); err != nil {
 		t.Fatal(err)
 	}
 	var suites junitSuites
@@ -108,14 +112,39 @@ func TestWriters(t *testing.T) {
 	if failure == nil || failure.Message != "ttft.p99 = 700.00 ms, limit < 500 ms" {
 		t.Errorf("junit failure = %+v", failure)
 	}
+	cases := suites.Suites[0].Cases
+	if last := cases[len(cases)-1]; last.Classname != "scenario.check" || last.Time != "0.000" || cases[0].Time == "" || suites.Time == "" {
+		t.Errorf("junit classname/time: %+v, suite time %q", last, suites.Time)
+	}
 
 	var md bytes.Buffer
-	if err := WriteMarkdown(&md, "scenario", res, vs); err != nil {
+	if err := WriteMarkdown(&md, res, rep); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"❌ 4 of 7 gates failed", "| concurrency16 | 99 | 1 (1.00%) | 0.00 | 700.00 | – |", "- ❌ `check()`"} {
+	for _, want := range []string{"❌ 4 of 7 gates failed", "check(): failed", "| concurrency16 | 99 | 1 (1.00%) | 0.00 | 700.00 | – |", "- ❌ `check()`"} {
 		if !strings.Contains(md.String(), want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md.String())
+		}
+	}
+}
+
+// An interrupted run says "partial" in every verdict file.
+func TestWritersSayPartial(t *testing.T) {
+	rep := &Report{Scenario: "s", Verdicts: Collect(results(t)), Partial: true, Check: CheckNotRun}
+	var console, js, junit, md bytes.Buffer
+	for _, err := range []error{WriteConsole(&console, rep), WriteJSON(&js, rep), WriteJUnit(&junit, rep), WriteMarkdown(&md, results(t), rep)} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, c := range map[string]struct{ got, want string }{
+		"console":  {console.String(), "PARTIAL: the run was interrupted"},
+		"json":     {js.String(), `"partial": true`},
+		"junit":    {junit.String(), `<property name="partial" value="true">`},
+		"markdown": {md.String(), "**Partial run**"},
+	} {
+		if !strings.Contains(c.got, c.want) {
+			t.Errorf("%s lacks %q:\n%s", name, c.want, c.got)
 		}
 	}
 }

@@ -5,24 +5,42 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"strconv"
 )
 
-// WriteConsole prints one ✓/✗ line per verdict and a closing count.
-func WriteConsole(w io.Writer, vs []Verdict) error {
-	if len(vs) == 0 {
-		_, err := fmt.Fprintln(w, "Gates: none")
-		return err
+// WriteConsole prints one ✓/✗ line per verdict, what became of check()
+// when the scenario defines one, and the closing status.
+func WriteConsole(w io.Writer, r *Report) error {
+	if r.Partial {
+		fmt.Fprintln(w, "PARTIAL: the run was interrupted; the gates below judge only the points measured.")
 	}
-	fmt.Fprintln(w, "Gates:")
-	for _, v := range vs {
+	if len(r.Verdicts) == 0 {
+		fmt.Fprintln(w, "Gates: none")
+	} else {
+		fmt.Fprintln(w, "Gates:")
+	}
+	for _, v := range r.Verdicts {
 		mark := "✓"
 		if !v.Passed {
 			mark = "✗"
 		}
 		fmt.Fprintf(w, "  %s %s%s: %s\n", mark, v.Gate, where(v), v.Message)
 	}
-	_, err := fmt.Fprintf(w, "%d of %d gates passed\n", len(vs)-Failed(vs), len(vs))
+	if r.Check != CheckNotDefined && r.Check != "" {
+		fmt.Fprintf(w, "check(): %s\n", r.Check)
+	}
+	if len(r.Verdicts) == 0 {
+		return nil
+	}
+	_, err := fmt.Fprintf(w, "%d of %d gates passed%s\n", len(r.Verdicts)-r.Failed(), len(r.Verdicts), partialNote(r))
 	return err
+}
+
+func partialNote(r *Report) string {
+	if r.Partial {
+		return " (partial)"
+	}
+	return ""
 }
 
 func where(v Verdict) string {
@@ -35,39 +53,60 @@ func where(v Verdict) string {
 	return " [" + v.Experiment + "/" + v.Point + "]"
 }
 
-// WriteJSON writes gates.json: every verdict and the overall result.
-func WriteJSON(w io.Writer, vs []Verdict) error {
+// WriteJSON writes gates.json: every verdict and the overall result, with
+// partial and check() stated, and gates written as the scenario wrote
+// them (no HTML escaping of "<").
+func WriteJSON(w io.Writer, r *Report) error {
 	doc := struct {
-		Passed   bool      `json:"passed"`
-		Total    int       `json:"total"`
-		Failed   int       `json:"failed"`
-		Verdicts []Verdict `json:"verdicts"`
-	}{Failed(vs) == 0, len(vs), Failed(vs), vs}
+		Passed   bool       `json:"passed"`
+		Partial  bool       `json:"partial"`
+		Check    CheckState `json:"check"`
+		Total    int        `json:"total"`
+		Failed   int        `json:"failed"`
+		Verdicts []Verdict  `json:"verdicts"`
+	}{r.Failed() == 0, r.Partial, checkState(r), len(r.Verdicts), r.Failed(), r.Verdicts}
 	if doc.Verdicts == nil {
 		doc.Verdicts = []Verdict{}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
 	return enc.Encode(doc)
+}
+
+func checkState(r *Report) CheckState {
+	if r.Check == "" {
+		return CheckNotDefined
+	}
+	return r.Check
 }
 
 type junitSuites struct {
 	XMLName  xml.Name     `xml:"testsuites"`
 	Tests    int          `xml:"tests,attr"`
 	Failures int          `xml:"failures,attr"`
+	Time     string       `xml:"time,attr"`
 	Suites   []junitSuite `xml:"testsuite"`
 }
 
 type junitSuite struct {
-	Name     string      `xml:"name,attr"`
-	Tests    int         `xml:"tests,attr"`
-	Failures int         `xml:"failures,attr"`
-	Cases    []junitCase `xml:"testcase"`
+	Name       string          `xml:"name,attr"`
+	Tests      int             `xml:"tests,attr"`
+	Failures   int             `xml:"failures,attr"`
+	Time       string          `xml:"time,attr"`
+	Properties []junitProperty `xml:"properties>property,omitempty"`
+	Cases      []junitCase     `xml:"testcase"`
+}
+
+type junitProperty struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
 }
 
 type junitCase struct {
 	Name      string        `xml:"name,attr"`
 	Classname string        `xml:"classname,attr"`
+	Time      string        `xml:"time,attr"`
 	Failure   *junitFailure `xml:"failure,omitempty"`
 	Output    string        `xml:"system-out,omitempty"`
 }
@@ -78,19 +117,29 @@ type junitFailure struct {
 }
 
 // WriteJUnit writes JUnit XML: one testsuite for the scenario, one
-// testcase per verdict, the failure message naming measured and limit.
-func WriteJUnit(w io.Writer, scenario string, vs []Verdict) error {
-	suite := junitSuite{Name: scenario, Tests: len(vs), Failures: Failed(vs)}
-	for _, v := range vs {
-		c := junitCase{Name: v.Gate + where(v), Classname: scenario + "." + v.Experiment}
+// testcase per verdict (classname scenario.experiment, or scenario.check
+// for check()), its time the seconds its point ran, the failure message
+// naming measured and limit. A partial run says so in a suite property.
+func WriteJUnit(w io.Writer, r *Report) error {
+	suite := junitSuite{Name: r.Scenario, Tests: len(r.Verdicts), Failures: r.Failed()}
+	var total float64
+	for _, v := range r.Verdicts {
+		class := r.Scenario + "." + v.Experiment
+		if v.Experiment == "" {
+			class = r.Scenario + ".check"
+		}
+		c := junitCase{Name: v.Gate + where(v), Classname: class, Time: seconds(v.Seconds)}
 		if v.Passed {
 			c.Output = v.Message
 		} else {
 			c.Failure = &junitFailure{Message: v.Message, Text: v.Gate + where(v) + ": " + v.Message}
 		}
+		total += v.Seconds
 		suite.Cases = append(suite.Cases, c)
 	}
-	doc := junitSuites{Tests: suite.Tests, Failures: suite.Failures, Suites: []junitSuite{suite}}
+	suite.Time = seconds(total)
+	suite.Properties = []junitProperty{{"partial", strconv.FormatBool(r.Partial)}, {"check", string(checkState(r))}}
+	doc := junitSuites{Tests: suite.Tests, Failures: suite.Failures, Time: suite.Time, Suites: []junitSuite{suite}}
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err
 	}
@@ -102,3 +151,6 @@ func WriteJUnit(w io.Writer, scenario string, vs []Verdict) error {
 	_, err := io.WriteString(w, "\n")
 	return err
 }
+
+// seconds formats a JUnit time attribute: seconds with millisecond digits.
+func seconds(s float64) string { return strconv.FormatFloat(s, 'f', 3, 64) }
