@@ -18,11 +18,13 @@ import (
 // analyze, which takes every profile flag (as GenAI-Perf's analyze does)
 // and derives each sweep point from a copy with the swept flag changed.
 type profileFlags struct {
-	Model        []string `short:"m" required:"" sep:"none" help:"Model name(s) to benchmark."`
+	Model        []string `short:"m" required:"" sep:"none" help:"Model name(s) to benchmark; with several (-m a b), each prompt names one of them."`
 	URL          string   `short:"u" default:"localhost:8000" help:"Server as host:port (GenAI-Perf style), a full http(s) URL, or sim:// for the built-in simulator (sim://?max_batch=8&itl=5ms)."`
 	EndpointType string   `default:"chat" help:"Endpoint type: chat, completions or embeddings."`
 	Endpoint     string   `help:"Custom URL path, overriding the endpoint type's default."`
 	Streaming    bool     `help:"Ask for streamed (SSE) responses."`
+
+	ModelSelectionStrategy string `default:"round_robin" enum:"round_robin,random" help:"How prompts get their model when -m names several: round_robin (prompt i gets model i mod n) or random (uniform, seeded by --random-seed)."`
 
 	Concurrency         int     `help:"Closed loop: keep exactly N requests in flight (default 1)."`
 	RequestRate         float64 `help:"Open loop: send this many requests per second."`
@@ -102,6 +104,11 @@ func (c *profileFlags) plan() (runtime.Job, genaiperf.Run, error) {
 }
 
 func (c *profileFlags) validate() error {
+	for i, m := range c.Model {
+		if strings.TrimSpace(m) == "" {
+			return invalid("--model: got an empty name at position %d of %q, want the model names the server serves", i+1, c.Model)
+		}
+	}
 	switch {
 	case c.Concurrency < 0:
 		return invalid("--concurrency: got %d, want >= 1", c.Concurrency)
@@ -151,9 +158,18 @@ func (c *profileFlags) endpoint() (runtime.Endpoint, error) {
 	}
 	return runtime.Endpoint{
 		URL: c.URL, Path: c.Endpoint, API: api, Stream: c.Streaming && api != transport.Embeddings,
-		Model: c.Model[0], Headers: headers, Extra: extra,
+		Model: c.Model[0], Models: c.models(), ModelSelection: c.ModelSelectionStrategy, ModelSeed: uint64(c.RandomSeed),
+		Headers: headers, Extra: extra,
 		Timeout: c.RequestTimeout, IdleTimeout: c.StreamIdleTimeout, Insecure: c.Insecure,
 	}, nil
+}
+
+// models is the list requests are spread over, nil for a single model.
+func (c *profileFlags) models() []string {
+	if len(c.Model) < 2 {
+		return nil
+	}
+	return c.Model
 }
 
 func parseGoodput(specs []string) ([]metrics.SLO, error) {
@@ -258,6 +274,7 @@ func (c *profileFlags) point() runtime.Point {
 // describe fills the GenAI-Perf run description echoed in the artifacts.
 func (c *profileFlags) describe(e runtime.Endpoint) genaiperf.Run {
 	r := genaiperf.DefaultRun(c.Model...)
+	r.ModelSelection = c.ModelSelectionStrategy
 	r.EndpointType, r.Streaming, r.URL = c.EndpointType, e.Stream, c.URL
 	r.Endpoint = strings.TrimLeft(c.Endpoint, " /")
 	r.Stimulus = genaiperf.Stimulus{Concurrency: c.Concurrency, RequestRate: c.RequestRate, FixedSchedule: c.FixedSchedule}

@@ -66,7 +66,7 @@ func endpointConfig(r *Run) *object {
 		urls = append(urls, u)
 	}
 	return (&object{}).
-		set("model_selection_strategy", "round_robin").
+		set("model_selection_strategy", orDefault(r.ModelSelection, "round_robin")).
 		set("backend", "tensorrtllm").
 		set("custom", r.endpointPath()).
 		set("type", r.EndpointType).

@@ -17,6 +17,9 @@ type Run struct {
 	// Models are the model names; the first names the artifact directory
 	// and is the default tokenizer.
 	Models []string
+	// ModelSelection is how requests were spread over several Models:
+	// "round_robin" (also when empty, GenAI-Perf's default) or "random".
+	ModelSelection string
 	// EndpointType is "chat", "completions" or "embeddings".
 	EndpointType string
 	// Streaming says whether responses were requested as SSE streams; the
