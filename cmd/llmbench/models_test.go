@@ -164,3 +164,60 @@ func TestProfileModelFlagErrors(t *testing.T) {
 		}
 	}
 }
+
+// endpoint(model=[...]) in a scenario spreads the requests over the
+// models as -m a b does, and the point's artifacts say so.
+func TestScenarioModelList(t *testing.T) {
+	srv := startModelServer(t)
+	dir, file := writeScenario(t, `
+target = endpoint(url = env("LLM_URL"), model = ["a", "b"])
+def main(ctx):
+    return experiment("e", target, synthetic(input_tokens = fixed(5), output_tokens = fixed(3)),
+                      concurrency(1), requests = 12)
+`)
+	r := runCLIEnv(t, dir, []string{"LLM_URL=" + srv.URL}, "run", file, "--no-plots")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	sent := srv.seen()
+	point := filepath.Join(dir, "out", "e", "concurrency1")
+	inputs := inputModels(t, point)
+	if len(sent) != 12 || len(inputs) == 0 {
+		t.Fatalf("server saw %v, inputs.json has %v", sent, inputs)
+	}
+	for i, m := range sent {
+		if want := []string{"a", "b"}[(i%len(inputs))%2]; m != want || inputs[i%len(inputs)] != want {
+			t.Errorf("request %d named %q, inputs.json entry %q; want %q", i, m, inputs[i%len(inputs)], want)
+		}
+	}
+	ep, names := endpointConfig(t, point)
+	if ep["model_selection_strategy"] != "round_robin" || len(names) != 2 || names[1] != "b" {
+		t.Errorf("input_config: model_selection_strategy %v, model_names %v", ep["model_selection_strategy"], names)
+	}
+	if page, _ := os.ReadFile(filepath.Join(dir, "out", "report.html")); !strings.Contains(string(page), "a, b (round_robin)") {
+		t.Errorf("report.html does not list both models")
+	}
+}
+
+// A malformed model list is a load error naming the builtin and the
+// parameter, exit 2, for check and run alike.
+func TestScenarioModelListErrors(t *testing.T) {
+	cases := []struct{ model, want string }{
+		{`[]`, "endpoint: for parameter model: got an empty list, want one or more model names"},
+		{`["a", 1]`, "endpoint: for parameter model: at index 1: got int, want string"},
+		{`["a", "b"], model_selection = "fair"`, `endpoint: for parameter model_selection: got "fair", want round_robin or random`},
+	}
+	for _, c := range cases {
+		dir, file := writeScenario(t, `
+target = endpoint(url = "sim://", model = `+c.model+`)
+def main(ctx):
+    return experiment("e", target, synthetic(input_tokens = fixed(5)), concurrency(1), requests = 2)
+`)
+		for _, cmd := range []string{"check", "run"} {
+			r := runCLI(t, dir, cmd, file)
+			if r.code != 2 || !strings.Contains(r.stderr, c.want) || !strings.Contains(r.stderr, "s.star:2:") {
+				t.Errorf("%s with model = %s: exit %d, stderr %q; want exit 2, the position and %q", cmd, c.model, r.code, r.stderr, c.want)
+			}
+		}
+	}
+}
