@@ -74,7 +74,6 @@ func (c *profileFlags) plan() (runtime.Job, genaiperf.Run, error) {
 	if err := c.validate(); err != nil {
 		return job, genaiperf.Run{}, err
 	}
-	c.warnInert()
 	endpoint, err := c.endpoint()
 	if err != nil {
 		return job, genaiperf.Run{}, err
@@ -177,7 +176,8 @@ func checkServiceKind(kind string) error {
 }
 
 // warnInert logs the GenAI-Perf flags that were given but cannot change
-// what llmbench sends or counts, so a user porting a script learns it.
+// what llmbench sends or counts, so a user porting a script learns it;
+// once per command, not once per analyze point.
 func (c *profileFlags) warnInert() {
 	if c.Backend != "" {
 		log.Warn().Str("backend", c.Backend).Msg("--backend only applies to Triton (--service-kind triton); recorded in input_config, no effect on OpenAI requests")
