@@ -29,12 +29,14 @@ type endpointValue struct {
 
 // endpoint(url, model, api="chat", stream=True, headers={}, extra={},
 // tokenizer=None, token_count="auto", timeout="10m", server_metrics=[],
-// insecure=False) describes where requests go and how they are shaped
-// (SPEC §5). url is a string or a sim(...) value.
+// insecure=False, model_selection="round_robin") describes where requests
+// go and how they are shaped (SPEC §5). url is a string or a sim(...)
+// value; model is a name or a list of names the requests are spread over
+// by model_selection, as GenAI-Perf's -m a b --model-selection-strategy.
 func endpointBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var (
 		target     starlark.Value
-		model      string
+		model      modelNames
 		api        = oneOf("chat", "chat", "completions", "embeddings", "kserve")
 		stream     = true
 		headers    stringMap
@@ -44,15 +46,19 @@ func endpointBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 		timeout    = duration(defaultTimeout)
 		metricURLs stringList
 		insecure   bool
+		selection  = oneOf(runtime.RoundRobin, runtime.RoundRobin, runtime.RandomModel)
 	)
 	if err := unpack(b.Name(), args, kwargs, "url", &target, "model", &model, "api?", &api,
 		"stream?", &stream, "headers?", &headers, "extra?", &extra, "tokenizer??", &tokenizer,
 		"token_count?", &tokenCount, "timeout?", &timeout, "server_metrics?", &metricURLs,
-		"insecure?", &insecure); err != nil {
+		"insecure?", &insecure, "model_selection?", &selection); err != nil {
 		return nil, err
 	}
-	e := runtime.Endpoint{Model: model, API: transport.API(api.value), Stream: stream,
+	e := runtime.Endpoint{Model: model[0], API: transport.API(api.value), Stream: stream,
 		TokenCount: tokenCount.value, Timeout: time.Duration(timeout), Insecure: insecure}
+	if len(model) > 1 { // a strategy means nothing for one model
+		e.Models, e.ModelSelection = model, selection.value
+	}
 	var err error
 	if e.URL, err = targetURL(target); err != nil {
 		return nil, paramError(b.Name(), "url", err)
@@ -78,8 +84,6 @@ func endpointBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 // checkEndpoint reports the first value a server could never accept.
 func checkEndpoint(fn string, e *runtime.Endpoint, metricURLs []string) error {
 	switch {
-	case e.Model == "":
-		return paramErrorf(fn, "model", "got an empty string, want the model name the server serves")
 	case e.API == "kserve":
 		return paramErrorf(fn, "api", "kserve (Triton generate) is %v; use chat, completions or embeddings", runtime.ErrNotSupported)
 	case e.Timeout <= 0:
@@ -93,15 +97,60 @@ func checkEndpoint(fn string, e *runtime.Endpoint, metricURLs []string) error {
 	return nil
 }
 
+// modelNames is endpoint()'s model: one name, or a non-empty list of names
+// (GenAI-Perf's -m a b), each non-empty.
+type modelNames []string
+
+func (m *modelNames) Unpack(v starlark.Value) error {
+	if s, ok := v.(starlark.String); ok {
+		if s == "" {
+			return errors.New("got an empty string, want the model name the server serves")
+		}
+		*m = modelNames{string(s)}
+		return nil
+	}
+	if _, ok := v.(starlark.Indexable); !ok {
+		return fmt.Errorf("got %s, want string or list of strings", v.Type())
+	}
+	var names stringList
+	if err := names.Unpack(v); err != nil {
+		return err
+	}
+	if len(names) == 0 {
+		return errors.New("got an empty list, want one or more model names")
+	}
+	for i, n := range names {
+		if n == "" {
+			return fmt.Errorf("at index %d: got an empty string, want a model name", i)
+		}
+	}
+	*m = modelNames(names)
+	return nil
+}
+
 func newEndpointValue(e runtime.Endpoint, serverMetrics []string) *endpointValue {
+	model := str(e.Model)
+	if len(e.Models) > 0 {
+		model = strList(e.Models)
+	}
 	attrs := starlark.StringDict{
-		"url": str(e.URL), "model": str(e.Model), "api": str(string(e.API)),
-		"stream": starlark.Bool(e.Stream), "tokenizer": noneOr(e.Tokenizer, str),
+		"url": str(e.URL), "model": model, "api": str(string(e.API)),
+		"model_selection": str(orRoundRobin(e.ModelSelection)),
+		"stream":          starlark.Bool(e.Stream), "tokenizer": noneOr(e.Tokenizer, str),
 		"token_count": str(e.TokenCount), "timeout": str(durationText(e.Timeout)),
 		"insecure": starlark.Bool(e.Insecure), "server_metrics": strList(serverMetrics),
 	}
 	return &endpointValue{object: newObject("endpoint", DescribeEndpoint(e), attrs, false),
 		plan: e, serverMetrics: serverMetrics}
+}
+
+// orRoundRobin names the default strategy, which an endpoint with one
+// model leaves unset.
+func orRoundRobin(selection string) string {
+	if selection == "" {
+		return runtime.RoundRobin
+	}
+	return selection
 }
 
 // targetURL accepts a URL string or a sim(...) value and checks it now, so

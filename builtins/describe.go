@@ -20,7 +20,10 @@ import (
 // DescribeEndpoint renders an endpoint as its endpoint(...) call, with
 // only the arguments that differ from the defaults after url and model.
 func DescribeEndpoint(e runtime.Endpoint) string {
-	args := []string{"url=" + quote(e.URL), "model=" + quote(e.Model), "api=" + quote(string(e.API))}
+	args := []string{"url=" + quote(e.URL), "model=" + describeModels(e), "api=" + quote(string(e.API))}
+	if e.ModelSelection == runtime.RandomModel {
+		args = append(args, "model_selection="+quote(e.ModelSelection))
+	}
 	if !e.Stream {
 		args = append(args, "stream=False")
 	}
@@ -47,6 +50,18 @@ func DescribeEndpoint(e runtime.Endpoint) string {
 		args = append(args, "insecure=True")
 	}
 	return "endpoint(" + strings.Join(args, ", ") + ")"
+}
+
+// describeModels renders model= as given: a name, or a list of names.
+func describeModels(e runtime.Endpoint) string {
+	if len(e.Models) == 0 {
+		return quote(e.Model)
+	}
+	names := make([]string, len(e.Models))
+	for i, m := range e.Models {
+		names[i] = quote(m)
+	}
+	return "[" + strings.Join(names, ", ") + "]"
 }
 
 func describeFields(fields []transport.Field) string {

@@ -21,8 +21,11 @@
 //
 //	endpoint(url, model, api="chat", stream=True, headers={}, extra={},
 //	         tokenizer=None, token_count="auto", timeout="10m",
-//	         server_metrics=[], insecure=False)
+//	         server_metrics=[], insecure=False, model_selection="round_robin")
 //	    url is "http(s)://...", "host:port", "sim://[?settings]" or sim(...).
+//	    model is a name or a list of names (GenAI-Perf's -m a b): dataset
+//	    entry i names model[i % n] under "round_robin", a uniform draw from
+//	    a fixed seed under "random"; artifacts list every name.
 //	    api="kserve" parses but is refused as not supported yet. A tokenizer
 //	    naming a file or folder inside the scenario's folder becomes its
 //	    absolute path; anything else is kept as a Hugging Face model id.

@@ -3,6 +3,7 @@ package runtime
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"net/url"
 	"slices"
@@ -21,19 +22,64 @@ type Endpoint struct {
 	// for the built-in simulator started in-process.
 	URL string
 	// Path overrides the API's default path.
-	Path        string
-	API         transport.API
-	Stream      bool
-	Model       string
-	Headers     []transport.Header
-	Extra       []transport.Field
-	Timeout     time.Duration
-	IdleTimeout time.Duration
-	Insecure    bool
+	Path   string
+	API    transport.API
+	Stream bool
+	// Model is the model requests name. With Models set it is Models[0],
+	// the name GenAI-Perf gives the artifact folder and the tokenizer
+	// default.
+	Model string
+	// Models, when it holds two or more names, spreads the requests over
+	// them (GenAI-Perf's -m a b), each dataset entry naming the one
+	// ModelSelection picks; nil means every request names Model.
+	Models []string
+	// ModelSelection is RoundRobin ("" too) or RandomModel; ModelSeed
+	// makes the random choice reproducible.
+	ModelSelection string
+	ModelSeed      uint64
+	Headers        []transport.Header
+	Extra          []transport.Field
+	Timeout        time.Duration
+	IdleTimeout    time.Duration
+	Insecure       bool
 	// Tokenizer is a tokenizer.json file, folder or Hugging Face model id
 	// ("" for none); TokenCount is auto, tokenizer, usage or chunks.
 	Tokenizer  string
 	TokenCount string
+}
+
+// The model selection strategies of an endpoint serving several models,
+// GenAI-Perf's --model-selection-strategy values.
+const (
+	RoundRobin  = "round_robin"
+	RandomModel = "random"
+)
+
+// ModelNames returns every model a request may name, in the order given.
+func (e Endpoint) ModelNames() []string {
+	if len(e.Models) > 0 {
+		return e.Models
+	}
+	return []string{e.Model}
+}
+
+// modelStream separates the model choice's random stream from the
+// dataset's and the arrivals', which share the same user seed.
+const modelStream = 0x6d6f64656c // "model"
+
+// modelPicker returns the model of each dataset entry, called with the
+// entries in order. As GenAI-Perf assigns a model to each inputs.json
+// record (base_converter.py::_select_model_name), round robin gives entry
+// i models[i % n] and random draws uniformly, seeded by ModelSeed. Since
+// requests cycle through the entries, request i names models[i % n]
+// whenever the number of entries is a multiple of n.
+func (e Endpoint) modelPicker() func(i int) string {
+	models := e.ModelNames()
+	if e.ModelSelection != RandomModel || len(models) == 1 {
+		return func(i int) string { return models[i%len(models)] }
+	}
+	rng := rand.New(rand.NewPCG(e.ModelSeed, modelStream))
+	return func(int) string { return models[rng.IntN(len(models))] }
 }
 
 // ErrUnreachable marks a target that did not accept a connection.

@@ -227,11 +227,15 @@ func clientConfig(job Job, base string) transport.Config {
 }
 
 // Requests renders the request body of every dataset entry once, so the
-// hot path only sends bytes.
+// hot path only sends bytes. Each body names its entry's model (see
+// Endpoint.Models), so inputs.json and the raw export show which model
+// every request asked for.
 func Requests(e Endpoint, entries []dataset.Entry) []Request {
-	spec := transport.BodySpec{API: e.API, Model: e.Model, Stream: e.Stream, Extra: e.Extra}
+	spec := transport.BodySpec{API: e.API, Stream: e.Stream, Extra: e.Extra}
+	model := e.modelPicker()
 	reqs := make([]Request, len(entries))
 	for i, en := range entries {
+		spec.Model = model(i)
 		reqs[i] = Request{
 			Body:      spec.Body(transport.Prompt{Text: en.Text, MaxTokens: en.MaxTokens, MinTokens: en.MinTokens}),
 			Text:      en.Text,

@@ -71,6 +71,7 @@ func (c *analyzeCmd) sweepPlan() (*analyzePlan, error) {
 	if err != nil {
 		return nil, err
 	}
+	c.warnInert()
 	exp := &runtime.Experiment{
 		Name: c.Model[0], Endpoint: job.Endpoint, Goodput: job.Goodput, Repeats: 1,
 		Sweep: &runtime.Sweep{Params: []runtime.SweepParam{{Name: spec.kind.param, Values: spec.values}}},

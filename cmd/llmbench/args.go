@@ -1,6 +1,10 @@
 package main
 
-import "strings"
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
 
 // multiValueFlags are GenAI-Perf flags that take several space-separated
 // values after one flag (argparse nargs="+"), e.g. `--goodput ttft:5 itl:2`.
@@ -50,4 +54,71 @@ func isBoolWord(s string) bool {
 		return true
 	}
 	return false
+}
+
+// paReplacements maps perf_analyzer options that GenAI-Perf scripts pass
+// after a bare `--` to what llmbench offers instead.
+var paReplacements = map[string]string{
+	"--request-distribution":       "--request-distribution poisson|gamma|constant",
+	"--max-threads":                "nothing (llmbench has no thread cap)",
+	"--measurement-interval":       "--measurement-interval MS",
+	"-p":                           "--measurement-interval MS",
+	"--request-count":              "--request-count N",
+	"--warmup-request-count":       "--warmup-request-count N",
+	"--concurrency-range":          "--concurrency N (a range: llmbench analyze --sweep-range)",
+	"--request-rate-range":         "--request-rate R (a range: llmbench analyze --sweep-type request_rate)",
+	"-H":                           "-H/--header",
+	"--stability-percentage":       "nothing (one window of --request-count or --measurement-interval is measured)",
+	"-s":                           "nothing (one window of --request-count or --measurement-interval is measured)",
+	"--ssl-https-verify-peer":      "--insecure (to skip verification)",
+	"--ssl-https-verify-host":      "--insecure (to skip verification)",
+	"--max-concurrency":            "--max-concurrency N (under --request-rate)",
+	"--request-parameter":          "--extra-inputs name:value",
+	"--input-data":                 "--input-file",
+	"--session-concurrency":        "nothing yet (multi-turn sessions are not built yet)",
+	"--fixed-schedule":             "--fixed-schedule",
+	"--request-intervals":          "--input-file payload:FILE with --fixed-schedule",
+	"--periodic-concurrency-range": "llmbench analyze --sweep-range",
+}
+
+// passthroughError refuses profile and analyze arguments after a bare
+// `--`, which GenAI-Perf hands to perf_analyzer verbatim. llmbench sends
+// the requests itself, so they would be silently lost; the error says
+// which llmbench flags do the same.
+func passthroughError(args []string) error {
+	cmd := command(args)
+	at := slices.Index(args, "--")
+	if (cmd != "profile" && cmd != "analyze") || at < 0 || at == len(args)-1 {
+		return nil
+	}
+	rest := args[at+1:]
+	var uses []string
+	for _, a := range rest {
+		name, _, _ := strings.Cut(a, "=")
+		if r, ok := paReplacements[name]; ok {
+			uses = append(uses, name+" → "+r)
+		}
+	}
+	if len(uses) == 0 {
+		uses = []string{"--request-distribution, --max-concurrency, --request-count, --measurement-interval, " +
+			"--warmup-request-count, --request-timeout, -H/--header, --insecure (llmbench " + cmd + " --help lists them all)"}
+	}
+	return fmt.Errorf("%s: arguments after -- (%s) are for perf_analyzer, which GenAI-Perf ran; llmbench has no perf_analyzer "+
+		"and sends the requests itself, so use its own flags instead: %s", cmd, strings.Join(rest, " "), strings.Join(uses, "; "))
+}
+
+// command returns the subcommand: the first argument that is neither a
+// flag nor the value of a global flag.
+func command(args []string) string {
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--":
+			return ""
+		case a == "--log-level" || a == "--log-format":
+			i++
+		case !strings.HasPrefix(a, "-"):
+			return a
+		}
+	}
+	return ""
 }

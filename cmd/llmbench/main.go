@@ -58,6 +58,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "llmbench: internal error: %v\n", err)
 		return exitRunFailed
 	}
+	if err := passthroughError(args); err != nil {
+		fmt.Fprintf(stderr, "llmbench: %v\n", err)
+		return exitInvalidInput
+	}
 	kctx, err := parser.Parse(normalizeArgs(args))
 	if err != nil {
 		fmt.Fprintf(stderr, "llmbench: %v\n", err)

@@ -20,6 +20,7 @@ func (c *profileCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	c.warnInert()
 	log.Info().Str("target", job.Endpoint.URL).Str("load", run.Stimulus.String()).
 		Str("token_counting", string(job.Count)).Msg("profiling")
 	out, err := measurePoint(e, run.DirName(), run.Dir(), job, &run, records.Meta{Point: run.DirName()}, c.GeneratePlots)

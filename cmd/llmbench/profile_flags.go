@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/rs/zerolog/log"
+
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/genaiperf"
 	"github.com/llmbench/llmbench/runtime"
@@ -18,11 +20,15 @@ import (
 // analyze, which takes every profile flag (as GenAI-Perf's analyze does)
 // and derives each sweep point from a copy with the swept flag changed.
 type profileFlags struct {
-	Model        []string `short:"m" required:"" sep:"none" help:"Model name(s) to benchmark."`
+	Model        []string `short:"m" required:"" sep:"none" help:"Model name(s) to benchmark; with several (-m a b), each prompt names one of them."`
 	URL          string   `short:"u" default:"localhost:8000" help:"Server as host:port (GenAI-Perf style), a full http(s) URL, or sim:// for the built-in simulator (sim://?max_batch=8&itl=5ms)."`
 	EndpointType string   `default:"chat" help:"Endpoint type: chat, completions or embeddings."`
 	Endpoint     string   `help:"Custom URL path, overriding the endpoint type's default."`
 	Streaming    bool     `help:"Ask for streamed (SSE) responses."`
+
+	ModelSelectionStrategy string `default:"round_robin" enum:"round_robin,random" help:"How prompts get their model when -m names several: round_robin (prompt i gets model i mod n) or random (uniform, seeded by --random-seed)."`
+	ServiceKind            string `default:"openai" help:"GenAI-Perf's service kind. Only openai (OpenAI-compatible HTTP) is built; triton, tensorrtllm_engine and dynamic_grpc are refused."`
+	Backend                string `help:"GenAI-Perf's Triton backend, tensorrtllm or vllm: recorded in input_config; it shapes no request, since only --service-kind openai is built."`
 
 	Concurrency         int     `help:"Closed loop: keep exactly N requests in flight (default 1)."`
 	RequestRate         float64 `help:"Open loop: send this many requests per second."`
@@ -49,6 +55,8 @@ type profileFlags struct {
 	Goodput                       []string `short:"g" sep:"none" help:"Goodput SLOs as metric:value (ms for times), e.g. time_to_first_token:500."`
 	Tokenizer                     string   `help:"Tokenizer for exact ISL/OSL: a tokenizer.json, a folder holding one, or a Hugging Face model id in the local cache."`
 	TokenCount                    string   `default:"auto" enum:"auto,tokenizer,usage,chunks" help:"Token counting: auto (tokenizer when given, else usage), tokenizer, usage (server-reported) or chunks."`
+	TokenizerRevision             string   `default:"main" help:"Hugging Face Hub revision (branch, tag or commit id) of a --tokenizer given as a model id."`
+	TokenizerTrustRemoteCode      bool     `help:"Accepted and recorded for GenAI-Perf scripts; llmbench's tokenizer reads tokenizer.json and runs no code, so it changes nothing."`
 
 	ArtifactDir       string `default:"artifacts" help:"Base directory for artifacts."`
 	ProfileExportFile string `default:"profile_export.json" help:"Name of the raw export file (a bare name)."`
@@ -76,7 +84,7 @@ func (c *profileFlags) plan() (runtime.Job, genaiperf.Run, error) {
 	}
 	var tok runtime.Tokenizer
 	if c.Tokenizer != "" {
-		t, err := runtime.LoadTokenizer(c.Tokenizer)
+		t, err := runtime.LoadTokenizerRevision(c.Tokenizer, c.TokenizerRevision)
 		if err != nil {
 			return job, genaiperf.Run{}, invalid("--tokenizer: %v", err)
 		}
@@ -102,7 +110,19 @@ func (c *profileFlags) plan() (runtime.Job, genaiperf.Run, error) {
 }
 
 func (c *profileFlags) validate() error {
+	for i, m := range c.Model {
+		if strings.TrimSpace(m) == "" {
+			return invalid("--model: got an empty name at position %d of %q, want the model names the server serves", i+1, c.Model)
+		}
+	}
+	if err := checkServiceKind(c.ServiceKind); err != nil {
+		return err
+	}
 	switch {
+	case c.Backend != "" && c.Backend != "tensorrtllm" && c.Backend != "vllm":
+		return invalid("--backend: got %q, want tensorrtllm or vllm", c.Backend)
+	case strings.TrimSpace(c.TokenizerRevision) == "":
+		return invalid("--tokenizer-revision: got an empty string, want a branch, tag or commit id (default main)")
 	case c.Concurrency < 0:
 		return invalid("--concurrency: got %d, want >= 1", c.Concurrency)
 	case c.RequestRate < 0:
@@ -131,6 +151,45 @@ func (c *profileFlags) validate() error {
 	return nil
 }
 
+// notBuilt says, per GenAI-Perf service kind llmbench does not speak, what
+// is missing and what to do instead.
+var notBuilt = map[string]string{
+	"triton": "the Triton/KServe API (KServe v2 over gRPC, GenAI-Perf's kserve endpoint) is not built yet; " +
+		"put an OpenAI-compatible frontend in front of the model (Triton's OpenAI frontend, vLLM, trtllm-serve) " +
+		"and use --service-kind openai with --endpoint-type chat, completions or embeddings",
+	"tensorrtllm_engine": "driving a TensorRT-LLM engine in-process (perf_analyzer's triton_c_api) is not built yet; " +
+		"serve the engine with trtllm-serve and use --service-kind openai",
+	"dynamic_grpc": "custom gRPC services (--grpc-method) are not built yet; llmbench speaks OpenAI-compatible HTTP (--service-kind openai)",
+}
+
+// checkServiceKind accepts GenAI-Perf's openai and refuses the kinds
+// llmbench cannot send to with the reason, rather than sending OpenAI
+// requests to a server that expects another protocol.
+func checkServiceKind(kind string) error {
+	if kind == "openai" {
+		return nil
+	}
+	if why, ok := notBuilt[kind]; ok {
+		return invalid("--service-kind %s: %s", kind, why)
+	}
+	return invalid("--service-kind: got %q, want openai (GenAI-Perf's triton, tensorrtllm_engine and dynamic_grpc are not built yet)", kind)
+}
+
+// warnInert logs the GenAI-Perf flags that were given but cannot change
+// what llmbench sends or counts, so a user porting a script learns it;
+// once per command, not once per analyze point.
+func (c *profileFlags) warnInert() {
+	if c.Backend != "" {
+		log.Warn().Str("backend", c.Backend).Msg("--backend only applies to Triton (--service-kind triton); recorded in input_config, no effect on OpenAI requests")
+	}
+	if c.TokenizerTrustRemoteCode {
+		log.Warn().Msg("--tokenizer-trust-remote-code has no effect: llmbench's tokenizer reads tokenizer.json and runs no code; recorded in input_config")
+	}
+	if c.TokenizerRevision != "main" && c.Tokenizer == "" {
+		log.Warn().Str("revision", c.TokenizerRevision).Msg("--tokenizer-revision has no effect without --tokenizer: no tokenizer is loaded")
+	}
+}
+
 func (c *profileFlags) endpoint() (runtime.Endpoint, error) {
 	api, err := transport.ParseAPI(c.EndpointType)
 	if err != nil {
@@ -151,9 +210,18 @@ func (c *profileFlags) endpoint() (runtime.Endpoint, error) {
 	}
 	return runtime.Endpoint{
 		URL: c.URL, Path: c.Endpoint, API: api, Stream: c.Streaming && api != transport.Embeddings,
-		Model: c.Model[0], Headers: headers, Extra: extra,
+		Model: c.Model[0], Models: c.models(), ModelSelection: c.ModelSelectionStrategy, ModelSeed: uint64(c.RandomSeed),
+		Headers: headers, Extra: extra,
 		Timeout: c.RequestTimeout, IdleTimeout: c.StreamIdleTimeout, Insecure: c.Insecure,
 	}, nil
+}
+
+// models is the list requests are spread over, nil for a single model.
+func (c *profileFlags) models() []string {
+	if len(c.Model) < 2 {
+		return nil
+	}
+	return c.Model
 }
 
 func parseGoodput(specs []string) ([]metrics.SLO, error) {
@@ -258,6 +326,8 @@ func (c *profileFlags) point() runtime.Point {
 // describe fills the GenAI-Perf run description echoed in the artifacts.
 func (c *profileFlags) describe(e runtime.Endpoint) genaiperf.Run {
 	r := genaiperf.DefaultRun(c.Model...)
+	r.ModelSelection, r.Backend = c.ModelSelectionStrategy, c.Backend
+	r.TokenizerRevision, r.TokenizerTrustRemoteCode = c.TokenizerRevision, c.TokenizerTrustRemoteCode
 	r.EndpointType, r.Streaming, r.URL = c.EndpointType, e.Stream, c.URL
 	r.Endpoint = strings.TrimLeft(c.Endpoint, " /")
 	r.Stimulus = genaiperf.Stimulus{Concurrency: c.Concurrency, RequestRate: c.RequestRate, FixedSchedule: c.FixedSchedule}

@@ -42,6 +42,7 @@ func (c *reportCmd) importExport(e *env, path string) error {
 	}
 	summary := metrics.Summarize(exp.Records, metrics.Options{})
 	run := importedRun(exp, counting)
+	run.Tokenizer = c.Tokenizer
 	dir := filepath.Join(filepath.Dir(path), "llmbench-report")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return runFailed("%v", err)

@@ -237,6 +237,9 @@ func (g *storedExperiment) experiment(gates []metrics.Gate) *runtime.Experiment 
 	run := &p.run
 	ep := runtime.Endpoint{URL: p.meta.EndpointURL, API: transport.API(run.EndpointType), Stream: run.Streaming,
 		Model: firstModel(run), Tokenizer: run.Tokenizer}
+	if len(run.Models) > 1 {
+		ep.Models, ep.ModelSelection = run.Models, run.ModelSelection
+	}
 	if run.Endpoint != "" {
 		ep.Path = "/" + run.Endpoint
 	}

@@ -69,4 +69,7 @@ func TestReportImportsGenAIPerfExport(t *testing.T) {
 	if m["output_sequence_length"]["max"] != 7.0 { // "I don't cook food at home" under Llama 3
 		t.Errorf("OSL = %v", m["output_sequence_length"])
 	}
+	if own := m["llmbench"]; own["tokenizer"] != llama3 || own["token_counting"] != "tokenizer" {
+		t.Errorf("llmbench block: tokenizer %v, token_counting %v; want the --tokenizer used", own["tokenizer"], own["token_counting"])
+	}
 }

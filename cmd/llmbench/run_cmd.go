@@ -206,7 +206,8 @@ func interrupted(res *runtime.ExperimentResult) bool {
 // describePoint fills the GenAI-Perf description of a scenario point.
 func describePoint(exp *runtime.Experiment, params runtime.Params, out *runtime.Outcome) genaiperf.Run {
 	ep := exp.Endpoint
-	r := genaiperf.DefaultRun(ep.Model)
+	r := genaiperf.DefaultRun(ep.ModelNames()...)
+	r.ModelSelection = ep.ModelSelection
 	r.Subcommand = "run"
 	r.EndpointType, r.Streaming, r.URL = string(ep.API), ep.Stream, ep.URL
 	r.Endpoint = strings.TrimLeft(ep.Path, " /")

@@ -30,9 +30,11 @@ func exampleSummary() *metrics.Summary {
 	}
 }
 
-// exampleRun is the configuration printed in the example's input_config.
+// exampleRun is the configuration printed in the example's input_config;
+// GenAI-Perf counted its tokens with a tokenizer named after the model.
 func exampleRun() *Run {
 	r := DefaultRun("my/model")
+	r.Tokenizer = "my/model"
 	r.Streaming = true
 	r.Stimulus = Stimulus{Concurrency: 2}
 	r.Goodput = []Goodput{{"time_to_first_token", 5.0}, {"request_latency", 13.0}}

@@ -34,8 +34,8 @@ func inputConfig(r *Run) *object {
 			set("enable_checkpointing", r.EnableCheckpointing)).
 		set("tokenizer", (&object{}).
 			set("name", r.tokenizerName()).
-			set("revision", "main").
-			set("trust_remote_code", false).
+			set("revision", orDefault(r.TokenizerRevision, "main")).
+			set("trust_remote_code", r.TokenizerTrustRemoteCode).
 			set("_enable_debug_logging", true)).
 		set("process", (&object{}).set("input_path", "aggregated"))
 }
@@ -66,8 +66,8 @@ func endpointConfig(r *Run) *object {
 		urls = append(urls, u)
 	}
 	return (&object{}).
-		set("model_selection_strategy", "round_robin").
-		set("backend", "tensorrtllm").
+		set("model_selection_strategy", orDefault(r.ModelSelection, "round_robin")).
+		set("backend", orDefault(r.Backend, "tensorrtllm")).
 		set("custom", r.endpointPath()).
 		set("type", r.EndpointType).
 		set("streaming", r.Streaming).

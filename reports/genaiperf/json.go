@@ -27,7 +27,8 @@ var jsonStats = []string{"avg", "p1", "p5", "p10", "p25", "p50", "p75", "p90", "
 //     when a reasoning model streamed reasoning_content.
 //
 // The final "llmbench" object holds what has no GenAI-Perf counterpart:
-// "token_counting", "completed", "failed", "errors" (a list of {"class",
+// "tokenizer" (what the run really loaded, "none" when it loaded none,
+// whatever input_config's GenAI-Perf default says), "token_counting", "completed", "failed", "errors" (a list of {"class",
 // "status", "message", "count"}), and when they apply
 // "request_distribution", "target_request_rate", "achieved_request_rate",
 // "mean_concurrency", and "schedule_lag" and "chunk_gap" as ms statistics.
@@ -100,6 +101,7 @@ func distObject(unit string, d *metrics.Distribution) *object {
 // back into its config classes, which raise on keys they do not know.
 func llmbenchBlock(r *Run, s *metrics.Summary) *object {
 	o := (&object{}).
+		set("tokenizer", orDefault(r.Tokenizer, "none")).
 		set("token_counting", r.TokenCounting).
 		set("completed", s.Completed).
 		set("failed", s.Failed).

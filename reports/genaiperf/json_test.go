@@ -80,9 +80,42 @@ func TestJSONLlmbenchAdditions(t *testing.T) {
 	checkGolden(t, "additions_genai_perf.json", []byte(got))
 }
 
+// TestInputConfigMatchesGenAIPerfFlags: for -m a b with
+// --model-selection-strategy random, --tokenizer-revision and
+// --tokenizer-trust-remote-code, input_config is byte-identical to what
+// GenAI-Perf's own config code builds for the same flags
+// (oracle/input_config.py), while llmbench's block says no tokenizer was
+// loaded instead of echoing GenAI-Perf's default, the first model.
+func TestInputConfigMatchesGenAIPerfFlags(t *testing.T) {
+	r := DefaultRun("org/a", "other/b")
+	r.ModelSelection = "random"
+	r.Streaming = true
+	r.Stimulus = Stimulus{Concurrency: 4}
+	r.RequestCount = 20
+	r.TokenizerRevision, r.TokenizerTrustRemoteCode = "v2", true
+	r.TokenCounting = "usage"
+	got := writeJSON(t, &r, exporterTestSummary())
+	want := string(reference(t, "input_config_multi_model.json"))
+	assertSameBytes(t, "input_config", []byte(block(t, got, "input_config")), []byte(block(t, want, "input_config")))
+	if !strings.Contains(block(t, got, "llmbench"), `"tokenizer": "none",`) {
+		t.Errorf("llmbench block does not say no tokenizer was loaded:\n%s", block(t, got, "llmbench"))
+	}
+	r.Tokenizer, r.Backend = "./tokenizer.json", "vllm"
+	got = writeJSON(t, &r, exporterTestSummary())
+	for section, want := range map[string]string{"input_config": `"name": "./tokenizer.json"`, "llmbench": `"tokenizer": "./tokenizer.json"`} {
+		if !strings.Contains(block(t, got, section), want) {
+			t.Errorf("%s lacks %s", section, want)
+		}
+	}
+	if !strings.Contains(block(t, got, "input_config"), `"backend": "vllm"`) {
+		t.Errorf("input_config does not echo --backend vllm")
+	}
+}
+
 func TestJSONEmbeddings(t *testing.T) {
 	r := DefaultRun("BAAI/bge-small-en")
 	r.EndpointType = "embeddings"
+	r.Tokenizer = "BAAI/bge-small-en"
 	got := writeJSON(t, &r, embeddingsTestSummary())
 	keys := strings.Join(topLevelKeys(t, got), " ")
 	if want := "request_throughput request_latency request_count error_count error_rate input_config llmbench"; keys != want {

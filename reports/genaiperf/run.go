@@ -17,6 +17,9 @@ type Run struct {
 	// Models are the model names; the first names the artifact directory
 	// and is the default tokenizer.
 	Models []string
+	// ModelSelection is how requests were spread over several Models:
+	// "round_robin" (also when empty, GenAI-Perf's default) or "random".
+	ModelSelection string
 	// EndpointType is "chat", "completions" or "embeddings".
 	EndpointType string
 	// Streaming says whether responses were requested as SSE streams; the
@@ -29,6 +32,9 @@ type Run struct {
 	Endpoint string
 	// ServiceKind is "openai" for every endpoint llmbench speaks.
 	ServiceKind string
+	// Backend is GenAI-Perf's Triton backend as given ("" echoes its
+	// default, tensorrtllm); it shapes no OpenAI request.
+	Backend string
 	// ServerMetricsURLs are the telemetry sources, echoed in input_config.
 	ServerMetricsURLs []string
 
@@ -79,8 +85,14 @@ type Run struct {
 	// ProfileExportFile is the bare name of the raw export; the GenAI-Perf
 	// files take its stem ("profile_export" → "profile_export_genai_perf").
 	ProfileExportFile string
-	// Tokenizer names the tokenizer; empty means the first model.
+	// Tokenizer is the tokenizer the run loaded, "" for none. GenAI-Perf's
+	// input_config then names the first model (its default tokenizer),
+	// while llmbench's block says "none".
 	Tokenizer string
+	// TokenizerRevision ("" echoes "main") and TokenizerTrustRemoteCode
+	// are GenAI-Perf's tokenizer flags, echoed in input_config.
+	TokenizerRevision        string
+	TokenizerTrustRemoteCode bool
 	// Version is written as profile_export.json's "version", where
 	// perf_analyzer writes its own version.
 	Version string

@@ -54,13 +54,26 @@ func newComponentView(pt *runtime.PointResult) (componentView, bool) {
 	return cv, true
 }
 
+// modelWords names the model, or every model and how requests were
+// spread over them.
+func modelWords(e runtime.Endpoint) string {
+	if len(e.Models) < 2 {
+		return e.Model
+	}
+	selection := e.ModelSelection
+	if selection == "" {
+		selection = runtime.RoundRobin
+	}
+	return strings.Join(e.Models, ", ") + " (" + selection + ")"
+}
+
 // experimentConfig lists an experiment's settings as the scenario gave
 // them. Headers are left out on purpose: they carry API keys.
 func experimentConfig(e *runtime.Experiment) []KV {
 	if e == nil {
 		return nil
 	}
-	kv := []KV{{"endpoint", e.Endpoint.URL + e.Endpoint.Path}, {"model", e.Endpoint.Model},
+	kv := []KV{{"endpoint", e.Endpoint.URL + e.Endpoint.Path}, {"model", modelWords(e.Endpoint)},
 		{"api", fmt.Sprint(e.Endpoint.API)}, {"stream", fmt.Sprint(e.Endpoint.Stream)},
 		{"load", e.Load.String()}}
 	if e.Requests > 0 {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	neturl "net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -68,34 +69,71 @@ func hubToken(home string) string {
 	return strings.TrimSpace(string(b))
 }
 
-func readHub(id string) ([]byte, error) {
+// defaultRevision is the branch huggingface_hub resolves when none is given.
+const defaultRevision = "main"
+
+func readHub(id, revision string) ([]byte, error) {
+	if revision == "" {
+		revision = defaultRevision
+	}
+	if err := checkRevision(revision); err != nil {
+		return nil, err
+	}
 	h := hubFromEnv()
-	if p, ok := h.cached(id); ok {
+	if p, ok := h.cached(id, revision); ok {
 		return readFile(p)
 	}
-	if h.offline {
-		return nil, fmt.Errorf("not found in the Hugging Face cache (%s) and HF_HUB_OFFLINE forbids downloading", h.cache)
+	missing := "not found in the Hugging Face cache (" + h.cache + ")"
+	if revision != defaultRevision {
+		missing = "revision " + revision + " " + missing
 	}
-	p, err := h.download(id)
+	if h.offline {
+		return nil, fmt.Errorf("%s and HF_HUB_OFFLINE forbids downloading", missing)
+	}
+	p, err := h.download(id, revision)
 	if err != nil {
-		return nil, fmt.Errorf("not found in the Hugging Face cache (%s) and download failed: %w", h.cache, err)
+		return nil, fmt.Errorf("%s and download failed: %w", missing, err)
 	}
 	return readFile(p)
+}
+
+// checkRevision refuses a revision that could name a file outside the
+// cache's refs folder; branch names may hold "/" ("refs/pr/1").
+func checkRevision(revision string) error {
+	for _, part := range strings.Split(revision, "/") {
+		if part == "" || part == "." || part == ".." || strings.Contains(part, `\`) {
+			return fmt.Errorf("revision %q: want a branch, tag or commit id", revision)
+		}
+	}
+	return nil
 }
 
 func (h hub) repoDir(id string) string {
 	return filepath.Join(h.cache, "models--"+strings.ReplaceAll(id, "/", "--"))
 }
 
-// cached finds tokenizer.json in the snapshot refs/main points to, or, when
-// there is no ref, in the most recently written snapshot that has one.
-func (h hub) cached(id string) (string, bool) {
+// cached finds tokenizer.json in the snapshot of revision: the commit
+// itself for a commit id, else the commit refs/<revision> points to. For
+// "main" without a ref, the most recently written snapshot that has one
+// stands in (a cache copied by hand often lacks refs); another revision
+// has no such fallback, since any snapshot could be the wrong one.
+func (h hub) cached(id, revision string) (string, bool) {
 	dir := h.repoDir(id)
-	if ref, err := os.ReadFile(filepath.Join(dir, "refs", "main")); err == nil {
-		p := filepath.Join(dir, "snapshots", strings.TrimSpace(string(ref)), tokenizerFile)
-		if _, err := os.Stat(p); err == nil {
+	snapshot := func(commit string) (string, bool) {
+		p := filepath.Join(dir, "snapshots", commit, tokenizerFile)
+		_, err := os.Stat(p)
+		return p, err == nil
+	}
+	if commitHash.MatchString(revision) {
+		return snapshot(revision)
+	}
+	if ref, err := os.ReadFile(filepath.Join(dir, "refs", filepath.FromSlash(revision))); err == nil {
+		if p, ok := snapshot(strings.TrimSpace(string(ref))); ok {
 			return p, true
 		}
+	}
+	if revision != defaultRevision {
+		return "", false
 	}
 	entries, _ := os.ReadDir(filepath.Join(dir, "snapshots"))
 	best, bestTime := "", time.Time{}
@@ -110,19 +148,20 @@ func (h hub) cached(id string) (string, bool) {
 
 var commitHash = regexp.MustCompile(`^[0-9a-f]{40}$`)
 
-// download fetches <endpoint>/<id>/resolve/main/tokenizer.json into
-// snapshots/<commit>/ and points refs/main at it, as huggingface_hub would.
-func (h hub) download(id string) (string, error) {
-	url := h.endpoint + "/" + id + "/resolve/main/" + tokenizerFile
+// download fetches <endpoint>/<id>/resolve/<revision>/tokenizer.json into
+// snapshots/<commit>/ and, unless the revision is itself a commit id,
+// points refs/<revision> at it, as huggingface_hub would.
+func (h hub) download(id, revision string) (string, error) {
+	url := h.endpoint + "/" + id + "/resolve/" + neturl.PathEscape(revision) + "/" + tokenizerFile
 	body, commit, err := h.fetch(url)
 	if err != nil {
 		return "", err
 	}
 	if !commitHash.MatchString(commit) {
-		commit = "main"
+		commit = revision
 	}
 	dir := h.repoDir(id)
-	snap := filepath.Join(dir, "snapshots", commit)
+	snap := filepath.Join(dir, "snapshots", filepath.FromSlash(commit))
 	if err := os.MkdirAll(snap, 0o755); err != nil {
 		return "", err
 	}
@@ -130,10 +169,14 @@ func (h hub) download(id string) (string, error) {
 	if err := writeAtomic(p, body); err != nil {
 		return "", err
 	}
-	if err := os.MkdirAll(filepath.Join(dir, "refs"), 0o755); err != nil {
+	if commitHash.MatchString(revision) {
+		return p, nil
+	}
+	ref := filepath.Join(dir, "refs", filepath.FromSlash(revision))
+	if err := os.MkdirAll(filepath.Dir(ref), 0o755); err != nil {
 		return "", err
 	}
-	return p, writeAtomic(filepath.Join(dir, "refs", "main"), []byte(commit))
+	return p, writeAtomic(ref, []byte(commit))
 }
 
 // maxTokenizerBytes bounds a download; real tokenizer.json files are

@@ -25,8 +25,16 @@ import (
 // using a model, normalizer, pre-tokenizer or decoder this package does not
 // implement is refused with the component's name rather than encoded
 // approximately.
-func Load(source string) (*Tokenizer, error) {
-	data, err := readSource(source)
+func Load(source string) (*Tokenizer, error) { return LoadRevision(source, "") }
+
+// LoadRevision is Load at a Hugging Face Hub revision: a branch, tag or
+// commit id ("" means "main"), GenAI-Perf's --tokenizer-revision. It picks
+// what a model id resolves to, in the cache (refs/<revision>, or the
+// snapshot of a commit id) and when downloading; a file or folder has no
+// revisions, so there it is ignored, as transformers ignores it for local
+// paths.
+func LoadRevision(source, revision string) (*Tokenizer, error) {
+	data, err := readSource(source, revision)
 	if err != nil {
 		return nil, fmt.Errorf("tokenizer %q: %w", source, err)
 	}
@@ -41,7 +49,7 @@ func Load(source string) (*Tokenizer, error) {
 // modelID matches Hugging Face repository ids: "name" or "org/name".
 var modelID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*(/[A-Za-z0-9][A-Za-z0-9._-]*)?$`)
 
-func readSource(source string) ([]byte, error) {
+func readSource(source, revision string) ([]byte, error) {
 	if source == "" {
 		return nil, errors.New("no tokenizer given: expected a tokenizer.json path, a folder or a Hugging Face model id")
 	}
@@ -56,7 +64,7 @@ func readSource(source string) ([]byte, error) {
 	case looksLikePath(source) || !modelID.MatchString(source):
 		return nil, fmt.Errorf("no such file or folder (and not a Hugging Face model id of the form org/name)")
 	}
-	return readHub(source)
+	return readHub(source, revision)
 }
 
 // looksLikePath tells a mistyped path from a model id, so that the error

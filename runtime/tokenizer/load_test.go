@@ -199,3 +199,68 @@ func TestLoadDownloadFailures(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadRevisionFromHubCache resolves a revision as huggingface_hub
+// lays out its cache: refs/<branch or tag> names the snapshot, a commit id
+// is the snapshot itself, and a revision not in the cache is not replaced
+// by another snapshot.
+func TestLoadRevisionFromHubCache(t *testing.T) {
+	hub := isolateHub(t)
+	t.Setenv("HF_HUB_OFFLINE", "1")
+	repo := filepath.Join(hub, "models--acme--tiny")
+	commit := strings.Repeat("c0", 20)
+	writeFile(t, filepath.Join(repo, "snapshots", "m41n", "tokenizer.json"), []byte("{broken"))
+	writeFile(t, filepath.Join(repo, "refs", "main"), []byte("m41n"))
+	writeFile(t, filepath.Join(repo, "snapshots", commit, "tokenizer.json"), smallJSON(t))
+	writeFile(t, filepath.Join(repo, "refs", "v2"), []byte(commit+"\n"))
+	writeFile(t, filepath.Join(repo, "refs", "refs", "pr", "1"), []byte(commit))
+	ref := testTokenizer(t, "synth-bytelevel")
+	for _, rev := range []string{"v2", commit, "refs/pr/1"} {
+		tk, err := LoadRevision("acme/tiny", rev)
+		if err != nil {
+			t.Fatalf("revision %s: %v", rev, err)
+		}
+		mustEncode(t, tk, ref)
+	}
+	if _, err := Load("acme/tiny"); err == nil {
+		t.Error("main (a broken snapshot) loaded: the revision was not what chose the file")
+	}
+	_, err := LoadRevision("acme/tiny", "v3")
+	if err == nil || !strings.Contains(err.Error(), `tokenizer "acme/tiny": revision v3 not found in the Hugging Face cache`) {
+		t.Errorf("missing revision: %v", err)
+	}
+	for _, bad := range []string{"../../etc", "/abs", "a//b", `a\b`} {
+		if _, err := LoadRevision("acme/tiny", bad); err == nil || !strings.Contains(err.Error(), "want a branch, tag or commit id") {
+			t.Errorf("revision %q: %v", bad, err)
+		}
+	}
+}
+
+// TestLoadRevisionDownloads asks the hub for the revision (escaped, as
+// huggingface_hub does) and records it under refs/, so the next load of
+// that revision is offline.
+func TestLoadRevisionDownloads(t *testing.T) {
+	hub := isolateHub(t)
+	body := smallJSON(t)
+	commit := strings.Repeat("d1", 20)
+	var paths []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		paths = append(paths, r.URL.EscapedPath())
+		w.Header().Set("X-Repo-Commit", commit)
+		w.Write(body)
+	}))
+	t.Setenv("HF_ENDPOINT", srv.URL)
+	if _, err := LoadRevision("acme/tiny", "refs/pr/1"); err != nil {
+		t.Fatal(err)
+	}
+	if want := "/acme/tiny/resolve/refs%2Fpr%2F1/tokenizer.json"; len(paths) != 1 || paths[0] != want {
+		t.Errorf("requested %v, want [%s]", paths, want)
+	}
+	if b, err := os.ReadFile(filepath.Join(hub, "models--acme--tiny", "refs", "refs", "pr", "1")); err != nil || string(b) != commit {
+		t.Errorf("refs/refs/pr/1 = %q, %v; want the commit", b, err)
+	}
+	srv.Close()
+	if _, err := LoadRevision("acme/tiny", "refs/pr/1"); err != nil {
+		t.Errorf("second load, offline: %v", err)
+	}
+}
