@@ -281,7 +281,9 @@ func runPoint(ctx context.Context, e *Experiment, spec PointSpec, obs Observer) 
 	if err != nil {
 		return PointResult{}, err
 	}
-	job := Job{Endpoint: e.Endpoint, Entries: entries, Requests: Requests(e.Endpoint, entries), Count: mode, Tokenizer: tok, Goodput: e.Goodput, Point: Point{
+	ep := e.Endpoint
+	ep.ModelSeed = e.Seed // random model choice follows the experiment's seed
+	job := Job{Endpoint: ep, Entries: entries, Requests: Requests(ep, entries), Count: mode, Tokenizer: tok, Goodput: e.Goodput, Point: Point{
 		Load: spec.Load, Stop: Stop{Requests: e.Requests, Duration: e.Duration},
 		Warmup: e.Warmup, Seed: e.Seed, Grace: 5 * time.Second,
 	}}

@@ -44,7 +44,7 @@ func printPlan(w io.Writer, scen *runtime.Scenario) error {
 		}
 		ep := exp.Endpoint
 		fmt.Fprintf(w, "\nexperiment %q\n", exp.Name)
-		fmt.Fprintf(w, "  endpoint:  %s model=%s api=%s stream=%v\n", ep.URL, ep.Model, ep.API, ep.Stream)
+		fmt.Fprintf(w, "  endpoint:  %s model=%s api=%s stream=%v\n", ep.URL, strings.Join(ep.ModelNames(), ","), ep.API, ep.Stream)
 		fmt.Fprintf(w, "  dataset:   %s\n", exp.Dataset)
 		fmt.Fprintf(w, "  per point: %s, warmup %d, repeats %d\n", stopText(exp), exp.Warmup, max(exp.Repeats, 1))
 		if len(exp.Goodput) > 0 {
