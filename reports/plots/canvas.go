@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"bytes"
 	"fmt"
 	"image/color"
 	"math"
@@ -55,21 +56,74 @@ func headroom(p *plot.Plot) {
 	p.Y.Max += (p.Y.Max - p.Y.Min) / 4
 }
 
-// save writes p as dir/name and returns the path.
-func save(p *plot.Plot, dir, name string) (string, error) {
-	path := filepath.Join(dir, name)
-	if err := p.Save(Width, Height, path); err != nil {
-		return "", fmt.Errorf("plots: %s: %w", name, err)
-	}
-	return path, nil
+// Image is one rendered plot: the file name it is written under and its
+// PNG bytes, so a caller can write a plot to disk and embed the same
+// bytes in report.html without drawing it twice.
+type Image struct {
+	// Name is the file name, e.g. "chat-throughput_vs_p99_ttft.png".
+	Name string
+	// PNG is the encoded image.
+	PNG []byte
 }
 
-// ensureDir creates dir before the first plot is written.
-func ensureDir(dir string) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("plots: %w", err)
+// namedPlot is one plot of a set: its file name and how to build it;
+// build returns a nil plot when the plot's data is absent.
+type namedPlot struct {
+	name  string
+	build func() (*plot.Plot, error)
+}
+
+// renderAll builds and encodes each plot in order, skipping the absent.
+func renderAll(set []namedPlot) ([]Image, error) {
+	var imgs []Image
+	for _, np := range set {
+		p, err := np.build()
+		if err != nil {
+			return imgs, err
+		}
+		if p == nil {
+			continue
+		}
+		img, err := encode(p, np.name)
+		if err != nil {
+			return imgs, err
+		}
+		imgs = append(imgs, img)
 	}
-	return nil
+	return imgs, nil
+}
+
+// encode draws p as a PNG in memory.
+func encode(p *plot.Plot, name string) (Image, error) {
+	w, err := p.WriterTo(Width, Height, "png")
+	if err != nil {
+		return Image{}, fmt.Errorf("plots: %s: %w", name, err)
+	}
+	var b bytes.Buffer
+	if _, err := w.WriteTo(&b); err != nil {
+		return Image{}, fmt.Errorf("plots: %s: %w", name, err)
+	}
+	return Image{Name: name, PNG: b.Bytes()}, nil
+}
+
+// WriteImages writes each image as dir/Name, creating dir when there is
+// something to write, and returns the paths written in order.
+func WriteImages(dir string, imgs []Image) ([]string, error) {
+	if len(imgs) == 0 {
+		return nil, nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("plots: %w", err)
+	}
+	paths := make([]string, 0, len(imgs))
+	for _, img := range imgs {
+		path := filepath.Join(dir, img.Name)
+		if err := os.WriteFile(path, img.PNG, 0o644); err != nil {
+			return paths, fmt.Errorf("plots: %w", err)
+		}
+		paths = append(paths, path)
+	}
+	return paths, nil
 }
 
 // percentile is numpy's default (linear between closest ranks), as in the

@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"bytes"
 	"image"
 	"image/png"
 	"os"
@@ -183,5 +184,40 @@ func TestPointDataSamplesLargeRuns(t *testing.T) {
 	// of a uniform sample.
 	if frac := float64(late) / sampleRequests; frac < 0.55 || frac > 0.65 {
 		t.Errorf("%.2f of the sample comes from after the first %d requests, want ~0.60", frac, sampleRequests)
+	}
+}
+
+// The byte renderers give the very PNGs the file writers write, under
+// the same names, so a caller can write once and embed the same bytes.
+func TestRenderMatchesWrite(t *testing.T) {
+	dir := t.TempDir()
+	paths, err := WriteSweepPlots(dir, sweepResult(true, false), "concurrency")
+	if err != nil {
+		t.Fatal(err)
+	}
+	imgs, err := RenderSweepPlots(sweepResult(true, false), "concurrency")
+	if err != nil {
+		t.Fatal(err)
+	}
+	points, err := RenderPointPlots("p", pointData(streamingRecords(200)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(imgs) != len(paths) || len(points) != 5 {
+		t.Fatalf("rendered %d sweep and %d point plots, wrote %d sweep plots", len(imgs), len(points), len(paths))
+	}
+	for i, img := range imgs {
+		b, err := os.ReadFile(paths[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if img.Name != filepath.Base(paths[i]) || !bytes.Equal(img.PNG, b) {
+			t.Errorf("image %d (%s) differs from the file %s", i, img.Name, paths[i])
+		}
+	}
+	for _, img := range points {
+		if !bytes.HasPrefix(img.PNG, []byte("\x89PNG")) {
+			t.Errorf("%s is not a PNG", img.Name)
+		}
 	}
 }

@@ -42,20 +42,18 @@ type sweepData struct {
 	saturation int
 }
 
-// WriteSweepPlots writes the capacity plots of one experiment's sweep along
-// param (e.g. runtime.ParamConcurrency) into dir and returns the paths
-// written: output token throughput vs p99 TTFT and vs p99 ITL with every
-// point labelled by its load and the knee and saturation points marked;
-// goodput vs load when goodput was measured; throughput vs load with 95%
-// confidence intervals when points were repeated. The knee is computed
-// for kneeGate, DefaultKneeGate when none is given; a plot whose data is
-// absent is skipped, and a sweep with fewer than two points plots nothing.
-func WriteSweepPlots(dir string, res *runtime.ExperimentResult, param string, kneeGate ...metrics.Gate) ([]string, error) {
+// RenderSweepPlots draws the capacity plots of one experiment's sweep
+// along param (e.g. runtime.ParamConcurrency) in memory, each named
+// "<experiment>-<stem>.png": output token throughput vs p99 TTFT and vs
+// p99 ITL with every point labelled by its load and the knee and
+// saturation points marked; goodput vs load when goodput was measured;
+// throughput vs load with 95% confidence intervals when points were
+// repeated. The knee is computed for kneeGate, DefaultKneeGate when none
+// is given; a plot whose data is absent is skipped, and a sweep with
+// fewer than two points plots nothing.
+func RenderSweepPlots(res *runtime.ExperimentResult, param string, kneeGate ...metrics.Gate) ([]Image, error) {
 	d, err := newSweepData(res, param, kneeGate)
 	if err != nil || len(d.pts) < 2 {
-		return nil, err
-	}
-	if err := ensureDir(dir); err != nil {
 		return nil, err
 	}
 	prefix := "sweep"
@@ -71,22 +69,21 @@ func WriteSweepPlots(dir string, res *runtime.ExperimentResult, param string, kn
 		{StemGoodput, goodputVsLoad},
 		{StemRepeats, repeatsVsLoad},
 	}
-	var paths []string
-	for _, b := range builders {
-		p, err := b.build(d)
-		if err != nil || p == nil {
-			if err != nil {
-				return paths, err
-			}
-			continue
-		}
-		path, err := save(p, dir, prefix+"-"+b.stem+".png")
-		if err != nil {
-			return paths, err
-		}
-		paths = append(paths, path)
+	set := make([]namedPlot, len(builders))
+	for i, b := range builders {
+		set[i] = namedPlot{prefix + "-" + b.stem + ".png", func() (*plot.Plot, error) { return b.build(d) }}
 	}
-	return paths, nil
+	return renderAll(set)
+}
+
+// WriteSweepPlots writes RenderSweepPlots' plots into dir (created if
+// missing) and returns the paths written.
+func WriteSweepPlots(dir string, res *runtime.ExperimentResult, param string, kneeGate ...metrics.Gate) ([]string, error) {
+	imgs, err := RenderSweepPlots(res, param, kneeGate...)
+	if err != nil {
+		return nil, err
+	}
+	return WriteImages(dir, imgs)
 }
 
 // newSweepData orders the finished points by load and finds the knee and
