@@ -70,7 +70,7 @@ func markPoints(p *plot.Plot, d *sweepData, at map[int]plotter.XY) error {
 		name  string
 		glyph draw.GlyphStyle
 	}{
-		{d.knee, "knee (" + d.kneeGate.String() + ")",
+		{d.knee, d.kneeName(),
 			draw.GlyphStyle{Color: colGreen, Radius: vg.Points(9), Shape: draw.RingGlyph{}}},
 		{d.saturation, "saturation",
 			draw.GlyphStyle{Color: colRed, Radius: vg.Points(7), Shape: draw.TriangleGlyph{}}},
@@ -89,6 +89,15 @@ func markPoints(p *plot.Plot, d *sweepData, at map[int]plotter.XY) error {
 		p.Legend.Add(m.name+": "+loadLabel(d.param, d.pts[m.i].load), s)
 	}
 	return nil
+}
+
+// kneeName names the knee mark after its gate; there is no knee (d.knee
+// is -1) without one.
+func (d *sweepData) kneeName() string {
+	if d.kneeGate == nil {
+		return ""
+	}
+	return "knee (" + d.kneeGate.String() + ")"
 }
 
 // xs returns the X values of xys.

@@ -143,10 +143,8 @@ func TestSweepMarks(t *testing.T) {
 	res := sweepResult(false, false)
 	slices.Reverse(res.Points) // run order need not be load order
 	res.Saturation.Point = len(res.Points) - 1 - 5
-	d, err := newSweepData(res, "concurrency", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g500 := gate(t, "ttft.p99 < 500ms")
+	d := newSweepData(res, "concurrency", &g500)
 	// p99 TTFT is 60 ms·1.6^i: 393 ms at c=16 (i=4), 629 ms at c=32.
 	if d.knee != 4 || d.pts[d.knee].load != 16 {
 		t.Errorf("knee at %d, want 4 (c=16)", d.knee)
@@ -154,10 +152,33 @@ func TestSweepMarks(t *testing.T) {
 	if d.saturation != 5 || d.pts[d.saturation].load != 32 {
 		t.Errorf("saturation at %d, want 5 (c=32)", d.saturation)
 	}
-	g, _ := metrics.ParseGate("ttft.p99 < 100ms")
-	if d, _ := newSweepData(res, "concurrency", []metrics.Gate{g}); d.knee != 1 {
-		t.Errorf("knee for %s at %d, want 1 (c=2)", g.Source, d.knee)
+	g100 := gate(t, "ttft.p99 < 100ms")
+	if d := newSweepData(res, "concurrency", &g100); d.knee != 1 {
+		t.Errorf("knee for %s at %d, want 1 (c=2)", g100.Source, d.knee)
 	}
+}
+
+// Without a knee gate no knee is marked: the plots invent no SLO.
+func TestSweepNoKneeWithoutGate(t *testing.T) {
+	d := newSweepData(sweepResult(false, false), "concurrency", nil)
+	if d.knee != -1 || d.kneeName() != "" {
+		t.Errorf("knee %d %q marked without a gate", d.knee, d.kneeName())
+	}
+	if d.saturation != 5 {
+		t.Errorf("saturation at %d, want 5: it needs no gate", d.saturation)
+	}
+	if _, err := RenderSweepPlots(sweepResult(false, false), "concurrency", nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func gate(t *testing.T, src string) metrics.Gate {
+	t.Helper()
+	g, err := metrics.ParseGate(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
 }
 
 // A run larger than the samples keeps a bounded, uniform sample: every
@@ -195,7 +216,7 @@ func TestRenderMatchesWrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	imgs, err := RenderSweepPlots(sweepResult(true, false), "concurrency")
+	imgs, err := RenderSweepPlots(sweepResult(true, false), "concurrency", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

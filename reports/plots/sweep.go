@@ -1,7 +1,6 @@
 package plots
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -11,11 +10,6 @@ import (
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime"
 )
-
-// DefaultKneeGate is the SLO whose knee the sweep plots mark when the
-// caller passes none: the design article's "codo", the last load with p99
-// TTFT under 500 ms, a common interactive-chat budget.
-const DefaultKneeGate = "ttft.p99 < 500ms"
 
 // The sweep plot file names follow "<experiment>-<plot>.png" (experiment
 // "sweep" when unnamed), so several experiments can share one folder.
@@ -38,7 +32,7 @@ type sweepData struct {
 	param      string
 	pts        []sweepPoint
 	knee       int
-	kneeGate   metrics.Gate
+	kneeGate   *metrics.Gate
 	saturation int
 }
 
@@ -48,13 +42,15 @@ type sweepData struct {
 // p99 ITL with every point labelled by its load and the knee and
 // saturation points marked; goodput vs load when goodput was measured;
 // throughput vs load with 95% confidence intervals when points were
-// repeated. The knee is computed for kneeGate, DefaultKneeGate when none
-// is given; a plot whose data is absent is skipped, and a sweep with
-// fewer than two points plots nothing.
-func RenderSweepPlots(res *runtime.ExperimentResult, param string, kneeGate ...metrics.Gate) ([]Image, error) {
-	d, err := newSweepData(res, param, kneeGate)
-	if err != nil || len(d.pts) < 2 {
-		return nil, err
+// repeated. The knee marked is the last load meeting kneeGate; with a
+// nil kneeGate no knee is marked, rather than one judged by an SLO the
+// user never set (the caller picks the gate: check()'s knee() gate, else
+// the experiment's first latency gate). A plot whose data is absent is
+// skipped, and a sweep with fewer than two points plots nothing.
+func RenderSweepPlots(res *runtime.ExperimentResult, param string, kneeGate *metrics.Gate) ([]Image, error) {
+	d := newSweepData(res, param, kneeGate)
+	if len(d.pts) < 2 {
+		return nil, nil
 	}
 	prefix := "sweep"
 	if res.Experiment != nil && res.Experiment.Name != "" {
@@ -77,9 +73,14 @@ func RenderSweepPlots(res *runtime.ExperimentResult, param string, kneeGate ...m
 }
 
 // WriteSweepPlots writes RenderSweepPlots' plots into dir (created if
-// missing) and returns the paths written.
+// missing) and returns the paths written. The knee marked is that of the
+// first kneeGate given; none given marks none.
 func WriteSweepPlots(dir string, res *runtime.ExperimentResult, param string, kneeGate ...metrics.Gate) ([]string, error) {
-	imgs, err := RenderSweepPlots(res, param, kneeGate...)
+	var knee *metrics.Gate
+	if len(kneeGate) > 0 {
+		knee = &kneeGate[0]
+	}
+	imgs, err := RenderSweepPlots(res, param, knee)
 	if err != nil {
 		return nil, err
 	}
@@ -87,18 +88,9 @@ func WriteSweepPlots(dir string, res *runtime.ExperimentResult, param string, kn
 }
 
 // newSweepData orders the finished points by load and finds the knee and
-// the saturation point among them.
-func newSweepData(res *runtime.ExperimentResult, param string, gates []metrics.Gate) (*sweepData, error) {
-	d := &sweepData{param: param, knee: -1, saturation: -1}
-	if len(gates) > 0 {
-		d.kneeGate = gates[0]
-	} else {
-		g, err := metrics.ParseGate(DefaultKneeGate)
-		if err != nil {
-			return nil, fmt.Errorf("plots: default knee gate: %w", err)
-		}
-		d.kneeGate = g
-	}
+// the saturation point among them; the knee only when kneeGate is set.
+func newSweepData(res *runtime.ExperimentResult, param string, kneeGate *metrics.Gate) *sweepData {
+	d := &sweepData{param: param, knee: -1, kneeGate: kneeGate, saturation: -1}
 	var satPR *runtime.PointResult
 	if s := res.Saturation; s != nil && s.Point >= 0 && s.Point < len(res.Points) {
 		satPR = &res.Points[s.Point]
@@ -112,12 +104,12 @@ func newSweepData(res *runtime.ExperimentResult, param string, gates []metrics.G
 		d.pts = append(d.pts, sweepPoint{load: v, pr: p})
 	}
 	d.order(satPR)
-	return d, nil
+	return d
 }
 
 // order sorts the points by load and resolves the marked indexes. The
-// knee needs a single load axis: with two points at one load (a grid over
-// a second parameter) it is not marked.
+// knee needs a gate and a single load axis: with two points at one load
+// (a grid over a second parameter) it is not marked.
 func (d *sweepData) order(satPR *runtime.PointResult) {
 	slices.SortStableFunc(d.pts, func(a, b sweepPoint) int { return cmpFloat(a.load, b.load) })
 	lps := make([]metrics.LoadPoint, len(d.pts))
@@ -130,7 +122,10 @@ func (d *sweepData) order(satPR *runtime.PointResult) {
 			return
 		}
 	}
-	if k, ok := metrics.Knee(lps, d.kneeGate); ok {
+	if d.kneeGate == nil {
+		return
+	}
+	if k, ok := metrics.Knee(lps, *d.kneeGate); ok {
 		d.knee = k
 	}
 }
