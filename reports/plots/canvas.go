@@ -11,6 +11,7 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // Width and Height are every plot's size: 8×5 in at 96 dpi (768×480 px),
@@ -38,22 +39,32 @@ var (
 // plotColor is the type of the colours above, for tables of series.
 type plotColor = color.RGBA
 
-// newPlot starts a plot with a title, axis labels and a grid, the parts
-// every plot has.
+// newPlot starts a plot with a title and axis labels, the parts every
+// plot has.
 func newPlot(title, x, y string) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = x
 	p.Y.Label.Text = y
-	p.Legend.Top = true
 	return p
 }
 
-// headroom raises the top of the Y axis by a quarter of its range, after
-// the data is added, so a top legend sits above a dense scatter instead
-// of on it (gonum legends have no background).
-func headroom(p *plot.Plot) {
-	p.Y.Max += (p.Y.Max - p.Y.Min) / 4
+// legendGap separates the legend band from the title and from the data.
+const legendGap vg.Length = 6 // points
+
+// legendAbove gives the legend a band of its own between the title and
+// the data, left-aligned over the Y axis: gonum draws legends inside the
+// data area with no background, where they hide points (a sweep's first
+// load sits top left, under a top-left legend). The title's padding makes
+// the room and the legend is lifted into it.
+func legendAbove(p *plot.Plot) {
+	h := p.Legend.Rectangle(draw.Canvas{}).Size().Y
+	if h == 0 {
+		return
+	}
+	p.Legend.Top, p.Legend.Left = true, true
+	p.Legend.YOffs = h + legendGap
+	p.Title.Padding += h + legendGap
 }
 
 // Image is one rendered plot: the file name it is written under and its
@@ -93,8 +104,9 @@ func renderAll(set []namedPlot) ([]Image, error) {
 	return imgs, nil
 }
 
-// encode draws p as a PNG in memory.
+// encode lays out p's legend and draws p as a PNG in memory.
 func encode(p *plot.Plot, name string) (Image, error) {
+	legendAbove(p)
 	w, err := p.WriterTo(Width, Height, "png")
 	if err != nil {
 		return Image{}, fmt.Errorf("plots: %s: %w", name, err)

@@ -43,7 +43,6 @@ func curve(d *sweepData, xlabel, short string, dist func(*metrics.Summary) *metr
 		return nil, nil
 	}
 	p := newPlot("Output token throughput vs "+short+"\n"+d.param+" sweep", xlabel, "output token throughput (tokens/s)")
-	p.Legend.Left = true
 	line, pts, err := plotter.NewLinePoints(xys)
 	if err != nil {
 		return nil, fmt.Errorf("plots: curve: %w", err)

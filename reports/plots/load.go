@@ -27,7 +27,6 @@ func goodputVsLoad(d *sweepData) (*plot.Plot, error) {
 		return nil, nil
 	}
 	p := newPlot("Request goodput vs load\n"+d.param+" sweep", loadAxis(d.param), "requests/s")
-	p.Legend.Left = true
 	series := []struct {
 		xys   plotter.XYs
 		name  string
@@ -82,7 +81,6 @@ func repeatsVsLoad(d *sweepData) (*plot.Plot, error) {
 	}
 	p := newPlot("Output token throughput vs load, mean of repeats with 95% CI\n"+d.param+" sweep",
 		loadAxis(d.param), "output token throughput (tokens/s)")
-	p.Legend.Left = true
 	line, pts, err := plotter.NewLinePoints(r.XYs)
 	if err != nil {
 		return nil, fmt.Errorf("plots: repeats: %w", err)

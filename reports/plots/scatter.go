@@ -29,7 +29,6 @@ func ttftVsISL(d *PointData, title string) (*plot.Plot, error) {
 	s.GlyphStyle = draw.GlyphStyle{Color: colBlue, Radius: vg.Points(2), Shape: draw.CircleGlyph{}}
 	p.Add(s)
 	p.Legend.Add(sampleNote(len(xys), len(d.ttft)), s)
-	headroom(p)
 	return p, nil
 }
 
@@ -74,7 +73,6 @@ func itlVsPosition(d *PointData, title string) (*plot.Plot, error) {
 		p.Legend.Add(l.name+" per position", line)
 	}
 	p.Legend.Add("chunk gaps (sample)", raw)
-	headroom(p)
 	return p, nil
 }
 
