@@ -39,13 +39,14 @@ var (
 // plotColor is the type of the colours above, for tables of series.
 type plotColor = color.RGBA
 
-// newPlot starts a plot with a title and axis labels, the parts every
-// plot has.
+// newPlot starts a plot with a title, axis labels and readable linear
+// ticks, the parts every plot has.
 func newPlot(title, x, y string) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = x
 	p.Y.Label.Text = y
+	p.X.Tick.Marker, p.Y.Tick.Marker = linearTicks{}, linearTicks{}
 	return p
 }
 

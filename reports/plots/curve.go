@@ -57,7 +57,8 @@ func curve(d *sweepData, xlabel, short string, dist func(*metrics.Summary) *metr
 	}
 	p.Add(line, pts, lab)
 	p.Legend.Add("load point", line, pts)
-	logIfWide(&p.X, xs(xys))
+	scaleAxis(&p.X, xs(xys))
+	fromZero(&p.Y)
 	return p, markPoints(p, d, at)
 }
 

@@ -43,7 +43,8 @@ func goodputVsLoad(d *sweepData) (*plot.Plot, error) {
 		p.Add(line, pts)
 		p.Legend.Add(s.name, line, pts)
 	}
-	logIfWide(&p.X, xs(thr))
+	scaleLoadAxis(&p.X, d.param, xs(thr))
+	fromZero(&p.Y)
 	return p, nil
 }
 
@@ -96,6 +97,7 @@ func repeatsVsLoad(d *sweepData) (*plot.Plot, error) {
 	// Error bars draw no legend thumbnail; a line in their style stands in.
 	key := &plotter.Line{LineStyle: bars.LineStyle}
 	p.Legend.Add("95% CI (Student's t)", key)
-	logIfWide(&p.X, xs(r.XYs))
+	scaleLoadAxis(&p.X, d.param, xs(r.XYs))
+	fromZero(&p.Y)
 	return p, nil
 }

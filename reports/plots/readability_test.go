@@ -1,11 +1,99 @@
 package plots
 
 import (
+	"math"
+	"slices"
+	"strconv"
 	"testing"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/llmbench/llmbench/runtime"
 )
+
+// labels are the labelled ticks a marker puts on [lo, hi].
+func labels(m plot.Ticker, lo, hi float64) []string {
+	var out []string
+	for _, t := range m.Ticks(lo, hi) {
+		if !t.IsMinor() && t.Value >= lo && t.Value <= hi {
+			out = append(out, t.Label)
+		}
+	}
+	return out
+}
+
+func TestTickLabels(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		marker plot.Ticker
+		lo, hi float64
+		want   []string
+	}{
+		// gonum's default labels this range "0.00 125.00 250.00".
+		{"request counts", linearTicks{integer: true}, 0, 260, []string{"0", "50", "100", "150", "200", "250"}},
+		{"few requests", linearTicks{integer: true}, 0, 3, []string{"0", "1", "2", "3"}},
+		{"milliseconds", linearTicks{}, 0, 2.5, []string{"0", "0.5", "1.0", "1.5", "2.0", "2.5"}},
+		{"throughput", linearTicks{}, 0, 1250, []string{"0", "200", "400", "600", "800", "1000", "1200"}},
+		// gonum's LogTicks labels only 100 and 1000 here.
+		{"p99 TTFT, log", logTicks{}, 27, 1087, []string{"50", "100", "200", "500", "1000"}},
+		{"narrow log", logTicks{}, 2, 9, []string{"2", "3", "4", "5", "6", "7", "8", "9"}},
+		{"wide log", logTicks{}, 0.5, 3000, []string{"1", "10", "100", "1000"}},
+		{"sub-ms log", logTicks{}, 0.02, 0.3, []string{"0.02", "0.05", "0.1", "0.2"}},
+	} {
+		if got := labels(tc.marker, tc.lo, tc.hi); !slices.Equal(got, tc.want) {
+			t.Errorf("%s [%g, %g]: labels %q, want %q", tc.name, tc.lo, tc.hi, got, tc.want)
+		}
+	}
+	// An integer axis gets no minor tick between whole numbers.
+	for _, tk := range (linearTicks{integer: true}).Ticks(0, 6) {
+		if tk.Value != math.Trunc(tk.Value) {
+			t.Errorf("integer axis has a tick at %g", tk.Value)
+		}
+	}
+}
+
+// Counts, token lengths and loads are labelled in whole numbers.
+func TestIntegerAxes(t *testing.T) {
+	d := pointData(streamingRecords(3000))
+	d.gaps = d.positionGaps()
+	axes := map[string]*plot.Axis{}
+	for name, build := range map[string]func(*PointData, string) (*plot.Plot, error){
+		"histogram requests": ttftHist, "ISL": ttftVsISL, "position": itlVsPosition,
+	} {
+		p, err := build(d, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		axes[name] = &p.Y
+		if name != "histogram requests" {
+			axes[name] = &p.X
+		}
+	}
+	g, err := goodputVsLoad(newSweepData(sweepResult(true, false), "concurrency", nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	axes["concurrency"] = &g.X
+	for name, a := range axes {
+		a := *a
+		a.Min, a.Max = math.Floor(a.Min), math.Ceil(a.Max)
+		got := labels(a.Tick.Marker, a.Min, a.Max)
+		if len(got) < 3 {
+			t.Errorf("%s: only labels %q", name, got)
+		}
+		for _, l := range got {
+			if _, err := strconv.Atoi(l); err != nil {
+				t.Errorf("%s: label %q is not a whole number (all: %q)", name, l, got)
+			}
+		}
+	}
+	// A geometric sweep's loads are each labelled under their point.
+	want := []string{"1", "2", "4", "8", "16", "32", "64", "128"}
+	if got := labels(g.X.Tick.Marker, g.X.Min, g.X.Max); !slices.Equal(got, want) {
+		t.Errorf("concurrency axis labels %q, want %q", got, want)
+	}
+}
 
 // sweepPlots builds every sweep plot of the fixture with every mark.
 func sweepPlots(t *testing.T) map[string]*plot.Plot {
@@ -23,6 +111,15 @@ func sweepPlots(t *testing.T) map[string]*plot.Plot {
 		out[name] = p
 	}
 	return out
+}
+
+// Throughput axes start at zero, so heights compare as ratios.
+func TestThroughputFromZero(t *testing.T) {
+	for name, p := range sweepPlots(t) {
+		if p.Y.Min != 0 {
+			t.Errorf("%s: throughput axis starts at %g", name, p.Y.Min)
+		}
+	}
 }
 
 // The legend is drawn in a band between the title and the data, never on
@@ -54,5 +151,17 @@ func TestLegendAboveData(t *testing.T) {
 			t.Errorf("%s: legend (height %v) top=%v lifted by %v into %v of title padding: it overlaps the data",
 				name, h, p.Legend.Top, p.Legend.YOffs, p.Title.Padding-padding)
 		}
+	}
+}
+
+// A sweep over more request rates than can be labelled one by one falls
+// back to regular ticks with decimals: 2.5 req/s is no whole number.
+func TestRateAxisIsNotInteger(t *testing.T) {
+	loads := make([]float64, maxValueTicks+1)
+	for i := range loads {
+		loads[i] = 0.5 * float64(i+1)
+	}
+	if m, ok := loadTicks(runtime.ParamRate, loads, false).(linearTicks); !ok || m.integer {
+		t.Errorf("many request rates get %#v, want non-integer linear ticks", m)
 	}
 }

@@ -1,7 +1,6 @@
 package plots
 
 import (
-	"math"
 	"slices"
 	"strconv"
 
@@ -158,18 +157,4 @@ func loadAxis(param string) string {
 		return "request rate (req/s)"
 	}
 	return param
-}
-
-// logIfWide switches an axis to a log scale when its values are positive
-// and span a decade or more: geometric sweeps then space evenly, and a
-// p99 that explodes past saturation does not flatten the rest.
-func logIfWide(a *plot.Axis, vs []float64) {
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, v := range vs {
-		lo, hi = math.Min(lo, v), math.Max(hi, v)
-	}
-	if lo > 0 && hi/lo >= 10 {
-		a.Scale = plot.LogScale{}
-		a.Tick.Marker = plot.LogTicks{Prec: -1}
-	}
 }
