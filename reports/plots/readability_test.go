@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime"
 )
 
@@ -151,6 +152,26 @@ func TestLegendAboveData(t *testing.T) {
 			t.Errorf("%s: legend (height %v) top=%v lifted by %v into %v of title padding: it overlaps the data",
 				name, h, p.Legend.Top, p.Legend.YOffs, p.Title.Padding-padding)
 		}
+	}
+}
+
+// The curve joins the points in increasing load even when the run went
+// the other way and the latency dips between two loads: a line sorted by
+// latency would jump back and forth between loads.
+func TestCurveJoinsPointsInLoadOrder(t *testing.T) {
+	res := sweepResult(false, false)
+	// c=4's p99 TTFT below c=2's, as a warm cache can make it.
+	res.Points[2].Outcome.Summary.TimeToFirstToken = dist(50e6)
+	slices.Reverse(res.Points)
+	res.Saturation = nil
+	d := newSweepData(res, "concurrency", nil)
+	xys, names, _ := curvePoints(d, func(s *metrics.Summary) *metrics.Distribution { return s.TimeToFirstToken })
+	want := []string{"c=1", "c=2", "c=4", "c=8", "c=16", "c=32", "c=64", "c=128"}
+	if !slices.Equal(names, want) {
+		t.Fatalf("curve joins %q, want %q", names, want)
+	}
+	if xys[2].X >= xys[1].X || xys[2].Y <= xys[1].Y {
+		t.Errorf("c=4 at %v after c=2 at %v: want the dip kept in load order", xys[2], xys[1])
 	}
 }
 
