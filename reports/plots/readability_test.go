@@ -60,7 +60,7 @@ func TestIntegerAxes(t *testing.T) {
 	d.gaps = d.positionGaps()
 	axes := map[string]*plot.Axis{}
 	for name, build := range map[string]func(*PointData, string) (*plot.Plot, error){
-		"histogram requests": ttftHist, "ISL": ttftVsISL, "position": itlVsPosition,
+		"histogram requests": ttftHist, "ISL": ttftVsISL, "position": itlVsPosition, "heat map ISL": islOSLHeatMap,
 	} {
 		p, err := build(d, "")
 		if err != nil {
@@ -172,6 +172,59 @@ func TestCurveJoinsPointsInLoadOrder(t *testing.T) {
 	}
 	if xys[2].X >= xys[1].X || xys[2].Y <= xys[1].Y {
 		t.Errorf("c=4 at %v after c=2 at %v: want the dip kept in load order", xys[2], xys[1])
+	}
+}
+
+// fixedRecords are n requests of one ISL and one OSL, as a synthetic
+// dataset with fixed lengths sends.
+func fixedRecords(n, isl, osl int) []metrics.Record {
+	recs := make([]metrics.Record, n)
+	for i := range recs {
+		sent := int64(i) * msNS
+		recs[i] = metrics.Record{ID: int64(i), Sent: sent, Chunks: []int64{sent + 30*msNS, sent + 40*msNS},
+			Done: sent + 40*msNS, InputTokens: isl, OutputTokens: osl}
+	}
+	return recs
+}
+
+// With fixed lengths (every ISL 300, every OSL 100) the heat map is one
+// cell in a readable neighbourhood with its count printed in it, not one
+// cell stretched over the whole plot with ticks 300.0–301.0.
+func TestHeatMapFixedLengths(t *testing.T) {
+	d := pointData(fixedRecords(64, 300, 100))
+	p, err := islOSLHeatMap(d, "")
+	if err != nil || p == nil {
+		t.Fatalf("no heat map: %v", err)
+	}
+	for _, ax := range []struct {
+		name  string
+		a     *plot.Axis
+		value float64
+	}{{"ISL", &p.X, 300}, {"OSL", &p.Y, 100}} {
+		if span := ax.a.Max - ax.a.Min; span < minHeatCells || ax.a.Min >= ax.value-1 || ax.a.Max <= ax.value+1 {
+			t.Errorf("%s axis [%g, %g] does not frame the one length %g", ax.name, ax.a.Min, ax.a.Max, ax.value)
+		}
+		if got := labels(ax.a.Tick.Marker, ax.a.Min, ax.a.Max); !slices.Contains(got, strconv.Itoa(int(ax.value))) {
+			t.Errorf("%s axis labels %q lack %g", ax.name, got, ax.value)
+		}
+	}
+	g := newCountGrid(d.isl, d.osl)
+	if c, r := g.Dims(); c != 1 || r != 1 || g.X(0) != 300 || g.Y(0) != 100 {
+		t.Fatalf("grid %d×%d centred at (%g, %g), want one cell at (300, 100)", c, r, g.X(0), g.Y(0))
+	}
+	counts, err := cellCounts(g, g.top())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(counts.Labels, []string{"64"}) {
+		t.Errorf("cell counts %q, want the one cell's 64", counts.Labels)
+	}
+	imgs, err := RenderPointPlots("", d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last := imgs[len(imgs)-1]; last.Name != FileISLvsOSL {
+		t.Fatalf("rendered %s last, want the heat map", last.Name)
 	}
 }
 
