@@ -2,6 +2,7 @@ package html
 
 import (
 	"bytes"
+	"encoding/base64"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports/plots"
 	"github.com/llmbench/llmbench/runtime"
 )
 
@@ -82,6 +84,40 @@ func TestWriteRejectsMissingOrForeignPlots(t *testing.T) {
 		if err == nil {
 			t.Errorf("%s: no error", path)
 		}
+	}
+}
+
+// Plots rendered in memory are embedded byte for byte, before the
+// group's files, without drawing anything again.
+func TestWriteEmbedsRenderedImages(t *testing.T) {
+	dir := t.TempDir()
+	results, _ := sweepFixture(t, dir)
+	imgs, err := plots.RenderSweepPlots(&results[0], runtime.ParamConcurrency, nil)
+	if err != nil || len(imgs) == 0 {
+		t.Fatalf("rendered %d sweep plots: %v", len(imgs), err)
+	}
+	groups := PlotGroups(results, map[string][]plots.Image{"chat-mix": imgs},
+		func(_ string, pt *runtime.PointResult) string { return filepath.Join(dir, pt.Label) })
+	if len(groups) != 4 || groups[0].Title != "chat-mix · sweep" || len(groups[0].Images) != len(imgs) || len(groups[1].Paths) != 5 {
+		t.Fatalf("groups %+v: want the sweep's images, then three points' five files", groups)
+	}
+	var b bytes.Buffer
+	if err := Write(&b, Report{Results: results, Plots: groups}); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, img := range imgs {
+		// html/template writes an attribute's "+" as "&#43;".
+		if !strings.Contains(page, strings.ReplaceAll(base64.StdEncoding.EncodeToString(img.PNG), "+", "&#43;")) {
+			t.Errorf("%s is not embedded as rendered", img.Name)
+		}
+	}
+	if i, j := strings.Index(page, "chat-mix-throughput_vs_p99_ttft"), strings.Index(page, "time_to_first_token"); i < 0 || j < i {
+		t.Errorf("sweep plot at %d, first point plot at %d: want the sweep first", i, j)
+	}
+	bad := Report{Plots: []PlotGroup{{Title: "p", Images: []plots.Image{{Name: "x.png", PNG: []byte("not a png")}}}}}
+	if err := Write(&bytes.Buffer{}, bad); err == nil {
+		t.Error("bytes that are not a PNG were embedded")
 	}
 }
 

@@ -31,22 +31,29 @@ type imageView struct {
 // an image out of a URI the template trusts.
 var pngMagic = []byte("\x89PNG\r\n\x1a\n")
 
-// embedPlots reads every plot file into a base64 data: URI.
+// embedPlots turns every group's images, then its files, into base64
+// data: URIs.
 func embedPlots(groups []PlotGroup) ([]plotView, error) {
 	var out []plotView
 	for _, g := range groups {
 		pv := plotView{Title: g.Title}
+		for _, img := range g.Images {
+			iv, err := embed(img.Name, img.PNG)
+			if err != nil {
+				return nil, err
+			}
+			pv.Images = append(pv.Images, iv)
+		}
 		for _, path := range g.Paths {
 			b, err := os.ReadFile(path)
 			if err != nil {
 				return nil, fmt.Errorf("report.html: plot: %w", err)
 			}
-			if !bytes.HasPrefix(b, pngMagic) {
-				return nil, fmt.Errorf("report.html: plot %s is not a PNG", path)
+			iv, err := embed(path, b)
+			if err != nil {
+				return nil, err
 			}
-			uri := "data:image/png;base64," + base64.StdEncoding.EncodeToString(b)
-			name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-			pv.Images = append(pv.Images, imageView{Name: name, URI: template.URL(uri)})
+			pv.Images = append(pv.Images, iv)
 		}
 		if len(pv.Images) > 0 {
 			out = append(out, pv)
@@ -55,33 +62,62 @@ func embedPlots(groups []PlotGroup) ([]plotView, error) {
 	return out, nil
 }
 
+// embed makes one PNG a data: URI captioned with its file name's stem.
+func embed(name string, b []byte) (imageView, error) {
+	if !bytes.HasPrefix(b, pngMagic) {
+		return imageView{}, fmt.Errorf("report.html: plot %s is not a PNG", name)
+	}
+	uri := "data:image/png;base64," + base64.StdEncoding.EncodeToString(b)
+	stem := strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
+	return imageView{Name: stem, URI: template.URL(uri)}, nil
+}
+
 // RenderPlots writes the sweep plots of the results under dir, one folder
 // per experiment, and gathers them with each point's plots for
-// Report.Plots. Point plots are drawn from records while a point runs (a
-// run keeps no records afterwards), so they are taken from the files
-// already written: pointDir names the folder of an experiment's point, and
-// its plots/ subfolder is read. The sweep plots mark the knee of kneeGate
-// when given, else of the gate the sweep table judges, so the plot and the
-// table name the same knee.
+// Report.Plots, as PlotGroups does. The sweep plots mark the knee of
+// kneeGate when given, else of the gate the sweep table judges, so the
+// plot and the table name the same knee. A caller that already rendered
+// the sweep plots (plots.RenderSweepPlots) calls PlotGroups instead and
+// draws nothing twice.
 func RenderPlots(dir string, results []runtime.ExperimentResult, pointDir func(exp string, pt *runtime.PointResult) string,
 	kneeGate ...metrics.Gate) ([]PlotGroup, error) {
+	sweeps := map[string][]plots.Image{}
+	for i := range results {
+		res := &results[i]
+		if len(res.Points) < 2 {
+			continue
+		}
+		knee := tableKnee(res.Experiment, kneeGate)
+		imgs, err := plots.RenderSweepPlots(res, sweep.LoadParam(res), knee)
+		if err != nil {
+			return nil, fmt.Errorf("sweep plots of %s: %w", experimentName(res), err)
+		}
+		if _, err := plots.WriteImages(filepath.Join(dir, safeName(experimentName(res))), imgs); err != nil {
+			return nil, fmt.Errorf("sweep plots of %s: %w", experimentName(res), err)
+		}
+		sweeps[experimentName(res)] = imgs
+	}
+	return PlotGroups(results, sweeps, pointDir), nil
+}
+
+// PlotGroups lays out the page's plots, experiment by experiment: its
+// sweep plots from sweeps (keyed by experiment name, already rendered by
+// plots.RenderSweepPlots, embedded as they are), then each point's plots.
+// Point plots are drawn from records while a point runs (a run keeps no
+// records afterwards), so they are taken from the files already written:
+// pointDir names the folder of an experiment's point, and its plots/
+// subfolder is read; a nil pointDir leaves point plots out.
+func PlotGroups(results []runtime.ExperimentResult, sweeps map[string][]plots.Image,
+	pointDir func(exp string, pt *runtime.PointResult) string) []PlotGroup {
 	var groups []PlotGroup
 	for i := range results {
 		res := &results[i]
-		name := "experiment"
-		if res.Experiment != nil {
-			name = res.Experiment.Name
+		name := experimentName(res)
+		if imgs := sweeps[name]; len(imgs) > 0 {
+			groups = append(groups, PlotGroup{Title: name + " · sweep", Images: imgs})
 		}
-		if len(res.Points) > 1 {
-			gates := kneeGate
-			if g, ok := tableKneeGate(res.Experiment); ok && len(gates) == 0 {
-				gates = []metrics.Gate{g}
-			}
-			paths, err := plots.WriteSweepPlots(filepath.Join(dir, safeName(name)), res, sweep.LoadParam(res), gates...)
-			if err != nil {
-				return nil, fmt.Errorf("sweep plots of %s: %w", name, err)
-			}
-			groups = append(groups, PlotGroup{Title: name + " · sweep", Paths: paths})
+		if pointDir == nil {
+			continue
 		}
 		for j := range res.Points {
 			pt := &res.Points[j]
@@ -89,7 +125,27 @@ func RenderPlots(dir string, results []runtime.ExperimentResult, pointDir func(e
 				Paths: plots.PointFiles(filepath.Join(pointDir(name, pt), "plots"))})
 		}
 	}
-	return groups, nil
+	return groups
+}
+
+// experimentName names an experiment in plot titles and folders.
+func experimentName(res *runtime.ExperimentResult) string {
+	if res.Experiment == nil {
+		return "experiment"
+	}
+	return res.Experiment.Name
+}
+
+// tableKnee is the knee gate the sweep plots mark: the caller's when
+// given, else the one the sweep table judges, else none.
+func tableKnee(e *runtime.Experiment, given []metrics.Gate) *metrics.Gate {
+	if len(given) > 0 {
+		return &given[0]
+	}
+	if g, ok := tableKneeGate(e); ok {
+		return &g
+	}
+	return nil
 }
 
 // safeName keeps a name usable as one path element.
