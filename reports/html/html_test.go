@@ -174,3 +174,58 @@ func TestRepeatsTable(t *testing.T) {
 		t.Errorf("want exactly the two TTFT rows flagged:\n%s", table)
 	}
 }
+
+// The sweep is an HTML table, one cell per value, with the knee and
+// saturation lines under it; no preformatted console text.
+func TestSweepIsATable(t *testing.T) {
+	results, _ := sweepFixture(t, t.TempDir())
+	results[0].Points[2].Outcome.Interrupted = true
+	var b bytes.Buffer
+	if err := Write(&b, Report{Results: results}); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	if strings.Contains(page, "<pre") {
+		t.Error("page still has preformatted text")
+	}
+	i := strings.Index(page, `<table class="sweep">`)
+	if i < 0 {
+		t.Fatal("no sweep table")
+	}
+	table := page[i : i+strings.Index(page[i:], "</table>")]
+	for _, want := range []string{`<th class="l">concurrency</th><th>TTFT p99 (ms)</th>`,
+		`<tr class="partial"><td class="l">16 (partial)</td>`, `<td>2 (3.23%)</td>`, `<td class="pass">✓</td>`} {
+		if !strings.Contains(table, want) {
+			t.Errorf("sweep table lacks %q:\n%s", want, table)
+		}
+	}
+	if !strings.Contains(page, "<li><strong>Knee (ttft.p99 &lt; 300ms):</strong> concurrency") ||
+		!strings.Contains(page, "<li><strong>Saturation:</strong> at concurrency 4") {
+		t.Errorf("knee and saturation are not listed under the table:\n%s", page[i:i+len(table)+800])
+	}
+}
+
+// Every row of the sweep table is cut into as many cells as it has
+// columns, spaces inside a cell ("2 (3.23%)", "± 2.1 !") kept together.
+func TestSweepViewCells(t *testing.T) {
+	results, _ := sweepFixture(t, t.TempDir())
+	pt := &results[0].Points[1]
+	pt.RepeatStats = map[string]metrics.RepeatStat{
+		"output_token_throughput": metrics.AcrossRepeats([]float64{100, 150, 200}),
+	}
+	v, err := newSweepView(&results[0], nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Header) != 8 || len(v.Rows) != 3 {
+		t.Fatalf("header %q and %d rows, want 8 columns and 3 points", v.Header, len(v.Rows))
+	}
+	for _, r := range v.Rows {
+		if len(r.Cells) != len(v.Header) || r.Cells[0].Text == "" {
+			t.Errorf("row %+v does not fill the %d columns", r.Cells, len(v.Header))
+		}
+	}
+	if got := v.Rows[1].Cells[3].Text; !strings.Contains(got, " ± ") || !strings.HasSuffix(got, " !") {
+		t.Errorf("repeated throughput cell %q, want mean ± half-width flagged !", got)
+	}
+}

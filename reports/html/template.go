@@ -14,7 +14,7 @@ table{border-collapse:collapse;margin:.5rem 0 1rem;font-size:.9rem}
 th,td{border:1px solid #d0d7de;padding:.25rem .6rem;text-align:right;vertical-align:top}
 th{background:#f6f8fa}td.l,th.l{text-align:left}
 .pass{color:#1a7f37;font-weight:600}.fail{color:#cf222e;font-weight:600}
-.muted{color:#57606a}pre{background:#f6f8fa;padding:.8rem;overflow-x:auto;font-size:.85rem}
+.muted{color:#57606a}tr.partial td{color:#57606a;font-style:italic}ul.notes{padding-left:1.2rem;margin:.3rem 0 1rem}
 .plots{display:flex;flex-wrap:wrap;gap:1rem}figure{margin:0;max-width:100%}
 figure img{max-width:560px;width:100%;border:1px solid #d0d7de}figcaption{font-size:.8rem;color:#57606a}
 `
@@ -43,7 +43,11 @@ const pageHTML = `<!DOCTYPE html>
 {{define "experiment"}}<h2>Experiment {{.Name}}</h2>
 {{with .Config}}<table>{{range .}}<tr><th class="l">{{.Key}}</th><td class="l">{{.Value}}</td></tr>{{end}}</table>{{end}}
 <h3>Points</h3>{{template "metrics" .Points}}
-{{with .SweepTable}}<h3>Sweep</h3><pre>{{.}}</pre>{{end}}
+{{with .Sweep}}<h3>Sweep</h3>
+<table class="sweep"><tr>{{range $i, $h := .Header}}<th{{if not $i}} class="l"{{end}}>{{$h}}</th>{{end}}</tr>
+{{range .Rows}}<tr{{if .Partial}} class="partial"{{end}}>{{range .Cells}}<td{{with .Class}} class="{{.}}"{{end}}>{{.Text}}</td>{{end}}</tr>
+{{end}}</table>
+{{with .Notes}}<ul class="notes">{{range .}}<li>{{with .Label}}<strong>{{.}}:</strong> {{end}}{{.Text}}</li>{{end}}</ul>{{end}}{{end}}
 {{range .Components}}<h3>Dataset components · {{.Point}}</h3>{{template "metrics" .Rows}}{{end}}
 {{range .Repeats}}<h3>Repeats · {{.Point}} ({{.Runs}} runs)</h3>
 <table><tr><th class="l">metric</th><th class="l">unit</th><th>n</th><th>mean</th><th>stddev</th><th>95% CI</th><th>spread</th><th class="l"></th></tr>

@@ -1,13 +1,11 @@
 package html
 
 import (
-	"bytes"
 	"fmt"
 	"math"
 	"strings"
 
 	"github.com/llmbench/llmbench/metrics"
-	"github.com/llmbench/llmbench/reports/sweep"
 	"github.com/llmbench/llmbench/reports/verdict"
 	"github.com/llmbench/llmbench/runtime"
 )
@@ -32,7 +30,7 @@ type experimentView struct {
 	Name       string
 	Config     []KV
 	Points     []metricRow
-	SweepTable string
+	Sweep      *sweepView
 	Components []componentView
 	Repeats    []repeatView
 	Errors     []errorRow
@@ -103,7 +101,7 @@ func newVerdictRow(v verdict.Verdict) verdictRow {
 }
 
 // newExperimentView gathers one experiment's tables. The sweep table is
-// sweep.WriteTable's text verbatim, so the page says exactly what the
+// sweep.WriteTable's, cut into cells, so the page says exactly what the
 // console said about the knee and saturation.
 func newExperimentView(res *runtime.ExperimentResult, knee *metrics.Gate) (experimentView, error) {
 	ev := experimentView{Config: experimentConfig(res.Experiment)}
@@ -127,15 +125,11 @@ func newExperimentView(res *runtime.ExperimentResult, knee *metrics.Gate) (exper
 		ev.Errors = append(ev.Errors, errorRows(pt.Label, pt.Outcome.Summary.Errors)...)
 	}
 	if len(res.Points) > 1 {
-		var b bytes.Buffer
-		var opts []sweep.Option
-		if knee != nil {
-			opts = append(opts, sweep.KneeGate(*knee))
-		}
-		if err := sweep.WriteTable(&b, res, sweep.LoadParam(res), opts...); err != nil {
+		sv, err := newSweepView(res, knee)
+		if err != nil {
 			return ev, fmt.Errorf("sweep table of %s: %w", ev.Name, err)
 		}
-		ev.SweepTable = b.String()
+		ev.Sweep = sv
 	}
 	return ev, nil
 }
