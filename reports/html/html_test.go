@@ -229,3 +229,14 @@ func TestSweepViewCells(t *testing.T) {
 		t.Errorf("repeated throughput cell %q, want mean ± half-width flagged !", got)
 	}
 }
+
+// Plots fill the content column, one under the other, scaling down with
+// the window: no fixed pixel width.
+func TestPlotsFillTheColumn(t *testing.T) {
+	if !strings.Contains(pageCSS, "figure img{display:block;width:100%;max-width:100%;height:auto") {
+		t.Error("plot images do not fill the column")
+	}
+	if regexp.MustCompile(`img\{[^}]*max-width:\d+px`).MatchString(pageCSS) {
+		t.Error("plot images are capped at a pixel width")
+	}
+}

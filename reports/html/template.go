@@ -15,8 +15,8 @@ th,td{border:1px solid #d0d7de;padding:.25rem .6rem;text-align:right;vertical-al
 th{background:#f6f8fa}td.l,th.l{text-align:left}
 .pass{color:#1a7f37;font-weight:600}.fail{color:#cf222e;font-weight:600}
 .muted{color:#57606a}tr.partial td{color:#57606a;font-style:italic}ul.notes{padding-left:1.2rem;margin:.3rem 0 1rem}
-.plots{display:flex;flex-wrap:wrap;gap:1rem}figure{margin:0;max-width:100%}
-figure img{max-width:560px;width:100%;border:1px solid #d0d7de}figcaption{font-size:.8rem;color:#57606a}
+.plots{display:flex;flex-direction:column;gap:1.2rem}figure{margin:0}
+figure img{display:block;width:100%;max-width:100%;height:auto;border:1px solid #d0d7de}figcaption{font-size:.8rem;color:#57606a}
 `
 
 const pageHTML = `<!DOCTYPE html>
