@@ -230,6 +230,42 @@ func TestSweepViewCells(t *testing.T) {
 	}
 }
 
+func TestCheckLine(t *testing.T) {
+	for c, want := range map[CheckResult]string{
+		CheckNotDefined: `<p class="muted">check(): not defined</p>`,
+		CheckPassed:     `<p class="pass">check(): passed</p>`,
+		CheckFailed:     `<p class="fail">check(): failed</p>`,
+	} {
+		var b bytes.Buffer
+		if err := Write(&b, Report{Check: c}); err != nil {
+			t.Fatal(err)
+		}
+		gates := b.String()[strings.Index(b.String(), `id="gates"`):]
+		if !strings.Contains(gates, want) {
+			t.Errorf("check %d: gates section lacks %q", c, want)
+		}
+	}
+	var b bytes.Buffer
+	if err := Write(&b, Report{}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "check()") {
+		t.Error("a check() line without the caller saying")
+	}
+}
+
+func TestPartialBanner(t *testing.T) {
+	for _, partial := range []bool{false, true} {
+		var b bytes.Buffer
+		if err := Write(&b, Report{Partial: partial}); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(b.String(), `<div class="banner" role="alert"><strong>Partial results`); got != partial {
+			t.Errorf("Partial %v: banner shown %v", partial, got)
+		}
+	}
+}
+
 // Plots fill the content column, one under the other, scaling down with
 // the window: no fixed pixel width.
 func TestPlotsFillTheColumn(t *testing.T) {

@@ -49,6 +49,42 @@ type Report struct {
 	// KneeGate, when set, is the SLO the sweep tables judge the knee by
 	// (sweep.KneeGate); pass the same gate to RenderPlots.
 	KneeGate *metrics.Gate
+	// Check is what the scenario's check(results) concluded, shown with
+	// the gates; CheckUnreported shows nothing.
+	Check CheckResult
+	// Partial says the run was interrupted before it finished: the page
+	// then opens with a banner saying so, since its tables and plots
+	// cover only the points that ran.
+	Partial bool
+}
+
+// CheckResult is the outcome of a scenario's check(results). It judges
+// the whole run after every experiment and can fail a run whose gates
+// all passed, so the page says whether there was one and what it said.
+type CheckResult int
+
+const (
+	// CheckUnreported shows no check() line: the caller did not say.
+	CheckUnreported CheckResult = iota
+	// CheckNotDefined is a scenario without a check() function.
+	CheckNotDefined
+	// CheckPassed is a check() that returned without calling fail().
+	CheckPassed
+	// CheckFailed is a check() that called fail() or raised an error.
+	CheckFailed
+)
+
+// String is the check() line as the page prints it.
+func (c CheckResult) String() string {
+	switch c {
+	case CheckNotDefined:
+		return "check(): not defined"
+	case CheckPassed:
+		return "check(): passed"
+	case CheckFailed:
+		return "check(): failed"
+	}
+	return ""
 }
 
 // Write renders rep as one self-contained HTML page. It fails only when a

@@ -15,6 +15,7 @@ th,td{border:1px solid #d0d7de;padding:.25rem .6rem;text-align:right;vertical-al
 th{background:#f6f8fa}td.l,th.l{text-align:left}
 .pass{color:#1a7f37;font-weight:600}.fail{color:#cf222e;font-weight:600}
 .muted{color:#57606a}tr.partial td{color:#57606a;font-style:italic}ul.notes{padding-left:1.2rem;margin:.3rem 0 1rem}
+.banner{background:#fff8c5;border:1px solid #d4a72c;border-left:6px solid #bf8700;padding:.7rem 1rem;margin:1rem 0;font-size:1.05rem}
 .plots{display:flex;flex-direction:column;gap:1.2rem}figure{margin:0}
 figure img{display:block;width:100%;max-width:100%;height:auto;border:1px solid #d0d7de}figcaption{font-size:.8rem;color:#57606a}
 `
@@ -26,10 +27,12 @@ const pageHTML = `<!DOCTYPE html>
 <style>` + pageCSS + `</style>
 </head><body>
 <h1>{{.Title}}</h1>
+{{if .Partial}}<div class="banner" role="alert"><strong>Partial results: the run was interrupted.</strong> Only the points that ran are shown; a point marked (partial) was cut short and is left out of the knee and saturation analyses.</div>{{end}}
 {{with .Scenario}}<p class="muted">Scenario: <code>{{.}}</code></p>{{end}}
 {{with .Config}}<h2>Configuration</h2>
 <table>{{range .}}<tr><th class="l">{{.Key}}</th><td class="l">{{.Value}}</td></tr>{{end}}</table>{{end}}
 <h2 id="gates">Gates</h2>
+{{with .Check}}<p class="{{.Class}}">{{.Text}}</p>{{end}}
 {{if .Verdicts}}<p><span class="pass">{{.Passed}} passed</span> · <span class="{{if .Failed}}fail{{else}}muted{{end}}">{{.Failed}} failed</span></p>
 <table><tr><th></th><th class="l">experiment</th><th class="l">point</th><th class="l">gate</th><th class="l">measured vs limit</th></tr>
 {{range .Verdicts}}<tr><td class="{{.Class}}">{{.Mark}}</td><td class="l">{{.Experiment}}</td><td class="l">{{.Point}}</td><td class="l"><code>{{.Gate}}</code></td><td class="l">{{.Message}}</td></tr>

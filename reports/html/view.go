@@ -14,11 +14,18 @@ import (
 // template stays free of logic and number formatting lives in Go.
 type page struct {
 	Title, Scenario string
+	Partial         bool
 	Config          []KV
+	Check           *checkView
 	Verdicts        []verdictRow
 	Passed, Failed  int
 	Experiments     []experimentView
 	Plots           []plotView
+}
+
+// checkView is the check() line and its colour.
+type checkView struct {
+	Text, Class string
 }
 
 type verdictRow struct {
@@ -67,7 +74,8 @@ type errorRow struct {
 
 // buildPage turns the report into preformatted rows and embedded images.
 func buildPage(rep Report) (*page, error) {
-	p := &page{Title: rep.Title, Scenario: rep.Scenario, Config: rep.Config}
+	p := &page{Title: rep.Title, Scenario: rep.Scenario, Partial: rep.Partial, Config: rep.Config,
+		Check: newCheckView(rep.Check)}
 	if p.Title == "" {
 		p.Title = "llmbench report"
 	}
@@ -89,6 +97,19 @@ func buildPage(rep Report) (*page, error) {
 	}
 	p.Plots = plots
 	return p, nil
+}
+
+// newCheckView colours the check() line like a gate; nil when unreported.
+func newCheckView(c CheckResult) *checkView {
+	switch c {
+	case CheckUnreported:
+		return nil
+	case CheckPassed:
+		return &checkView{Text: c.String(), Class: "pass"}
+	case CheckFailed:
+		return &checkView{Text: c.String(), Class: "fail"}
+	}
+	return &checkView{Text: c.String(), Class: "muted"}
 }
 
 func newVerdictRow(v verdict.Verdict) verdictRow {
