@@ -93,18 +93,16 @@ func cutColumns(line string, ends []int) []string {
 	return cells
 }
 
-// newSweepRow styles a row: the load left-aligned like the other tables'
-// names, a gate mark in its pass or fail colour.
+// newSweepRow styles a row: a gate mark in its pass or fail colour. Every
+// cell is right-aligned, the load too: it is a number, as on the console.
 func newSweepRow(cells []string) sweepRow {
 	row := sweepRow{Partial: len(cells) > 0 && strings.HasSuffix(cells[0], "(partial)")}
-	for i, c := range cells {
+	for _, c := range cells {
 		cell := sweepCell{Text: c}
-		switch {
-		case i == 0:
-			cell.Class = "l"
-		case c == "✓":
+		switch c {
+		case "✓":
 			cell.Class = "pass"
-		case c == "✗":
+		case "✗":
 			cell.Class = "fail"
 		}
 		row.Cells = append(row.Cells, cell)

@@ -47,7 +47,7 @@ const pageHTML = `<!DOCTYPE html>
 {{with .Config}}<table>{{range .}}<tr><th class="l">{{.Key}}</th><td class="l">{{.Value}}</td></tr>{{end}}</table>{{end}}
 <h3>Points</h3>{{template "metrics" .Points}}
 {{with .Sweep}}<h3>Sweep</h3>
-<table class="sweep"><tr>{{range $i, $h := .Header}}<th{{if not $i}} class="l"{{end}}>{{$h}}</th>{{end}}</tr>
+<table class="sweep"><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr>
 {{range .Rows}}<tr{{if .Partial}} class="partial"{{end}}>{{range .Cells}}<td{{with .Class}} class="{{.}}"{{end}}>{{.Text}}</td>{{end}}</tr>
 {{end}}</table>
 {{with .Notes}}<ul class="notes">{{range .}}<li>{{with .Label}}<strong>{{.}}:</strong> {{end}}{{.Text}}</li>{{end}}</ul>{{end}}{{end}}
