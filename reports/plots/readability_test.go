@@ -36,6 +36,7 @@ func TestTickLabels(t *testing.T) {
 		{"few requests", linearTicks{integer: true}, 0, 3, []string{"0", "1", "2", "3"}},
 		{"milliseconds", linearTicks{}, 0, 2.5, []string{"0", "0.5", "1.0", "1.5", "2.0", "2.5"}},
 		{"throughput", linearTicks{}, 0, 1250, []string{"0", "200", "400", "600", "800", "1000", "1200"}},
+		{"rounding at the ends", linearTicks{}, 0.1, 0.7, []string{"0.1", "0.2", "0.3", "0.4", "0.5", "0.6", "0.7"}},
 		// gonum's LogTicks labels only 100 and 1000 here.
 		{"p99 TTFT, log", logTicks{}, 27, 1087, []string{"50", "100", "200", "500", "1000"}},
 		{"narrow log", logTicks{}, 2, 9, []string{"2", "3", "4", "5", "6", "7", "8", "9"}},

@@ -29,8 +29,14 @@ func (t linearTicks) Ticks(lo, hi float64) []plot.Tick {
 	decimals := max(0, -int(math.Floor(math.Log10(step))))
 	var ticks []plot.Tick
 	minor := step / minorDivisions(step, t.integer)
-	for k := math.Ceil(lo / minor); k*minor <= hi; k++ {
-		v := k * minor
+	// Ticks are snapped to the minor step's digits, so an end of the axis
+	// at 0.7 gets its tick instead of losing it to 7 × 0.1 > 0.7.
+	digits := math.Pow10(decimals + 1)
+	for k := math.Ceil(lo/minor - 1e-9); ; k++ {
+		v := math.Round(k*minor*digits) / digits
+		if v > hi {
+			break
+		}
 		tick := plot.Tick{Value: v}
 		if onStep(v, step) {
 			tick.Label = tickLabel(v, decimals)
