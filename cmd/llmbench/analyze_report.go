@@ -7,6 +7,7 @@ import (
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/genaiperf"
+	"github.com/llmbench/llmbench/reports/plots"
 	"github.com/llmbench/llmbench/reports/sweep"
 	"github.com/llmbench/llmbench/runtime"
 )
@@ -36,7 +37,9 @@ func (s *sweepRun) report() error {
 		return err
 	}
 	if s.cmd.GeneratePlots {
-		writeSweepPlots(s.env.stderr, dir, s.res)
+		if _, err := plots.WriteSweepPlots(dir, s.res); err != nil {
+			fmt.Fprintf(s.env.stderr, "llmbench: sweep plots: %v\n", err)
+		}
 	}
 	fmt.Fprintf(s.env.stdout, "\nSweep of %s (%s)\n", s.plan.spec.kind.name, s.cmd.Model[0])
 	if err := sweep.WriteTable(s.env.stdout, s.res); err != nil {

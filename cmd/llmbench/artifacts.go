@@ -7,9 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/genaiperf"
-	"github.com/llmbench/llmbench/reports/plots"
 	"github.com/llmbench/llmbench/reports/records"
 	"github.com/llmbench/llmbench/runtime"
 )
@@ -67,22 +65,6 @@ func firstModel(r *genaiperf.Run) string {
 		return ""
 	}
 	return r.Models[0]
-}
-
-// writeSweepPlots renders a sweep's curves into dir, named after the
-// experiment, when it has more than one point, marking the knee of the
-// run's capacity analysis.
-func writeSweepPlots(stderr io.Writer, dir string, res *runtime.ExperimentResult) {
-	if len(res.Points) < 2 || res.Capacity == nil {
-		return
-	}
-	var knee []metrics.Gate
-	if k := res.Capacity.Knee; k != nil {
-		knee = append(knee, k.Gate)
-	}
-	if _, err := plots.WriteSweepPlots(dir, res, res.Capacity.Param, knee...); err != nil {
-		fmt.Fprintf(stderr, "llmbench: sweep plots: %v\n", err)
-	}
 }
 
 // measurePoint runs one point with a live progress display, its records

@@ -14,10 +14,10 @@ import (
 	"time"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports/artifacts"
 	"github.com/llmbench/llmbench/reports/genaiperf"
 	"github.com/llmbench/llmbench/reports/html"
 	"github.com/llmbench/llmbench/reports/records"
-	"github.com/llmbench/llmbench/reports/sweep"
 	"github.com/llmbench/llmbench/reports/verdict"
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/transport"
@@ -92,13 +92,6 @@ func (c *reportCmd) reportSweeps(e *env, stored []*storedPoint) error {
 		res, err := g.result(r.gates[g.name])
 		if err != nil {
 			return err
-		}
-		if len(res.Points) > 1 {
-			fmt.Fprintf(e.stdout, "\n== %s: sweep ==\n", g.name)
-			if err := sweep.WriteTable(e.stdout, &res); err != nil {
-				return err
-			}
-			writeSweepPlots(e.stderr, g.root, &res)
 		}
 		r.results = append(r.results, res)
 	}
@@ -319,10 +312,14 @@ func loadOf(params runtime.Params, run *genaiperf.Run) runtime.Load {
 		ReplaySpeed: params[metrics.ParamReplaySpeed], Arrival: runtime.Arrival(run.RequestDistribution)}
 }
 
-// writeRunReports rewrites a `run` folder's summary.json and report.html,
-// when every point of the folder was read (it is at or below the report's
-// path) and they are the files of one scenario.
+// writeRunReports prints and redraws each sweep of a folder and rewrites
+// a `run` folder's summary.json and report.html, when every point of the
+// folder was read (it is at or below the report's path) and they are the
+// files of one scenario.
 func (c *reportCmd) writeRunReports(e *env, r *storedRun) error {
+	rr := artifacts.RunReport{Dir: r.root, Config: r.config(), Results: r.results, Plots: true,
+		Verdicts: &verdict.Report{Scenario: r.scenario, Verdicts: r.verdicts}}
+	sweeps := rr.WriteSweeps(e.stdout, e.stderr)
 	if r.scenario == "" || !runFolder(r.root) || !within(c.Path, r.root) {
 		return nil
 	}
@@ -331,14 +328,13 @@ func (c *reportCmd) writeRunReports(e *env, r *storedRun) error {
 			r.root, r.scenario, r.mixed)
 		return nil
 	}
-	summary := filepath.Join(r.root, summaryName)
-	if err := writeFile(summary, func(f *os.File) error { return sweep.WriteSummaryJSON(f, r.scenario, r.results) }); err != nil {
+	if err := rr.WriteSummary(); err != nil {
 		return runFailed("%v", err)
 	}
-	if err := r.writeHTML(); err != nil {
+	if err := rr.WriteHTML(sweeps); err != nil {
 		return runFailed("%v", err)
 	}
-	fmt.Fprintf(e.stdout, "\nSummary: %s\nReport: %s\n", summary, filepath.Join(r.root, "report.html"))
+	fmt.Fprintf(e.stdout, "\nSummary: %s\nReport: %s\n", filepath.Join(r.root, artifacts.SummaryFile), filepath.Join(r.root, artifacts.HTMLFile))
 	return nil
 }
 
@@ -357,22 +353,6 @@ func runFolder(dir string) bool {
 func within(path, dir string) bool {
 	rel, err := filepath.Rel(path, dir)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
-}
-
-// writeHTML writes report.html as the run did (see writeHTMLReport), the
-// point plots read from the point folders report just re-rendered.
-func (r *storedRun) writeHTML() error {
-	rep := html.Report{Title: "llmbench: " + r.scenario, Config: r.config(), Results: r.results, Verdicts: r.verdicts}
-	tmp, err := os.MkdirTemp("", "llmbench-html-plots")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
-	pointDir := func(exp string, pt *runtime.PointResult) string { return filepath.Join(r.root, exp, pt.Params.Label()) }
-	if rep.Plots, err = html.RenderPlots(tmp, r.results, pointDir); err != nil {
-		return err
-	}
-	return writeFile(filepath.Join(r.root, "report.html"), func(f *os.File) error { return html.Write(f, rep) })
 }
 
 // config lists how the report was produced; the scenario file itself is

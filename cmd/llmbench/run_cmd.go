@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -12,7 +11,6 @@ import (
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/artifacts"
 	"github.com/llmbench/llmbench/reports/genaiperf"
-	"github.com/llmbench/llmbench/reports/sweep"
 	"github.com/llmbench/llmbench/reports/verdict"
 	"github.com/llmbench/llmbench/runtime"
 )
@@ -231,43 +229,12 @@ func describePoint(exp *runtime.Experiment, params runtime.Params, out *runtime.
 	return r
 }
 
-// writeVerdicts prints the gate list and writes gates.json, and JUnit and
-// Markdown when asked.
+// writeVerdicts prints the sweep tables and the gate list and writes the
+// run's files (see artifacts.RunReport).
 func (c *runCmd) writeVerdicts(e *env, scen *runtime.Scenario, results []runtime.ExperimentResult, rep *verdict.Report) error {
-	for i := range results {
-		if len(results[i].Points) > 1 || results[i].Capacity.Search != nil {
-			fmt.Fprintf(e.stdout, "\n== %s: sweep ==\n", results[i].Experiment.Name)
-			if err := sweep.WriteTable(e.stdout, &results[i]); err != nil {
-				return err
-			}
-			if !c.NoPlots {
-				writeSweepPlots(e.stderr, c.Out, &results[i])
-			}
-		}
-	}
-	fmt.Fprintln(e.stdout)
-	if err := verdict.WriteConsole(e.stdout, rep); err != nil {
-		return err
-	}
-	if err := os.MkdirAll(c.Out, 0o755); err != nil {
-		return err
-	}
-	files := map[string]func(*os.File) error{
-		filepath.Join(c.Out, "gates.json"):   func(f *os.File) error { return verdict.WriteJSON(f, rep) },
-		filepath.Join(c.Out, "summary.json"): func(f *os.File) error { return sweep.WriteSummaryJSON(f, rep.Scenario, results) },
-	}
-	if c.Junit != "" {
-		files[c.Junit] = func(f *os.File) error { return verdict.WriteJUnit(f, rep) }
-	}
-	if c.SummaryMd != "" {
-		files[c.SummaryMd] = func(f *os.File) error { return verdict.WriteMarkdown(f, results, rep) }
-	}
-	for path, write := range files {
-		if err := writeFile(path, write); err != nil {
-			return err
-		}
-	}
-	return writeHTMLReport(c.Out, scen, results, rep, !c.NoPlots)
+	run := artifacts.RunReport{Dir: c.Out, File: scen.File, Config: scenarioConfig(scen), Results: results,
+		Verdicts: rep, Plots: !c.NoPlots, JUnit: c.Junit, Markdown: c.SummaryMd}
+	return run.Write(e.stdout, e.stderr)
 }
 
 // scenarioName is the scenario file's base name without extension.

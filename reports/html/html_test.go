@@ -2,6 +2,7 @@ package html
 
 import (
 	"bytes"
+	"encoding/base64"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -9,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports/plots"
+	"github.com/llmbench/llmbench/reports/verdict"
 	"github.com/llmbench/llmbench/runtime"
 )
 
@@ -18,12 +21,17 @@ func writeFixtureReport(t *testing.T, dir string) []byte {
 	t.Helper()
 	points := filepath.Join(dir, "points")
 	results, verdicts := sweepFixture(t, points)
-	groups, err := RenderPlots(filepath.Join(dir, "plots"), results, func(_ string, pt *runtime.PointResult) string {
+	sweeps := map[string][]plots.Image{}
+	for i := range results {
+		imgs, err := plots.RenderSweepPlots(&results[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		sweeps[results[i].Experiment.Name] = imgs
+	}
+	groups := PlotGroups(results, sweeps, func(_ string, pt *runtime.PointResult) string {
 		return filepath.Join(points, pt.Params.Label())
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	rep := Report{Title: "llmbench · chat-mix", Scenario: "scenarios/chat.star", Results: results,
 		Verdicts: verdicts, Plots: groups, Config: []KV{{"llmbench", "v0.0.0-test"}, {"output", dir}}}
 	var b bytes.Buffer
@@ -85,6 +93,40 @@ func TestWriteRejectsMissingOrForeignPlots(t *testing.T) {
 	}
 }
 
+// Plots rendered in memory are embedded byte for byte, before the
+// group's files, without drawing anything again.
+func TestWriteEmbedsRenderedImages(t *testing.T) {
+	dir := t.TempDir()
+	results, _ := sweepFixture(t, dir)
+	imgs, err := plots.RenderSweepPlots(&results[0])
+	if err != nil || len(imgs) == 0 {
+		t.Fatalf("rendered %d sweep plots: %v", len(imgs), err)
+	}
+	groups := PlotGroups(results, map[string][]plots.Image{"chat-mix": imgs},
+		func(_ string, pt *runtime.PointResult) string { return filepath.Join(dir, pt.Params.Label()) })
+	if len(groups) != 4 || groups[0].Title != "chat-mix · sweep" || len(groups[0].Images) != len(imgs) || len(groups[1].Paths) != 5 {
+		t.Fatalf("groups %+v: want the sweep's images, then three points' five files", groups)
+	}
+	var b bytes.Buffer
+	if err := Write(&b, Report{Results: results, Plots: groups}); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, img := range imgs {
+		// html/template writes an attribute's "+" as "&#43;".
+		if !strings.Contains(page, strings.ReplaceAll(base64.StdEncoding.EncodeToString(img.PNG), "+", "&#43;")) {
+			t.Errorf("%s is not embedded as rendered", img.Name)
+		}
+	}
+	if i, j := strings.Index(page, "chat-mix-throughput_vs_p99_ttft"), strings.Index(page, "time_to_first_token"); i < 0 || j < i {
+		t.Errorf("sweep plot at %d, first point plot at %d: want the sweep first", i, j)
+	}
+	bad := Report{Plots: []PlotGroup{{Title: "p", Images: []plots.Image{{Name: "x.png", PNG: []byte("not a png")}}}}}
+	if err := Write(&bytes.Buffer{}, bad); err == nil {
+		t.Error("bytes that are not a PNG were embedded")
+	}
+}
+
 func TestWriteEmptyReport(t *testing.T) {
 	var b bytes.Buffer
 	if err := Write(&b, Report{}); err != nil {
@@ -92,16 +134,6 @@ func TestWriteEmptyReport(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), "No gates were set.") {
 		t.Error("an empty report does not say there were no gates")
-	}
-}
-
-// TestSweepPlotKneeMatchesTable guards against the sweep plot marking the
-// default 500ms knee while the table judges the experiment's own gate.
-func TestSweepPlotKneeMatchesTable(t *testing.T) {
-	results, _ := sweepFixture(t, t.TempDir())
-	g, ok := tableKneeGate(results[0].Experiment)
-	if !ok || g.Source != "ttft.p99 < 300ms" {
-		t.Fatalf("knee gate %q, %v; want the experiment's ttft gate", g.Source, ok)
 	}
 }
 
@@ -136,5 +168,104 @@ func TestRepeatsTable(t *testing.T) {
 	}
 	if strings.Count(table, "✗ repeats disagree") != 2 { // ttft.p50 and ttft.p99
 		t.Errorf("want exactly the two TTFT rows flagged:\n%s", table)
+	}
+}
+
+// The sweep is an HTML table, one cell per value, with the knee and
+// saturation lines under it; no preformatted console text.
+func TestSweepIsATable(t *testing.T) {
+	results, _ := sweepFixture(t, t.TempDir())
+	results[0].Points[2].Outcome.Interrupted = true
+	var b bytes.Buffer
+	if err := Write(&b, Report{Results: results}); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	if strings.Contains(page, "<pre") {
+		t.Error("page still has preformatted text")
+	}
+	i := strings.Index(page, `<table class="sweep">`)
+	if i < 0 {
+		t.Fatal("no sweep table")
+	}
+	table := page[i : i+strings.Index(page[i:], "</table>")]
+	for _, want := range []string{`<th>concurrency</th><th>TTFT p99 (ms)</th>`,
+		`<tr class="partial"><td>16 (partial)</td>`, `<td>2 (3.23%)</td>`, `<td class="pass">✓</td>`} {
+		if !strings.Contains(table, want) {
+			t.Errorf("sweep table lacks %q:\n%s", want, table)
+		}
+	}
+	if !strings.Contains(page, "<li><strong>Knee (ttft.p99 &lt; 300ms):</strong> concurrency") ||
+		!strings.Contains(page, "<li><strong>Saturation:</strong> at concurrency 4") {
+		t.Errorf("knee and saturation are not listed under the table:\n%s", page[i:i+len(table)+800])
+	}
+}
+
+// Every row of the sweep table is cut into as many cells as it has
+// columns, spaces inside a cell ("2 (3.23%)", "± 2.1 !") kept together.
+func TestSweepViewCells(t *testing.T) {
+	results, _ := sweepFixture(t, t.TempDir())
+	pt := &results[0].Points[1]
+	pt.RepeatStats = map[string]metrics.RepeatStat{
+		"output_token_throughput": metrics.AcrossRepeats([]float64{100, 150, 200}),
+	}
+	v := newSweepView(&results[0])
+	if len(v.Header) != 8 || len(v.Rows) != 3 {
+		t.Fatalf("header %q and %d rows, want 8 columns and 3 points", v.Header, len(v.Rows))
+	}
+	for _, r := range v.Rows {
+		if len(r.Cells) != len(v.Header) || r.Cells[0].Text == "" {
+			t.Errorf("row %+v does not fill the %d columns", r.Cells, len(v.Header))
+		}
+	}
+	if got := v.Rows[1].Cells[3].Text; !strings.Contains(got, " ± ") || !strings.HasSuffix(got, " !") {
+		t.Errorf("repeated throughput cell %q, want mean ± half-width flagged !", got)
+	}
+}
+
+func TestCheckLine(t *testing.T) {
+	for c, want := range map[verdict.CheckState]string{
+		verdict.CheckNotDefined: `<p class="muted">check(): not defined</p>`,
+		verdict.CheckPassed:     `<p class="pass">check(): passed</p>`,
+		verdict.CheckFailed:     `<p class="fail">check(): failed</p>`,
+	} {
+		var b bytes.Buffer
+		if err := Write(&b, Report{Check: c}); err != nil {
+			t.Fatal(err)
+		}
+		gates := b.String()[strings.Index(b.String(), `id="gates"`):]
+		if !strings.Contains(gates, want) {
+			t.Errorf("check %s: gates section lacks %q", c, want)
+		}
+	}
+	var b bytes.Buffer
+	if err := Write(&b, Report{}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), "check()") {
+		t.Error("a check() line without the caller saying")
+	}
+}
+
+func TestPartialBanner(t *testing.T) {
+	for _, partial := range []bool{false, true} {
+		var b bytes.Buffer
+		if err := Write(&b, Report{Partial: partial}); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(b.String(), `<div class="banner" role="alert"><strong>Partial results`); got != partial {
+			t.Errorf("Partial %v: banner shown %v", partial, got)
+		}
+	}
+}
+
+// Plots fill the content column, one under the other, scaling down with
+// the window: no fixed pixel width.
+func TestPlotsFillTheColumn(t *testing.T) {
+	if !strings.Contains(pageCSS, "figure img{display:block;width:100%;max-width:100%;height:auto") {
+		t.Error("plot images do not fill the column")
+	}
+	if regexp.MustCompile(`img\{[^}]*max-width:\d+px`).MatchString(pageCSS) {
+		t.Error("plot images are capped at a pixel width")
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/plots"
 	"github.com/llmbench/llmbench/runtime"
 )
@@ -30,22 +29,29 @@ type imageView struct {
 // an image out of a URI the template trusts.
 var pngMagic = []byte("\x89PNG\r\n\x1a\n")
 
-// embedPlots reads every plot file into a base64 data: URI.
+// embedPlots turns every group's images, then its files, into base64
+// data: URIs.
 func embedPlots(groups []PlotGroup) ([]plotView, error) {
 	var out []plotView
 	for _, g := range groups {
 		pv := plotView{Title: g.Title}
+		for _, img := range g.Images {
+			iv, err := embed(img.Name, img.PNG)
+			if err != nil {
+				return nil, err
+			}
+			pv.Images = append(pv.Images, iv)
+		}
 		for _, path := range g.Paths {
 			b, err := os.ReadFile(path)
 			if err != nil {
 				return nil, fmt.Errorf("report.html: plot: %w", err)
 			}
-			if !bytes.HasPrefix(b, pngMagic) {
-				return nil, fmt.Errorf("report.html: plot %s is not a PNG", path)
+			iv, err := embed(path, b)
+			if err != nil {
+				return nil, err
 			}
-			uri := "data:image/png;base64," + base64.StdEncoding.EncodeToString(b)
-			name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-			pv.Images = append(pv.Images, imageView{Name: name, URI: template.URL(uri)})
+			pv.Images = append(pv.Images, iv)
 		}
 		if len(pv.Images) > 0 {
 			out = append(out, pv)
@@ -54,33 +60,34 @@ func embedPlots(groups []PlotGroup) ([]plotView, error) {
 	return out, nil
 }
 
-// RenderPlots writes the sweep plots of the results under dir, one folder
-// per experiment, and gathers them with each point's plots for
-// Report.Plots. Point plots are drawn from records while a point runs (a
-// run keeps no records afterwards), so they are taken from the files
-// already written: pointDir names the folder of an experiment's point, and
-// its plots/ subfolder is read. The sweep plots mark the knee of kneeGate
-// when given, else of the gate the sweep table judges, so the plot and the
-// table name the same knee.
-func RenderPlots(dir string, results []runtime.ExperimentResult, pointDir func(exp string, pt *runtime.PointResult) string,
-	kneeGate ...metrics.Gate) ([]PlotGroup, error) {
+// embed makes one PNG a data: URI captioned with its file name's stem.
+func embed(name string, b []byte) (imageView, error) {
+	if !bytes.HasPrefix(b, pngMagic) {
+		return imageView{}, fmt.Errorf("report.html: plot %s is not a PNG", name)
+	}
+	uri := "data:image/png;base64," + base64.StdEncoding.EncodeToString(b)
+	stem := strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
+	return imageView{Name: stem, URI: template.URL(uri)}, nil
+}
+
+// PlotGroups lays out the page's plots, experiment by experiment: its
+// sweep plots from sweeps (keyed by experiment name, already rendered by
+// plots.RenderSweepPlots, embedded as they are), then each point's plots.
+// Point plots are drawn from records while a point runs (a run keeps no
+// records afterwards), so they are taken from the files already written:
+// pointDir names the folder of an experiment's point, and its plots/
+// subfolder is read; a nil pointDir leaves point plots out.
+func PlotGroups(results []runtime.ExperimentResult, sweeps map[string][]plots.Image,
+	pointDir func(exp string, pt *runtime.PointResult) string) []PlotGroup {
 	var groups []PlotGroup
 	for i := range results {
 		res := &results[i]
-		name := "experiment"
-		if res.Experiment != nil {
-			name = res.Experiment.Name
+		name := experimentName(res)
+		if imgs := sweeps[name]; len(imgs) > 0 {
+			groups = append(groups, PlotGroup{Title: name + " · sweep", Images: imgs})
 		}
-		if len(res.Points) > 1 {
-			gates := kneeGate
-			if g, ok := tableKneeGate(res.Experiment); ok && len(gates) == 0 {
-				gates = []metrics.Gate{g}
-			}
-			paths, err := plots.WriteSweepPlots(filepath.Join(dir, safeName(name)), res, runtime.LoadParam(res), gates...)
-			if err != nil {
-				return nil, fmt.Errorf("sweep plots of %s: %w", name, err)
-			}
-			groups = append(groups, PlotGroup{Title: name + " · sweep", Paths: paths})
+		if pointDir == nil {
+			continue
 		}
 		for j := range res.Points {
 			pt := &res.Points[j]
@@ -88,7 +95,15 @@ func RenderPlots(dir string, results []runtime.ExperimentResult, pointDir func(e
 				Paths: plots.PointFiles(filepath.Join(pointDir(name, pt), "plots"))})
 		}
 	}
-	return groups, nil
+	return groups
+}
+
+// experimentName names an experiment in plot titles and folders.
+func experimentName(res *runtime.ExperimentResult) string {
+	if res.Experiment == nil {
+		return "experiment"
+	}
+	return res.Experiment.Name
 }
 
 // safeName keeps a name usable as one path element.
@@ -103,20 +118,4 @@ func safeName(s string) string {
 		return "_"
 	}
 	return s
-}
-
-// tableKneeGate mirrors sweep's rule for the table's knee line (the
-// experiment's first latency gate that holds at every point, not a
-// baseline one), which sweep does not export.
-func tableKneeGate(e *runtime.Experiment) (metrics.Gate, bool) {
-	if e == nil {
-		return metrics.Gate{}, false
-	}
-	latency := map[string]bool{"ttft": true, "ttst": true, "itl": true, "request_latency": true, "ttfo": true}
-	for _, g := range e.Gates {
-		if len(g.At) == 0 && !g.Baseline && latency[g.Metric] {
-			return g, true
-		}
-	}
-	return metrics.Gate{}, false
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports/plots"
 	"github.com/llmbench/llmbench/reports/verdict"
 	"github.com/llmbench/llmbench/runtime"
 )
@@ -15,11 +15,16 @@ type KV struct {
 	Key, Value string
 }
 
-// PlotGroup is a titled set of PNG files shown together, such as one
-// point's five plots or one experiment's sweep plots.
+// PlotGroup is a titled set of PNGs shown together, such as one point's
+// five plots or one experiment's sweep plots.
 type PlotGroup struct {
 	Title string
-	// Paths are PNG files; Write reads and embeds each one.
+	// Images are plots already rendered in memory (plots.RenderSweepPlots,
+	// plots.RenderPointPlots); Write embeds their bytes as they are, so a
+	// plot written to disk need not be drawn again or read back.
+	Images []plots.Image
+	// Paths are PNG files, shown after Images; Write reads and embeds each
+	// one.
 	Paths []string
 }
 
@@ -37,11 +42,15 @@ type Report struct {
 	Results []runtime.ExperimentResult
 	// Verdicts are the gate results (verdict.Collect plus check() failures).
 	Verdicts []verdict.Verdict
-	// Plots are embedded in order; RenderPlots makes them from Results.
+	// Plots are embedded in order; PlotGroups makes them from Results.
 	Plots []PlotGroup
-	// KneeGate, when set, is the SLO the sweep tables judge the knee by
-	// (sweep.KneeGate); pass the same gate to RenderPlots.
-	KneeGate *metrics.Gate
+	// Check is what became of the scenario's check(results), shown with
+	// the gates; "" shows nothing.
+	Check verdict.CheckState
+	// Partial says the run was interrupted before it finished: the page
+	// then opens with a banner saying so, since its tables and plots
+	// cover only the points that ran.
+	Partial bool
 }
 
 // Write renders rep as one self-contained HTML page. It fails only when a

@@ -14,9 +14,10 @@ table{border-collapse:collapse;margin:.5rem 0 1rem;font-size:.9rem}
 th,td{border:1px solid #d0d7de;padding:.25rem .6rem;text-align:right;vertical-align:top}
 th{background:#f6f8fa}td.l,th.l{text-align:left}
 .pass{color:#1a7f37;font-weight:600}.fail{color:#cf222e;font-weight:600}
-.muted{color:#57606a}pre{background:#f6f8fa;padding:.8rem;overflow-x:auto;font-size:.85rem}
-.plots{display:flex;flex-wrap:wrap;gap:1rem}figure{margin:0;max-width:100%}
-figure img{max-width:560px;width:100%;border:1px solid #d0d7de}figcaption{font-size:.8rem;color:#57606a}
+.muted{color:#57606a}tr.partial td{color:#57606a;font-style:italic}ul.notes{padding-left:1.2rem;margin:.3rem 0 1rem}
+.banner{background:#fff8c5;border:1px solid #d4a72c;border-left:6px solid #bf8700;padding:.7rem 1rem;margin:1rem 0;font-size:1.05rem}
+.plots{display:flex;flex-direction:column;gap:1.2rem}figure{margin:0}
+figure img{display:block;width:100%;max-width:100%;height:auto;border:1px solid #d0d7de}figcaption{font-size:.8rem;color:#57606a}
 `
 
 const pageHTML = `<!DOCTYPE html>
@@ -26,10 +27,12 @@ const pageHTML = `<!DOCTYPE html>
 <style>` + pageCSS + `</style>
 </head><body>
 <h1>{{.Title}}</h1>
+{{if .Partial}}<div class="banner" role="alert"><strong>Partial results: the run was interrupted.</strong> Only the points that ran are shown; a point marked (partial) was cut short and is left out of the knee and saturation analyses.</div>{{end}}
 {{with .Scenario}}<p class="muted">Scenario: <code>{{.}}</code></p>{{end}}
 {{with .Config}}<h2>Configuration</h2>
 <table>{{range .}}<tr><th class="l">{{.Key}}</th><td class="l">{{.Value}}</td></tr>{{end}}</table>{{end}}
 <h2 id="gates">Gates</h2>
+{{with .Check}}<p class="{{.Class}}">{{.Text}}</p>{{end}}
 {{if .Verdicts}}<p><span class="pass">{{.Passed}} passed</span> · <span class="{{if .Failed}}fail{{else}}muted{{end}}">{{.Failed}} failed</span></p>
 <table><tr><th></th><th class="l">experiment</th><th class="l">point</th><th class="l">gate</th><th class="l">measured vs limit</th></tr>
 {{range .Verdicts}}<tr><td class="{{.Class}}">{{.Mark}}</td><td class="l">{{.Experiment}}</td><td class="l">{{.Point}}</td><td class="l"><code>{{.Gate}}</code></td><td class="l">{{.Message}}</td></tr>
@@ -43,7 +46,11 @@ const pageHTML = `<!DOCTYPE html>
 {{define "experiment"}}<h2>Experiment {{.Name}}</h2>
 {{with .Config}}<table>{{range .}}<tr><th class="l">{{.Key}}</th><td class="l">{{.Value}}</td></tr>{{end}}</table>{{end}}
 <h3>Points</h3>{{template "metrics" .Points}}
-{{with .SweepTable}}<h3>Sweep</h3><pre>{{.}}</pre>{{end}}
+{{with .Sweep}}<h3>Sweep</h3>
+<table class="sweep"><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr>
+{{range .Rows}}<tr{{if .Partial}} class="partial"{{end}}>{{range .Cells}}<td{{with .Class}} class="{{.}}"{{end}}>{{.Text}}</td>{{end}}</tr>
+{{end}}</table>
+{{with .Notes}}<ul class="notes">{{range .}}<li>{{with .Label}}<strong>{{.}}:</strong> {{end}}{{.Text}}</li>{{end}}</ul>{{end}}{{end}}
 {{range .Components}}<h3>Dataset components · {{.Point}}</h3>{{template "metrics" .Rows}}{{end}}
 {{range .Repeats}}<h3>Repeats · {{.Point}} ({{.Runs}} runs)</h3>
 <table><tr><th class="l">metric</th><th class="l">unit</th><th>n</th><th>mean</th><th>stddev</th><th>95% CI</th><th>spread</th><th class="l"></th></tr>

@@ -1,13 +1,11 @@
 package html
 
 import (
-	"bytes"
 	"fmt"
 	"math"
 	"strings"
 
 	"github.com/llmbench/llmbench/metrics"
-	"github.com/llmbench/llmbench/reports/sweep"
 	"github.com/llmbench/llmbench/reports/verdict"
 	"github.com/llmbench/llmbench/runtime"
 )
@@ -16,11 +14,18 @@ import (
 // template stays free of logic and number formatting lives in Go.
 type page struct {
 	Title, Scenario string
+	Partial         bool
 	Config          []KV
+	Check           *checkView
 	Verdicts        []verdictRow
 	Passed, Failed  int
 	Experiments     []experimentView
 	Plots           []plotView
+}
+
+// checkView is the check() line and its colour.
+type checkView struct {
+	Text, Class string
 }
 
 type verdictRow struct {
@@ -32,7 +37,7 @@ type experimentView struct {
 	Name       string
 	Config     []KV
 	Points     []metricRow
-	SweepTable string
+	Sweep      *sweepView
 	Components []componentView
 	Repeats    []repeatView
 	Errors     []errorRow
@@ -69,7 +74,8 @@ type errorRow struct {
 
 // buildPage turns the report into preformatted rows and embedded images.
 func buildPage(rep Report) (*page, error) {
-	p := &page{Title: rep.Title, Scenario: rep.Scenario, Config: rep.Config}
+	p := &page{Title: rep.Title, Scenario: rep.Scenario, Partial: rep.Partial, Config: rep.Config,
+		Check: newCheckView(rep.Check)}
 	if p.Title == "" {
 		p.Title = "llmbench report"
 	}
@@ -79,7 +85,7 @@ func buildPage(rep Report) (*page, error) {
 	p.Failed = verdict.Failed(rep.Verdicts)
 	p.Passed = len(rep.Verdicts) - p.Failed
 	for i := range rep.Results {
-		ev, err := newExperimentView(&rep.Results[i], rep.KneeGate)
+		ev, err := newExperimentView(&rep.Results[i])
 		if err != nil {
 			return nil, err
 		}
@@ -93,6 +99,20 @@ func buildPage(rep Report) (*page, error) {
 	return p, nil
 }
 
+// newCheckView colours the check() line like a gate; nil when unreported.
+func newCheckView(c verdict.CheckState) *checkView {
+	text := "check(): " + string(c)
+	switch c {
+	case "":
+		return nil
+	case verdict.CheckPassed:
+		return &checkView{Text: text, Class: "pass"}
+	case verdict.CheckFailed:
+		return &checkView{Text: text, Class: "fail"}
+	}
+	return &checkView{Text: text, Class: "muted"}
+}
+
 func newVerdictRow(v verdict.Verdict) verdictRow {
 	r := verdictRow{Mark: "✓", Class: "pass", Experiment: v.Experiment, Point: v.Point,
 		Gate: v.Gate, Message: v.Message}
@@ -103,9 +123,9 @@ func newVerdictRow(v verdict.Verdict) verdictRow {
 }
 
 // newExperimentView gathers one experiment's tables. The sweep table is
-// sweep.WriteTable's text verbatim, so the page says exactly what the
+// sweep.WriteTable's, cut into cells, so the page says exactly what the
 // console said about the knee and saturation.
-func newExperimentView(res *runtime.ExperimentResult, knee *metrics.Gate) (experimentView, error) {
+func newExperimentView(res *runtime.ExperimentResult) (experimentView, error) {
 	ev := experimentView{Config: experimentConfig(res.Experiment)}
 	if res.Experiment != nil {
 		ev.Name = res.Experiment.Name
@@ -127,11 +147,7 @@ func newExperimentView(res *runtime.ExperimentResult, knee *metrics.Gate) (exper
 		ev.Errors = append(ev.Errors, errorRows(pt.Params.Label(), pt.Outcome.Summary.Errors)...)
 	}
 	if len(res.Points) > 1 {
-		var b bytes.Buffer
-		if err := sweep.WriteTable(&b, res); err != nil {
-			return ev, fmt.Errorf("sweep table of %s: %w", ev.Name, err)
-		}
-		ev.SweepTable = b.String()
+		ev.Sweep = newSweepView(res)
 	}
 	return ev, nil
 }

@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"bytes"
 	"fmt"
 	"image/color"
 	"math"
@@ -10,6 +11,7 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // Width and Height are every plot's size: 8×5 in at 96 dpi (768×480 px),
@@ -37,39 +39,104 @@ var (
 // plotColor is the type of the colours above, for tables of series.
 type plotColor = color.RGBA
 
-// newPlot starts a plot with a title, axis labels and a grid, the parts
-// every plot has.
+// newPlot starts a plot with a title, axis labels and readable linear
+// ticks, the parts every plot has.
 func newPlot(title, x, y string) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = x
 	p.Y.Label.Text = y
-	p.Legend.Top = true
+	p.X.Tick.Marker, p.Y.Tick.Marker = linearTicks{}, linearTicks{}
 	return p
 }
 
-// headroom raises the top of the Y axis by a quarter of its range, after
-// the data is added, so a top legend sits above a dense scatter instead
-// of on it (gonum legends have no background).
-func headroom(p *plot.Plot) {
-	p.Y.Max += (p.Y.Max - p.Y.Min) / 4
-}
+// legendGap separates the legend band from the title and from the data.
+const legendGap vg.Length = 6 // points
 
-// save writes p as dir/name and returns the path.
-func save(p *plot.Plot, dir, name string) (string, error) {
-	path := filepath.Join(dir, name)
-	if err := p.Save(Width, Height, path); err != nil {
-		return "", fmt.Errorf("plots: %s: %w", name, err)
+// legendAbove gives the legend a band of its own between the title and
+// the data, left-aligned over the Y axis: gonum draws legends inside the
+// data area with no background, where they hide points (a sweep's first
+// load sits top left, under a top-left legend). The title's padding makes
+// the room and the legend is lifted into it.
+func legendAbove(p *plot.Plot) {
+	h := p.Legend.Rectangle(draw.Canvas{}).Size().Y
+	if h == 0 {
+		return
 	}
-	return path, nil
+	p.Legend.Top, p.Legend.Left = true, true
+	p.Legend.YOffs = h + legendGap
+	p.Title.Padding += h + legendGap
 }
 
-// ensureDir creates dir before the first plot is written.
-func ensureDir(dir string) error {
+// Image is one rendered plot: the file name it is written under and its
+// PNG bytes, so a caller can write a plot to disk and embed the same
+// bytes in report.html without drawing it twice.
+type Image struct {
+	// Name is the file name, e.g. "chat-throughput_vs_p99_ttft.png".
+	Name string
+	// PNG is the encoded image.
+	PNG []byte
+}
+
+// namedPlot is one plot of a set: its file name and how to build it;
+// build returns a nil plot when the plot's data is absent.
+type namedPlot struct {
+	name  string
+	build func() (*plot.Plot, error)
+}
+
+// renderAll builds and encodes each plot in order, skipping the absent.
+func renderAll(set []namedPlot) ([]Image, error) {
+	var imgs []Image
+	for _, np := range set {
+		p, err := np.build()
+		if err != nil {
+			return imgs, err
+		}
+		if p == nil {
+			continue
+		}
+		img, err := encode(p, np.name)
+		if err != nil {
+			return imgs, err
+		}
+		imgs = append(imgs, img)
+	}
+	return imgs, nil
+}
+
+// encode lays out p's legend and draws p as a PNG in memory.
+func encode(p *plot.Plot, name string) (Image, error) {
+	legendAbove(p)
+	w, err := p.WriterTo(Width, Height, "png")
+	if err != nil {
+		return Image{}, fmt.Errorf("plots: %s: %w", name, err)
+	}
+	var b bytes.Buffer
+	if _, err := w.WriteTo(&b); err != nil {
+		return Image{}, fmt.Errorf("plots: %s: %w", name, err)
+	}
+	return Image{Name: name, PNG: b.Bytes()}, nil
+}
+
+// WriteImages writes each image as dir/Name, creating dir when there is
+// something to write, and returns the paths written in order.
+func WriteImages(dir string, imgs []Image) ([]string, error) {
+	if len(imgs) == 0 {
+		return nil, nil
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("plots: %w", err)
+		return nil, fmt.Errorf("plots: %w", err)
 	}
-	return nil
+	paths := make([]string, 0, len(imgs))
+	for _, img := range imgs {
+		path := filepath.Join(dir, img.Name)
+		if err := os.WriteFile(path, img.PNG, 0o644); err != nil {
+			return paths, fmt.Errorf("plots: %w", err)
+		}
+		paths = append(paths, path)
+	}
+	return paths, nil
 }
 
 // percentile is numpy's default (linear between closest ranks), as in the

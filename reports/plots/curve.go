@@ -28,22 +28,11 @@ func curveITL(d *sweepData) (*plot.Plot, error) {
 // labelled with its load, the knee ringed and the saturation point marked.
 // Skipped when fewer than two points measured the latency.
 func curve(d *sweepData, xlabel, short string, dist func(*metrics.Summary) *metrics.Distribution) (*plot.Plot, error) {
-	var xys plotter.XYs
-	var labels []string
-	at := map[int]plotter.XY{}
-	for i, p := range d.pts {
-		s := &p.pr.Outcome.Summary
-		if dist(s) == nil || dist(s).Count == 0 {
-			continue
-		}
-		xy := plotter.XY{X: dist(s).P99 / 1e6, Y: s.OutputTokenThroughput}
-		xys, labels, at[i] = append(xys, xy), append(labels, loadLabel(d.param, p.load)), xy
-	}
+	xys, labels, at := curvePoints(d, dist)
 	if len(xys) < 2 {
 		return nil, nil
 	}
 	p := newPlot("Output token throughput vs "+short+"\n"+d.param+" sweep", xlabel, "output token throughput (tokens/s)")
-	p.Legend.Left = true
 	line, pts, err := plotter.NewLinePoints(xys)
 	if err != nil {
 		return nil, fmt.Errorf("plots: curve: %w", err)
@@ -57,9 +46,30 @@ func curve(d *sweepData, xlabel, short string, dist func(*metrics.Summary) *metr
 		lab.TextStyle[i].XAlign, lab.Offset = draw.XLeft, vg.Point{X: vg.Points(5), Y: vg.Points(3)}
 	}
 	p.Add(line, pts, lab)
-	p.Legend.Add("load point", line, pts)
-	logIfWide(&p.X, xs(xys))
+	p.Legend.Add("load point (line in increasing "+d.param+")", line, pts)
+	scaleAxis(&p.X, xs(xys))
+	fromZero(&p.Y)
 	return p, markPoints(p, d, at)
+}
+
+// curvePoints is the curve in increasing load, the order the line joins
+// the points in: latency need not grow with load (a p99 can dip from one
+// load to the next), and a line sorted by latency would zigzag between
+// loads instead of tracing the sweep. at maps an index of d.pts to its
+// place on the plot.
+func curvePoints(d *sweepData, dist func(*metrics.Summary) *metrics.Distribution) (plotter.XYs, []string, map[int]plotter.XY) {
+	var xys plotter.XYs
+	var labels []string
+	at := map[int]plotter.XY{}
+	for i, p := range d.pts {
+		s := &p.pr.Outcome.Summary
+		if dist(s) == nil || dist(s).Count == 0 {
+			continue
+		}
+		xy := plotter.XY{X: dist(s).P99 / 1e6, Y: s.OutputTokenThroughput}
+		xys, labels, at[i] = append(xys, xy), append(labels, loadLabel(d.param, p.load)), xy
+	}
+	return xys, labels, at
 }
 
 // markPoints rings the knee and marks the saturation point, each with a
@@ -70,7 +80,7 @@ func markPoints(p *plot.Plot, d *sweepData, at map[int]plotter.XY) error {
 		name  string
 		glyph draw.GlyphStyle
 	}{
-		{d.knee, "knee (" + d.kneeGate.String() + ")",
+		{d.knee, d.kneeName(),
 			draw.GlyphStyle{Color: colGreen, Radius: vg.Points(9), Shape: draw.RingGlyph{}}},
 		{d.saturation, "saturation",
 			draw.GlyphStyle{Color: colRed, Radius: vg.Points(7), Shape: draw.TriangleGlyph{}}},
@@ -89,6 +99,15 @@ func markPoints(p *plot.Plot, d *sweepData, at map[int]plotter.XY) error {
 		p.Legend.Add(m.name+": "+loadLabel(d.param, d.pts[m.i].load), s)
 	}
 	return nil
+}
+
+// kneeName names the knee mark after its gate; there is no knee (d.knee
+// is -1) without one.
+func (d *sweepData) kneeName() string {
+	if d.kneeGate == nil {
+		return ""
+	}
+	return "knee (" + d.kneeGate.String() + ")"
 }
 
 // xs returns the X values of xys.

@@ -54,7 +54,7 @@ func histogram(vs []float64, title, xlabel string) (*plot.Plot, error) {
 		p.Legend.Add(fmt.Sprintf("p%g = %.1f ms", m.q, v), l)
 	}
 	p.Legend.Add(fmt.Sprintf("n = %d", len(vs)))
-	headroom(p)
+	integerAxis(&p.Y)
 	return p, nil
 }
 

@@ -27,7 +27,6 @@ func goodputVsLoad(d *sweepData) (*plot.Plot, error) {
 		return nil, nil
 	}
 	p := newPlot("Request goodput vs load\n"+d.param+" sweep", loadAxis(d.param), "requests/s")
-	p.Legend.Left = true
 	series := []struct {
 		xys   plotter.XYs
 		name  string
@@ -44,7 +43,8 @@ func goodputVsLoad(d *sweepData) (*plot.Plot, error) {
 		p.Add(line, pts)
 		p.Legend.Add(s.name, line, pts)
 	}
-	logIfWide(&p.X, xs(thr))
+	scaleLoadAxis(&p.X, d.param, xs(thr))
+	fromZero(&p.Y)
 	return p, nil
 }
 
@@ -82,7 +82,6 @@ func repeatsVsLoad(d *sweepData) (*plot.Plot, error) {
 	}
 	p := newPlot("Output token throughput vs load, mean of repeats with 95% CI\n"+d.param+" sweep",
 		loadAxis(d.param), "output token throughput (tokens/s)")
-	p.Legend.Left = true
 	line, pts, err := plotter.NewLinePoints(r.XYs)
 	if err != nil {
 		return nil, fmt.Errorf("plots: repeats: %w", err)
@@ -98,6 +97,7 @@ func repeatsVsLoad(d *sweepData) (*plot.Plot, error) {
 	// Error bars draw no legend thumbnail; a line in their style stands in.
 	key := &plotter.Line{LineStyle: bars.LineStyle}
 	p.Legend.Add("95% CI (Student's t)", key)
-	logIfWide(&p.X, xs(r.XYs))
+	scaleLoadAxis(&p.X, d.param, xs(r.XYs))
+	fromZero(&p.Y)
 	return p, nil
 }

@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"bytes"
 	"image"
 	"image/png"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/runtime"
 )
 
 // outDir is where a test writes its plots: t.TempDir(), or the folder in
@@ -105,7 +107,7 @@ func TestPointDataExcludesFailures(t *testing.T) {
 }
 
 func TestWriteSweepPlots(t *testing.T) {
-	paths, err := WriteSweepPlots(outDir(t), sweepResult(true, true), "concurrency")
+	paths, err := WriteSweepPlots(outDir(t), sweepResult(true, true))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +123,7 @@ func TestWriteSweepPlots(t *testing.T) {
 
 // Without goodput SLOs or repeats only the two curves are drawn.
 func TestWriteSweepPlotsSkipsAbsentData(t *testing.T) {
-	paths, err := WriteSweepPlots(t.TempDir(), sweepResult(false, false), "concurrency")
+	paths, err := WriteSweepPlots(t.TempDir(), sweepResult(false, false))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +133,7 @@ func TestWriteSweepPlotsSkipsAbsentData(t *testing.T) {
 	}
 	one := sweepResult(false, false)
 	one.Points = one.Points[:1]
-	if paths, err := WriteSweepPlots(t.TempDir(), one, "concurrency"); err != nil || len(paths) != 0 {
+	if paths, err := WriteSweepPlots(t.TempDir(), one); err != nil || len(paths) != 0 {
 		t.Fatalf("single point: wrote %v, %v; want nothing", paths, err)
 	}
 }
@@ -142,10 +144,7 @@ func TestSweepMarks(t *testing.T) {
 	res := sweepResult(false, false)
 	slices.Reverse(res.Points) // run order need not be load order
 	res.Capacity.Saturation.Point = len(res.Points) - 1 - 5
-	d, err := newSweepData(res, "concurrency", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := newSweepData(withKnee(t, res, "ttft.p99 < 500ms"))
 	// p99 TTFT is 60 ms·1.6^i: 393 ms at c=16 (i=4), 629 ms at c=32.
 	if d.knee != 4 || d.pts[d.knee].load != 16 {
 		t.Errorf("knee at %d, want 4 (c=16)", d.knee)
@@ -153,10 +152,43 @@ func TestSweepMarks(t *testing.T) {
 	if d.saturation != 5 || d.pts[d.saturation].load != 32 {
 		t.Errorf("saturation at %d, want 5 (c=32)", d.saturation)
 	}
-	g, _ := metrics.ParseGate("ttft.p99 < 100ms")
-	if d, _ := newSweepData(res, "concurrency", []metrics.Gate{g}); d.knee != 1 {
-		t.Errorf("knee for %s at %d, want 1 (c=2)", g.Source, d.knee)
+	if d := newSweepData(withKnee(t, res, "ttft.p99 < 100ms")); d.knee != 1 {
+		t.Errorf("knee for ttft.p99 < 100ms at %d, want 1 (c=2)", d.knee)
 	}
+}
+
+// Without a knee gate no knee is marked: the plots invent no SLO.
+func TestSweepNoKneeWithoutGate(t *testing.T) {
+	d := newSweepData(sweepResult(false, false))
+	if d.knee != -1 || d.kneeName() != "" {
+		t.Errorf("knee %d %q marked without a gate", d.knee, d.kneeName())
+	}
+	if d.saturation != 5 {
+		t.Errorf("saturation at %d, want 5: it needs no gate", d.saturation)
+	}
+	if _, err := RenderSweepPlots(sweepResult(false, false)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// withKnee analyses res again (its points may have been reordered),
+// keeping its saturation verdict, and marks the knee of gate src as
+// check()'s knee() would.
+func withKnee(t *testing.T, res *runtime.ExperimentResult, src string) *runtime.ExperimentResult {
+	t.Helper()
+	res.Capacity = runtime.AnalyzeCapacity(res, &runtime.Capacity{Saturation: res.Capacity.Saturation})
+	k := res.Capacity.KneeFor(res, gate(t, src))
+	res.Capacity.Knee = &k
+	return res
+}
+
+func gate(t *testing.T, src string) metrics.Gate {
+	t.Helper()
+	g, err := metrics.ParseGate(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
 }
 
 // A run larger than the samples keeps a bounded, uniform sample: every
@@ -183,5 +215,40 @@ func TestPointDataSamplesLargeRuns(t *testing.T) {
 	// of a uniform sample.
 	if frac := float64(late) / sampleRequests; frac < 0.55 || frac > 0.65 {
 		t.Errorf("%.2f of the sample comes from after the first %d requests, want ~0.60", frac, sampleRequests)
+	}
+}
+
+// The byte renderers give the very PNGs the file writers write, under
+// the same names, so a caller can write once and embed the same bytes.
+func TestRenderMatchesWrite(t *testing.T) {
+	dir := t.TempDir()
+	paths, err := WriteSweepPlots(dir, sweepResult(true, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	imgs, err := RenderSweepPlots(sweepResult(true, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	points, err := RenderPointPlots("p", pointData(streamingRecords(200)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(imgs) != len(paths) || len(points) != 5 {
+		t.Fatalf("rendered %d sweep and %d point plots, wrote %d sweep plots", len(imgs), len(points), len(paths))
+	}
+	for i, img := range imgs {
+		b, err := os.ReadFile(paths[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if img.Name != filepath.Base(paths[i]) || !bytes.Equal(img.PNG, b) {
+			t.Errorf("image %d (%s) differs from the file %s", i, img.Name, paths[i])
+		}
+	}
+	for _, img := range points {
+		if !bytes.HasPrefix(img.PNG, []byte("\x89PNG")) {
+			t.Errorf("%s is not a PNG", img.Name)
+		}
 	}
 }

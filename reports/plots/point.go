@@ -122,18 +122,15 @@ func (d *PointData) positionGaps() [][]float64 {
 	return byPos
 }
 
-// WritePointPlots writes the five per-point plots of SPEC §7 into dir
-// (created if missing) and returns the paths written. title names the
-// point (e.g. "llama-3 · concurrency 16") and heads every plot. A plot
-// whose data is absent is skipped, not an error: no completed request
-// skips all five, a run without chunk gaps (non-streaming) skips ITL vs
-// position, a run without token counts skips the ISL/OSL plots.
-func WritePointPlots(dir string, title string, d *PointData) ([]string, error) {
+// RenderPointPlots draws the five per-point plots of SPEC §7 in memory,
+// named by the File constants. title names the point (e.g. "llama-3 ·
+// concurrency 16") and heads every plot. A plot whose data is absent is
+// skipped, not an error: no completed request skips all five, a run
+// without chunk gaps (non-streaming) skips ITL vs position, a run without
+// token counts skips the ISL/OSL plots.
+func RenderPointPlots(title string, d *PointData) ([]Image, error) {
 	if len(d.ttft) == 0 {
 		return nil, nil
-	}
-	if err := ensureDir(dir); err != nil {
-		return nil, err
 	}
 	d.gaps = d.positionGaps()
 	builders := []struct {
@@ -146,22 +143,21 @@ func WritePointPlots(dir string, title string, d *PointData) ([]string, error) {
 		{FileITLvsPos, itlVsPosition},
 		{FileISLvsOSL, islOSLHeatMap},
 	}
-	var paths []string
-	for _, b := range builders {
-		p, err := b.build(d, title)
-		if err != nil {
-			return paths, err
-		}
-		if p == nil {
-			continue
-		}
-		path, err := save(p, dir, b.file)
-		if err != nil {
-			return paths, err
-		}
-		paths = append(paths, path)
+	set := make([]namedPlot, len(builders))
+	for i, b := range builders {
+		set[i] = namedPlot{b.file, func() (*plot.Plot, error) { return b.build(d, title) }}
 	}
-	return paths, nil
+	return renderAll(set)
+}
+
+// WritePointPlots writes RenderPointPlots' plots into dir (created if
+// missing) and returns the paths written.
+func WritePointPlots(dir string, title string, d *PointData) ([]string, error) {
+	imgs, err := RenderPointPlots(title, d)
+	if err != nil {
+		return nil, err
+	}
+	return WriteImages(dir, imgs)
 }
 
 // PointFiles lists the per-point plots present in dir, in the order

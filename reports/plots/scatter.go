@@ -29,7 +29,7 @@ func ttftVsISL(d *PointData, title string) (*plot.Plot, error) {
 	s.GlyphStyle = draw.GlyphStyle{Color: colBlue, Radius: vg.Points(2), Shape: draw.CircleGlyph{}}
 	p.Add(s)
 	p.Legend.Add(sampleNote(len(xys), len(d.ttft)), s)
-	headroom(p)
+	integerAxis(&p.X)
 	return p, nil
 }
 
@@ -74,7 +74,7 @@ func itlVsPosition(d *PointData, title string) (*plot.Plot, error) {
 		p.Legend.Add(l.name+" per position", line)
 	}
 	p.Legend.Add("chunk gaps (sample)", raw)
-	headroom(p)
+	integerAxis(&p.X)
 	return p, nil
 }
 

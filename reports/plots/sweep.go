@@ -1,8 +1,6 @@
 package plots
 
 import (
-	"fmt"
-	"math"
 	"slices"
 	"strconv"
 
@@ -11,11 +9,6 @@ import (
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime"
 )
-
-// DefaultKneeGate is the SLO whose knee the sweep plots mark when the
-// caller passes none: the design article's "codo", the last load with p99
-// TTFT under 500 ms, a common interactive-chat budget.
-const DefaultKneeGate = "ttft.p99 < 500ms"
 
 // The sweep plot file names follow "<experiment>-<plot>.png" (experiment
 // "sweep" when unnamed), so several experiments can share one folder.
@@ -38,25 +31,24 @@ type sweepData struct {
 	param      string
 	pts        []sweepPoint
 	knee       int
-	kneeGate   metrics.Gate
+	kneeGate   *metrics.Gate
 	saturation int
 }
 
-// WriteSweepPlots writes the capacity plots of one experiment's sweep along
-// param (e.g. metrics.ParamConcurrency) into dir and returns the paths
-// written: output token throughput vs p99 TTFT and vs p99 ITL with every
-// point labelled by its load and the knee and saturation points marked;
-// goodput vs load when goodput was measured; throughput vs load with 95%
-// confidence intervals when points were repeated. The knee is computed
-// for kneeGate, DefaultKneeGate when none is given; a plot whose data is
-// absent is skipped, and a sweep with fewer than two points plots nothing.
-func WriteSweepPlots(dir string, res *runtime.ExperimentResult, param string, kneeGate ...metrics.Gate) ([]string, error) {
-	d, err := newSweepData(res, param, kneeGate)
-	if err != nil || len(d.pts) < 2 {
-		return nil, err
-	}
-	if err := ensureDir(dir); err != nil {
-		return nil, err
+// RenderSweepPlots draws the capacity plots of one experiment's sweep
+// along its load axis in memory, each named "<experiment>-<stem>.png":
+// output token throughput vs p99 TTFT and vs p99 ITL with every point
+// labelled by its load and the knee and saturation points marked; goodput
+// vs load when goodput was measured; throughput vs load with 95%
+// confidence intervals when points were repeated. The marks are the
+// run's Capacity: its knee (check()'s knee() gate, else the experiment's
+// first latency gate, else none) and its saturation point, so the plots
+// say what the table and summary.json say. A plot whose data is absent is
+// skipped, and a sweep with fewer than two points plots nothing.
+func RenderSweepPlots(res *runtime.ExperimentResult) ([]Image, error) {
+	d := newSweepData(res)
+	if len(d.pts) < 2 {
+		return nil, nil
 	}
 	prefix := "sweep"
 	if res.Experiment != nil && res.Experiment.Name != "" {
@@ -71,71 +63,59 @@ func WriteSweepPlots(dir string, res *runtime.ExperimentResult, param string, kn
 		{StemGoodput, goodputVsLoad},
 		{StemRepeats, repeatsVsLoad},
 	}
-	var paths []string
-	for _, b := range builders {
-		p, err := b.build(d)
-		if err != nil || p == nil {
-			if err != nil {
-				return paths, err
-			}
-			continue
-		}
-		path, err := save(p, dir, prefix+"-"+b.stem+".png")
-		if err != nil {
-			return paths, err
-		}
-		paths = append(paths, path)
+	set := make([]namedPlot, len(builders))
+	for i, b := range builders {
+		set[i] = namedPlot{prefix + "-" + b.stem + ".png", func() (*plot.Plot, error) { return b.build(d) }}
 	}
-	return paths, nil
+	return renderAll(set)
 }
 
-// newSweepData orders the finished points by load and finds the knee and
-// the saturation point among them.
-func newSweepData(res *runtime.ExperimentResult, param string, gates []metrics.Gate) (*sweepData, error) {
-	d := &sweepData{param: param, knee: -1, saturation: -1}
-	if len(gates) > 0 {
-		d.kneeGate = gates[0]
-	} else {
-		g, err := metrics.ParseGate(DefaultKneeGate)
-		if err != nil {
-			return nil, fmt.Errorf("plots: default knee gate: %w", err)
-		}
-		d.kneeGate = g
+// WriteSweepPlots writes RenderSweepPlots' plots into dir (created if
+// missing) and returns the paths written.
+func WriteSweepPlots(dir string, res *runtime.ExperimentResult) ([]string, error) {
+	imgs, err := RenderSweepPlots(res)
+	if err != nil {
+		return nil, err
 	}
-	var satPR *runtime.PointResult
-	if s := capacitySaturation(res); s != nil && s.Point >= 0 && s.Point < len(res.Points) {
+	return WriteImages(dir, imgs)
+}
+
+// newSweepData orders the finished points by load and finds the points
+// the run's Capacity marks among them.
+func newSweepData(res *runtime.ExperimentResult) *sweepData {
+	c := res.Capacity
+	if c == nil {
+		c = &runtime.Capacity{Param: runtime.LoadParam(res)}
+	}
+	d := &sweepData{param: c.Param, knee: -1, saturation: -1}
+	var kneePR, satPR *runtime.PointResult
+	if k := c.Knee; k != nil {
+		d.kneeGate = &k.Gate
+		if k.Found {
+			kneePR = &res.Points[k.Point]
+		}
+	}
+	if s := c.Saturation; s != nil && s.Point >= 0 && s.Point < len(res.Points) {
 		satPR = &res.Points[s.Point]
 	}
 	for i := range res.Points {
 		p := &res.Points[i]
-		v, ok := p.Params[param]
+		v, ok := p.Params[c.Param]
 		if !ok || p.Outcome == nil || p.Outcome.Interrupted {
 			continue
 		}
 		d.pts = append(d.pts, sweepPoint{load: v, pr: p})
 	}
-	d.order(satPR)
-	return d, nil
-}
-
-// order sorts the points by load and resolves the marked indexes. The
-// knee needs a single load axis: with two points at one load (a grid over
-// a second parameter) it is not marked.
-func (d *sweepData) order(satPR *runtime.PointResult) {
 	slices.SortStableFunc(d.pts, func(a, b sweepPoint) int { return cmpFloat(a.load, b.load) })
-	lps := make([]metrics.LoadPoint, len(d.pts))
 	for i, p := range d.pts {
+		if p.pr == kneePR {
+			d.knee = i
+		}
 		if p.pr == satPR {
 			d.saturation = i
 		}
-		lps[i] = metrics.LoadPoint{Load: p.load, Summary: &p.pr.Outcome.Summary}
-		if i > 0 && p.load == d.pts[i-1].load {
-			return
-		}
 	}
-	if k, ok := metrics.Knee(lps, d.kneeGate); ok {
-		d.knee = k
-	}
+	return d
 }
 
 func cmpFloat(a, b float64) int {
@@ -166,26 +146,4 @@ func loadAxis(param string) string {
 		return "request rate (req/s)"
 	}
 	return param
-}
-
-// logIfWide switches an axis to a log scale when its values are positive
-// and span a decade or more: geometric sweeps then space evenly, and a
-// p99 that explodes past saturation does not flatten the rest.
-func logIfWide(a *plot.Axis, vs []float64) {
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, v := range vs {
-		lo, hi = math.Min(lo, v), math.Max(hi, v)
-	}
-	if lo > 0 && hi/lo >= 10 {
-		a.Scale = plot.LogScale{}
-		a.Tick.Marker = plot.LogTicks{Prec: -1}
-	}
-}
-
-// capacitySaturation is the run's saturation verdict, nil without one.
-func capacitySaturation(res *runtime.ExperimentResult) *runtime.SaturationResult {
-	if res.Capacity == nil {
-		return nil
-	}
-	return res.Capacity.Saturation
 }

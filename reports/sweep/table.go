@@ -31,22 +31,45 @@ var tableHeader = []string{"", "TTFT p99 (ms)", "ITL p99 (ms)", "output tok/s", 
 // flagged with "!". A point cut short by an interrupt is marked partial
 // and left out of the analyses.
 func WriteTable(w io.Writer, res *runtime.ExperimentResult) error {
-	c := capacityOf(res)
-	header := append([]string{c.Param}, tableHeader[1:]...)
-	streamed := res.Experiment == nil || res.Experiment.Endpoint.Stream
-	if !streamed {
-		header[1] = "latency p99 (ms)" // without streaming the first token arrives with the last
-	}
-	rows := [][]string{header}
-	for i := range res.Points {
-		rows = append(rows, tableRow(&res.Points[i], c.Param, streamed))
-	}
+	t := TableOf(res)
 	var b strings.Builder
-	writeAligned(&b, rows)
-	writeDisagreements(&b, res, c.Param)
-	writeAnalysis(&b, res, c)
+	writeAligned(&b, append([][]string{t.Header}, t.Rows...))
+	for _, n := range t.Notes {
+		b.WriteString(n + "\n")
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// Table is the sweep table as cells, for a page that lays it out itself:
+// the header, a row per point in run order (Partial marking points cut
+// short), and the lines under it.
+type Table struct {
+	Header  []string
+	Rows    [][]string
+	Partial []bool
+	// Notes are the lines under the table: disagreeing repeats, then the
+	// knee, max goodput, saturation and search in words.
+	Notes []string
+}
+
+// TableOf is WriteTable's table, unaligned.
+func TableOf(res *runtime.ExperimentResult) Table {
+	c := capacityOf(res)
+	t := Table{Header: append([]string{c.Param}, tableHeader[1:]...)}
+	streamed := res.Experiment == nil || res.Experiment.Endpoint.Stream
+	if !streamed {
+		t.Header[1] = "latency p99 (ms)" // without streaming the first token arrives with the last
+	}
+	for i := range res.Points {
+		t.Rows = append(t.Rows, tableRow(&res.Points[i], c.Param, streamed))
+		t.Partial = append(t.Partial, partial(&res.Points[i]))
+	}
+	var b strings.Builder
+	writeDisagreements(&b, res, c.Param)
+	writeAnalysis(&b, res, c)
+	t.Notes = strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	return t
 }
 
 // tableRow renders one point.

@@ -1,0 +1,138 @@
+package artifacts
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/llmbench/llmbench/reports/html"
+	"github.com/llmbench/llmbench/reports/plots"
+	"github.com/llmbench/llmbench/reports/sweep"
+	"github.com/llmbench/llmbench/reports/verdict"
+	"github.com/llmbench/llmbench/runtime"
+)
+
+// RunReport is what a scenario run leaves in its output folder beside
+// the point folders, and what `llmbench report` rebuilds of it.
+type RunReport struct {
+	// Dir is the run's output folder (OUT).
+	Dir string
+	// File is the scenario file; Config the page's configuration list.
+	File   string
+	Config []html.KV
+	// Results are the experiments in run order, each with its Capacity.
+	Results []runtime.ExperimentResult
+	// Verdicts are the gates judged and check()'s outcome.
+	Verdicts *verdict.Report
+	// Plots renders the sweep plots (once: written to Dir and embedded).
+	Plots bool
+	// JUnit and Markdown, when set, are where those verdict files go.
+	JUnit, Markdown string
+}
+
+// Write prints each sweep's table and the gate list to stdout and writes
+// the run's files: the sweep plots, gates.json, summary.json, report.html,
+// and JUnit and Markdown when asked. A sweep plot that cannot be drawn is
+// reported on stderr and left out; any other failure is returned.
+func (r *RunReport) Write(stdout, stderr io.Writer) error {
+	if err := os.MkdirAll(r.Dir, 0o755); err != nil {
+		return err
+	}
+	sweeps := r.WriteSweeps(stdout, stderr)
+	fmt.Fprintln(stdout)
+	if err := verdict.WriteConsole(stdout, r.Verdicts); err != nil {
+		return err
+	}
+	files := []struct {
+		path  string
+		write func(io.Writer) error
+	}{
+		{filepath.Join(r.Dir, GatesFile), func(w io.Writer) error { return verdict.WriteJSON(w, r.Verdicts) }},
+		{r.JUnit, func(w io.Writer) error { return verdict.WriteJUnit(w, r.Verdicts) }},
+		{r.Markdown, func(w io.Writer) error { return verdict.WriteMarkdown(w, r.Results, r.Verdicts) }},
+	}
+	for _, f := range files {
+		if f.path == "" {
+			continue
+		}
+		if err := WriteFile(f.path, f.write); err != nil {
+			return err
+		}
+	}
+	if err := r.WriteSummary(); err != nil {
+		return err
+	}
+	return r.WriteHTML(sweeps)
+}
+
+// WriteSweeps prints the table of every experiment with more than one
+// point (or a search) and, with Plots, draws its sweep plots once,
+// writes them into Dir and returns them by experiment name for the page.
+func (r *RunReport) WriteSweeps(stdout, stderr io.Writer) map[string][]plots.Image {
+	sweeps := map[string][]plots.Image{}
+	for i := range r.Results {
+		res := &r.Results[i]
+		if len(res.Points) < 2 && (res.Capacity == nil || res.Capacity.Search == nil) {
+			continue
+		}
+		fmt.Fprintf(stdout, "\n== %s: sweep ==\n", res.Experiment.Name)
+		if err := sweep.WriteTable(stdout, res); err != nil {
+			fmt.Fprintf(stderr, "llmbench: sweep table of %s: %v\n", res.Experiment.Name, err)
+		}
+		if !r.Plots {
+			continue
+		}
+		imgs, err := plots.RenderSweepPlots(res)
+		if err == nil {
+			_, err = plots.WriteImages(r.Dir, imgs)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "llmbench: sweep plots of %s: %v\n", res.Experiment.Name, err)
+			continue
+		}
+		sweeps[res.Experiment.Name] = imgs
+	}
+	return sweeps
+}
+
+// WriteSummary writes summary.json.
+func (r *RunReport) WriteSummary() error {
+	return WriteFile(filepath.Join(r.Dir, SummaryFile), func(w io.Writer) error {
+		return sweep.WriteSummaryJSON(w, r.Verdicts.Scenario, r.Results)
+	})
+}
+
+// WriteHTML writes report.html, embedding the sweep plots given and each
+// point's plots from its folder.
+func (r *RunReport) WriteHTML(sweeps map[string][]plots.Image) error {
+	rep := html.Report{
+		Title:    "llmbench: " + r.Verdicts.Scenario,
+		Scenario: r.File,
+		Config:   r.Config,
+		Results:  r.Results,
+		Verdicts: r.Verdicts.Verdicts,
+		Check:    r.Verdicts.Check,
+		Partial:  r.Verdicts.Partial,
+	}
+	if r.Plots {
+		rep.Plots = html.PlotGroups(r.Results, sweeps, func(exp string, pt *runtime.PointResult) string {
+			return PointDir(r.Dir, exp, pt.Params)
+		})
+	}
+	return WriteFile(filepath.Join(r.Dir, HTMLFile), func(w io.Writer) error { return html.Write(w, rep) })
+}
+
+// WriteFile creates path and fills it with write, naming the path in any
+// error.
+func WriteFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return f.Close()
+}
