@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -329,10 +328,7 @@ print(json.dumps({
   "point": md.get("llmbench.point"),
 }))
 `
-	out, err := exec.Command(py, "-c", script, path).Output()
-	if err != nil {
-		t.Fatalf("pyarrow: %v", err)
-	}
+	out := runPython(t, py, script, path)
 	var got struct {
 		Rows           int               `json:"rows"`
 		RowGroups      int               `json:"row_groups"`
