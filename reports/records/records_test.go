@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -118,7 +119,7 @@ func TestRoundTrip(t *testing.T) {
 	data := writeFile(t, recs, Options{RowGroupRows: 300})
 	meta := checkRecords(t, data, recs)
 	wantMeta := testMeta
-	wantMeta.SchemaVersion = SchemaVersion
+	wantMeta.SchemaVersion = strconv.Itoa(SchemaVersion)
 	wantMeta.EndpointURL = "https://llm.example.com:8443/v1?region=eu"
 	if meta != wantMeta {
 		t.Errorf("meta:\n got %+v\nwant %+v", meta, wantMeta)
@@ -232,7 +233,7 @@ func TestMetadataAndNoSecrets(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]string{
-		"llmbench.schema_version": SchemaVersion,
+		"llmbench.schema_version": strconv.Itoa(SchemaVersion),
 		"llmbench.scenario":       "chat-short",
 		"llmbench.experiment":     "sweep-concurrency",
 		"llmbench.point":          "concurrency16",

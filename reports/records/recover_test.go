@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"testing"
 
 	"github.com/llmbench/llmbench/metrics"
@@ -139,7 +140,7 @@ func TestRecoverCrashedFile(t *testing.T) {
 				t.Errorf("Recover: %+v, want %+v", info, want)
 			}
 			meta := checkRecords(t, data, recs[:c.rows])
-			if !meta.Recovered || meta.Point != testMeta.Point || meta.SchemaVersion != SchemaVersion {
+			if !meta.Recovered || meta.Point != testMeta.Point || meta.SchemaVersion != strconv.Itoa(SchemaVersion) {
 				t.Errorf("recovered metadata %+v", meta)
 			}
 			again, data2, err := recoverBytes(t, data)
