@@ -21,10 +21,7 @@ var failedLoad = regexp.MustCompile(`Failed to load|net::ERR_|ERR_NAME_NOT_RESOL
 // for the network would log. Set LLMBENCH_HTML_KEEP=DIR to keep the page
 // and the screenshot for looking at.
 func TestChromiumRendersReport(t *testing.T) {
-	bin := chromiumPath()
-	if bin == "" {
-		t.Skip("chromium not installed (apt-get install -y chromium): headless render check skipped")
-	}
+	bin := needChromium(t)
 	dir := t.TempDir()
 	if keep := os.Getenv("LLMBENCH_HTML_KEEP"); keep != "" {
 		dir = keep
@@ -44,12 +41,22 @@ func TestChromiumRendersReport(t *testing.T) {
 	}
 }
 
-func chromiumPath() string {
+// needChromium returns the Chromium executable. Without one the test
+// skips, except under CI=true: .ci/run installs Chromium there, so its
+// absence means the install failed, which must fail the run rather than
+// hide behind a skip.
+func needChromium(t *testing.T) string {
+	t.Helper()
 	for _, name := range []string{"chromium", "chromium-browser"} {
 		if p, err := exec.LookPath(name); err == nil {
 			return p
 		}
 	}
+	const why = "chromium not installed (apt-get install -y chromium)"
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("headless render check: %s; under CI=true .ci/run should have installed it", why)
+	}
+	t.Skipf("headless render check skipped: %s", why)
 	return ""
 }
 

@@ -33,8 +33,9 @@ type Meta struct {
 	TokenCounting string
 	// Version is the llmbench version that wrote the file.
 	Version string
-	// SchemaVersion is set by Writer to the package's SchemaVersion and
-	// read back by ReadRecords; a value given to NewWriter is ignored.
+	// SchemaVersion is set by Writer to the package's SchemaVersion (a
+	// value given to NewWriter is ignored) and read back as the file's own
+	// version, which may be older than the package's.
 	SchemaVersion string
 	// Config is the writer's full description of the run, as JSON (for
 	// llmbench, the GenAI-Perf run description), so every report can be
@@ -71,7 +72,7 @@ const (
 // order.
 func (m Meta) pairs() [][2]string {
 	return [][2]string{
-		{keySchemaVersion, SchemaVersion},
+		{keySchemaVersion, strconv.Itoa(SchemaVersion)},
 		{keyVersion, m.Version},
 		{keyScenario, m.Scenario},
 		{keyExperiment, m.Experiment},

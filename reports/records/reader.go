@@ -33,18 +33,22 @@ func ReadRecords(r io.ReaderAt, size int64) ([]metrics.Record, Meta, error) {
 // ReadEach is ReadRecords one record at a time: it calls fn with every
 // record, in file order, reading the file a page at a time rather than
 // holding it in memory. The record is fn's to keep. An error from fn stops
-// the read and is returned as is.
+// the read and is returned as is. Files of every schema version up to
+// SchemaVersion are read; the columns an older file lacks read as NULL or
+// zero.
 func ReadEach(r io.ReaderAt, size int64, fn func(*metrics.Record) error) (Meta, error) {
 	f, meta, err := open(r, size)
 	if err != nil {
 		return meta, err
 	}
+	absent := absentFields(f.Schema())
 	rd := parquet.NewGenericReader[row](f)
 	defer rd.Close()
 	buf := make([]row, 1024)
 	for {
 		n, err := rd.Read(buf)
 		for i := range buf[:n] {
+			clearFields(&buf[i], absent)
 			rec := fromRow(&buf[i])
 			if err := fn(&rec); err != nil {
 				return meta, err
@@ -66,7 +70,8 @@ func ReadMeta(r io.ReaderAt, size int64) (Meta, error) {
 	return meta, err
 }
 
-// open reads the footer and checks the schema version.
+// open reads the footer and brings its metadata up to the current schema
+// version, refusing a version this package cannot read.
 func open(r io.ReaderAt, size int64) (*parquet.File, Meta, error) {
 	f, err := parquet.OpenFile(r, size)
 	if err != nil {
@@ -76,8 +81,8 @@ func open(r io.ReaderAt, size int64) (*parquet.File, Meta, error) {
 		return nil, Meta{}, fmt.Errorf("records: %w", err)
 	}
 	meta := metaFrom(f.Lookup)
-	if meta.SchemaVersion != SchemaVersion {
-		return nil, meta, fmt.Errorf("records: schema version %q, want %q", meta.SchemaVersion, SchemaVersion)
+	if err := upgrade(&meta); err != nil {
+		return nil, meta, err
 	}
 	return f, meta, nil
 }

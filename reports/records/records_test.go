@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -119,7 +119,7 @@ func TestRoundTrip(t *testing.T) {
 	data := writeFile(t, recs, Options{RowGroupRows: 300})
 	meta := checkRecords(t, data, recs)
 	wantMeta := testMeta
-	wantMeta.SchemaVersion = SchemaVersion
+	wantMeta.SchemaVersion = strconv.Itoa(SchemaVersion)
 	wantMeta.EndpointURL = "https://llm.example.com:8443/v1?region=eu"
 	if meta != wantMeta {
 		t.Errorf("meta:\n got %+v\nwant %+v", meta, wantMeta)
@@ -233,7 +233,7 @@ func TestMetadataAndNoSecrets(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]string{
-		"llmbench.schema_version": SchemaVersion,
+		"llmbench.schema_version": strconv.Itoa(SchemaVersion),
 		"llmbench.scenario":       "chat-short",
 		"llmbench.experiment":     "sweep-concurrency",
 		"llmbench.point":          "concurrency16",
@@ -329,10 +329,7 @@ print(json.dumps({
   "point": md.get("llmbench.point"),
 }))
 `
-	out, err := exec.Command(py, "-c", script, path).Output()
-	if err != nil {
-		t.Fatalf("pyarrow: %v", err)
-	}
+	out := runPython(t, py, script, path)
 	var got struct {
 		Rows           int               `json:"rows"`
 		RowGroups      int               `json:"row_groups"`

@@ -6,10 +6,28 @@
 // of the records written. The schema is documented in docs/records.md.
 package records
 
-// SchemaVersion is the version of the column layout, stored in every file
-// under the key "llmbench.schema_version". It changes whenever a column is
-// added, removed, renamed or changes meaning.
-const SchemaVersion = "1"
+// SchemaVersion is the version of the file's schema (its columns and
+// metadata keys), stored in every file under the key
+// "llmbench.schema_version". Records files must stay readable forever, so
+// a version only ever adds to the one before it:
+//
+//   - It goes up by one whenever columns or metadata keys are added, and
+//     for no other change: a column or key is never removed, renamed or
+//     retyped, and its values never change meaning. Every column of every
+//     past version stays, with the same name and type.
+//   - A file of an older version lacks the columns added since, and
+//     ReadEach reads them as NULL or zero. So a new column must be one for
+//     which that is the truth about an older file: optional (NULL: not
+//     recorded) unless zero holds for every request an older file has.
+//   - Each bump adds the step for the version it leaves to upgrades
+//     (versions.go), the one place that brings an older file's metadata up
+//     to date; readers accept every version from 1 to SchemaVersion.
+//
+// testdata/columns/vN.txt lists the columns of version N and
+// testdata/fixtures holds a file of each version, written by
+// testdata/gen; TestSchemaOnlyAddsColumns and TestReadFixtures hold
+// every past version to the rule (docs/records.md, "Schema versions").
+const SchemaVersion = 1
 
 // row is one records.parquet row. Column names carry their unit (_ns,
 // _us, _tokens); timestamps are int64 nanoseconds since the Unix epoch

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"time"
 
 	"github.com/llmbench/llmbench/metrics"
@@ -70,7 +71,7 @@ func NewWriterOptions(w io.Writer, meta Meta, opts Options) (*Writer, error) {
 	if w == nil {
 		return nil, errors.New("records: nil io.Writer")
 	}
-	meta.SchemaVersion = SchemaVersion
+	meta.SchemaVersion = strconv.Itoa(SchemaVersion)
 	meta.EndpointURL = StripCredentials(meta.EndpointURL)
 	wr := &Writer{out: w, meta: meta, limit: opts.RowGroupRows, interval: opts.FlushInterval}
 	if wr.limit <= 0 {
