@@ -55,13 +55,18 @@ func envBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tupl
 		return nil, paramErrorf(b.Name(), "name", "got an empty string, want a variable name")
 	}
 	lookup := Options{}.lookupEnv
-	if s := sessionOf(thread); s != nil {
+	s := sessionOf(thread)
+	if s != nil {
 		lookup = s.opts.lookupEnv
 	}
-	if v, ok := lookup(name); ok {
-		return starlark.String(v), nil
+	v, ok := lookup(name)
+	if !ok {
+		return def, nil
 	}
-	return def, nil
+	if s != nil {
+		s.files.allowOutside(v) // a path from the environment, like one from -D, may be absolute
+	}
+	return starlark.String(v), nil
 }
 
 // fail(*args, sep=" "): stop with an error. In check(results) it is how a

@@ -84,7 +84,7 @@ func (s *session) callMain(thread *starlark.Thread, path string, globals starlar
 	if err != nil {
 		le := &LoadError{File: path, Msg: "main: " + err.Error(), Err: err}
 		if fn, ok := mainFn.(*starlark.Function); ok {
-			setPos(le, fn.Position())
+			setPos(le, s.returnOf(fn))
 		}
 		return nil, le
 	}

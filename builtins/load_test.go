@@ -204,6 +204,24 @@ def main(ctx):
 	}
 }
 
+// A path read with env() comes from outside the file too, so it may be
+// absolute; the same path written in the file may not.
+func TestAbsolutePathsFromTheEnvironment(t *testing.T) {
+	data := writeScenario(t, "prompts.jsonl", `{"text": "hello there"}`+"\n")
+	path := writeScenario(t, "s.star", `
+def main(ctx):
+    return experiment("x", sim(), jsonl(env("PROMPTS")), concurrency(1))
+`)
+	env := func(name string) (string, bool) { return map[string]string{"PROMPTS": data}[name], name == "PROMPTS" }
+	if _, err := Load(path, nil, Options{LookupEnv: env}); err != nil {
+		t.Errorf("absolute path from env(): %v", err)
+	}
+	literal := writeScenario(t, "s.star", "def main(ctx):\n    return experiment(\"x\", sim(), jsonl(\""+data+"\"), concurrency(1))\n")
+	if le := loadErr(t, literal, Options{}); !strings.Contains(le.Msg, "outside the scenario's folder") {
+		t.Errorf("absolute path literal: %+v", le)
+	}
+}
+
 func mustRead(t *testing.T, path string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(path)

@@ -34,11 +34,18 @@ func openFolder(scenario string, vars map[string]string) (*folder, error) {
 	}
 	f := &folder{dir: dir, shown: filepath.Dir(scenario), root: root, allowed: map[string]bool{}}
 	for _, v := range vars {
-		if filepath.IsAbs(v) {
-			f.allowed[filepath.Clean(v)] = true
-		}
+		f.allowOutside(v)
 	}
 	return f, nil
+}
+
+// allowOutside lets the scenario use v as a path when it is absolute: it
+// came from outside the file (-D, env()), where the user, not the
+// scenario's author, chose it (SPEC §11).
+func (f *folder) allowOutside(v string) {
+	if filepath.IsAbs(v) {
+		f.allowed[filepath.Clean(v)] = true
+	}
 }
 
 func (f *folder) close() { _ = f.root.Close() }
@@ -62,7 +69,7 @@ func (f *folder) key(fromDir, name string) (string, error) {
 
 func (f *folder) outside(name string) error {
 	return fmt.Errorf("%s is outside the scenario's folder %s: a scenario may only use files inside its folder "+
-		"(or an absolute path given on the command line with -D)", name, f.dir)
+		"(or an absolute path given from outside it, with -D or through env())", name, f.dir)
 }
 
 // read returns a file's contents by key.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"regexp"
 
+	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
 
 	"github.com/llmbench/llmbench/metrics"
@@ -119,4 +120,36 @@ func isASCII(s string) bool {
 		}
 	}
 	return true
+}
+
+// returnOf is where fn returns its value, for an error about what it
+// returned: its last return statement, or fn's def when it has none (or
+// the source cannot be parsed again).
+func (s *session) returnOf(fn *starlark.Function) syntax.Position {
+	pos := fn.Position()
+	src, ok := s.sources[pos.Filename()]
+	if !ok {
+		return pos
+	}
+	f, err := fileOptions.Parse(pos.Filename(), src, 0)
+	if err != nil {
+		return pos
+	}
+	found := pos
+	samePlace := func(a, b syntax.Position) bool { return a.Line == b.Line && a.Col == b.Col }
+	syntax.Walk(f, func(n syntax.Node) bool {
+		def, ok := n.(*syntax.DefStmt)
+		if !ok || !samePlace(def.Def, pos) && !samePlace(def.Name.NamePos, pos) {
+			return true
+		}
+		syntax.Walk(def, func(n syntax.Node) bool {
+			if r, ok := n.(*syntax.ReturnStmt); ok {
+				found = r.Return
+			}
+			_, nested := n.(*syntax.DefStmt)
+			return n == def || !nested // a nested def's returns are not main's
+		})
+		return false
+	})
+	return found
 }
