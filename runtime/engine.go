@@ -216,7 +216,11 @@ func (r *run) send(i, scheduled int64) {
 		Scheduled: scheduled,
 	}
 	r.s.Send(r.sendCtx, req.Body, &rec)
-	if rec.ID < 0 || (rec.Err != nil && rec.Err.Class == metrics.ErrCanceled) {
+	if rec.ID < 0 {
+		r.p.Progress.warmedUp()
+		return
+	}
+	if rec.Err != nil && rec.Err.Class == metrics.ErrCanceled {
 		return
 	}
 	r.p.Progress.observe(&rec)

@@ -17,8 +17,12 @@ type Progress struct {
 	// Chunks counts content chunks received, a live stand-in for output
 	// tokens (tokens are counted exactly after the point).
 	Chunks atomic.Int64
-	// Started is when the point's first request was sent (Clock ns).
+	// Started is when the point's first measured request was sent (Clock
+	// ns).
 	Started atomic.Int64
+	// Warmup counts finished warmup requests: until the first measured
+	// one finishes, a display says it is warming up.
+	Warmup atomic.Int64
 
 	mu    sync.Mutex
 	ttfts []int64 // the most recent TTFTs, a ring
@@ -28,6 +32,13 @@ type Progress struct {
 // recentTTFTs bounds the live TTFT window: enough for a stable median,
 // small enough to sort twice a second.
 const recentTTFTs = 512
+
+// warmedUp records one finished warmup request.
+func (p *Progress) warmedUp() {
+	if p != nil {
+		p.Warmup.Add(1)
+	}
+}
 
 // observe records one finished, measured request.
 func (p *Progress) observe(rec *metrics.Record) {

@@ -20,6 +20,8 @@ type progress struct {
 	tty   bool
 	title string
 	total int // measured requests expected, 0 when unknown
+	// warmup is the number of warmup requests sent before them.
+	warmup int
 	p     *runtime.Progress
 	start time.Time
 	stop  chan struct{}
@@ -27,8 +29,8 @@ type progress struct {
 }
 
 // startProgress begins reporting on p; the returned func ends it.
-func startProgress(e *env, title string, total int, p *runtime.Progress) func() {
-	pr := &progress{w: e.stderr, title: title, total: total, p: p, start: time.Now(),
+func startProgress(e *env, title string, total, warmup int, p *runtime.Progress) func() {
+	pr := &progress{w: e.stderr, title: title, total: total, warmup: warmup, p: p, start: time.Now(),
 		stop: make(chan struct{}), done: make(chan struct{}), tty: isTerminal(e.stderr)}
 	go pr.loop()
 	return func() { close(pr.stop); <-pr.done }
@@ -69,6 +71,9 @@ func (pr *progress) loop() {
 func (pr *progress) line() string {
 	done := pr.p.Completed.Load() + pr.p.Failed.Load()
 	elapsed := time.Since(pr.start).Seconds()
+	if done == 0 && pr.warmup > 0 {
+		return fmt.Sprintf("%s: warming up, %d/%d warmup requests, %.0fs", pr.title, pr.p.Warmup.Load(), pr.warmup, elapsed)
+	}
 	count := fmt.Sprintf("%d requests", done)
 	bar := ""
 	if pr.total > 0 {
@@ -89,7 +94,7 @@ func progressBar(frac float64) string {
 // executeWithProgress runs one point with a live progress display.
 func executeWithProgress(e *env, title string, job runtime.Job) (*runtime.Outcome, error) {
 	job.Point.Progress = &runtime.Progress{}
-	stop := startProgress(e, title, job.Point.Stop.Requests, job.Point.Progress)
+	stop := startProgress(e, title, job.Point.Stop.Requests, job.Point.Warmup, job.Point.Progress)
 	defer stop()
 	return runtime.Execute(e.ctx, job)
 }

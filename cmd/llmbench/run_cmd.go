@@ -170,10 +170,10 @@ func runExperiments(e *env, scen *runtime.Scenario, out string, plotsOn bool) ([
 // ends the previous one (repeats of a point run back to back).
 type liveProgress struct{ stop func() }
 
-func (l *liveProgress) start(e *env, title string, requests int) *runtime.Progress {
+func (l *liveProgress) start(e *env, title string, requests, warmup int) *runtime.Progress {
 	l.end()
 	p := &runtime.Progress{}
-	l.stop = startProgress(e, title, requests, p)
+	l.stop = startProgress(e, title, requests, warmup, p)
 	return p
 }
 

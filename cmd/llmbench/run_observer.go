@@ -42,7 +42,7 @@ func (o *runObserver) RunStarting(key runtime.PointKey, reqs []runtime.Request) 
 	if err != nil {
 		return nil, err
 	}
-	progress := o.live.start(o.e, o.exp.Name+"/"+key.Params.Label(), o.exp.Requests)
+	progress := o.live.start(o.e, o.exp.Name+"/"+key.Params.Label(), o.exp.Requests, o.exp.Warmup)
 	return &runWatch{o: o, key: key, sink: sink, progress: progress}, nil
 }
 
