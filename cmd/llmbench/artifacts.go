@@ -20,6 +20,7 @@ func writePointArtifacts(stdout io.Writer, dir string, r *genaiperf.Run, out *ru
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
+	r.Partial = out.Interrupted
 	jsonName, csvName := genaiperf.ExportFileNames(r.ProfileExportFile)
 	if err := writeFile(filepath.Join(dir, jsonName), func(f *os.File) error { return genaiperf.WriteJSON(f, r, &out.Summary) }); err != nil {
 		return err
@@ -33,6 +34,9 @@ func writePointArtifacts(stdout io.Writer, dir string, r *genaiperf.Run, out *ru
 	writeComponents(stdout, out.Components)
 	fmt.Fprintf(stdout, "Prompts: %s; ISL and OSL counted by %s\n", promptSource(r), r.TokenCounting)
 	fmt.Fprintf(stdout, "Artifacts: %s\n", dir)
+	if out.Interrupted {
+		fmt.Fprintln(stdout, "PARTIAL: interrupted before the point's stop condition; these numbers cover only what was measured.")
+	}
 	return nil
 }
 

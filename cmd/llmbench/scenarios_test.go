@@ -197,6 +197,7 @@ def main(ctx):
 		t.Errorf("summary.json not marked partial: %s", b[:min(len(b), 200)])
 	}
 	for file, want := range map[string]string{"out/gates.json": `"partial": true`, "gates.xml": `name="partial" value="true"`,
+		"out/e/concurrency2/profile_export_genai_perf.json": `"partial": true`,
 		"summary.md": "Partial run", "out/report.html": "partial"} {
 		if b, err := os.ReadFile(filepath.Join(dir, file)); err != nil || !strings.Contains(string(b), want) {
 			t.Errorf("%s does not say partial (%q): %v", file, want, err)

@@ -106,6 +106,9 @@ func llmbenchBlock(r *Run, s *metrics.Summary) *object {
 		set("completed", s.Completed).
 		set("failed", s.Failed).
 		set("errors", errorList(s.Errors))
+	if r.Partial {
+		o.set("partial", true) // absent means complete, as in every earlier file
+	}
 	if r.Stimulus.Mode() == "request_rate" {
 		o.set("request_distribution", r.RequestDistribution)
 		o.set("target_request_rate", avgOnly("requests/sec", r.Stimulus.RequestRate))

@@ -97,6 +97,10 @@ type Run struct {
 	// perf_analyzer writes its own version.
 	Version string
 
+	// Partial marks a run interrupted before its stop condition: its
+	// numbers describe only what was measured. It is written in
+	// llmbench's own block, never in GenAI-Perf's keys.
+	Partial bool
 	// TokenCounting is llmbench's token counting mode ("tokenizer",
 	// "usage" or "chunks"), named in every report because ISL/OSL and
 	// every per-token metric depend on it.
