@@ -12,14 +12,11 @@ import (
 // points measured so far.
 func (r *experimentRun) saturation() error {
 	s := r.e.Sweep.Saturation
-	sat := s.driver()
-	rule := sat.Rule
 	var measured []metrics.LoadPoint
 	for r.ctx.Err() == nil {
-		load, done, reason := sat.Next(measured)
-		if done {
-			r.decided.Saturation = &SaturationResult{Point: indexOfLoad(measured, load), Reason: reason, Source: SaturationBySweep}
-			_, _, r.decided.Saturation.Saturated = rule.Check(measured, s.Over)
+		load, verdict := s.decide(measured)
+		if verdict != nil {
+			r.decided.Saturation = verdict
 			return nil
 		}
 		if err := r.measure(r.e.base().with(s.Over, load)); err != nil {
@@ -30,16 +27,27 @@ func (r *experimentRun) saturation() error {
 	return nil
 }
 
+// decide is the next load to measure after measured (in run order), or
+// the sweep's verdict when it would measure no more.
+func (s *Saturation) decide(measured []metrics.LoadPoint) (float64, *SaturationResult) {
+	sat := s.driver()
+	load, done, reason := sat.Next(measured)
+	if !done {
+		return load, nil
+	}
+	v := &SaturationResult{Point: indexOfLoad(measured, load), Reason: reason, Source: SaturationBySweep}
+	_, _, v.Saturated = sat.Rule.Check(measured, s.Over)
+	return load, v
+}
+
 // search bisects for the largest load meeting the gate (SPEC §6 search).
 func (r *experimentRun) search() error {
 	s := r.e.Sweep.Search
-	srch := s.driver()
 	var tried []metrics.LoadPoint
 	for r.ctx.Err() == nil {
-		load, done := srch.Next(tried)
-		if done {
-			best, ok := srch.Result(tried)
-			r.decided.Search = &SearchResult{Found: ok, Best: best, Point: indexOfLoad(tried, best)}
+		load, found := s.decide(tried)
+		if found != nil {
+			r.decided.Search = found
 			return nil
 		}
 		if err := r.measure(r.e.base().with(s.Over, load)); err != nil {
@@ -48,6 +56,47 @@ func (r *experimentRun) search() error {
 		tried = append(tried, r.loadPoint(len(r.res.Points)-1, s.Over))
 	}
 	return nil
+}
+
+// decide is the next load to probe after tried (in run order), or what
+// the search found when it would probe no more.
+func (s *Search) decide(tried []metrics.LoadPoint) (float64, *SearchResult) {
+	srch := s.driver()
+	load, done := srch.Next(tried)
+	if !done {
+		return load, nil
+	}
+	best, ok := srch.Result(tried)
+	return load, &SearchResult{Found: ok, Best: best, Point: indexOfLoad(tried, best)}
+}
+
+// ReplayDecisions is what an adaptive sweep decided, recomputed from its
+// points in run order: the drivers are pure functions of the summaries,
+// so points read back exactly (a stored run) give back the run's
+// verdict. It is nil for a grid, and for a sweep that had not decided
+// yet when it was interrupted.
+func ReplayDecisions(e *Experiment, points []PointResult) *Capacity {
+	if !e.Adaptive() {
+		return nil
+	}
+	lps := make([]metrics.LoadPoint, len(points))
+	for i := range points {
+		lps[i] = metrics.LoadPoint{Summary: &points[i].Outcome.Summary}
+	}
+	c := &Capacity{}
+	if s := e.Sweep.Saturation; s != nil {
+		for i := range lps {
+			lps[i].Load = points[i].Params[s.Over]
+		}
+		_, c.Saturation = s.decide(lps)
+	} else {
+		s := e.Sweep.Search
+		for i := range lps {
+			lps[i].Load = points[i].Params[s.Over]
+		}
+		_, c.Search = s.decide(lps)
+	}
+	return c
 }
 
 // driver is the step-by-step saturation driver for this sweep.

@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"testing"
 
 	"github.com/llmbench/llmbench/metrics"
@@ -88,6 +89,9 @@ func TestUntilSaturationStopsNearBatchCapacity(t *testing.T) {
 	if s.Source != SaturationBySweep {
 		t.Errorf("saturation source %q, want %q", s.Source, SaturationBySweep)
 	}
+	if got := ReplayDecisions(res.Experiment, res.Points); got == nil || !reflect.DeepEqual(got.Saturation, s) {
+		t.Errorf("replayed verdict %+v, want the run's %+v", got, s)
+	}
 }
 
 // assertOwnLabels checks that every point an adaptive sweep measured is
@@ -135,5 +139,8 @@ func TestSearchFindsLargestPassingConcurrency(t *testing.T) {
 	assertOwnLabels(t, res)
 	if p := res.Points[res.Capacity.Search.Point]; p.Params[metrics.ParamConcurrency] != best {
 		t.Errorf("search names point %d (%s), want the one at %v", res.Capacity.Search.Point, p.Params.Label(), best)
+	}
+	if got := ReplayDecisions(res.Experiment, res.Points); got == nil || !reflect.DeepEqual(got.Search, res.Capacity.Search) {
+		t.Errorf("replayed search %+v, want the run's %+v", got, res.Capacity.Search)
 	}
 }

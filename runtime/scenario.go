@@ -59,20 +59,20 @@ type Sweep struct {
 
 // SweepParam is one swept parameter with its values in order.
 type SweepParam struct {
-	Name   string
-	Values []float64
+	Name   string    `json:"name"`
+	Values []float64 `json:"values"`
 }
 
 // Saturation grows the load geometrically until throughput stops growing
 // (less than Growth per step) or p99 TTFT exceeds TTFTFactor times the
 // lowest-load value, or Limit is reached (SPEC §6 until_saturation()).
 type Saturation struct {
-	Over       string
-	Start      float64
-	Factor     float64
-	Limit      float64
-	Growth     float64 // a ratio: 0.05 for "5%"
-	TTFTFactor float64
+	Over       string  `json:"over"`
+	Start      float64 `json:"start"`
+	Factor     float64 `json:"factor"`
+	Limit      float64 `json:"limit"`
+	Growth     float64 `json:"growth"` // a ratio: 0.05 for "5%"
+	TTFTFactor float64 `json:"ttft_factor"`
 }
 
 // Search finds the largest load meeting Gate by bisection between Lo and

@@ -51,10 +51,10 @@ type Tokenizer interface {
 
 // Counting reports how a run's tokens were counted.
 type Counting struct {
-	Mode CountMode
+	Mode CountMode `json:"mode"`
 	// Fallbacks is how many completed requests could not be counted in
 	// Mode (no usage reported) and were counted by chunks instead.
-	Fallbacks int
+	Fallbacks int `json:"fallbacks,omitempty"`
 }
 
 // String names the mode for outputs, with any fallback.

@@ -82,7 +82,11 @@ func (s *sweepRun) measure(pt *analyzePoint) error {
 	fmt.Fprintf(s.env.stdout, "\n== %s ==\n", pt.label)
 	log.Info().Str("target", job.Endpoint.URL).Str("point", pt.label).Msg("profiling")
 	dir := run.Dir()
-	out, err := measurePoint(s.env, pt.label, dir, job, &run, records.Meta{Experiment: s.plan.exp.Name, Point: pt.label},
+	exp := *s.plan.exp
+	exp.Load, exp.Requests, exp.Duration = job.Point.Load, job.Point.Stop.Requests, job.Point.Stop.Duration
+	exp.Warmup, exp.Seed = job.Point.Warmup, job.Point.Seed
+	rec := pointRecord(&exp, &run, runtime.PointKey{Experiment: exp.Name, Params: pt.params, Repeat: 1}, len(s.res.Points))
+	out, err := measurePoint(s.env, pt.label, dir, job, &run, records.Meta{Experiment: s.plan.exp.Name, Point: pt.label}, rec,
 		s.cmd.GeneratePlots)
 	if err != nil {
 		return err

@@ -73,9 +73,9 @@ func firstModel(r *genaiperf.Run) string {
 
 // measurePoint runs one point with a live progress display, its records
 // streamed to the files of dir (see pointSink), and finishes them.
-func measurePoint(e *env, title, dir string, job runtime.Job, run *genaiperf.Run, id records.Meta, withPlots bool) (*runtime.Outcome, error) {
+func measurePoint(e *env, title, dir string, job runtime.Job, run *genaiperf.Run, id records.Meta, rec runtime.PointRecord, withPlots bool) (*runtime.Outcome, error) {
 	job.Requests = runtime.Requests(job.Endpoint, job.Entries)
-	sink, err := openPointSink(dir, run, id, job.Requests, withPlots)
+	sink, err := openPointSink(dir, run, id, rec, job.Requests, withPlots)
 	if err != nil {
 		return nil, runFailed("%v", err)
 	}

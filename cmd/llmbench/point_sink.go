@@ -28,12 +28,14 @@ type pointSink struct {
 	export     *genaiperf.ProfileExportWriter
 	plots      *plots.PointData // nil when plots are off
 	dir        string
+	// record is the point's saved plan, completed by finish.
+	record runtime.PointRecord
 }
 
 // openPointSink starts the files of one run of a point in dir. id names
-// the point (scenario, experiment, point, repeat); the rest of the records
-// metadata comes from r.
-func openPointSink(dir string, r *genaiperf.Run, id records.Meta, reqs []runtime.Request, withPlots bool) (s *pointSink, err error) {
+// the point (scenario, experiment, point, repeat) and rec is its saved
+// plan; the rest of the records metadata comes from r.
+func openPointSink(dir string, r *genaiperf.Run, id records.Meta, rec runtime.PointRecord, reqs []runtime.Request, withPlots bool) (s *pointSink, err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -44,7 +46,7 @@ func openPointSink(dir string, r *genaiperf.Run, id records.Meta, reqs []runtime
 	if err := writeFile(filepath.Join(dir, "inputs.json"), func(f *os.File) error { return genaiperf.WriteInputs(f, payloads) }); err != nil {
 		return nil, err
 	}
-	s = &pointSink{dir: dir}
+	s = &pointSink{dir: dir, record: rec}
 	defer func() {
 		if err != nil {
 			s.abandon()
@@ -57,6 +59,9 @@ func openPointSink(dir string, r *genaiperf.Run, id records.Meta, reqs []runtime
 	meta.Model, meta.EndpointURL, meta.API, meta.Stream = firstModel(r), r.URL, r.EndpointType, r.Streaming
 	meta.Load, meta.Version = r.DirName(), version
 	if meta.Config, err = runDescription(r); err != nil {
+		return nil, err
+	}
+	if meta.PointRecord, err = rec.Encode(); err != nil {
 		return nil, err
 	}
 	opts, err := recordsOptions()
@@ -120,6 +125,12 @@ func (s *pointSink) finish(stderr io.Writer, r *genaiperf.Run, out *runtime.Outc
 		return err
 	}
 	s.records.Finish(r.TokenCounting, config)
+	s.record.Counting, s.record.Partial = out.Counting, out.Interrupted
+	saved, err := s.record.Encode()
+	if err != nil {
+		return err
+	}
+	s.records.SetPointRecord(saved)
 	err = errors.Join(out.RecordsErr,
 		s.records.Close(), s.parquet.Close(),
 		s.export.Close(), s.exportFile.Close())

@@ -4,6 +4,7 @@ import (
 	"github.com/rs/zerolog/log"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports/genaiperf"
 	"github.com/llmbench/llmbench/reports/records"
 	"github.com/llmbench/llmbench/runtime"
 )
@@ -23,7 +24,9 @@ func (c *profileCmd) Run(e *env) error {
 	c.warnInert()
 	log.Info().Str("target", job.Endpoint.URL).Str("load", run.Stimulus.String()).
 		Str("token_counting", string(job.Count)).Msg("profiling")
-	out, err := measurePoint(e, run.DirName(), run.Dir(), job, &run, records.Meta{Point: run.DirName()}, c.GeneratePlots)
+	exp := plannedExperiment(run.DirName(), job)
+	rec := pointRecord(exp, &run, runtime.PointKey{Experiment: exp.Name, Params: loadParams(&c.profileFlags), Repeat: 1}, 0)
+	out, err := measurePoint(e, run.DirName(), run.Dir(), job, &run, records.Meta{Point: run.DirName()}, rec, c.GeneratePlots)
 	if err != nil {
 		return err
 	}
@@ -31,6 +34,23 @@ func (c *profileCmd) Run(e *env) error {
 		return runFailed("writing artifacts: %v", err)
 	}
 	return outcomeError(out)
+}
+
+// plannedExperiment is a GenAI-Perf point as the experiment plan its
+// records save: the endpoint, load, stop condition, warmup, seed and
+// goodput the job runs with.
+func plannedExperiment(name string, job runtime.Job) *runtime.Experiment {
+	p := job.Point
+	return &runtime.Experiment{Name: name, Endpoint: job.Endpoint, Load: p.Load, Requests: p.Stop.Requests,
+		Duration: p.Stop.Duration, Warmup: p.Warmup, Seed: p.Seed, Goodput: job.Goodput, Repeats: 1}
+}
+
+// pointRecord is the saved plan of a GenAI-Perf point, its prompts
+// described as the console describes them.
+func pointRecord(exp *runtime.Experiment, run *genaiperf.Run, key runtime.PointKey, index int) runtime.PointRecord {
+	rec := runtime.RecordOf("", exp, key, index, records.StripCredentials)
+	rec.Plan.Dataset = promptSource(run)
+	return rec
 }
 
 // outcomeError turns a finished point into the exit status: an interrupt

@@ -22,10 +22,10 @@ type progress struct {
 	total int // measured requests expected, 0 when unknown
 	// warmup is the number of warmup requests sent before them.
 	warmup int
-	p     *runtime.Progress
-	start time.Time
-	stop  chan struct{}
-	done  chan struct{}
+	p      *runtime.Progress
+	start  time.Time
+	stop   chan struct{}
+	done   chan struct{}
 }
 
 // startProgress begins reporting on p; the returned func ends it.

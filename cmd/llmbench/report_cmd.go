@@ -83,7 +83,11 @@ func rerender(e *env, file string) (*storedPoint, error) {
 		return nil, invalid("%s: the file has no run description to render reports from (written by llmbench %q): %v",
 			file, meta.Version, err)
 	}
-	slos, err := goodputOf(run.Goodput)
+	saved, err := savedPlan(meta)
+	if err != nil {
+		return nil, invalid("%s: %v", file, err)
+	}
+	slos, counting, err := goodputAndCounting(saved, &run)
 	if err != nil {
 		return nil, invalid("%s: %v", file, err)
 	}
@@ -99,8 +103,8 @@ func rerender(e *env, file string) (*storedPoint, error) {
 	}); err != nil {
 		return nil, invalid("%s: %v", file, err)
 	}
-	out := &runtime.Outcome{Counting: countingOf(run.TokenCounting), Summary: acc.Summary(),
-		Components: parts.Summaries(), Goodput: slos}
+	out := &runtime.Outcome{Counting: counting, Summary: acc.Summary(), Components: parts.Summaries(), Goodput: slos,
+		Interrupted: saved != nil && saved.Partial}
 	dir := filepath.Dir(file)
 	jsonName, csvName := genaiperf.ExportFileNames(run.ProfileExportFile)
 	if err := writeFile(filepath.Join(dir, jsonName), func(f *os.File) error { return genaiperf.WriteJSON(f, &run, &out.Summary) }); err != nil {
@@ -116,7 +120,32 @@ func rerender(e *env, file string) (*storedPoint, error) {
 		return nil, err
 	}
 	writeComponents(e.stdout, out.Components)
-	return &storedPoint{file: file, meta: meta, run: run, out: out}, nil
+	return &storedPoint{file: file, meta: meta, run: run, out: out, record: saved}, nil
+}
+
+// savedPlan decodes the file's saved plan; nil for a file of schema
+// version 1, which has none.
+func savedPlan(meta records.Meta) (*runtime.PointRecord, error) {
+	if meta.PointRecord == "" {
+		return nil, nil
+	}
+	rec, err := runtime.DecodePointRecord(meta.PointRecord)
+	return &rec, err
+}
+
+// goodputAndCounting are the point's goodput SLOs and token counting: from
+// its saved plan, or read back from the run description of a version 1
+// file (see report_v1.go).
+func goodputAndCounting(saved *runtime.PointRecord, run *genaiperf.Run) ([]metrics.SLO, runtime.Counting, error) {
+	if saved == nil {
+		slos, err := goodputOf(run.Goodput)
+		return slos, countingOf(run.TokenCounting), err
+	}
+	exp, err := saved.Plan.Experiment()
+	if err != nil {
+		return nil, runtime.Counting{}, err
+	}
+	return exp.Goodput, saved.Counting, nil
 }
 
 // openRecordsFile opens a records file for reading, first recovering one
@@ -150,17 +179,4 @@ func openRecordsFile(e *env, path string) (*os.File, int64, error) {
 		return nil, 0, err
 	}
 	return f, st.Size(), nil
-}
-
-// goodputOf turns the stored goodput SLOs back into metrics.SLO values.
-func goodputOf(gs []genaiperf.Goodput) ([]metrics.SLO, error) {
-	slos := make([]metrics.SLO, 0, len(gs))
-	for _, g := range gs {
-		slo, err := metrics.ParseGoodput(fmt.Sprintf("%s:%v", g.Name, g.Value))
-		if err != nil {
-			return nil, err
-		}
-		slos = append(slos, slo)
-	}
-	return slos, nil
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -20,7 +18,6 @@ import (
 	"github.com/llmbench/llmbench/reports/records"
 	"github.com/llmbench/llmbench/reports/verdict"
 	"github.com/llmbench/llmbench/runtime"
-	"github.com/llmbench/llmbench/transport"
 )
 
 // storedPoint is one run of a point as re-rendered from its records file:
@@ -30,6 +27,8 @@ type storedPoint struct {
 	meta records.Meta
 	run  genaiperf.Run
 	out  *runtime.Outcome
+	// record is the saved plan; nil in a file of schema version 1.
+	record *runtime.PointRecord
 }
 
 // root is the folder the point's command wrote its sweep-level files in:
@@ -56,16 +55,36 @@ type storedExperiment struct {
 	written time.Time
 }
 
-// storedRun is one run folder's experiments, and its verdicts as the run
-// wrote them to gates.json (nil when it has none).
+// storedRun is one run folder's experiments, and the verdicts the run
+// wrote to gates.json (empty when it has none).
 type storedRun struct {
 	root, scenario string
 	// mixed names a second scenario whose points share the folder: its
 	// summary.json and report.html can then only belong to one of them.
-	mixed    string
-	results  []runtime.ExperimentResult
-	verdicts []verdict.Verdict
-	gates    map[string][]metrics.Gate
+	mixed   string
+	results []runtime.ExperimentResult
+	written storedVerdicts
+	// gates are the gates of version 1 points, read back from gates.json;
+	// legacy is set when an experiment was rebuilt from them.
+	gates  map[string][]metrics.Gate
+	legacy bool
+}
+
+// verdicts judges the rebuilt points as the run judged them; check()'s
+// verdicts and state, which need the scenario, are taken from gates.json,
+// as are all verdicts of a folder with version 1 points.
+func (r *storedRun) verdicts() *verdict.Report {
+	rep := &verdict.Report{Scenario: r.scenario, Verdicts: r.written.Verdicts, Check: r.written.Check, Partial: r.written.Partial}
+	if r.legacy {
+		return rep
+	}
+	rep.Verdicts = verdict.Collect(r.results)
+	for _, v := range r.written.Verdicts {
+		if v.Gate == verdict.CheckGate {
+			rep.Verdicts = append(rep.Verdicts, v)
+		}
+	}
+	return rep
 }
 
 // reportSweeps re-renders what a command wrote above its points, from the
@@ -89,7 +108,7 @@ func (c *reportCmd) reportSweeps(e *env, stored []*storedPoint) error {
 		if g.scenario != r.scenario {
 			r.mixed = g.scenario
 		}
-		res, err := g.result(r.gates[g.name])
+		res, err := g.rebuild(r)
 		if err != nil {
 			return err
 		}
@@ -141,175 +160,59 @@ func modTime(path string) time.Time {
 // openStoredRun reads the verdicts a run left in root, and the gates they
 // judged, so the re-rendered points are judged as the run judged them.
 func openStoredRun(root, scenario string) (*storedRun, error) {
-	vs, err := readVerdicts(filepath.Join(root, "gates.json"))
+	path := filepath.Join(root, artifacts.GatesFile)
+	written, err := readVerdicts(path)
 	if err != nil {
 		return nil, err
 	}
-	gates, err := gatesOf(vs)
+	gates, err := gatesOf(written.Verdicts)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.Join(root, "gates.json"), err)
-	}
-	return &storedRun{root: root, scenario: scenario, verdicts: vs, gates: gates}, nil
-}
-
-// readVerdicts reads back gates.json as verdict.WriteJSON wrote it; a
-// folder without one has no verdicts.
-func readVerdicts(path string) ([]verdict.Verdict, error) {
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var doc struct {
-		Verdicts []verdict.Verdict `json:"verdicts"`
-	}
-	if err := json.Unmarshal(b, &doc); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return doc.Verdicts, nil
+	return &storedRun{root: root, scenario: scenario, written: written, gates: gates}, nil
 }
 
-// gatesOf parses each experiment's gates back from its verdicts, in the
-// order they first appear: records do not store the scenario's gates, and
-// summary.json reports each point's gates and each gate's knee. check()
-// failures are not gates.
-func gatesOf(vs []verdict.Verdict) (map[string][]metrics.Gate, error) {
-	gates := map[string][]metrics.Gate{}
-	seen := map[[2]string]bool{}
-	for _, v := range vs {
-		k := [2]string{v.Experiment, v.Gate}
-		if v.Gate == verdict.CheckGate || seen[k] {
-			continue
-		}
-		seen[k] = true
-		g, err := metrics.ParseGate(v.Gate)
-		if err != nil {
-			return nil, fmt.Errorf("gate %q: %w", v.Gate, err)
-		}
-		gates[v.Experiment] = append(gates[v.Experiment], g)
-	}
-	return gates, nil
+// storedVerdicts is gates.json as verdict.WriteJSON wrote it.
+type storedVerdicts struct {
+	Verdicts []verdict.Verdict  `json:"verdicts"`
+	Check    verdict.CheckState `json:"check"`
+	Partial  bool               `json:"partial"`
 }
 
-// result rebuilds the experiment's runtime result: its points in load
-// order, each with its repeats, repeat statistics and gates, and the
-// saturation analysis a grid sweep gets.
-func (g *storedExperiment) result(gates []metrics.Gate) (runtime.ExperimentResult, error) {
-	slices.SortStableFunc(g.points, func(a, b *storedPoint) int { return cmp.Compare(a.meta.Repeat, b.meta.Repeat) })
-	var labels []string
-	runs := map[string][]*storedPoint{}
-	for _, p := range g.points {
-		if runs[p.meta.Point] == nil {
-			labels = append(labels, p.meta.Point)
-		}
-		runs[p.meta.Point] = append(runs[p.meta.Point], p)
+// readVerdicts reads back gates.json; a folder without one has no
+// verdicts.
+func readVerdicts(path string) (storedVerdicts, error) {
+	var doc storedVerdicts
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return doc, nil
 	}
-	exp := g.experiment(gates)
-	res := runtime.ExperimentResult{Experiment: exp}
-	for _, label := range labels {
-		pt, err := pointResult(exp, runs[label])
-		if err != nil {
-			return res, err
-		}
-		res.Points = append(res.Points, pt)
-		exp.Repeats = max(exp.Repeats, len(pt.Repeats))
-	}
-	slices.SortStableFunc(res.Points, func(a, b runtime.PointResult) int { return a.Params.Compare(b.Params) })
-	exp.Load = loadOf(res.Points[0].Params, &g.points[0].run)
-	res.Capacity = runtime.AnalyzeCapacity(&res, nil)
-	return res, nil
-}
-
-// experiment is the experiment as far as its stored run description tells
-// it: what report.html lists and what its gates are judged with. Its sweep
-// is not stored; the reports find the load parameter from the points.
-func (g *storedExperiment) experiment(gates []metrics.Gate) *runtime.Experiment {
-	p := g.points[0]
-	run := &p.run
-	ep := runtime.Endpoint{URL: p.meta.EndpointURL, API: transport.API(run.EndpointType), Stream: run.Streaming,
-		Model: firstModel(run), Tokenizer: run.Tokenizer}
-	if len(run.Models) > 1 {
-		ep.Models, ep.ModelSelection = run.Models, run.ModelSelection
-	}
-	if run.Endpoint != "" {
-		ep.Path = "/" + run.Endpoint
-	}
-	return &runtime.Experiment{Name: g.name, Endpoint: ep, Requests: run.RequestCount,
-		Duration: time.Duration(run.MeasurementInterval) * time.Millisecond, Warmup: run.WarmupRequestCount,
-		Seed: uint64(run.RandomSeed), Goodput: p.out.Goodput, Gates: gates}
-}
-
-// pointResult is one point from the runs of its repeats, in repeat order,
-// judged as runtime judges a point: repeat statistics when repeated, each
-// gate on the mean over the repeats.
-func pointResult(exp *runtime.Experiment, runs []*storedPoint) (runtime.PointResult, error) {
-	first := runs[0]
-	params, err := pointParams(first.meta.Point, &first.run)
 	if err != nil {
-		return runtime.PointResult{}, invalid("%s: %v", first.file, err)
+		return doc, err
 	}
-	pr := runtime.PointResult{Params: params}
-	summaries := make([]*metrics.Summary, len(runs))
-	for i, r := range runs {
-		pr.Repeats = append(pr.Repeats, r.out)
-		summaries[i] = &r.out.Summary
+	if err := json.Unmarshal(b, &doc); err != nil {
+		return doc, fmt.Errorf("%s: %w", path, err)
 	}
-	pr.Outcome = pr.Repeats[0]
-	if len(pr.Repeats) > 1 {
-		pr.RepeatStats = metrics.HeadlineRepeats(summaries)
-	}
-	pr.Gates = runtime.EvaluateGates(exp, params, pr.Repeats...)
-	return pr, nil
+	return doc, nil
 }
 
-// labelParams maps the names in point labels to sweep parameters: run
-// names a point by its parameters ("concurrency8-input_tokens512"),
-// analyze by GenAI-Perf's objective ("input_sequence_length512").
-var labelParams = map[string]string{
-	"concurrency": metrics.ParamConcurrency, "request_rate": metrics.ParamRate,
-	"replay_speed": metrics.ParamReplaySpeed, "input_tokens": metrics.ParamInputTokens,
-	"output_tokens": metrics.ParamOutputTokens, "input_sequence_length": metrics.ParamInputTokens,
-	"output_sequence_length": metrics.ParamOutputTokens,
-}
-
-// pointParams reads a point's parameters back from its label, which
-// holds every swept value (the run description keeps the load only, and
-// not a replay's speed), then takes a load the label does not name (an
-// analyze token sweep's) from the run's stimulus, as analyze sets it.
-func pointParams(label string, run *genaiperf.Run) (runtime.Params, error) {
-	params := runtime.Params{}
-	for part := range strings.SplitSeq(label, "-") {
-		i := strings.IndexFunc(part, func(r rune) bool { return r >= '0' && r <= '9' })
-		if i <= 0 {
-			return nil, fmt.Errorf("point label %q: %q is not a parameter and its value", label, part)
+// rebuild reads the experiment back from its points' saved plans, or,
+// when a point was written before plans were saved (schema version 1),
+// from what its run description and gates.json tell (report_v1.go).
+func (g *storedExperiment) rebuild(r *storedRun) (runtime.ExperimentResult, error) {
+	runs := make([]artifacts.StoredRun, len(g.points))
+	for i, p := range g.points {
+		if p.record == nil {
+			r.legacy = true
+			return g.result(r.gates[g.name])
 		}
-		name, ok := labelParams[part[:i]]
-		v, err := strconv.ParseFloat(part[i:], 64)
-		if !ok || err != nil {
-			return nil, fmt.Errorf("point label %q: %q is not a parameter and its value", label, part)
-		}
-		params[name] = v
+		runs[i] = artifacts.StoredRun{Record: *p.record, Outcome: p.out}
 	}
-	_, c := params[metrics.ParamConcurrency]
-	_, r := params[metrics.ParamRate]
-	_, s := params[metrics.ParamReplaySpeed]
-	switch {
-	case c || r || s:
-	case run.Stimulus.Mode() == "request_rate":
-		params[metrics.ParamRate] = run.Stimulus.RequestRate
-	default:
-		params[metrics.ParamConcurrency] = float64(max(run.Stimulus.Concurrency, 1))
+	res, err := artifacts.Rebuild(runs)
+	if err != nil {
+		return res, invalid("%s: %v", g.points[0].file, err)
 	}
-	return params, nil
-}
-
-// loadOf is a point's load as a scenario writes it; the lowest point's
-// stands for the experiment's base load in report.html.
-func loadOf(params runtime.Params, run *genaiperf.Run) runtime.Load {
-	return runtime.Load{Concurrency: int(params[metrics.ParamConcurrency]), Rate: params[metrics.ParamRate],
-		ReplaySpeed: params[metrics.ParamReplaySpeed], Arrival: runtime.Arrival(run.RequestDistribution)}
+	return res, nil
 }
 
 // writeRunReports prints and redraws each sweep of a folder and rewrites
@@ -317,8 +220,7 @@ func loadOf(params runtime.Params, run *genaiperf.Run) runtime.Load {
 // folder was read (it is at or below the report's path) and they are the
 // files of one scenario.
 func (c *reportCmd) writeRunReports(e *env, r *storedRun) error {
-	rr := artifacts.RunReport{Dir: r.root, Config: r.config(), Results: r.results, Plots: true,
-		Verdicts: &verdict.Report{Scenario: r.scenario, Verdicts: r.verdicts}}
+	rr := artifacts.RunReport{Dir: r.root, Config: r.config(), Results: r.results, Plots: true, Verdicts: r.verdicts()}
 	sweeps := rr.WriteSweeps(e.stdout, e.stderr)
 	if r.scenario == "" || !runFolder(r.root) || !within(c.Path, r.root) {
 		return nil
@@ -367,14 +269,4 @@ func (r *storedRun) config() []html.KV {
 		{Key: "experiments", Value: strings.Join(names, ", ")},
 		{Key: "llmbench", Value: version + " (llmbench report, from stored records)"},
 	}
-}
-
-// countingOf reads back a run's token counting as runtime.Counting.String
-// wrote it: "usage", or "usage (3 requests without usage counted by
-// chunks)".
-func countingOf(s string) runtime.Counting {
-	mode, rest, _ := strings.Cut(s, " (")
-	c := runtime.Counting{Mode: runtime.CountMode(mode)}
-	fmt.Sscanf(rest, "%d", &c.Fallbacks)
-	return c
 }

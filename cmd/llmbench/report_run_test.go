@@ -83,3 +83,50 @@ func checkReportPage(t *testing.T, page, exp string, points []string) {
 		}
 	}
 }
+
+// An adaptive sweep read back by `report` is the sweep that ran: every
+// point in its own folder, and summary.json byte for byte — the search
+// block, the saturation verdict and its source included — because the
+// saved plan replays the sweep's decisions from the stored points.
+func TestReportReproducesAdaptiveSweeps(t *testing.T) {
+	dir, file := writeScenario(t, `
+target = endpoint(url = "sim://?max_batch=2&ttft=20ms&itl=2ms&itl_per_seq=0ms&prefill_per_token=0s&jitter=0", model = "m")
+ds = synthetic(input_tokens = fixed(8), output_tokens = fixed(8))
+
+def main(ctx):
+    return [
+        experiment(name = "sat", endpoint = target, dataset = ds, traffic = concurrency(1), requests = 8,
+                   sweep = until_saturation(limit = 8), gates = ["ttft.p99 < 10s"]),
+        experiment(name = "srch", endpoint = target, dataset = ds, traffic = concurrency(1), requests = 8,
+                   sweep = search("ttft.p99 < 10s", lo = 1, hi = 4)),
+    ]
+`)
+	if r := runCLI(t, dir, "run", file, "--no-plots"); r.code != 0 {
+		t.Fatalf("run: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	out := filepath.Join(dir, "out")
+	for exp, want := range map[string]int{"sat": 2, "srch": 2} {
+		folders, _ := filepath.Glob(filepath.Join(out, exp, "concurrency*"))
+		if len(folders) < want {
+			t.Errorf("%s: %d point folders %v, want one per point measured (at least %d)", exp, len(folders), folders, want)
+		}
+	}
+	summary, err := os.ReadFile(filepath.Join(out, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"source": "until_saturation"`, `"search": {`} {
+		if !strings.Contains(string(summary), want) {
+			t.Fatalf("the run's summary.json lacks %s:\n%s", want, summary)
+		}
+	}
+	if err := os.Remove(filepath.Join(out, "summary.json")); err != nil {
+		t.Fatal(err)
+	}
+	if r := runCLI(t, dir, "report", out); r.code != 0 {
+		t.Fatalf("report: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if got, err := os.ReadFile(filepath.Join(out, "summary.json")); err != nil || !bytes.Equal(got, summary) {
+		t.Errorf("summary.json differs from the run's (err %v)\n got %s\nwant %s", err, got, summary)
+	}
+}

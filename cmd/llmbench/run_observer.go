@@ -19,6 +19,8 @@ type runObserver struct {
 	exp      *runtime.Experiment
 	plots    bool
 	live     liveProgress
+	// done counts the points finished: the next point's place in run order.
+	done int
 }
 
 // pointDir is where a point writes: OUT/<experiment>/<label>/.
@@ -38,7 +40,8 @@ func repeatDir(dir string, k int) string {
 func (o *runObserver) RunStarting(key runtime.PointKey, reqs []runtime.Request) (runtime.RunWatch, error) {
 	run := describePoint(o.exp, key.Params, &runtime.Outcome{})
 	id := records.Meta{Scenario: o.scenario, Experiment: o.exp.Name, Point: key.Params.Label(), Repeat: key.Repeat}
-	sink, err := openPointSink(repeatDir(o.pointDir(key.Params), key.Repeat), &run, id, reqs, o.plots)
+	rec := runtime.RecordOf(o.scenario, o.exp, key, o.done, records.StripCredentials)
+	sink, err := openPointSink(repeatDir(o.pointDir(key.Params), key.Repeat), &run, id, rec, reqs, o.plots)
 	if err != nil {
 		return nil, err
 	}
@@ -48,6 +51,7 @@ func (o *runObserver) RunStarting(key runtime.PointKey, reqs []runtime.Request) 
 
 func (o *runObserver) PointDone(p *runtime.PointResult) error {
 	o.live.end()
+	o.done++
 	for k, out := range p.Repeats {
 		fmt.Fprintf(o.e.stdout, "\n== %s / %s ==\n", o.exp.Name, repeatTitle(p.Params.Label(), k+1, len(p.Repeats)))
 		run := describePoint(o.exp, p.Params, out)

@@ -41,6 +41,12 @@ type Meta struct {
 	// llmbench, the GenAI-Perf run description), so every report can be
 	// re-rendered from the records file alone. It must hold no secrets.
 	Config string
+	// PointRecord is the runner's saved plan of this run of the point (a
+	// runtime.PointRecord as JSON): the experiment as planned, the point's
+	// key and place in run order, its token counting and whether it was
+	// cut short, so a stored run reads back into what ran. "" in files of
+	// schema version 1. It must hold no secrets.
+	PointRecord string
 	// Recovered is read back as true from a file whose run crashed and
 	// whose footer Recover rebuilt: it holds the row groups written before
 	// the crash only, and the metadata of the last of them (so usually no
@@ -65,6 +71,7 @@ const (
 	keyVersion       = keyPrefix + "version"
 	keySchemaVersion = keyPrefix + "schema_version"
 	keyConfig        = keyPrefix + "config"
+	keyPointRecord   = keyPrefix + "point_record" // since schema version 2
 	keyRecovered     = keyPrefix + "recovered" // written by Recover only
 )
 
@@ -86,6 +93,7 @@ func (m Meta) pairs() [][2]string {
 		{keyLoad, m.Load},
 		{keyTokenCounting, m.TokenCounting},
 		{keyConfig, m.Config},
+		{keyPointRecord, m.PointRecord},
 	}
 }
 
@@ -109,6 +117,7 @@ func metaFrom(lookup func(string) (string, bool)) Meta {
 		Version:       get(keyVersion),
 		SchemaVersion: get(keySchemaVersion),
 		Config:        get(keyConfig),
+		PointRecord:   get(keyPointRecord),
 		Recovered:     get(keyRecovered) == "true",
 	}
 }

@@ -18,7 +18,12 @@ import (
 // instead of every reader learning every version. Rows need no steps: the
 // columns a version adds read as NULL or zero from older files, which the
 // rule at SchemaVersion makes their true value.
-var upgrades []func(*Meta)
+var upgrades = []func(*Meta){
+	// 1 → 2 added llmbench.point_record, the runner's saved plan. A
+	// version 1 file has none and none can be derived here: its Config and
+	// Point label stay, and readers that need the plan fall back to them.
+	func(*Meta) {},
+}
 
 // upgrade checks the schema version of metadata read from a file and
 // brings the metadata up to SchemaVersion. meta.SchemaVersion keeps the

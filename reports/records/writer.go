@@ -187,6 +187,14 @@ func (w *Writer) Finish(tokenCounting, config string) {
 	w.pw.SetKeyValueMetadata(keyConfig, config)
 }
 
+// SetPointRecord stores the runner's saved plan of the point (see
+// Meta.PointRecord); the footer keeps the last one set, so a runner sets
+// it when it opens the file and again when the outcome is known.
+func (w *Writer) SetPointRecord(record string) {
+	w.meta.PointRecord = record
+	w.pw.SetKeyValueMetadata(keyPointRecord, record)
+}
+
 // Rows returns the number of rows written so far.
 func (w *Writer) Rows() int64 { return w.written }
 

@@ -1,0 +1,187 @@
+package main
+
+// The reader of records files of schema version 1, written before points
+// saved their plan (runtime.PointRecord): what they stored of it has to be
+// read back from display strings — the experiment from the GenAI-Perf run
+// description, point parameters from labels, gates from gates.json, token
+// counting from its printed form. Files of version 2 and later never come
+// here (report_run.go's rebuild).
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports/genaiperf"
+	"github.com/llmbench/llmbench/reports/verdict"
+	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/transport"
+)
+
+// gatesOf parses each experiment's gates back from its verdicts, in the
+// order they first appear: records do not store the scenario's gates, and
+// summary.json reports each point's gates and each gate's knee. check()
+// failures are not gates.
+func gatesOf(vs []verdict.Verdict) (map[string][]metrics.Gate, error) {
+	gates := map[string][]metrics.Gate{}
+	seen := map[[2]string]bool{}
+	for _, v := range vs {
+		k := [2]string{v.Experiment, v.Gate}
+		if v.Gate == verdict.CheckGate || seen[k] {
+			continue
+		}
+		seen[k] = true
+		g, err := metrics.ParseGate(v.Gate)
+		if err != nil {
+			return nil, fmt.Errorf("gate %q: %w", v.Gate, err)
+		}
+		gates[v.Experiment] = append(gates[v.Experiment], g)
+	}
+	return gates, nil
+}
+
+// result rebuilds the experiment's runtime result: its points in load
+// order, each with its repeats, repeat statistics and gates, and the
+// saturation analysis a grid sweep gets.
+func (g *storedExperiment) result(gates []metrics.Gate) (runtime.ExperimentResult, error) {
+	slices.SortStableFunc(g.points, func(a, b *storedPoint) int { return cmp.Compare(a.meta.Repeat, b.meta.Repeat) })
+	var labels []string
+	runs := map[string][]*storedPoint{}
+	for _, p := range g.points {
+		if runs[p.meta.Point] == nil {
+			labels = append(labels, p.meta.Point)
+		}
+		runs[p.meta.Point] = append(runs[p.meta.Point], p)
+	}
+	exp := g.experiment(gates)
+	res := runtime.ExperimentResult{Experiment: exp}
+	for _, label := range labels {
+		pt, err := pointResult(exp, runs[label])
+		if err != nil {
+			return res, err
+		}
+		res.Points = append(res.Points, pt)
+		exp.Repeats = max(exp.Repeats, len(pt.Repeats))
+	}
+	slices.SortStableFunc(res.Points, func(a, b runtime.PointResult) int { return a.Params.Compare(b.Params) })
+	exp.Load = loadOf(res.Points[0].Params, &g.points[0].run)
+	res.Capacity = runtime.AnalyzeCapacity(&res, nil)
+	return res, nil
+}
+
+// experiment is the experiment as far as its stored run description tells
+// it: what report.html lists and what its gates are judged with. Its sweep
+// is not stored; the reports find the load parameter from the points.
+func (g *storedExperiment) experiment(gates []metrics.Gate) *runtime.Experiment {
+	p := g.points[0]
+	run := &p.run
+	ep := runtime.Endpoint{URL: p.meta.EndpointURL, API: transport.API(run.EndpointType), Stream: run.Streaming,
+		Model: firstModel(run), Tokenizer: run.Tokenizer}
+	if len(run.Models) > 1 {
+		ep.Models, ep.ModelSelection = run.Models, run.ModelSelection
+	}
+	if run.Endpoint != "" {
+		ep.Path = "/" + run.Endpoint
+	}
+	return &runtime.Experiment{Name: g.name, Endpoint: ep, Requests: run.RequestCount,
+		Duration: time.Duration(run.MeasurementInterval) * time.Millisecond, Warmup: run.WarmupRequestCount,
+		Seed: uint64(run.RandomSeed), Goodput: p.out.Goodput, Gates: gates}
+}
+
+// pointResult is one point from the runs of its repeats, in repeat order,
+// judged as runtime judges a point: repeat statistics when repeated, each
+// gate on the mean over the repeats.
+func pointResult(exp *runtime.Experiment, runs []*storedPoint) (runtime.PointResult, error) {
+	first := runs[0]
+	params, err := pointParams(first.meta.Point, &first.run)
+	if err != nil {
+		return runtime.PointResult{}, invalid("%s: %v", first.file, err)
+	}
+	pr := runtime.PointResult{Params: params}
+	summaries := make([]*metrics.Summary, len(runs))
+	for i, r := range runs {
+		pr.Repeats = append(pr.Repeats, r.out)
+		summaries[i] = &r.out.Summary
+	}
+	pr.Outcome = pr.Repeats[0]
+	if len(pr.Repeats) > 1 {
+		pr.RepeatStats = metrics.HeadlineRepeats(summaries)
+	}
+	pr.Gates = runtime.EvaluateGates(exp, params, pr.Repeats...)
+	return pr, nil
+}
+
+// labelParams maps the names in point labels to sweep parameters: run
+// names a point by its parameters ("concurrency8-input_tokens512"),
+// analyze by GenAI-Perf's objective ("input_sequence_length512").
+var labelParams = map[string]string{
+	"concurrency": metrics.ParamConcurrency, "request_rate": metrics.ParamRate,
+	"replay_speed": metrics.ParamReplaySpeed, "input_tokens": metrics.ParamInputTokens,
+	"output_tokens": metrics.ParamOutputTokens, "input_sequence_length": metrics.ParamInputTokens,
+	"output_sequence_length": metrics.ParamOutputTokens,
+}
+
+// pointParams reads a point's parameters back from its label, which
+// holds every swept value (the run description keeps the load only, and
+// not a replay's speed), then takes a load the label does not name (an
+// analyze token sweep's) from the run's stimulus, as analyze sets it.
+func pointParams(label string, run *genaiperf.Run) (runtime.Params, error) {
+	params := runtime.Params{}
+	for part := range strings.SplitSeq(label, "-") {
+		i := strings.IndexFunc(part, func(r rune) bool { return r >= '0' && r <= '9' })
+		if i <= 0 {
+			return nil, fmt.Errorf("point label %q: %q is not a parameter and its value", label, part)
+		}
+		name, ok := labelParams[part[:i]]
+		v, err := strconv.ParseFloat(part[i:], 64)
+		if !ok || err != nil {
+			return nil, fmt.Errorf("point label %q: %q is not a parameter and its value", label, part)
+		}
+		params[name] = v
+	}
+	_, c := params[metrics.ParamConcurrency]
+	_, r := params[metrics.ParamRate]
+	_, s := params[metrics.ParamReplaySpeed]
+	switch {
+	case c || r || s:
+	case run.Stimulus.Mode() == "request_rate":
+		params[metrics.ParamRate] = run.Stimulus.RequestRate
+	default:
+		params[metrics.ParamConcurrency] = float64(max(run.Stimulus.Concurrency, 1))
+	}
+	return params, nil
+}
+
+// loadOf is a point's load as a scenario writes it; the lowest point's
+// stands for the experiment's base load in report.html.
+func loadOf(params runtime.Params, run *genaiperf.Run) runtime.Load {
+	return runtime.Load{Concurrency: int(params[metrics.ParamConcurrency]), Rate: params[metrics.ParamRate],
+		ReplaySpeed: params[metrics.ParamReplaySpeed], Arrival: runtime.Arrival(run.RequestDistribution)}
+}
+
+// countingOf reads back a run's token counting as runtime.Counting.String
+// wrote it: "usage", or "usage (3 requests without usage counted by
+// chunks)".
+func countingOf(s string) runtime.Counting {
+	mode, rest, _ := strings.Cut(s, " (")
+	c := runtime.Counting{Mode: runtime.CountMode(mode)}
+	fmt.Sscanf(rest, "%d", &c.Fallbacks)
+	return c
+}
+
+// goodputOf turns the stored goodput SLOs back into metrics.SLO values.
+func goodputOf(gs []genaiperf.Goodput) ([]metrics.SLO, error) {
+	slos := make([]metrics.SLO, 0, len(gs))
+	for _, g := range gs {
+		slo, err := metrics.ParseGoodput(fmt.Sprintf("%s:%v", g.Name, g.Value))
+		if err != nil {
+			return nil, err
+		}
+		slos = append(slos, slo)
+	}
+	return slos, nil
+}
