@@ -72,7 +72,7 @@ const (
 	keySchemaVersion = keyPrefix + "schema_version"
 	keyConfig        = keyPrefix + "config"
 	keyPointRecord   = keyPrefix + "point_record" // since schema version 2
-	keyRecovered     = keyPrefix + "recovered" // written by Recover only
+	keyRecovered     = keyPrefix + "recovered"    // written by Recover only
 )
 
 // pairs lists the metadata a Writer stores as key-value pairs, in a fixed
