@@ -41,8 +41,7 @@ type RecordWriter interface {
 type Outcome struct {
 	// Target is the URL requests went to (the simulator's real address for
 	// sim://).
-	Target   string
-	Requests []Request
+	Target string
 	// Interrupted is set when the run was cancelled before its stop
 	// condition: the summary is real but partial.
 	Interrupted bool
@@ -94,7 +93,7 @@ func Execute(ctx context.Context, job Job) (*Outcome, error) {
 	job.Point.OnRecord = red.take
 	res := Run(ctx, job.Point, client, clock, reqs)
 	red.wait()
-	return &Outcome{Target: client.Target(), Requests: reqs, Interrupted: res.Interrupted,
+	return &Outcome{Target: client.Target(), Interrupted: res.Interrupted,
 		Counting: red.counting(), Summary: red.whole.Summary(), Components: red.parts.Summaries(),
 		Goodput: job.Goodput, RecordsErr: red.writeErr}, nil
 }

@@ -282,3 +282,50 @@ def main(ctx):
 		t.Errorf("check created the --out folder: %v", err)
 	}
 }
+
+// check() sees every point an adaptive sweep measured under its own label,
+// and .saturation and .search name the point they mean; the console names
+// each point once.
+func TestAdaptiveSweepPointsInCheck(t *testing.T) {
+	dir, file := writeScenario(t, `
+target = endpoint(url = "sim://?max_batch=2&ttft=20ms&itl=2ms&itl_per_seq=0ms&prefill_per_token=0s&jitter=0", model = "m")
+ds = synthetic(input_tokens = fixed(8), output_tokens = fixed(8))
+
+def main(ctx):
+    return [
+        experiment(name = "sat", endpoint = target, dataset = ds, traffic = concurrency(1), requests = 8,
+                   sweep = until_saturation(limit = 8)),
+        experiment(name = "srch", endpoint = target, dataset = ds, traffic = concurrency(1), requests = 8,
+                   sweep = search("ttft.p99 < 10s", lo = 1, hi = 4)),
+    ]
+
+def check(results):
+    sat, srch = results["sat"], results["srch"]
+    labels = [p.label for p in sat.points]
+    if labels != ["concurrency%d" % p.concurrency for p in sat.points] or len(labels) != len(set(labels)):
+        fail("sat labels %s" % labels)
+    if sat.saturation == None or sat.saturation.label != "concurrency%d" % sat.saturation.concurrency:
+        fail("saturation %s" % sat.saturation)
+    if srch.search == None or srch.search.concurrency != 4 or srch.search.label != "concurrency4":
+        fail("search %s" % srch.search)
+    print("saturation at", sat.saturation.label, "of", labels)
+`)
+	r := runCLI(t, dir, "run", file, "--no-plots")
+	if r.code != 0 || !strings.Contains(r.stdout, "check(): passed") {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, exp := range []string{"sat", "srch"} {
+		seen := map[string]bool{}
+		for _, line := range strings.Split(r.stdout, "\n") {
+			if strings.HasPrefix(line, "== "+exp+" / ") {
+				if seen[line] {
+					t.Errorf("console header %q repeats", line)
+				}
+				seen[line] = true
+			}
+		}
+		if len(seen) < 2 {
+			t.Errorf("%s: %d point headers on the console", exp, len(seen))
+		}
+	}
+}
