@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/llmbench/llmbench/runtime/failure"
+
 	"go.starlark.net/resolve"
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
@@ -55,6 +57,9 @@ func (e *LoadError) Error() string {
 }
 
 func (e *LoadError) Unwrap() error { return e.Err }
+
+// FailureClass makes every scenario fault invalid input (exit 2).
+func (e *LoadError) FailureClass() failure.Class { return failure.Input }
 
 // CheckFailure is what a scenario's check(results) raised with fail(): the
 // scenario ran and a custom gate did not hold, which is exit 1 like any

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/llmbench/llmbench/runtime/failure"
+
 	"go.starlark.net/starlark"
 
 	"github.com/llmbench/llmbench/runtime"
@@ -19,7 +21,7 @@ import (
 func Load(path string, vars map[string]string, opts Options) (*runtime.Scenario, error) {
 	src, err := os.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return nil, failure.New(failure.Input, err) // the user named the file
 	}
 	return loadSource(path, src, vars, opts)
 }

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/llmbench/llmbench/runtime/failure"
+
 	"github.com/llmbench/llmbench/transport"
 	"github.com/llmbench/llmbench/transport/sim"
 )
@@ -83,7 +85,7 @@ func (e Endpoint) modelPicker() func(i int) string {
 }
 
 // ErrUnreachable marks a target that did not accept a connection.
-var ErrUnreachable = errors.New("target unreachable")
+var ErrUnreachable = failure.New(failure.Run, errors.New("target unreachable"))
 
 // IsSim reports whether the endpoint targets the in-process simulator.
 func (e Endpoint) IsSim() bool { return strings.HasPrefix(e.URL, "sim://") }

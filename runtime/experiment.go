@@ -7,6 +7,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/llmbench/llmbench/runtime/failure"
+
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime/dataset"
 )
@@ -101,6 +103,9 @@ func (e *PlanError) Error() string {
 	return fmt.Sprintf("experiment %q: %s: %v", e.Experiment, e.Param, e.Err)
 }
 func (e *PlanError) Unwrap() error { return e.Err }
+
+// FailureClass makes a plan that cannot run invalid input (exit 2).
+func (e *PlanError) FailureClass() failure.Class { return failure.Input }
 
 // Validate refuses, before anything is sent, what the plan could only do
 // wrong: features declared but not built yet, gates whose metric this
@@ -269,17 +274,17 @@ func runPoint(ctx context.Context, e *Experiment, spec PointSpec, obs Observer) 
 	if e.Endpoint.Tokenizer != "" {
 		t, err := LoadTokenizer(e.Endpoint.Tokenizer)
 		if err != nil {
-			return PointResult{}, err
+			return PointResult{}, failure.Inputf("tokenizer: %w", err)
 		}
 		tok, src = t, dataset.WithTokenizer(src, t) // prompts of exact token lengths
 	}
 	entries, err := buildEntries(src, spec)
 	if err != nil {
-		return PointResult{}, err
+		return PointResult{}, failure.Inputf("dataset: %w", err)
 	}
 	mode, err := ParseCountMode(e.Endpoint.TokenCount, tok != nil)
 	if err != nil {
-		return PointResult{}, err
+		return PointResult{}, failure.New(failure.Input, err)
 	}
 	ep := e.Endpoint
 	ep.ModelSeed = e.Seed // random model choice follows the experiment's seed

@@ -43,7 +43,7 @@ func (c *analyzeCmd) Run(e *env) error {
 	s := &sweepRun{cmd: c, env: e, plan: plan, cp: cp, res: &runtime.ExperimentResult{Experiment: plan.exp}}
 	runErr := s.run()
 	if err := s.report(); err != nil {
-		return runFailed("writing sweep results: %v", err)
+		return runFailed("writing sweep results: %w", err)
 	}
 	return runErr
 }

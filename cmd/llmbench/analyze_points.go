@@ -33,7 +33,7 @@ func sweepPoints(base *profileFlags, spec sweepSpec) ([]analyzePoint, error) {
 		p.params[spec.kind.param] = v
 		config, err := pointConfig(&p.flags, p.label)
 		if err != nil {
-			return nil, runFailed("internal error: %v", err)
+			return nil, runFailed("internal error: %w", err)
 		}
 		p.config = config
 		points = append(points, p)

@@ -40,7 +40,7 @@ func (c *analyzeCmd) openCheckpoint() (*runtime.Checkpoint, error) {
 	}
 	cp, found, err := runtime.LoadCheckpoint(path)
 	if err != nil {
-		return nil, invalid("%v", err)
+		return nil, invalid("%w", err)
 	}
 	if !found {
 		log.Info().Str("checkpoint", path).Msg("no checkpoint yet: measuring every point")
@@ -92,7 +92,7 @@ func (s *sweepRun) measure(pt *analyzePoint) error {
 		return err
 	}
 	if err := writePointArtifacts(s.env.stdout, dir, &run, out); err != nil {
-		return runFailed("writing artifacts: %v", err)
+		return runFailed("writing artifacts: %w", err)
 	}
 	pr := runtime.PointResult{Params: pt.params, Outcome: slim(out)}
 	pr.Repeats = []*runtime.Outcome{pr.Outcome}
@@ -104,7 +104,7 @@ func (s *sweepRun) measure(pt *analyzePoint) error {
 	}
 	s.cp.Add(runtime.CheckpointOf(pt.config, id, pt.label, dir, &pr))
 	if err := s.cp.Save(s.cmd.checkpointPath()); err != nil {
-		return runFailed("writing checkpoint: %v", err)
+		return runFailed("writing checkpoint: %w", err)
 	}
 	return nil
 }

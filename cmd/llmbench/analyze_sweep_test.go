@@ -1,7 +1,7 @@
 package main
 
 import (
-	"errors"
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -66,8 +66,7 @@ func TestParseSweepRejects(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := parseSweep(c.typ, c.rng, c.list)
-		var ee *exitError
-		if err == nil || !errors.As(err, &ee) || ee.code != exitInvalidInput || !strings.Contains(err.Error(), c.msg) {
+		if err == nil || exitCode(err, io.Discard) != exitInvalidInput || !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("%s %q %q: err %v, want exit 2 with %q", c.typ, c.rng, c.list, err, c.msg)
 		}
 	}

@@ -77,7 +77,7 @@ func measurePoint(e *env, title, dir string, job runtime.Job, run *genaiperf.Run
 	job.Requests = runtime.Requests(job.Endpoint, job.Entries)
 	sink, err := openPointSink(dir, run, id, rec, job.Requests, withPlots)
 	if err != nil {
-		return nil, runFailed("%v", err)
+		return nil, runFailed("%w", err)
 	}
 	job.Records = sink
 	out, err := executeWithProgress(e, title, job)
@@ -86,11 +86,11 @@ func measurePoint(e *env, title, dir string, job runtime.Job, run *genaiperf.Run
 		if errors.Is(err, runtime.ErrUnreachable) {
 			return nil, runFailed("%s: %v", title, err)
 		}
-		return nil, invalid("%s: %v", title, err)
+		return nil, invalid("%s: %w", title, err)
 	}
 	run.TokenCounting = out.Counting.String()
 	if err := sink.finish(e.stderr, run, out, title); err != nil {
-		return nil, runFailed("writing records: %v", err)
+		return nil, runFailed("writing records: %w", err)
 	}
 	return out, nil
 }

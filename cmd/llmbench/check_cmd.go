@@ -39,7 +39,7 @@ func printPlan(w io.Writer, scen *runtime.Scenario) error {
 		if !exp.Adaptive() {
 			var err error
 			if points, err = exp.Points(); err != nil {
-				return invalid("%v", err)
+				return invalid("%w", err)
 			}
 		}
 		ep := exp.Endpoint

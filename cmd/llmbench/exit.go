@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/llmbench/llmbench/runtime/failure"
 )
 
 // Exit codes, one per failure class (SPEC §1).
@@ -15,38 +17,39 @@ const (
 	exitInterrupted  = 130
 )
 
-// exitError carries the exit code a failure maps to.
-type exitError struct {
-	code int
-	err  error
-}
+// errGatesFailed is the one outcome that is not a failure of llmbench's:
+// the run worked and a gate did not hold (exit 1).
+type errGatesFailed struct{ status string }
 
-func (e *exitError) Error() string { return e.err.Error() }
-func (e *exitError) Unwrap() error { return e.err }
+func (e *errGatesFailed) Error() string { return e.status }
 
-// invalid marks bad user input (flags, files): exit 2.
-func invalid(format string, args ...any) error {
-	return &exitError{code: exitInvalidInput, err: fmt.Errorf(format, args...)}
-}
+// invalid is bad user input found in cmd (a flag, -D): exit 2. Errors
+// from the packages carry their class from where they started.
+func invalid(format string, args ...any) error { return failure.Inputf(format, args...) }
 
-// runFailed marks a run that could not be carried out: exit 3.
-func runFailed(format string, args ...any) error {
-	return &exitError{code: exitRunFailed, err: fmt.Errorf(format, args...)}
-}
+// runFailed is a run that could not be carried out: exit 3.
+func runFailed(format string, args ...any) error { return failure.Runf(format, args...) }
 
 // errInterrupted ends a run stopped by Ctrl-C or SIGTERM after its partial
 // results were written.
-var errInterrupted = &exitError{code: exitInterrupted, err: errors.New("interrupted: partial results written")}
+var errInterrupted = failure.New(failure.Interrupted, errors.New("interrupted: partial results written"))
 
-// exitCode prints err in one line and maps it to the process exit code.
+// exitCode prints err in one line and maps it to the process exit code:
+// the one place a failure's class becomes a number.
 func exitCode(err error, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
 	fmt.Fprintf(stderr, "llmbench: %v\n", err)
-	var e *exitError
-	if errors.As(err, &e) {
-		return e.code
+	var gates *errGatesFailed
+	if errors.As(err, &gates) {
+		return exitGateFailed
+	}
+	switch failure.ClassOf(err) {
+	case failure.Input:
+		return exitInvalidInput
+	case failure.Interrupted:
+		return exitInterrupted
 	}
 	return exitRunFailed
 }

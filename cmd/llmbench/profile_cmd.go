@@ -31,7 +31,7 @@ func (c *profileCmd) Run(e *env) error {
 		return err
 	}
 	if err := writePointArtifacts(e.stdout, run.Dir(), &run, out); err != nil {
-		return runFailed("writing artifacts: %v", err)
+		return runFailed("writing artifacts: %w", err)
 	}
 	return outcomeError(out)
 }

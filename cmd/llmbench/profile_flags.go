@@ -86,13 +86,13 @@ func (c *profileFlags) plan() (runtime.Job, genaiperf.Run, error) {
 	if c.Tokenizer != "" {
 		t, err := runtime.LoadTokenizerRevision(c.Tokenizer, c.TokenizerRevision)
 		if err != nil {
-			return job, genaiperf.Run{}, invalid("--tokenizer: %v", err)
+			return job, genaiperf.Run{}, invalid("--tokenizer: %w", err)
 		}
 		tok = t
 	}
 	mode, err := runtime.ParseCountMode(c.TokenCount, tok != nil)
 	if err != nil {
-		return job, genaiperf.Run{}, invalid("--token-count: %v", err)
+		return job, genaiperf.Run{}, invalid("--token-count: %w", err)
 	}
 	src, err := c.source(tok)
 	if err != nil {
@@ -100,7 +100,7 @@ func (c *profileFlags) plan() (runtime.Job, genaiperf.Run, error) {
 	}
 	entries, err := src.Build(0)
 	if err != nil {
-		return job, genaiperf.Run{}, invalid("%v", err)
+		return job, genaiperf.Run{}, invalid("%w", err)
 	}
 	c.fillOutputLengths(entries)
 	job = runtime.Job{Endpoint: endpoint, Entries: entries, Point: c.point(), Count: mode, Tokenizer: tok, Goodput: slos}
@@ -193,7 +193,7 @@ func (c *profileFlags) warnInert() {
 func (c *profileFlags) endpoint() (runtime.Endpoint, error) {
 	api, err := transport.ParseAPI(c.EndpointType)
 	if err != nil {
-		return runtime.Endpoint{}, invalid("--endpoint-type: %v", err)
+		return runtime.Endpoint{}, invalid("--endpoint-type: %w", err)
 	}
 	extra, err := parseExtraInputs(c.ExtraInputs)
 	if err != nil {
@@ -205,7 +205,7 @@ func (c *profileFlags) endpoint() (runtime.Endpoint, error) {
 	}
 	if c.URL != "sim://" && strings.HasPrefix(c.URL, "sim://") {
 		if _, err := runtime.SimConfig(c.URL); err != nil {
-			return runtime.Endpoint{}, invalid("--url: %v", err)
+			return runtime.Endpoint{}, invalid("--url: %w", err)
 		}
 	}
 	return runtime.Endpoint{
@@ -229,7 +229,7 @@ func parseGoodput(specs []string) ([]metrics.SLO, error) {
 	for _, spec := range specs {
 		slo, err := metrics.ParseGoodput(spec)
 		if err != nil {
-			return nil, invalid("--goodput: %v", err)
+			return nil, invalid("--goodput: %w", err)
 		}
 		slos = append(slos, slo)
 	}
@@ -255,7 +255,7 @@ func (c *profileFlags) source(tok runtime.Tokenizer) (dataset.Source, error) {
 		trace := dataset.Trace{Path: path, Seed: uint64(c.RandomSeed), Tokenizer: dtok}
 		info, err := trace.Check()
 		if err != nil {
-			return nil, invalid("--input-file: %v", err)
+			return nil, invalid("--input-file: %w", err)
 		}
 		if c.FixedSchedule && !info.Timed {
 			return nil, invalid("--fixed-schedule: %s has no timestamps", path)
@@ -267,7 +267,7 @@ func (c *profileFlags) source(tok runtime.Tokenizer) (dataset.Source, error) {
 	}
 	jsonl := dataset.JSONL{Path: c.InputFile}
 	if _, err := jsonl.Check(); err != nil {
-		return nil, invalid("--input-file: %v", err)
+		return nil, invalid("--input-file: %w", err)
 	}
 	return jsonl, nil
 }

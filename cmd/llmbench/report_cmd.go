@@ -27,7 +27,7 @@ type reportCmd struct {
 func (c *reportCmd) Run(e *env) error {
 	files, err := findRecords(c.Path)
 	if err != nil {
-		return invalid("%v", err)
+		return invalid("%w", err)
 	}
 	if len(files) == 0 {
 		if export, ok := profileExport(c.Path); ok {
@@ -71,12 +71,12 @@ func findRecords(path string) ([]string, error) {
 func rerender(e *env, file string) (*storedPoint, error) {
 	f, size, err := openRecordsFile(e, file)
 	if err != nil {
-		return nil, invalid("%s: %v", file, err)
+		return nil, invalid("%s: %w", file, err)
 	}
 	defer f.Close()
 	meta, err := records.ReadMeta(f, size)
 	if err != nil {
-		return nil, invalid("%s: %v", file, err)
+		return nil, invalid("%s: %w", file, err)
 	}
 	var run genaiperf.Run
 	if err := json.Unmarshal([]byte(meta.Config), &run); err != nil {
@@ -85,11 +85,11 @@ func rerender(e *env, file string) (*storedPoint, error) {
 	}
 	saved, err := savedPlan(meta)
 	if err != nil {
-		return nil, invalid("%s: %v", file, err)
+		return nil, invalid("%s: %w", file, err)
 	}
 	slos, counting, err := goodputAndCounting(saved, &run)
 	if err != nil {
-		return nil, invalid("%s: %v", file, err)
+		return nil, invalid("%s: %w", file, err)
 	}
 	// Rows are in completion order, the order the run summarized them in
 	// (the order of a floating-point sum shows in the last digit).
@@ -101,17 +101,17 @@ func rerender(e *env, file string) (*storedPoint, error) {
 		data.Add(r)
 		return nil
 	}); err != nil {
-		return nil, invalid("%s: %v", file, err)
+		return nil, invalid("%s: %w", file, err)
 	}
 	out := &runtime.Outcome{Counting: counting, Summary: acc.Summary(), Components: parts.Summaries(), Goodput: slos,
 		Interrupted: saved != nil && saved.Partial}
 	dir := filepath.Dir(file)
 	jsonName, csvName := genaiperf.ExportFileNames(run.ProfileExportFile)
 	if err := writeFile(filepath.Join(dir, jsonName), func(f *os.File) error { return genaiperf.WriteJSON(f, &run, &out.Summary) }); err != nil {
-		return nil, runFailed("%v", err)
+		return nil, runFailed("%w", err)
 	}
 	if err := writeFile(filepath.Join(dir, csvName), func(f *os.File) error { return genaiperf.WriteCSV(f, &run, &out.Summary) }); err != nil {
-		return nil, runFailed("%v", err)
+		return nil, runFailed("%w", err)
 	}
 	if _, err := plots.WritePointPlots(filepath.Join(dir, "plots"), meta.Point, data); err != nil {
 		fmt.Fprintf(e.stderr, "llmbench: plots for %s: %v\n", dir, err)

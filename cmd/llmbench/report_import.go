@@ -29,12 +29,12 @@ func profileExport(path string) (string, bool) {
 func (c *reportCmd) importExport(e *env, path string) error {
 	f, err := os.Open(path)
 	if err != nil {
-		return invalid("%v", err)
+		return invalid("%w", err)
 	}
 	exp, err := paexport.Read(f)
 	f.Close()
 	if err != nil {
-		return invalid("%s: %v", path, err)
+		return invalid("%s: %w", path, err)
 	}
 	counting, err := c.count(exp)
 	if err != nil {
@@ -45,14 +45,14 @@ func (c *reportCmd) importExport(e *env, path string) error {
 	run.Tokenizer = c.Tokenizer
 	dir := filepath.Join(filepath.Dir(path), "llmbench-report")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return runFailed("%v", err)
+		return runFailed("%w", err)
 	}
 	jsonName, csvName := genaiperf.ExportFileNames("profile_export.json")
 	if err := writeFile(filepath.Join(dir, jsonName), func(f *os.File) error { return genaiperf.WriteJSON(f, &run, &summary) }); err != nil {
-		return runFailed("%v", err)
+		return runFailed("%w", err)
 	}
 	if err := writeFile(filepath.Join(dir, csvName), func(f *os.File) error { return genaiperf.WriteCSV(f, &run, &summary) }); err != nil {
-		return runFailed("%v", err)
+		return runFailed("%w", err)
 	}
 	if err := genaiperf.WriteConsole(e.stdout, &run, &summary); err != nil {
 		return err
@@ -67,13 +67,13 @@ func (c *reportCmd) count(exp *paexport.Export) (runtime.Counting, error) {
 	if c.Tokenizer != "" {
 		t, err := runtime.LoadTokenizer(c.Tokenizer)
 		if err != nil {
-			return runtime.Counting{}, invalid("--tokenizer: %v", err)
+			return runtime.Counting{}, invalid("--tokenizer: %w", err)
 		}
 		tok = t
 	}
 	mode, err := runtime.ParseCountMode(c.TokenCount, tok != nil)
 	if err != nil {
-		return runtime.Counting{}, invalid("--token-count: %v", err)
+		return runtime.Counting{}, invalid("--token-count: %w", err)
 	}
 	reqs := make([]runtime.Request, len(exp.Prompts))
 	for i, p := range exp.Prompts {

@@ -100,7 +100,7 @@ func (c *reportCmd) reportSweeps(e *env, stored []*storedPoint) error {
 		if r == nil {
 			var err error
 			if r, err = openStoredRun(g.root, g.scenario); err != nil {
-				return invalid("%v", err)
+				return invalid("%w", err)
 			}
 			byRoot[g.root] = r
 			runs = append(runs, r)
@@ -210,7 +210,7 @@ func (g *storedExperiment) rebuild(r *storedRun) (runtime.ExperimentResult, erro
 	}
 	res, err := artifacts.Rebuild(runs)
 	if err != nil {
-		return res, invalid("%s: %v", g.points[0].file, err)
+		return res, invalid("%s: %w", g.points[0].file, err)
 	}
 	return res, nil
 }
@@ -231,10 +231,10 @@ func (c *reportCmd) writeRunReports(e *env, r *storedRun) error {
 		return nil
 	}
 	if err := rr.WriteSummary(); err != nil {
-		return runFailed("%v", err)
+		return runFailed("%w", err)
 	}
 	if err := rr.WriteHTML(sweeps); err != nil {
-		return runFailed("%v", err)
+		return runFailed("%w", err)
 	}
 	fmt.Fprintf(e.stdout, "\nSummary: %s\nReport: %s\n", filepath.Join(r.root, artifacts.SummaryFile), filepath.Join(r.root, artifacts.HTMLFile))
 	return nil

@@ -99,7 +99,7 @@ func pointResult(exp *runtime.Experiment, runs []*storedPoint) (runtime.PointRes
 	first := runs[0]
 	params, err := pointParams(first.meta.Point, &first.run)
 	if err != nil {
-		return runtime.PointResult{}, invalid("%s: %v", first.file, err)
+		return runtime.PointResult{}, invalid("%s: %w", first.file, err)
 	}
 	pr := runtime.PointResult{Params: params}
 	summaries := make([]*metrics.Summary, len(runs))

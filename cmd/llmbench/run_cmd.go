@@ -36,14 +36,14 @@ type outputFlags struct {
 // check refuses an output place that cannot be written, naming its flag.
 func (o *outputFlags) check() error {
 	if err := artifacts.CheckDir(o.Out); err != nil {
-		return invalid("--out: %v", err)
+		return invalid("--out: %w", err)
 	}
 	for _, f := range []struct{ flag, path string }{{"--junit", o.Junit}, {"--summary-md", o.SummaryMd}} {
 		if f.path == "" {
 			continue
 		}
 		if err := artifacts.CheckFile(f.path); err != nil {
-			return invalid("%s: %v", f.flag, err)
+			return invalid("%s: %w", f.flag, err)
 		}
 	}
 	return nil
@@ -68,7 +68,7 @@ func (c *runCmd) Run(e *env) error {
 		Partial: errors.Is(runErr, errInterrupted), Check: verdict.CheckNotDefined}
 	checkErr := judgeCheck(scen, results, rep, runErr)
 	if err := c.writeVerdicts(e, scen, results, rep); err != nil {
-		return runFailed("writing results: %v", err)
+		return runFailed("writing results: %w", err)
 	}
 	return firstByPrecedence(runErr, checkErr, rep)
 }
@@ -117,7 +117,7 @@ func firstByPrecedence(runErr, checkErr error, rep *verdict.Report) error {
 	case runErr != nil:
 		return runErr
 	case rep.Failed() > 0:
-		return &exitError{code: exitGateFailed, err: errors.New(rep.Status())}
+		return &errGatesFailed{status: rep.Status()}
 	}
 	return nil
 }
@@ -135,11 +135,7 @@ func loadScenario(stdout io.Writer, file string, defines []string) (*runtime.Sce
 		vars[k] = v
 	}
 	printPlain := func(_, msg string) { fmt.Fprintln(stdout, msg) }
-	scen, err := builtins.Load(file, vars, builtins.Options{Print: printPlain})
-	if err != nil {
-		return nil, invalid("%v", err)
-	}
-	return scen, nil
+	return builtins.Load(file, vars, builtins.Options{Print: printPlain}) // its errors are input errors
 }
 
 // runExperiments measures every experiment, writing each point as it ends.
@@ -154,10 +150,7 @@ func runExperiments(e *env, scen *runtime.Scenario, out string, plotsOn bool) ([
 			results = append(results, *res)
 		}
 		if err != nil {
-			if errors.Is(err, runtime.ErrUnreachable) {
-				return results, runFailed("%v", err)
-			}
-			return results, invalid("%v", err)
+			return results, err // classified where it started
 		}
 		if e.ctx.Err() != nil || interrupted(res) {
 			return results, errInterrupted

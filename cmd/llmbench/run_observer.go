@@ -43,7 +43,7 @@ func (o *runObserver) RunStarting(key runtime.PointKey, reqs []runtime.Request) 
 	rec := runtime.RecordOf(o.scenario, o.exp, key, o.done, records.StripCredentials)
 	sink, err := openPointSink(repeatDir(o.pointDir(key.Params), key.Repeat), &run, id, rec, reqs, o.plots)
 	if err != nil {
-		return nil, err
+		return nil, runFailed("%w", err)
 	}
 	progress := o.live.start(o.e, o.exp.Name+"/"+key.Params.Label(), o.exp.Requests, o.exp.Warmup)
 	return &runWatch{o: o, key: key, sink: sink, progress: progress}, nil
@@ -56,7 +56,7 @@ func (o *runObserver) PointDone(p *runtime.PointResult) error {
 		fmt.Fprintf(o.e.stdout, "\n== %s / %s ==\n", o.exp.Name, repeatTitle(p.Params.Label(), k+1, len(p.Repeats)))
 		run := describePoint(o.exp, p.Params, out)
 		if err := writePointArtifacts(o.e.stdout, repeatDir(o.pointDir(p.Params), k+1), &run, out); err != nil {
-			return err
+			return runFailed("writing artifacts: %w", err)
 		}
 	}
 	return nil
@@ -79,5 +79,8 @@ func (w *runWatch) Finish(out *runtime.Outcome) error {
 		return nil
 	}
 	run := describePoint(w.o.exp, w.key.Params, out)
-	return w.sink.finish(w.o.e.stderr, &run, out, w.o.exp.Name+" / "+repeatTitle(w.key.Params.Label(), w.key.Repeat, w.o.exp.Repeats))
+	if err := w.sink.finish(w.o.e.stderr, &run, out, w.o.exp.Name+" / "+repeatTitle(w.key.Params.Label(), w.key.Repeat, w.o.exp.Repeats)); err != nil {
+		return runFailed("%w", err)
+	}
+	return nil
 }

@@ -39,11 +39,11 @@ func (c *simCmd) Run(e *env) error {
 		Reasoning: c.Reasoning, ReasoningTokens: c.ReasoningTokens,
 	}
 	if err := cfg.Validate(); err != nil {
-		return invalid("%v", err)
+		return invalid("%w", err)
 	}
 	srv, err := sim.Start(cfg)
 	if err != nil {
-		return runFailed("%v", err)
+		return runFailed("%w", err)
 	}
 	fmt.Fprintf(e.stdout, "llmbench simulator serving OpenAI API at %s/v1 (model %s); Ctrl-C stops\n", srv.URL(), c.Model)
 	<-e.ctx.Done()

@@ -21,11 +21,11 @@ type tokenizeCmd struct {
 func (c *tokenizeCmd) Run(e *env) error {
 	tok, err := tokenizer.Load(c.Tokenizer)
 	if err != nil {
-		return invalid("--tokenizer: %v", err)
+		return invalid("--tokenizer: %w", err)
 	}
 	text, err := readInput(c.File, e.stdin)
 	if err != nil {
-		return invalid("%v", err)
+		return invalid("%w", err)
 	}
 	if !c.IDs {
 		fmt.Fprintln(e.stdout, tok.Count(text))
