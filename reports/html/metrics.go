@@ -75,7 +75,7 @@ func experimentConfig(e *runtime.Experiment) []KV {
 	}
 	kv := []KV{{"endpoint", e.Endpoint.URL + e.Endpoint.Path}, {"model", modelWords(e.Endpoint)},
 		{"api", fmt.Sprint(e.Endpoint.API)}, {"stream", fmt.Sprint(e.Endpoint.Stream)},
-		{"load", e.Load.String()}}
+		{"traffic", e.Load.String()}}
 	if e.Requests > 0 {
 		kv = append(kv, KV{"requests", fmt.Sprint(e.Requests)})
 	}
