@@ -48,6 +48,9 @@ type Endpoint struct {
 	// ("" for none); TokenCount is auto, tokenizer, usage or chunks.
 	Tokenizer  string
 	TokenCount string
+	// TokenizerRevision is the Hugging Face Hub revision of a Tokenizer
+	// given as a model id ("" is main).
+	TokenizerRevision string
 }
 
 // The model selection strategies of an endpoint serving several models,

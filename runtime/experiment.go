@@ -23,12 +23,21 @@ type PointSpec struct {
 	Load   Load
 	// Input and Output override the dataset's lengths for token sweeps.
 	Input, Output dataset.Dist
+	// Dataset and Stop, when set, replace the experiment's for this point:
+	// a GenAI-Perf analyze point is profile with one flag changed, which
+	// may change its prompts and its default request count.
+	Dataset dataset.Source
+	Stop    Stop
 }
 
-// Points expands an experiment into its points: one without a sweep, the
-// grid of every parameter's values with one. Saturation and search sweeps
+// Points expands an experiment into its points: its Planned points when
+// it has them, else one without a sweep, the grid of every parameter's
+// values with one. Saturation and search sweeps
 // decide their points while running and are refused here.
 func (e *Experiment) Points() ([]PointSpec, error) {
+	if len(e.Planned) > 0 {
+		return e.Planned, nil
+	}
 	base := e.base()
 	if e.Sweep == nil {
 		return []PointSpec{base}, nil
@@ -78,16 +87,19 @@ func (e *Experiment) Adaptive() bool {
 
 // base is the experiment's load as a point, before any sweep.
 func (e *Experiment) base() PointSpec {
-	base := PointSpec{Params: Params{}, Load: e.Load}
+	return PointSpec{Params: ParamsOf(e.Load), Load: e.Load}
+}
+
+// ParamsOf is a load as a point's parameters: its concurrency, rate or
+// replay speed.
+func ParamsOf(l Load) Params {
 	switch {
-	case e.Load.Replay():
-		base.Params[metrics.ParamReplaySpeed] = e.Load.ReplaySpeed
-	case e.Load.Closed():
-		base.Params[metrics.ParamConcurrency] = float64(e.Load.Concurrency)
-	default:
-		base.Params[metrics.ParamRate] = e.Load.Rate
+	case l.Replay():
+		return Params{metrics.ParamReplaySpeed: l.ReplaySpeed}
+	case l.Closed():
+		return Params{metrics.ParamConcurrency: float64(l.Concurrency)}
 	}
-	return base
+	return Params{metrics.ParamRate: l.Rate}
 }
 
 // PlanError is a problem with one parameter of an experiment's plan: the
@@ -269,29 +281,10 @@ func (r *experimentRun) grid() error {
 }
 
 func runPoint(ctx context.Context, e *Experiment, spec PointSpec, obs Observer) (PointResult, error) {
-	src := e.Dataset
-	var tok Tokenizer
-	if e.Endpoint.Tokenizer != "" {
-		t, err := LoadTokenizer(e.Endpoint.Tokenizer)
-		if err != nil {
-			return PointResult{}, failure.Inputf("tokenizer: %w", err)
-		}
-		tok, src = t, dataset.WithTokenizer(src, t) // prompts of exact token lengths
-	}
-	entries, err := buildEntries(src, spec)
+	job, err := e.job(spec)
 	if err != nil {
-		return PointResult{}, failure.Inputf("dataset: %w", err)
+		return PointResult{}, err
 	}
-	mode, err := ParseCountMode(e.Endpoint.TokenCount, tok != nil)
-	if err != nil {
-		return PointResult{}, failure.New(failure.Input, err)
-	}
-	ep := e.Endpoint
-	ep.ModelSeed = e.Seed // random model choice follows the experiment's seed
-	job := Job{Endpoint: ep, Entries: entries, Requests: Requests(ep, entries), Count: mode, Tokenizer: tok, Goodput: e.Goodput, Point: Point{
-		Load: spec.Load, Stop: Stop{Requests: e.Requests, Duration: e.Duration},
-		Warmup: e.Warmup, Seed: e.Seed, Grace: 5 * time.Second,
-	}}
 	pr := PointResult{Params: spec.Params}
 	for k := range max(e.Repeats, 1) {
 		if len(pr.Repeats) > 0 && ctx.Err() != nil {
@@ -312,8 +305,54 @@ func runPoint(ctx context.Context, e *Experiment, spec PointSpec, obs Observer) 
 	return pr, nil
 }
 
-// runRepeat executes one run of a point, watched by the observer.
+// job is the work of one point: its prompts drawn (token-exact under the
+// endpoint's tokenizer), the request bodies rendered, and the load, stop
+// condition and counting it runs with.
+func (e *Experiment) job(spec PointSpec) (Job, error) {
+	src := e.Dataset
+	if spec.Dataset != nil {
+		src = spec.Dataset
+	}
+	var tok Tokenizer
+	if ep := e.Endpoint; ep.Tokenizer != "" {
+		t, err := LoadTokenizerRevision(ep.Tokenizer, ep.TokenizerRevision)
+		if err != nil {
+			return Job{}, failure.Inputf("tokenizer: %w", err)
+		}
+		tok, src = t, dataset.WithTokenizer(src, t) // prompts of exact token lengths
+	}
+	entries, err := buildEntries(src, spec)
+	if err != nil {
+		return Job{}, failure.Inputf("dataset: %w", err)
+	}
+	mode, err := ParseCountMode(e.Endpoint.TokenCount, tok != nil)
+	if err != nil {
+		return Job{}, failure.New(failure.Input, err)
+	}
+	ep := e.Endpoint
+	ep.ModelSeed = e.Seed // random model choice follows the experiment's seed
+	stop := spec.Stop
+	if stop == (Stop{}) {
+		stop = Stop{Requests: e.Requests, Duration: e.Duration}
+	}
+	return Job{Endpoint: ep, Entries: entries, Requests: Requests(ep, entries), Count: mode, Tokenizer: tok, Goodput: e.Goodput,
+		Point: Point{Load: spec.Load, Stop: stop, Warmup: e.Warmup, Seed: e.Seed, Grace: 5 * time.Second}}, nil
+}
+
+// Resumer is an Observer that may already hold the outcome of a run (a
+// checkpoint of an interrupted sweep): that run is not measured again.
+type Resumer interface {
+	Finished(key PointKey) (*Outcome, bool)
+}
+
+// runRepeat executes one run of a point, watched by the observer, unless
+// the observer already has its outcome.
 func runRepeat(ctx context.Context, job Job, key PointKey, obs Observer) (*Outcome, error) {
+	if r, ok := obs.(Resumer); ok {
+		if out, done := r.Finished(key); done {
+			return out, nil
+		}
+	}
 	w, err := obs.RunStarting(key, job.Requests)
 	if err != nil {
 		return nil, err

@@ -33,7 +33,12 @@ type Experiment struct {
 	// Warmup requests precede each point's measurement, excluded from it.
 	Warmup int
 	// Sweep is nil for a single point.
-	Sweep   *Sweep
+	Sweep *Sweep
+	// Planned, when set, are the experiment's points as its caller
+	// compiled them, run in order instead of a sweep's (GenAI-Perf's
+	// analyze derives each point from its flags); Sweep then only
+	// describes them.
+	Planned []PointSpec
 	Gates   []metrics.Gate
 	Goodput []metrics.SLO
 	// Repeats runs each point this many times (at least 1).

@@ -109,9 +109,20 @@ func targetURL(cfg Config) (string, error) {
 	}
 	path := cfg.Path
 	if path == "" {
-		path = cfg.API.DefaultPath()
+		path = defaultPathUnder(u.Path, cfg.API.DefaultPath())
 	}
 	return strings.TrimSuffix(u.String(), "/") + "/" + strings.TrimPrefix(path, "/"), nil
+}
+
+// defaultPathUnder is the API's default path below a base URL's own path:
+// a base that already ends in the default's version prefix (an OpenAI-style
+// "https://host/v1") is not given it twice (no "/v1/v1/chat/completions").
+func defaultPathUnder(basePath, def string) string {
+	version, rest, ok := strings.Cut(strings.TrimPrefix(def, "/"), "/")
+	if ok && strings.HasSuffix(strings.TrimSuffix(basePath, "/"), "/"+version) {
+		return rest
+	}
+	return def
 }
 
 // Send posts body and fills rec: Sent, Chunks, Output, Usage, Done and, on

@@ -2,8 +2,8 @@ package main
 
 import (
 	"path/filepath"
-	"strconv"
 
+	"github.com/llmbench/llmbench/reports/genaiperf"
 	"github.com/llmbench/llmbench/runtime"
 )
 
@@ -22,15 +22,17 @@ type analyzeCmd struct {
 	Resume              bool   `help:"Resume an interrupted sweep: skip the points finished in the checkpoint."`
 }
 
-// analyzePlan is a validated sweep, ready to run.
+// analyzePlan is a validated sweep, ready to run: the experiment its
+// points compile into, and how each point's artifacts name it.
 type analyzePlan struct {
 	spec   sweepSpec
-	points []analyzePoint
 	exp    *runtime.Experiment
+	points map[string]*gpPoint
 }
 
-// Run sweeps, then writes the sweep's files even after an interrupt or a
-// lost server, so what finished is never lost; the exit code is the run's.
+// Run sweeps through the same executor as `run`, then writes the sweep's
+// files even after an interrupt or a lost server, so what finished is
+// never lost; the exit code is the run's.
 func (c *analyzeCmd) Run(e *env) error {
 	plan, err := c.sweepPlan()
 	if err != nil {
@@ -40,9 +42,14 @@ func (c *analyzeCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	s := &sweepRun{cmd: c, env: e, plan: plan, cp: cp, res: &runtime.ExperimentResult{Experiment: plan.exp}}
-	runErr := s.run()
-	if err := s.report(); err != nil {
+	obs := &gpObserver{e: e, exp: plan.exp, plots: c.GeneratePlots, points: plan.points, experiment: plan.exp.Name,
+		header: true, cp: cp, resumed: map[string]bool{}}
+	res, runErr := runtime.RunExperiment(e.ctx, plan.exp, obs)
+	obs.live.end()
+	if runErr == nil && (e.ctx.Err() != nil || interrupted(res)) {
+		runErr = errInterrupted
+	}
+	if err := c.report(e, plan, res, cp); err != nil {
 		return runFailed("writing sweep results: %w", err)
 	}
 	return runErr
@@ -62,21 +69,32 @@ func (c *analyzeCmd) sweepPlan() (*analyzePlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	for i := range points {
-		if err := points[i].flags.validate(); err != nil {
+	plan := &analyzePlan{spec: spec, points: map[string]*gpPoint{}}
+	for i, pt := range points {
+		cpt, err := pt.flags.compile()
+		if err != nil {
 			return nil, err
 		}
-	}
-	job, _, err := points[0].flags.plan() // endpoint, tokenizer and input file, once
-	if err != nil {
-		return nil, err
+		if i == 0 { // the endpoint, goodput, warmup and seed every point shares
+			plan.exp = cpt.exp
+			plan.exp.Name, plan.exp.Planned = c.Model[0], nil
+			plan.exp.Sweep = &runtime.Sweep{Params: []runtime.SweepParam{{Name: spec.kind.param, Values: spec.values}}}
+		}
+		cpt.point.Params = pt.params
+		plan.exp.Planned = append(plan.exp.Planned, cpt.point)
+		c.describe(&cpt.run, spec, pt.label)
+		plan.points[pt.params.Label()] = &gpPoint{label: pt.label, run: cpt.run, config: pt.config}
 	}
 	c.warnInert()
-	exp := &runtime.Experiment{
-		Name: c.Model[0], Endpoint: job.Endpoint, Goodput: job.Goodput, Repeats: 1,
-		Sweep: &runtime.Sweep{Params: []runtime.SweepParam{{Name: spec.kind.param, Values: spec.values}}},
-	}
-	return &analyzePlan{spec: spec, points: points, exp: exp}, nil
+	return plan, nil
+}
+
+// describe marks a point's GenAI-Perf description as an analyze point.
+func (c *analyzeCmd) describe(run *genaiperf.Run, spec sweepSpec, label string) {
+	run.Subcommand = "analyze"
+	run.Objective = label
+	run.Sweep = &spec.echo
+	run.CheckpointDir, run.EnableCheckpointing = c.CheckpointDir, c.EnableCheckpointing
 }
 
 // compatible refuses profile flags that contradict the sweep.
@@ -100,11 +118,6 @@ func (c *analyzeCmd) checkpointPath() string {
 // resuming says whether finished points are skipped: with --resume, or
 // with GenAI-Perf's --enable-checkpointing.
 func (c *analyzeCmd) resuming() bool { return c.Resume || c.EnableCheckpointing }
-
-// configName is GenAI-Perf's name of the point with this ID.
-func (c *analyzeCmd) configName(id int) string {
-	return c.Model[0] + "_run_config_" + strconv.Itoa(id)
-}
 
 // rateSweep says whether the CSV's load column is a request rate, by
 // GenAI-Perf's rule (analyze.py _determine_infer_type).

@@ -5,7 +5,6 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime"
 )
 
@@ -29,7 +28,7 @@ func sweepPoints(base *profileFlags, spec sweepSpec) ([]analyzePoint, error) {
 	for _, v := range spec.values {
 		p := analyzePoint{flags: *base, label: objective(spec.kind, v)}
 		spec.kind.set(&p.flags, v)
-		p.params = loadParams(&p.flags)
+		p.params = runtime.ParamsOf(p.flags.point().Load)
 		p.params[spec.kind.param] = v
 		config, err := pointConfig(&p.flags, p.label)
 		if err != nil {
@@ -39,15 +38,6 @@ func sweepPoints(base *profileFlags, spec sweepSpec) ([]analyzePoint, error) {
 		points = append(points, p)
 	}
 	return points, nil
-}
-
-// loadParams is a point's load as a sweep parameter: its request rate,
-// else its concurrency (1 when none is set, as profile runs it).
-func loadParams(f *profileFlags) runtime.Params {
-	if f.RequestRate > 0 {
-		return runtime.Params{metrics.ParamRate: f.RequestRate}
-	}
-	return runtime.Params{metrics.ParamConcurrency: float64(max(f.Concurrency, 1))}
 }
 
 // configExcluded are the flags left out of a point's identity, following

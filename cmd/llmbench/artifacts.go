@@ -1,14 +1,12 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 
 	"github.com/llmbench/llmbench/reports/genaiperf"
-	"github.com/llmbench/llmbench/reports/records"
 	"github.com/llmbench/llmbench/runtime"
 )
 
@@ -69,28 +67,4 @@ func firstModel(r *genaiperf.Run) string {
 		return ""
 	}
 	return r.Models[0]
-}
-
-// measurePoint runs one point with a live progress display, its records
-// streamed to the files of dir (see pointSink), and finishes them.
-func measurePoint(e *env, title, dir string, job runtime.Job, run *genaiperf.Run, id records.Meta, rec runtime.PointRecord, withPlots bool) (*runtime.Outcome, error) {
-	job.Requests = runtime.Requests(job.Endpoint, job.Entries)
-	sink, err := openPointSink(dir, run, id, rec, job.Requests, withPlots)
-	if err != nil {
-		return nil, runFailed("%w", err)
-	}
-	job.Records = sink
-	out, err := executeWithProgress(e, title, job)
-	if err != nil {
-		sink.abandon()
-		if errors.Is(err, runtime.ErrUnreachable) {
-			return nil, runFailed("%s: %v", title, err)
-		}
-		return nil, invalid("%s: %w", title, err)
-	}
-	run.TokenCounting = out.Counting.String()
-	if err := sink.finish(e.stderr, run, out, title); err != nil {
-		return nil, runFailed("writing records: %w", err)
-	}
-	return out, nil
 }

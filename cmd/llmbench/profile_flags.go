@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"strings"
 	"time"
@@ -68,45 +67,51 @@ type profileFlags struct {
 	Verbose           bool          `short:"v" help:"Log more."`
 }
 
-// plan validates the flags and turns them into a job and its description.
-func (c *profileFlags) plan() (runtime.Job, genaiperf.Run, error) {
-	var job runtime.Job
+// compiled is one GenAI-Perf point compiled from its flags: the
+// experiment it runs as, the point itself, and the GenAI-Perf description
+// its artifacts echo.
+type compiled struct {
+	exp   *runtime.Experiment
+	point runtime.PointSpec
+	run   genaiperf.Run
+}
+
+// compile validates the flags and turns them into the experiment they
+// describe, so `profile` and `analyze` run through the same executor as
+// `run`; the experiment is named after the GenAI-Perf folder. The
+// tokenizer is loaded here, so a bad one is refused before any traffic.
+func (c *profileFlags) compile() (compiled, error) {
 	if err := c.validate(); err != nil {
-		return job, genaiperf.Run{}, err
+		return compiled{}, err
 	}
 	endpoint, err := c.endpoint()
 	if err != nil {
-		return job, genaiperf.Run{}, err
+		return compiled{}, err
 	}
 	slos, err := parseGoodput(c.Goodput)
 	if err != nil {
-		return job, genaiperf.Run{}, err
+		return compiled{}, err
 	}
-	var tok runtime.Tokenizer
 	if c.Tokenizer != "" {
-		t, err := runtime.LoadTokenizerRevision(c.Tokenizer, c.TokenizerRevision)
-		if err != nil {
-			return job, genaiperf.Run{}, invalid("--tokenizer: %w", err)
+		if _, err := runtime.LoadTokenizerRevision(c.Tokenizer, c.TokenizerRevision); err != nil {
+			return compiled{}, invalid("--tokenizer: %w", err)
 		}
-		tok = t
 	}
-	mode, err := runtime.ParseCountMode(c.TokenCount, tok != nil)
+	if _, err := runtime.ParseCountMode(c.TokenCount, c.Tokenizer != ""); err != nil {
+		return compiled{}, invalid("--token-count: %w", err)
+	}
+	src, err := c.source()
 	if err != nil {
-		return job, genaiperf.Run{}, invalid("--token-count: %w", err)
+		return compiled{}, err
 	}
-	src, err := c.source(tok)
-	if err != nil {
-		return job, genaiperf.Run{}, err
-	}
-	entries, err := src.Build(0)
-	if err != nil {
-		return job, genaiperf.Run{}, invalid("%w", err)
-	}
-	c.fillOutputLengths(entries)
-	job = runtime.Job{Endpoint: endpoint, Entries: entries, Point: c.point(), Count: mode, Tokenizer: tok, Goodput: slos}
+	p := c.point()
 	run := c.describe(endpoint)
 	run.Tokenizer = c.Tokenizer
-	return job, run, nil
+	exp := &runtime.Experiment{Name: run.DirName(), Endpoint: endpoint, Dataset: src, Load: p.Load, Requests: p.Stop.Requests,
+		Duration: p.Stop.Duration, Warmup: p.Warmup, Seed: p.Seed, Goodput: slos, Repeats: 1}
+	point := runtime.PointSpec{Params: runtime.ParamsOf(p.Load), Load: p.Load, Dataset: src, Stop: p.Stop}
+	exp.Planned = []runtime.PointSpec{point}
+	return compiled{exp: exp, point: point, run: run}, nil
 }
 
 func (c *profileFlags) validate() error {
@@ -213,6 +218,7 @@ func (c *profileFlags) endpoint() (runtime.Endpoint, error) {
 		Model: c.Model[0], Models: c.models(), ModelSelection: c.ModelSelectionStrategy, ModelSeed: uint64(c.RandomSeed),
 		Headers: headers, Extra: extra,
 		Timeout: c.RequestTimeout, IdleTimeout: c.StreamIdleTimeout, Insecure: c.Insecure,
+		Tokenizer: c.Tokenizer, TokenizerRevision: c.TokenizerRevision, TokenCount: c.TokenCount,
 	}, nil
 }
 
@@ -236,23 +242,29 @@ func parseGoodput(specs []string) ([]metrics.SLO, error) {
 	return slos, nil
 }
 
-// source picks the prompts: --input-file when given, else GenAI-Perf's
-// synthetic prompts, token-exact when a tokenizer is set.
-func (c *profileFlags) source(tok runtime.Tokenizer) (dataset.Source, error) {
-	var dtok dataset.Tokenizer
-	if t, ok := tok.(dataset.Tokenizer); ok {
-		dtok = t
+// source picks the prompts: --input-file when given (with GenAI-Perf's
+// output lengths for lines that set none), else GenAI-Perf's synthetic
+// prompts. The runtime makes them token-exact under the endpoint's
+// tokenizer.
+func (c *profileFlags) source() (dataset.Source, error) {
+	src, err := c.prompts()
+	if err != nil || c.InputFile == "" || c.OutputTokensMean == 0 {
+		return src, err
 	}
+	out := dataset.Normal{Mu: float64(c.OutputTokensMean), Sigma: float64(c.OutputTokensStddev)}
+	return dataset.DefaultOutputs{Source: src, Output: out, Seed: uint64(c.RandomSeed), Deterministic: c.OutputTokensMeanDeterministic}, nil
+}
+
+// prompts is the prompt source the flags name.
+func (c *profileFlags) prompts() (dataset.Source, error) {
 	path, isPayload := strings.CutPrefix(c.InputFile, "payload:")
 	switch {
 	case c.InputFile == "":
-		syn := c.synthetic()
-		syn.Tokenizer = dtok
-		return syn, nil
+		return c.synthetic(), nil
 	case strings.HasPrefix(c.InputFile, "synthetic:"):
 		return nil, invalid("--input-file %q: named synthetic inputs are not supported yet", c.InputFile)
 	case isPayload:
-		trace := dataset.Trace{Path: path, Seed: uint64(c.RandomSeed), Tokenizer: dtok}
+		trace := dataset.Trace{Path: path, Seed: uint64(c.RandomSeed)}
 		info, err := trace.Check()
 		if err != nil {
 			return nil, invalid("--input-file: %w", err)
@@ -270,24 +282,6 @@ func (c *profileFlags) source(tok runtime.Tokenizer) (dataset.Source, error) {
 		return nil, invalid("--input-file: %w", err)
 	}
 	return jsonl, nil
-}
-
-// fillOutputLengths applies --output-tokens-mean to file entries that do
-// not set their own output length, as GenAI-Perf does.
-func (c *profileFlags) fillOutputLengths(entries []dataset.Entry) {
-	if c.InputFile == "" || c.OutputTokensMean == 0 {
-		return
-	}
-	rng := rand.New(rand.NewPCG(uint64(c.RandomSeed), 1))
-	out := dataset.Normal{Mu: float64(c.OutputTokensMean), Sigma: float64(c.OutputTokensStddev)}
-	for i := range entries {
-		if entries[i].MaxTokens == 0 {
-			entries[i].MaxTokens = max(1, int(out.Sample(rng)))
-			if c.OutputTokensMeanDeterministic {
-				entries[i].MinTokens = entries[i].MaxTokens
-			}
-		}
-	}
 }
 
 // synthetic is GenAI-Perf's synthetic source: lengths int(gauss(mean, sd)).

@@ -90,11 +90,3 @@ func progressBar(frac float64) string {
 	n := int(min(max(frac, 0), 1) * width)
 	return "[" + strings.Repeat("#", n) + strings.Repeat(".", width-n) + "]"
 }
-
-// executeWithProgress runs one point with a live progress display.
-func executeWithProgress(e *env, title string, job runtime.Job) (*runtime.Outcome, error) {
-	job.Point.Progress = &runtime.Progress{}
-	stop := startProgress(e, title, job.Point.Stop.Requests, job.Point.Warmup, job.Point.Progress)
-	defer stop()
-	return runtime.Execute(e.ctx, job)
-}

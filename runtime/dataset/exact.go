@@ -37,6 +37,9 @@ func WithTokenizer(src Source, tok Tokenizer) Source {
 	case Trace:
 		s.Tokenizer = tok
 		return s
+	case DefaultOutputs:
+		s.Source = WithTokenizer(s.Source, tok)
+		return s
 	case Mix:
 		s.Components = slices.Clone(s.Components)
 		for i, c := range s.Components {
