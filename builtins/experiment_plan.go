@@ -98,6 +98,11 @@ func gatesReachPoints(fn string, e *runtime.Experiment) error {
 			return paramError(fn, "gates", err)
 		}
 	}
+	if e.Sweep != nil && e.Sweep.Search != nil {
+		if err := componentExists(e.Sweep.Search.Gate, e.Dataset); err != nil {
+			return paramError(fn, "sweep", err)
+		}
+	}
 	if e.Sweep != nil && e.Sweep.Params == nil {
 		return nil
 	}
@@ -124,6 +129,9 @@ func componentExists(g metrics.Gate, src dataset.Source) error {
 		return fmt.Errorf("gate %q judges component %q, but the dataset is %s, not a mix()", g.Source, g.Component, src)
 	}
 	names := m.ComponentNames()
+	if len(names) < 2 {
+		return fmt.Errorf("gate %q judges component %q, but a mix of one dataset is reported as a whole: drop the component", g.Source, g.Component)
+	}
 	if !slices.Contains(names, g.Component) {
 		return fmt.Errorf("gate %q judges component %q, but the mix has %s", g.Source, g.Component, strings.Join(quoteAll(names), ", "))
 	}

@@ -67,8 +67,8 @@ func addMetrics(attrs starlark.StringDict, s *metrics.Summary, costPerHour float
 	attrs["duration"] = float(float64(s.Duration) * nsToMs)
 	attrs["achieved_request_rate"] = float(s.AchievedRequestRate)
 	attrs["mean_concurrency"] = float(s.MeanConcurrency)
-	if costPerHour > 0 && s.OutputTokenThroughput > 0 {
-		attrs["cost_per_mtok"] = float(costPerHour / (s.OutputTokenThroughput * 3600) * 1e6)
+	if cost, ok := metrics.CostPerMillionTokens(costPerHour, s.OutputTokenThroughput); ok {
+		attrs["cost_per_mtok"] = float(cost)
 	}
 	attrs["errors"] = errorList(s.Errors)
 }
@@ -77,7 +77,9 @@ func addMetrics(attrs starlark.StringDict, s *metrics.Summary, costPerHour float
 func errorList(errs []metrics.ErrorCount) *starlark.List {
 	list := make([]starlark.Value, len(errs))
 	for i, e := range errs {
-		attrs := starlark.StringDict{"class": str(string(e.Class)), "status": integer(e.Status),
+		// "class" is a reserved word in Starlark (e.class does not parse):
+		// error_class is the attribute, class stays for getattr().
+		attrs := starlark.StringDict{"class": str(string(e.Class)), "error_class": str(string(e.Class)), "status": integer(e.Status),
 			"message": str(e.Message), "count": integer(e.Count)}
 		list[i] = newObjectValue("error_count", fmt.Sprintf("error_count(%s, %d)", quote(string(e.Class)), e.Count), attrs)
 	}

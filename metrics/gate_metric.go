@@ -100,10 +100,22 @@ const (
 	NeedGoodput Need = "goodput SLOs (goodput={...})"
 	// NeedOpenLoop: schedule lag is the delay behind a planned send time.
 	NeedOpenLoop Need = "an open-loop load (rate() or replay())"
-	// NeedTelemetry: GPU and energy metrics come from scraped telemetry;
-	// cost per token is derived with them.
+	// NeedTelemetry: GPU and energy metrics come from scraped telemetry.
 	NeedTelemetry Need = "telemetry (not supported yet)"
+	// NeedCost: cost per token is the deployment's price over its output.
+	NeedCost Need = "the deployment's price (cost_per_hour=)"
 )
+
+// CostPerMillionTokens is the cost of a million output tokens at a price
+// per hour and an output token throughput (SPEC §8):
+// cost_per_hour / (output_token_throughput × 3600) × 1e6. ok is false
+// without a price or without output.
+func CostPerMillionTokens(costPerHour, outputTokensPerSecond float64) (v float64, ok bool) {
+	if costPerHour <= 0 || outputTokensPerSecond <= 0 {
+		return 0, false
+	}
+	return costPerHour / (outputTokensPerSecond * 3600) * 1e6, true
+}
 
 // Needs is what the run must do for g's metric to be measured.
 func (g Gate) Needs() Need {
@@ -151,7 +163,7 @@ var gateMetrics = []*gateMetric{
 	{name: "chunk_gap", q: quantityTime, perRequest: true, unit: "ms",
 		distribution: func(s *Summary) *Distribution { return s.ChunkGap }, needs: NeedStreaming},
 	{name: "energy_per_token", q: quantityEnergy, unit: "J/token", needs: NeedTelemetry},
-	{name: "cost_per_mtok", q: quantityCost, unit: "per Mtok", needs: NeedTelemetry},
+	{name: "cost_per_mtok", q: quantityCost, unit: "per Mtok", needs: NeedCost},
 	// GPU telemetry is a series of samples, which GenAI-Perf reports with
 	// avg, min, max and percentiles.
 	{name: "gpu_power", q: quantityPower, perRequest: true, unit: "W", needs: NeedTelemetry},

@@ -22,7 +22,7 @@ func (r *experimentRun) saturation() error {
 		if err := r.measure(r.e.base().with(s.Over, load)); err != nil {
 			return err
 		}
-		measured = append(measured, r.loadPoint(len(r.res.Points)-1, s.Over))
+		measured = append(measured, loadPoint(&r.res.Points[len(r.res.Points)-1], s.Over, nil))
 	}
 	return nil
 }
@@ -53,7 +53,7 @@ func (r *experimentRun) search() error {
 		if err := r.measure(r.e.base().with(s.Over, load)); err != nil {
 			return err
 		}
-		tried = append(tried, r.loadPoint(len(r.res.Points)-1, s.Over))
+		tried = append(tried, loadPoint(&r.res.Points[len(r.res.Points)-1], s.Over, &s.Gate))
 	}
 	return nil
 }
@@ -80,19 +80,16 @@ func ReplayDecisions(e *Experiment, points []PointResult) *Capacity {
 		return nil
 	}
 	lps := make([]metrics.LoadPoint, len(points))
-	for i := range points {
-		lps[i] = metrics.LoadPoint{Summary: &points[i].Outcome.Summary}
-	}
 	c := &Capacity{}
 	if s := e.Sweep.Saturation; s != nil {
 		for i := range lps {
-			lps[i].Load = points[i].Params[s.Over]
+			lps[i] = loadPoint(&points[i], s.Over, nil)
 		}
 		_, c.Saturation = s.decide(lps)
 	} else {
 		s := e.Sweep.Search
 		for i := range lps {
-			lps[i].Load = points[i].Params[s.Over]
+			lps[i] = loadPoint(&points[i], s.Over, &s.Gate)
 		}
 		_, c.Search = s.decide(lps)
 	}
@@ -112,9 +109,14 @@ func (s *Search) driver() metrics.Searcher {
 }
 
 // loadPoint is point i as the capacity analysis sees it.
-func (r *experimentRun) loadPoint(i int, param string) metrics.LoadPoint {
-	p := r.res.Points[i]
-	return metrics.LoadPoint{Load: p.Params[param], Summary: &p.Outcome.Summary}
+// loadPoint is p as the capacity drivers see it along param: the summary
+// of the component gate judges, the whole point's otherwise.
+func loadPoint(p *PointResult, param string, gate *metrics.Gate) metrics.LoadPoint {
+	lp := metrics.LoadPoint{Load: p.Params[param], Summary: &p.Outcome.Summary}
+	if gate != nil {
+		lp.Summary = p.Outcome.gateSummary(*gate)
+	}
+	return lp
 }
 
 // indexOfLoad finds the point measured at load, -1 if none was.

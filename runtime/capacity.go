@@ -101,7 +101,9 @@ func (c *Capacity) knee(lps []metrics.LoadPoint, g metrics.Gate, res *Experiment
 	var sel []metrics.LoadPoint
 	var idx []int
 	for j, lp := range lps {
-		if g.Applies(res.Points[c.Order[j]].Params) {
+		p := &res.Points[c.Order[j]]
+		if g.Applies(p.Params) {
+			lp.Summary = p.Outcome.gateSummary(g) // a component gate judges its component
 			sel, idx = append(sel, lp), append(idx, c.Order[j])
 		}
 	}

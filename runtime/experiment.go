@@ -157,6 +157,8 @@ func (e *Experiment) unmet(need metrics.Need) metrics.Need {
 		met = !e.Load.Closed() || e.sweeps(metrics.ParamRate)
 	case metrics.NeedTelemetry:
 		met = false // until telemetry is built
+	case metrics.NeedCost:
+		met = e.CostPerHour > 0
 	}
 	if met {
 		return metrics.NeedNothing
@@ -365,6 +367,20 @@ func runRepeat(ctx context.Context, job Job, key PointKey, obs Observer) (*Outco
 	return out, err
 }
 
+// measure is g's value in out: from the summary g judges, or for cost per
+// million tokens from the experiment's price and that summary's output.
+func (e *Experiment) measure(g metrics.Gate, out *Outcome) (float64, error) {
+	s := out.gateSummary(g)
+	if g.Metric != "cost_per_mtok" {
+		return g.Measure(s)
+	}
+	v, ok := metrics.CostPerMillionTokens(e.CostPerHour, s.OutputTokenThroughput)
+	if !ok {
+		return 0, fmt.Errorf("cost_per_mtok: %w (no output tokens)", metrics.ErrNotMeasured)
+	}
+	return v, nil
+}
+
 // gateSummary is what g is judged on: the whole point, or the one dataset
 // component it names (an empty summary when that component sent nothing
 // here, so the gate fails as unmeasured rather than passing).
@@ -419,7 +435,7 @@ func EvaluateGates(e *Experiment, params map[string]float64, outs ...*Outcome) [
 		r := GateResult{Gate: g}
 		var sum float64
 		for _, out := range outs {
-			v, err := g.Measure(out.gateSummary(g))
+			v, err := e.measure(g, out)
 			if err != nil {
 				r.Err = err
 				break
