@@ -52,6 +52,9 @@ type CheckpointPoint struct {
 	// Summary is every metric of the point, in native units (ns for
 	// times). Distributions keep their fixed statistics, not their values.
 	Summary metrics.Summary `json:"summary"`
+	// Components are the per-component summaries of a mix (a field added
+	// within version 1: older files simply have none).
+	Components []ComponentSummary `json:"components,omitempty"`
 }
 
 // LoadCheckpoint reads a checkpoint; a missing file is an empty
@@ -139,12 +142,13 @@ func (c *Checkpoint) Save(path string) error {
 	return os.Rename(tmp.Name(), path)
 }
 
-// CheckpointOf records a measured point under its config, ID and label.
-func CheckpointOf(config []byte, id int, label, dir string, p *PointResult) CheckpointPoint {
+// CheckpointOf records one measured run of a point under its config, ID
+// and label.
+func CheckpointOf(config []byte, id int, label, dir string, params Params, out *Outcome) CheckpointPoint {
 	return CheckpointPoint{
-		Config: bytes.Clone(config), ID: id, Label: label, Dir: dir, Params: p.Params,
-		TokenCounting: p.Outcome.Counting.Mode, Fallbacks: p.Outcome.Counting.Fallbacks,
-		Summary: p.Outcome.Summary,
+		Config: bytes.Clone(config), ID: id, Label: label, Dir: dir, Params: params,
+		TokenCounting: out.Counting.Mode, Fallbacks: out.Counting.Fallbacks,
+		Summary: out.Summary, Components: out.Components,
 	}
 }
 
@@ -154,8 +158,9 @@ func CheckpointOf(config []byte, id int, label, dir string, p *PointResult) Chec
 // have changed since.
 func (p CheckpointPoint) Result() PointResult {
 	out := &Outcome{
-		Counting: Counting{Mode: p.TokenCounting, Fallbacks: p.Fallbacks},
-		Summary:  p.Summary,
+		Counting:   Counting{Mode: p.TokenCounting, Fallbacks: p.Fallbacks},
+		Summary:    p.Summary,
+		Components: p.Components,
 	}
 	return PointResult{Params: p.Params, Outcome: out, Repeats: []*Outcome{out}}
 }

@@ -31,7 +31,7 @@ func TestCheckpointRoundTrip(t *testing.T) {
 	}
 	pr := PointResult{Params: Params{metrics.ParamConcurrency: 8},
 		Outcome: &Outcome{Counting: Counting{Mode: ByUsage, Fallbacks: 2}, Summary: checkpointSummary()}}
-	cp.Add(CheckpointOf([]byte(`{"b": 2, "a": [1, 2]}`), 0, "concurrency8", "artifacts/m-openai-chat-concurrency8", &pr))
+	cp.Add(CheckpointOf([]byte(`{"b": 2, "a": [1, 2]}`), 0, "concurrency8", "artifacts/m-openai-chat-concurrency8", pr.Params, pr.Outcome))
 	if err := cp.Save(path); err != nil {
 		t.Fatal(err)
 	}

@@ -60,8 +60,8 @@ type Outcome struct {
 // ComponentSummary is one dataset component's share of a point, reduced
 // with the same definitions as the whole.
 type ComponentSummary struct {
-	Name    string
-	Summary metrics.Summary
+	Name    string          `json:"name"`
+	Summary metrics.Summary `json:"summary"`
 }
 
 // Execute runs one point end to end: it starts the simulator for sim://,

@@ -57,7 +57,7 @@ func (c *checkpointing) restored(label string, id int) { c.ids[label] = id }
 func (c *checkpointing) save(pt *gpPoint, p *runtime.PointResult) error {
 	id := c.cp.NextID()
 	c.ids[pt.label] = id
-	c.cp.Add(runtime.CheckpointOf(pt.config, id, pt.label, pt.run.Dir(), p))
+	c.cp.Add(runtime.CheckpointOf(pt.config, id, pt.label, pt.run.Dir(), p.Params, p.Outcome))
 	if err := c.cp.Save(c.path); err != nil {
 		return runFailed("writing checkpoint: %w", err)
 	}

@@ -22,6 +22,7 @@ type runCmd struct {
 	Define []string `short:"D" sep:"none" help:"key=value visible to the scenario as ctx.vars (repeatable)."`
 	outputFlags
 	DryRun  bool `help:"Load and print the plan without sending traffic (same as llmbench check)."`
+	Resume  bool `help:"Skip the runs of points finished in OUT/checkpoint.json by an earlier, interrupted run of the same scenario."`
 	NoPlots bool `help:"Do not render PNG plots (per point in <point>/plots/, per sweep in OUT/)."`
 }
 
@@ -60,7 +61,11 @@ func (c *runCmd) Run(e *env) error {
 	if c.DryRun {
 		return printPlan(e.stdout, scen)
 	}
-	results, runErr := runExperiments(e, scen, c.Out, !c.NoPlots)
+	cp, err := openRunCheckpoint(c.Out, c.Resume)
+	if err != nil {
+		return err
+	}
+	results, runErr := runExperiments(e, scen, c.Out, !c.NoPlots, cp)
 	if runErr != nil && !errors.Is(runErr, errInterrupted) && len(results) == 0 {
 		return runErr
 	}
@@ -139,11 +144,11 @@ func loadScenario(stdout io.Writer, file string, defines []string) (*runtime.Sce
 }
 
 // runExperiments measures every experiment, writing each point as it ends.
-func runExperiments(e *env, scen *runtime.Scenario, out string, plotsOn bool) ([]runtime.ExperimentResult, error) {
+func runExperiments(e *env, scen *runtime.Scenario, out string, plotsOn bool, cp *runCheckpoint) ([]runtime.ExperimentResult, error) {
 	var results []runtime.ExperimentResult
 	for i := range scen.Experiments {
 		exp := &scen.Experiments[i]
-		obs := &runObserver{e: e, scenario: scenarioName(scen), out: out, exp: exp, plots: plotsOn}
+		obs := &runObserver{e: e, scenario: scenarioName(scen), out: out, exp: exp, plots: plotsOn, cp: cp}
 		res, err := runtime.RunExperiment(e.ctx, exp, obs)
 		obs.live.end()
 		if res != nil {

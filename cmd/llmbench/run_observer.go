@@ -21,6 +21,22 @@ type runObserver struct {
 	live     liveProgress
 	// done counts the points finished: the next point's place in run order.
 	done int
+	// cp is the run's checkpoint; nil checkpoints nothing.
+	cp *runCheckpoint
+}
+
+// Finished is runtime.Resumer: with --resume, a run the checkpoint holds
+// is not measured again (its folder keeps the files it wrote then).
+func (o *runObserver) Finished(key runtime.PointKey) (*runtime.Outcome, bool) {
+	config, err := identity(o.scenario, o.exp, key)
+	if err != nil {
+		return nil, false
+	}
+	out, ok := o.cp.finished(config)
+	if ok {
+		fmt.Fprintf(o.e.stdout, "%s found in checkpoint - skipping\n", key)
+	}
+	return out, ok
 }
 
 // pointDir is where a point writes: OUT/<experiment>/<label>/.
@@ -80,6 +96,13 @@ func (w *runWatch) Finish(out *runtime.Outcome) error {
 	}
 	run := describePoint(w.o.exp, w.key.Params, out)
 	if err := w.sink.finish(w.o.e.stderr, &run, out, w.o.exp.Name+" / "+repeatTitle(w.key.Params.Label(), w.key.Repeat, w.o.exp.Repeats)); err != nil {
+		return runFailed("%w", err)
+	}
+	config, err := identity(w.o.scenario, w.o.exp, w.key)
+	if err == nil {
+		err = w.o.cp.save(config, w.key, w.sink.dir, out)
+	}
+	if err != nil {
 		return runFailed("%w", err)
 	}
 	return nil

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/llmbench/llmbench/transport/sim"
+)
+
+// `run --resume` skips every run of a point OUT/checkpoint.json holds, as
+// `analyze --resume` does: a finished scenario resumed sends nothing and
+// writes the same summary.json; a scenario changed in what it measures
+// measures again.
+func TestRunResumeSkipsFinishedRuns(t *testing.T) {
+	cfg := sim.DefaultConfig()
+	cfg.TTFT, cfg.ITL, cfg.Seed = 2*time.Millisecond, time.Millisecond, 1
+	srv, err := sim.Start(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	dir, file := writeScenario(t, `
+target = endpoint(url = env("LLM_URL"), model = "m")
+def main(ctx):
+    return experiment(name = "e", endpoint = target, dataset = synthetic(input_tokens = fixed(8), output_tokens = fixed(4)),
+                      traffic = concurrency(1), sweep = sweep(concurrency = [1, 2]), repeats = 2,
+                      requests = int(ctx.vars.get("requests", "6")), gates = ["error_rate < 1%"])
+`)
+	env := []string{"LLM_URL=" + srv.URL()}
+	if r := runCLIEnv(t, dir, env, "run", file, "--no-plots"); r.code != 0 {
+		t.Fatalf("run: exit %d\n%s", r.code, r.stderr)
+	}
+	summary, _ := os.ReadFile(filepath.Join(dir, "out", "summary.json"))
+	sent := srv.Stats().Requests
+
+	r := runCLIEnv(t, dir, env, "run", file, "--no-plots", "--resume")
+	if r.code != 0 || strings.Count(r.stdout, "found in checkpoint - skipping") != 4 {
+		t.Fatalf("resume: exit %d, want 4 runs skipped\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if got := srv.Stats().Requests - sent; got != 0 {
+		t.Errorf("resuming a finished run sent %d requests", got)
+	}
+	if got, _ := os.ReadFile(filepath.Join(dir, "out", "summary.json")); !bytes.Equal(got, summary) {
+		t.Errorf("summary.json after resume differs:\n%s\nwant\n%s", got, summary)
+	}
+
+	sent = srv.Stats().Requests
+	if r := runCLIEnv(t, dir, env, "run", file, "--no-plots", "--resume", "-D", "requests=4"); r.code != 0 || strings.Contains(r.stdout, "skipping") {
+		t.Fatalf("changed scenario: exit %d, skipped something\n%s", r.code, r.stdout)
+	}
+	if got := srv.Stats().Requests - sent; got != 4*4 {
+		t.Errorf("changed scenario sent %d requests, want 16 (2 points × 2 repeats × 4)", got)
+	}
+}
