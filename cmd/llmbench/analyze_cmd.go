@@ -3,6 +3,7 @@ package main
 import (
 	"path/filepath"
 
+	"github.com/llmbench/llmbench/reports/artifacts"
 	"github.com/llmbench/llmbench/reports/genaiperf"
 	"github.com/llmbench/llmbench/runtime"
 )
@@ -27,7 +28,7 @@ type analyzeCmd struct {
 type analyzePlan struct {
 	spec   sweepSpec
 	exp    *runtime.Experiment
-	points map[string]*gpPoint
+	points map[string]*artifacts.GenAIPerfPoint
 }
 
 // Run sweeps through the same executor as `run`, then writes the sweep's
@@ -38,14 +39,14 @@ func (c *analyzeCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	cp, err := c.openCheckpoint()
+	cp, err := artifacts.OpenSweepCheckpoint(c.checkpointPath(), c.Model[0], c.resuming())
 	if err != nil {
 		return err
 	}
-	obs := &gpObserver{e: e, exp: plan.exp, plots: c.GeneratePlots, points: plan.points, experiment: plan.exp.Name,
-		header: true, cp: cp, resumed: map[string]bool{}}
+	obs := &artifacts.GenAIPerfObserver{Session: e.session(c.GeneratePlots), Exp: plan.exp, Points: plan.points,
+		Experiment: plan.exp.Name, Header: true, Checkpoint: cp}
 	res, runErr := runtime.RunExperiment(e.ctx, plan.exp, obs)
-	obs.live.end()
+	obs.Display.End()
 	if runErr == nil && (e.ctx.Err() != nil || interrupted(res)) {
 		runErr = errInterrupted
 	}
@@ -69,7 +70,7 @@ func (c *analyzeCmd) sweepPlan() (*analyzePlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	plan := &analyzePlan{spec: spec, points: map[string]*gpPoint{}}
+	plan := &analyzePlan{spec: spec, points: map[string]*artifacts.GenAIPerfPoint{}}
 	for i, pt := range points {
 		cpt, err := pt.flags.compile()
 		if err != nil {
@@ -83,7 +84,7 @@ func (c *analyzeCmd) sweepPlan() (*analyzePlan, error) {
 		cpt.point.Params = pt.params
 		plan.exp.Planned = append(plan.exp.Planned, cpt.point)
 		c.describe(&cpt.run, spec, pt.label)
-		plan.points[pt.params.Label()] = &gpPoint{label: pt.label, run: cpt.run, config: pt.config}
+		plan.points[pt.params.Label()] = &artifacts.GenAIPerfPoint{Label: pt.label, Run: cpt.run, Config: pt.config}
 	}
 	c.warnInert()
 	return plan, nil

@@ -2,10 +2,12 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports/artifacts"
 	"github.com/llmbench/llmbench/reports/genaiperf"
 	"github.com/llmbench/llmbench/reports/plots"
 	"github.com/llmbench/llmbench/reports/sweep"
@@ -21,7 +23,7 @@ const (
 // report writes the sweep's files and prints its table. It runs after an
 // interrupt too, over the points that finished, so a stopped sweep still
 // leaves a readable result; a resumed sweep rewrites them all.
-func (c *analyzeCmd) report(e *env, plan *analyzePlan, res *runtime.ExperimentResult, cp *checkpointing) error {
+func (c *analyzeCmd) report(e *env, plan *analyzePlan, res *runtime.ExperimentResult, cp *artifacts.SweepCheckpoint) error {
 	dir := c.ArtifactDir
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -29,11 +31,11 @@ func (c *analyzeCmd) report(e *env, plan *analyzePlan, res *runtime.ExperimentRe
 	csvPath, summaryPath := filepath.Join(dir, analyzeCSVName), filepath.Join(dir, summaryName)
 	rate := c.rateSweep(plan.spec.kind)
 	rows := csvRows(plan, res, cp)
-	if err := writeFile(csvPath, func(f *os.File) error { return genaiperf.WriteAnalyzeCSV(f, rate, rows) }); err != nil {
+	if err := artifacts.WriteFile(csvPath, func(w io.Writer) error { return genaiperf.WriteAnalyzeCSV(w, rate, rows) }); err != nil {
 		return err
 	}
 	results := []runtime.ExperimentResult{*res}
-	if err := writeFile(summaryPath, func(f *os.File) error { return sweep.WriteSummaryJSON(f, "analyze", results) }); err != nil {
+	if err := artifacts.WriteFile(summaryPath, func(w io.Writer) error { return sweep.WriteSummaryJSON(w, "analyze", results) }); err != nil {
 		return err
 	}
 	if c.GeneratePlots {
@@ -46,18 +48,18 @@ func (c *analyzeCmd) report(e *env, plan *analyzePlan, res *runtime.ExperimentRe
 		return err
 	}
 	fmt.Fprintf(e.stdout, "Analyze CSV: %s\nSummary: %s\n", csvPath, summaryPath)
-	if n := len(cp.cp.Points); n > 0 {
-		fmt.Fprintf(e.stdout, "Checkpoint: %s (%d finished points; --resume skips them)\n", cp.path, n)
+	if n := cp.Points(); n > 0 {
+		fmt.Fprintf(e.stdout, "Checkpoint: %s (%d finished points; --resume skips them)\n", cp.Path(), n)
 	}
 	return nil
 }
 
 // csvRows are the finished points as analyze_export_genai_perf.csv lists
 // them; an interrupted point has no place in GenAI-Perf's file.
-func csvRows(plan *analyzePlan, res *runtime.ExperimentResult, cp *checkpointing) []genaiperf.AnalyzeRow {
+func csvRows(plan *analyzePlan, res *runtime.ExperimentResult, cp *artifacts.SweepCheckpoint) []genaiperf.AnalyzeRow {
 	var rows []genaiperf.AnalyzeRow
 	for _, p := range res.Points {
-		id, finished := cp.ids[plan.points[p.Params.Label()].label]
+		id, finished := cp.ID(plan.points[p.Params.Label()].Label)
 		if !finished {
 			continue
 		}
@@ -66,8 +68,8 @@ func csvRows(plan *analyzePlan, res *runtime.ExperimentResult, cp *checkpointing
 			load = p.Params[metrics.ParamConcurrency]
 		}
 		rows = append(rows, genaiperf.AnalyzeRow{
-			ConfigName: cp.configName(id), Load: load,
-			NumDatasetEntries: plan.points[p.Params.Label()].run.NumDatasetEntries, Summary: &p.Outcome.Summary,
+			ConfigName: cp.ConfigName(id), Load: load,
+			NumDatasetEntries: plan.points[p.Params.Label()].Run.NumDatasetEntries, Summary: &p.Outcome.Summary,
 		})
 	}
 	return rows

@@ -10,8 +10,10 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"github.com/alecthomas/kong"
+	"github.com/llmbench/llmbench/reports/artifacts"
 )
 
 // cli is the command tree.
@@ -27,15 +29,25 @@ type cli struct {
 
 	VersionFlag kong.VersionFlag `name:"version" help:"Print the version and exit."`
 	LogLevel    string           `help:"Log level: debug, info, warn, error." default:"info" enum:"debug,info,warn,error"`
-	LogFormat   string           `help:"Log format: console or json." default:"console" enum:"console,json"`
+	// RecordsFlush bounds what a crash can lose of records.parquet.
+	RecordsFlush time.Duration `name:"records-flush-interval" env:"LLMBENCH_RECORDS_FLUSH_INTERVAL" help:"How often records.parquet is flushed to disk, the most a crash can lose (0: every 10 s; docs/records.md)."`
+	LogFormat    string        `help:"Log format: console or json." default:"console" enum:"console,json"`
 }
 
-// env is what every command's Run receives: where to write and when to stop.
+// env is what every command's Run receives: where to write, when to stop
+// and the options every command shares.
 type env struct {
-	ctx    context.Context
-	stdin  io.Reader
-	stdout io.Writer
-	stderr io.Writer
+	ctx          context.Context
+	stdin        io.Reader
+	stdout       io.Writer
+	stderr       io.Writer
+	recordsFlush time.Duration
+}
+
+// session is how a command's points write their files and show progress.
+func (e *env) session(plots bool) artifacts.Session {
+	return artifacts.Session{Stdout: e.stdout, Stderr: e.stderr, Display: &liveProgress{e: e},
+		Sink: artifacts.SinkOptions{Plots: plots, Version: version, FlushInterval: e.recordsFlush}}
 }
 
 func main() {
@@ -68,5 +80,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return exitInvalidInput
 	}
 	setupLogging(stderr, c.LogLevel, c.LogFormat)
-	return exitCode(kctx.Run(&env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}), stderr)
+	if c.RecordsFlush < 0 {
+		fmt.Fprintf(stderr, "llmbench: --records-flush-interval: got %s, want a positive duration such as 2s\n", c.RecordsFlush)
+		return exitInvalidInput
+	}
+	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, recordsFlush: c.RecordsFlush}
+	return exitCode(kctx.Run(e), stderr)
 }

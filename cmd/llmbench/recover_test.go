@@ -17,7 +17,7 @@ func TestReportRecoversKilledRun(t *testing.T) {
 	cmd := exec.Command(binary, "profile", "-m", "m", "-u", "sim://?itl=1ms&ttft=1ms", "--streaming",
 		"--concurrency", "4", "--request-count", "1000000", "--output-tokens-mean", "5")
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), flushIntervalEnv+"=100ms")
+	cmd.Env = append(os.Environ(), "LLMBENCH_RECORDS_FLUSH_INTERVAL=100ms")
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

@@ -4,11 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports/artifacts"
 	"github.com/llmbench/llmbench/reports/genaiperf"
 	"github.com/llmbench/llmbench/reports/plots"
 	"github.com/llmbench/llmbench/reports/records"
@@ -107,10 +109,10 @@ func rerender(e *env, file string) (*storedPoint, error) {
 		Interrupted: saved != nil && saved.Partial}
 	dir := filepath.Dir(file)
 	jsonName, csvName := genaiperf.ExportFileNames(run.ProfileExportFile)
-	if err := writeFile(filepath.Join(dir, jsonName), func(f *os.File) error { return genaiperf.WriteJSON(f, &run, &out.Summary) }); err != nil {
+	if err := artifacts.WriteFile(filepath.Join(dir, jsonName), func(w io.Writer) error { return genaiperf.WriteJSON(w, &run, &out.Summary) }); err != nil {
 		return nil, runFailed("%w", err)
 	}
-	if err := writeFile(filepath.Join(dir, csvName), func(f *os.File) error { return genaiperf.WriteCSV(f, &run, &out.Summary) }); err != nil {
+	if err := artifacts.WriteFile(filepath.Join(dir, csvName), func(w io.Writer) error { return genaiperf.WriteCSV(w, &run, &out.Summary) }); err != nil {
 		return nil, runFailed("%w", err)
 	}
 	if _, err := plots.WritePointPlots(filepath.Join(dir, "plots"), meta.Point, data); err != nil {
@@ -119,7 +121,7 @@ func rerender(e *env, file string) (*storedPoint, error) {
 	if err := genaiperf.WriteConsole(e.stdout, &run, &out.Summary); err != nil {
 		return nil, err
 	}
-	writeComponents(e.stdout, out.Components)
+	artifacts.WriteComponents(e.stdout, out.Components)
 	return &storedPoint{file: file, meta: meta, run: run, out: out, record: saved}, nil
 }
 

@@ -2,11 +2,13 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports/artifacts"
 	"github.com/llmbench/llmbench/reports/genaiperf"
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/paexport"
@@ -48,10 +50,10 @@ func (c *reportCmd) importExport(e *env, path string) error {
 		return runFailed("%w", err)
 	}
 	jsonName, csvName := genaiperf.ExportFileNames("profile_export.json")
-	if err := writeFile(filepath.Join(dir, jsonName), func(f *os.File) error { return genaiperf.WriteJSON(f, &run, &summary) }); err != nil {
+	if err := artifacts.WriteFile(filepath.Join(dir, jsonName), func(w io.Writer) error { return genaiperf.WriteJSON(w, &run, &summary) }); err != nil {
 		return runFailed("%w", err)
 	}
-	if err := writeFile(filepath.Join(dir, csvName), func(f *os.File) error { return genaiperf.WriteCSV(f, &run, &summary) }); err != nil {
+	if err := artifacts.WriteFile(filepath.Join(dir, csvName), func(w io.Writer) error { return genaiperf.WriteCSV(w, &run, &summary) }); err != nil {
 		return runFailed("%w", err)
 	}
 	if err := genaiperf.WriteConsole(e.stdout, &run, &summary); err != nil {

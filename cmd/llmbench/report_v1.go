@@ -80,7 +80,7 @@ func (g *storedExperiment) experiment(gates []metrics.Gate) *runtime.Experiment 
 	p := g.points[0]
 	run := &p.run
 	ep := runtime.Endpoint{URL: p.meta.EndpointURL, API: transport.API(run.EndpointType), Stream: run.Streaming,
-		Model: firstModel(run), Tokenizer: run.Tokenizer}
+		Model: run.Models[0], Tokenizer: run.Tokenizer}
 	if len(run.Models) > 1 {
 		ep.Models, ep.ModelSelection = run.Models, run.ModelSelection
 	}

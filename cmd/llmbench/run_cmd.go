@@ -8,9 +8,7 @@ import (
 	"strings"
 
 	"github.com/llmbench/llmbench/builtins"
-	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/artifacts"
-	"github.com/llmbench/llmbench/reports/genaiperf"
 	"github.com/llmbench/llmbench/reports/verdict"
 	"github.com/llmbench/llmbench/runtime"
 )
@@ -61,7 +59,7 @@ func (c *runCmd) Run(e *env) error {
 	if c.DryRun {
 		return printPlan(e.stdout, scen)
 	}
-	cp, err := openRunCheckpoint(c.Out, c.Resume)
+	cp, err := artifacts.OpenRunCheckpoint(c.Out, c.Resume)
 	if err != nil {
 		return err
 	}
@@ -144,13 +142,13 @@ func loadScenario(stdout io.Writer, file string, defines []string) (*runtime.Sce
 }
 
 // runExperiments measures every experiment, writing each point as it ends.
-func runExperiments(e *env, scen *runtime.Scenario, out string, plotsOn bool, cp *runCheckpoint) ([]runtime.ExperimentResult, error) {
+func runExperiments(e *env, scen *runtime.Scenario, out string, plotsOn bool, cp *artifacts.RunCheckpoint) ([]runtime.ExperimentResult, error) {
 	var results []runtime.ExperimentResult
 	for i := range scen.Experiments {
 		exp := &scen.Experiments[i]
-		obs := &runObserver{e: e, scenario: scenarioName(scen), out: out, exp: exp, plots: plotsOn, cp: cp}
+		obs := &artifacts.ScenarioObserver{Session: e.session(plotsOn), Scenario: scenarioName(scen), Out: out, Exp: exp, Checkpoint: cp}
 		res, err := runtime.RunExperiment(e.ctx, exp, obs)
-		obs.live.end()
+		obs.Display.End()
 		if res != nil {
 			results = append(results, *res)
 		}
@@ -164,30 +162,26 @@ func runExperiments(e *env, scen *runtime.Scenario, out string, plotsOn bool, cp
 	return results, nil
 }
 
-// liveProgress shows one point run at a time: starting the next display
-// ends the previous one (repeats of a point run back to back).
-type liveProgress struct{ stop func() }
+// liveProgress is artifacts.Display on the terminal: one point run at a
+// time, starting the next display ends the previous one (repeats of a
+// point run back to back).
+type liveProgress struct {
+	e    *env
+	stop func()
+}
 
-func (l *liveProgress) start(e *env, title string, requests, warmup int) *runtime.Progress {
-	l.end()
+func (l *liveProgress) Start(title string, requests, warmup int) *runtime.Progress {
+	l.End()
 	p := &runtime.Progress{}
-	l.stop = startProgress(e, title, requests, warmup, p)
+	l.stop = startProgress(l.e, title, requests, warmup, p)
 	return p
 }
 
-func (l *liveProgress) end() {
+func (l *liveProgress) End() {
 	if l.stop != nil {
 		l.stop()
 		l.stop = nil
 	}
-}
-
-// repeatTitle names repeat k (from 1) of n of a point.
-func repeatTitle(label string, k, n int) string {
-	if n <= 1 {
-		return label
-	}
-	return fmt.Sprintf("%s (repeat %d of %d)", label, k, n)
 }
 
 func interrupted(res *runtime.ExperimentResult) bool {
@@ -197,34 +191,6 @@ func interrupted(res *runtime.ExperimentResult) bool {
 		}
 	}
 	return false
-}
-
-// describePoint fills the GenAI-Perf description of a scenario point.
-func describePoint(exp *runtime.Experiment, params runtime.Params, out *runtime.Outcome) genaiperf.Run {
-	ep := exp.Endpoint
-	r := genaiperf.DefaultRun(ep.ModelNames()...)
-	r.ModelSelection = ep.ModelSelection
-	r.Subcommand = "run"
-	r.EndpointType, r.Streaming, r.URL = string(ep.API), ep.Stream, ep.URL
-	r.Endpoint = strings.TrimLeft(ep.Path, " /")
-	r.Stimulus = genaiperf.Stimulus{Concurrency: int(params[metrics.ParamConcurrency]), RequestRate: params[metrics.ParamRate]}
-	r.RequestCount, r.MeasurementInterval, r.WarmupRequestCount = exp.Requests, int(exp.Duration.Milliseconds()), exp.Warmup
-	for _, slo := range exp.Goodput {
-		r.Goodput = append(r.Goodput, genaiperf.Goodput{Name: string(slo.Metric), Value: slo.Value})
-	}
-	for _, f := range ep.Extra {
-		r.ExtraInputs = append(r.ExtraInputs, genaiperf.Field{Name: f.Key, Value: f.Value})
-	}
-	r.RandomSeed = int(exp.Seed)
-	if arrival := exp.Load.Arrival; arrival != "" {
-		r.RequestDistribution = string(arrival)
-	} else if r.Stimulus.Mode() == "request_rate" {
-		r.RequestDistribution = string(runtime.Poisson) // a rate sweep's default
-	}
-	r.TokenCounting = out.Counting.String()
-	r.Tokenizer = ep.Tokenizer
-	r.Version = "llmbench " + version
-	return r
 }
 
 // writeVerdicts prints the sweep tables and the gate list and writes the

@@ -1,4 +1,4 @@
-package main
+package artifacts
 
 import (
 	"encoding/json"
@@ -16,12 +16,12 @@ import (
 	"github.com/llmbench/llmbench/runtime"
 )
 
-// pointSink takes one run of a point's records as they finish and writes
+// PointSink takes one run of a point's records as they finish and writes
 // what needs them into the point's folder — records.parquet,
 // profile_export.json and the data of the point plots — so no record is
 // kept once it is written and a crash loses at most the records.parquet
 // row group in progress. inputs.json is written when the sink opens.
-type pointSink struct {
+type PointSink struct {
 	parquet    *os.File
 	records    *records.Writer
 	exportFile *os.File
@@ -32,10 +32,21 @@ type pointSink struct {
 	record runtime.PointRecord
 }
 
-// openPointSink starts the files of one run of a point in dir. id names
+// SinkOptions are how every point's files are written.
+type SinkOptions struct {
+	// Plots collects the data of the point plots and draws them.
+	Plots bool
+	// Version is the llmbench version recorded in records.parquet.
+	Version string
+	// FlushInterval bounds how much of records.parquet a crash can lose
+	// (0: the records package's default; see docs/records.md).
+	FlushInterval time.Duration
+}
+
+// OpenPointSink starts the files of one run of a point in dir. id names
 // the point (scenario, experiment, point, repeat) and rec is its saved
 // plan; the rest of the records metadata comes from r.
-func openPointSink(dir string, r *genaiperf.Run, id records.Meta, rec runtime.PointRecord, reqs []runtime.Request, withPlots bool) (s *pointSink, err error) {
+func OpenPointSink(dir string, r *genaiperf.Run, id records.Meta, rec runtime.PointRecord, reqs []runtime.Request, opts SinkOptions) (s *PointSink, err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -43,13 +54,13 @@ func openPointSink(dir string, r *genaiperf.Run, id records.Meta, rec runtime.Po
 	for i := range reqs {
 		payloads[i] = reqs[i].Body
 	}
-	if err := writeFile(filepath.Join(dir, "inputs.json"), func(f *os.File) error { return genaiperf.WriteInputs(f, payloads) }); err != nil {
+	if err := WriteFile(filepath.Join(dir, "inputs.json"), func(w io.Writer) error { return genaiperf.WriteInputs(w, payloads) }); err != nil {
 		return nil, err
 	}
-	s = &pointSink{dir: dir, record: rec}
+	s = &PointSink{dir: dir, record: rec}
 	defer func() {
 		if err != nil {
-			s.abandon()
+			s.Abandon()
 		}
 	}()
 	if s.parquet, err = os.Create(filepath.Join(dir, "records.parquet")); err != nil {
@@ -57,44 +68,24 @@ func openPointSink(dir string, r *genaiperf.Run, id records.Meta, rec runtime.Po
 	}
 	meta := id
 	meta.Model, meta.EndpointURL, meta.API, meta.Stream = firstModel(r), r.URL, r.EndpointType, r.Streaming
-	meta.Load, meta.Version = r.DirName(), version
+	meta.Load, meta.Version = r.DirName(), opts.Version
 	if meta.Config, err = runDescription(r); err != nil {
 		return nil, err
 	}
 	if meta.PointRecord, err = rec.Encode(); err != nil {
 		return nil, err
 	}
-	opts, err := recordsOptions()
-	if err != nil {
-		return nil, err
-	}
-	if s.records, err = records.NewWriterOptions(s.parquet, meta, opts); err != nil {
+	if s.records, err = records.NewWriterOptions(s.parquet, meta, records.Options{FlushInterval: opts.FlushInterval}); err != nil {
 		return nil, err
 	}
 	if s.exportFile, err = os.Create(filepath.Join(dir, r.ProfileExportFile)); err != nil {
 		return nil, err
 	}
 	s.export = genaiperf.NewProfileExportWriter(s.exportFile, dir, r, payloads)
-	if withPlots {
+	if opts.Plots {
 		s.plots = plots.NewPointData()
 	}
 	return s, nil
-}
-
-// flushIntervalEnv overrides how often records.parquet is flushed (a Go
-// duration): the most a crash can lose. See docs/records.md.
-const flushIntervalEnv = "LLMBENCH_RECORDS_FLUSH_INTERVAL"
-
-func recordsOptions() (records.Options, error) {
-	v := os.Getenv(flushIntervalEnv)
-	if v == "" {
-		return records.Options{}, nil
-	}
-	d, err := time.ParseDuration(v)
-	if err != nil || d <= 0 {
-		return records.Options{}, fmt.Errorf("%s=%q: want a positive duration such as 2s", flushIntervalEnv, v)
-	}
-	return records.Options{FlushInterval: d}, nil
 }
 
 // runDescription is the run as JSON, credentials stripped: what `llmbench
@@ -107,7 +98,7 @@ func runDescription(r *genaiperf.Run) (string, error) {
 }
 
 // Write is runtime.RecordWriter: every record goes to each file.
-func (s *pointSink) Write(recs ...metrics.Record) error {
+func (s *PointSink) Write(recs ...metrics.Record) error {
 	for i := range recs {
 		if s.plots != nil {
 			s.plots.Add(&recs[i])
@@ -116,10 +107,10 @@ func (s *pointSink) Write(recs ...metrics.Record) error {
 	return errors.Join(s.records.Write(recs...), s.export.Write(recs...))
 }
 
-// finish completes the files now that the outcome is known: the records
+// Finish completes the files now that the outcome is known: the records
 // footer gets how tokens were counted and the final run description, and
 // the plots are drawn (a plot that fails is reported, not fatal).
-func (s *pointSink) finish(stderr io.Writer, r *genaiperf.Run, out *runtime.Outcome, plotTitle string) error {
+func (s *PointSink) Finish(stderr io.Writer, r *genaiperf.Run, out *runtime.Outcome, plotTitle string) error {
 	config, err := runDescription(r)
 	if err != nil {
 		return err
@@ -145,8 +136,8 @@ func (s *pointSink) finish(stderr io.Writer, r *genaiperf.Run, out *runtime.Outc
 	return nil
 }
 
-// abandon closes the files of a run that never happened and removes them.
-func (s *pointSink) abandon() {
+// Abandon closes the files of a run that never happened and removes them.
+func (s *PointSink) Abandon() {
 	if s.export != nil {
 		s.export.Close() // removes its temporary file of failures
 	}
@@ -158,3 +149,6 @@ func (s *pointSink) abandon() {
 	}
 	os.Remove(filepath.Join(s.dir, "inputs.json"))
 }
+
+// Dir is the folder the sink writes into.
+func (s *PointSink) Dir() string { return s.dir }

@@ -1,0 +1,155 @@
+package artifacts
+
+import (
+	"fmt"
+
+	"github.com/rs/zerolog/log"
+
+	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports/genaiperf"
+	"github.com/llmbench/llmbench/reports/records"
+	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/failure"
+)
+
+// GenAIPerfPoint is one `profile` or `analyze` point as its artifacts name
+// and describe it.
+type GenAIPerfPoint struct {
+	// Label names the point on the console and in its records (profile:
+	// the GenAI-Perf folder name; analyze: GenAI-Perf's objective,
+	// "concurrency8").
+	Label string
+	Run   genaiperf.Run
+	// Config is the point's checkpoint identity (analyze only).
+	Config []byte
+}
+
+// GenAIPerfObserver writes the GenAI-Perf artifacts of `profile` and
+// `analyze` points as RunExperiment measures them: each point in its own
+// GenAI-Perf folder (<artifact-dir>/<model>-openai-chat-concurrency8),
+// its records streamed there, its table printed; with a checkpoint
+// (analyze), finished points are checkpointed and skipped on resume.
+type GenAIPerfObserver struct {
+	Session
+	Exp *runtime.Experiment
+	// Points are the experiment's points by the label of their Params.
+	Points map[string]*GenAIPerfPoint
+	// Experiment names the records' experiment ("" for profile).
+	Experiment string
+	// Header prints "== label ==" before each point (analyze).
+	Header     bool
+	Checkpoint *SweepCheckpoint
+	done       int
+	// resumed are the points taken from the checkpoint, left as written.
+	resumed map[string]bool
+}
+
+func (o *GenAIPerfObserver) point(p runtime.Params) *GenAIPerfPoint { return o.Points[p.Label()] }
+
+// Finished is runtime.Resumer: a point the checkpoint holds is not
+// measured again.
+func (o *GenAIPerfObserver) Finished(key runtime.PointKey) (*runtime.Outcome, bool) {
+	pt := o.point(key.Params)
+	done, ok := o.Checkpoint.find(pt.Config)
+	if !ok {
+		return nil, false
+	}
+	fmt.Fprintf(o.Stdout, "%s:%s found in checkpoint - skipping profiling...\n", o.Checkpoint.ConfigName(done.ID), pt.Label)
+	if o.resumed == nil {
+		o.resumed = map[string]bool{}
+	}
+	o.resumed[pt.Label] = true
+	o.Checkpoint.ids[pt.Label] = done.ID
+	return done.Result().Outcome, true
+}
+
+func (o *GenAIPerfObserver) RunStarting(key runtime.PointKey, reqs []runtime.Request) (runtime.RunWatch, error) {
+	pt := o.point(key.Params)
+	if o.Header {
+		fmt.Fprintf(o.Stdout, "\n== %s ==\n", pt.Label)
+	}
+	log.Info().Str("target", o.Exp.Endpoint.URL).Str("point", pt.Label).Msg("profiling")
+	rec := GenAIPerfRecord(o.Exp, &pt.Run, key, o.done)
+	id := records.Meta{Experiment: o.Experiment, Point: pt.Label}
+	sink, err := OpenPointSink(pt.Run.Dir(), &pt.Run, id, rec, reqs, o.Sink)
+	if err != nil {
+		return nil, failure.Runf("%w", err)
+	}
+	progress := o.Display.Start(pt.Label, o.stopOf(key).Requests, o.Exp.Warmup)
+	return &genaiPerfWatch{o: o, pt: pt, sink: sink, progress: progress}, nil
+}
+
+// stopOf is the stop condition of the point with key.
+func (o *GenAIPerfObserver) stopOf(key runtime.PointKey) runtime.Stop {
+	for _, p := range o.Exp.Planned {
+		if p.Params.Label() == key.Params.Label() && p.Stop != (runtime.Stop{}) {
+			return p.Stop
+		}
+	}
+	return runtime.Stop{Requests: o.Exp.Requests, Duration: o.Exp.Duration}
+}
+
+// PointDone writes the point's GenAI-Perf JSON and CSV and prints its
+// table, then checkpoints it when it ended normally. A point no request
+// could connect to stops the sweep (exit 3); server faults are data.
+func (o *GenAIPerfObserver) PointDone(p *runtime.PointResult) error {
+	o.Display.End()
+	o.done++
+	pt := o.point(p.Params)
+	if o.resumed[pt.Label] {
+		return nil
+	}
+	out := p.Outcome
+	pt.Run.TokenCounting = out.Counting.String()
+	if err := WritePoint(o.Stdout, pt.Run.Dir(), &pt.Run, out); err != nil {
+		return failure.Runf("writing artifacts: %w", err)
+	}
+	if err := Unreachable(out); err != nil {
+		return err
+	}
+	if out.Interrupted {
+		return nil
+	}
+	return o.Checkpoint.save(pt, p)
+}
+
+// genaiPerfWatch follows one run of a GenAI-Perf point into its folder.
+type genaiPerfWatch struct {
+	o        *GenAIPerfObserver
+	pt       *GenAIPerfPoint
+	sink     *PointSink
+	progress *runtime.Progress
+}
+
+func (w *genaiPerfWatch) Records() runtime.RecordWriter { return w.sink }
+func (w *genaiPerfWatch) Progress() *runtime.Progress   { return w.progress }
+
+func (w *genaiPerfWatch) Finish(out *runtime.Outcome) error {
+	if out == nil {
+		w.sink.Abandon()
+		return nil
+	}
+	w.pt.Run.TokenCounting = out.Counting.String()
+	if err := w.sink.Finish(w.o.Stderr, &w.pt.Run, out, w.pt.Label); err != nil {
+		return failure.Runf("writing records: %w", err)
+	}
+	return nil
+}
+
+// GenAIPerfRecord is the saved plan of a GenAI-Perf point, its prompts
+// described as the console describes them.
+func GenAIPerfRecord(exp *runtime.Experiment, run *genaiperf.Run, key runtime.PointKey, index int) runtime.PointRecord {
+	rec := runtime.RecordOf("", exp, key, index, records.StripCredentials)
+	rec.Plan.Dataset = PromptSource(run)
+	return rec
+}
+
+// Unreachable is the failure of a point no request could connect to: the
+// run cannot be carried out (exit 3). Server faults are data.
+func Unreachable(out *runtime.Outcome) error {
+	s := out.Summary
+	if s.Completed == 0 && s.Failed > 0 && s.Errors[0].Class == metrics.ErrConnect && len(s.Errors) == 1 {
+		return failure.Runf("no request could connect to %s: %s", out.Target, s.Errors[0].Message)
+	}
+	return nil
+}

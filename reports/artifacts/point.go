@@ -1,0 +1,91 @@
+package artifacts
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports/genaiperf"
+	"github.com/llmbench/llmbench/runtime"
+)
+
+// WritePoint writes a measured point's GenAI-Perf summary files (JSON and
+// CSV) into dir and prints its console table. What needs the records
+// themselves — records.parquet, profile_export.json, inputs.json and the
+// point plots — was written while the point ran: see PointSink.
+func WritePoint(stdout io.Writer, dir string, r *genaiperf.Run, out *runtime.Outcome) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	r.Partial = out.Interrupted
+	jsonName, csvName := genaiperf.ExportFileNames(r.ProfileExportFile)
+	if err := WriteFile(filepath.Join(dir, jsonName), func(w io.Writer) error { return genaiperf.WriteJSON(w, r, &out.Summary) }); err != nil {
+		return err
+	}
+	if err := WriteFile(filepath.Join(dir, csvName), func(w io.Writer) error { return genaiperf.WriteCSV(w, r, &out.Summary) }); err != nil {
+		return err
+	}
+	if err := genaiperf.WriteConsole(stdout, r, &out.Summary); err != nil {
+		return err
+	}
+	WriteComponents(stdout, out.Components)
+	fmt.Fprintf(stdout, "Prompts: %s; ISL and OSL counted by %s\n", PromptSource(r), r.TokenCounting)
+	fmt.Fprintf(stdout, "Artifacts: %s\n", dir)
+	if out.Interrupted {
+		fmt.Fprintln(stdout, "PARTIAL: interrupted before the point's stop condition; these numbers cover only what was measured.")
+	}
+	return nil
+}
+
+// PromptSource says where the prompts came from, since ISL means
+// different things for token-exact and word-based prompts.
+func PromptSource(r *genaiperf.Run) string {
+	switch {
+	case r.InputFile != "":
+		return "from " + r.InputFile
+	case r.Tokenizer != "":
+		return "synthetic, token-exact under " + r.Tokenizer
+	}
+	return "synthetic, built-in English words (give --tokenizer for token-exact prompts)"
+}
+
+func firstModel(r *genaiperf.Run) string {
+	if len(r.Models) == 0 {
+		return ""
+	}
+	return r.Models[0]
+}
+
+// WriteComponents prints headline metrics per dataset component when a
+// point's requests came from a mix, so one component's slow tail cannot
+// hide inside the blend. Each component is summarized from its own records
+// with the same definitions as the whole.
+func WriteComponents(w io.Writer, parts []runtime.ComponentSummary) {
+	if len(parts) < 2 {
+		return
+	}
+	fmt.Fprintf(w, "Per component: %-14s %8s %7s %10s %10s %10s %10s %8s\n",
+		"component", "requests", "errors", "TTFT p50", "TTFT p99", "ITL p50", "ITL p99", "OSL avg")
+	for _, c := range parts {
+		s := &c.Summary
+		fmt.Fprintf(w, "               %-14s %8d %7d %10s %10s %10s %10s %8s\n", c.Name, s.Completed, s.Failed,
+			msText(s.TimeToFirstToken, 50), msText(s.TimeToFirstToken, 99),
+			msText(s.InterTokenLatency, 50), msText(s.InterTokenLatency, 99), avgText(s.OutputSequenceLength))
+	}
+}
+
+func msText(d *metrics.Distribution, p float64) string {
+	if d == nil {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f ms", d.Percentile(p)/1e6)
+}
+
+func avgText(d *metrics.Distribution) string {
+	if d == nil {
+		return "–"
+	}
+	return fmt.Sprintf("%.1f", d.Avg)
+}

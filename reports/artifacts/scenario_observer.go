@@ -1,0 +1,128 @@
+package artifacts
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports/genaiperf"
+	"github.com/llmbench/llmbench/reports/records"
+	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/failure"
+)
+
+// ScenarioObserver writes a scenario experiment's artifacts as it runs:
+// each run of a point streams its records into the point's folder
+// (OUT/<experiment>/<label>[/repeatK]/, see PointSink) under a live
+// display, each finished point prints its tables and writes its
+// GenAI-Perf files, and each run that ended normally is checkpointed.
+type ScenarioObserver struct {
+	Session
+	Scenario string
+	Out      string
+	Exp      *runtime.Experiment
+	// Checkpoint is the run's checkpoint; nil checkpoints nothing.
+	Checkpoint *RunCheckpoint
+	// done counts the points finished: the next point's place in run order.
+	done int
+}
+
+// Finished is runtime.Resumer: with --resume, a run the checkpoint holds
+// is not measured again (its folder keeps the files it wrote then).
+func (o *ScenarioObserver) Finished(key runtime.PointKey) (*runtime.Outcome, bool) {
+	out, ok := o.Checkpoint.finished(o.Scenario, o.Exp, key)
+	if ok {
+		fmt.Fprintf(o.Stdout, "%s found in checkpoint - skipping\n", key)
+	}
+	return out, ok
+}
+
+func (o *ScenarioObserver) RunStarting(key runtime.PointKey, reqs []runtime.Request) (runtime.RunWatch, error) {
+	run := ScenarioRun(o.Exp, key.Params, &runtime.Outcome{}, o.Sink.Version)
+	id := records.Meta{Scenario: o.Scenario, Experiment: o.Exp.Name, Point: key.Params.Label(), Repeat: key.Repeat}
+	rec := runtime.RecordOf(o.Scenario, o.Exp, key, o.done, records.StripCredentials)
+	sink, err := OpenPointSink(RepeatDir(PointDir(o.Out, o.Exp.Name, key.Params), key.Repeat), &run, id, rec, reqs, o.Sink)
+	if err != nil {
+		return nil, failure.Runf("%w", err)
+	}
+	progress := o.Display.Start(o.Exp.Name+"/"+key.Params.Label(), o.Exp.Requests, o.Exp.Warmup)
+	return &scenarioWatch{o: o, key: key, sink: sink, progress: progress}, nil
+}
+
+func (o *ScenarioObserver) PointDone(p *runtime.PointResult) error {
+	o.Display.End()
+	o.done++
+	for k, out := range p.Repeats {
+		fmt.Fprintf(o.Stdout, "\n== %s / %s ==\n", o.Exp.Name, RepeatTitle(p.Params.Label(), k+1, len(p.Repeats)))
+		run := ScenarioRun(o.Exp, p.Params, out, o.Sink.Version)
+		if err := WritePoint(o.Stdout, RepeatDir(PointDir(o.Out, o.Exp.Name, p.Params), k+1), &run, out); err != nil {
+			return failure.Runf("writing artifacts: %w", err)
+		}
+	}
+	return nil
+}
+
+// scenarioWatch follows one run of a point into its files.
+type scenarioWatch struct {
+	o        *ScenarioObserver
+	key      runtime.PointKey
+	sink     *PointSink
+	progress *runtime.Progress
+}
+
+func (w *scenarioWatch) Records() runtime.RecordWriter { return w.sink }
+func (w *scenarioWatch) Progress() *runtime.Progress   { return w.progress }
+
+func (w *scenarioWatch) Finish(out *runtime.Outcome) error {
+	if out == nil {
+		w.sink.Abandon()
+		return nil
+	}
+	o := w.o
+	run := ScenarioRun(o.Exp, w.key.Params, out, o.Sink.Version)
+	title := o.Exp.Name + " / " + RepeatTitle(w.key.Params.Label(), w.key.Repeat, o.Exp.Repeats)
+	if err := w.sink.Finish(o.Stderr, &run, out, title); err != nil {
+		return failure.Runf("%w", err)
+	}
+	if err := o.Checkpoint.save(o.Scenario, o.Exp, w.key, w.sink.Dir(), out); err != nil {
+		return failure.Runf("%w", err)
+	}
+	return nil
+}
+
+// RepeatTitle names repeat k (from 1) of n of a point.
+func RepeatTitle(label string, k, n int) string {
+	if n <= 1 {
+		return label
+	}
+	return fmt.Sprintf("%s (repeat %d of %d)", label, k, n)
+}
+
+// ScenarioRun is the GenAI-Perf description of a scenario point: a view of
+// its plan, written into the point's GenAI-Perf files.
+func ScenarioRun(exp *runtime.Experiment, params runtime.Params, out *runtime.Outcome, version string) genaiperf.Run {
+	ep := exp.Endpoint
+	r := genaiperf.DefaultRun(ep.ModelNames()...)
+	r.ModelSelection = ep.ModelSelection
+	r.Subcommand = "run"
+	r.EndpointType, r.Streaming, r.URL = string(ep.API), ep.Stream, ep.URL
+	r.Endpoint = strings.TrimLeft(ep.Path, " /")
+	r.Stimulus = genaiperf.Stimulus{Concurrency: int(params[metrics.ParamConcurrency]), RequestRate: params[metrics.ParamRate]}
+	r.RequestCount, r.MeasurementInterval, r.WarmupRequestCount = exp.Requests, int(exp.Duration.Milliseconds()), exp.Warmup
+	for _, slo := range exp.Goodput {
+		r.Goodput = append(r.Goodput, genaiperf.Goodput{Name: string(slo.Metric), Value: slo.Value})
+	}
+	for _, f := range ep.Extra {
+		r.ExtraInputs = append(r.ExtraInputs, genaiperf.Field{Name: f.Key, Value: f.Value})
+	}
+	r.RandomSeed = int(exp.Seed)
+	if arrival := exp.Load.Arrival; arrival != "" {
+		r.RequestDistribution = string(arrival)
+	} else if r.Stimulus.Mode() == "request_rate" {
+		r.RequestDistribution = string(runtime.Poisson) // a rate sweep's default
+	}
+	r.TokenCounting = out.Counting.String()
+	r.Tokenizer = ep.Tokenizer
+	r.Version = "llmbench " + version
+	return r
+}
