@@ -130,3 +130,36 @@ def main(ctx):
 		t.Errorf("summary.json differs from the run's (err %v)\n got %s\nwant %s", err, got, summary)
 	}
 }
+
+// A run folder written before points saved their plan (records schema 1)
+// is still read back, through the version 1 reader: its point re-rendered,
+// its summary.json rebuilt from the run description and gates.json.
+func TestReportReadsSchemaOneRunFolder(t *testing.T) {
+	dir := t.TempDir()
+	point := filepath.Join(dir, "out", "chat-capacity", "concurrency4")
+	if err := os.MkdirAll(point, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fixture, err := os.ReadFile("../../reports/records/testdata/fixtures/v1.parquet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(point, "records.parquet"), fixture, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gates := `{"passed": true, "verdicts": [{"experiment": "chat-capacity", "point": "concurrency4", "gate": "error_rate < 50%", "passed": true, "message": ""}]}`
+	if err := os.WriteFile(filepath.Join(dir, "out", "gates.json"), []byte(gates), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runCLI(t, dir, "report", filepath.Join(dir, "out"))
+	if r.code != 0 {
+		t.Fatalf("report: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	summary, err := os.ReadFile(filepath.Join(dir, "out", "summary.json"))
+	if err != nil || !strings.Contains(string(summary), `"label": "concurrency4"`) || !strings.Contains(string(summary), `"gate": "error_rate < 50%"`) {
+		t.Errorf("summary.json from a version 1 folder: %v\n%s", err, summary)
+	}
+	if _, err := os.Stat(filepath.Join(point, "profile_export_genai_perf.json")); err != nil {
+		t.Error(err)
+	}
+}

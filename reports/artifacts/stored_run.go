@@ -1,9 +1,10 @@
-package main
+package artifacts
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,12 +13,12 @@ import (
 	"time"
 
 	"github.com/llmbench/llmbench/metrics"
-	"github.com/llmbench/llmbench/reports/artifacts"
 	"github.com/llmbench/llmbench/reports/genaiperf"
 	"github.com/llmbench/llmbench/reports/html"
 	"github.com/llmbench/llmbench/reports/records"
 	"github.com/llmbench/llmbench/reports/verdict"
 	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/failure"
 )
 
 // storedPoint is one run of a point as re-rendered from its records file:
@@ -92,7 +93,7 @@ func (r *storedRun) verdicts() *verdict.Report {
 // sweep table and plots, and for each `run` folder at or below the
 // report's path (so every one of its points was read) summary.json and
 // report.html.
-func (c *reportCmd) reportSweeps(e *env, stored []*storedPoint) error {
+func reportSweeps(stdout, stderr io.Writer, path, version string, stored []*storedPoint) error {
 	var runs []*storedRun
 	byRoot := map[string]*storedRun{}
 	for _, g := range groupExperiments(stored) {
@@ -100,7 +101,7 @@ func (c *reportCmd) reportSweeps(e *env, stored []*storedPoint) error {
 		if r == nil {
 			var err error
 			if r, err = openStoredRun(g.root, g.scenario); err != nil {
-				return invalid("%w", err)
+				return failure.Inputf("%w", err)
 			}
 			byRoot[g.root] = r
 			runs = append(runs, r)
@@ -115,7 +116,7 @@ func (c *reportCmd) reportSweeps(e *env, stored []*storedPoint) error {
 		r.results = append(r.results, res)
 	}
 	for _, r := range runs {
-		if err := c.writeRunReports(e, r); err != nil {
+		if err := writeRunReports(stdout, stderr, path, version, r); err != nil {
 			return err
 		}
 	}
@@ -160,7 +161,7 @@ func modTime(path string) time.Time {
 // openStoredRun reads the verdicts a run left in root, and the gates they
 // judged, so the re-rendered points are judged as the run judged them.
 func openStoredRun(root, scenario string) (*storedRun, error) {
-	path := filepath.Join(root, artifacts.GatesFile)
+	path := filepath.Join(root, GatesFile)
 	written, err := readVerdicts(path)
 	if err != nil {
 		return nil, err
@@ -200,17 +201,17 @@ func readVerdicts(path string) (storedVerdicts, error) {
 // when a point was written before plans were saved (schema version 1),
 // from what its run description and gates.json tell (report_v1.go).
 func (g *storedExperiment) rebuild(r *storedRun) (runtime.ExperimentResult, error) {
-	runs := make([]artifacts.StoredRun, len(g.points))
+	runs := make([]StoredRun, len(g.points))
 	for i, p := range g.points {
 		if p.record == nil {
 			r.legacy = true
 			return g.result(r.gates[g.name])
 		}
-		runs[i] = artifacts.StoredRun{Record: *p.record, Outcome: p.out}
+		runs[i] = StoredRun{Record: *p.record, Outcome: p.out}
 	}
-	res, err := artifacts.Rebuild(runs)
+	res, err := Rebuild(runs)
 	if err != nil {
-		return res, invalid("%s: %w", g.points[0].file, err)
+		return res, failure.Inputf("%s: %w", g.points[0].file, err)
 	}
 	return res, nil
 }
@@ -219,31 +220,31 @@ func (g *storedExperiment) rebuild(r *storedRun) (runtime.ExperimentResult, erro
 // a `run` folder's summary.json and report.html, when every point of the
 // folder was read (it is at or below the report's path) and they are the
 // files of one scenario.
-func (c *reportCmd) writeRunReports(e *env, r *storedRun) error {
-	rr := artifacts.RunReport{Dir: r.root, Config: r.config(), Results: r.results, Plots: true, Verdicts: r.verdicts()}
-	sweeps := rr.WriteSweeps(e.stdout, e.stderr)
-	if r.scenario == "" || !runFolder(r.root) || !within(c.Path, r.root) {
+func writeRunReports(stdout, stderr io.Writer, path, version string, r *storedRun) error {
+	rr := RunReport{Dir: r.root, Config: r.config(version), Results: r.results, Plots: true, Verdicts: r.verdicts()}
+	sweeps := rr.WriteSweeps(stdout, stderr)
+	if r.scenario == "" || !runFolder(r.root) || !within(path, r.root) {
 		return nil
 	}
 	if r.mixed != "" {
-		fmt.Fprintf(e.stderr, "llmbench: %s holds the points of scenarios %q and %q: its summary.json and report.html are left as they are\n",
+		fmt.Fprintf(stderr, "llmbench: %s holds the points of scenarios %q and %q: its summary.json and report.html are left as they are\n",
 			r.root, r.scenario, r.mixed)
 		return nil
 	}
 	if err := rr.WriteSummary(); err != nil {
-		return runFailed("%w", err)
+		return failure.Runf("%w", err)
 	}
 	if err := rr.WriteHTML(sweeps); err != nil {
-		return runFailed("%w", err)
+		return failure.Runf("%w", err)
 	}
-	fmt.Fprintf(e.stdout, "\nSummary: %s\nReport: %s\n", filepath.Join(r.root, artifacts.SummaryFile), filepath.Join(r.root, artifacts.HTMLFile))
+	fmt.Fprintf(stdout, "\nSummary: %s\nReport: %s\n", filepath.Join(r.root, SummaryFile), filepath.Join(r.root, HTMLFile))
 	return nil
 }
 
 // runFolder reports whether dir holds what `run` writes beside its
 // experiments, which `analyze` and `profile` folders do not both have.
 func runFolder(dir string) bool {
-	for _, name := range []string{"gates.json", summaryName} {
+	for _, name := range []string{GatesFile, SummaryFile} {
 		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
 			return true
 		}
@@ -259,7 +260,7 @@ func within(path, dir string) bool {
 
 // config lists how the report was produced; the scenario file itself is
 // not stored with the records, so it is named, not shown.
-func (r *storedRun) config() []html.KV {
+func (r *storedRun) config(version string) []html.KV {
 	names := make([]string, len(r.results))
 	for i := range r.results {
 		names[i] = r.results[i].Experiment.Name

@@ -1,4 +1,4 @@
-package main
+package artifacts
 
 // The reader of records files of schema version 1, written before points
 // saved their plan (runtime.PointRecord): what they stored of it has to be
@@ -13,13 +13,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/genaiperf"
 	"github.com/llmbench/llmbench/reports/verdict"
 	"github.com/llmbench/llmbench/runtime"
-	"github.com/llmbench/llmbench/transport"
+	"github.com/llmbench/llmbench/runtime/failure"
 )
 
 // gatesOf parses each experiment's gates back from its verdicts, in the
@@ -57,7 +56,10 @@ func (g *storedExperiment) result(gates []metrics.Gate) (runtime.ExperimentResul
 		}
 		runs[p.meta.Point] = append(runs[p.meta.Point], p)
 	}
-	exp := g.experiment(gates)
+	exp, err := g.experiment(gates)
+	if err != nil {
+		return runtime.ExperimentResult{}, failure.Inputf("%s: %w", g.points[0].file, err)
+	}
 	res := runtime.ExperimentResult{Experiment: exp}
 	for _, label := range labels {
 		pt, err := pointResult(exp, runs[label])
@@ -76,10 +78,10 @@ func (g *storedExperiment) result(gates []metrics.Gate) (runtime.ExperimentResul
 // experiment is the experiment as far as its stored run description tells
 // it: what report.html lists and what its gates are judged with. Its sweep
 // is not stored; the reports find the load parameter from the points.
-func (g *storedExperiment) experiment(gates []metrics.Gate) *runtime.Experiment {
+func (g *storedExperiment) experiment(gates []metrics.Gate) (*runtime.Experiment, error) {
 	p := g.points[0]
 	run := &p.run
-	ep := runtime.Endpoint{URL: p.meta.EndpointURL, API: transport.API(run.EndpointType), Stream: run.Streaming,
+	ep := runtime.EndpointRecord{URL: p.meta.EndpointURL, API: run.EndpointType, Stream: run.Streaming,
 		Model: run.Models[0], Tokenizer: run.Tokenizer}
 	if len(run.Models) > 1 {
 		ep.Models, ep.ModelSelection = run.Models, run.ModelSelection
@@ -87,9 +89,15 @@ func (g *storedExperiment) experiment(gates []metrics.Gate) *runtime.Experiment 
 	if run.Endpoint != "" {
 		ep.Path = "/" + run.Endpoint
 	}
-	return &runtime.Experiment{Name: g.name, Endpoint: ep, Requests: run.RequestCount,
-		Duration: time.Duration(run.MeasurementInterval) * time.Millisecond, Warmup: run.WarmupRequestCount,
-		Seed: uint64(run.RandomSeed), Goodput: p.out.Goodput, Gates: gates}
+	plan := runtime.PlanRecord{Name: g.name, Endpoint: ep, Requests: run.RequestCount, DurationMS: int64(run.MeasurementInterval),
+		Warmup: run.WarmupRequestCount, Seed: uint64(run.RandomSeed), Repeats: 1}
+	for _, gt := range gates {
+		plan.Gates = append(plan.Gates, gt.Source)
+	}
+	for _, slo := range p.out.Goodput {
+		plan.Goodput = append(plan.Goodput, runtime.SLORecord{Metric: string(slo.Metric), Value: slo.Value})
+	}
+	return plan.Experiment()
 }
 
 // pointResult is one point from the runs of its repeats, in repeat order,
@@ -99,7 +107,7 @@ func pointResult(exp *runtime.Experiment, runs []*storedPoint) (runtime.PointRes
 	first := runs[0]
 	params, err := pointParams(first.meta.Point, &first.run)
 	if err != nil {
-		return runtime.PointResult{}, invalid("%s: %w", first.file, err)
+		return runtime.PointResult{}, failure.Inputf("%s: %w", first.file, err)
 	}
 	pr := runtime.PointResult{Params: params}
 	summaries := make([]*metrics.Summary, len(runs))

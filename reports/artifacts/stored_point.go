@@ -1,0 +1,174 @@
+package artifacts
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports/genaiperf"
+	"github.com/llmbench/llmbench/reports/plots"
+	"github.com/llmbench/llmbench/reports/records"
+	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/failure"
+)
+
+// findRecords lists the records.parquet files at or below path.
+func findRecords(path string) ([]string, error) {
+	var files []string
+	err := filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && d.Name() == "records.parquet" {
+			files = append(files, p)
+		}
+		return nil
+	})
+	return files, err
+}
+
+// rerender recomputes one point's summary (and its dataset components')
+// from its records and rewrites its GenAI-Perf JSON and CSV and its plots
+// beside them, printing the table; it returns the point for the sweep
+// reports. Records are read a page at a time, so memory does not grow
+// with the file. A file left without its footer by a crashed run is
+// recovered first (see records.Recover).
+func rerender(stdout, stderr io.Writer, file string) (*storedPoint, error) {
+	f, size, err := openRecordsFile(stderr, file)
+	if err != nil {
+		return nil, failure.Inputf("%s: %w", file, err)
+	}
+	defer f.Close()
+	meta, err := records.ReadMeta(f, size)
+	if err != nil {
+		return nil, failure.Inputf("%s: %w", file, err)
+	}
+	var run genaiperf.Run
+	if err := json.Unmarshal([]byte(meta.Config), &run); err != nil {
+		return nil, failure.Inputf("%s: the file has no run description to render reports from (written by llmbench %q): %v",
+			file, meta.Version, err)
+	}
+	saved, err := savedPlan(meta)
+	if err != nil {
+		return nil, failure.Inputf("%s: %w", file, err)
+	}
+	slos, counting, err := goodputAndCounting(saved, &run)
+	if err != nil {
+		return nil, failure.Inputf("%s: %w", file, err)
+	}
+	// Rows are in completion order, the order the run summarized them in
+	// (the order of a floating-point sum shows in the last digit).
+	acc, data := metrics.NewAccumulator(metrics.Options{Goodput: slos}), plots.NewPointData()
+	parts := runtime.ComponentAccumulators{Goodput: slos}
+	if _, err := records.ReadEach(f, size, func(r *metrics.Record) error {
+		acc.Add(r)
+		parts.Add(r)
+		data.Add(r)
+		return nil
+	}); err != nil {
+		return nil, failure.Inputf("%s: %w", file, err)
+	}
+	out := &runtime.Outcome{Counting: counting, Summary: acc.Summary(), Components: parts.Summaries(), Goodput: slos,
+		Interrupted: saved != nil && saved.Partial}
+	dir := filepath.Dir(file)
+	jsonName, csvName := genaiperf.ExportFileNames(run.ProfileExportFile)
+	if err := WriteFile(filepath.Join(dir, jsonName), func(w io.Writer) error { return genaiperf.WriteJSON(w, &run, &out.Summary) }); err != nil {
+		return nil, failure.Runf("%w", err)
+	}
+	if err := WriteFile(filepath.Join(dir, csvName), func(w io.Writer) error { return genaiperf.WriteCSV(w, &run, &out.Summary) }); err != nil {
+		return nil, failure.Runf("%w", err)
+	}
+	if _, err := plots.WritePointPlots(filepath.Join(dir, "plots"), meta.Point, data); err != nil {
+		fmt.Fprintf(stderr, "llmbench: plots for %s: %v\n", dir, err)
+	}
+	if err := genaiperf.WriteConsole(stdout, &run, &out.Summary); err != nil {
+		return nil, err
+	}
+	WriteComponents(stdout, out.Components)
+	return &storedPoint{file: file, meta: meta, run: run, out: out, record: saved}, nil
+}
+
+// savedPlan decodes the file's saved plan; nil for a file of schema
+// version 1, which has none.
+func savedPlan(meta records.Meta) (*runtime.PointRecord, error) {
+	if meta.PointRecord == "" {
+		return nil, nil
+	}
+	rec, err := runtime.DecodePointRecord(meta.PointRecord)
+	return &rec, err
+}
+
+// goodputAndCounting are the point's goodput SLOs and token counting: from
+// its saved plan, or read back from the run description of a version 1
+// file (see report_v1.go).
+func goodputAndCounting(saved *runtime.PointRecord, run *genaiperf.Run) ([]metrics.SLO, runtime.Counting, error) {
+	if saved == nil {
+		slos, err := goodputOf(run.Goodput)
+		return slos, countingOf(run.TokenCounting), err
+	}
+	exp, err := saved.Plan.Experiment()
+	if err != nil {
+		return nil, runtime.Counting{}, err
+	}
+	return exp.Goodput, saved.Counting, nil
+}
+
+// openRecordsFile opens a records file for reading, first recovering one
+// whose run was killed before it could write the footer.
+func openRecordsFile(stderr io.Writer, path string) (*os.File, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	if _, err := records.ReadMeta(f, st.Size()); !errors.Is(err, records.ErrNoFooter) {
+		return f, st.Size(), nil // readable, or an error the reader will report
+	}
+	f.Close()
+	if f, err = os.OpenFile(path, os.O_RDWR, 0); err != nil {
+		return nil, 0, fmt.Errorf("its run was interrupted before finishing it, and it cannot be opened to recover it: %w", err)
+	}
+	info, err := records.Recover(f)
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	fmt.Fprintf(stderr, "llmbench: %s had no footer (its run was killed before finishing it): recovered %d requests in %d row groups, dropped %d bytes of an unfinished row group\n",
+		path, info.Rows, info.RowGroups, info.DroppedBytes)
+	if st, err = f.Stat(); err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	return f, st.Size(), nil
+}
+
+// Rerender re-renders every report of the llmbench folder at path from
+// its records.parquet files alone (see `llmbench report`): each point's
+// GenAI-Perf files, table and plots, then each sweep's table and plots
+// and a run folder's summary.json and report.html. found is false when
+// path holds no records file. version is the llmbench doing it.
+func Rerender(stdout, stderr io.Writer, path, version string) (found bool, err error) {
+	files, err := findRecords(path)
+	if err != nil || len(files) == 0 {
+		return false, failure.New(failure.Input, err)
+	}
+	stored := make([]*storedPoint, 0, len(files))
+	for _, file := range files {
+		fmt.Fprintf(stdout, "\n== %s ==\n", filepath.Dir(file))
+		p, err := rerender(stdout, stderr, file)
+		if err != nil {
+			return true, err
+		}
+		stored = append(stored, p)
+	}
+	return true, reportSweeps(stdout, stderr, path, version, stored)
+}
