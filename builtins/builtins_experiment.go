@@ -226,7 +226,7 @@ func describeExperiment(e *runtime.Experiment, load string) string {
 		s += fmt.Sprintf(", requests=%d", e.Requests)
 	}
 	if e.Sweep != nil {
-		s += ", sweep=" + DescribeSweep(e.Sweep)
+		s += ", sweep=" + e.Sweep.String()
 	}
 	if len(e.Gates) > 0 {
 		gates := make([]string, len(e.Gates))

@@ -25,7 +25,7 @@ func newLoadValue(l runtime.Load, attrs starlark.StringDict) *loadValue {
 		kind = "rate"
 	}
 	attrs["kind"] = str(kind)
-	return &loadValue{object: newObject("traffic", DescribeLoad(l), attrs, true), plan: l}
+	return &loadValue{object: newObject("traffic", l.String(), attrs, true), plan: l}
 }
 
 func (l *loadValue) kind() string { return string(l.attrs["kind"].(starlark.String)) }

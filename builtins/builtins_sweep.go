@@ -21,7 +21,7 @@ type sweepValue struct {
 
 func newSweepValue(s runtime.Sweep, kind string) *sweepValue {
 	attrs := starlark.StringDict{"kind": str(kind)}
-	return &sweepValue{object: newObject("sweep", DescribeSweep(&s), attrs, true), plan: s}
+	return &sweepValue{object: newObject("sweep", s.String(), attrs, true), plan: s}
 }
 
 // over returns the load parameter a sweep varies ("" for a grid over token

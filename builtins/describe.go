@@ -1,7 +1,6 @@
 package builtins
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -14,8 +13,9 @@ import (
 
 // The Describe functions render plan values the way a scenario writes
 // them, so `llmbench check` and str() in a script show the same thing and
-// a user can tell at a glance which call produced what. Secrets never
-// appear: header values are redacted.
+// a user can tell at a glance which call produced what (loads and sweeps
+// render themselves: runtime.Load.String, runtime.Sweep.String). Secrets
+// never appear: header values are redacted.
 
 // DescribeEndpoint renders an endpoint as its endpoint(...) call, with
 // only the arguments that differ from the defaults after url and model.
@@ -70,51 +70,6 @@ func describeFields(fields []transport.Field) string {
 		parts[i] = quote(f.Key) + ": " + string(f.Value)
 	}
 	return "{" + strings.Join(parts, ", ") + "}"
-}
-
-// DescribeLoad renders a load as its concurrency(...), rate(...) or
-// replay(...) call.
-func DescribeLoad(l runtime.Load) string {
-	if l.Replay() {
-		return "replay(speed=" + num(l.ReplaySpeed) + ")"
-	}
-	if l.Closed() {
-		return fmt.Sprintf("concurrency(%d)", l.Concurrency)
-	}
-	args := []string{num(l.Rate), "arrival=" + quote(string(l.Arrival))}
-	if l.Arrival == runtime.Gamma || l.Burstiness != 1 {
-		args = append(args, "burstiness="+num(l.Burstiness))
-	}
-	if l.MaxConcurrency > 0 {
-		args = append(args, "max_concurrency="+strconv.Itoa(l.MaxConcurrency))
-	}
-	return "rate(" + strings.Join(args, ", ") + ")"
-}
-
-// DescribeSweep renders a sweep as the sweep(...), until_saturation(...)
-// or search(...) call that declared it.
-func DescribeSweep(s *runtime.Sweep) string {
-	switch {
-	case s == nil:
-		return "None"
-	case s.Saturation != nil:
-		t := s.Saturation
-		return fmt.Sprintf("until_saturation(start=%s, factor=%s, limit=%s, growth=%s, ttft_factor=%s, over=%s)",
-			num(t.Start), num(t.Factor), num(t.Limit), quote(percent(t.Growth)), num(t.TTFTFactor), quote(t.Over))
-	case s.Search != nil:
-		t := s.Search
-		return fmt.Sprintf("search(%s, over=%s, lo=%s, hi=%s, precision=%s)",
-			quote(t.Gate.Source), quote(t.Over), num(t.Lo), num(t.Hi), quote(percent(t.Precision)))
-	}
-	args := make([]string, len(s.Params))
-	for i, p := range s.Params {
-		vals := make([]string, len(p.Values))
-		for j, v := range p.Values {
-			vals[j] = num(v)
-		}
-		args[i] = p.Name + "=[" + strings.Join(vals, ", ") + "]"
-	}
-	return "sweep(" + strings.Join(args, ", ") + ")"
 }
 
 // quote writes s as a Starlark string literal.

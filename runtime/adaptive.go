@@ -3,6 +3,8 @@ package runtime
 import (
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/llmbench/llmbench/metrics"
 )
@@ -124,22 +126,32 @@ func indexOfLoad(points []metrics.LoadPoint, load float64) int {
 	return slices.IndexFunc(points, func(p metrics.LoadPoint) bool { return p.Load == load })
 }
 
-// describeAdaptive renders an adaptive sweep for plans.
-func (s *Sweep) describeAdaptive() string {
-	if s.Saturation != nil {
+// String renders the sweep as the sweep(...), until_saturation(...) or
+// search(...) call that declared it.
+func (s *Sweep) String() string {
+	switch {
+	case s == nil:
+		return "None"
+	case s.Saturation != nil:
 		t := s.Saturation
-		return fmt.Sprintf("until_saturation(over=%s, start=%g, factor=%g, limit=%g, growth=%g%%, ttft_factor=%g)",
-			t.Over, t.Start, t.Factor, t.Limit, 100*t.Growth, t.TTFTFactor)
+		return fmt.Sprintf("until_saturation(start=%s, factor=%s, limit=%s, growth=%s, ttft_factor=%s, over=%s)",
+			num(t.Start), num(t.Factor), num(t.Limit), strconv.Quote(percent(t.Growth)), num(t.TTFTFactor), strconv.Quote(t.Over))
+	case s.Search != nil:
+		t := s.Search
+		return fmt.Sprintf("search(%s, over=%s, lo=%s, hi=%s, precision=%s)",
+			strconv.Quote(t.Gate.Source), strconv.Quote(t.Over), num(t.Lo), num(t.Hi), strconv.Quote(percent(t.Precision)))
 	}
-	t := s.Search
-	return fmt.Sprintf("search(%q, over=%s, lo=%g, hi=%g, precision=%g%%)", t.Gate.Source, t.Over, t.Lo, t.Hi, 100*t.Precision)
+	args := make([]string, len(s.Params))
+	for i, p := range s.Params {
+		vals := make([]string, len(p.Values))
+		for j, v := range p.Values {
+			vals[j] = num(v)
+		}
+		args[i] = p.Name + "=[" + strings.Join(vals, ", ") + "]"
+	}
+	return "sweep(" + strings.Join(args, ", ") + ")"
 }
 
-// AdaptiveDescription describes how an adaptive experiment chooses its
-// points, for `llmbench check`; "" for other experiments.
-func (e *Experiment) AdaptiveDescription() string {
-	if !e.Adaptive() {
-		return ""
-	}
-	return e.Sweep.describeAdaptive()
-}
+// percent writes a ratio as a percentage, hiding float noise (0.07 is
+// "7%", not "7.000000000000001%").
+func percent(r float64) string { return strconv.FormatFloat(r*100, 'g', 12, 64) + "%" }

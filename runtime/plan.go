@@ -7,6 +7,8 @@ package runtime
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/llmbench/llmbench/metrics"
@@ -56,23 +58,28 @@ type Load struct {
 // Closed reports whether the load is a closed loop.
 func (l Load) Closed() bool { return l.Rate == 0 && l.ReplaySpeed == 0 }
 
-// String renders the load as a scenario writes it.
+// String renders the load as the scenario call that declares it:
+// concurrency(...), rate(...) or replay(...). `llmbench check`, str() in
+// a scenario and report.html all show this.
 func (l Load) String() string {
-	switch {
-	case l.Replay():
-		return fmt.Sprintf("replay(speed=%g)", l.ReplaySpeed)
-	case l.Closed():
+	if l.Replay() {
+		return "replay(speed=" + num(l.ReplaySpeed) + ")"
+	}
+	if l.Closed() {
 		return fmt.Sprintf("concurrency(%d)", l.Concurrency)
 	}
-	s := fmt.Sprintf("rate(%g, arrival=%q", l.Rate, l.Arrival)
-	if l.Arrival == Gamma {
-		s += fmt.Sprintf(", burstiness=%g", l.Burstiness)
+	args := []string{num(l.Rate), "arrival=" + strconv.Quote(string(l.Arrival))}
+	if l.Arrival == Gamma || l.Burstiness != 1 {
+		args = append(args, "burstiness="+num(l.Burstiness))
 	}
 	if l.MaxConcurrency > 0 {
-		s += fmt.Sprintf(", max_concurrency=%d", l.MaxConcurrency)
+		args = append(args, "max_concurrency="+strconv.Itoa(l.MaxConcurrency))
 	}
-	return s + ")"
+	return "rate(" + strings.Join(args, ", ") + ")"
 }
+
+// num writes a number as a scenario would: 16, 0.5, 1e-06.
+func num(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
 // Replay reports whether the load replays timestamps.
 func (l Load) Replay() bool { return l.ReplaySpeed > 0 }

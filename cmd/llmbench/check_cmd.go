@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/llmbench/llmbench/builtins"
 	"github.com/llmbench/llmbench/runtime"
 )
 
@@ -42,10 +43,10 @@ func printPlan(w io.Writer, scen *runtime.Scenario) error {
 				return invalid("%w", err)
 			}
 		}
-		ep := exp.Endpoint
 		fmt.Fprintf(w, "\nexperiment %q\n", exp.Name)
-		fmt.Fprintf(w, "  endpoint:  %s model=%s api=%s stream=%v\n", ep.URL, strings.Join(ep.ModelNames(), ","), ep.API, ep.Stream)
+		fmt.Fprintf(w, "  endpoint:  %s\n", builtins.DescribeEndpoint(exp.Endpoint))
 		fmt.Fprintf(w, "  dataset:   %s\n", exp.Dataset)
+		fmt.Fprintf(w, "  traffic:   %s\n", exp.Load)
 		fmt.Fprintf(w, "  per point: %s, warmup %d, repeats %d\n", stopText(exp), exp.Warmup, max(exp.Repeats, 1))
 		if len(exp.Goodput) > 0 {
 			slos := make([]string, len(exp.Goodput))
@@ -55,7 +56,7 @@ func printPlan(w io.Writer, scen *runtime.Scenario) error {
 			fmt.Fprintf(w, "  goodput:   %s\n", strings.Join(slos, " "))
 		}
 		if exp.Adaptive() {
-			fmt.Fprintf(w, "  points:    chosen while running by %s, from %s\n", exp.AdaptiveDescription(), exp.Load)
+			fmt.Fprintf(w, "  points:    chosen while running by %s\n", exp.Sweep)
 		} else {
 			labels := make([]string, len(points))
 			for j, p := range points {
