@@ -138,6 +138,18 @@ func (g Gate) Describe(measured float64) string {
 	return fmt.Sprintf("%s = %s, limit %s %s", g.name(), got, g.Op, limit)
 }
 
+// InReportUnits converts a value of g's metric from its native unit to
+// what every report prints (ms for times, % for ratios), by the same table
+// Describe uses.
+func (g Gate) InReportUnits(native float64) float64 {
+	var q quantity = -1
+	if m := lookupGateMetric(g.Metric); m != nil {
+		q = m.q
+	}
+	toDisplay, _ := q.displayConversions()
+	return toDisplay(native)
+}
+
 // withUnit appends a unit, with a space except for %.
 func withUnit(number, unit string) string {
 	if unit == "%" {

@@ -106,21 +106,9 @@ func fromGate(experiment, point string, g runtime.GateResult) Verdict {
 		return v
 	}
 	v.Message = g.Gate.Describe(g.Measured)
-	m := reportUnits(g.Gate, g.Measured)
+	m := g.Gate.InReportUnits(g.Measured)
 	v.Measured = &m
 	return v
-}
-
-// reportUnits converts a native value to what reports print: ms for
-// times, % for error_rate.
-func reportUnits(g metrics.Gate, native float64) float64 {
-	switch g.Metric {
-	case "ttft", "ttst", "itl", "request_latency", "ttfo", "schedule_lag", "chunk_gap":
-		return native / 1e6
-	case "error_rate":
-		return native * 100
-	}
-	return native
 }
 
 func conditions(g metrics.Gate) string {
