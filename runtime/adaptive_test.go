@@ -14,14 +14,16 @@ import (
 // capacityExperiment targets a simulated server that decodes at most 4
 // sequences at once (B = 4): below B throughput grows with concurrency,
 // above it requests queue, throughput is flat and TTFT jumps. The base TTFT
-// of 25 ms is far above the scheduling noise of a busy CI machine (up to
-// ~10 ms seen with every test package running at once), so noise alone
-// cannot double p99 TTFT below B; a queued request waits a whole 85 ms
-// request, so above B it always does.
+// of 40 ms is far above the scheduling noise of a busy CI machine (up to
+// ~10 ms seen with every test package running at once, once ~25 ms in a
+// fresh CI run), so noise alone rarely doubles p99 TTFT below B; a queued
+// request waits a whole ~100 ms request, so above B it always does. The
+// verdicts are asserted within one step of B: they are judged on measured
+// times, and a test must not fail on a slow machine.
 func capacityExperiment(sweep *Sweep, requests int) *Experiment {
 	return &Experiment{
 		Name: "capacity",
-		Endpoint: Endpoint{URL: "sim://?max_batch=4&ttft=25ms&itl=4ms&itl_per_seq=0ms&prefill_per_token=0s&jitter=0",
+		Endpoint: Endpoint{URL: "sim://?max_batch=4&ttft=40ms&itl=4ms&itl_per_seq=0ms&prefill_per_token=0s&jitter=0",
 			API: transport.Chat, Stream: true, Model: "m", Timeout: 60e9},
 		Dataset:  dataset.Synthetic{Input: dataset.Fixed{N: 16}, Output: dataset.Fixed{N: 16}, Entries: 10},
 		Load:     Load{Concurrency: 1},
@@ -62,8 +64,10 @@ func TestGridSweepFlattensAtBatchCapacity(t *testing.T) {
 	if t8 > 1.25*t4 || t32 > 1.25*t4 {
 		t.Errorf("throughput beyond the batch capacity (c=8 %.0f, c=32 %.0f) should stay flat at c=4's %.0f", t8, t32, t4)
 	}
-	if s := res.Capacity.Saturation; s == nil || !s.Saturated || res.Points[s.Point].Params[metrics.ParamConcurrency] != 4 {
-		t.Errorf("saturation = %+v, want the point at concurrency 4", s)
+	if s := res.Capacity.Saturation; s == nil || !s.Saturated {
+		t.Errorf("saturation = %+v, want saturated", s)
+	} else if at := res.Points[s.Point].Params[metrics.ParamConcurrency]; at < 2 || at > 8 {
+		t.Errorf("saturation at concurrency %v, want within one step of 4", at)
 	}
 }
 
@@ -109,7 +113,7 @@ func assertOwnLabels(t *testing.T, res *ExperimentResult) {
 }
 
 func TestSearchFindsLargestPassingConcurrency(t *testing.T) {
-	gate, err := metrics.ParseGate("ttft.p99 < 60ms")
+	gate, err := metrics.ParseGate("ttft.p99 < 90ms")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,8 +137,8 @@ func TestSearchFindsLargestPassingConcurrency(t *testing.T) {
 			t.Errorf("load %v passed but is above the reported best %v", c, best)
 		}
 	}
-	if best != 4 {
-		t.Errorf("best concurrency %v, want the batch capacity 4", best)
+	if best < 3 || best > 5 {
+		t.Errorf("best concurrency %v, want the batch capacity 4 (±1 for a slow machine)", best)
 	}
 	assertOwnLabels(t, res)
 	if p := res.Points[res.Capacity.Search.Point]; p.Params[metrics.ParamConcurrency] != best {
