@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -132,7 +133,7 @@ func loadOrder(res *ExperimentResult, param string) ([]int, string) {
 		order = append(order, i)
 	}
 	slices.SortStableFunc(order, func(a, b int) int {
-		return cmpFloat(res.Points[a].Params[param], res.Points[b].Params[param])
+		return cmp.Compare(res.Points[a].Params[param], res.Points[b].Params[param])
 	})
 	if len(order) == 0 {
 		return nil, "not analysed: no point ran to its end"
@@ -238,14 +239,4 @@ func kneeGates(e *Experiment) []metrics.Gate {
 		gates = append(gates, g)
 	}
 	return gates
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

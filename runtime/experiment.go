@@ -287,9 +287,9 @@ func runPoint(ctx context.Context, e *Experiment, spec PointSpec, obs Observer) 
 	if err != nil {
 		return PointResult{}, err
 	}
-	pr := PointResult{Params: spec.Params}
+	var repeats []*Outcome
 	for k := range max(e.Repeats, 1) {
-		if len(pr.Repeats) > 0 && ctx.Err() != nil {
+		if len(repeats) > 0 && ctx.Err() != nil {
 			break
 		}
 		key := PointKey{Experiment: e.Name, Params: spec.Params, Repeat: k + 1}
@@ -297,14 +297,22 @@ func runPoint(ctx context.Context, e *Experiment, spec PointSpec, obs Observer) 
 		if err != nil {
 			return PointResult{}, err
 		}
-		pr.Repeats = append(pr.Repeats, out)
+		repeats = append(repeats, out)
 	}
-	pr.Outcome = pr.Repeats[0]
-	if len(pr.Repeats) > 1 {
-		pr.RepeatStats = metrics.HeadlineRepeats(summaries(pr.Repeats))
+	return NewPointResult(e, spec.Params, repeats), nil
+}
+
+// NewPointResult is a point of e judged from the outcomes of its runs, in
+// repeat order: the spread of each headline metric when repeated, and
+// every gate that applies (on the mean across repeats). A stored run read
+// back is judged by this same function.
+func NewPointResult(e *Experiment, params Params, repeats []*Outcome) PointResult {
+	pr := PointResult{Params: params, Outcome: repeats[0], Repeats: repeats}
+	if len(repeats) > 1 {
+		pr.RepeatStats = metrics.HeadlineRepeats(summaries(repeats))
 	}
-	pr.Gates = EvaluateGates(e, spec.Params, pr.Repeats...)
-	return pr, nil
+	pr.Gates = EvaluateGates(e, params, repeats...)
+	return pr
 }
 
 // job is the work of one point: its prompts drawn (token-exact under the

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime"
 )
 
@@ -38,25 +37,13 @@ func Rebuild(runs []StoredRun) (runtime.ExperimentResult, error) {
 		for end < len(runs) && runs[end].Record.Point.Index == runs[start].Record.Point.Index {
 			end++
 		}
-		res.Points = append(res.Points, rebuildPoint(exp, runs[start:end]))
+		repeats := make([]*runtime.Outcome, 0, end-start)
+		for _, r := range runs[start:end] {
+			repeats = append(repeats, r.Outcome)
+		}
+		res.Points = append(res.Points, runtime.NewPointResult(exp, runs[start].Record.Point.Params, repeats))
 		start = end
 	}
 	res.Capacity = runtime.AnalyzeCapacity(&res, runtime.ReplayDecisions(exp, res.Points))
 	return res, nil
-}
-
-// rebuildPoint is one point from the runs of its repeats, in repeat order.
-func rebuildPoint(exp *runtime.Experiment, runs []StoredRun) runtime.PointResult {
-	pr := runtime.PointResult{Params: runs[0].Record.Point.Params}
-	summaries := make([]*metrics.Summary, len(runs))
-	for i, r := range runs {
-		pr.Repeats = append(pr.Repeats, r.Outcome)
-		summaries[i] = &r.Outcome.Summary
-	}
-	pr.Outcome = pr.Repeats[0]
-	if len(pr.Repeats) > 1 {
-		pr.RepeatStats = metrics.HeadlineRepeats(summaries)
-	}
-	pr.Gates = runtime.EvaluateGates(exp, pr.Params, pr.Repeats...)
-	return pr
 }

@@ -101,26 +101,18 @@ func (g *storedExperiment) experiment(gates []metrics.Gate) (*runtime.Experiment
 }
 
 // pointResult is one point from the runs of its repeats, in repeat order,
-// judged as runtime judges a point: repeat statistics when repeated, each
-// gate on the mean over the repeats.
+// judged as runtime judges a point (runtime.NewPointResult).
 func pointResult(exp *runtime.Experiment, runs []*storedPoint) (runtime.PointResult, error) {
 	first := runs[0]
 	params, err := pointParams(first.meta.Point, &first.run)
 	if err != nil {
 		return runtime.PointResult{}, failure.Inputf("%s: %w", first.file, err)
 	}
-	pr := runtime.PointResult{Params: params}
-	summaries := make([]*metrics.Summary, len(runs))
+	repeats := make([]*runtime.Outcome, len(runs))
 	for i, r := range runs {
-		pr.Repeats = append(pr.Repeats, r.out)
-		summaries[i] = &r.out.Summary
+		repeats[i] = r.out
 	}
-	pr.Outcome = pr.Repeats[0]
-	if len(pr.Repeats) > 1 {
-		pr.RepeatStats = metrics.HeadlineRepeats(summaries)
-	}
-	pr.Gates = runtime.EvaluateGates(exp, params, pr.Repeats...)
-	return pr, nil
+	return runtime.NewPointResult(exp, params, repeats), nil
 }
 
 // labelParams maps the names in point labels to sweep parameters: run

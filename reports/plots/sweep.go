@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"cmp"
 	"slices"
 	"strconv"
 
@@ -106,7 +107,7 @@ func newSweepData(res *runtime.ExperimentResult) *sweepData {
 		}
 		d.pts = append(d.pts, sweepPoint{load: v, pr: p})
 	}
-	slices.SortStableFunc(d.pts, func(a, b sweepPoint) int { return cmpFloat(a.load, b.load) })
+	slices.SortStableFunc(d.pts, func(a, b sweepPoint) int { return cmp.Compare(a.load, b.load) })
 	for i, p := range d.pts {
 		if p.pr == kneePR {
 			d.knee = i
@@ -116,16 +117,6 @@ func newSweepData(res *runtime.ExperimentResult) *sweepData {
 		}
 	}
 	return d
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // loadLabel is a point's load as people say it: "c=16", "8 req/s".
