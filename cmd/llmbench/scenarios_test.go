@@ -314,6 +314,10 @@ def check(results):
 	if r.code != 0 || !strings.Contains(r.stdout, "check(): passed") {
 		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
+	// print() in check() is a plain line on stdout, not a log record.
+	if !strings.Contains(r.stdout, "\nsaturation at concurrency") || strings.Contains(r.stderr, "saturation at") {
+		t.Errorf("print() output not a plain stdout line:\nstdout %s\nstderr %s", r.stdout, r.stderr)
+	}
 	for _, exp := range []string{"sat", "srch"} {
 		seen := map[string]bool{}
 		for _, line := range strings.Split(r.stdout, "\n") {
