@@ -78,8 +78,8 @@ func (s *Search) decide(tried []metrics.LoadPoint) (float64, *SearchResult) {
 // verdict. It is nil for a grid, and for a sweep that had not decided
 // yet when it was interrupted.
 func ReplayDecisions(e *Experiment, points []PointResult) *Capacity {
-	if !e.Adaptive() {
-		return nil
+	if !e.Adaptive() || slices.ContainsFunc(points, func(p PointResult) bool { return p.Outcome.Interrupted }) {
+		return nil // an interrupted sweep decided nothing: the default rule judges its points
 	}
 	lps := make([]metrics.LoadPoint, len(points))
 	c := &Capacity{}
@@ -110,7 +110,6 @@ func (s *Search) driver() metrics.Searcher {
 	return metrics.Searcher{Gate: s.Gate, Lo: s.Lo, Hi: s.Hi, Precision: s.Precision, Integer: s.Over == metrics.ParamConcurrency}
 }
 
-// loadPoint is point i as the capacity analysis sees it.
 // loadPoint is p as the capacity drivers see it along param: the summary
 // of the component gate judges, the whole point's otherwise.
 func loadPoint(p *PointResult, param string, gate *metrics.Gate) metrics.LoadPoint {

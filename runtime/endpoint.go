@@ -106,7 +106,7 @@ func BaseURL(raw string) string {
 func preflight(base string) error {
 	u, err := url.Parse(base)
 	if err != nil {
-		return err
+		return failure.Inputf("url: %w", err)
 	}
 	host := u.Host
 	if u.Port() == "" {

@@ -2,12 +2,12 @@ package runtime
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime/dataset"
+	"github.com/llmbench/llmbench/runtime/failure"
 	"github.com/llmbench/llmbench/transport"
 	"github.com/llmbench/llmbench/transport/sim"
 )
@@ -68,10 +68,10 @@ type ComponentSummary struct {
 // checks the target answers, sends the load and reduces the records.
 func Execute(ctx context.Context, job Job) (*Outcome, error) {
 	if err := job.Point.Validate(); err != nil {
-		return nil, err
+		return nil, failure.New(failure.Input, err)
 	}
 	if len(job.Entries) == 0 {
-		return nil, fmt.Errorf("the dataset has no entries")
+		return nil, failure.Inputf("the dataset has no entries")
 	}
 	base, stop, err := resolve(job.Endpoint)
 	if err != nil {
@@ -81,7 +81,7 @@ func Execute(ctx context.Context, job Job) (*Outcome, error) {
 	clock := transport.NewClock()
 	client, err := transport.NewClient(clientConfig(job, base), clock)
 	if err != nil {
-		return nil, err
+		return nil, failure.New(failure.Input, err) // an endpoint URL or setting the client cannot use
 	}
 	defer client.Close()
 
@@ -200,7 +200,7 @@ func resolve(e Endpoint) (base string, stop func(), err error) {
 	}
 	cfg, err := SimConfig(e.URL)
 	if err != nil {
-		return "", nil, err
+		return "", nil, failure.New(failure.Input, err)
 	}
 	srv, err := sim.Start(cfg)
 	if err != nil {

@@ -220,8 +220,9 @@ func RunExperiment(ctx context.Context, e *Experiment, obs Observer) (*Experimen
 // knows nothing of files or terminals.
 type Observer interface {
 	// RunStarting is called before each run of a point (each repeat) with
-	// the requests it will send; the returned RunWatch follows that run.
-	RunStarting(key PointKey, reqs []Request) (RunWatch, error)
+	// the work it will do (its requests, load and stop condition); the
+	// returned RunWatch follows that run.
+	RunStarting(key PointKey, job *Job) (RunWatch, error)
 	// PointDone is called after each point, with every repeat.
 	PointDone(p *PointResult) error
 }
@@ -240,11 +241,11 @@ type RunWatch interface {
 // quietObserver watches nothing: records are dropped, nothing is shown.
 type quietObserver struct{}
 
-func (quietObserver) RunStarting(PointKey, []Request) (RunWatch, error) { return quietObserver{}, nil }
-func (quietObserver) PointDone(*PointResult) error                      { return nil }
-func (quietObserver) Records() RecordWriter                             { return nil }
-func (quietObserver) Progress() *Progress                               { return nil }
-func (quietObserver) Finish(*Outcome) error                             { return nil }
+func (quietObserver) RunStarting(PointKey, *Job) (RunWatch, error) { return quietObserver{}, nil }
+func (quietObserver) PointDone(*PointResult) error                 { return nil }
+func (quietObserver) Records() RecordWriter                        { return nil }
+func (quietObserver) Progress() *Progress                          { return nil }
+func (quietObserver) Finish(*Outcome) error                        { return nil }
 
 // experimentRun is one experiment in progress.
 type experimentRun struct {
@@ -363,7 +364,7 @@ func runRepeat(ctx context.Context, job Job, key PointKey, obs Observer) (*Outco
 			return out, nil
 		}
 	}
-	w, err := obs.RunStarting(key, job.Requests)
+	w, err := obs.RunStarting(key, &job)
 	if err != nil {
 		return nil, err
 	}

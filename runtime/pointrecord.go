@@ -111,12 +111,13 @@ type SLORecord struct {
 }
 
 // RecordOf is the saved plan of run key of e's point number index.
-// stripURL removes credentials from the URL (the records layer's rule).
+// stripURL removes credentials from the URL and the path (the records
+// layer's rule); headers are never saved.
 func RecordOf(scenario string, e *Experiment, key PointKey, index int, stripURL func(string) string) PointRecord {
 	ep := e.Endpoint
 	plan := PlanRecord{
 		Name: e.Name, Traffic: loadRecord(e.Load),
-		Endpoint: EndpointRecord{URL: stripURL(ep.URL), Path: ep.Path, API: string(ep.API), Stream: ep.Stream,
+		Endpoint: EndpointRecord{URL: stripURL(ep.URL), Path: stripURL(ep.Path), API: string(ep.API), Stream: ep.Stream,
 			Model: ep.Model, Models: ep.Models, ModelSelection: ep.ModelSelection,
 			Tokenizer: ep.Tokenizer, TokenCount: ep.TokenCount},
 		Requests: e.Requests, DurationMS: e.Duration.Milliseconds(), Warmup: e.Warmup,
@@ -171,16 +172,16 @@ func DecodePointRecord(s string) (PointRecord, error) {
 	return r, nil
 }
 
-// ErrStoredDataset is what building the dataset of a stored plan gives:
+// errStoredDataset is what building the dataset of a stored plan gives:
 // only its description was saved.
-var ErrStoredDataset = errors.New("the dataset of a stored run is only described, not stored")
+var errStoredDataset = errors.New("the dataset of a stored run is only described, not stored")
 
 // storedDataset stands for a stored plan's dataset: it names itself as the
 // run described it and cannot be drawn again.
 type storedDataset string
 
 func (d storedDataset) String() string                     { return string(d) }
-func (d storedDataset) Build(int) ([]dataset.Entry, error) { return nil, ErrStoredDataset }
+func (d storedDataset) Build(int) ([]dataset.Entry, error) { return nil, errStoredDataset }
 
 // Experiment rebuilds the planned experiment: its gates and search gate
 // parsed again from their sources, its dataset described only.

@@ -113,7 +113,7 @@ func (c *analyzeCmd) compatible(kind sweepKind) error {
 
 // checkpointPath is GenAI-Perf's <checkpoint-dir>/checkpoint.json.
 func (c *analyzeCmd) checkpointPath() string {
-	return filepath.Join(c.CheckpointDir, "checkpoint.json")
+	return filepath.Join(c.CheckpointDir, artifacts.CheckpointFile)
 }
 
 // resuming says whether finished points are skipped: with --resume, or

@@ -14,11 +14,9 @@ import (
 	"github.com/llmbench/llmbench/runtime"
 )
 
-// analyzeCSVName and summaryName are the per-sweep files in --artifact-dir.
-const (
-	analyzeCSVName = "analyze_export_genai_perf.csv"
-	summaryName    = "summary.json"
-)
+// analyzeCSVName is GenAI-Perf's per-sweep file in --artifact-dir, beside
+// llmbench's summary.json.
+const analyzeCSVName = "analyze_export_genai_perf.csv"
 
 // report writes the sweep's files and prints its table. It runs after an
 // interrupt too, over the points that finished, so a stopped sweep still
@@ -28,7 +26,7 @@ func (c *analyzeCmd) report(e *env, plan *analyzePlan, res *runtime.ExperimentRe
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	csvPath, summaryPath := filepath.Join(dir, analyzeCSVName), filepath.Join(dir, summaryName)
+	csvPath, summaryPath := filepath.Join(dir, analyzeCSVName), filepath.Join(dir, artifacts.SummaryFile)
 	rate := c.rateSweep(plan.spec.kind)
 	rows := csvRows(plan, res, cp)
 	if err := artifacts.WriteFile(csvPath, func(w io.Writer) error { return genaiperf.WriteAnalyzeCSV(w, rate, rows) }); err != nil {

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/llmbench/llmbench/reports/artifacts"
 )
 
 // analyzeCSV reads artifacts/analyze_export_genai_perf.csv as rows of
@@ -83,7 +85,7 @@ func TestAnalyzeAgainstSimulator(t *testing.T) {
 			Saturation *struct{}         `json:"saturation"`
 		} `json:"experiments"`
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "artifacts", summaryName))
+	b, err := os.ReadFile(filepath.Join(dir, "artifacts", artifacts.SummaryFile))
 	if err != nil || json.Unmarshal(b, &summary) != nil || len(summary.Experiments) != 1 ||
 		len(summary.Experiments[0].Points) != 3 || summary.Experiments[0].MaxGoodput == nil || summary.Experiments[0].Saturation == nil {
 		t.Errorf("summary.json (%v): %s", err, b)

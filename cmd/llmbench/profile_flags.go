@@ -10,6 +10,7 @@ import (
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/genaiperf"
+	"github.com/llmbench/llmbench/reports/records"
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/dataset"
 	"github.com/llmbench/llmbench/transport"
@@ -322,8 +323,9 @@ func (c *profileFlags) describe(e runtime.Endpoint) genaiperf.Run {
 	r := genaiperf.DefaultRun(c.Model...)
 	r.ModelSelection, r.Backend = c.ModelSelectionStrategy, c.Backend
 	r.TokenizerRevision, r.TokenizerTrustRemoteCode = c.TokenizerRevision, c.TokenizerTrustRemoteCode
-	r.EndpointType, r.Streaming, r.URL = c.EndpointType, e.Stream, c.URL
-	r.Endpoint = strings.TrimLeft(c.Endpoint, " /")
+	// Descriptions reach artifacts, so credentials in the URL or path do not.
+	r.EndpointType, r.Streaming, r.URL = c.EndpointType, e.Stream, records.StripCredentials(c.URL)
+	r.Endpoint = records.StripCredentials(strings.TrimLeft(c.Endpoint, " /"))
 	r.Stimulus = genaiperf.Stimulus{Concurrency: c.Concurrency, RequestRate: c.RequestRate, FixedSchedule: c.FixedSchedule}
 	r.InputFile = c.InputFile
 	r.RequestCount, r.MeasurementInterval, r.WarmupRequestCount = c.RequestCount, c.MeasurementInterval, c.WarmupRequestCount

@@ -56,3 +56,35 @@ def main(ctx):
 		t.Errorf("changed scenario sent %d requests, want 16 (2 points × 2 repeats × 4)", got)
 	}
 }
+
+// What a run measures decides whether --resume may reuse it: a changed
+// request-body extra or dataset seed measures again; a changed gate does
+// not, it only judges the same numbers again.
+func TestRunResumeIdentity(t *testing.T) {
+	dir, file := writeScenario(t, `
+def main(ctx):
+    target = endpoint(url = "sim://?ttft=1ms&itl=1ms", model = "m", extra = {"temperature": float(ctx.vars.get("temp", "0"))})
+    ds = synthetic(input_tokens = fixed(8), output_tokens = fixed(4), seed = int(ctx.vars.get("seed", "0")))
+    return experiment(name = "e", endpoint = target, dataset = ds, traffic = concurrency(1), requests = 4,
+                      gates = [ctx.vars.get("gate", "error_rate < 1%")])
+`)
+	if r := runCLI(t, dir, "run", file, "--no-plots"); r.code != 0 {
+		t.Fatalf("run: exit %d\n%s", r.code, r.stderr)
+	}
+	for _, c := range []struct {
+		define string
+		skips  bool
+	}{
+		{"gate=error_rate < 2%", true},
+		{"temp=0.7", false},
+		{"seed=1", false},
+	} {
+		r := runCLI(t, dir, "run", file, "--no-plots", "--resume", "-D", c.define)
+		if r.code != 0 || strings.Contains(r.stdout, "found in checkpoint") != c.skips {
+			t.Errorf("-D %s: exit %d, skipped %v, want %v\n%s", c.define, r.code, !c.skips, c.skips, r.stdout)
+		}
+		if b, _ := os.ReadFile(filepath.Join(dir, "out", "checkpoint.json")); strings.Contains(string(b), "temperature") {
+			t.Errorf("checkpoint.json holds the request extras:\n%s", b)
+		}
+	}
+}

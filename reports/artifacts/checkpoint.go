@@ -1,6 +1,7 @@
 package artifacts
 
 import (
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -14,6 +15,9 @@ import (
 	"github.com/llmbench/llmbench/runtime/failure"
 )
 
+// CheckpointFile is the checkpoint's name in its folder.
+const CheckpointFile = "checkpoint.json"
+
 // loadCheckpoint reads the checkpoint at path when resuming, an empty one
 // otherwise (a fresh run replaces the old file as its first run ends).
 func loadCheckpoint(path string, resume bool) (*runtime.Checkpoint, error) {
@@ -22,7 +26,7 @@ func loadCheckpoint(path string, resume bool) (*runtime.Checkpoint, error) {
 	}
 	cp, found, err := runtime.LoadCheckpoint(path)
 	if err != nil {
-		return nil, failure.Inputf("--resume: %w", err)
+		return nil, failure.Inputf("resuming from %s: %w", path, err)
 	}
 	if !found {
 		log.Info().Str("checkpoint", path).Msg("no checkpoint yet: measuring every point")
@@ -41,7 +45,7 @@ type RunCheckpoint struct {
 
 // OpenRunCheckpoint loads OUT/checkpoint.json when resuming.
 func OpenRunCheckpoint(out string, resume bool) (*RunCheckpoint, error) {
-	path := filepath.Join(out, "checkpoint.json")
+	path := filepath.Join(out, CheckpointFile)
 	cp, err := loadCheckpoint(path, resume)
 	if err != nil {
 		return nil, err
@@ -49,17 +53,48 @@ func OpenRunCheckpoint(out string, resume bool) (*RunCheckpoint, error) {
 	return &RunCheckpoint{cp: cp, path: path, resuming: resume}, nil
 }
 
-// identity is what makes a run of a point the same run again: the
-// experiment as planned (its saved plan, which holds no secrets), the
-// point and the repeat. Anything changed in the scenario that changes
-// what is measured measures the point again.
+// runIdentity is everything that decides what a run of a point measures,
+// and nothing else: gates, tags, baseline and cost only judge what was
+// measured, so editing them measures nothing again.
+type runIdentity struct {
+	Endpoint          runtime.EndpointRecord `json:"endpoint"`
+	Extra             []string               `json:"extra,omitempty"`
+	Timeout           string                 `json:"timeout"`
+	IdleTimeout       string                 `json:"idle_timeout"`
+	Insecure          bool                   `json:"insecure,omitempty"`
+	TokenizerRevision string                 `json:"tokenizer_revision,omitempty"`
+	// Dataset is the source with every field (seed, entries, lengths...),
+	// not only its scenario notation.
+	Dataset  string              `json:"dataset"`
+	Traffic  runtime.LoadRecord  `json:"traffic"`
+	Requests int                 `json:"requests"`
+	Duration string              `json:"duration"`
+	Warmup   int                 `json:"warmup"`
+	Seed     uint64              `json:"seed"`
+	Goodput  []runtime.SLORecord `json:"goodput,omitempty"`
+	Params   runtime.Params      `json:"params"`
+	Repeat   int                 `json:"repeat"`
+}
+
+// identity is what makes a run of a point the same run again, as a digest
+// (so the checkpoint holds none of the values, body extras included):
+// anything changed in the scenario that changes what is measured
+// measures the point again.
 func identity(scenario string, exp *runtime.Experiment, key runtime.PointKey) ([]byte, error) {
-	rec := runtime.RecordOf(scenario, exp, key, 0, records.StripCredentials)
-	return json.Marshal(struct {
-		Plan   runtime.PlanRecord `json:"plan"`
-		Params runtime.Params     `json:"params"`
-		Repeat int                `json:"repeat"`
-	}{rec.Plan, key.Params, key.Repeat})
+	plan := runtime.RecordOf(scenario, exp, key, 0, records.StripCredentials).Plan
+	ep := exp.Endpoint
+	id := runIdentity{Endpoint: plan.Endpoint, Timeout: ep.Timeout.String(), IdleTimeout: ep.IdleTimeout.String(),
+		Insecure: ep.Insecure, TokenizerRevision: ep.TokenizerRevision, Dataset: fmt.Sprintf("%#v", exp.Dataset),
+		Traffic: plan.Traffic, Requests: exp.Requests, Duration: exp.Duration.String(), Warmup: exp.Warmup,
+		Seed: exp.Seed, Goodput: plan.Goodput, Params: key.Params, Repeat: key.Repeat}
+	for _, f := range ep.Extra {
+		id.Extra = append(id.Extra, f.Key+"="+string(f.Value))
+	}
+	b, err := json.Marshal(id)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(map[string]string{"sha256": fmt.Sprintf("%x", sha256.Sum256(b))})
 }
 
 // finished is the outcome of a run the checkpoint holds, when resuming.

@@ -44,12 +44,23 @@ type GenAIPerfObserver struct {
 	resumed map[string]bool
 }
 
-func (o *GenAIPerfObserver) point(p runtime.Params) *GenAIPerfPoint { return o.Points[p.Label()] }
+// point is the GenAI-Perf point of p; the observer is only given the
+// experiment its Points were compiled for, so a miss is a programming
+// error, reported rather than dereferenced.
+func (o *GenAIPerfObserver) point(p runtime.Params) (*GenAIPerfPoint, error) {
+	if pt, ok := o.Points[p.Label()]; ok {
+		return pt, nil
+	}
+	return nil, failure.Runf("internal error: no GenAI-Perf point %s", p.Label())
+}
 
 // Finished is runtime.Resumer: a point the checkpoint holds is not
 // measured again.
 func (o *GenAIPerfObserver) Finished(key runtime.PointKey) (*runtime.Outcome, bool) {
-	pt := o.point(key.Params)
+	pt, err := o.point(key.Params)
+	if err != nil {
+		return nil, false
+	}
 	done, ok := o.Checkpoint.find(pt.Config)
 	if !ok {
 		return nil, false
@@ -63,30 +74,23 @@ func (o *GenAIPerfObserver) Finished(key runtime.PointKey) (*runtime.Outcome, bo
 	return done.Result().Outcome, true
 }
 
-func (o *GenAIPerfObserver) RunStarting(key runtime.PointKey, reqs []runtime.Request) (runtime.RunWatch, error) {
-	pt := o.point(key.Params)
+func (o *GenAIPerfObserver) RunStarting(key runtime.PointKey, job *runtime.Job) (runtime.RunWatch, error) {
+	pt, err := o.point(key.Params)
+	if err != nil {
+		return nil, err
+	}
 	if o.Header {
 		fmt.Fprintf(o.Stdout, "\n== %s ==\n", pt.Label)
 	}
 	log.Info().Str("target", o.Exp.Endpoint.URL).Str("point", pt.Label).Msg("profiling")
-	rec := GenAIPerfRecord(o.Exp, &pt.Run, key, o.done)
+	rec := genaiPerfRecord(o.Exp, job, &pt.Run, key, o.done)
 	id := records.Meta{Experiment: o.Experiment, Point: pt.Label}
-	sink, err := OpenPointSink(pt.Run.Dir(), &pt.Run, id, rec, reqs, o.Sink)
+	sink, err := openPointSink(pt.Run.Dir(), &pt.Run, id, rec, job.Requests, o.Sink)
 	if err != nil {
 		return nil, failure.Runf("%w", err)
 	}
-	progress := o.Display.Start(pt.Label, o.stopOf(key).Requests, o.Exp.Warmup)
+	progress := o.Display.Start(pt.Label, job.Point.Stop.Requests, job.Point.Warmup)
 	return &genaiPerfWatch{o: o, pt: pt, sink: sink, progress: progress}, nil
-}
-
-// stopOf is the stop condition of the point with key.
-func (o *GenAIPerfObserver) stopOf(key runtime.PointKey) runtime.Stop {
-	for _, p := range o.Exp.Planned {
-		if p.Params.Label() == key.Params.Label() && p.Stop != (runtime.Stop{}) {
-			return p.Stop
-		}
-	}
-	return runtime.Stop{Requests: o.Exp.Requests, Duration: o.Exp.Duration}
 }
 
 // PointDone writes the point's GenAI-Perf JSON and CSV and prints its
@@ -95,20 +99,20 @@ func (o *GenAIPerfObserver) stopOf(key runtime.PointKey) runtime.Stop {
 func (o *GenAIPerfObserver) PointDone(p *runtime.PointResult) error {
 	o.Display.End()
 	o.done++
-	pt := o.point(p.Params)
-	if o.resumed[pt.Label] {
-		return nil
+	pt, err := o.point(p.Params)
+	if err != nil || o.resumed[pt.Label] {
+		return err
 	}
 	out := p.Outcome
 	pt.Run.TokenCounting = out.Counting.String()
-	if err := WritePoint(o.Stdout, pt.Run.Dir(), &pt.Run, out); err != nil {
+	if err := writePoint(o.Stdout, pt.Run.Dir(), &pt.Run, out); err != nil {
 		return failure.Runf("writing artifacts: %w", err)
 	}
-	if err := Unreachable(out); err != nil {
-		return err
-	}
-	if out.Interrupted {
+	if out.Interrupted { // the caller reports the interrupt (exit 130), whatever else failed
 		return nil
+	}
+	if err := unreachable(out); err != nil {
+		return err
 	}
 	return o.Checkpoint.save(pt, p)
 }
@@ -117,7 +121,7 @@ func (o *GenAIPerfObserver) PointDone(p *runtime.PointResult) error {
 type genaiPerfWatch struct {
 	o        *GenAIPerfObserver
 	pt       *GenAIPerfPoint
-	sink     *PointSink
+	sink     *pointSink
 	progress *runtime.Progress
 }
 
@@ -129,6 +133,7 @@ func (w *genaiPerfWatch) Finish(out *runtime.Outcome) error {
 		w.sink.Abandon()
 		return nil
 	}
+	w.o.Display.End() // before Finish's own messages, so they do not interleave with the bar
 	w.pt.Run.TokenCounting = out.Counting.String()
 	if err := w.sink.Finish(w.o.Stderr, &w.pt.Run, out, w.pt.Label); err != nil {
 		return failure.Runf("writing records: %w", err)
@@ -136,17 +141,20 @@ func (w *genaiPerfWatch) Finish(out *runtime.Outcome) error {
 	return nil
 }
 
-// GenAIPerfRecord is the saved plan of a GenAI-Perf point, its prompts
-// described as the console describes them.
-func GenAIPerfRecord(exp *runtime.Experiment, run *genaiperf.Run, key runtime.PointKey, index int) runtime.PointRecord {
-	rec := runtime.RecordOf("", exp, key, index, records.StripCredentials)
-	rec.Plan.Dataset = PromptSource(run)
+// genaiPerfRecord is the saved plan of a GenAI-Perf point: the experiment
+// with this point's own load and stop (an analyze point is profile with
+// one flag changed), its prompts described as the console describes them.
+func genaiPerfRecord(exp *runtime.Experiment, job *runtime.Job, run *genaiperf.Run, key runtime.PointKey, index int) runtime.PointRecord {
+	point := *exp
+	point.Load, point.Requests, point.Duration = job.Point.Load, job.Point.Stop.Requests, job.Point.Stop.Duration
+	rec := runtime.RecordOf("", &point, key, index, records.StripCredentials)
+	rec.Plan.Dataset = promptSource(run)
 	return rec
 }
 
-// Unreachable is the failure of a point no request could connect to: the
+// unreachable is the failure of a point no request could connect to: the
 // run cannot be carried out (exit 3). Server faults are data.
-func Unreachable(out *runtime.Outcome) error {
+func unreachable(out *runtime.Outcome) error {
 	s := out.Summary
 	if s.Completed == 0 && s.Failed > 0 && s.Errors[0].Class == metrics.ErrConnect && len(s.Errors) == 1 {
 		return failure.Runf("no request could connect to %s: %s", out.Target, s.Errors[0].Message)

@@ -9,20 +9,20 @@ import (
 
 // The files a run writes beside its experiments' folders.
 const (
-	GatesFile   = "gates.json"
+	gatesFile   = "gates.json"
 	SummaryFile = "summary.json"
-	HTMLFile    = "report.html"
+	htmlFile    = "report.html"
 )
 
-// PointDir is where a scenario point writes: OUT/<experiment>/<label>/.
-func PointDir(out, experiment string, p runtime.Params) string {
+// pointDir is where a scenario point writes: OUT/<experiment>/<label>/.
+func pointDir(out, experiment string, p runtime.Params) string {
 	return filepath.Join(out, experiment, p.Label())
 }
 
-// RepeatDir is where repeat k (from 1) of a point writes: the point's
+// repeatDir is where repeat k (from 1) of a point writes: the point's
 // folder for the first (GenAI-Perf's layout), repeat2/, repeat3/... below
 // it for the others.
-func RepeatDir(pointDir string, k int) string {
+func repeatDir(pointDir string, k int) string {
 	if k <= 1 {
 		return pointDir
 	}

@@ -11,11 +11,11 @@ import (
 	"github.com/llmbench/llmbench/runtime"
 )
 
-// WritePoint writes a measured point's GenAI-Perf summary files (JSON and
+// writePoint writes a measured point's GenAI-Perf summary files (JSON and
 // CSV) into dir and prints its console table. What needs the records
 // themselves — records.parquet, profile_export.json, inputs.json and the
-// point plots — was written while the point ran: see PointSink.
-func WritePoint(stdout io.Writer, dir string, r *genaiperf.Run, out *runtime.Outcome) error {
+// point plots — was written while the point ran: see pointSink.
+func writePoint(stdout io.Writer, dir string, r *genaiperf.Run, out *runtime.Outcome) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -30,8 +30,8 @@ func WritePoint(stdout io.Writer, dir string, r *genaiperf.Run, out *runtime.Out
 	if err := genaiperf.WriteConsole(stdout, r, &out.Summary); err != nil {
 		return err
 	}
-	WriteComponents(stdout, out.Components)
-	fmt.Fprintf(stdout, "Prompts: %s; ISL and OSL counted by %s\n", PromptSource(r), r.TokenCounting)
+	writeComponents(stdout, out.Components)
+	fmt.Fprintf(stdout, "Prompts: %s; ISL and OSL counted by %s\n", promptSource(r), r.TokenCounting)
 	fmt.Fprintf(stdout, "Artifacts: %s\n", dir)
 	if out.Interrupted {
 		fmt.Fprintln(stdout, "PARTIAL: interrupted before the point's stop condition; these numbers cover only what was measured.")
@@ -39,9 +39,9 @@ func WritePoint(stdout io.Writer, dir string, r *genaiperf.Run, out *runtime.Out
 	return nil
 }
 
-// PromptSource says where the prompts came from, since ISL means
+// promptSource says where the prompts came from, since ISL means
 // different things for token-exact and word-based prompts.
-func PromptSource(r *genaiperf.Run) string {
+func promptSource(r *genaiperf.Run) string {
 	switch {
 	case r.InputFile != "":
 		return "from " + r.InputFile
@@ -58,11 +58,11 @@ func firstModel(r *genaiperf.Run) string {
 	return r.Models[0]
 }
 
-// WriteComponents prints headline metrics per dataset component when a
+// writeComponents prints headline metrics per dataset component when a
 // point's requests came from a mix, so one component's slow tail cannot
 // hide inside the blend. Each component is summarized from its own records
 // with the same definitions as the whole.
-func WriteComponents(w io.Writer, parts []runtime.ComponentSummary) {
+func writeComponents(w io.Writer, parts []runtime.ComponentSummary) {
 	if len(parts) < 2 {
 		return
 	}

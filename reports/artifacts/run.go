@@ -48,7 +48,7 @@ func (r *RunReport) Write(stdout, stderr io.Writer) error {
 		path  string
 		write func(io.Writer) error
 	}{
-		{filepath.Join(r.Dir, GatesFile), func(w io.Writer) error { return verdict.WriteJSON(w, r.Verdicts) }},
+		{filepath.Join(r.Dir, gatesFile), func(w io.Writer) error { return verdict.WriteJSON(w, r.Verdicts) }},
 		{r.JUnit, func(w io.Writer) error { return verdict.WriteJUnit(w, r.Verdicts) }},
 		{r.Markdown, func(w io.Writer) error { return verdict.WriteMarkdown(w, r.Results, r.Verdicts) }},
 	}
@@ -117,10 +117,10 @@ func (r *RunReport) WriteHTML(sweeps map[string][]plots.Image) error {
 	}
 	if r.Plots {
 		rep.Plots = html.PlotGroups(r.Results, sweeps, func(exp string, pt *runtime.PointResult) string {
-			return PointDir(r.Dir, exp, pt.Params)
+			return pointDir(r.Dir, exp, pt.Params)
 		})
 	}
-	return WriteFile(filepath.Join(r.Dir, HTMLFile), func(w io.Writer) error { return html.Write(w, rep) })
+	return WriteFile(filepath.Join(r.Dir, htmlFile), func(w io.Writer) error { return html.Write(w, rep) })
 }
 
 // WriteFile creates path and fills it with write, naming the path in any

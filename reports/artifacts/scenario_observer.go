@@ -13,7 +13,7 @@ import (
 
 // ScenarioObserver writes a scenario experiment's artifacts as it runs:
 // each run of a point streams its records into the point's folder
-// (OUT/<experiment>/<label>[/repeatK]/, see PointSink) under a live
+// (OUT/<experiment>/<label>[/repeatK]/, see pointSink) under a live
 // display, each finished point prints its tables and writes its
 // GenAI-Perf files, and each run that ended normally is checkpointed.
 type ScenarioObserver struct {
@@ -28,7 +28,9 @@ type ScenarioObserver struct {
 }
 
 // Finished is runtime.Resumer: with --resume, a run the checkpoint holds
-// is not measured again (its folder keeps the files it wrote then).
+// is not measured again; its records, inputs and plots stay as written,
+// and its GenAI-Perf JSON, CSV and table are written again from the
+// checkpointed numbers like every point's.
 func (o *ScenarioObserver) Finished(key runtime.PointKey) (*runtime.Outcome, bool) {
 	out, ok := o.Checkpoint.finished(o.Scenario, o.Exp, key)
 	if ok {
@@ -37,15 +39,15 @@ func (o *ScenarioObserver) Finished(key runtime.PointKey) (*runtime.Outcome, boo
 	return out, ok
 }
 
-func (o *ScenarioObserver) RunStarting(key runtime.PointKey, reqs []runtime.Request) (runtime.RunWatch, error) {
-	run := ScenarioRun(o.Exp, key.Params, &runtime.Outcome{}, o.Sink.Version)
+func (o *ScenarioObserver) RunStarting(key runtime.PointKey, job *runtime.Job) (runtime.RunWatch, error) {
+	run := scenarioRun(o.Exp, key.Params, &runtime.Outcome{}, o.Sink.Version)
 	id := records.Meta{Scenario: o.Scenario, Experiment: o.Exp.Name, Point: key.Params.Label(), Repeat: key.Repeat}
 	rec := runtime.RecordOf(o.Scenario, o.Exp, key, o.done, records.StripCredentials)
-	sink, err := OpenPointSink(RepeatDir(PointDir(o.Out, o.Exp.Name, key.Params), key.Repeat), &run, id, rec, reqs, o.Sink)
+	sink, err := openPointSink(repeatDir(pointDir(o.Out, o.Exp.Name, key.Params), key.Repeat), &run, id, rec, job.Requests, o.Sink)
 	if err != nil {
 		return nil, failure.Runf("%w", err)
 	}
-	progress := o.Display.Start(o.Exp.Name+"/"+key.Params.Label(), o.Exp.Requests, o.Exp.Warmup)
+	progress := o.Display.Start(o.Exp.Name+"/"+key.Params.Label(), job.Point.Stop.Requests, job.Point.Warmup)
 	return &scenarioWatch{o: o, key: key, sink: sink, progress: progress}, nil
 }
 
@@ -53,9 +55,9 @@ func (o *ScenarioObserver) PointDone(p *runtime.PointResult) error {
 	o.Display.End()
 	o.done++
 	for k, out := range p.Repeats {
-		fmt.Fprintf(o.Stdout, "\n== %s / %s ==\n", o.Exp.Name, RepeatTitle(p.Params.Label(), k+1, len(p.Repeats)))
-		run := ScenarioRun(o.Exp, p.Params, out, o.Sink.Version)
-		if err := WritePoint(o.Stdout, RepeatDir(PointDir(o.Out, o.Exp.Name, p.Params), k+1), &run, out); err != nil {
+		fmt.Fprintf(o.Stdout, "\n== %s / %s ==\n", o.Exp.Name, repeatTitle(p.Params.Label(), k+1, len(p.Repeats)))
+		run := scenarioRun(o.Exp, p.Params, out, o.Sink.Version)
+		if err := writePoint(o.Stdout, repeatDir(pointDir(o.Out, o.Exp.Name, p.Params), k+1), &run, out); err != nil {
 			return failure.Runf("writing artifacts: %w", err)
 		}
 	}
@@ -66,7 +68,7 @@ func (o *ScenarioObserver) PointDone(p *runtime.PointResult) error {
 type scenarioWatch struct {
 	o        *ScenarioObserver
 	key      runtime.PointKey
-	sink     *PointSink
+	sink     *pointSink
 	progress *runtime.Progress
 }
 
@@ -79,8 +81,9 @@ func (w *scenarioWatch) Finish(out *runtime.Outcome) error {
 		return nil
 	}
 	o := w.o
-	run := ScenarioRun(o.Exp, w.key.Params, out, o.Sink.Version)
-	title := o.Exp.Name + " / " + RepeatTitle(w.key.Params.Label(), w.key.Repeat, o.Exp.Repeats)
+	o.Display.End() // before Finish's own messages, so they do not interleave with the bar
+	run := scenarioRun(o.Exp, w.key.Params, out, o.Sink.Version)
+	title := o.Exp.Name + " / " + repeatTitle(w.key.Params.Label(), w.key.Repeat, o.Exp.Repeats)
 	if err := w.sink.Finish(o.Stderr, &run, out, title); err != nil {
 		return failure.Runf("%w", err)
 	}
@@ -90,23 +93,24 @@ func (w *scenarioWatch) Finish(out *runtime.Outcome) error {
 	return nil
 }
 
-// RepeatTitle names repeat k (from 1) of n of a point.
-func RepeatTitle(label string, k, n int) string {
+// repeatTitle names repeat k (from 1) of n of a point.
+func repeatTitle(label string, k, n int) string {
 	if n <= 1 {
 		return label
 	}
 	return fmt.Sprintf("%s (repeat %d of %d)", label, k, n)
 }
 
-// ScenarioRun is the GenAI-Perf description of a scenario point: a view of
+// scenarioRun is the GenAI-Perf description of a scenario point: a view of
 // its plan, written into the point's GenAI-Perf files.
-func ScenarioRun(exp *runtime.Experiment, params runtime.Params, out *runtime.Outcome, version string) genaiperf.Run {
+func scenarioRun(exp *runtime.Experiment, params runtime.Params, out *runtime.Outcome, version string) genaiperf.Run {
 	ep := exp.Endpoint
 	r := genaiperf.DefaultRun(ep.ModelNames()...)
 	r.ModelSelection = ep.ModelSelection
 	r.Subcommand = "run"
-	r.EndpointType, r.Streaming, r.URL = string(ep.API), ep.Stream, ep.URL
-	r.Endpoint = strings.TrimLeft(ep.Path, " /")
+	// Descriptions reach artifacts, so credentials in the URL or path do not.
+	r.EndpointType, r.Streaming, r.URL = string(ep.API), ep.Stream, records.StripCredentials(ep.URL)
+	r.Endpoint = records.StripCredentials(strings.TrimLeft(ep.Path, " /"))
 	r.Stimulus = genaiperf.Stimulus{Concurrency: int(params[metrics.ParamConcurrency]), RequestRate: params[metrics.ParamRate]}
 	r.RequestCount, r.MeasurementInterval, r.WarmupRequestCount = exp.Requests, int(exp.Duration.Milliseconds()), exp.Warmup
 	for _, slo := range exp.Goodput {

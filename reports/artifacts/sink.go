@@ -16,12 +16,12 @@ import (
 	"github.com/llmbench/llmbench/runtime"
 )
 
-// PointSink takes one run of a point's records as they finish and writes
+// pointSink takes one run of a point's records as they finish and writes
 // what needs them into the point's folder — records.parquet,
 // profile_export.json and the data of the point plots — so no record is
 // kept once it is written and a crash loses at most the records.parquet
 // row group in progress. inputs.json is written when the sink opens.
-type PointSink struct {
+type pointSink struct {
 	parquet    *os.File
 	records    *records.Writer
 	exportFile *os.File
@@ -43,10 +43,10 @@ type SinkOptions struct {
 	FlushInterval time.Duration
 }
 
-// OpenPointSink starts the files of one run of a point in dir. id names
+// openPointSink starts the files of one run of a point in dir. id names
 // the point (scenario, experiment, point, repeat) and rec is its saved
 // plan; the rest of the records metadata comes from r.
-func OpenPointSink(dir string, r *genaiperf.Run, id records.Meta, rec runtime.PointRecord, reqs []runtime.Request, opts SinkOptions) (s *PointSink, err error) {
+func openPointSink(dir string, r *genaiperf.Run, id records.Meta, rec runtime.PointRecord, reqs []runtime.Request, opts SinkOptions) (s *pointSink, err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -57,7 +57,7 @@ func OpenPointSink(dir string, r *genaiperf.Run, id records.Meta, rec runtime.Po
 	if err := WriteFile(filepath.Join(dir, "inputs.json"), func(w io.Writer) error { return genaiperf.WriteInputs(w, payloads) }); err != nil {
 		return nil, err
 	}
-	s = &PointSink{dir: dir, record: rec}
+	s = &pointSink{dir: dir, record: rec}
 	defer func() {
 		if err != nil {
 			s.Abandon()
@@ -98,7 +98,7 @@ func runDescription(r *genaiperf.Run) (string, error) {
 }
 
 // Write is runtime.RecordWriter: every record goes to each file.
-func (s *PointSink) Write(recs ...metrics.Record) error {
+func (s *pointSink) Write(recs ...metrics.Record) error {
 	for i := range recs {
 		if s.plots != nil {
 			s.plots.Add(&recs[i])
@@ -110,7 +110,7 @@ func (s *PointSink) Write(recs ...metrics.Record) error {
 // Finish completes the files now that the outcome is known: the records
 // footer gets how tokens were counted and the final run description, and
 // the plots are drawn (a plot that fails is reported, not fatal).
-func (s *PointSink) Finish(stderr io.Writer, r *genaiperf.Run, out *runtime.Outcome, plotTitle string) error {
+func (s *pointSink) Finish(stderr io.Writer, r *genaiperf.Run, out *runtime.Outcome, plotTitle string) error {
 	config, err := runDescription(r)
 	if err != nil {
 		return err
@@ -137,7 +137,7 @@ func (s *PointSink) Finish(stderr io.Writer, r *genaiperf.Run, out *runtime.Outc
 }
 
 // Abandon closes the files of a run that never happened and removes them.
-func (s *PointSink) Abandon() {
+func (s *pointSink) Abandon() {
 	if s.export != nil {
 		s.export.Close() // removes its temporary file of failures
 	}
@@ -151,4 +151,4 @@ func (s *PointSink) Abandon() {
 }
 
 // Dir is the folder the sink writes into.
-func (s *PointSink) Dir() string { return s.dir }
+func (s *pointSink) Dir() string { return s.dir }

@@ -89,7 +89,7 @@ func rerender(stdout, stderr io.Writer, file string) (*storedPoint, error) {
 	if err := genaiperf.WriteConsole(stdout, &run, &out.Summary); err != nil {
 		return nil, err
 	}
-	WriteComponents(stdout, out.Components)
+	writeComponents(stdout, out.Components)
 	return &storedPoint{file: file, meta: meta, run: run, out: out, record: saved}, nil
 }
 
@@ -105,7 +105,7 @@ func savedPlan(meta records.Meta) (*runtime.PointRecord, error) {
 
 // goodputAndCounting are the point's goodput SLOs and token counting: from
 // its saved plan, or read back from the run description of a version 1
-// file (see report_v1.go).
+// file (see stored_v1.go).
 func goodputAndCounting(saved *runtime.PointRecord, run *genaiperf.Run) ([]metrics.SLO, runtime.Counting, error) {
 	if saved == nil {
 		slos, err := goodputOf(run.Goodput)

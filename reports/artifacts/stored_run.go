@@ -161,7 +161,7 @@ func modTime(path string) time.Time {
 // openStoredRun reads the verdicts a run left in root, and the gates they
 // judged, so the re-rendered points are judged as the run judged them.
 func openStoredRun(root, scenario string) (*storedRun, error) {
-	path := filepath.Join(root, GatesFile)
+	path := filepath.Join(root, gatesFile)
 	written, err := readVerdicts(path)
 	if err != nil {
 		return nil, err
@@ -199,17 +199,17 @@ func readVerdicts(path string) (storedVerdicts, error) {
 
 // rebuild reads the experiment back from its points' saved plans, or,
 // when a point was written before plans were saved (schema version 1),
-// from what its run description and gates.json tell (report_v1.go).
+// from what its run description and gates.json tell (stored_v1.go).
 func (g *storedExperiment) rebuild(r *storedRun) (runtime.ExperimentResult, error) {
-	runs := make([]StoredRun, len(g.points))
+	runs := make([]pointRun, len(g.points))
 	for i, p := range g.points {
 		if p.record == nil {
 			r.legacy = true
 			return g.result(r.gates[g.name])
 		}
-		runs[i] = StoredRun{Record: *p.record, Outcome: p.out}
+		runs[i] = pointRun{Record: *p.record, Outcome: p.out}
 	}
-	res, err := Rebuild(runs)
+	res, err := rebuild(runs)
 	if err != nil {
 		return res, failure.Inputf("%s: %w", g.points[0].file, err)
 	}
@@ -237,14 +237,14 @@ func writeRunReports(stdout, stderr io.Writer, path, version string, r *storedRu
 	if err := rr.WriteHTML(sweeps); err != nil {
 		return failure.Runf("%w", err)
 	}
-	fmt.Fprintf(stdout, "\nSummary: %s\nReport: %s\n", filepath.Join(r.root, SummaryFile), filepath.Join(r.root, HTMLFile))
+	fmt.Fprintf(stdout, "\nSummary: %s\nReport: %s\n", filepath.Join(r.root, SummaryFile), filepath.Join(r.root, htmlFile))
 	return nil
 }
 
 // runFolder reports whether dir holds what `run` writes beside its
 // experiments, which `analyze` and `profile` folders do not both have.
 func runFolder(dir string) bool {
-	for _, name := range []string{GatesFile, SummaryFile} {
+	for _, name := range []string{gatesFile, SummaryFile} {
 		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
 			return true
 		}

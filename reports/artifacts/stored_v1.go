@@ -5,7 +5,7 @@ package artifacts
 // read back from display strings — the experiment from the GenAI-Perf run
 // description, point parameters from labels, gates from gates.json, token
 // counting from its printed form. Files of version 2 and later never come
-// here (report_run.go's rebuild).
+// here (stored.go's rebuild).
 
 import (
 	"cmp"

@@ -3,6 +3,7 @@ package sweep
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -55,6 +56,8 @@ func saturationWords(res *runtime.ExperimentResult, c *runtime.Capacity) string 
 	switch {
 	case s == nil && c.Note != "":
 		return c.Note
+	case s == nil && slices.Contains(metrics.LoadParams, c.Param):
+		return "– (not analysed: fewer than two points ran to their end, so there is no trend)"
 	case s == nil:
 		return fmt.Sprintf("– (not analysed: a %s sweep holds the load fixed)", c.Param)
 	case s.Saturated && s.Point >= 0 && s.Point < len(res.Points):
