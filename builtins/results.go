@@ -166,11 +166,6 @@ func paramValue(name string, v float64) starlark.Value {
 	return starlark.MakeInt64(int64(v))
 }
 
-func (p *pointValue) meets(g metrics.Gate) bool {
-	v, err := g.Measure(p.summary)
-	return err == nil && g.Check(v, 0)
-}
-
 func allPassed(gates []runtime.GateResult) bool {
 	for _, g := range gates {
 		if !g.Passed {

@@ -125,5 +125,3 @@ func sweepResult(exp *runtime.Experiment, ttft func(c float64) float64) runtime.
 	}
 	return res
 }
-
-func itoa(f float64) string { return json.Number(num(f)).String() }

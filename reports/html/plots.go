@@ -105,17 +105,3 @@ func experimentName(res *runtime.ExperimentResult) string {
 	}
 	return res.Experiment.Name
 }
-
-// safeName keeps a name usable as one path element.
-func safeName(s string) string {
-	s = strings.Map(func(r rune) rune {
-		if r == '/' || r == '\\' || r == ':' || r < ' ' {
-			return '_'
-		}
-		return r
-	}, s)
-	if s == "" || s == "." || s == ".." {
-		return "_"
-	}
-	return s
-}

@@ -11,14 +11,6 @@ import (
 	"github.com/llmbench/llmbench/runtime"
 )
 
-// Option adjusts WriteTable.
-type Option func(*tableOptions)
-
-type tableOptions struct {
-	gate    metrics.Gate
-	hasGate bool
-}
-
 // tableHeader names the columns; the first is the load parameter.
 var tableHeader = []string{"", "TTFT p99 (ms)", "ITL p99 (ms)", "output tok/s", "req/s", "goodput (req/s)", "errors", "gates"}
 
