@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/llmbench/llmbench/reports/records"
 	"github.com/llmbench/llmbench/transport/sim"
 )
 
@@ -140,16 +139,7 @@ func TestProfileCountsServerFaults(t *testing.T) {
 		t.Errorf("request_count %v + faults %d != 200", got, faults)
 	}
 	// records.parquet holds every measured request, failed ones included.
-	f, err := os.Open(filepath.Join(dir, "artifacts", "m-openai-chat-concurrency8", "records.parquet"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	st2, _ := f.Stat()
-	recs, _, err := records.ReadRecords(f, st2.Size())
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs, _ := readRecords(t, filepath.Join(dir, "artifacts", "m-openai-chat-concurrency8", "records.parquet"))
 	failed := 0
 	for _, r := range recs {
 		if r.Err != nil {

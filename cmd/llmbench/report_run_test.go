@@ -89,10 +89,7 @@ func checkReportPage(t *testing.T, page, exp string, points []string) {
 // block, the saturation verdict and its source included — because the
 // saved plan replays the sweep's decisions from the stored points.
 func TestReportReproducesAdaptiveSweeps(t *testing.T) {
-	dir, file := writeScenario(t, `
-target = endpoint(url = "sim://?max_batch=2&ttft=20ms&itl=2ms&itl_per_seq=0ms&prefill_per_token=0s&jitter=0", model = "m")
-ds = synthetic(input_tokens = fixed(8), output_tokens = fixed(8))
-
+	dir, file := writeScenario(t, adaptiveHeader+`
 def main(ctx):
     return [
         experiment(name = "sat", endpoint = target, dataset = ds, traffic = concurrency(1), requests = 8,

@@ -53,6 +53,13 @@ target = endpoint(url = "sim://?itl=1ms&ttft=2ms", model = "m")
 ds = synthetic(input_tokens = fixed(10), output_tokens = fixed(5))
 `
 
+// adaptiveHeader targets a simulator with two batch slots and no jitter,
+// for adaptive sweeps whose verdicts tests read.
+const adaptiveHeader = `
+target = endpoint(url = "sim://?max_batch=2&ttft=20ms&itl=2ms&itl_per_seq=0ms&prefill_per_token=0s&jitter=0", model = "m")
+ds = synthetic(input_tokens = fixed(8), output_tokens = fixed(8))
+`
+
 func writeScenario(t *testing.T, body string) (dir, file string) {
 	t.Helper()
 	dir = t.TempDir()
@@ -287,10 +294,7 @@ def main(ctx):
 // and .saturation and .search name the point they mean; the console names
 // each point once.
 func TestAdaptiveSweepPointsInCheck(t *testing.T) {
-	dir, file := writeScenario(t, `
-target = endpoint(url = "sim://?max_batch=2&ttft=20ms&itl=2ms&itl_per_seq=0ms&prefill_per_token=0s&jitter=0", model = "m")
-ds = synthetic(input_tokens = fixed(8), output_tokens = fixed(8))
-
+	dir, file := writeScenario(t, adaptiveHeader+`
 def main(ctx):
     return [
         experiment(name = "sat", endpoint = target, dataset = ds, traffic = concurrency(1), requests = 8,
