@@ -50,6 +50,9 @@ func NewAccumulator(opts Options) *Accumulator {
 // Add takes one measured record. It keeps no reference to r.
 func (a *Accumulator) Add(r *Record) {
 	a.addLoad(r)
+	if r.Retries > 0 {
+		a.s.Retried++
+	}
 	if r.Err != nil {
 		a.s.Failed++
 		a.errors[errorKey{r.Err.Class, r.Err.Status, r.Err.Message}]++

@@ -38,6 +38,11 @@ type Record struct {
 	ReasoningChunks int
 	// Done is when the response was read to its end (or failed).
 	Done int64
+	// Retries counts the attempts sent again because the keep-alive
+	// connection they went out on had been closed by the server before any
+	// response byte (the request never reached it); Sent is the answered
+	// attempt's.
+	Retries int
 
 	// Output is the concatenated text of every content chunk (reasoning and
 	// answer, in arrival order); tokenizer-mode OSL is counted on it.

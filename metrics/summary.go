@@ -51,6 +51,10 @@ type Summary struct {
 
 	// Completed and Failed partition every measured (non-warmup) request.
 	Completed, Failed int
+	// Retried counts the requests sent again on a fresh connection because
+	// the server had closed their keep-alive connection before answering
+	// (Record.Retries): client-side races, not server errors.
+	Retried int
 	// ErrorRate is Failed / (Completed + Failed), 0 for an empty run.
 	ErrorRate float64
 	// Errors groups failures by (class, status, message), most frequent first.

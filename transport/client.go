@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/url"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/valyala/fasthttp"
@@ -53,6 +55,10 @@ type Client struct {
 	clock  *Clock
 	watch  *watchdog
 	states sync.Pool
+	// dialed maps a connection's local address to when it was dialed
+	// (clock ns), so Send can tell a reused keep-alive connection from one
+	// opened for the attempt.
+	dialed sync.Map
 }
 
 // NewClient validates cfg and prepares a client stamping with clock.
@@ -72,10 +78,10 @@ func NewClient(cfg Config, clock *Clock) (*Client, error) {
 		ReadBufferSize:           8 << 10, // also caps the response header size
 		WriteBufferSize:          4 << 10,
 		NoDefaultUserAgentHeader: true,
-		DialDualStack:            true,
-		RetryIfErr:               retryStaleConn,
+		RetryIfErr:               noRetry,                                       // Send retries a stale connection itself, on a fresh one
 		TLSConfig:                &tls.Config{InsecureSkipVerify: cfg.Insecure}, //nolint:gosec // opt-in
 	}}
+	c.hc.DialTimeout = c.dial
 	c.states.New = func() any { return newStreamState(clock) }
 	if cfg.IdleTimeout > 0 {
 		c.watch = newWatchdog(cfg.IdleTimeout)
@@ -94,12 +100,40 @@ func (c *Client) Close() {
 // Target is the full URL requests are sent to.
 func (c *Client) Target() string { return c.target }
 
-// retryStaleConn resends a request once when a pooled keep-alive connection
-// turns out to have been closed by the server before it read anything — a
-// race of the client, not a server fault (net/http retries the same case).
-func retryStaleConn(_ *fasthttp.Request, attempts int, err error) (resetTimeout, retry bool) {
-	stale := errors.Is(err, fasthttp.ErrConnectionClosed) || errors.Is(err, io.EOF)
-	return false, attempts < 2 && stale
+// dial opens a connection (IPv4 or IPv6) and notes when.
+func (c *Client) dial(addr string, timeout time.Duration) (net.Conn, error) {
+	conn, err := fasthttp.DialDualStackTimeout(addr, timeout)
+	if err == nil {
+		c.dialed.Store(conn.LocalAddr().String(), c.clock.Now())
+	}
+	return conn, err
+}
+
+// reused reports whether the attempt sent at sent went out on a
+// connection dialed before it: one the server may have closed while idle.
+// A connection the client cannot place counts as reused.
+func (c *Client) reused(resp *fasthttp.Response, sent int64) bool {
+	if resp.LocalAddr() == nil {
+		return true
+	}
+	at, ok := c.dialed.Load(resp.LocalAddr().String())
+	return !ok || at.(int64) < sent
+}
+
+// noRetry leaves every retry decision to Send, which knows what the
+// request's record needs (fasthttp would retry on the next pooled
+// connection, often as stale as the first).
+func noRetry(*fasthttp.Request, int, error) (resetTimeout, retry bool) { return false, false }
+
+// staleConn reports an attempt that failed before any response byte the
+// way one does on a keep-alive connection the server had closed: on a
+// reused connection the request never reached a live server, so it is
+// not a server fault.
+// Servers close idle connections routinely (uvicorn, so vLLM and SGLang,
+// after 5 s) and the close races the next request.
+func staleConn(err error) bool {
+	return errors.Is(err, fasthttp.ErrConnectionClosed) || errors.Is(err, io.EOF) ||
+		errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNRESET)
 }
 
 func targetURL(cfg Config) (string, error) {
@@ -135,6 +169,16 @@ func (c *Client) Send(ctx context.Context, body []byte, rec *metrics.Record) {
 
 	rec.Sent = c.clock.Now()
 	err := c.hc.Do(req, resp)
+	if err != nil && staleConn(err) && c.reused(resp, rec.Sent) && ctx.Err() == nil {
+		// Go net/http's rule: a reused connection the server had closed
+		// before any response byte is retried once, on a new connection.
+		// The idle ones the server dropped go first; timing starts again
+		// with the attempt that is answered.
+		c.hc.CloseIdleConnections()
+		rec.Retries++
+		rec.Sent = c.clock.Now()
+		err = c.hc.Do(req, resp)
+	}
 	if err != nil {
 		rec.Done = c.clock.Now()
 		rec.Err = classify(err)

@@ -59,6 +59,9 @@ func consoleAdditions(r *Run, s *metrics.Summary) string {
 	fmt.Fprintf(&b, "Requests: %d completed, %d failed, error rate %s%%\n",
 		s.Completed, s.Failed, pyComma2(s.ErrorRate*100))
 	b.WriteString(errorLines(s.Errors))
+	if s.Retried > 0 {
+		fmt.Fprintf(&b, "Retried on a fresh connection: %d (the server had closed an idle keep-alive connection; not errors)\n", s.Retried)
+	}
 	if r.isLLM() && r.TokenCounting != "" {
 		fmt.Fprintf(&b, "Token counting: %s\n", r.TokenCounting)
 	}

@@ -109,6 +109,9 @@ func llmbenchBlock(r *Run, s *metrics.Summary) *object {
 	if r.Partial {
 		o.set("partial", true) // absent means complete, as in every earlier file
 	}
+	if s.Retried > 0 {
+		o.set("retried", s.Retried) // sent again on a fresh connection (stale keep-alive)
+	}
 	if r.Stimulus.Mode() == "request_rate" {
 		o.set("request_distribution", r.RequestDistribution)
 		o.set("target_request_rate", avgOnly("requests/sec", r.Stimulus.RequestRate))

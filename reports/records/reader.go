@@ -116,6 +116,7 @@ func fromRow(x *row) metrics.Record {
 		Scheduled:       x.ScheduledNs,
 		Sent:            x.SendTime,
 		ReasoningChunks: int(x.ReasoningChunks),
+		Retries:         int(deref(x.Retries)),
 		InputTokens:     int(x.ISLTokens),
 		OutputTokens:    int(x.OSLTokens),
 	}

@@ -47,6 +47,9 @@ func genRecords(n int, seed uint64) []metrics.Record {
 			r.Scheduled = r.Sent - rng.Int64N(200_000)
 		}
 		r.InputTokens = 1 + rng.IntN(4000)
+		if i%7 == 0 {
+			r.Retries = 1 // sent again on a fresh connection
+		}
 		nChunks := rng.IntN(60)
 		switch i % 10 {
 		case 3:

@@ -27,7 +27,7 @@ package records
 // testdata/fixtures holds a file of each version, written by
 // testdata/gen; TestSchemaOnlyAddsColumns and TestReadFixtures hold
 // every past version to the rule (docs/records.md, "Schema versions").
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // row is one records.parquet row. Column names carry their unit (_ns,
 // _us, _tokens); timestamps are int64 nanoseconds since the Unix epoch
@@ -70,6 +70,10 @@ type row struct {
 	ErrorMessage *string `parquet:"error_message,optional,dict"`
 
 	ReasoningChunks int32 `parquet:"reasoning_chunks"`
+	// Retries (since version 3) counts the attempts sent again on a fresh
+	// connection because the server had closed a reused keep-alive one
+	// before answering; NULL in older files, which did not record it.
+	Retries *int32 `parquet:"retries,optional"`
 	// ChunkOffsetsNs is the exact arrival time of every content chunk, as ns
 	// since SendTime; it is what ReadRecords rebuilds Record.Chunks from.
 	ChunkOffsetsNs []int64 `parquet:"chunk_offsets_ns,list" parquet-element:",delta"`

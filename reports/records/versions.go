@@ -23,6 +23,8 @@ var upgrades = []func(*Meta){
 	// version 1 file has none and none can be derived here: its Config and
 	// Point label stay, and readers that need the plan fall back to them.
 	func(*Meta) {},
+	// 2 → 3 added the column retries (NULL in older files); no metadata.
+	func(*Meta) {},
 }
 
 // upgrade checks the schema version of metadata read from a file and

@@ -231,6 +231,7 @@ func (w *Writer) toRow(r *metrics.Record) row {
 		ISLTokens:        clamp32(int64(r.InputTokens)),
 		OSLTokens:        clamp32(int64(r.OutputTokens)),
 		ReasoningChunks:  clamp32(int64(r.ReasoningChunks)),
+		Retries:          ptr(clamp32(int64(r.Retries))),
 	}
 	if r.Done != 0 {
 		out.DoneTime = ptr(r.Done)

@@ -23,6 +23,9 @@ type requestsJSON struct {
 	Completed int     `json:"completed"`
 	Failed    int     `json:"failed"`
 	ErrorRate float64 `json:"error_rate"`
+	// Retried are requests sent again on a fresh connection (stale
+	// keep-alive), absent when none was.
+	Retried int `json:"retried,omitempty"`
 }
 
 type errorJSON struct {
@@ -104,7 +107,7 @@ func pointOf(i int, p *runtime.PointResult) pointJSON {
 	if p.Outcome != nil {
 		s := &p.Outcome.Summary
 		pj.TokenCounting = p.Outcome.Counting.String()
-		pj.Requests = requestsJSON{Completed: s.Completed, Failed: s.Failed, ErrorRate: 100 * s.ErrorRate}
+		pj.Requests = requestsJSON{Completed: s.Completed, Failed: s.Failed, ErrorRate: 100 * s.ErrorRate, Retried: s.Retried}
 		for _, e := range s.Errors {
 			pj.Errors = append(pj.Errors, errorJSON{Class: string(e.Class), Status: e.Status, Message: e.Message, Count: e.Count})
 		}
