@@ -240,3 +240,29 @@ func kneeGates(e *Experiment) []metrics.Gate {
 	}
 	return gates
 }
+
+// AllFailed reports whether every measured request of every point failed
+// (and at least one was sent): then the run could not be carried out
+// (exit 3), with the most common error as the reason. A point where all
+// fail among points that succeed is data that gates judge.
+func AllFailed(results []ExperimentResult) (metrics.ErrorCount, bool) {
+	var common metrics.ErrorCount
+	failed := 0
+	for i := range results {
+		for _, p := range results[i].Points {
+			for _, out := range p.Repeats {
+				s := &out.Summary
+				if s.Completed > 0 {
+					return metrics.ErrorCount{}, false
+				}
+				failed += s.Failed
+				for _, e := range s.Errors {
+					if e.Count > common.Count {
+						common = e
+					}
+				}
+			}
+		}
+	}
+	return common, failed > 0
+}

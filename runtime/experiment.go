@@ -139,10 +139,31 @@ func (e *Experiment) Validate() error {
 	if len(e.Telemetry) > 0 {
 		fail("telemetry", fmt.Errorf("telemetry is %w", ErrNotSupported))
 	}
+	for _, l := range e.loads() {
+		if err := CheckOpenFiles(l); err != nil {
+			fail("traffic", err)
+			break
+		}
+	}
 	if err := e.validateSweep(); err != nil {
 		fail("sweep", err)
 	}
 	return errors.Join(errs...)
+}
+
+// loads are the loads the experiment's points will run at, as far as they
+// are known before running (an adaptive sweep's are chosen while it runs,
+// and each is checked then).
+func (e *Experiment) loads() []Load {
+	points, err := e.Points()
+	if err != nil || e.Adaptive() {
+		return []Load{e.Load}
+	}
+	loads := make([]Load, len(points))
+	for i, p := range points {
+		loads[i] = p.Load
+	}
+	return loads
 }
 
 // unmet returns need when this experiment does not provide it, else "".

@@ -50,6 +50,9 @@ func (c *analyzeCmd) Run(e *env) error {
 	if runErr == nil && (e.ctx.Err() != nil || interrupted(res)) {
 		runErr = errInterrupted
 	}
+	if runErr == nil {
+		runErr = allFailed(*res)
+	}
 	if err := c.report(e, plan, res, cp); err != nil {
 		return runFailed("writing sweep results: %w", err)
 	}

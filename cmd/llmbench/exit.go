@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/failure"
 )
 
@@ -52,4 +53,18 @@ func exitCode(err error, stderr io.Writer) int {
 		return exitInterrupted
 	}
 	return exitRunFailed
+}
+
+// allFailed is the run failure (exit 3) of a run in which every measured
+// request failed, naming the most common error; nil otherwise.
+func allFailed(results ...runtime.ExperimentResult) error {
+	e, ok := runtime.AllFailed(results)
+	if !ok {
+		return nil
+	}
+	what := string(e.Class)
+	if e.Status != 0 {
+		what += fmt.Sprintf(" %d", e.Status)
+	}
+	return runFailed("every request failed; the most common error (%d times): %s: %s", e.Count, what, e.Message)
 }

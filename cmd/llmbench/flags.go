@@ -31,6 +31,9 @@ func parseExtraInputs(specs []string) ([]transport.Field, error) {
 			continue
 		}
 		name, value, ok := strings.Cut(spec, ":")
+		if strings.TrimSpace(name) == "" {
+			return nil, invalid("--extra-inputs: got %q, want name:value with a name", spec)
+		}
 		raw := json.RawMessage("null")
 		if ok {
 			raw = coerce(value)
@@ -109,10 +112,17 @@ func parseHeaders(specs []string) ([]transport.Header, error) {
 	headers := make([]transport.Header, 0, len(specs))
 	for _, spec := range specs {
 		name, value, ok := strings.Cut(spec, ":")
-		if !ok || strings.TrimSpace(name) == "" {
-			return nil, invalid("--header: got %q, want Name:Value", spec)
+		if !ok || strings.TrimSpace(name) == "" || strings.ContainsAny(strings.TrimSpace(name), " \t") {
+			return nil, invalid("--header: got %q, want Name:Value with a name without spaces", headerShown(spec))
 		}
 		headers = append(headers, transport.Header{Name: strings.TrimSpace(name), Value: strings.TrimSpace(value)})
 	}
 	return headers, nil
+}
+
+// headerShown is a header flag as an error may show it: the name only,
+// since the value may be a credential.
+func headerShown(spec string) string {
+	name, _, _ := strings.Cut(spec, ":")
+	return name + ": <redacted>"
 }

@@ -28,5 +28,5 @@ func (c *profileCmd) Run(e *env) error {
 	case e.ctx.Err() != nil || interrupted(res):
 		return errInterrupted
 	}
-	return nil
+	return allFailed(*res)
 }

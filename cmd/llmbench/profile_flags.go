@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"strings"
 	"time"
@@ -151,8 +152,45 @@ func (c *profileFlags) validate() error {
 		return invalid("--fixed-schedule, --concurrency and --request-rate are mutually exclusive")
 	case c.MaxConcurrency < 0:
 		return invalid("--max-concurrency: got %d, want >= 0", c.MaxConcurrency)
-	case strings.ContainsAny(c.ProfileExportFile, `/\`):
+	case strings.ContainsAny(c.ProfileExportFile, `/\`) || c.ProfileExportFile == "" || strings.Trim(c.ProfileExportFile, ".") == "":
 		return invalid("--profile-export-file: got %q, want a bare file name (use --artifact-dir for the folder)", c.ProfileExportFile)
+	}
+	return c.validateValues()
+}
+
+// validateValues refuses values a flag's type admits but no run can use:
+// not-a-number rates, timeouts that would disable themselves, negative
+// counts, a schedule that would take longer than a day, a URL llmbench
+// cannot send to.
+func (c *profileFlags) validateValues() error {
+	switch {
+	case math.IsNaN(c.RequestRate) || math.IsInf(c.RequestRate, 0):
+		return invalid("--request-rate: got %g, want a finite number of requests per second", c.RequestRate)
+	case math.IsNaN(c.Burstiness) || math.IsInf(c.Burstiness, 0) || c.Burstiness <= 0:
+		return invalid("--burstiness: got %g, want a finite number > 0", c.Burstiness)
+	case c.RequestTimeout <= 0:
+		return invalid("--request-timeout: got %s, want a positive duration (it bounds every request)", c.RequestTimeout)
+	case c.StreamIdleTimeout < 0:
+		return invalid("--stream-idle-timeout: got %s, want a duration >= 0 (0: off)", c.StreamIdleTimeout)
+	case c.NumPrefixPrompts < 0 || c.PrefixPromptLength < 0:
+		return invalid("--num-prefix-prompts and --prefix-prompt-length must not be negative")
+	}
+	if p := c.point(); p.Load.Rate > 0 && p.Stop.Requests > 0 {
+		if secs := float64(p.Stop.Requests+p.Warmup) / p.Load.Rate; secs > 86400 {
+			return invalid("--request-rate %g: %d requests would take %.3g s, more than a day; raise the rate or lower --request-count", c.RequestRate, p.Stop.Requests+p.Warmup, secs)
+		}
+	}
+	return checkURL(c.URL)
+}
+
+// checkURL refuses a server address no request could be sent to: empty,
+// or with a scheme other than http, https or sim.
+func checkURL(raw string) error {
+	if strings.TrimSpace(raw) == "" {
+		return invalid("--url: got an empty address, want host:port, http(s)://host:port or sim://")
+	}
+	if scheme, _, ok := strings.Cut(raw, "://"); ok && scheme != "http" && scheme != "https" && scheme != "sim" {
+		return invalid("--url %s: scheme %q is not served, want http, https or sim", records.StripCredentials(raw), scheme)
 	}
 	return nil
 }

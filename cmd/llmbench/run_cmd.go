@@ -73,6 +73,9 @@ func (c *runCmd) Run(e *env) error {
 	if err := c.writeVerdicts(e, scen, results, rep); err != nil {
 		return runFailed("writing results: %w", err)
 	}
+	if runErr == nil {
+		runErr = allFailed(results...)
+	}
 	return firstByPrecedence(runErr, checkErr, rep)
 }
 

@@ -46,7 +46,7 @@ type SinkOptions struct {
 // openPointSink starts the files of one run of a point in dir. id names
 // the point (scenario, experiment, point, repeat) and rec is its saved
 // plan; the rest of the records metadata comes from r.
-func openPointSink(dir string, r *genaiperf.Run, id records.Meta, rec runtime.PointRecord, reqs []runtime.Request, opts SinkOptions) (s *pointSink, err error) {
+func openPointSink(dir string, r *genaiperf.Run, id records.Meta, rec runtime.PointRecord, reqs []runtime.Request, opts SinkOptions) (_ *pointSink, err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -57,10 +57,10 @@ func openPointSink(dir string, r *genaiperf.Run, id records.Meta, rec runtime.Po
 	if err := WriteFile(filepath.Join(dir, "inputs.json"), func(w io.Writer) error { return genaiperf.WriteInputs(w, payloads) }); err != nil {
 		return nil, err
 	}
-	s = &pointSink{dir: dir, record: rec}
+	s := &pointSink{dir: dir, record: rec}
 	defer func() {
 		if err != nil {
-			s.Abandon()
+			s.Abandon() // the sink as far as it got, not the nil returned
 		}
 	}()
 	if s.parquet, err = os.Create(filepath.Join(dir, "records.parquet")); err != nil {
