@@ -46,9 +46,7 @@ func newResultValue(name string, r *runtime.ExperimentResult) *resultValue {
 	if r.Experiment != nil {
 		exp = *r.Experiment
 	}
-	if r.Capacity == nil { // a result assembled by hand rather than run
-		r.Capacity = runtime.AnalyzeCapacity(r, nil)
-	}
+	r.Analysis() // a result assembled by hand gets its analysis here
 	points := make([]*pointValue, len(r.Points))
 	for i := range r.Points {
 		points[i] = newPointValue(&exp, &r.Points[i])

@@ -66,7 +66,7 @@ const (
 func AnalyzeCapacity(res *ExperimentResult, decided *Capacity) *Capacity {
 	c := &Capacity{Param: LoadParam(res), MaxGoodput: -1}
 	c.Order, c.Note = loadOrder(res, c.Param)
-	lps := c.LoadPoints(res)
+	lps := c.loadPoints(res)
 	for _, g := range kneeGates(res.Experiment) {
 		c.Knees = append(c.Knees, c.knee(lps, g, res))
 	}
@@ -86,10 +86,20 @@ func AnalyzeCapacity(res *ExperimentResult, decided *Capacity) *Capacity {
 	return c
 }
 
+// Analysis is the result's capacity analysis: the one made when the
+// experiment ended or was read back, else — for a result assembled by hand
+// — made now from its points by the same function, once.
+func (r *ExperimentResult) Analysis() *Capacity {
+	if r.Capacity == nil {
+		r.Capacity = AnalyzeCapacity(r, nil)
+	}
+	return r.Capacity
+}
+
 // KneeFor is g's knee along the analysed points: what check()'s knee(g)
 // answers.
 func (c *Capacity) KneeFor(res *ExperimentResult, g metrics.Gate) Knee {
-	return c.knee(c.LoadPoints(res), g, res)
+	return c.knee(c.loadPoints(res), g, res)
 }
 
 // knee scans the analysed points g applies to (all of them unless g has an
@@ -141,9 +151,9 @@ func loadOrder(res *ExperimentResult, param string) ([]int, string) {
 	return order, ""
 }
 
-// LoadPoints are the analysed points, in load order, as the metrics
+// loadPoints are the analysed points, in load order, as the metrics
 // package takes them.
-func (c *Capacity) LoadPoints(res *ExperimentResult) []metrics.LoadPoint {
+func (c *Capacity) loadPoints(res *ExperimentResult) []metrics.LoadPoint {
 	lps := make([]metrics.LoadPoint, len(c.Order))
 	for k, i := range c.Order {
 		p := &res.Points[i]

@@ -73,7 +73,7 @@ func (r *RunReport) WriteSweeps(stdout, stderr io.Writer) map[string][]plots.Ima
 	sweeps := map[string][]plots.Image{}
 	for i := range r.Results {
 		res := &r.Results[i]
-		if len(res.Points) < 2 && (res.Capacity == nil || res.Capacity.Search == nil) {
+		if len(res.Points) < 2 && res.Analysis().Search == nil {
 			continue
 		}
 		fmt.Fprintf(stdout, "\n== %s: sweep ==\n", res.Experiment.Name)

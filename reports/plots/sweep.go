@@ -84,10 +84,7 @@ func WriteSweepPlots(dir string, res *runtime.ExperimentResult) ([]string, error
 // newSweepData orders the finished points by load and finds the points
 // the run's Capacity marks among them.
 func newSweepData(res *runtime.ExperimentResult) *sweepData {
-	c := res.Capacity
-	if c == nil {
-		c = &runtime.Capacity{Param: runtime.LoadParam(res)}
-	}
+	c := res.Analysis()
 	d := &sweepData{param: c.Param, knee: -1, saturation: -1}
 	var kneePR, satPR *runtime.PointResult
 	if k := c.Knee; k != nil {

@@ -98,7 +98,7 @@ var summaryUnits = map[string]string{
 }
 
 func experimentOf(res *runtime.ExperimentResult) experimentJSON {
-	c := capacityOf(res)
+	c := res.Analysis()
 	param := c.Param
 	ej := experimentJSON{LoadParam: param, Points: []pointJSON{}, Knees: []kneeJSON{}, Note: c.Note}
 	if res.Experiment != nil {

@@ -47,7 +47,7 @@ type Table struct {
 
 // TableOf is WriteTable's table, unaligned.
 func TableOf(res *runtime.ExperimentResult) Table {
-	c := capacityOf(res)
+	c := res.Analysis()
 	t := Table{Header: append([]string{c.Param}, tableHeader[1:]...)}
 	streamed := res.Experiment == nil || res.Experiment.Endpoint.Stream
 	if !streamed {
