@@ -33,6 +33,7 @@ type experimentArgs struct {
 	name                    string
 	target, data, traffic   starlark.Value
 	requests, length, sweep starlark.Value
+	errorBudget             starlark.Value
 	warmup, repeats, seed   int
 	gates, telemetry        stringList
 	goodput                 *starlark.Dict
@@ -43,7 +44,8 @@ type experimentArgs struct {
 
 // experiment(name, endpoint, dataset, traffic, requests=, duration=,
 // warmup=0, sweep=None, gates=[], goodput={}, repeats=1, telemetry=[],
-// cost_per_hour=None, baseline=None, tags={}, seed=0): one experiment of
+// cost_per_hour=None, baseline=None, tags={}, seed=0, error_budget=None):
+// one experiment of
 // the scenario (SPEC §6). requests and duration are exclusive; with
 // neither, each point measures defaultRequests requests (a replay, its
 // whole trace).
@@ -53,7 +55,7 @@ func experimentBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starla
 		"traffic", &a.traffic, "requests??", &a.requests, "duration??", &a.length, "warmup?", &a.warmup,
 		"sweep??", &a.sweep, "gates?", &a.gates, "goodput?", &a.goodput, "repeats?", &a.repeats,
 		"telemetry?", &a.telemetry, "cost_per_hour??", &a.costPerHour, "baseline??", &a.baseline,
-		"tags?", &a.tags, "seed?", &a.seed); err != nil {
+		"tags?", &a.tags, "seed?", &a.seed, "error_budget??", &a.errorBudget); err != nil {
 		return nil, err
 	}
 	e, ep, err := a.build(b.Name())
@@ -112,6 +114,9 @@ func (a *experimentArgs) planChecks(fn string, e *runtime.Experiment) error {
 	if e.Goodput, err = parseGoodput(fn, a.goodput); err != nil {
 		return err
 	}
+	if e.ErrorBudget, err = parseErrorBudget(a.errorBudget); err != nil {
+		return paramError(fn, "error_budget", err)
+	}
 	for i, u := range a.telemetry {
 		if err := checkHTTPURL(u); err != nil {
 			return paramErrorf(fn, "telemetry", "at index %d: %v", i, err)
@@ -124,6 +129,21 @@ func (a *experimentArgs) planChecks(fn string, e *runtime.Experiment) error {
 		}
 	}
 	return nil
+}
+
+// parseErrorBudget reads error_budget=: "5%" or a fraction such as 0.05;
+// None is no budget.
+func parseErrorBudget(v starlark.Value) (*runtime.ErrorBudget, error) {
+	switch v := v.(type) {
+	case nil, starlark.NoneType:
+		return nil, nil
+	case starlark.String:
+		return runtime.ParseErrorBudget(string(v))
+	case starlark.Float, starlark.Int:
+		f, _ := starlark.AsFloat(v)
+		return runtime.NewErrorBudget(f)
+	}
+	return nil, fmt.Errorf("got %s, want a share of requests such as \"5%%\" or 0.05", v.Type())
 }
 
 // namePattern keeps experiment names usable as folder names in OUT/.
@@ -213,6 +233,7 @@ func experimentAttrs(e *runtime.Experiment) starlark.StringDict {
 		"warmup":   integer(e.Warmup), "repeats": integer(e.Repeats), "seed": starlark.MakeUint64(e.Seed),
 		"gates": strList(gates), "telemetry": strList(e.Telemetry), "tags": tags,
 		"baseline": noneOr(e.Baseline, str), "cost_per_hour": noneOr(e.CostPerHour, float),
+		"error_budget": noneOr(e.ErrorBudget, func(b *runtime.ErrorBudget) starlark.Value { return str(b.String()) }),
 	}
 }
 
@@ -234,6 +255,9 @@ func describeExperiment(e *runtime.Experiment, load string) string {
 			gates[i] = quote(g.Source)
 		}
 		s += ", gates=[" + strings.Join(gates, ", ") + "]"
+	}
+	if e.ErrorBudget != nil {
+		s += ", error_budget=" + quote(e.ErrorBudget.String())
 	}
 	return s + ")"
 }

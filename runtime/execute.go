@@ -28,6 +28,8 @@ type Job struct {
 	// as the run goes (records.parquet, the raw export), so a crash loses
 	// at most what the writer had not yet flushed.
 	Records RecordWriter
+	// Budget, when set, stops the run once too many requests failed.
+	Budget *ErrorBudget
 }
 
 // RecordWriter takes finished records in completion order.
@@ -55,6 +57,9 @@ type Outcome struct {
 	// RecordsErr is the first error of Job.Records; the measurement itself
 	// is still complete in Summary.
 	RecordsErr error
+	// Aborted is set when the error budget stopped the run (Interrupted is
+	// then set too): the caller keeps the run, then stops.
+	Aborted *BudgetExceeded
 }
 
 // ComponentSummary is one dataset component's share of a point, reduced
@@ -92,13 +97,19 @@ func Execute(ctx context.Context, job Job) (*Outcome, error) {
 	if reqs == nil {
 		reqs = Requests(job.Endpoint, job.Entries)
 	}
-	red := newReduction(&job, reqs)
+	ctx, abort := context.WithCancel(ctx)
+	defer abort()
+	red := newReduction(&job, reqs, abort)
 	job.Point.OnRecord = red.take
 	res := Run(ctx, job.Point, client, clock, reqs)
 	red.wait()
-	return &Outcome{Target: client.Target(), Interrupted: res.Interrupted,
+	out := &Outcome{Target: client.Target(), Interrupted: res.Interrupted,
 		Counting: red.counting(), Summary: red.whole.Summary(), Components: red.parts.Summaries(),
-		Goodput: job.Goodput, RecordsErr: red.writeErr}, nil
+		Goodput: job.Goodput, RecordsErr: red.writeErr}
+	if red.overBudget {
+		out.Aborted = red.exceeded(&out.Summary)
+	}
+	return out, nil
 }
 
 // reduction consumes finished records on one goroutine, off the
@@ -114,14 +125,24 @@ type reduction struct {
 	parts     ComponentAccumulators
 	fallbacks int
 	writeErr  error
+
+	// budget follows the error budget; abort stops the run once it is
+	// exceeded (overBudget).
+	budget     *budgetMeter
+	abort      context.CancelFunc
+	overBudget bool
 }
 
-func newReduction(job *Job, reqs []Request) *reduction {
+func newReduction(job *Job, reqs []Request, abort context.CancelFunc) *reduction {
 	r := &reduction{
 		ch: make(chan metrics.Record, 4096), done: make(chan struct{}),
 		counter: newTokenCounter(reqs, job.Count, job.Tokenizer), out: job.Records,
 		whole: metrics.NewAccumulator(metrics.Options{Goodput: job.Goodput}),
 		parts: ComponentAccumulators{Goodput: job.Goodput},
+		abort: abort,
+	}
+	if job.Budget != nil {
+		r.budget = newBudgetMeter(job.Budget, job.Point.Stop.Requests)
 	}
 	go r.loop()
 	return r
@@ -138,6 +159,10 @@ func (r *reduction) loop() {
 		}
 		r.whole.Add(&rec)
 		r.parts.Add(&rec)
+		if !r.overBudget && r.budget.add(&rec) {
+			r.overBudget = true
+			r.abort()
+		}
 		if r.out != nil {
 			if err := r.out.Write(rec); err != nil && r.writeErr == nil {
 				r.writeErr = err
@@ -151,6 +176,15 @@ func (r *reduction) loop() {
 func (r *reduction) wait() {
 	close(r.ch)
 	<-r.done
+}
+
+// exceeded describes the exceeded budget from the point's summary.
+func (r *reduction) exceeded(s *metrics.Summary) *BudgetExceeded {
+	e := &BudgetExceeded{Failed: s.Failed, Finished: s.Failed + s.Completed, MaxRate: r.budget.budget.MaxRate}
+	if len(s.Errors) > 0 {
+		e.Common = s.Errors[0]
+	}
+	return e
 }
 
 func (r *reduction) counting() Counting {

@@ -279,13 +279,20 @@ type experimentRun struct {
 }
 
 // measure runs one point, records it and tells the observer.
+// A point stopped by the error budget is kept before its error stops the
+// experiment.
 func (r *experimentRun) measure(spec PointSpec) error {
 	pr, err := runPoint(r.ctx, r.e, spec, r.obs)
+	if len(pr.Repeats) > 0 {
+		r.res.Points = append(r.res.Points, pr)
+		if derr := r.obs.PointDone(&r.res.Points[len(r.res.Points)-1]); err == nil {
+			err = derr
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("experiment %q, point %s: %w", r.e.Name, spec.Params.Label(), err)
 	}
-	r.res.Points = append(r.res.Points, pr)
-	return r.obs.PointDone(&r.res.Points[len(r.res.Points)-1])
+	return nil
 }
 
 func (r *experimentRun) grid() error {
@@ -320,6 +327,9 @@ func runPoint(ctx context.Context, e *Experiment, spec PointSpec, obs Observer) 
 			return PointResult{}, err
 		}
 		repeats = append(repeats, out)
+		if out.Aborted != nil {
+			return NewPointResult(e, spec.Params, repeats), out.Aborted
+		}
 	}
 	return NewPointResult(e, spec.Params, repeats), nil
 }
@@ -367,7 +377,7 @@ func (e *Experiment) job(spec PointSpec) (Job, error) {
 	if stop == (Stop{}) {
 		stop = Stop{Requests: e.Requests, Duration: e.Duration}
 	}
-	return Job{Endpoint: ep, Entries: entries, Requests: Requests(ep, entries), Count: mode, Tokenizer: tok, Goodput: e.Goodput,
+	return Job{Endpoint: ep, Entries: entries, Requests: Requests(ep, entries), Count: mode, Tokenizer: tok, Goodput: e.Goodput, Budget: e.ErrorBudget,
 		Point: Point{Load: spec.Load, Stop: stop, Warmup: e.Warmup, Seed: e.Seed, Grace: 5 * time.Second}}, nil
 }
 

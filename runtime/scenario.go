@@ -51,6 +51,9 @@ type Experiment struct {
 	Tags     map[string]string
 	// Seed makes datasets and arrival schedules reproducible.
 	Seed uint64
+	// ErrorBudget, when set, abandons the run once a point's failures
+	// exceed it; nil lets every failure be data.
+	ErrorBudget *ErrorBudget
 }
 
 // Sweep varies the load across points. Exactly one of Params, Saturation

@@ -62,9 +62,5 @@ func allFailed(results ...runtime.ExperimentResult) error {
 	if !ok {
 		return nil
 	}
-	what := string(e.Class)
-	if e.Status != 0 {
-		what += fmt.Sprintf(" %d", e.Status)
-	}
-	return runFailed("every request failed; the most common error (%d times): %s: %s", e.Count, what, e.Message)
+	return runFailed("every request failed; the most common error (%d times): %s", e.Count, runtime.DescribeError(e))
 }

@@ -79,6 +79,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "llmbench: %v\n", err)
 		return exitInvalidInput
 	}
+	if err := refuseExplicitZeros(kctx); err != nil {
+		return exitCode(err, stderr)
+	}
 	setupLogging(stderr, c.LogLevel, c.LogFormat)
 	if c.RecordsFlush < 0 {
 		fmt.Fprintf(stderr, "llmbench: --records-flush-interval: got %s, want a positive duration such as 2s\n", c.RecordsFlush)

@@ -65,6 +65,7 @@ type profileFlags struct {
 
 	RequestTimeout    time.Duration `default:"10m" help:"Per-request timeout, send to last byte."`
 	StreamIdleTimeout time.Duration `default:"0s" help:"Fail a stream silent for this long (0: off)."`
+	MaxErrorRate      string        `help:"Error budget: stop the run (exit 3, what finished is written) once more than this share of a point's requests failed, e.g. 5% or 0.05; judged over at least 20 requests (default: never stop)."`
 	Insecure          bool          `help:"Skip TLS certificate verification."`
 	Verbose           bool          `short:"v" help:"Log more."`
 }
@@ -113,6 +114,11 @@ func (c *profileFlags) compile() (compiled, error) {
 		Duration: p.Stop.Duration, Warmup: p.Warmup, Seed: p.Seed, Goodput: slos, Repeats: 1}
 	point := runtime.PointSpec{Params: runtime.ParamsOf(p.Load), Load: p.Load, Dataset: src, Stop: p.Stop}
 	exp.Planned = []runtime.PointSpec{point}
+	if c.MaxErrorRate != "" {
+		if exp.ErrorBudget, err = runtime.ParseErrorBudget(c.MaxErrorRate); err != nil {
+			return compiled{}, invalid("--max-error-rate: %w", err)
+		}
+	}
 	return compiled{exp: exp, point: point, run: run}, nil
 }
 

@@ -68,7 +68,7 @@ func (c *runCmd) Run(e *env) error {
 		return runErr
 	}
 	rep := &verdict.Report{Scenario: scenarioName(scen), Verdicts: verdict.Collect(results),
-		Partial: errors.Is(runErr, errInterrupted), Check: verdict.CheckNotDefined}
+		Partial: errors.Is(runErr, errInterrupted) || overBudget(runErr), Check: verdict.CheckNotDefined}
 	checkErr := judgeCheck(scen, results, rep, runErr)
 	if err := c.writeVerdicts(e, scen, results, rep); err != nil {
 		return runFailed("writing results: %w", err)
@@ -185,6 +185,13 @@ func (l *liveProgress) End() {
 		l.stop()
 		l.stop = nil
 	}
+}
+
+// overBudget reports a run stopped by its error budget: its results are
+// partial.
+func overBudget(err error) bool {
+	var be *runtime.BudgetExceeded
+	return errors.As(err, &be)
 }
 
 func interrupted(res *runtime.ExperimentResult) bool {

@@ -33,7 +33,10 @@ func writePoint(stdout io.Writer, dir string, r *genaiperf.Run, out *runtime.Out
 	writeComponents(stdout, out.Components)
 	fmt.Fprintf(stdout, "Prompts: %s; ISL and OSL counted by %s\n", promptSource(r), r.TokenCounting)
 	fmt.Fprintf(stdout, "Artifacts: %s\n", dir)
-	if out.Interrupted {
+	switch {
+	case out.Aborted != nil:
+		fmt.Fprintf(stdout, "PARTIAL: stopped by the error budget (%d of %d requests failed); these numbers cover only what was measured.\n", out.Aborted.Failed, out.Aborted.Finished)
+	case out.Interrupted:
 		fmt.Fprintln(stdout, "PARTIAL: interrupted before the point's stop condition; these numbers cover only what was measured.")
 	}
 	return nil
