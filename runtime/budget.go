@@ -81,7 +81,6 @@ func DescribeError(e metrics.ErrorCount) string {
 	return what + ": " + e.Message
 }
 
-
 // ParseErrorBudget reads a budget written as a percentage ("5%") or a
 // fraction ("0.05"), 0 to 100%.
 func ParseErrorBudget(s string) (*ErrorBudget, error) {
