@@ -20,7 +20,7 @@ import (
 // DescribeEndpoint renders an endpoint as its endpoint(...) call, with
 // only the arguments that differ from the defaults after url and model.
 func DescribeEndpoint(e runtime.Endpoint) string {
-	args := []string{"url=" + quote(e.URL), "model=" + describeModels(e), "api=" + quote(string(e.API))}
+	args := []string{"url=" + quote(runtime.RedactURL(e.URL)), "model=" + describeModels(e), "api=" + quote(string(e.API))}
 	if e.ModelSelection == runtime.RandomModel {
 		args = append(args, "model_selection="+quote(e.ModelSelection))
 	}

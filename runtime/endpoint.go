@@ -106,7 +106,7 @@ func BaseURL(raw string) string {
 func preflight(base string) error {
 	u, err := url.Parse(base)
 	if err != nil {
-		return failure.Inputf("url: %w", err)
+		return failure.Inputf("url: %s", RedactText(err.Error()))
 	}
 	host := u.Host
 	if u.Port() == "" {
@@ -118,7 +118,7 @@ func preflight(base string) error {
 	}
 	conn, err := net.DialTimeout("tcp", host, 3*time.Second)
 	if err != nil {
-		return fmt.Errorf("%w: %s: %v", ErrUnreachable, base, err)
+		return fmt.Errorf("%w: %s: %v", ErrUnreachable, RedactURL(base), err)
 	}
 	return conn.Close()
 }

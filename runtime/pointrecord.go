@@ -111,13 +111,13 @@ type SLORecord struct {
 }
 
 // RecordOf is the saved plan of run key of e's point number index.
-// stripURL removes credentials from the URL and the path (the records
-// layer's rule); headers are never saved.
-func RecordOf(scenario string, e *Experiment, key PointKey, index int, stripURL func(string) string) PointRecord {
+// Credentials are removed from the URL and the path; headers are never
+// saved.
+func RecordOf(scenario string, e *Experiment, key PointKey, index int) PointRecord {
 	ep := e.Endpoint
 	plan := PlanRecord{
 		Name: e.Name, Traffic: loadRecord(e.Load),
-		Endpoint: EndpointRecord{URL: stripURL(ep.URL), Path: stripURL(ep.Path), API: string(ep.API), Stream: ep.Stream,
+		Endpoint: EndpointRecord{URL: RedactURL(ep.URL), Path: RedactURL(ep.Path), API: string(ep.API), Stream: ep.Stream,
 			Model: ep.Model, Models: ep.Models, ModelSelection: ep.ModelSelection,
 			Tokenizer: ep.Tokenizer, TokenCount: ep.TokenCount},
 		Requests: e.Requests, DurationMS: e.Duration.Milliseconds(), Warmup: e.Warmup,

@@ -32,8 +32,7 @@ func TestPointRecordRoundTrip(t *testing.T) {
 		Sweep:   &Sweep{Search: &Search{Gate: gate("ttft.p99 < 60ms"), Over: metrics.ParamConcurrency, Lo: 1, Hi: 32, Precision: 0.05}},
 	}
 	key := PointKey{Experiment: "chat", Params: Params{metrics.ParamConcurrency: 8}, Repeat: 2}
-	strip := func(string) string { return "http://h:8000" }
-	rec := RecordOf("scen", e, key, 3, strip)
+	rec := RecordOf("scen", e, key, 3)
 	rec.Counting = Counting{Mode: ByUsage, Fallbacks: 1}
 	s, err := rec.Encode()
 	if err != nil {

@@ -26,6 +26,10 @@ func TestProfileRefusesUnusableValues(t *testing.T) {
 		{[]string{"--num-prefix-prompts=-1"}, "--num-prefix-prompts and --prefix-prompt-length must not be negative"},
 		{[]string{"-H", "Bad Name: s3cret"}, "--header: got \"Bad Name: <redacted>\""},
 		{[]string{"--concurrency", "1000000000"}, "open files"},
+		{[]string{"--concurrency", "0"}, "--concurrency: got 0, want >= 1"},
+		{[]string{"--request-rate", "0"}, "--request-rate: got 0, want > 0"},
+		{[]string{"--api-key", "Bearer s3cret"}, "--api-key: got a key containing white space"},
+		{[]string{"--api-key", "s3cret", "-H", "authorization: x"}, "--api-key and -H Authorization both set"},
 	} {
 		args := append([]string{"profile", "-m", "m", "-u", "sim://", "--request-count", "2"}, c.args...)
 		r := runCLI(t, t.TempDir(), args...)

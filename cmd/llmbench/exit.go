@@ -41,7 +41,7 @@ func exitCode(err error, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "llmbench: %v\n", err)
+	fmt.Fprintf(stderr, "llmbench: %s\n", runtime.RedactText(err.Error()))
 	var gates *errGatesFailed
 	if errors.As(err, &gates) {
 		return exitGateFailed

@@ -150,3 +150,20 @@ func refuseExplicitZeros(kctx *kong.Context) error {
 	}
 	return nil
 }
+
+// withAPIKey adds --api-key as a bearer token; an Authorization header
+// given with -H as well would make the request ambiguous, so it is refused.
+func withAPIKey(headers []transport.Header, key string) ([]transport.Header, error) {
+	if key == "" {
+		return headers, nil
+	}
+	if strings.ContainsAny(key, " \t\r\n") {
+		return nil, invalid("--api-key: got a key containing white space, want the key alone (no \"Bearer \" prefix)")
+	}
+	for _, h := range headers {
+		if strings.EqualFold(h.Name, "Authorization") {
+			return nil, invalid("--api-key and -H Authorization both set the Authorization header; give one")
+		}
+	}
+	return append(headers, transport.Header{Name: "Authorization", Value: "Bearer " + key}), nil
+}

@@ -11,7 +11,6 @@ import (
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/genaiperf"
-	"github.com/llmbench/llmbench/reports/records"
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/dataset"
 	"github.com/llmbench/llmbench/transport"
@@ -53,6 +52,7 @@ type profileFlags struct {
 	FixedSchedule                 bool     `help:"Send each payload entry at its own timestamp (needs --input-file payload:FILE with timestamps)."`
 	ExtraInputs                   []string `sep:"none" help:"name:value merged into every request body (repeatable)."`
 	Header                        []string `short:"H" sep:"none" help:"Name:Value request header (repeatable); never written to artifacts."`
+	APIKey                        string   `name:"api-key" help:"API key sent as 'Authorization: Bearer KEY' (as AIPerf and vLLM bench do); never written to artifacts or logs, never read from the environment."`
 	Goodput                       []string `short:"g" sep:"none" help:"Goodput SLOs as metric:value (ms for times), e.g. time_to_first_token:500."`
 	Tokenizer                     string   `help:"Tokenizer for exact ISL/OSL: a tokenizer.json, a folder holding one, or a Hugging Face model id in the local cache."`
 	TokenCount                    string   `default:"auto" enum:"auto,tokenizer,usage,chunks" help:"Token counting: auto (tokenizer when given, else usage), tokenizer, usage (server-reported) or chunks."`
@@ -196,7 +196,7 @@ func checkURL(raw string) error {
 		return invalid("--url: got an empty address, want host:port, http(s)://host:port or sim://")
 	}
 	if scheme, _, ok := strings.Cut(raw, "://"); ok && scheme != "http" && scheme != "https" && scheme != "sim" {
-		return invalid("--url %s: scheme %q is not served, want http, https or sim", records.StripCredentials(raw), scheme)
+		return invalid("--url %s: scheme %q is not served, want http, https or sim", runtime.RedactURL(raw), scheme)
 	}
 	return nil
 }
@@ -251,6 +251,9 @@ func (c *profileFlags) endpoint() (runtime.Endpoint, error) {
 	}
 	headers, err := parseHeaders(c.Header)
 	if err != nil {
+		return runtime.Endpoint{}, err
+	}
+	if headers, err = withAPIKey(headers, c.APIKey); err != nil {
 		return runtime.Endpoint{}, err
 	}
 	if c.URL != "sim://" && strings.HasPrefix(c.URL, "sim://") {
@@ -368,8 +371,8 @@ func (c *profileFlags) describe(e runtime.Endpoint) genaiperf.Run {
 	r.ModelSelection, r.Backend = c.ModelSelectionStrategy, c.Backend
 	r.TokenizerRevision, r.TokenizerTrustRemoteCode = c.TokenizerRevision, c.TokenizerTrustRemoteCode
 	// Descriptions reach artifacts, so credentials in the URL or path do not.
-	r.EndpointType, r.Streaming, r.URL = c.EndpointType, e.Stream, records.StripCredentials(c.URL)
-	r.Endpoint = records.StripCredentials(strings.TrimLeft(c.Endpoint, " /"))
+	r.EndpointType, r.Streaming, r.URL = c.EndpointType, e.Stream, runtime.RedactURL(c.URL)
+	r.Endpoint = runtime.RedactURL(strings.TrimLeft(c.Endpoint, " /"))
 	r.Stimulus = genaiperf.Stimulus{Concurrency: c.Concurrency, RequestRate: c.RequestRate, FixedSchedule: c.FixedSchedule}
 	r.InputFile = c.InputFile
 	r.RequestCount, r.MeasurementInterval, r.WarmupRequestCount = c.RequestCount, c.MeasurementInterval, c.WarmupRequestCount

@@ -10,7 +10,6 @@ import (
 
 	"github.com/rs/zerolog/log"
 
-	"github.com/llmbench/llmbench/reports/records"
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/failure"
 )
@@ -81,7 +80,7 @@ type runIdentity struct {
 // anything changed in the scenario that changes what is measured
 // measures the point again.
 func identity(scenario string, exp *runtime.Experiment, key runtime.PointKey) ([]byte, error) {
-	plan := runtime.RecordOf(scenario, exp, key, 0, records.StripCredentials).Plan
+	plan := runtime.RecordOf(scenario, exp, key, 0).Plan
 	ep := exp.Endpoint
 	id := runIdentity{Endpoint: plan.Endpoint, Timeout: ep.Timeout.String(), IdleTimeout: ep.IdleTimeout.String(),
 		Insecure: ep.Insecure, TokenizerRevision: ep.TokenizerRevision, Dataset: fmt.Sprintf("%#v", exp.Dataset),

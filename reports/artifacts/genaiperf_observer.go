@@ -82,7 +82,7 @@ func (o *GenAIPerfObserver) RunStarting(key runtime.PointKey, job *runtime.Job) 
 	if o.Header {
 		fmt.Fprintf(o.Stdout, "\n== %s ==\n", pt.Label)
 	}
-	log.Info().Str("target", o.Exp.Endpoint.URL).Str("point", pt.Label).Msg("profiling")
+	log.Info().Str("target", runtime.RedactURL(o.Exp.Endpoint.URL)).Str("point", pt.Label).Msg("profiling")
 	rec := genaiPerfRecord(o.Exp, job, &pt.Run, key, o.done)
 	id := records.Meta{Experiment: o.Experiment, Point: pt.Label}
 	sink, err := openPointSink(pt.Run.Dir(), &pt.Run, id, rec, job.Requests, o.Sink)
@@ -147,7 +147,7 @@ func (w *genaiPerfWatch) Finish(out *runtime.Outcome) error {
 func genaiPerfRecord(exp *runtime.Experiment, job *runtime.Job, run *genaiperf.Run, key runtime.PointKey, index int) runtime.PointRecord {
 	point := *exp
 	point.Load, point.Requests, point.Duration = job.Point.Load, job.Point.Stop.Requests, job.Point.Stop.Duration
-	rec := runtime.RecordOf("", &point, key, index, records.StripCredentials)
+	rec := runtime.RecordOf("", &point, key, index)
 	rec.Plan.Dataset = promptSource(run)
 	return rec
 }

@@ -42,7 +42,7 @@ func (o *ScenarioObserver) Finished(key runtime.PointKey) (*runtime.Outcome, boo
 func (o *ScenarioObserver) RunStarting(key runtime.PointKey, job *runtime.Job) (runtime.RunWatch, error) {
 	run := scenarioRun(o.Exp, key.Params, &runtime.Outcome{}, o.Sink.Version)
 	id := records.Meta{Scenario: o.Scenario, Experiment: o.Exp.Name, Point: key.Params.Label(), Repeat: key.Repeat}
-	rec := runtime.RecordOf(o.Scenario, o.Exp, key, o.done, records.StripCredentials)
+	rec := runtime.RecordOf(o.Scenario, o.Exp, key, o.done)
 	sink, err := openPointSink(repeatDir(pointDir(o.Out, o.Exp.Name, key.Params), key.Repeat), &run, id, rec, job.Requests, o.Sink)
 	if err != nil {
 		return nil, failure.Runf("%w", err)
@@ -109,8 +109,8 @@ func scenarioRun(exp *runtime.Experiment, params runtime.Params, out *runtime.Ou
 	r.ModelSelection = ep.ModelSelection
 	r.Subcommand = "run"
 	// Descriptions reach artifacts, so credentials in the URL or path do not.
-	r.EndpointType, r.Streaming, r.URL = string(ep.API), ep.Stream, records.StripCredentials(ep.URL)
-	r.Endpoint = records.StripCredentials(strings.TrimLeft(ep.Path, " /"))
+	r.EndpointType, r.Streaming, r.URL = string(ep.API), ep.Stream, runtime.RedactURL(ep.URL)
+	r.Endpoint = runtime.RedactURL(strings.TrimLeft(ep.Path, " /"))
 	r.Stimulus = genaiperf.Stimulus{Concurrency: int(params[metrics.ParamConcurrency]), RequestRate: params[metrics.ParamRate]}
 	r.RequestCount, r.MeasurementInterval, r.WarmupRequestCount = exp.Requests, int(exp.Duration.Milliseconds()), exp.Warmup
 	for _, slo := range exp.Goodput {

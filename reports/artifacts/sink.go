@@ -92,7 +92,7 @@ func openPointSink(dir string, r *genaiperf.Run, id records.Meta, rec runtime.Po
 // report` renders from.
 func runDescription(r *genaiperf.Run) (string, error) {
 	described := *r
-	described.URL = records.StripCredentials(r.URL)
+	described.URL = runtime.RedactURL(r.URL)
 	config, err := json.Marshal(described)
 	return string(config), err
 }

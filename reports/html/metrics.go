@@ -73,7 +73,7 @@ func experimentConfig(e *runtime.Experiment) []KV {
 	if e == nil {
 		return nil
 	}
-	kv := []KV{{"endpoint", e.Endpoint.URL + e.Endpoint.Path}, {"model", modelWords(e.Endpoint)},
+	kv := []KV{{"endpoint", runtime.RedactURL(e.Endpoint.URL) + runtime.RedactURL(e.Endpoint.Path)}, {"model", modelWords(e.Endpoint)},
 		{"api", fmt.Sprint(e.Endpoint.API)}, {"stream", fmt.Sprint(e.Endpoint.Stream)},
 		{"traffic", e.Load.String()}}
 	if e.Requests > 0 {

@@ -1,9 +1,9 @@
 package records
 
 import (
-	"net/url"
 	"strconv"
-	"strings"
+
+	"github.com/llmbench/llmbench/runtime"
 )
 
 // Meta is the run configuration stored in a file's key-value metadata, one
@@ -87,7 +87,7 @@ func (m Meta) pairs() [][2]string {
 		{keyRepeat, strconv.Itoa(m.Repeat)},
 		{keyShard, strconv.Itoa(m.Shard)},
 		{keyModel, m.Model},
-		{keyEndpoint, StripCredentials(m.EndpointURL)},
+		{keyEndpoint, runtime.RedactURL(m.EndpointURL)},
 		{keyAPI, m.API},
 		{keyStream, strconv.FormatBool(m.Stream)},
 		{keyLoad, m.Load},
@@ -122,48 +122,3 @@ func metaFrom(lookup func(string) (string, bool)) Meta {
 	}
 }
 
-// secretParams are query parameter names (lower case, '-' read as '_')
-// whose values are credentials.
-var secretParams = []string{"key", "api_key", "apikey", "token", "access_token", "auth",
-	"authorization", "password", "secret", "sig", "signature", "code", "x_api_key"}
-
-// StripCredentials returns rawURL without user info, fragment and
-// credential-like query parameters (api_key, token, sig, …). A string that
-// does not parse as a URL is returned with everything from the first '?'
-// or '@' removed, the safe side.
-func StripCredentials(rawURL string) string {
-	u, err := url.Parse(rawURL)
-	if err != nil {
-		if i := strings.IndexAny(rawURL, "?@"); i >= 0 {
-			return rawURL[:i]
-		}
-		return rawURL
-	}
-	changed := u.User != nil || u.Fragment != ""
-	u.User = nil
-	u.Fragment, u.RawFragment = "", ""
-	if u.RawQuery != "" {
-		q := u.Query()
-		for name := range q {
-			if isSecretParam(name) {
-				q.Del(name)
-				changed = true
-			}
-		}
-		u.RawQuery = q.Encode()
-	}
-	if !changed {
-		return rawURL // nothing to strip: keep it as written (sim://?... would lose its "//")
-	}
-	return u.String()
-}
-
-func isSecretParam(name string) bool {
-	n := strings.ReplaceAll(strings.ToLower(name), "-", "_")
-	for _, s := range secretParams {
-		if n == s || strings.HasSuffix(n, "_"+s) {
-			return true
-		}
-	}
-	return false
-}

@@ -267,22 +267,6 @@ func TestMetadataAndNoSecrets(t *testing.T) {
 	}
 }
 
-func TestStripCredentials(t *testing.T) {
-	for in, want := range map[string]string{
-		"http://localhost:8000/v1":                                  "http://localhost:8000/v1",
-		"https://u:p@host/v1":                                       "https://host/v1",
-		"https://host/v1?api-key=abc&x=1":                           "https://host/v1?x=1",
-		"https://host/openai/deployments/d?api-version=2024&sig=zz": "https://host/openai/deployments/d?api-version=2024",
-		"https://host/v1?access_token=t#x":                          "https://host/v1",
-		"":                                                          "",
-		"://bad@host?key=1":                                         "://bad",
-	} {
-		if got := StripCredentials(in); got != want {
-			t.Errorf("StripCredentials(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestWriteAfterClose(t *testing.T) {
 	w, err := NewWriter(&bytes.Buffer{}, testMeta)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/runtime"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/zstd"
 )
@@ -72,7 +73,7 @@ func NewWriterOptions(w io.Writer, meta Meta, opts Options) (*Writer, error) {
 		return nil, errors.New("records: nil io.Writer")
 	}
 	meta.SchemaVersion = strconv.Itoa(SchemaVersion)
-	meta.EndpointURL = StripCredentials(meta.EndpointURL)
+	meta.EndpointURL = runtime.RedactURL(meta.EndpointURL)
 	wr := &Writer{out: w, meta: meta, limit: opts.RowGroupRows, interval: opts.FlushInterval}
 	if wr.limit <= 0 {
 		wr.limit = DefaultRowGroupRows
