@@ -24,9 +24,9 @@ func TestRedactURL(t *testing.T) {
 func TestRedactText(t *testing.T) {
 	for in, want := range map[string]string{
 		"target unreachable: http://u:pw@h:1/?api_key=K: dial tcp": "target unreachable: http://h:1/: dial tcp",
-		`{"target":"http://u:pw@h:1/v1","level":"info"}`:          `{"target":"http://h:1/v1","level":"info"}`,
-		"no url here, key=1":                                       "no url here, key=1",
-		"two: https://a@x/ and 'https://y/?token=t'":               "two: https://x/ and 'https://y/'",
+		`{"target":"http://u:pw@h:1/v1","level":"info"}`:           `{"target":"http://h:1/v1","level":"info"}`,
+		"no url here, key=1":                         "no url here, key=1",
+		"two: https://a@x/ and 'https://y/?token=t'": "two: https://x/ and 'https://y/'",
 	} {
 		if got := RedactText(in); got != want {
 			t.Errorf("RedactText(%q) =\n %q, want\n %q", in, got, want)

@@ -121,4 +121,3 @@ func metaFrom(lookup func(string) (string, bool)) Meta {
 		Recovered:     get(keyRecovered) == "true",
 	}
 }
-
