@@ -75,9 +75,6 @@ func Execute(ctx context.Context, job Job) (*Outcome, error) {
 	if err := job.Point.Validate(); err != nil {
 		return nil, failure.New(failure.Input, err)
 	}
-	if err := CheckOpenFiles(job.Point.Load); err != nil {
-		return nil, err
-	}
 	if len(job.Entries) == 0 {
 		return nil, failure.Inputf("the dataset has no entries")
 	}

@@ -145,10 +145,32 @@ func (e *Experiment) Validate() error {
 			break
 		}
 	}
+	if err := e.checkDatasetMemory(); err != nil {
+		fail("dataset", err)
+	}
 	if err := e.validateSweep(); err != nil {
 		fail("sweep", err)
 	}
 	return errors.Join(errs...)
+}
+
+// checkDatasetMemory is CheckDatasetMemory at every point whose dataset
+// is known before running.
+func (e *Experiment) checkDatasetMemory() error {
+	points, err := e.Points()
+	if err != nil || e.Adaptive() {
+		points = []PointSpec{e.base()}
+	}
+	for _, p := range points {
+		src := e.Dataset
+		if p.Dataset != nil {
+			src = p.Dataset
+		}
+		if err := CheckDatasetMemory(src, p); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // loads are the loads the experiment's points will run at, as far as they
@@ -354,6 +376,12 @@ func (e *Experiment) job(spec PointSpec) (Job, error) {
 	src := e.Dataset
 	if spec.Dataset != nil {
 		src = spec.Dataset
+	}
+	if err := CheckOpenFiles(spec.Load); err != nil {
+		return Job{}, err
+	}
+	if err := CheckDatasetMemory(src, spec); err != nil {
+		return Job{}, fmt.Errorf("dataset: %w", err)
 	}
 	var tok Tokenizer
 	if ep := e.Endpoint; ep.Tokenizer != "" {

@@ -27,6 +27,8 @@ func TestProfileRefusesUnusableValues(t *testing.T) {
 		{[]string{"-H", "Bad Name: s3cret"}, "--header: got \"Bad Name: <redacted>\""},
 		{[]string{"--concurrency", "1000000000"}, "open files"},
 		{[]string{"--concurrency", "0"}, "--concurrency: got 0, want >= 1"},
+		{[]string{"--num-dataset-entries", "1000000000"}, "dataset: 1000000000 prompts of about 550 tokens need about"},
+		{[]string{"--synthetic-input-tokens-mean", "1000000000"}, "more than a quarter of this machine's"},
 		{[]string{"--request-rate", "0"}, "--request-rate: got 0, want > 0"},
 		{[]string{"--api-key", "Bearer s3cret"}, "--api-key: got a key containing white space"},
 		{[]string{"--api-key", "s3cret", "-H", "authorization: x"}, "--api-key and -H Authorization both set"},
