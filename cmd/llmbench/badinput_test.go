@@ -29,6 +29,8 @@ func TestProfileRefusesUnusableValues(t *testing.T) {
 		{[]string{"--concurrency", "0"}, "--concurrency: got 0, want >= 1"},
 		{[]string{"--num-dataset-entries", "1000000000"}, "dataset: 1000000000 prompts of about 550 tokens need about"},
 		{[]string{"--synthetic-input-tokens-mean", "1000000000"}, "more than a quarter of this machine's"},
+		{[]string{"--synthetic-input-tokens-mean", "0"}, "want a mean > 0 (every prompt would be empty)"},
+		{[]string{"--input-file", writeFile(t, "e.jsonl", "{\"text\": \"hi\"}\n{\"text\": \" \"}\n")}, "e.jsonl:2: text: got \" \", want a prompt with text"},
 		{[]string{"--request-rate", "0"}, "--request-rate: got 0, want > 0"},
 		{[]string{"--api-key", "Bearer s3cret"}, "--api-key: got a key containing white space"},
 		{[]string{"--api-key", "s3cret", "-H", "authorization: x"}, "--api-key and -H Authorization both set"},

@@ -72,8 +72,21 @@ func TestSyntheticLengths(t *testing.T) {
 			t.Fatal("same seed, different prompts")
 		}
 	}
-	if e, _ := (Synthetic{Input: Normal{-50, 0}}).Build(1); e[0].Words != 0 || e[0].MaxTokens != 0 {
-		t.Errorf("negative length not clamped / max_tokens set without output: %+v", e[0])
+	if _, err := (Synthetic{Input: Normal{-50, 0}}).Build(1); err == nil {
+		t.Error("a dataset of empty prompts was accepted")
+	}
+	clamped := 0
+	wide, _ := (Synthetic{Input: Normal{1, 1000}}).Build(50)
+	for _, e := range wide {
+		if e.Words < 0 || e.MaxTokens != 0 {
+			t.Fatalf("negative length not clamped / max_tokens set without output: %+v", e)
+		}
+		if e.Words == 0 {
+			clamped++
+		}
+	}
+	if clamped == 0 {
+		t.Error("no negative draw was clamped to 0 in 50 draws of normal(1, 1000)")
 	}
 }
 

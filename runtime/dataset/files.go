@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"strconv"
+	"strings"
 )
 
 // maxLine is the longest line a line-based dataset file may have: long
@@ -145,8 +146,21 @@ func (r *record) str(field string) (string, bool, error) {
 }
 
 // prompt reads the prompt of GenAI-Perf's input lines: "text" or
-// "text_input", never both.
+// "text_input", never both, and never empty (an empty prompt measures
+// nothing a user means, and servers answer it differently).
 func (r *record) prompt() (string, bool, error) {
+	text, ok, err := r.eitherPrompt()
+	if err == nil && ok && strings.TrimSpace(text) == "" {
+		field := "text"
+		if _, in := r.get("text_input"); in {
+			field = "text_input"
+		}
+		return "", false, r.errorf(field, "got %q, want a prompt with text", text)
+	}
+	return text, ok, err
+}
+
+func (r *record) eitherPrompt() (string, bool, error) {
 	text, hasText, err := r.str("text")
 	if err != nil {
 		return "", false, err

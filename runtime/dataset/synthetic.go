@@ -35,6 +35,8 @@ func (s Synthetic) Validate() error {
 	var errs []error
 	if err := ValidateDist(s.Input); err != nil {
 		errs = append(errs, fmt.Errorf("input_tokens: %w", err))
+	} else if s.Input.Mean() <= 0 && s.PrefixTokens <= 0 {
+		errs = append(errs, fmt.Errorf("input_tokens: got %s, want a mean > 0 (every prompt would be empty)", s.Input))
 	}
 	if s.Output != nil {
 		if err := ValidateDist(s.Output); err != nil {
