@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -42,6 +44,30 @@ func TestReportRecoversKilledRun(t *testing.T) {
 	n := genaiPerfJSON(t, point)["request_count"]["avg"].(float64)
 	if n < 1 || n >= 1000000 {
 		t.Errorf("recovered request_count = %v", n)
+	}
+	if !strings.Contains(r.stdout, "Token counting: usage") {
+		t.Errorf("the recovered point lost how its tokens were counted:\n%s", r.stdout)
+	}
+	// The raw export the kill cut is repaired to the completed requests
+	// the records hold, so importing it gives the same count.
+	export, err := os.ReadFile(filepath.Join(point, "profile_export.json"))
+	if err != nil || !json.Valid(export) || !strings.Contains(r.stderr, "profile_export.json was cut by the crash: repaired") {
+		t.Fatalf("profile_export.json not repaired (%v):\n%s", err, r.stderr)
+	}
+	imported := filepath.Join(dir, "imported")
+	if err := os.MkdirAll(imported, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(imported, "profile_export.json"), export, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var kept, held int
+	if _, err := fmt.Sscanf(r.stderr[strings.Index(r.stderr, "keeping "):], "keeping %d of the %d", &kept, &held); err != nil || held != int(n) || kept < 1 || kept > held {
+		t.Fatalf("repair kept %d of %d (%v), records hold %v:\n%s", kept, held, err, n, r.stderr)
+	}
+	if r := runCLI(t, dir, "report", filepath.Join(imported, "profile_export.json")); r.code != 0 ||
+		!strings.Contains(r.stdout, fmt.Sprintf("Requests: %d completed, 0 failed", kept)) {
+		t.Errorf("importing the repaired export: exit %d, want %d requests\n%s%s", r.code, kept, r.stdout, r.stderr)
 	}
 	again := runCLI(t, dir, "report", point)
 	if again.code != 0 || strings.Contains(again.stderr, "no footer") {

@@ -85,7 +85,7 @@ func (o *GenAIPerfObserver) RunStarting(key runtime.PointKey, job *runtime.Job) 
 	log.Info().Str("target", runtime.RedactURL(o.Exp.Endpoint.URL)).Str("point", pt.Label).Msg("profiling")
 	rec := genaiPerfRecord(o.Exp, job, &pt.Run, key, o.done)
 	id := records.Meta{Experiment: o.Experiment, Point: pt.Label}
-	sink, err := openPointSink(pt.Run.Dir(), &pt.Run, id, rec, job.Requests, o.Sink)
+	sink, err := openPointSink(pt.Run.Dir(), &pt.Run, id, rec, job, o.Sink)
 	if err != nil {
 		return nil, failure.Runf("%w", err)
 	}

@@ -43,7 +43,7 @@ func (o *ScenarioObserver) RunStarting(key runtime.PointKey, job *runtime.Job) (
 	run := scenarioRun(o.Exp, key.Params, &runtime.Outcome{}, o.Sink.Version)
 	id := records.Meta{Scenario: o.Scenario, Experiment: o.Exp.Name, Point: key.Params.Label(), Repeat: key.Repeat}
 	rec := runtime.RecordOf(o.Scenario, o.Exp, key, o.done)
-	sink, err := openPointSink(repeatDir(pointDir(o.Out, o.Exp.Name, key.Params), key.Repeat), &run, id, rec, job.Requests, o.Sink)
+	sink, err := openPointSink(repeatDir(pointDir(o.Out, o.Exp.Name, key.Params), key.Repeat), &run, id, rec, job, o.Sink)
 	if err != nil {
 		return nil, failure.Runf("%w", err)
 	}

@@ -43,17 +43,21 @@ type SinkOptions struct {
 	FlushInterval time.Duration
 }
 
-// openPointSink starts the files of one run of a point in dir. id names
-// the point (scenario, experiment, point, repeat) and rec is its saved
-// plan; the rest of the records metadata comes from r.
-func openPointSink(dir string, r *genaiperf.Run, id records.Meta, rec runtime.PointRecord, reqs []runtime.Request, opts SinkOptions) (_ *pointSink, err error) {
+// openPointSink starts the files of job, one run of a point, in dir. id
+// names the point (scenario, experiment, point, repeat) and rec is its
+// saved plan; the rest of the records metadata comes from r. The token
+// counting mode is set from the start, so a file a crash left without its
+// footer still says how its tokens were counted.
+func openPointSink(dir string, r *genaiperf.Run, id records.Meta, rec runtime.PointRecord, job *runtime.Job, opts SinkOptions) (_ *pointSink, err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	payloads := make([][]byte, len(reqs))
-	for i := range reqs {
-		payloads[i] = reqs[i].Body
+	payloads := make([][]byte, len(job.Requests))
+	for i := range job.Requests {
+		payloads[i] = job.Requests[i].Body
 	}
+	rec.Counting = runtime.Counting{Mode: job.Count}
+	r.TokenCounting = rec.Counting.String()
 	if err := WriteFile(filepath.Join(dir, "inputs.json"), func(w io.Writer) error { return genaiperf.WriteInputs(w, payloads) }); err != nil {
 		return nil, err
 	}

@@ -65,10 +65,17 @@ func rerender(stdout, stderr io.Writer, file string) (*storedPoint, error) {
 	// (the order of a floating-point sum shows in the last digit).
 	acc, data := metrics.NewAccumulator(metrics.Options{Goodput: slos}), plots.NewPointData()
 	parts := runtime.ComponentAccumulators{Goodput: slos}
+	var sent map[int64]bool // the completed requests, to repair the export by
+	if meta.Recovered {
+		sent = map[int64]bool{}
+	}
 	if _, err := records.ReadEach(f, size, func(r *metrics.Record) error {
 		acc.Add(r)
 		parts.Add(r)
 		data.Add(r)
+		if sent != nil && r.Err == nil {
+			sent[r.Sent] = true
+		}
 		return nil
 	}); err != nil {
 		return nil, failure.Inputf("%s: %w", file, err)
@@ -76,6 +83,9 @@ func rerender(stdout, stderr io.Writer, file string) (*storedPoint, error) {
 	out := &runtime.Outcome{Counting: counting, Summary: acc.Summary(), Components: parts.Summaries(), Goodput: slos,
 		Interrupted: saved != nil && saved.Partial}
 	dir := filepath.Dir(file)
+	if meta.Recovered {
+		repairExport(stderr, filepath.Join(dir, run.ProfileExportFile), &run, sent)
+	}
 	jsonName, csvName := genaiperf.ExportFileNames(run.ProfileExportFile)
 	if err := WriteFile(filepath.Join(dir, jsonName), func(w io.Writer) error { return genaiperf.WriteJSON(w, &run, &out.Summary) }); err != nil {
 		return nil, failure.Runf("%w", err)
@@ -91,6 +101,20 @@ func rerender(stdout, stderr io.Writer, file string) (*storedPoint, error) {
 	}
 	writeComponents(stdout, out.Components)
 	return &storedPoint{file: file, meta: meta, run: run, out: out, record: saved}, nil
+}
+
+// repairExport makes the raw export of a killed run valid again, saying
+// what it kept; a failure to do so is reported, not fatal, since the
+// records are what every other report is rebuilt from.
+func repairExport(stderr io.Writer, path string, run *genaiperf.Run, sent map[int64]bool) {
+	kept, repaired, err := genaiperf.RepairProfileExport(path, run, sent)
+	switch {
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		fmt.Fprintf(stderr, "llmbench: %s: cannot repair: %v\n", path, err)
+	case repaired:
+		fmt.Fprintf(stderr, "llmbench: %s was cut by the crash: repaired, keeping %d of the %d completed requests records.parquet holds (the rest were not written to it yet; failed ones are in the records only)\n",
+			path, kept, len(sent))
+	}
 }
 
 // savedPlan decodes the file's saved plan; nil for a file of schema
