@@ -74,3 +74,49 @@ func TestReportRecoversKilledRun(t *testing.T) {
 		t.Errorf("second report: exit %d, stderr %s", again.code, again.stderr)
 	}
 }
+
+// A scenario run killed in its first point (no gates.json, no
+// summary.json yet) gets both rebuilt by report from the records, marked
+// partial, check() not run.
+func TestReportRebuildsKilledScenarioRun(t *testing.T) {
+	dir, file := writeScenario(t, `
+def main(ctx):
+    return experiment(name = "e", endpoint = endpoint(url = "sim://?itl=1ms&ttft=1ms", model = "m"),
+                      dataset = synthetic(input_tokens = 8, output_tokens = 5), traffic = concurrency(4),
+                      requests = 1000000, sweep = sweep(concurrency = [4, 8]))
+`)
+	out := filepath.Join(dir, "out")
+	cmd := exec.Command(binary, "run", file, "--out", out, "--no-plots")
+	cmd.Env = append(os.Environ(), "LLMBENCH_RECORDS_FLUSH_INTERVAL=100ms")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	records := filepath.Join(out, "e", "concurrency4", "records.parquet")
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if st, err := os.Stat(records); err == nil && st.Size() > 40<<10 {
+			break
+		}
+	}
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	if r := runCLI(t, dir, "report", out); r.code != 0 {
+		t.Fatalf("report: exit %d\n%s", r.code, r.stderr)
+	}
+	var summary struct {
+		Partial     bool `json:"partial"`
+		Experiments []struct {
+			Points []struct {
+				Label   string `json:"label"`
+				Partial bool   `json:"partial"`
+			} `json:"points"`
+		} `json:"experiments"`
+	}
+	b, err := os.ReadFile(filepath.Join(out, "summary.json"))
+	if err != nil || json.Unmarshal(b, &summary) != nil || !summary.Partial || len(summary.Experiments) != 1 ||
+		len(summary.Experiments[0].Points) != 1 || !summary.Experiments[0].Points[0].Partial {
+		t.Fatalf("summary.json (%v): %s", err, b)
+	}
+	if html, err := os.ReadFile(filepath.Join(out, "report.html")); err != nil || !strings.Contains(string(html), "Partial results") {
+		t.Errorf("report.html not rebuilt as partial (%v)", err)
+	}
+}

@@ -81,7 +81,7 @@ func rerender(stdout, stderr io.Writer, file string) (*storedPoint, error) {
 		return nil, failure.Inputf("%s: %w", file, err)
 	}
 	out := &runtime.Outcome{Counting: counting, Summary: acc.Summary(), Components: parts.Summaries(), Goodput: slos,
-		Interrupted: saved != nil && saved.Partial}
+		Interrupted: saved != nil && saved.Partial || meta.Recovered} // a killed run's point is partial
 	dir := filepath.Dir(file)
 	if meta.Recovered {
 		repairExport(stderr, filepath.Join(dir, run.ProfileExportFile), &run, sent)

@@ -69,13 +69,20 @@ type storedRun struct {
 	// legacy is set when an experiment was rebuilt from them.
 	gates  map[string][]metrics.Gate
 	legacy bool
+	// partial is set when a point was interrupted or recovered from a
+	// killed run, which wrote no gates.json to say so.
+	partial bool
 }
 
 // verdicts judges the rebuilt points as the run judged them; check()'s
 // verdicts and state, which need the scenario, are taken from gates.json,
 // as are all verdicts of a folder with version 1 points.
 func (r *storedRun) verdicts() *verdict.Report {
-	rep := &verdict.Report{Scenario: r.scenario, Verdicts: r.written.Verdicts, Check: r.written.Check, Partial: r.written.Partial}
+	rep := &verdict.Report{Scenario: r.scenario, Verdicts: r.written.Verdicts, Check: r.written.Check,
+		Partial: r.written.Partial || r.partial}
+	if rep.Check == "" { // killed before it could judge check()
+		rep.Check = verdict.CheckNotRun
+	}
 	if r.legacy {
 		return rep
 	}
@@ -108,6 +115,9 @@ func reportSweeps(stdout, stderr io.Writer, path, version string, stored []*stor
 		}
 		if g.scenario != r.scenario {
 			r.mixed = g.scenario
+		}
+		for _, p := range g.points {
+			r.partial = r.partial || p.out.Interrupted
 		}
 		res, err := g.rebuild(r)
 		if err != nil {
@@ -223,7 +233,7 @@ func (g *storedExperiment) rebuild(r *storedRun) (runtime.ExperimentResult, erro
 func writeRunReports(stdout, stderr io.Writer, path, version string, r *storedRun) error {
 	rr := RunReport{Dir: r.root, Config: r.config(version), Results: r.results, Plots: true, Verdicts: r.verdicts()}
 	sweeps := rr.WriteSweeps(stdout, stderr)
-	if r.scenario == "" || !runFolder(r.root) || !within(path, r.root) {
+	if r.scenario == "" || !within(path, r.root) { // a scenario's points are a run's
 		return nil
 	}
 	if r.mixed != "" {
@@ -239,17 +249,6 @@ func writeRunReports(stdout, stderr io.Writer, path, version string, r *storedRu
 	}
 	fmt.Fprintf(stdout, "\nSummary: %s\nReport: %s\n", filepath.Join(r.root, SummaryFile), filepath.Join(r.root, htmlFile))
 	return nil
-}
-
-// runFolder reports whether dir holds what `run` writes beside its
-// experiments, which `analyze` and `profile` folders do not both have.
-func runFolder(dir string) bool {
-	for _, name := range []string{gatesFile, SummaryFile} {
-		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
-			return true
-		}
-	}
-	return false
 }
 
 // within reports whether dir is path or a folder below it.
