@@ -32,6 +32,7 @@ var (
 	keyThinking  = []byte("reasoning")
 	keyPrompt    = []byte("prompt_tokens")
 	keyOutput    = []byte("completion_tokens")
+	keyFinish    = []byte("finish_reason")
 )
 
 // maxDepth bounds nesting so a hostile body cannot recurse without end.
@@ -75,15 +76,26 @@ func (s *scanner) choiceMember(key []byte) error {
 	case bytes.Equal(key, keyDelta), bytes.Equal(key, keyMessage):
 		return s.objectOrSkip(s.textMember)
 	case bytes.Equal(key, keyText):
-		return s.text(&s.d.answer)
+		return s.answerText()
+	case bytes.Equal(key, keyFinish):
+		return s.finishReason()
 	}
+	return s.skip()
+}
+
+// finishReason notes a finish_reason that is set: a string ("stop",
+// "length", ...), not null, so the stream is known to have ended as the
+// server meant it to.
+func (s *scanner) finishReason() error {
+	s.ws()
+	s.p.finished = s.peek() == '"'
 	return s.skip()
 }
 
 func (s *scanner) textMember(key []byte) error {
 	switch {
 	case bytes.Equal(key, keyContent):
-		return s.text(&s.d.answer)
+		return s.answerText()
 	case bytes.Equal(key, keyReasoning), bytes.Equal(key, keyThinking):
 		return s.text(&s.d.thought)
 	}
@@ -226,6 +238,20 @@ func (s *scanner) text(dst *[]byte) error {
 		return nil
 	}
 	*dst = appendUnescaped(*dst, raw)
+	return nil
+}
+
+// answerText reads an answer string into the decoder; null is no text.
+func (s *scanner) answerText() error {
+	s.ws()
+	if s.peek() != '"' {
+		return s.skip()
+	}
+	raw, escaped, err := s.str()
+	if err != nil {
+		return err
+	}
+	s.d.addAnswer(raw, escaped)
 	return nil
 }
 
