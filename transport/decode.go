@@ -29,9 +29,10 @@ var errMalformed = errors.New("response is not valid JSON")
 // decoder extracts pieces from response objects, reusing its buffers, so
 // the per-chunk cost stays well under a microsecond for typical chunks.
 // It reads choices[0].delta.content (chat streams; also reasoning_content
-// or reasoning on reasoning models), choices[0].message.content (chat
-// responses), choices[0].text (completions, and vLLM chat chunks without
-// an `object` field), choices[0].finish_reason, usage and error.
+// or reasoning on reasoning models, and tool calls' function arguments),
+// choices[0].message.content (chat responses), choices[0].text
+// (completions, and vLLM chat chunks without an `object` field),
+// choices[0].finish_reason, usage and error.
 type decoder struct {
 	answer, thought []byte
 	// view is the answer text when it is one string without escapes (the

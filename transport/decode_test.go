@@ -34,6 +34,8 @@ func TestDecoderExtracts(t *testing.T) {
 		{"error null", `{"error":null,"choices":[{"text":"t"}]}`, "t", false, 0, 0, "", false},
 		{"stop in message", `{"choices":[{"message":{"content":""},"finish_reason":"stop"}]}`, "", false, 0, 0, "", true},
 		{"finish null", `{"choices":[{"delta":{"content":"x"},"finish_reason":null}]}`, "x", false, 0, 0, "", false},
+		{"tool call delta", `{"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"a\":"}}]}}]}`, `{"a":`, false, 0, 0, "", false},
+		{"tool calls message", `{"choices":[{"message":{"content":null,"tool_calls":[{"id":"1","function":{"name":"f","arguments":"x"}},{"function":{"arguments":"y"}}]},"finish_reason":"tool_calls"}]}`, "xy", false, 0, 0, "", true},
 		{"whitespace", " { \"choices\" : [ { \"delta\" : { \"content\" : \"w\" } } ] } ", "w", false, 0, 0, "", false},
 	}
 	var d decoder

@@ -33,6 +33,9 @@ var (
 	keyPrompt    = []byte("prompt_tokens")
 	keyOutput    = []byte("completion_tokens")
 	keyFinish    = []byte("finish_reason")
+	keyToolCalls = []byte("tool_calls")
+	keyFunction  = []byte("function")
+	keyArguments = []byte("arguments")
 )
 
 // maxDepth bounds nesting so a hostile body cannot recurse without end.
@@ -98,6 +101,22 @@ func (s *scanner) textMember(key []byte) error {
 		return s.answerText()
 	case bytes.Equal(key, keyReasoning), bytes.Equal(key, keyThinking):
 		return s.text(&s.d.thought)
+	case bytes.Equal(key, keyToolCalls):
+		return s.eachObject(s.toolCallMember)
+	}
+	return s.skip()
+}
+
+// toolCallMember reads a tool call's function arguments, which count as
+// output (SPEC §5): an answer that is a tool call is not an empty one.
+func (s *scanner) toolCallMember(key []byte) error {
+	if bytes.Equal(key, keyFunction) {
+		return s.objectOrSkip(func(key []byte) error {
+			if bytes.Equal(key, keyArguments) {
+				return s.answerText()
+			}
+			return s.skip()
+		})
 	}
 	return s.skip()
 }
@@ -174,9 +193,31 @@ func (s *scanner) objectOrSkip(member func(key []byte) error) error {
 	return s.object(member)
 }
 
-// firstOfArray applies first to element 0 of an array and skips the rest;
-// a value that is not an array is skipped.
+// firstOfArray applies first to element 0 of an array, when it is an
+// object, and skips the rest; a value that is not an array is skipped.
 func (s *scanner) firstOfArray(first func() error) error {
+	return s.array(func(i int) error {
+		if i == 0 && s.peek() == '{' {
+			return first()
+		}
+		return s.skip()
+	})
+}
+
+// eachObject parses every object element of an array with member and
+// skips other elements; a value that is not an array is skipped.
+func (s *scanner) eachObject(member func(key []byte) error) error {
+	return s.array(func(int) error {
+		if s.peek() == '{' {
+			return s.object(member)
+		}
+		return s.skip()
+	})
+}
+
+// array calls elem for each element, positioned at it; elem must consume
+// it. A value that is not an array is skipped.
+func (s *scanner) array(elem func(i int) error) error {
 	s.ws()
 	if s.peek() != '[' {
 		return s.skip()
@@ -194,13 +235,7 @@ func (s *scanner) firstOfArray(first func() error) error {
 	}
 	for i := 0; ; i++ {
 		s.ws()
-		var err error
-		if i == 0 && s.peek() == '{' {
-			err = first()
-		} else {
-			err = s.skip()
-		}
-		if err != nil {
+		if err := elem(i); err != nil {
 			return err
 		}
 		if done, err := s.next(']'); done || err != nil {
