@@ -20,10 +20,12 @@ func fail(class metrics.ErrorClass, status int, msg string) *metrics.Failure {
 	return &metrics.Failure{Class: class, Status: status, Message: message(msg)}
 }
 
-// message makes s one short line of valid UTF-8: an invalid byte becomes
-// `\xNN` (a gzip body stays recognisable as `\x1f\x8b...`), newlines and
-// tabs become spaces, other control characters are dropped, and the text
-// is cut at a rune boundary at maxMessage bytes with "…".
+// message makes s one short line of valid UTF-8 without control
+// characters: an invalid byte and a control character other than a
+// newline or tab become `\xNN` (`\u0085` for the C1 controls), so a gzip
+// body stays recognisable as `\x1f\x8b...`; newlines and tabs become
+// spaces; the text is cut at a rune boundary at maxMessage bytes, with
+// "…".
 func message(s string) string {
 	s = strings.TrimSpace(s)
 	var b strings.Builder
@@ -47,8 +49,10 @@ func printable(r rune, size int, first byte) string {
 		return fmt.Sprintf(`\x%02x`, first)
 	case r == '\n' || r == '\r' || r == '\t':
 		return " "
+	case r < utf8.RuneSelf && unicode.IsControl(r):
+		return fmt.Sprintf(`\x%02x`, r)
 	case unicode.IsControl(r):
-		return ""
+		return fmt.Sprintf(`\u%04x`, r)
 	}
 	return string(r)
 }

@@ -119,15 +119,18 @@ func (st *streamState) finishRead(body io.Reader, rec *metrics.Record, g *guard,
 func (st *streamState) outcome(rec *metrics.Record) *metrics.Failure {
 	switch {
 	case len(rec.Chunks) > 0 && st.endedAt == 0 && !st.done:
-		return fail(metrics.ErrTruncated, 0, fmt.Sprintf(
-			"stream ended after %d content chunks without finish_reason, usage or [DONE]", len(rec.Chunks)))
+		return fail(metrics.ErrTruncated, 0, "stream ended after content without finish_reason, usage or [DONE]")
 	case len(rec.Chunks) > 0:
 		return nil
 	case st.endedAt != 0 && rec.Usage.CompletionTokens == 0:
 		st.zeroAnswer(rec, st.endedAt)
 		return nil
 	}
-	return fail(metrics.ErrEmpty, 0, st.emptyMessage(rec, "stream", fmt.Sprintf("%d events", st.events)))
+	lacks := "no content event, finish_reason or usage"
+	if st.events == 0 {
+		lacks = "no SSE event at all"
+	}
+	return fail(metrics.ErrEmpty, 0, st.emptyMessage(rec, "stream", lacks))
 }
 
 // zeroAnswer records a completed answer of no tokens as one empty chunk
@@ -138,16 +141,18 @@ func (st *streamState) zeroAnswer(rec *metrics.Record, at int64) {
 	rec.ChunkEnds = append(rec.ChunkEnds, 0)
 }
 
-// emptyMessage says what an empty response held instead of content.
-func (st *streamState) emptyMessage(rec *metrics.Record, kind, held string) string {
-	msg := fmt.Sprintf("200 %s without content (%s", kind, held)
-	if rec.Usage.CompletionTokens > 0 {
-		msg += fmt.Sprintf(", though usage reports %d completion tokens", rec.Usage.CompletionTokens)
+// emptyMessage says what an empty response lacked; lacks is what a plain
+// one lacks. It holds no count that varies per request, so the error list
+// groups them all.
+func (st *streamState) emptyMessage(rec *metrics.Record, kind, lacks string) string {
+	msg := "200 " + kind + " without content"
+	switch {
+	case st.encoding != "":
+		return msg + " (body has Content-Encoding " + st.encoding + ", which was not asked for)"
+	case rec.Usage.CompletionTokens > 0:
+		return msg + " though usage reports completion tokens"
 	}
-	if st.encoding != "" {
-		msg += ", Content-Encoding " + st.encoding + " that was not asked for"
-	}
-	return msg + ")"
+	return msg + " (" + lacks + ")"
 }
 
 // apply folds one response object into rec; it returns a failure for an
@@ -209,7 +214,7 @@ func (st *streamState) readWhole(body io.Reader, rec *metrics.Record, g *guard, 
 		case api == Embeddings || st.endedAt != 0 && rec.Usage.CompletionTokens == 0:
 			st.zeroAnswer(rec, rec.Done)
 		default:
-			rec.Err = fail(metrics.ErrEmpty, 0, st.emptyMessage(rec, "response", fmt.Sprintf("%d bytes, no choices with text", len(st.body))))
+			rec.Err = fail(metrics.ErrEmpty, 0, st.emptyMessage(rec, "response", "no choices with text, finish_reason or usage"))
 		}
 	}
 	rec.Output = st.output(rec)
