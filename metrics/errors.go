@@ -160,7 +160,6 @@ func isUUID(s string) bool {
 	return true
 }
 
-
 func isAlnum(c byte) bool {
 	return isDigit(c) || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }

@@ -106,7 +106,7 @@ func utf8Faults() []faultCase {
 			script: send(sse(content("a") + "data: {\"choices\":[{\"delta\":{\"content\":\"b\xff\xfec\"}}]}\n\n" + finish)), check: output("ab\uFFFD\uFFFDc", 2)},
 		{item: "2 utf-8", name: "character split across events", stream: true,
 			script: send(sse("data: {\"choices\":[{\"delta\":{\"content\":\"a\xe2\x82\"}}]}\n\n" + "data: {\"choices\":[{\"delta\":{\"content\":\"\xac b\"}}]}\n\n" + finish)),
-			check: output("a€ b", 2)},
+			check:  output("a€ b", 2)},
 		{item: "2 utf-8", name: "malformed event with binary", stream: true, script: send(sse(content("a") + "data: {\"choices\":[\xff\xfe\x00\n\n")),
 			class: metrics.ErrMalformed, msg: `\xff\xfe`},
 		{item: "2 utf-8", name: "event: error, long binary text", stream: true,
