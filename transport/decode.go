@@ -135,6 +135,8 @@ type Response struct {
 	Usage     metrics.Usage
 	// Error is an `error` object's message, "" when the object has none.
 	Error string
+	// Finished is true when the object carries a finish_reason.
+	Finished bool
 }
 
 // DecodeResponse decodes one response object the way the client does.
@@ -144,7 +146,7 @@ func DecodeResponse(data []byte) (Response, error) {
 	if err != nil {
 		return Response{}, err
 	}
-	r := Response{Text: string(p.text), Reasoning: p.reasoning, Error: p.errMsg}
+	r := Response{Text: string(p.text), Reasoning: p.reasoning, Error: p.errMsg, Finished: p.finished}
 	if p.prompt+p.output > 0 {
 		r.Usage = metrics.Usage{PromptTokens: int(p.prompt), CompletionTokens: int(p.output), Reported: true}
 	}
