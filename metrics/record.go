@@ -26,7 +26,10 @@ type Record struct {
 	// Chunks holds the arrival time of every content-bearing response
 	// chunk, in order: the role-only first chunk, finish-only and
 	// usage-only chunks, comments and [DONE] are never in it. A
-	// non-streaming response has exactly one chunk, at completion.
+	// non-streaming response has exactly one chunk, at completion. A
+	// completed request always has one: a zero-token answer (finish_reason
+	// or usage with 0 completion tokens, no text) and an embeddings
+	// response have one empty chunk at the event that ended them.
 	Chunks []int64
 	// ChunkEnds holds, for every entry of Chunks, the end offset of that
 	// chunk's text in Output, so per-chunk text can be recovered (for
