@@ -29,8 +29,9 @@ type endpointValue struct {
 
 // endpoint(url, model, api="chat", stream=True, headers={}, extra={},
 // tokenizer=None, token_count="auto", timeout="10m", server_metrics=[],
-// insecure=False, model_selection="round_robin") describes where requests
-// go and how they are shaped (SPEC §5). url is a string or a sim(...)
+// insecure=False, model_selection="round_robin", idle_timeout=0,
+// max_response_size="256MiB", max_sse_line_size="16MiB") describes where
+// requests go and how they are shaped (SPEC §5). url is a string or a sim(...)
 // value; model is a name or a list of names the requests are spread over
 // by model_selection, as GenAI-Perf's -m a b --model-selection-strategy.
 func endpointBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -47,15 +48,20 @@ func endpointBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 		metricURLs stringList
 		insecure   bool
 		selection  = oneOf(runtime.RoundRobin, runtime.RoundRobin, runtime.RandomModel)
+		idle       duration
+		maxResp    = byteSize(transport.DefaultMaxResponseSize)
+		maxLine    = byteSize(transport.DefaultMaxSSELineSize)
 	)
 	if err := unpack(b.Name(), args, kwargs, "url", &target, "model", &model, "api?", &api,
 		"stream?", &stream, "headers?", &headers, "extra?", &extra, "tokenizer??", &tokenizer,
 		"token_count?", &tokenCount, "timeout?", &timeout, "server_metrics?", &metricURLs,
-		"insecure?", &insecure, "model_selection?", &selection); err != nil {
+		"insecure?", &insecure, "model_selection?", &selection, "idle_timeout?", &idle,
+		"max_response_size?", &maxResp, "max_sse_line_size?", &maxLine); err != nil {
 		return nil, err
 	}
 	e := runtime.Endpoint{Model: model[0], API: transport.API(api.value), Stream: stream,
-		TokenCount: tokenCount.value, Timeout: time.Duration(timeout), Insecure: insecure}
+		TokenCount: tokenCount.value, Timeout: time.Duration(timeout), Insecure: insecure,
+		IdleTimeout: time.Duration(idle), MaxResponseSize: int64(maxResp), MaxSSELineSize: int64(maxLine)}
 	if len(model) > 1 { // a strategy means nothing for one model
 		e.Models, e.ModelSelection = model, selection.value
 	}
@@ -95,6 +101,27 @@ func checkEndpoint(fn string, e *runtime.Endpoint, metricURLs []string) error {
 		}
 	}
 	return nil
+}
+
+// byteSize is a size in bytes, given as an int or as a string with a unit
+// ("256MiB", "16 MiB", "1GB"), as the CLI's --max-response-size takes it.
+type byteSize int64
+
+func (b *byteSize) Unpack(v starlark.Value) error {
+	switch v := v.(type) {
+	case starlark.Int:
+		n, ok := v.Int64()
+		if !ok || n <= 0 {
+			return fmt.Errorf("got %s, want a size > 0 in bytes", v)
+		}
+		*b = byteSize(n)
+		return nil
+	case starlark.String:
+		n, err := transport.ParseSize(string(v))
+		*b = byteSize(n)
+		return err
+	}
+	return fmt.Errorf("got %s, want int or string such as \"256MiB\"", v.Type())
 }
 
 // modelNames is endpoint()'s model: one name, or a non-empty list of names
@@ -139,6 +166,8 @@ func newEndpointValue(e runtime.Endpoint, serverMetrics []string) *endpointValue
 		"stream":          starlark.Bool(e.Stream), "tokenizer": noneOr(e.Tokenizer, str),
 		"token_count": str(e.TokenCount), "timeout": str(durationText(e.Timeout)),
 		"insecure": starlark.Bool(e.Insecure), "server_metrics": strList(serverMetrics),
+		"idle_timeout":      str(durationText(e.IdleTimeout)),
+		"max_response_size": starlark.MakeInt64(e.MaxResponseSize), "max_sse_line_size": starlark.MakeInt64(e.MaxSSELineSize),
 	}
 	return &endpointValue{object: newObject("endpoint", DescribeEndpoint(e), attrs, false),
 		plan: e, serverMetrics: serverMetrics}

@@ -49,7 +49,23 @@ func DescribeEndpoint(e runtime.Endpoint) string {
 	if e.Insecure {
 		args = append(args, "insecure=True")
 	}
-	return "endpoint(" + strings.Join(args, ", ") + ")"
+	return "endpoint(" + strings.Join(append(args, describeLimits(e)...), ", ") + ")"
+}
+
+// describeLimits renders the idle timeout and size limits that differ
+// from their defaults.
+func describeLimits(e runtime.Endpoint) []string {
+	var args []string
+	if e.IdleTimeout != 0 {
+		args = append(args, "idle_timeout="+quote(durationText(e.IdleTimeout)))
+	}
+	if n := e.MaxResponseSize; n != 0 && n != transport.DefaultMaxResponseSize {
+		args = append(args, "max_response_size="+quote(transport.FormatSize(n)))
+	}
+	if n := e.MaxSSELineSize; n != 0 && n != transport.DefaultMaxSSELineSize {
+		args = append(args, "max_sse_line_size="+quote(transport.FormatSize(n)))
+	}
+	return args
 }
 
 // describeModels renders model= as given: a name, or a list of names.

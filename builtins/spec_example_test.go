@@ -28,6 +28,7 @@ func TestSpecExamplePlan(t *testing.T) {
 		URL: "sim://", API: transport.Chat, Stream: true, Model: "meta-llama/Llama-3.1-8B-Instruct",
 		Extra:   []transport.Field{{Key: "ignore_eos", Value: json.RawMessage("true")}},
 		Timeout: 10 * time.Minute, TokenCount: "auto",
+		MaxResponseSize: transport.DefaultMaxResponseSize, MaxSSELineSize: transport.DefaultMaxSSELineSize,
 	}
 	if !reflect.DeepEqual(e.Endpoint, wantEndpoint) {
 		t.Errorf("endpoint\n got %+v\nwant %+v", e.Endpoint, wantEndpoint)

@@ -22,7 +22,7 @@ type Accumulator struct {
 	requests []requestValues
 	gaps     gapValues
 	lags     []float64
-	errors   map[errorKey]int
+	errors   errorGroups
 	s        Summary // Completed, Failed
 
 	good, count               int
@@ -44,7 +44,7 @@ type requestValues struct {
 
 // NewAccumulator starts an empty reduction with the run's options.
 func NewAccumulator(opts Options) *Accumulator {
-	return &Accumulator{opts: opts, errors: map[errorKey]int{}}
+	return &Accumulator{opts: opts, errors: errorGroups{}}
 }
 
 // Add takes one measured record. It keeps no reference to r.
@@ -55,7 +55,7 @@ func (a *Accumulator) Add(r *Record) {
 	}
 	if r.Err != nil {
 		a.s.Failed++
-		a.errors[errorKey{r.Err.Class, r.Err.Status, r.Err.Message}]++
+		a.errors.add(r.Err)
 		return
 	}
 	a.s.Completed++

@@ -26,7 +26,10 @@ type Record struct {
 	// Chunks holds the arrival time of every content-bearing response
 	// chunk, in order: the role-only first chunk, finish-only and
 	// usage-only chunks, comments and [DONE] are never in it. A
-	// non-streaming response has exactly one chunk, at completion.
+	// non-streaming response has exactly one chunk, at completion. A
+	// completed request always has one: a zero-token answer (finish_reason
+	// or usage with 0 completion tokens, no text) and an embeddings
+	// response have one empty chunk at the event that ended them.
 	Chunks []int64
 	// ChunkEnds holds, for every entry of Chunks, the end offset of that
 	// chunk's text in Output, so per-chunk text can be recovered (for
@@ -84,8 +87,21 @@ const (
 	// ErrTimeout is the per-request timeout or the inter-chunk idle watchdog.
 	ErrTimeout ErrorClass = "timeout"
 	// ErrMalformed is a response body or stream event that is not valid JSON
-	// of the expected shape.
+	// of the expected shape, or broken HTTP framing (a chunked body whose
+	// chunk-size lines are not CRLF-terminated).
 	ErrMalformed ErrorClass = "malformed"
+	// ErrEmpty is a 200 response that carried no content: a stream of only
+	// `[DONE]`, role or comment events, a body that is not SSE at all, or a
+	// JSON body without choices, unless the server said it finished
+	// normally (a finish_reason or usage) with 0 completion tokens.
+	ErrEmpty ErrorClass = "empty"
+	// ErrTruncated is a stream that ended cleanly (EOF) after content but
+	// without a finish_reason, a usage report or `[DONE]`: the answer may be
+	// cut short, so its OSL and latency cannot be trusted.
+	ErrTruncated ErrorClass = "truncated"
+	// ErrOversize is a response, or one SSE line, larger than the client's
+	// configured limit; reading stopped there to keep memory bounded.
+	ErrOversize ErrorClass = "oversize"
 	// ErrServer is an error reported inside a 200 response: an SSE
 	// `event: error` or an `error` object in the stream.
 	ErrServer ErrorClass = "server_error"

@@ -57,7 +57,8 @@ type Summary struct {
 	Retried int
 	// ErrorRate is Failed / (Completed + Failed), 0 for an empty run.
 	ErrorRate float64
-	// Errors groups failures by (class, status, message), most frequent first.
+	// Errors groups failures by (class, status, message with per-request
+	// parts masked: NormalizeMessage), most frequent first.
 	Errors []ErrorCount
 
 	// Duration is the last content chunk of any request minus the first
@@ -82,8 +83,11 @@ type Summary struct {
 // ErrorCount is one row of the error list: how many requests failed the
 // same way.
 type ErrorCount struct {
-	Class   ErrorClass
-	Status  int
+	Class  ErrorClass
+	Status int
+	// Message is one real message of the group (the smallest in byte
+	// order); the others differ from it only in what NormalizeMessage
+	// masks.
 	Message string
 	Count   int
 }

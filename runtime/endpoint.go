@@ -42,8 +42,14 @@ type Endpoint struct {
 	Headers        []transport.Header
 	Extra          []transport.Field
 	Timeout        time.Duration
-	IdleTimeout    time.Duration
-	Insecure       bool
+	// IdleTimeout fails a request the server is silent on for this long:
+	// waiting for the headers or between two reads of the body (0: off).
+	IdleTimeout time.Duration
+	// MaxResponseSize and MaxSSELineSize bound one response body and one
+	// SSE line in bytes (0: transport's defaults, 256 MiB and 16 MiB).
+	MaxResponseSize int64
+	MaxSSELineSize  int64
+	Insecure        bool
 	// Tokenizer is a tokenizer.json file, folder or Hugging Face model id
 	// ("" for none); TokenCount is auto, tokenizer, usage or chunks.
 	Tokenizer  string

@@ -195,6 +195,12 @@ func TestCountTokens(t *testing.T) {
 	if recs[0].InputTokens != 3 || recs[0].OutputTokens != 2 {
 		t.Errorf("chunk counts: %+v", recs[0])
 	}
+	// A zero-token answer is one empty chunk: no output token.
+	zero := []metrics.Record{{Chunks: []int64{5}, ChunkEnds: []int32{0}}, {Chunks: []int64{1, 2, 3}, ChunkEnds: []int32{2, 2, 4}}}
+	CountTokens(zero, reqs, ByChunks, nil)
+	if zero[0].OutputTokens != 0 || zero[1].OutputTokens != 2 {
+		t.Errorf("chunks with text: %d and %d, want 0 and 2", zero[0].OutputTokens, zero[1].OutputTokens)
+	}
 	if m, err := ParseCountMode("auto", false); err != nil || m != ByUsage {
 		t.Errorf("auto without tokenizer = %v, %v", m, err)
 	}

@@ -256,6 +256,7 @@ func clientConfig(job Job, base string) transport.Config {
 	return transport.Config{
 		URL: base, Path: e.Path, API: e.API, Stream: e.Stream, Headers: e.Headers,
 		Timeout: e.Timeout, IdleTimeout: e.IdleTimeout, MaxConns: conns, Insecure: e.Insecure,
+		MaxResponseSize: e.MaxResponseSize, MaxSSELineSize: e.MaxSSELineSize,
 	}
 }
 

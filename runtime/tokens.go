@@ -111,10 +111,27 @@ func (c *tokenCounter) count(rec *metrics.Record) (fallback bool) {
 	case c.mode == ByUsage && rec.Usage.Reported:
 		rec.InputTokens, rec.OutputTokens = rec.Usage.PromptTokens, rec.Usage.CompletionTokens
 	default:
-		rec.InputTokens, rec.OutputTokens = req.Words, len(rec.Chunks)
+		rec.InputTokens, rec.OutputTokens = req.Words, contentChunks(rec)
 		return c.mode == ByUsage && rec.Completed()
 	}
 	return false
+}
+
+// contentChunks counts the chunks that carry text: the one empty chunk of
+// a zero-token answer (or of an embeddings response) is no output token.
+// Records without chunk ends (imported ones) count every chunk.
+func contentChunks(rec *metrics.Record) int {
+	if len(rec.ChunkEnds) != len(rec.Chunks) {
+		return len(rec.Chunks)
+	}
+	n, prev := 0, int32(0)
+	for _, end := range rec.ChunkEnds {
+		if end > prev {
+			n++
+		}
+		prev = end
+	}
+	return n
 }
 
 // countInParallel counts GenAI-Perf's way — ISL on the prompt text (once

@@ -36,14 +36,21 @@ type Config struct {
 	Headers []Header
 	// Timeout bounds a whole request, from send to the last byte.
 	Timeout time.Duration
-	// IdleTimeout bounds the silence between two reads of a streamed
-	// response; 0 disables the watchdog.
+	// IdleTimeout bounds every wait for the server once the request is
+	// sent: for the response headers, and between two reads of the body,
+	// streamed or not (and a connect). 0 disables the watchdog.
 	IdleTimeout time.Duration
 	// MaxConns caps open connections to the host; it must cover the peak
 	// number of requests in flight, or requests wait for a connection.
 	MaxConns int
 	// Insecure skips TLS certificate verification.
 	Insecure bool
+	// MaxResponseSize caps the bytes of one response body and
+	// MaxSSELineSize one line of an SSE stream; a response over either is
+	// an oversize failure. 0 means DefaultMaxResponseSize and
+	// DefaultMaxSSELineSize.
+	MaxResponseSize int64
+	MaxSSELineSize  int64
 }
 
 // Client sends requests and records what came back. It is safe for
@@ -55,9 +62,9 @@ type Client struct {
 	clock  *Clock
 	watch  *watchdog
 	states sync.Pool
-	// dialed maps a connection's local address to when it was dialed
-	// (clock ns), so Send can tell a reused keep-alive connection from one
-	// opened for the attempt.
+	// dialed maps a connection's local address to its *watchedConn, so
+	// Send can tell a reused keep-alive connection from one opened for the
+	// attempt, and an idle timeout from the error fasthttp made of it.
 	dialed sync.Map
 }
 
@@ -69,6 +76,12 @@ func NewClient(cfg Config, clock *Clock) (*Client, error) {
 	}
 	if cfg.MaxConns <= 0 {
 		cfg.MaxConns = 1024
+	}
+	if cfg.MaxResponseSize <= 0 {
+		cfg.MaxResponseSize = DefaultMaxResponseSize
+	}
+	if cfg.MaxSSELineSize <= 0 {
+		cfg.MaxSSELineSize = DefaultMaxSSELineSize
 	}
 	c := &Client{cfg: cfg, target: target, clock: clock, hc: &fasthttp.Client{
 		StreamResponseBody:       true, // Do returns at the headers; we time the body
@@ -82,9 +95,9 @@ func NewClient(cfg Config, clock *Clock) (*Client, error) {
 		TLSConfig:                &tls.Config{InsecureSkipVerify: cfg.Insecure}, //nolint:gosec // opt-in
 	}}
 	c.hc.DialTimeout = c.dial
-	c.states.New = func() any { return newStreamState(clock) }
+	c.states.New = func() any { return newStreamState(clock, c.cfg.MaxSSELineSize) }
 	if cfg.IdleTimeout > 0 {
-		c.watch = newWatchdog(cfg.IdleTimeout)
+		c.watch = newWatchdog(cfg.IdleTimeout, clock)
 	}
 	return c, nil
 }
@@ -100,24 +113,52 @@ func (c *Client) Close() {
 // Target is the full URL requests are sent to.
 func (c *Client) Target() string { return c.target }
 
-// dial opens a connection (IPv4 or IPv6) and notes when.
+// dial opens a connection (IPv4 or IPv6) and notes when. With an idle
+// timeout the connection is watched, and a connect that takes longer than
+// the idle timeout fails like any other silence from the server.
 func (c *Client) dial(addr string, timeout time.Duration) (net.Conn, error) {
-	conn, err := fasthttp.DialDualStackTimeout(addr, timeout)
-	if err == nil {
-		c.dialed.Store(conn.LocalAddr().String(), c.clock.Now())
+	if idle := c.cfg.IdleTimeout; idle > 0 && (timeout <= 0 || idle < timeout) {
+		timeout = idle
 	}
-	return conn, err
+	conn, err := fasthttp.DialDualStackTimeout(addr, timeout)
+	if err != nil {
+		return nil, err
+	}
+	w := &watchedConn{Conn: conn, dialed: c.clock.Now(), clock: c.clock, watch: c.watch, onClose: c.forget}
+	c.dialed.Store(conn.LocalAddr().String(), w)
+	if c.watch != nil {
+		c.watch.add(w)
+	}
+	return w, nil
+}
+
+// forget stops watching a closed connection. It stays in dialed, because
+// fasthttp closes a failed attempt's connection before Send looks at it;
+// the next connection on the same local port replaces it, so dialed is
+// bounded by the ephemeral port range.
+func (c *Client) forget(w *watchedConn) {
+	if c.watch != nil {
+		c.watch.remove(w)
+	}
+}
+
+// connOf is the connection resp came on, nil when the client cannot place
+// it (the attempt failed before a connection was acquired).
+func (c *Client) connOf(resp *fasthttp.Response) *watchedConn {
+	if resp.LocalAddr() == nil {
+		return nil
+	}
+	w, _ := c.dialed.Load(resp.LocalAddr().String())
+	conn, _ := w.(*watchedConn)
+	return conn
 }
 
 // reused reports whether the attempt sent at sent went out on a
 // connection dialed before it: one the server may have closed while idle.
 // A connection the client cannot place counts as reused.
 func (c *Client) reused(resp *fasthttp.Response, sent int64) bool {
-	if resp.LocalAddr() == nil {
-		return true
-	}
-	at, ok := c.dialed.Load(resp.LocalAddr().String())
-	return !ok || at.(int64) < sent
+	conn := c.connOf(resp)
+	return conn == nil || conn.dialed < sent
 }
 
 // noRetry leaves every retry decision to Send, which knows what the
@@ -181,26 +222,48 @@ func (c *Client) Send(ctx context.Context, body []byte, rec *metrics.Record) {
 	}
 	if err != nil {
 		rec.Done = c.clock.Now()
-		rec.Err = classify(err)
-		if ctx.Err() != nil {
-			rec.Err = &metrics.Failure{Class: metrics.ErrCanceled, Message: "run interrupted"}
-		}
+		rec.Err = c.sendFailure(ctx, resp, err)
 		return
 	}
+	c.read(ctx, resp, rec)
+}
+
+// sendFailure classifies an attempt that got no response headers.
+func (c *Client) sendFailure(ctx context.Context, resp *fasthttp.Response, err error) *metrics.Failure {
+	if ctx.Err() != nil {
+		return fail(metrics.ErrCanceled, 0, "run interrupted")
+	}
+	if conn := c.connOf(resp); conn != nil && conn.idled.Load() {
+		return idleFailure(c.cfg.IdleTimeout)
+	}
+	return classify(err)
+}
+
+// read consumes the response to a request whose headers have arrived.
+func (c *Client) read(ctx context.Context, resp *fasthttp.Response, rec *metrics.Record) {
 	st := c.states.Get().(*streamState)
-	defer c.states.Put(st)
+	defer c.release(st)
 	guard := c.guard(ctx, resp)
 	defer guard.finish(resp)
+	st.encoding = string(resp.Header.ContentEncoding())
+	body := &limitedBody{r: resp.BodyStream(), left: c.cfg.MaxResponseSize, limit: c.cfg.MaxResponseSize}
 
 	switch status := resp.StatusCode(); {
 	case status < 200 || status > 299:
-		rec.Err = httpFailure(status, resp.BodyStream())
+		rec.Err = httpFailure(status, body)
 		rec.Done = c.clock.Now()
 	case c.cfg.Stream && isEventStream(resp):
-		st.readStream(resp.BodyStream(), rec, guard)
+		st.readStream(body, rec, guard)
 	default:
-		st.readWhole(resp.BodyStream(), rec, guard, c.cfg.API)
+		st.readWhole(body, rec, guard, c.cfg.API)
 	}
+}
+
+// release returns st to the pool, without the buffers a huge response
+// grew, so one runaway answer does not stay resident for the whole run.
+func (c *Client) release(st *streamState) {
+	st.shrink()
+	c.states.Put(st)
 }
 
 func (c *Client) prepare(req *fasthttp.Request, body []byte) {
@@ -226,16 +289,9 @@ func isEventStream(resp *fasthttp.Response) bool {
 // httpFailure reads a short excerpt of an error response body.
 func httpFailure(status int, body io.Reader) *metrics.Failure {
 	excerpt, _ := io.ReadAll(io.LimitReader(body, 4<<10))
-	msg := strings.TrimSpace(string(excerpt))
+	msg := string(excerpt)
 	if p, err := (&decoder{}).decode(excerpt); err == nil && p.errMsg != "" {
 		msg = p.errMsg
 	}
-	return &metrics.Failure{Class: metrics.ErrHTTP, Status: status, Message: truncate(msg, 200)}
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
+	return fail(metrics.ErrHTTP, status, msg)
 }

@@ -333,7 +333,7 @@ func TestClientNonStreaming(t *testing.T) {
 }
 
 func TestClientSendsHeadersAndBody(t *testing.T) {
-	srv := newScripted(t, 0, func(http.ResponseWriter) []step { return []step{{0, content("a")}} })
+	srv := newScripted(t, 0, func(http.ResponseWriter) []step { return []step{{0, content("a")}, {0, doneEvent}} })
 	c, _ := newTestClient(t, Config{URL: srv.srv.URL + "/", Stream: true,
 		Headers: []Header{{"Authorization", "Bearer secret"}, {"X-Team", "perf"}}})
 	spec := BodySpec{API: Chat, Model: "m/x", Stream: true, Extra: []Field{

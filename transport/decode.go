@@ -17,6 +17,10 @@ type piece struct {
 	prompt    int64  // usage.prompt_tokens
 	output    int64  // usage.completion_tokens
 	errMsg    string // an `error` object's message: the server failed the request
+	// finished is true when choices[0] has a finish_reason (not null): the
+	// server ended the answer normally, so a stream that stops after it is
+	// complete even without `[DONE]`.
+	finished bool
 }
 
 // errMalformed marks a response object that is not valid JSON.
@@ -25,32 +29,68 @@ var errMalformed = errors.New("response is not valid JSON")
 // decoder extracts pieces from response objects, reusing its buffers, so
 // the per-chunk cost stays well under a microsecond for typical chunks.
 // It reads choices[0].delta.content (chat streams; also reasoning_content
-// or reasoning on reasoning models), choices[0].message.content (chat
-// responses), choices[0].text (completions, and vLLM chat chunks without
-// an `object` field), usage and error.
+// or reasoning on reasoning models, and tool calls' function arguments),
+// choices[0].message.content (chat responses), choices[0].text
+// (completions, and vLLM chat chunks without an `object` field),
+// choices[0].finish_reason, usage and error.
 type decoder struct {
 	answer, thought []byte
-	p               piece
-	s               scanner
+	// view is the answer text when it is one string without escapes (the
+	// rule): a slice of the response object itself, so a huge answer is
+	// not copied once more on its way to the record.
+	view []byte
+	p    piece
+	s    scanner
 }
 
 func (d *decoder) decode(data []byte) (*piece, error) {
-	d.answer, d.thought = d.answer[:0], d.thought[:0]
+	d.answer, d.thought, d.view = d.answer[:0], d.thought[:0], nil
 	d.p = piece{}
 	d.s = scanner{data: data, p: &d.p, d: d}
 	if err := d.s.scan(); err != nil {
 		return nil, errMalformed
 	}
+	answer := d.answer
+	if d.view != nil {
+		answer = d.view
+	}
 	switch {
 	case len(d.thought) == 0:
-		d.p.text = d.answer
-	case len(d.answer) == 0:
+		d.p.text = answer
+	case len(answer) == 0:
 		d.p.text, d.p.reasoning = d.thought, true
 	default: // both in one chunk: it is an answer chunk
-		d.thought = append(d.thought, d.answer...)
+		d.thought = append(d.thought, answer...)
 		d.p.text = d.thought
 	}
 	return &d.p, nil
+}
+
+// addAnswer takes one answer string's body. The first, when it has no
+// escapes, is only viewed; any later one joins it in the answer buffer.
+func (d *decoder) addAnswer(raw []byte, escaped bool) {
+	if !escaped && d.view == nil && len(d.answer) == 0 {
+		d.view = raw
+		return
+	}
+	if d.view != nil {
+		d.answer, d.view = append(d.answer, d.view...), nil
+	}
+	if escaped {
+		d.answer = appendUnescaped(d.answer, raw)
+	} else {
+		d.answer = append(d.answer, raw...)
+	}
+}
+
+// shrink drops text buffers grown past bigBuffer by a huge response.
+func (d *decoder) shrink() {
+	if cap(d.answer) > bigBuffer {
+		d.answer = nil
+	}
+	if cap(d.thought) > bigBuffer {
+		d.thought = nil
+	}
 }
 
 // appendUnescaped appends the decoded form of a JSON string body.
@@ -95,6 +135,8 @@ type Response struct {
 	Usage     metrics.Usage
 	// Error is an `error` object's message, "" when the object has none.
 	Error string
+	// Finished is true when the object carries a finish_reason.
+	Finished bool
 }
 
 // DecodeResponse decodes one response object the way the client does.
@@ -104,7 +146,7 @@ func DecodeResponse(data []byte) (Response, error) {
 	if err != nil {
 		return Response{}, err
 	}
-	r := Response{Text: string(p.text), Reasoning: p.reasoning, Error: p.errMsg}
+	r := Response{Text: string(p.text), Reasoning: p.reasoning, Error: p.errMsg, Finished: p.finished}
 	if p.prompt+p.output > 0 {
 		r.Usage = metrics.Usage{PromptTokens: int(p.prompt), CompletionTokens: int(p.output), Reported: true}
 	}

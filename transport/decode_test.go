@@ -14,24 +14,29 @@ func TestDecoderExtracts(t *testing.T) {
 		prompt    int64
 		output    int64
 		errMsg    string
+		finished  bool
 	}{
-		{"chat delta", `{"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":null}]}`, "Hi", false, 0, 0, ""},
-		{"role only", `{"choices":[{"delta":{"role":"assistant","content":""}}]}`, "", false, 0, 0, ""},
-		{"null content", `{"choices":[{"delta":{"content":null}}]}`, "", false, 0, 0, ""},
-		{"finish only", `{"choices":[{"delta":{},"finish_reason":"stop"}]}`, "", false, 0, 0, ""},
-		{"usage only", `{"choices":[],"usage":{"prompt_tokens":12,"completion_tokens":34,"total_tokens":46}}`, "", false, 12, 34, ""},
-		{"completions", `{"object":"text_completion","choices":[{"text":" x","index":0}]}`, " x", false, 0, 0, ""},
-		{"message", `{"choices":[{"message":{"role":"assistant","content":"whole"}}],"usage":{"prompt_tokens":1,"completion_tokens":2}}`, "whole", false, 1, 2, ""},
-		{"reasoning", `{"choices":[{"delta":{"reasoning_content":"hmm"}}]}`, "hmm", true, 0, 0, ""},
-		{"reasoning alias", `{"choices":[{"delta":{"reasoning":"hmm"}}]}`, "hmm", true, 0, 0, ""},
-		{"both kinds", `{"choices":[{"delta":{"reasoning_content":"a","content":"b"}}]}`, "ab", false, 0, 0, ""},
-		{"escapes", `{"choices":[{"delta":{"content":"a\n\"b\"\u00e9\ud83d\ude00"}}]}`, "a\n\"b\"é😀", false, 0, 0, ""},
-		{"second choice ignored", `{"choices":[{"delta":{"content":"a"}},{"delta":{"content":"b"}}]}`, "a", false, 0, 0, ""},
-		{"nested noise", `{"x":[1,{"content":"no"}],"choices":[{"logprobs":{"content":[{"token":"t"}]},"delta":{"content":"ok"}}]}`, "ok", false, 0, 0, ""},
-		{"error object", `{"error":{"message":"overloaded","code":503}}`, "", false, 0, 0, "overloaded"},
-		{"error string", `{"error":"bad"}`, "", false, 0, 0, "bad"},
-		{"error null", `{"error":null,"choices":[{"text":"t"}]}`, "t", false, 0, 0, ""},
-		{"whitespace", " { \"choices\" : [ { \"delta\" : { \"content\" : \"w\" } } ] } ", "w", false, 0, 0, ""},
+		{"chat delta", `{"object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"Hi"},"finish_reason":null}]}`, "Hi", false, 0, 0, "", false},
+		{"role only", `{"choices":[{"delta":{"role":"assistant","content":""}}]}`, "", false, 0, 0, "", false},
+		{"null content", `{"choices":[{"delta":{"content":null}}]}`, "", false, 0, 0, "", false},
+		{"finish only", `{"choices":[{"delta":{},"finish_reason":"stop"}]}`, "", false, 0, 0, "", true},
+		{"usage only", `{"choices":[],"usage":{"prompt_tokens":12,"completion_tokens":34,"total_tokens":46}}`, "", false, 12, 34, "", false},
+		{"completions", `{"object":"text_completion","choices":[{"text":" x","index":0}]}`, " x", false, 0, 0, "", false},
+		{"message", `{"choices":[{"message":{"role":"assistant","content":"whole"}}],"usage":{"prompt_tokens":1,"completion_tokens":2}}`, "whole", false, 1, 2, "", false},
+		{"reasoning", `{"choices":[{"delta":{"reasoning_content":"hmm"}}]}`, "hmm", true, 0, 0, "", false},
+		{"reasoning alias", `{"choices":[{"delta":{"reasoning":"hmm"}}]}`, "hmm", true, 0, 0, "", false},
+		{"both kinds", `{"choices":[{"delta":{"reasoning_content":"a","content":"b"}}]}`, "ab", false, 0, 0, "", false},
+		{"escapes", `{"choices":[{"delta":{"content":"a\n\"b\"\u00e9\ud83d\ude00"}}]}`, "a\n\"b\"é😀", false, 0, 0, "", false},
+		{"second choice ignored", `{"choices":[{"delta":{"content":"a"}},{"delta":{"content":"b"}}]}`, "a", false, 0, 0, "", false},
+		{"nested noise", `{"x":[1,{"content":"no"}],"choices":[{"logprobs":{"content":[{"token":"t"}]},"delta":{"content":"ok"}}]}`, "ok", false, 0, 0, "", false},
+		{"error object", `{"error":{"message":"overloaded","code":503}}`, "", false, 0, 0, "overloaded", false},
+		{"error string", `{"error":"bad"}`, "", false, 0, 0, "bad", false},
+		{"error null", `{"error":null,"choices":[{"text":"t"}]}`, "t", false, 0, 0, "", false},
+		{"stop in message", `{"choices":[{"message":{"content":""},"finish_reason":"stop"}]}`, "", false, 0, 0, "", true},
+		{"finish null", `{"choices":[{"delta":{"content":"x"},"finish_reason":null}]}`, "x", false, 0, 0, "", false},
+		{"tool call delta", `{"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"a\":"}}]}}]}`, `{"a":`, false, 0, 0, "", false},
+		{"tool calls message", `{"choices":[{"message":{"content":null,"tool_calls":[{"id":"1","function":{"name":"f","arguments":"x"}},{"function":{"arguments":"y"}}]},"finish_reason":"tool_calls"}]}`, "xy", false, 0, 0, "", true},
+		{"whitespace", " { \"choices\" : [ { \"delta\" : { \"content\" : \"w\" } } ] } ", "w", false, 0, 0, "", false},
 	}
 	var d decoder
 	for _, tc := range cases {
@@ -40,8 +45,8 @@ func TestDecoderExtracts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if string(p.text) != tc.text || p.reasoning != tc.reasoning || p.prompt != tc.prompt || p.output != tc.output || p.errMsg != tc.errMsg {
-				t.Errorf("got text %q reasoning %v usage %d/%d err %q", p.text, p.reasoning, p.prompt, p.output, p.errMsg)
+			if string(p.text) != tc.text || p.reasoning != tc.reasoning || p.prompt != tc.prompt || p.output != tc.output || p.errMsg != tc.errMsg || p.finished != tc.finished {
+				t.Errorf("got text %q reasoning %v usage %d/%d err %q finished %v", p.text, p.reasoning, p.prompt, p.output, p.errMsg, p.finished)
 			}
 		})
 	}

@@ -4,11 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"os"
+	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -17,42 +16,28 @@ import (
 	"github.com/llmbench/llmbench/metrics"
 )
 
-// errIdle and errCanceled are the reasons a guard interrupts a stream.
-var (
-	errIdle     = errors.New("no data from the server within the idle timeout")
-	errCanceled = errors.New("run interrupted")
-)
+// errCanceled is the reason a guard interrupts a stream when the run stops.
+var errCanceled = errors.New("run interrupted")
 
 // guard lets another goroutine interrupt a response body that is blocked in
-// Read — on cancellation or when the idle watchdog fires — without ever
-// touching the response after its owner has released it.
+// Read on cancellation, without ever touching the response after its owner
+// has released it. It also knows the connection the response came on, to
+// tell an idle timeout from the error fasthttp made of it.
 type guard struct {
 	mu       sync.Mutex
 	stream   fasthttp.ReadCloserWithError
 	finished bool
 	reason   error
-	last     atomic.Int64 // ns of the last read, for the watchdog
-	clock    *Clock
 	stopCtx  func() bool
-	watch    *watchdog
+	conn     *watchedConn // nil when the connection is not known
+	idle     time.Duration
 }
 
 func (c *Client) guard(ctx context.Context, resp *fasthttp.Response) *guard {
-	g := &guard{clock: c.clock, watch: c.watch}
+	g := &guard{conn: c.connOf(resp), idle: c.cfg.IdleTimeout}
 	g.stream, _ = resp.BodyStream().(fasthttp.ReadCloserWithError)
 	g.stopCtx = context.AfterFunc(ctx, func() { g.interrupt(errCanceled) })
-	if g.watch != nil {
-		g.touch()
-		g.watch.add(g)
-	}
 	return g
-}
-
-// touch records activity for the idle watchdog.
-func (g *guard) touch() {
-	if g.watch != nil {
-		g.last.Store(g.clock.Now())
-	}
 }
 
 // interrupt closes the stream with reason unless its owner is done with it.
@@ -70,98 +55,78 @@ func (g *guard) interrupt(reason error) {
 // back to the pool only if the body was read to its end.
 func (g *guard) finish(resp *fasthttp.Response) {
 	g.stopCtx()
-	if g.watch != nil {
-		g.watch.remove(g)
-	}
 	g.mu.Lock()
 	g.finished = true
 	g.mu.Unlock()
 	_ = resp.CloseBodyStream()
 }
 
-// failure classifies a read error, preferring the guard's own reason.
+// failure classifies a read error, preferring the guard's own reason and
+// then the idle watchdog's verdict on the connection.
 func (g *guard) failure(err error) *metrics.Failure {
 	g.mu.Lock()
 	reason := g.reason
 	g.mu.Unlock()
-	if reason != nil {
+	switch {
+	case reason != nil:
 		return classify(reason)
+	case g.conn != nil && g.conn.idled.Load():
+		return idleFailure(g.idle)
 	}
 	return classify(err)
 }
 
-// watchdog interrupts streams that have been silent for longer than idle.
-// One goroutine scans all streams, so a chunk costs one atomic store
-// instead of a timer reset.
-type watchdog struct {
-	idle time.Duration
-	mu   sync.Mutex
-	set  map[*guard]struct{}
-	quit chan struct{}
-}
-
-func newWatchdog(idle time.Duration) *watchdog {
-	w := &watchdog{idle: idle, set: map[*guard]struct{}{}, quit: make(chan struct{})}
-	go w.run(min(max(idle/4, 10*time.Millisecond), time.Second))
-	return w
-}
-
-func (w *watchdog) add(g *guard) {
-	w.mu.Lock()
-	w.set[g] = struct{}{}
-	w.mu.Unlock()
-}
-
-func (w *watchdog) remove(g *guard) {
-	w.mu.Lock()
-	delete(w.set, g)
-	w.mu.Unlock()
-}
-
-func (w *watchdog) stop() { close(w.quit) }
-
-func (w *watchdog) run(every time.Duration) {
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-w.quit:
-			return
-		case <-t.C:
-			w.scan()
-		}
-	}
-}
-
-func (w *watchdog) scan() {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	for g := range w.set {
-		if g.clock.Now()-g.last.Load() > int64(w.idle) {
-			g.interrupt(errIdle)
-		}
-	}
+// idleFailure is the timeout of a response silent for longer than idle.
+func idleFailure(idle time.Duration) *metrics.Failure {
+	return fail(metrics.ErrTimeout, 0, fmt.Sprintf("no data from the server for %s (idle timeout)", idle))
 }
 
 // classify maps a client-side error to an error class and message.
 func classify(err error) *metrics.Failure {
-	class := metrics.ErrReset
+	return fail(classOf(err), 0, fmt.Sprint(err))
+}
+
+func classOf(err error) metrics.ErrorClass {
 	var netErr net.Error
 	var opErr *net.OpError
 	switch {
-	case errors.Is(err, errIdle):
-		class = metrics.ErrTimeout
 	case errors.Is(err, errCanceled):
-		class = metrics.ErrCanceled
-	case errors.Is(err, fasthttp.ErrTimeout), errors.Is(err, os.ErrDeadlineExceeded),
+		return metrics.ErrCanceled
+	case isOversize(err):
+		return metrics.ErrOversize
+	case brokenFraming(err):
+		return metrics.ErrMalformed
+	case errors.Is(err, errIdle), errors.Is(err, fasthttp.ErrTimeout), errors.Is(err, os.ErrDeadlineExceeded),
 		errors.As(err, &netErr) && netErr.Timeout():
-		class = metrics.ErrTimeout
+		return metrics.ErrTimeout
 	case errors.Is(err, fasthttp.ErrDialTimeout), errors.Is(err, syscall.ECONNREFUSED),
 		errors.Is(err, fasthttp.ErrNoFreeConns), errors.As(err, &opErr) && opErr.Op == "dial":
-		class = metrics.ErrConnect
-	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, syscall.ECONNRESET),
-		errors.Is(err, fasthttp.ErrConnectionClosed), errors.Is(err, syscall.EPIPE):
-		class = metrics.ErrReset
+		return metrics.ErrConnect
 	}
-	return &metrics.Failure{Class: class, Message: truncate(fmt.Sprint(err), 200)}
+	// io.ErrUnexpectedEOF, ECONNRESET, EPIPE, a connection closed early.
+	return metrics.ErrReset
+}
+
+// framingFaults are the texts of fasthttp's chunked-body errors that mean
+// the bytes broke the chunked framing (a chunk-size line ended by a bare
+// LF, a chunk not followed by CRLF, a size that is not hex) rather than
+// that the connection ended: fasthttp's ErrBrokenChunk wraps both kinds
+// without an Unwrap, and its hex errors are unexported, so the text is all
+// there is to tell them apart.
+var framingFaults = []string{"invalid character", "unexpected char", "cannot find crlf", "hex number"}
+
+// brokenFraming reports a response body whose HTTP chunked framing is
+// invalid: a server fault of the malformed kind, not a reset.
+func brokenFraming(err error) bool {
+	var broken fasthttp.ErrBrokenChunk
+	msg := err.Error()
+	if !errors.As(err, &broken) && !strings.Contains(msg, "hex number") {
+		return false
+	}
+	for _, f := range framingFaults {
+		if strings.Contains(msg, f) {
+			return true
+		}
+	}
+	return false
 }

@@ -32,6 +32,10 @@ var (
 	keyThinking  = []byte("reasoning")
 	keyPrompt    = []byte("prompt_tokens")
 	keyOutput    = []byte("completion_tokens")
+	keyFinish    = []byte("finish_reason")
+	keyToolCalls = []byte("tool_calls")
+	keyFunction  = []byte("function")
+	keyArguments = []byte("arguments")
 )
 
 // maxDepth bounds nesting so a hostile body cannot recurse without end.
@@ -75,17 +79,44 @@ func (s *scanner) choiceMember(key []byte) error {
 	case bytes.Equal(key, keyDelta), bytes.Equal(key, keyMessage):
 		return s.objectOrSkip(s.textMember)
 	case bytes.Equal(key, keyText):
-		return s.text(&s.d.answer)
+		return s.answerText()
+	case bytes.Equal(key, keyFinish):
+		return s.finishReason()
 	}
+	return s.skip()
+}
+
+// finishReason notes a finish_reason that is set: a string ("stop",
+// "length", ...), not null, so the stream is known to have ended as the
+// server meant it to.
+func (s *scanner) finishReason() error {
+	s.ws()
+	s.p.finished = s.peek() == '"'
 	return s.skip()
 }
 
 func (s *scanner) textMember(key []byte) error {
 	switch {
 	case bytes.Equal(key, keyContent):
-		return s.text(&s.d.answer)
+		return s.answerText()
 	case bytes.Equal(key, keyReasoning), bytes.Equal(key, keyThinking):
 		return s.text(&s.d.thought)
+	case bytes.Equal(key, keyToolCalls):
+		return s.eachObject(s.toolCallMember)
+	}
+	return s.skip()
+}
+
+// toolCallMember reads a tool call's function arguments, which count as
+// output (SPEC §5): an answer that is a tool call is not an empty one.
+func (s *scanner) toolCallMember(key []byte) error {
+	if bytes.Equal(key, keyFunction) {
+		return s.objectOrSkip(func(key []byte) error {
+			if bytes.Equal(key, keyArguments) {
+				return s.answerText()
+			}
+			return s.skip()
+		})
 	}
 	return s.skip()
 }
@@ -162,9 +193,31 @@ func (s *scanner) objectOrSkip(member func(key []byte) error) error {
 	return s.object(member)
 }
 
-// firstOfArray applies first to element 0 of an array and skips the rest;
-// a value that is not an array is skipped.
+// firstOfArray applies first to element 0 of an array, when it is an
+// object, and skips the rest; a value that is not an array is skipped.
 func (s *scanner) firstOfArray(first func() error) error {
+	return s.array(func(i int) error {
+		if i == 0 && s.peek() == '{' {
+			return first()
+		}
+		return s.skip()
+	})
+}
+
+// eachObject parses every object element of an array with member and
+// skips other elements; a value that is not an array is skipped.
+func (s *scanner) eachObject(member func(key []byte) error) error {
+	return s.array(func(int) error {
+		if s.peek() == '{' {
+			return s.object(member)
+		}
+		return s.skip()
+	})
+}
+
+// array calls elem for each element, positioned at it; elem must consume
+// it. A value that is not an array is skipped.
+func (s *scanner) array(elem func(i int) error) error {
 	s.ws()
 	if s.peek() != '[' {
 		return s.skip()
@@ -182,13 +235,7 @@ func (s *scanner) firstOfArray(first func() error) error {
 	}
 	for i := 0; ; i++ {
 		s.ws()
-		var err error
-		if i == 0 && s.peek() == '{' {
-			err = first()
-		} else {
-			err = s.skip()
-		}
-		if err != nil {
+		if err := elem(i); err != nil {
 			return err
 		}
 		if done, err := s.next(']'); done || err != nil {
@@ -229,6 +276,20 @@ func (s *scanner) text(dst *[]byte) error {
 	return nil
 }
 
+// answerText reads an answer string into the decoder; null is no text.
+func (s *scanner) answerText() error {
+	s.ws()
+	if s.peek() != '"' {
+		return s.skip()
+	}
+	raw, escaped, err := s.str()
+	if err != nil {
+		return err
+	}
+	s.d.addAnswer(raw, escaped)
+	return nil
+}
+
 func (s *scanner) integer(dst *int64) error {
 	s.ws()
 	start := s.pos
@@ -237,159 +298,4 @@ func (s *scanner) integer(dst *int64) error {
 	}
 	*dst, _ = strconv.ParseInt(string(s.data[start:s.pos]), 10, 64) // non-integers count as 0
 	return nil
-}
-
-// skip consumes and validates any value.
-func (s *scanner) skip() error {
-	s.ws()
-	switch c := s.peek(); {
-	case c == '{':
-		return s.object(func([]byte) error { return s.skip() })
-	case c == '[':
-		return s.firstOfArray(s.skip)
-	case c == '"':
-		_, _, err := s.str()
-		return err
-	case c == '-' || (c >= '0' && c <= '9'):
-		return s.number()
-	case c == 't':
-		return s.literal("true")
-	case c == 'f':
-		return s.literal("false")
-	case c == 'n':
-		return s.literal("null")
-	}
-	return errSyntax
-}
-
-func (s *scanner) literal(word string) error {
-	if !bytes.HasPrefix(s.data[s.pos:], []byte(word)) {
-		return errSyntax
-	}
-	s.pos += len(word)
-	return nil
-}
-
-// str consumes a string and returns its body between the quotes and
-// whether it contains escapes.
-func (s *scanner) str() (raw []byte, escaped bool, err error) {
-	if s.peek() != '"' {
-		return nil, false, errSyntax
-	}
-	s.pos++
-	start := s.pos
-	for s.pos < len(s.data) {
-		c := s.data[s.pos]
-		if !stringSpecial[c] {
-			s.pos++
-			continue
-		}
-		switch {
-		case c == '"':
-			s.pos++
-			return s.data[start : s.pos-1], escaped, nil
-		case c == '\\':
-			if err := s.escape(); err != nil {
-				return nil, false, err
-			}
-			escaped = true
-		default: // a raw control character
-			return nil, false, errSyntax
-		}
-	}
-	return nil, false, errSyntax
-}
-
-// stringSpecial marks the bytes that end the fast path inside a string.
-var stringSpecial = func() (t [256]bool) {
-	for c := range 0x20 {
-		t[c] = true
-	}
-	t['"'], t['\\'] = true, true
-	return t
-}()
-
-func (s *scanner) escape() error {
-	if s.pos+1 >= len(s.data) {
-		return errSyntax
-	}
-	switch s.data[s.pos+1] {
-	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-		s.pos += 2
-		return nil
-	case 'u':
-		if s.pos+6 > len(s.data) {
-			return errSyntax
-		}
-		for _, h := range s.data[s.pos+2 : s.pos+6] {
-			if !isHex(h) {
-				return errSyntax
-			}
-		}
-		s.pos += 6
-		return nil
-	}
-	return errSyntax
-}
-
-func isHex(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
-}
-
-// number consumes a JSON number: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
-func (s *scanner) number() error {
-	if s.peek() == '-' {
-		s.pos++
-	}
-	switch c := s.peek(); {
-	case c == '0':
-		s.pos++
-	case c >= '1' && c <= '9':
-		s.digits()
-	default:
-		return errSyntax
-	}
-	if s.peek() == '.' {
-		s.pos++
-		if s.digits() == 0 {
-			return errSyntax
-		}
-	}
-	if c := s.peek(); c == 'e' || c == 'E' {
-		s.pos++
-		if c := s.peek(); c == '+' || c == '-' {
-			s.pos++
-		}
-		if s.digits() == 0 {
-			return errSyntax
-		}
-	}
-	return nil
-}
-
-func (s *scanner) digits() int {
-	start := s.pos
-	for s.pos < len(s.data) && s.data[s.pos] >= '0' && s.data[s.pos] <= '9' {
-		s.pos++
-	}
-	return s.pos - start
-}
-
-func (s *scanner) ws() {
-	for s.pos < len(s.data) && s.data[s.pos] <= ' ' {
-		switch s.data[s.pos] {
-		case ' ', '\t', '\n', '\r':
-			s.pos++
-		default:
-			return
-		}
-	}
-}
-
-// peek returns the current byte, or 0 at the end.
-func (s *scanner) peek() byte {
-	if s.pos < len(s.data) {
-		return s.data[s.pos]
-	}
-	return 0
 }

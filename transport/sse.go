@@ -32,10 +32,19 @@ type SSEParser struct {
 	br   *bufio.Reader
 	long []byte // accumulates a line longer than the bufio buffer
 	rest []byte // what follows a lone CR within the current physical line
+	// data is the pending event's data: a view of long when the event is
+	// one long data line (the bulk of a huge event is then not copied
+	// again), else buf.
 	data []byte
+	buf  []byte
+	view bool // data is a view of long
 	typ  []byte
 	has  bool // a field of the pending event has been seen
 	eof  bool
+	// inLong is set while the current physical line is in long.
+	inLong bool
+	// maxLine bounds a physical line in bytes (0: no bound).
+	maxLine int64
 
 	dataLines int // data lines in the pending event
 }
@@ -50,8 +59,26 @@ func NewSSEParser(r io.Reader, clock *Clock) *SSEParser {
 func (p *SSEParser) Reset(r io.Reader) {
 	p.src.r, p.src.at = r, 0
 	p.br.Reset(p.src)
-	p.long, p.rest, p.data, p.typ = p.long[:0], nil, p.data[:0], p.typ[:0]
+	p.long, p.rest, p.buf, p.typ = p.long[:0], nil, p.buf[:0], p.typ[:0]
+	p.data, p.view, p.inLong = p.buf, false, false
 	p.has, p.eof, p.dataLines = false, false, 0
+}
+
+// SetMaxLineSize bounds one line of the stream: a longer line (an event
+// that never ends, or a body that is not SSE and has no newline) fails
+// with an oversize error instead of growing without bound. 0 removes the
+// bound.
+func (p *SSEParser) SetMaxLineSize(n int64) { p.maxLine = n }
+
+// shrink drops line and data buffers grown past bigBuffer by a huge event.
+func (p *SSEParser) shrink() {
+	if cap(p.long) > bigBuffer {
+		p.long = nil
+	}
+	if cap(p.buf) > bigBuffer {
+		p.buf = nil
+	}
+	p.data, p.view = p.buf[:0], false
 }
 
 // Next returns the next event. At the end of the stream it returns io.EOF,
@@ -78,7 +105,7 @@ func (p *SSEParser) Next() (Event, error) {
 
 func (p *SSEParser) dispatch() Event {
 	ev := Event{Type: p.typ, Data: p.data, At: p.src.at}
-	p.data, p.typ, p.has, p.dataLines = p.data[:0], p.typ[:0], false, 0
+	p.data, p.view, p.typ, p.has, p.dataLines = p.buf[:0], false, p.typ[:0], false, 0
 	return ev
 }
 
@@ -96,18 +123,39 @@ func (p *SSEParser) field(line []byte) {
 	}
 	switch string(name) {
 	case "data":
-		if p.dataLines > 0 {
-			p.data = append(p.data, '\n')
-		}
-		p.data = append(p.data, value...)
-		p.dataLines++
-		p.has = true
+		p.addData(value)
 	case "event":
 		p.typ = append(p.typ[:0], value...)
 		p.has = true
 	}
 	// id and retry only matter to reconnecting browsers; unknown fields are
 	// ignored as the format requires.
+}
+
+// addData appends one data line to the pending event. The first line of an
+// event, when it is a long line, is kept as a view instead of a copy.
+func (p *SSEParser) addData(value []byte) {
+	switch {
+	case p.dataLines == 0 && p.inLong:
+		p.data, p.view = value, true
+	case p.dataLines == 0:
+		p.buf = append(p.buf[:0], value...)
+		p.data = p.buf
+	default:
+		p.own()
+		p.buf = append(append(p.buf, '\n'), value...)
+		p.data = p.buf
+	}
+	p.dataLines++
+	p.has = true
+}
+
+// own copies a data view into buf, before long is reused or appended to.
+func (p *SSEParser) own() {
+	if p.view {
+		p.buf = append(p.buf[:0], p.data...)
+		p.data, p.view = p.buf, false
+	}
 }
 
 // nextLine returns the next logical line without its terminator.
@@ -142,18 +190,39 @@ func (p *SSEParser) splitCR(line []byte) []byte {
 	return line[:i]
 }
 
-// physicalLine reads up to and including the next '\n', however long.
+// physicalLine reads up to and including the next '\n', up to maxLine
+// bytes.
 func (p *SSEParser) physicalLine() ([]byte, error) {
 	line, err := p.br.ReadSlice('\n')
+	p.inLong = false
 	if !errors.Is(err, bufio.ErrBufferFull) {
 		return line, err
 	}
-	p.long = append(p.long[:0], line...)
+	p.own()
+	p.long, p.inLong = append(p.long[:0], line...), true
 	for errors.Is(err, bufio.ErrBufferFull) {
+		if p.maxLine > 0 && int64(len(p.long)) > p.maxLine {
+			return nil, errLineSize(p.maxLine)
+		}
 		line, err = p.br.ReadSlice('\n')
-		p.long = append(p.long, line...)
+		p.long = append(grow(p.long, len(line)), line...)
+	}
+	if p.maxLine > 0 && int64(len(bytes.TrimSuffix(p.long, []byte("\n")))) > p.maxLine {
+		return nil, errLineSize(p.maxLine)
 	}
 	return p.long, err
+}
+
+// grow makes room for n more bytes by doubling: a huge line arrives a
+// buffer at a time, and append's gentler growth for large slices would
+// allocate several times the line's size on the way.
+func grow(b []byte, n int) []byte {
+	if cap(b)-len(b) >= n {
+		return b
+	}
+	g := make([]byte, len(b), 2*cap(b)+n)
+	copy(g, b)
+	return g
 }
 
 // stampedReader remembers when its last successful Read returned.

@@ -62,6 +62,16 @@ func TestSSEParser(t *testing.T) {
 		{"missing DONE", []string{"data: a\n\n"}, []parsed{{"", "a"}}},
 		{"blank lines only", []string{"\n\n\n"}, nil},
 		{"long line", []string{"data: " + strings.Repeat("x", 40000) + "\n\n"}, []parsed{{"", strings.Repeat("x", 40000)}}},
+		// A long data line is kept as a view of the line buffer: a long
+		// line after it, before the event ends, must not overwrite it.
+		{"long data then long comment", []string{"data: " + strings.Repeat("x", 9000) + "\n: " + strings.Repeat("c", 9000) + "\n\n"},
+			[]parsed{{"", strings.Repeat("x", 9000)}}},
+		{"long data lines joined", []string{"data: " + strings.Repeat("x", 9000) + "\ndata: " + strings.Repeat("y", 9000) + "\n\n"},
+			[]parsed{{"", strings.Repeat("x", 9000) + "\n" + strings.Repeat("y", 9000)}}},
+		{"long then short event", []string{"data: " + strings.Repeat("x", 9000) + "\n\ndata: b\n\n"},
+			[]parsed{{"", strings.Repeat("x", 9000)}, {"", "b"}}},
+		{"long line with lone CR", []string{"data: " + strings.Repeat("x", 9000) + "\r\rdata: b\r\r"},
+			[]parsed{{"", strings.Repeat("x", 9000)}, {"", "b"}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -76,6 +86,33 @@ func TestSSEParser(t *testing.T) {
 				if got[i] != tc.want[i] {
 					t.Errorf("event %d = %q, want %q", i, got[i], tc.want[i])
 				}
+			}
+		})
+	}
+}
+
+// A line over the limit fails with an oversize error naming the limit,
+// however it arrives; one at the limit is read.
+func TestSSEParserLineLimit(t *testing.T) {
+	cases := []struct {
+		name string
+		line int
+		fail bool
+	}{{"under", 9000, false}, {"at", 10000, false}, {"over", 10001, true}, {"endless", 1 << 20, true}}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			body := strings.Repeat("x", tc.line)
+			if tc.name != "endless" {
+				body += "\n\n"
+			}
+			p := NewSSEParser(strings.NewReader(body), NewClock())
+			p.SetMaxLineSize(10000)
+			_, err := p.Next()
+			if got := isOversize(err); got != tc.fail {
+				t.Fatalf("err = %v, want oversize %v", err, tc.fail)
+			}
+			if tc.fail && !strings.Contains(err.Error(), "--max-sse-line-size") {
+				t.Errorf("message %q does not name the limit", err)
 			}
 		})
 	}

@@ -3,48 +3,89 @@ package transport
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
+	"unicode/utf8"
+	"unsafe"
 
 	"github.com/llmbench/llmbench/metrics"
 )
 
 // streamState is the reusable per-request scratch space: the SSE parser,
-// the JSON decoder and the output text buffer.
+// the JSON decoder and the output text buffer, and what the response has
+// said about its own end.
 type streamState struct {
 	parser *SSEParser
 	dec    decoder
 	out    []byte
 	body   []byte // a non-streaming response body
 	clock  *Clock
+
+	// encoding is the response's Content-Encoding, named in the message
+	// of a response the client could not read.
+	encoding string
+	// endedAt is when the first event with a finish_reason or a usage
+	// report arrived (0: none): the server ended the answer as it meant to.
+	endedAt int64
+	// done is set by a `[DONE]` event.
+	done bool
+	// events counts dispatched SSE events, for the message of an empty
+	// stream.
+	events int
 }
 
-func newStreamState(clock *Clock) *streamState {
-	return &streamState{parser: NewSSEParser(nil, clock), clock: clock}
+func newStreamState(clock *Clock, maxLine int64) *streamState {
+	p := NewSSEParser(nil, clock)
+	p.SetMaxLineSize(maxLine)
+	return &streamState{parser: p, clock: clock}
+}
+
+// reset readies the state for a new response.
+func (st *streamState) reset() {
+	st.out = st.out[:0]
+	st.endedAt, st.done, st.events = 0, false, 0
+}
+
+// bigBuffer is the capacity past which a buffer is not kept for the next
+// request: typical answers are a few KB, so only a runaway one is dropped.
+const bigBuffer = 1 << 20
+
+// shrink drops buffers grown by a huge response.
+func (st *streamState) shrink() {
+	if cap(st.out) > bigBuffer {
+		st.out = nil
+	}
+	if cap(st.body) > bigBuffer {
+		st.body = nil
+	}
+	st.dec.shrink()
+	st.parser.shrink()
 }
 
 var done = []byte("[DONE]")
 
 // readStream consumes an SSE response. Content-bearing events become
 // chunks; `[DONE]`, role-only and finish-only deltas, usage-only chunks and
-// comments never do. A stream that ends cleanly without `[DONE]` is still a
-// completed request; one cut mid-body is a failure.
+// comments never do. How the stream ended decides the outcome (see
+// outcome); one cut mid-body is a failure.
 func (st *streamState) readStream(body io.Reader, rec *metrics.Record, g *guard) {
 	st.parser.Reset(body)
-	st.out = st.out[:0]
-	defer func() { rec.Output = string(st.out) }()
+	st.reset()
+	defer func() { rec.Output = st.output(rec) }()
 	for {
 		ev, err := st.parser.Next()
 		if err != nil {
 			st.finishRead(body, rec, g, err)
 			return
 		}
-		g.touch()
+		st.events++
 		if bytes.Equal(ev.Type, []byte("error")) {
-			rec.Err = &metrics.Failure{Class: metrics.ErrServer, Message: truncate(errorText(ev.Data), 200)}
+			rec.Err = fail(metrics.ErrServer, 0, errorText(ev.Data))
 			rec.Done = ev.At
 			return
 		}
 		if bytes.Equal(ev.Data, done) {
+			st.done = true
 			st.finishRead(body, rec, g, io.EOF)
 			return
 		}
@@ -55,8 +96,9 @@ func (st *streamState) readStream(body io.Reader, rec *metrics.Record, g *guard)
 	}
 }
 
-// finishRead ends a stream at err: io.EOF (or [DONE]) completes it after
-// draining the body so the connection can be reused; anything else fails it.
+// finishRead ends a stream at err: io.EOF (or [DONE]) ends it after
+// draining the body so the connection can be reused, and outcome judges
+// what it carried; anything else fails it.
 func (st *streamState) finishRead(body io.Reader, rec *metrics.Record, g *guard, err error) {
 	if errors.Is(err, io.EOF) {
 		_, err = io.Copy(io.Discard, body)
@@ -64,7 +106,53 @@ func (st *streamState) finishRead(body io.Reader, rec *metrics.Record, g *guard,
 	rec.Done = st.clock.Now()
 	if err != nil {
 		rec.Err = g.failure(err)
+		return
 	}
+	rec.Err = st.outcome(rec)
+}
+
+// outcome judges a stream that ended cleanly. Content with a finish_reason,
+// a usage report or `[DONE]` is complete; content with none of them may be
+// cut short (a proxy or server that closed mid-answer), so it is truncated.
+// No content at all is empty — unless the server said it finished and
+// counted 0 completion tokens: a real zero-token answer.
+func (st *streamState) outcome(rec *metrics.Record) *metrics.Failure {
+	switch {
+	case len(rec.Chunks) > 0 && st.endedAt == 0 && !st.done:
+		return fail(metrics.ErrTruncated, 0, "stream ended after content without finish_reason, usage or [DONE]")
+	case len(rec.Chunks) > 0:
+		return nil
+	case st.endedAt != 0 && rec.Usage.CompletionTokens == 0:
+		st.zeroAnswer(rec, st.endedAt)
+		return nil
+	}
+	lacks := "no content event, finish_reason or usage"
+	if st.events == 0 {
+		lacks = "no SSE event at all"
+	}
+	return fail(metrics.ErrEmpty, 0, st.emptyMessage(rec, "stream", lacks))
+}
+
+// zeroAnswer records a completed answer of no tokens as one empty chunk
+// at the event that ended it, as an embeddings response is one chunk, so
+// every completed request is in request_count and the latency figures.
+func (st *streamState) zeroAnswer(rec *metrics.Record, at int64) {
+	rec.Chunks = append(rec.Chunks, at)
+	rec.ChunkEnds = append(rec.ChunkEnds, 0)
+}
+
+// emptyMessage says what an empty response lacked; lacks is what a plain
+// one lacks. It holds no count that varies per request, so the error list
+// groups them all.
+func (st *streamState) emptyMessage(rec *metrics.Record, kind, lacks string) string {
+	msg := "200 " + kind + " without content"
+	switch {
+	case st.encoding != "":
+		return msg + " (body has Content-Encoding " + st.encoding + ", which was not asked for)"
+	case rec.Usage.CompletionTokens > 0:
+		return msg + " though usage reports completion tokens"
+	}
+	return msg + " (" + lacks + ")"
 }
 
 // apply folds one response object into rec; it returns a failure for an
@@ -72,13 +160,16 @@ func (st *streamState) finishRead(body io.Reader, rec *metrics.Record, g *guard,
 func (st *streamState) apply(data []byte, at int64, rec *metrics.Record) *metrics.Failure {
 	p, err := st.dec.decode(data)
 	if err != nil {
-		return &metrics.Failure{Class: metrics.ErrMalformed, Message: truncate(err.Error()+": "+string(data), 200)}
+		return fail(metrics.ErrMalformed, 0, st.malformedMessage(err, data))
 	}
 	if p.errMsg != "" {
-		return &metrics.Failure{Class: metrics.ErrServer, Message: truncate(p.errMsg, 200)}
+		return fail(metrics.ErrServer, 0, p.errMsg)
 	}
 	if p.prompt+p.output > 0 { // some servers send zero-filled usage on every chunk
 		rec.Usage = metrics.Usage{PromptTokens: int(p.prompt), CompletionTokens: int(p.output), Reported: true}
+	}
+	if (p.finished || p.prompt+p.output > 0) && st.endedAt == 0 {
+		st.endedAt = at
 	}
 	if len(p.text) == 0 {
 		return nil
@@ -92,8 +183,19 @@ func (st *streamState) apply(data []byte, at int64, rec *metrics.Record) *metric
 	return nil
 }
 
+// malformedMessage quotes the start of an object that is not JSON, naming
+// an encoding the client never asked for (a gzip body, say).
+func (st *streamState) malformedMessage(err error, data []byte) string {
+	if st.encoding != "" {
+		return fmt.Sprintf("%v: body has Content-Encoding %s, which was not asked for", err, st.encoding)
+	}
+	return err.Error() + ": " + string(data[:min(len(data), 2*maxMessage)])
+}
+
 // readWhole consumes a non-streaming response: one chunk at completion.
-// An embeddings response has no text but still completes the request.
+// An embeddings response has no text but still completes the request; a
+// chat or completions response without text is empty unless the server
+// said it finished with 0 completion tokens.
 func (st *streamState) readWhole(body io.Reader, rec *metrics.Record, g *guard, api API) {
 	buf := bytes.NewBuffer(st.body[:0])
 	_, err := buf.ReadFrom(body)
@@ -103,16 +205,35 @@ func (st *streamState) readWhole(body io.Reader, rec *metrics.Record, g *guard, 
 		rec.Err = g.failure(err)
 		return
 	}
-	st.out = st.out[:0]
-	if failure := st.apply(st.body, rec.Done, rec); failure != nil {
-		rec.Err = failure
+	st.reset()
+	if rec.Err = st.apply(st.body, rec.Done, rec); rec.Err != nil {
 		return
 	}
-	if api == Embeddings && len(rec.Chunks) == 0 {
-		rec.Chunks = append(rec.Chunks, rec.Done)
-		rec.ChunkEnds = append(rec.ChunkEnds, 0)
+	if len(rec.Chunks) == 0 {
+		switch {
+		case api == Embeddings || st.endedAt != 0 && rec.Usage.CompletionTokens == 0:
+			st.zeroAnswer(rec, rec.Done)
+		default:
+			rec.Err = fail(metrics.ErrEmpty, 0, st.emptyMessage(rec, "response", "no choices with text, finish_reason or usage"))
+		}
 	}
-	rec.Output = string(st.out)
+	rec.Output = st.output(rec)
+}
+
+// handOver is the output size from which the record takes the buffer
+// itself instead of a copy: a copy of a huge answer would double its cost.
+const handOver = 64 << 10
+
+// output is the record's Output text: valid UTF-8 whatever the server
+// sent (see validText). A large valid output is handed over without a
+// copy; the state then lets go of the buffer, which is never written again.
+func (st *streamState) output(rec *metrics.Record) string {
+	if len(st.out) < handOver || !utf8.Valid(st.out) {
+		return validText(st.out, rec.ChunkEnds)
+	}
+	s := unsafe.String(&st.out[0], len(st.out))
+	st.out = nil
+	return s
 }
 
 // errorText extracts a message from an `event: error` payload.

@@ -64,7 +64,9 @@ type profileFlags struct {
 	GeneratePlots     bool   `help:"Also render PNG plots (TTFT and latency distributions, TTFT vs ISL, ITL vs token position, ISL vs OSL) into <run>/plots/."`
 
 	RequestTimeout    time.Duration `default:"10m" help:"Per-request timeout, send to last byte."`
-	StreamIdleTimeout time.Duration `default:"0s" help:"Fail a stream silent for this long (0: off)."`
+	StreamIdleTimeout time.Duration `default:"0s" help:"Fail a request the server is silent on for this long: waiting for the response headers, or between two reads of the body, streamed or not (0: off)."`
+	MaxResponseSize   string        `default:"256MiB" help:"Fail a response whose body is larger (error class oversize): bytes, or with a unit (KiB, MiB, GiB, KB, MB, GB)."`
+	MaxSSELineSize    string        `name:"max-sse-line-size" default:"16MiB" help:"Fail a stream with an SSE line longer than this (error class oversize); same units."`
 	MaxErrorRate      string        `help:"Error budget: stop the run (exit 3, what finished is written) once more than this share of a point's requests failed, e.g. 5% or 0.05; judged over at least 20 requests (default: never stop)."`
 	Insecure          bool          `help:"Skip TLS certificate verification."`
 	Verbose           bool          `short:"v" help:"Log more."`
@@ -181,12 +183,26 @@ func (c *profileFlags) validateValues() error {
 	case c.NumPrefixPrompts < 0 || c.PrefixPromptLength < 0:
 		return invalid("--num-prefix-prompts and --prefix-prompt-length must not be negative")
 	}
+	if _, _, err := c.sizeLimits(); err != nil {
+		return err
+	}
 	if p := c.point(); p.Load.Rate > 0 && p.Stop.Requests > 0 {
 		if secs := float64(p.Stop.Requests+p.Warmup) / p.Load.Rate; secs > 86400 {
 			return invalid("--request-rate %g: %d requests would take %.3g s, more than a day; raise the rate or lower --request-count", c.RequestRate, p.Stop.Requests+p.Warmup, secs)
 		}
 	}
 	return checkURL(c.URL)
+}
+
+// sizeLimits parses --max-response-size and --max-sse-line-size.
+func (c *profileFlags) sizeLimits() (response, line int64, err error) {
+	if response, err = transport.ParseSize(c.MaxResponseSize); err != nil {
+		return 0, 0, invalid("--max-response-size: %w", err)
+	}
+	if line, err = transport.ParseSize(c.MaxSSELineSize); err != nil {
+		return 0, 0, invalid("--max-sse-line-size: %w", err)
+	}
+	return response, line, nil
 }
 
 // checkURL refuses a server address no request could be sent to: empty,
@@ -261,11 +277,16 @@ func (c *profileFlags) endpoint() (runtime.Endpoint, error) {
 			return runtime.Endpoint{}, invalid("--url: %w", err)
 		}
 	}
+	maxResponse, maxLine, err := c.sizeLimits()
+	if err != nil {
+		return runtime.Endpoint{}, err
+	}
 	return runtime.Endpoint{
 		URL: c.URL, Path: c.Endpoint, API: api, Stream: c.Streaming && api != transport.Embeddings,
 		Model: c.Model[0], Models: c.models(), ModelSelection: c.ModelSelectionStrategy, ModelSeed: uint64(c.RandomSeed),
 		Headers: headers, Extra: extra,
 		Timeout: c.RequestTimeout, IdleTimeout: c.StreamIdleTimeout, Insecure: c.Insecure,
+		MaxResponseSize: maxResponse, MaxSSELineSize: maxLine,
 		Tokenizer: c.Tokenizer, TokenizerRevision: c.TokenizerRevision, TokenCount: c.TokenCount,
 	}, nil
 }
