@@ -1,12 +1,16 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/llmbench/llmbench/metrics"
 
 	"github.com/llmbench/llmbench/runtime/tokenizer"
 )
@@ -86,22 +90,21 @@ func TestProfileFixedScheduleReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantAt := []time.Duration{0, 150 * time.Millisecond, 400 * time.Millisecond, 410 * time.Millisecond}
-	// A burst of CPU starvation on a shared machine can delay one send by
-	// milliseconds, so up to three replays are tried; a replay that does
-	// not follow the timestamps fails all three.
-	var reqs []replayedRequest
-	for attempt := 1; attempt <= 3; attempt++ {
-		reqs = replayTrace(t, dir, trace)
-		worst := time.Duration(0)
-		for i, req := range reqs {
-			worst = max(worst, (time.Duration(req.Timestamp-reqs[0].Timestamp) - wantAt[i]).Abs())
+	reqs := replayTrace(t, dir, trace)
+	// The plan is exact: each entry is scheduled at its timestamp.
+	recs, _ := readRecords(t, filepath.Join(dir, "artifacts", "m-openai-chat-fixed_schedule", "records.parquet"))
+	slices.SortFunc(recs, func(a, b metrics.Record) int { return cmp.Compare(a.ID, b.ID) })
+	for i, rec := range recs {
+		if got := time.Duration(rec.Scheduled - recs[0].Scheduled); got != wantAt[i] {
+			t.Errorf("entry %d scheduled at %v, want %v", i, got, wantAt[i])
 		}
-		t.Logf("replay %d: worst deviation from the trace's timestamps %v", attempt, worst)
-		if worst <= 2*time.Millisecond {
-			break
-		}
-		if attempt == 3 {
-			t.Errorf("entries sent up to %v off their timestamps in every replay, want ± 2 ms", worst)
+	}
+	// What was measured follows the plan within a bound generous enough
+	// for a starved shared machine (the tight figure is a benchmark's);
+	// sending everything at once would be 410 ms off.
+	for i, req := range reqs {
+		if off := (time.Duration(req.Timestamp-reqs[0].Timestamp) - wantAt[i]).Abs(); off > 50*time.Millisecond {
+			t.Errorf("entry %d sent %v off its timestamp, want within 50 ms", i, off)
 		}
 	}
 	tok, _ := tokenizer.Load(llama3)
