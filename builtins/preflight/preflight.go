@@ -161,13 +161,16 @@ func (g Guard) run(ctx context.Context, path string, req request) error {
 	errs := &headBuffer{max: 64 << 10}
 	cmd.Stdout, cmd.Stderr = out, errs
 	if err := cmd.Start(); err != nil {
+		if ctx.Err() != nil {
+			return interrupted(ctx, path)
+		}
 		log.Warn().Err(err).Msg("Starlark memory limit not applied: cannot start a child process")
 		return nil
 	}
 	err := cmd.Wait()
 	switch {
 	case ctx.Err() != nil:
-		return failure.New(failure.Interrupted, fmt.Errorf("%s: interrupted while evaluating the scenario: %w", path, context.Cause(ctx)))
+		return interrupted(ctx, path)
 	case err == nil && out.String() == doneLine:
 		return nil
 	}
@@ -184,6 +187,10 @@ func (g Guard) run(ctx context.Context, path string, req request) error {
 		what = "running check()"
 	}
 	return failure.Runf("%s: %s in a child process failed: %s", path, what, crash)
+}
+
+func interrupted(ctx context.Context, path string) error {
+	return failure.New(failure.Interrupted, fmt.Errorf("%s: interrupted while evaluating the scenario: %w", path, context.Cause(ctx)))
 }
 
 // doneLine is what a child that finished writes on its standard output.
