@@ -10,6 +10,7 @@ import (
 	"github.com/llmbench/llmbench/reports/artifacts"
 	"github.com/llmbench/llmbench/reports/verdict"
 	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/failure"
 )
 
 // runCmd runs a scenario: every experiment, every point, then the gates
@@ -101,6 +102,13 @@ func judgeCheck(scen *runtime.Scenario, results []runtime.ExperimentResult, rep 
 		rep.Check = verdict.CheckFailed
 		rep.Verdicts = append(rep.Verdicts, verdict.CheckFailures(cf.Messages)...)
 		return nil
+	case classed(err, failure.Interrupted): // Ctrl-C while check() was tried in its child
+		rep.Check, rep.Partial = verdict.CheckNotRun, true
+		return err
+	case classed(err, failure.Run): // that child crashed: llmbench's failure, not the script's
+		rep.Check = verdict.CheckFailed
+		rep.Verdicts = append(rep.Verdicts, verdict.CheckCrash(err))
+		return err
 	}
 	var le *builtins.LoadError
 	if errors.As(err, &le) {
@@ -109,6 +117,13 @@ func judgeCheck(scen *runtime.Scenario, results []runtime.ExperimentResult, rep 
 	rep.Check = verdict.CheckFailed
 	rep.Verdicts = append(rep.Verdicts, verdict.CheckCrash(err))
 	return invalid("%w", err)
+}
+
+// classed reports whether err says it is of class c (an unclassified
+// error says nothing).
+func classed(err error, c failure.Class) bool {
+	var cl failure.Classifier
+	return errors.As(err, &cl) && cl.FailureClass() == c
 }
 
 // firstByPrecedence is the run's outcome as one error, by the exit-code
