@@ -49,9 +49,10 @@ type Guard struct {
 	// Memory is the child's memory budget in bytes, 0 for none.
 	Memory int64
 	// CPU bounds the child's processor time, 0 for no bound: a builtin
-	// working on a huge or deeply nested value (str() of a list nested
-	// 100,000 deep takes minutes) runs between two Starlark steps, where
-	// the step limit cannot stop it. With neither bound there is no child.
+	// working on a huge or deeply nested value (str() of a list nested a
+	// million deep computes for more than five minutes) runs between two
+	// Starlark steps, where the step limit cannot stop it. With neither
+	// bound there is no child.
 	CPU time.Duration
 	// Command is the child's command line; nil means this executable run
 	// as ChildCommand. Tests of this package point it at the test binary.
