@@ -105,7 +105,7 @@ func TestModerateScenarioWorksUnderTheLimit(t *testing.T) {
 		t.Fatalf("check: exit %d, stderr %s", r.code, r.stderr)
 	}
 	r := runCapped(t, t.TempDir(), lowLimit, "run", file, "--no-plots")
-	if r.code != 0 || strings.Count(r.stdout, "check saw 1 point(s) and 1000000 items\n") != 1 {
+	if r.code != 0 || strings.Count(r.stdout, "check saw 1 point(s) and 1000000 items\n") != 1 || strings.Contains(r.stderr, "not applied") {
 		t.Errorf("run: exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
 	}
 }
