@@ -98,7 +98,7 @@ func scriptError(file string, err error) *LoadError {
 	}
 	out := &LoadError{File: file, Msg: err.Error(), Err: err}
 	if ev := deepestEvalError(err); ev != nil {
-		out.Msg = ev.Msg
+		out.Msg = limitMessage(ev.Msg)
 		out.Backtrace = formatStack(ev.CallStack)
 		if pos, ok := innermostScriptPos(ev.CallStack); ok {
 			setPos(out, pos)
@@ -163,8 +163,17 @@ func setPos(e *LoadError, pos syntax.Position) {
 	e.Line, e.Col = int(pos.Line), int(pos.Col)
 }
 
+// Tracebacks keep their first and last frames: how the script got going
+// and where it ended. A runaway recursion is 100,000 frames deep, and a
+// message of that many lines hides the one line that matters.
+const (
+	traceHead = 5
+	traceTail = 5
+)
+
 // formatStack renders the script frames of a stack (builtin frames add no
-// information: the message already names the builtin).
+// information: the message already names the builtin), in the format of
+// starlark.CallStack.String, the middle of a deep stack cut to one line.
 func formatStack(stack starlark.CallStack) string {
 	var script starlark.CallStack
 	for _, fr := range stack {
@@ -172,7 +181,32 @@ func formatStack(stack starlark.CallStack) string {
 			script = append(script, fr)
 		}
 	}
-	return script.String()
+	if len(script) <= traceHead+traceTail+1 {
+		return script.String()
+	}
+	var b strings.Builder
+	b.WriteString(script[:traceHead].String())
+	fmt.Fprintf(&b, "  … %d frames omitted …\n", len(script)-traceHead-traceTail)
+	for _, fr := range script[len(script)-traceTail:] {
+		fmt.Fprintf(&b, "  %s: in %s\n", fr.Pos, fr.Name)
+	}
+	return b.String()
+}
+
+// cancelledPrefix starts the message of a thread cancelled by the step
+// limit (or Ctrl-C); the step limit's own reason says all there is.
+const cancelledPrefix = "Starlark computation cancelled: "
+
+// limitMessage rewords the interpreter's two limits so the user learns
+// what the limit is and what usually hits it.
+func limitMessage(msg string) string {
+	switch {
+	case strings.HasPrefix(msg, cancelledPrefix+tooManySteps):
+		return strings.TrimPrefix(msg, cancelledPrefix)
+	case msg == "Starlark stack overflow":
+		return msg + ": more than 100000 nested calls (a recursion that never ends?)"
+	}
+	return msg
 }
 
 // errorAt makes a *LoadError for a problem found in Go after the script

@@ -109,7 +109,8 @@ func TestUnreadableScenarioIsAnOSError(t *testing.T) {
 func TestStepLimitStopsRunawayScripts(t *testing.T) {
 	path := writeScenario(t, "s.star", "def main(ctx):\n    while True:\n        pass\n")
 	le := loadErr(t, path, Options{MaxSteps: 10_000})
-	if le.Msg != "Starlark computation cancelled: too many steps" || !strings.Contains(le.Backtrace, "in main") {
+	if le.Msg != "too many steps: the scenario ran more than 10000 Starlark steps (a loop or recursion that never ends?)" ||
+		!strings.Contains(le.Backtrace, "in main") {
 		t.Errorf("got %+v", le)
 	}
 	// The default limit still lets a real scenario build a large plan.
@@ -120,6 +121,27 @@ def main(ctx):
 `)
 	if _, err := Load(big, nil, Options{}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A runaway recursion stops at a limit with a message of a few lines: the
+// traceback keeps its first and last frames and says how many it left out.
+func TestDeepRecursionTracebackIsCut(t *testing.T) {
+	path := writeScenario(t, "s.star", "def f(n):\n    return f(n + 1)\n\ndef main(ctx):\n    return f(0)\n")
+	le := loadErr(t, path, Options{MaxSteps: 30_000})
+	lines := strings.Split(le.Error(), "\n")
+	if len(lines) != 13 || !strings.HasPrefix(le.Msg, "too many steps") || !strings.HasPrefix(lines[0], path+":2:") {
+		t.Fatalf("got %d lines:\n%s", len(lines), le.Error())
+	}
+	omitted := lines[7]
+	if !strings.HasPrefix(omitted, "  … ") || !strings.HasSuffix(omitted, " frames omitted …") ||
+		lines[2] != "  "+path+":5:13: in main" || !strings.HasSuffix(lines[12], ": in f") {
+		t.Errorf("traceback:\n%s", le.Error())
+	}
+	// A short stack is shown whole.
+	short := writeScenario(t, "s.star", "def f(n):\n    return f(n - 1) if n else fail(\"bottom\")\n\ndef main(ctx):\n    return f(9)\n")
+	if le := loadErr(t, short, Options{}); strings.Contains(le.Backtrace, "omitted") || strings.Count(le.Backtrace, "in f") != 10 {
+		t.Errorf("short stack:\n%s", le.Error())
 	}
 }
 

@@ -2,6 +2,7 @@ package builtins
 
 import (
 	"context"
+	"fmt"
 	"os"
 
 	"github.com/rs/zerolog/log"
@@ -14,6 +15,10 @@ import (
 // scenario takes a few thousand steps), small enough that an accidental
 // infinite loop ends in about a second with a clear error.
 const DefaultMaxSteps = 10_000_000
+
+// tooManySteps starts the reason a thread stopped by the step limit is
+// cancelled with.
+const tooManySteps = "too many steps"
 
 // Options tunes how a scenario is loaded. The zero value is ready to use.
 type Options struct {
@@ -75,7 +80,11 @@ const sessionKey = "llmbench.session"
 func newThread(name string, s *session) (thread *starlark.Thread, stop func()) {
 	thread = &starlark.Thread{Name: name, Load: s.load, Print: s.print}
 	thread.SetLocal(sessionKey, s)
-	thread.SetMaxExecutionSteps(s.opts.maxSteps())
+	limit := s.opts.maxSteps()
+	thread.SetMaxExecutionSteps(limit)
+	thread.OnMaxSteps = func(t *starlark.Thread) {
+		t.Cancel(fmt.Sprintf("%s: the scenario ran more than %d Starlark steps (a loop or recursion that never ends?)", tooManySteps, limit))
+	}
 	if s.opts.onThread != nil {
 		s.opts.onThread(thread)
 	}

@@ -18,10 +18,11 @@ type checkCmd struct {
 	File   string   `arg:"" type:"path" help:"Scenario file (.star)."`
 	Define []string `short:"D" sep:"none" help:"key=value visible to the scenario as ctx.vars (repeatable)."`
 	outputFlags
+	starlarkFlags
 }
 
 func (c *checkCmd) Run(e *env) error {
-	scen, err := loadScenario(e.stdout, c.File, c.Define)
+	scen, err := loadScenario(e, c.File, c.Define, &c.starlarkFlags)
 	if err != nil {
 		return err
 	}

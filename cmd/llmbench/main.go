@@ -27,6 +27,8 @@ type cli struct {
 	Tokenize tokenizeCmd `cmd:"" help:"Count (or list) the tokens of a text under a Hugging Face tokenizer."`
 	Version  versionCmd  `cmd:"" help:"Print version and build information."`
 
+	Preflight preflightCmd `cmd:"" name:"internal-starlark-preflight" hidden:"" help:"Evaluate a scenario under the Starlark memory limit (internal)."`
+
 	VersionFlag kong.VersionFlag `name:"version" help:"Print the version and exit."`
 	LogLevel    string           `help:"Log level: debug, info, warn, error." default:"info" enum:"debug,info,warn,error"`
 	// RecordsFlush bounds what a crash can lose of records.parquet.

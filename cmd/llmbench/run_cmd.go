@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"path/filepath"
 	"strings"
 
@@ -11,6 +10,7 @@ import (
 	"github.com/llmbench/llmbench/reports/artifacts"
 	"github.com/llmbench/llmbench/reports/verdict"
 	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/failure"
 )
 
 // runCmd runs a scenario: every experiment, every point, then the gates
@@ -19,6 +19,7 @@ type runCmd struct {
 	File   string   `arg:"" type:"path" help:"Scenario file (.star)."`
 	Define []string `short:"D" sep:"none" help:"key=value visible to the scenario as ctx.vars (repeatable)."`
 	outputFlags
+	starlarkFlags
 	DryRun  bool `help:"Load and print the plan without sending traffic (same as llmbench check)."`
 	Resume  bool `help:"Skip the runs of points finished in OUT/checkpoint.json by an earlier, interrupted run of the same scenario."`
 	NoPlots bool `help:"Do not render PNG plots (per point in <point>/plots/, per sweep in OUT/)."`
@@ -49,7 +50,7 @@ func (o *outputFlags) check() error {
 }
 
 func (c *runCmd) Run(e *env) error {
-	scen, err := loadScenario(e.stdout, c.File, c.Define)
+	scen, err := loadScenario(e, c.File, c.Define, &c.starlarkFlags)
 	if err != nil {
 		return err
 	}
@@ -101,6 +102,13 @@ func judgeCheck(scen *runtime.Scenario, results []runtime.ExperimentResult, rep 
 		rep.Check = verdict.CheckFailed
 		rep.Verdicts = append(rep.Verdicts, verdict.CheckFailures(cf.Messages)...)
 		return nil
+	case classed(err, failure.Interrupted): // Ctrl-C while check() was tried in its child
+		rep.Check, rep.Partial = verdict.CheckNotRun, true
+		return err
+	case classed(err, failure.Run): // that child crashed: llmbench's failure, not the script's
+		rep.Check = verdict.CheckFailed
+		rep.Verdicts = append(rep.Verdicts, verdict.CheckCrash(err))
+		return err
 	}
 	var le *builtins.LoadError
 	if errors.As(err, &le) {
@@ -109,6 +117,13 @@ func judgeCheck(scen *runtime.Scenario, results []runtime.ExperimentResult, rep 
 	rep.Check = verdict.CheckFailed
 	rep.Verdicts = append(rep.Verdicts, verdict.CheckCrash(err))
 	return invalid("%w", err)
+}
+
+// classed reports whether err says it is of class c (an unclassified
+// error says nothing).
+func classed(err error, c failure.Class) bool {
+	var cl failure.Classifier
+	return errors.As(err, &cl) && cl.FailureClass() == c
 }
 
 // firstByPrecedence is the run's outcome as one error, by the exit-code
@@ -130,8 +145,10 @@ func firstByPrecedence(runErr, checkErr error, rep *verdict.Report) error {
 
 // loadScenario loads and validates a scenario; every problem is exit 2.
 // The script's print() output goes to stdout as plain lines, as a user
-// debugging a scenario expects (in main() and in check() alike).
-func loadScenario(stdout io.Writer, file string, defines []string) (*runtime.Scenario, error) {
+// debugging a scenario expects (in main() and in check() alike). Loading,
+// and check() later, are first tried in a child process under the
+// Starlark memory limit.
+func loadScenario(e *env, file string, defines []string, sf *starlarkFlags) (*runtime.Scenario, error) {
 	vars := map[string]string{}
 	for _, d := range defines {
 		k, v, ok := strings.Cut(d, "=")
@@ -140,8 +157,12 @@ func loadScenario(stdout io.Writer, file string, defines []string) (*runtime.Sce
 		}
 		vars[k] = v
 	}
-	printPlain := func(_, msg string) { fmt.Fprintln(stdout, msg) }
-	return builtins.Load(file, vars, builtins.Options{Print: printPlain}) // its errors are input errors
+	guard, err := sf.guard()
+	if err != nil {
+		return nil, err
+	}
+	printPlain := func(_, msg string) { fmt.Fprintln(e.stdout, msg) }
+	return guard.Load(e.ctx, file, vars, builtins.Options{Print: printPlain}) // its errors are input errors
 }
 
 // runExperiments measures every experiment, writing each point as it ends.
