@@ -184,6 +184,10 @@ var simParams = map[string]func(*sim.Config, string) error{
 		c.Seed, err = strconv.ParseInt(v, 10, 64)
 		return err
 	},
+	"flavor": func(c *sim.Config, v string) error {
+		c.Flavor = sim.Flavor(v)
+		return nil // Validate names the flavors
+	},
 	"reasoning": func(c *sim.Config, v string) (err error) {
 		c.Reasoning, err = strconv.ParseBool(v)
 		return err

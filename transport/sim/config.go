@@ -74,6 +74,10 @@ type Config struct {
 	// ReasoningTokens is how many leading tokens are reasoning; the total
 	// output length is still max_tokens.
 	ReasoningTokens int
+
+	// Flavor is the server whose stream format is imitated: FlavorVLLM
+	// (the zero value) or FlavorOllama; see Flavor.
+	Flavor Flavor
 }
 
 // DefaultConfig returns a small, fast engine resembling an 8B model on one
@@ -130,6 +134,9 @@ func (c Config) Validate() error {
 	}
 	if c.Reasoning && c.ReasoningTokens < 1 {
 		bad("reasoning_tokens must be >= 1 when reasoning is on, got %d", c.ReasoningTokens)
+	}
+	if err := validFlavor(c.Flavor); err != nil {
+		bad("%v", err)
 	}
 	errs = append(errs, c.validateRates()...)
 	return errors.Join(errs...)

@@ -55,10 +55,11 @@ type sseSink struct {
 // newSSESink sends the response headers at once, as a server does when it
 // accepts a streaming request, before the request waits for a slot.
 func newSSESink(j *job) (*sseSink, error) {
-	s := &sseSink{j: j, w: j.w, rc: http.NewResponseController(j.w), shape: &chatShape}
+	flavor := j.srv.cfg.Flavor
+	s := &sseSink{j: j, w: j.w, rc: http.NewResponseController(j.w), shape: shapeFor(flavor, j.req.api, j.req.includeUsage)}
 	object := "chat.completion.chunk"
 	if j.req.api == apiCompletions {
-		s.shape, object = &completionShape, "text_completion"
+		object = "text_completion"
 	}
 	s.head = append(s.head, `data: {"id":"`...)
 	s.head = append(s.head, j.id...)
@@ -69,6 +70,9 @@ func newSSESink(j *job) (*sseSink, error) {
 	s.head = append(s.head, `,"model":`...)
 	s.head = append(s.head, j.srv.modelJSON...)
 	s.head = append(s.head, ',')
+	if flavor == FlavorOllama {
+		s.head = append(s.head, ollamaFingerprint...)
+	}
 	h := s.w.Header()
 	h.Set("Content-Type", "text/event-stream; charset=utf-8")
 	h.Set("Cache-Control", "no-cache")
