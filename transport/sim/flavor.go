@@ -1,6 +1,9 @@
 package sim
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Flavor names the server whose stream format the simulator imitates.
 // Clients parse vLLM's and Ollama's streams differently enough (a role-only
@@ -52,25 +55,30 @@ var ollamaChatShape = streamShape{
 // when include_usage is set, before the real counts at the end.
 const ollamaZeroUsage = `,"usage":{"prompt_tokens":0,"completion_tokens":0,"total_tokens":0}`
 
-// ollamaCompletionShape returns Ollama's text_completion chunk, with the
-// zero-filled usage on every chunk when the request asked for usage.
-func ollamaCompletionShape(includeUsage bool) *streamShape {
-	u := ""
+// ollamaCompletionShape returns Ollama's text_completion chunk, whose keys
+// come in another order than its chat chunk's (choices, then model and
+// system_fingerprint, then usage), with the zero-filled usage on every
+// chunk when the request asked for usage. It holds the model's JSON, so it
+// is built per request.
+func ollamaCompletionShape(includeUsage bool, modelJSON []byte) *streamShape {
+	tail := `,"model":` + string(modelJSON) + `,` + strings.TrimSuffix(ollamaFingerprint, ",")
 	if includeUsage {
-		u = ollamaZeroUsage
+		tail += ollamaZeroUsage
 	}
 	return &streamShape{
-		open:   `"choices":[{"text":"`,
-		close:  `","index":0,"finish_reason":null}]` + u + `}`,
-		finish: `"choices":[{"text":"","index":0,"finish_reason":"length"}]` + u + `}`,
+		open:     `"choices":[{"text":"`,
+		close:    `","index":0,"finish_reason":null}]` + tail + `}`,
+		finish:   `"choices":[{"text":"","index":0,"finish_reason":"length"}]` + tail + `}`,
+		usage:    `"choices":[],"model":` + string(modelJSON) + `,` + ollamaFingerprint + `"usage":{`,
+		headless: true,
 	}
 }
 
 // shapeFor picks the stream shape of a request under the flavor.
-func shapeFor(f Flavor, a api, includeUsage bool) *streamShape {
+func shapeFor(f Flavor, a api, includeUsage bool, modelJSON []byte) *streamShape {
 	switch {
 	case f == FlavorOllama && a == apiCompletions:
-		return ollamaCompletionShape(includeUsage)
+		return ollamaCompletionShape(includeUsage, modelJSON)
 	case f == FlavorOllama:
 		return &ollamaChatShape
 	case a == apiCompletions:

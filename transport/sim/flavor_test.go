@@ -17,9 +17,9 @@ func TestOllamaFlavorStreams(t *testing.T) {
 		chatEnd  = `{"id":"chatcmpl-1","object":"chat.completion.chunk","created":T,"model":"test-model","system_fingerprint":"fp_ollama","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":"length"}]}`
 		chatUse  = `{"id":"chatcmpl-1","object":"chat.completion.chunk","created":T,"model":"test-model","system_fingerprint":"fp_ollama","choices":[],"usage":{"prompt_tokens":3,"completion_tokens":3,"total_tokens":6}}`
 		zero     = `,"usage":{"prompt_tokens":0,"completion_tokens":0,"total_tokens":0}`
-		compTok  = `{"id":"cmpl-1","object":"text_completion","created":T,"model":"test-model","system_fingerprint":"fp_ollama","choices":[{"text":"W","index":0,"finish_reason":null}]%s}`
-		compEnd  = `{"id":"cmpl-1","object":"text_completion","created":T,"model":"test-model","system_fingerprint":"fp_ollama","choices":[{"text":"","index":0,"finish_reason":"length"}]%s}`
-		compUse  = `{"id":"cmpl-1","object":"text_completion","created":T,"model":"test-model","system_fingerprint":"fp_ollama","choices":[],"usage":{"prompt_tokens":3,"completion_tokens":3,"total_tokens":6}}`
+		compTok  = `{"id":"cmpl-1","object":"text_completion","created":T,"choices":[{"text":"W","index":0,"finish_reason":null}],"model":"test-model","system_fingerprint":"fp_ollama"%s}`
+		compEnd  = `{"id":"cmpl-1","object":"text_completion","created":T,"choices":[{"text":"","index":0,"finish_reason":"length"}],"model":"test-model","system_fingerprint":"fp_ollama"%s}`
+		compUse  = `{"id":"cmpl-1","object":"text_completion","created":T,"choices":[],"model":"test-model","system_fingerprint":"fp_ollama","usage":{"prompt_tokens":3,"completion_tokens":3,"total_tokens":6}}`
 		doneLine = `[DONE]`
 	)
 	tests := []struct {

@@ -21,6 +21,12 @@ type sink interface {
 // byte for byte like vLLM's, so the hot path only concatenates.
 type streamShape struct {
 	role, open, openReasoning, close, finish string
+	// usage opens the usage-only chunk after the head; "" is vLLM's
+	// `"choices":[],"usage":{`.
+	usage string
+	// headless marks a shape that writes the model (and what follows it)
+	// itself, after "choices", so the head ends at "created".
+	headless bool
 }
 
 var chatShape = streamShape{
@@ -56,7 +62,8 @@ type sseSink struct {
 // accepts a streaming request, before the request waits for a slot.
 func newSSESink(j *job) (*sseSink, error) {
 	flavor := j.srv.cfg.Flavor
-	s := &sseSink{j: j, w: j.w, rc: http.NewResponseController(j.w), shape: shapeFor(flavor, j.req.api, j.req.includeUsage)}
+	s := &sseSink{j: j, w: j.w, rc: http.NewResponseController(j.w),
+		shape: shapeFor(flavor, j.req.api, j.req.includeUsage, j.srv.modelJSON)}
 	object := "chat.completion.chunk"
 	if j.req.api == apiCompletions {
 		object = "text_completion"
@@ -67,11 +74,14 @@ func newSSESink(j *job) (*sseSink, error) {
 	s.head = append(s.head, object...)
 	s.head = append(s.head, `","created":`...)
 	s.head = strconv.AppendInt(s.head, j.created, 10)
-	s.head = append(s.head, `,"model":`...)
-	s.head = append(s.head, j.srv.modelJSON...)
 	s.head = append(s.head, ',')
-	if flavor == FlavorOllama {
-		s.head = append(s.head, ollamaFingerprint...)
+	if !s.shape.headless {
+		s.head = append(s.head, `"model":`...)
+		s.head = append(s.head, j.srv.modelJSON...)
+		s.head = append(s.head, ',')
+		if flavor == FlavorOllama {
+			s.head = append(s.head, ollamaFingerprint...)
+		}
 	}
 	h := s.w.Header()
 	h.Set("Content-Type", "text/event-stream; charset=utf-8")
@@ -121,7 +131,12 @@ func (s *sseSink) finish() error {
 func (s *sseSink) usage() error {
 	p, c := int64(s.j.req.promptTokens), int64(s.j.req.outputTokens)
 	b := append(s.buf[:0], s.head...)
-	b = append(b, `"choices":[],"usage":{"prompt_tokens":`...)
+	if s.shape.usage != "" {
+		b = append(b, s.shape.usage...)
+	} else {
+		b = append(b, `"choices":[],"usage":{`...)
+	}
+	b = append(b, `"prompt_tokens":`...)
 	b = strconv.AppendInt(b, p, 10)
 	b = append(b, `,"completion_tokens":`...)
 	b = strconv.AppendInt(b, c, 10)
