@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptrace"
 	"path/filepath"
@@ -169,6 +170,7 @@ func (rs *realServer) reusedAfter(t *testing.T, d time.Duration) (bool, time.Dur
 		if err != nil {
 			t.Fatalf("GET /api/version: %v", err)
 		}
+		_, _ = io.Copy(io.Discard, resp.Body) // read to the end, or the client closes the connection
 		resp.Body.Close()
 		return info
 	}

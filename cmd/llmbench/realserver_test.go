@@ -174,11 +174,14 @@ func realAnswers(url string) bool {
 }
 
 // profile runs `llmbench profile` against the server with the suite's
-// model (unless args name another with -m) and returns the result and the
+// model (unless args name another server with -u or model with -m) and returns the result and the
 // one artifact folder it wrote under dir/artifacts ("" if none).
 func (rs *realServer) profile(t *testing.T, dir string, args ...string) (cliResult, string) {
 	t.Helper()
-	full := []string{"profile", "-u", rs.base, "--artifact-dir", filepath.Join(dir, "artifacts")}
+	full := []string{"profile", "--artifact-dir", filepath.Join(dir, "artifacts")}
+	if !realHasArg(args, "-u") {
+		full = append(full, "-u", rs.base)
+	}
 	if !realHasArg(args, "-m") {
 		full = append(full, "-m", rs.model)
 	}
