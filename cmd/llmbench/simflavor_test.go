@@ -2,6 +2,7 @@ package main
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -33,6 +34,32 @@ func TestSimOllamaFlavorCountsLikeVLLM(t *testing.T) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// The simulator set up as the real Ollama behaved (docs/validation.md): a
+// model it does not serve is a 404 for every request and exit 3; a prompt
+// beyond its context is truncated, which usage shows and the tokenizer-free
+// ISL (usage) reports; merged chunks are fewer than tokens.
+func TestSimImitatesOllamaEdges(t *testing.T) {
+	const url = "sim://?ttft=1ms&itl=1ms&flavor=ollama&strict_model=true&context_tokens=20&merge_rate=0.2"
+	dir := t.TempDir()
+	r := runCLI(t, dir, "profile", "-m", "nosuch", "-u", url, "--streaming", "--request-count", "3", "--output-tokens-mean", "4")
+	if r.code != 3 || !strings.Contains(r.stderr, "http 404: model 'nosuch' not found") {
+		t.Errorf("unknown model: exit %d, stderr %q; want 3 naming the 404", r.code, r.stderr)
+	}
+	dir = t.TempDir()
+	r = runCLI(t, dir, "profile", "-m", "llmbench-sim", "-u", url, "--streaming", "--request-count", "4",
+		"--synthetic-input-tokens-mean", "50", "--output-tokens-mean", "30", "--token-count", "usage")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	recs, _ := readRecords(t, filepath.Join(dir, "artifacts", "llmbench-sim-openai-chat-concurrency1", "records.parquet"))
+	for _, rec := range recs {
+		if rec.Err != nil || rec.Usage.PromptTokens != 20 || rec.Usage.CompletionTokens != 30 || len(rec.Chunks) >= 30 {
+			t.Errorf("request %d: err %v, usage %+v, %d chunks; want 20 prompt (truncated) and 30 completion tokens in fewer chunks",
+				rec.ID, rec.Err, rec.Usage, len(rec.Chunks))
 		}
 	}
 }

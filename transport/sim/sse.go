@@ -56,6 +56,8 @@ type sseSink struct {
 	// every event of the request.
 	head []byte
 	buf  []byte
+	// held is token text kept back under MergeRate for the next chunk.
+	held []byte
 }
 
 // newSSESink sends the response headers at once, as a server does when it
@@ -97,7 +99,24 @@ func (s *sseSink) begin() error {
 	return s.event(s.shape.role)
 }
 
+// token sends one token's chunk; under MergeRate an answer token may be
+// held back and go out with the next one (reasoning text is never merged).
 func (s *sseSink) token(text []byte, reasoning bool) error {
+	if rate := s.j.srv.cfg.MergeRate; rate > 0 && !reasoning {
+		if s.j.rng.Float64() < rate {
+			s.held = append(s.held, text...)
+			return nil
+		}
+		if len(s.held) > 0 {
+			text = append(s.held, text...)
+			s.held = s.held[:0]
+		}
+	}
+	return s.emit(text, reasoning)
+}
+
+// emit writes one content chunk.
+func (s *sseSink) emit(text []byte, reasoning bool) error {
 	b := append(s.buf[:0], s.head...)
 	if reasoning {
 		b = append(b, s.shape.openReasoning...)
@@ -116,6 +135,15 @@ func (s *sseSink) malformed() error {
 }
 
 func (s *sseSink) finish() error {
+	if len(s.held) > 0 {
+		// The last tokens were held back: they go out before the end, as
+		// Ollama flushes a pending piece when the sequence stops.
+		held := s.held
+		s.held = nil
+		if err := s.emit(held, false); err != nil {
+			return err
+		}
+	}
 	if err := s.event(s.shape.finish); err != nil {
 		return err
 	}
