@@ -178,6 +178,8 @@ var simParams = map[string]func(*sim.Config, string) error{
 	"itl_per_seq":       durationParam(func(c *sim.Config) *time.Duration { return &c.ITLPerSeq }),
 	"stall":             durationParam(func(c *sim.Config) *time.Duration { return &c.Stall }),
 	"max_batch":         intParam(func(c *sim.Config) *int { return &c.MaxBatch }),
+	"context_tokens":    intParam(func(c *sim.Config) *int { return &c.ContextTokens }),
+	"merge_rate":        floatParam(func(c *sim.Config) *float64 { return &c.MergeRate }),
 	"output_tokens":     intParam(func(c *sim.Config) *int { return &c.DefaultOutputTokens }),
 	"reasoning_tokens":  intParam(func(c *sim.Config) *int { return &c.ReasoningTokens }),
 	"jitter":            floatParam(func(c *sim.Config) *float64 { return &c.Jitter }),
@@ -188,6 +190,14 @@ var simParams = map[string]func(*sim.Config, string) error{
 	"stall_rate":        floatParam(func(c *sim.Config) *float64 { return &c.StallRate }),
 	"seed": func(c *sim.Config, v string) (err error) {
 		c.Seed, err = strconv.ParseInt(v, 10, 64)
+		return err
+	},
+	"flavor": func(c *sim.Config, v string) error {
+		c.Flavor = sim.Flavor(v)
+		return nil // Validate names the flavors
+	},
+	"strict_model": func(c *sim.Config, v string) (err error) {
+		c.StrictModel, err = strconv.ParseBool(v)
 		return err
 	},
 	"reasoning": func(c *sim.Config, v string) (err error) {

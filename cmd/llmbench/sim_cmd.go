@@ -28,6 +28,10 @@ type simCmd struct {
 	Stall           time.Duration `default:"1s" help:"Length of a stall."`
 	Reasoning       bool          `help:"Stream reasoning_content before the answer."`
 	ReasoningTokens int           `default:"32" help:"Reasoning tokens per response."`
+	ContextTokens   int           `help:"Context window (0: unlimited): the ollama flavor truncates longer prompts, vllm refuses prompt+max_tokens beyond it with 400."`
+	MergeRate       float64       `help:"Fraction of streamed tokens sent together with the next one (Ollama merges multi-byte pieces)."`
+	StrictModel     bool          `help:"Answer 404 to requests naming a model other than --model."`
+	Flavor          string        `default:"vllm" enum:"vllm,ollama" help:"Stream format to imitate: vllm (role-only first chunk, finish-only delta) or ollama (role on every delta, empty last content chunk, zero-filled usage on completions chunks)."`
 }
 
 func (c *simCmd) Run(e *env) error {
@@ -36,7 +40,8 @@ func (c *simCmd) Run(e *env) error {
 		ITLPerSeq: c.ITLPerSeq, MaxBatch: c.MaxBatch, Jitter: c.Jitter, DefaultOutputTokens: c.OutputTokens,
 		Model: c.Model, ErrorRate429: c.ErrorRate429, ErrorRate500: c.ErrorRate500, ResetRate: c.ResetRate,
 		MalformedRate: c.MalformedRate, StallRate: c.StallRate, Stall: c.Stall,
-		Reasoning: c.Reasoning, ReasoningTokens: c.ReasoningTokens,
+		Reasoning: c.Reasoning, ReasoningTokens: c.ReasoningTokens, Flavor: sim.Flavor(c.Flavor),
+		ContextTokens: c.ContextTokens, MergeRate: c.MergeRate, StrictModel: c.StrictModel,
 	}
 	if err := cfg.Validate(); err != nil {
 		return invalid("%w", err)

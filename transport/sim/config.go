@@ -74,6 +74,26 @@ type Config struct {
 	// ReasoningTokens is how many leading tokens are reasoning; the total
 	// output length is still max_tokens.
 	ReasoningTokens int
+
+	// Flavor is the server whose stream format is imitated: FlavorVLLM
+	// (the zero value) or FlavorOllama; see Flavor.
+	Flavor Flavor
+	// ContextTokens is the model's context window (0: unlimited). A longer
+	// prompt is cut to its last ContextTokens tokens under FlavorOllama,
+	// which then reports ContextTokens prompt tokens and answers normally
+	// (Ollama truncates to num_ctx); under FlavorVLLM a request whose
+	// prompt and max_tokens together exceed it gets a 400, as vLLM refuses
+	// one beyond max_model_len.
+	ContextTokens int
+	// MergeRate is the fraction of streamed tokens held back and sent in
+	// one chunk with the next token, as Ollama does with a token that ends
+	// inside a multi-byte character, so content chunks number fewer than
+	// tokens. 0 (the default) sends every token in its own chunk.
+	MergeRate float64
+	// StrictModel answers 404 to a request naming a model other than
+	// Model, in the flavor's error shape, as real servers do; by default
+	// any model name is served.
+	StrictModel bool
 }
 
 // DefaultConfig returns a small, fast engine resembling an 8B model on one
@@ -128,8 +148,17 @@ func (c Config) Validate() error {
 	if c.DefaultOutputTokens < 1 {
 		bad("default_output_tokens must be >= 1, got %d", c.DefaultOutputTokens)
 	}
+	if c.ContextTokens < 0 {
+		bad("context_tokens must be >= 0, got %d", c.ContextTokens)
+	}
+	if !(c.MergeRate >= 0 && c.MergeRate < 1) {
+		bad("merge_rate must be in [0, 1), got %g", c.MergeRate)
+	}
 	if c.Reasoning && c.ReasoningTokens < 1 {
 		bad("reasoning_tokens must be >= 1 when reasoning is on, got %d", c.ReasoningTokens)
+	}
+	if err := validFlavor(c.Flavor); err != nil {
+		bad("%v", err)
 	}
 	errs = append(errs, c.validateRates()...)
 	return errors.Join(errs...)

@@ -16,6 +16,14 @@ func (s *Server) inference(a api) http.HandlerFunc {
 		if err == nil {
 			err = ferr
 		}
+		if err == nil && s.cfg.StrictModel && req.model != s.cfg.Model {
+			s.stats.notFound.Add(1)
+			s.writeModelNotFound(w, req.model)
+			return
+		}
+		if err == nil {
+			err = s.fitContext(&req)
+		}
 		if err != nil {
 			s.stats.badRequest.Add(1)
 			writeError(w, http.StatusBadRequest, "invalid_request_error", err.Error())

@@ -25,6 +25,7 @@ const maxBodyBytes = 64 << 20
 // (temperature, min_tokens, ignore_eos, ...) is accepted and ignored, since
 // the sim always generates exactly max_tokens.
 type wireRequest struct {
+	Model    string `json:"model"`
 	Messages []struct {
 		Content json.RawMessage `json:"content"`
 	} `json:"messages"`
@@ -41,6 +42,7 @@ type wireRequest struct {
 // genRequest is a decoded, validated request.
 type genRequest struct {
 	api          api
+	model        string
 	promptTokens int
 	outputTokens int
 	stream       bool
@@ -55,7 +57,7 @@ func decodeRequest(r *http.Request, a api, defaultOutput int) (genRequest, error
 	if err := json.NewDecoder(http.MaxBytesReader(nil, r.Body, maxBodyBytes)).Decode(&w); err != nil {
 		return genRequest{}, fmt.Errorf("invalid JSON body: %v", err)
 	}
-	g := genRequest{api: a, stream: w.Stream && a != apiEmbeddings, includeUsage: w.StreamOptions.IncludeUsage}
+	g := genRequest{api: a, model: w.Model, stream: w.Stream && a != apiEmbeddings, includeUsage: w.StreamOptions.IncludeUsage}
 	var err error
 	switch a {
 	case apiChat:

@@ -39,7 +39,7 @@ type Server struct {
 // Stats counts what the server did, so a test can reconcile the errors a
 // client reports with the faults the server injected. Every inference
 // request ends in exactly one of Completed, Canceled, BadRequest,
-// Status429, Status500 or Resets; Malformed and Stalls count injected
+// NotFound, Status429, Status500 or Resets; Malformed and Stalls count injected
 // faults on requests that then went on (usually to Completed).
 type Stats struct {
 	// Requests counts POSTs to the chat, completions and embeddings paths.
@@ -49,8 +49,11 @@ type Stats struct {
 	// Canceled counts requests abandoned because the client went away or
 	// the server closed.
 	Canceled int64
-	// BadRequest counts 400 answers (invalid body or X-Sim-Fault).
+	// BadRequest counts 400 answers (invalid body or X-Sim-Fault, or a
+	// request beyond ContextTokens under FlavorVLLM).
 	BadRequest int64
+	// NotFound counts 404 answers to an unknown model (StrictModel).
+	NotFound int64
 	// Status429 and Status500 count injected HTTP errors.
 	Status429 int64
 	Status500 int64
@@ -67,8 +70,8 @@ type Stats struct {
 }
 
 type counters struct {
-	requests, completed, canceled, badRequest, status429, status500 atomic.Int64
-	resets, malformed, stalls, promptTokens, completionTokens       atomic.Int64
+	requests, completed, canceled, badRequest, notFound, status429, status500 atomic.Int64
+	resets, malformed, stalls, promptTokens, completionTokens                 atomic.Int64
 }
 
 // Start validates cfg, listens on cfg.Addr and serves in the background
@@ -124,7 +127,7 @@ func (s *Server) Stats() Stats {
 	c := &s.stats
 	return Stats{
 		Requests: c.requests.Load(), Completed: c.completed.Load(), Canceled: c.canceled.Load(),
-		BadRequest: c.badRequest.Load(), Status429: c.status429.Load(), Status500: c.status500.Load(),
+		BadRequest: c.badRequest.Load(), NotFound: c.notFound.Load(), Status429: c.status429.Load(), Status500: c.status500.Load(),
 		Resets: c.resets.Load(), Malformed: c.malformed.Load(), Stalls: c.stalls.Load(),
 		PromptTokens: c.promptTokens.Load(), CompletionTokens: c.completionTokens.Load(),
 	}

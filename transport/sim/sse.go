@@ -21,6 +21,12 @@ type sink interface {
 // byte for byte like vLLM's, so the hot path only concatenates.
 type streamShape struct {
 	role, open, openReasoning, close, finish string
+	// usage opens the usage-only chunk after the head; "" is vLLM's
+	// `"choices":[],"usage":{`.
+	usage string
+	// headless marks a shape that writes the model (and what follows it)
+	// itself, after "choices", so the head ends at "created".
+	headless bool
 }
 
 var chatShape = streamShape{
@@ -50,15 +56,19 @@ type sseSink struct {
 	// every event of the request.
 	head []byte
 	buf  []byte
+	// held is token text kept back under MergeRate for the next chunk.
+	held []byte
 }
 
 // newSSESink sends the response headers at once, as a server does when it
 // accepts a streaming request, before the request waits for a slot.
 func newSSESink(j *job) (*sseSink, error) {
-	s := &sseSink{j: j, w: j.w, rc: http.NewResponseController(j.w), shape: &chatShape}
+	flavor := j.srv.cfg.Flavor
+	s := &sseSink{j: j, w: j.w, rc: http.NewResponseController(j.w),
+		shape: shapeFor(flavor, j.req.api, j.req.includeUsage, j.srv.modelJSON)}
 	object := "chat.completion.chunk"
 	if j.req.api == apiCompletions {
-		s.shape, object = &completionShape, "text_completion"
+		object = "text_completion"
 	}
 	s.head = append(s.head, `data: {"id":"`...)
 	s.head = append(s.head, j.id...)
@@ -66,9 +76,15 @@ func newSSESink(j *job) (*sseSink, error) {
 	s.head = append(s.head, object...)
 	s.head = append(s.head, `","created":`...)
 	s.head = strconv.AppendInt(s.head, j.created, 10)
-	s.head = append(s.head, `,"model":`...)
-	s.head = append(s.head, j.srv.modelJSON...)
 	s.head = append(s.head, ',')
+	if !s.shape.headless {
+		s.head = append(s.head, `"model":`...)
+		s.head = append(s.head, j.srv.modelJSON...)
+		s.head = append(s.head, ',')
+		if flavor == FlavorOllama {
+			s.head = append(s.head, ollamaFingerprint...)
+		}
+	}
 	h := s.w.Header()
 	h.Set("Content-Type", "text/event-stream; charset=utf-8")
 	h.Set("Cache-Control", "no-cache")
@@ -83,7 +99,24 @@ func (s *sseSink) begin() error {
 	return s.event(s.shape.role)
 }
 
+// token sends one token's chunk; under MergeRate an answer token may be
+// held back and go out with the next one (reasoning text is never merged).
 func (s *sseSink) token(text []byte, reasoning bool) error {
+	if rate := s.j.srv.cfg.MergeRate; rate > 0 && !reasoning {
+		if s.j.rng.Float64() < rate {
+			s.held = append(s.held, text...)
+			return nil
+		}
+		if len(s.held) > 0 {
+			text = append(s.held, text...)
+			s.held = s.held[:0]
+		}
+	}
+	return s.emit(text, reasoning)
+}
+
+// emit writes one content chunk.
+func (s *sseSink) emit(text []byte, reasoning bool) error {
 	b := append(s.buf[:0], s.head...)
 	if reasoning {
 		b = append(b, s.shape.openReasoning...)
@@ -102,6 +135,15 @@ func (s *sseSink) malformed() error {
 }
 
 func (s *sseSink) finish() error {
+	if len(s.held) > 0 {
+		// The last tokens were held back: they go out before the end, as
+		// Ollama flushes a pending piece when the sequence stops.
+		held := s.held
+		s.held = nil
+		if err := s.emit(held, false); err != nil {
+			return err
+		}
+	}
 	if err := s.event(s.shape.finish); err != nil {
 		return err
 	}
@@ -117,7 +159,12 @@ func (s *sseSink) finish() error {
 func (s *sseSink) usage() error {
 	p, c := int64(s.j.req.promptTokens), int64(s.j.req.outputTokens)
 	b := append(s.buf[:0], s.head...)
-	b = append(b, `"choices":[],"usage":{"prompt_tokens":`...)
+	if s.shape.usage != "" {
+		b = append(b, s.shape.usage...)
+	} else {
+		b = append(b, `"choices":[],"usage":{`...)
+	}
+	b = append(b, `"prompt_tokens":`...)
 	b = strconv.AppendInt(b, p, 10)
 	b = append(b, `,"completion_tokens":`...)
 	b = strconv.AppendInt(b, c, 10)
