@@ -151,16 +151,12 @@ func parseTraceLine(r *record) (traceLine, error) {
 	if l.outputLen, _, err = r.count("output_length"); err != nil {
 		return l, err
 	}
-	ts, hasTime, err := r.number("timestamp")
-	if err != nil {
+	if l.at, l.hasTime, err = r.millis("timestamp"); err != nil {
 		return l, err
 	}
-	l.at, l.hasTime = msDuration(ts), hasTime
-	delay, _, err := r.number("delay")
-	if err != nil {
+	if l.delay, _, err = r.millis("delay"); err != nil {
 		return l, err
 	}
-	l.delay = msDuration(delay)
 	if l.session, err = r.id("session_id"); err != nil {
 		return l, err
 	}
@@ -176,6 +172,23 @@ func parseTraceLine(r *record) (traceLine, error) {
 		}
 	}
 	return l, nil
+}
+
+// maxMillis is the longest time a trace may give: what a time.Duration
+// holds (292 years), beyond which the conversion would wrap to a negative
+// time and pass the time-order check.
+const maxMillis = float64(math.MaxInt64/int64(time.Millisecond)) - 1
+
+// millis reads an optional time in ms >= 0 as a duration.
+func (r *record) millis(field string) (time.Duration, bool, error) {
+	v, ok, err := r.number(field)
+	if err != nil || !ok {
+		return 0, ok, err
+	}
+	if v > maxMillis {
+		return 0, false, r.errorf(field, "%s ms is more than %.0f ms (292 years)", strconv.FormatFloat(v, 'g', -1, 64), maxMillis)
+	}
+	return msDuration(v), true, nil
 }
 
 func msDuration(v float64) time.Duration {
