@@ -3,6 +3,7 @@ package runtime
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"net"
 	"net/url"
@@ -124,18 +125,30 @@ func preflight(base string) error {
 }
 
 // SimConfig reads simulator settings from a sim:// URL's query, e.g.
-// "sim://?max_batch=8&itl=5ms&error_rate_500=0.01".
+// "sim://?max_batch=8&itl=5ms&error_rate_500=0.01". Nothing of the URL is
+// ignored: a host or path ("sim://max_batch=8", the "?" forgotten) or a
+// query pair that does not parse ("max_batch=8;itl=5ms") is refused, not
+// dropped, so the simulator never runs with settings other than written.
+// Parameters are checked in name order, so the error is always the same.
 func SimConfig(raw string) (sim.Config, error) {
 	cfg := sim.DefaultConfig()
 	u, err := url.Parse(raw)
 	if err != nil {
 		return cfg, fmt.Errorf("invalid simulator url %q: %v", raw, err)
 	}
-	for key, vals := range u.Query() {
+	if u.Scheme != "sim" || u.Opaque != "" || u.User != nil || u.Host != "" || u.Path != "" || u.Fragment != "" {
+		return cfg, fmt.Errorf("simulator url %q: want sim:// and settings after ?, as in sim://?max_batch=8&itl=5ms", raw)
+	}
+	query, err := url.ParseQuery(u.RawQuery)
+	if err != nil {
+		return cfg, fmt.Errorf("simulator url %q: %v (want name=value pairs joined by &)", raw, err)
+	}
+	for _, key := range slices.Sorted(maps.Keys(query)) {
 		set, ok := simParams[key]
 		if !ok {
 			return cfg, fmt.Errorf("simulator url %q: unknown parameter %q, want one of %s", raw, key, simParamNames())
 		}
+		vals := query[key]
 		if err := set(&cfg, vals[len(vals)-1]); err != nil {
 			return cfg, fmt.Errorf("simulator url %q: parameter %s: %v", raw, key, err)
 		}
