@@ -94,6 +94,23 @@ var ErrUnreachable = failure.New(failure.Run, errors.New("target unreachable"))
 // IsSim reports whether the endpoint targets the in-process simulator.
 func (e Endpoint) IsSim() bool { return strings.HasPrefix(e.URL, "sim://") }
 
+// CheckHeader refuses a request header the transport must not send: a
+// name that is not an HTTP token (RFC 9110), or a value holding a control
+// character other than tab. The transport writes headers as given, so a
+// line break in either would add headers, or a body, to every request.
+// The error never shows the value, which is often a credential.
+func CheckHeader(name, value string) error {
+	if name == "" || strings.ContainsFunc(name, func(r rune) bool {
+		return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || strings.ContainsRune("!#$%&'*+-.^_`|~", r))
+	}) {
+		return errors.New("want a header name of letters, digits and !#$%&'*+-.^_`|~")
+	}
+	if strings.ContainsFunc(value, func(r rune) bool { return r < 0x20 && r != '\t' || r == 0x7f }) {
+		return fmt.Errorf("header %s: its value holds a line break or another control character", name)
+	}
+	return nil
+}
+
 // BaseURL normalises a user-given address: a bare host:port gets http://.
 func BaseURL(raw string) string {
 	if strings.Contains(raw, "://") {

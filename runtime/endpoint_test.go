@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -85,5 +86,28 @@ func TestSimConfigIgnoresNothing(t *testing.T) {
 	}
 	if cfg, err := SimConfig("sim://?max_batch=8&itl=5ms"); err != nil || cfg.MaxBatch != 8 || cfg.ITL != 5*time.Millisecond {
 		t.Errorf("SimConfig = %+v, %v", cfg, err)
+	}
+}
+
+// TestCheckHeader: headers from -H or a scenario's endpoint(headers=...)
+// are written as given, so a line break would smuggle headers into every
+// request; Validate refuses such a plan naming the parameter, never the
+// value.
+func TestCheckHeader(t *testing.T) {
+	for _, h := range []transport.Header{{Name: "X-A", Value: "1\r\nEvil: 2"}, {Name: "X-A\nB", Value: "v"}, {Name: "", Value: "v"},
+		{Name: "Ü", Value: "v"}, {Name: "X", Value: "a\x00"}} {
+		if err := CheckHeader(h.Name, h.Value); err == nil || strings.Contains(err.Error(), "Evil") {
+			t.Errorf("%+v: %v", h, err)
+		}
+		e := &Experiment{Name: "x", Load: Load{Concurrency: 1}, Endpoint: Endpoint{Headers: []transport.Header{h}}}
+		var pe *PlanError
+		if err := e.Validate(); !errors.As(err, &pe) || pe.Param != "headers" {
+			t.Errorf("%+v: Validate = %v, want a PlanError on headers", h, err)
+		}
+	}
+	for _, h := range []transport.Header{{Name: "Authorization", Value: "Bearer a:b"}, {Name: "X-Trace", Value: "caf\u00e9\t1"}, {Name: "x!#$%&'*+-.^_`|~9", Value: ""}} {
+		if err := CheckHeader(h.Name, h.Value); err != nil {
+			t.Errorf("%+v: %v", h, err)
+		}
 	}
 }
