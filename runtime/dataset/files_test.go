@@ -250,6 +250,7 @@ func TestTraceErrorsNameFileLineAndField(t *testing.T) {
 		// A time past what a Duration holds wrapped to a negative one and
 		// passed the order check (found by FuzzTrace's seed).
 		`{"timestamp": 1e300, "input_length": 1}` + "\n" + `{"timestamp": 5, "input_length": 1}`: "F:1: timestamp: 1e+300 ms is more than 9223372036853 ms (292 years)",
+		`{"timestamp": 0, "input_length": 1e12}`:                                                 "F:1: input_length: 1000000000000 tokens is more than 16777216: no model reads a prompt that long, and building it would exhaust memory",
 		`{"timestamp": 0, "input_length": 5, "delay": 9.3e12}`:                                   "F:1: delay: 9.3e+12 ms is more than 9223372036853 ms (292 years)",
 		`{"timestamp": 0, "text": "a", "text_input": "b"}`:                                       "F:1: text_input: given with text; want one of text or text_input",
 		ok + `{"timestamp": 0, "input_length": 10`:                                               "F:2: malformed JSON at column 35: unexpected end of JSON input",

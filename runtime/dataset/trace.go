@@ -12,6 +12,11 @@ import (
 // BlockSize is the number of tokens one mooncake hash id stands for.
 const BlockSize = 512
 
+// MaxTraceTokens bounds a trace line's input_length: the prompt is built
+// to that length, so a typo (1e12) would otherwise take all memory rather
+// than be an error on its line. 2^24 is beyond any model's context.
+const MaxTraceTokens = 1 << 24
+
 // Trace is a timestamped request log in mooncake's format (GenAI-Perf's
 // payload input): one JSON object per line with
 //
@@ -161,6 +166,8 @@ func parseTraceLine(r *record) (traceLine, error) {
 		return l, err
 	}
 	switch {
+	case l.inputLen > MaxTraceTokens:
+		return l, r.errorf("input_length", "%d tokens is more than %d: no model reads a prompt that long, and building it would exhaust memory", l.inputLen, MaxTraceTokens)
 	case l.literal:
 	case !hasInput:
 		return l, r.errorf("input_length", "missing (want input_length, or a literal text or text_input)")
