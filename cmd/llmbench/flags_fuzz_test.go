@@ -174,6 +174,9 @@ func FuzzSweepList(f *testing.F) {
 			refused(t, err, "--sweep")
 			return
 		}
+		if list == "" {
+			return // no list: the default range, FuzzSweepRange's business
+		}
 		seen := map[float64]bool{}
 		for _, v := range spec.values {
 			if v <= 0 || math.IsInf(v, 0) || math.IsNaN(v) || seen[v] || !spec.kind.fractional && v != math.Trunc(v) {
