@@ -70,8 +70,8 @@ func FuzzHeader(f *testing.F) {
 		h, err := parseHeaders([]string{spec})
 		if err != nil {
 			refused(t, err, "--header")
-			name, value, ok := strings.Cut(spec, ":")
-			if v := strings.TrimSpace(value); ok && len(v) > 3 && !strings.Contains(name, v) && strings.Contains(err.Error(), v) {
+			name, value, ok := strings.Cut(spec, ":") // the name is shown, quoted; the value never
+			if v := strings.TrimSpace(value); ok && len(v) > 3 && !strings.Contains(strconv.Quote(name), v) && strings.Contains(err.Error(), v) {
 				t.Fatalf("error %q shows the header's value", err)
 			}
 			return
