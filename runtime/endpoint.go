@@ -3,6 +3,7 @@ package runtime
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"net"
 	"net/url"
@@ -99,6 +100,23 @@ var ErrUnreachable = failure.New(failure.Run, errors.New("target unreachable"))
 // IsSim reports whether the endpoint targets the in-process simulator.
 func (e Endpoint) IsSim() bool { return strings.HasPrefix(e.URL, "sim://") }
 
+// CheckHeader refuses a request header the transport must not send: a
+// name that is not an HTTP token (RFC 9110), or a value holding a control
+// character other than tab. The transport writes headers as given, so a
+// line break in either would add headers, or a body, to every request.
+// The error never shows the value, which is often a credential.
+func CheckHeader(name, value string) error {
+	if name == "" || strings.ContainsFunc(name, func(r rune) bool {
+		return !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9' || strings.ContainsRune("!#$%&'*+-.^_`|~", r))
+	}) {
+		return errors.New("want a header name of letters, digits and !#$%&'*+-.^_`|~")
+	}
+	if strings.ContainsFunc(value, func(r rune) bool { return r < 0x20 && r != '\t' || r == 0x7f }) {
+		return fmt.Errorf("header %s: its value holds a line break or another control character", name)
+	}
+	return nil
+}
+
 // BaseURL normalises a user-given address: a bare host:port gets http://.
 func BaseURL(raw string) string {
 	if strings.Contains(raw, "://") {
@@ -130,18 +148,30 @@ func preflight(base string) error {
 }
 
 // SimConfig reads simulator settings from a sim:// URL's query, e.g.
-// "sim://?max_batch=8&itl=5ms&error_rate_500=0.01".
+// "sim://?max_batch=8&itl=5ms&error_rate_500=0.01". Nothing of the URL is
+// ignored: a host or path ("sim://max_batch=8", the "?" forgotten) or a
+// query pair that does not parse ("max_batch=8;itl=5ms") is refused, not
+// dropped, so the simulator never runs with settings other than written.
+// Parameters are checked in name order, so the error is always the same.
 func SimConfig(raw string) (sim.Config, error) {
 	cfg := sim.DefaultConfig()
 	u, err := url.Parse(raw)
 	if err != nil {
 		return cfg, fmt.Errorf("invalid simulator url %q: %v", raw, err)
 	}
-	for key, vals := range u.Query() {
+	if u.Scheme != "sim" || u.Opaque != "" || u.User != nil || u.Host != "" || u.Path != "" || u.Fragment != "" {
+		return cfg, fmt.Errorf("simulator url %q: want sim:// and settings after ?, as in sim://?max_batch=8&itl=5ms", raw)
+	}
+	query, err := url.ParseQuery(u.RawQuery)
+	if err != nil {
+		return cfg, fmt.Errorf("simulator url %q: %v (want name=value pairs joined by &)", raw, err)
+	}
+	for _, key := range slices.Sorted(maps.Keys(query)) {
 		set, ok := simParams[key]
 		if !ok {
 			return cfg, fmt.Errorf("simulator url %q: unknown parameter %q, want one of %s", raw, key, simParamNames())
 		}
+		vals := query[key]
 		if err := set(&cfg, vals[len(vals)-1]); err != nil {
 			return cfg, fmt.Errorf("simulator url %q: parameter %s: %v", raw, key, err)
 		}

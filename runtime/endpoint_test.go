@@ -2,8 +2,11 @@ package runtime
 
 import (
 	"encoding/json"
+	"errors"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/llmbench/llmbench/runtime/dataset"
 	"github.com/llmbench/llmbench/transport"
@@ -59,5 +62,52 @@ func TestRequestsRandomModelsFollowSeed(t *testing.T) {
 	e.ModelSeed = 8
 	if slices.Equal(first, bodyModels(t, e, 64)) {
 		t.Errorf("seeds 7 and 8 gave the same 64 choices")
+	}
+}
+
+// TestSimConfigIgnoresNothing: a sim:// URL part SimConfig does not read
+// (the "?" forgotten, a pair joined by ";", a bad escape) used to be
+// dropped silently, running the simulator with its defaults; it is
+// refused. Several bad parameters give the same error every time.
+func TestSimConfigIgnoresNothing(t *testing.T) {
+	for raw, want := range map[string]string{
+		"sim://max_batch=8":           "want sim:// and settings after ?",
+		"sim:///?max_batch=8":         "want sim:// and settings after ?",
+		"sim://?itl=5ms#frag":         "want sim:// and settings after ?",
+		"sim://?max_batch=8;itl=5ms":  "invalid semicolon separator in query (want name=value pairs joined by &)",
+		"sim://?max_batch=%zz":        `invalid URL escape "%zz"`,
+		"sim://?zeta=1&alpha=1&itl=x": `unknown parameter "alpha"`,
+	} {
+		for range 5 {
+			if _, err := SimConfig(raw); err == nil || !strings.Contains(err.Error(), want) {
+				t.Fatalf("SimConfig(%q) = %v, want %q", raw, err, want)
+			}
+		}
+	}
+	if cfg, err := SimConfig("sim://?max_batch=8&itl=5ms"); err != nil || cfg.MaxBatch != 8 || cfg.ITL != 5*time.Millisecond {
+		t.Errorf("SimConfig = %+v, %v", cfg, err)
+	}
+}
+
+// TestCheckHeader: headers from -H or a scenario's endpoint(headers=...)
+// are written as given, so a line break would smuggle headers into every
+// request; Validate refuses such a plan naming the parameter, never the
+// value.
+func TestCheckHeader(t *testing.T) {
+	for _, h := range []transport.Header{{Name: "X-A", Value: "1\r\nEvil: 2"}, {Name: "X-A\nB", Value: "v"}, {Name: "", Value: "v"},
+		{Name: "Ü", Value: "v"}, {Name: "X", Value: "a\x00"}} {
+		if err := CheckHeader(h.Name, h.Value); err == nil || strings.Contains(err.Error(), "Evil") {
+			t.Errorf("%+v: %v", h, err)
+		}
+		e := &Experiment{Name: "x", Load: Load{Concurrency: 1}, Endpoint: Endpoint{Headers: []transport.Header{h}}}
+		var pe *PlanError
+		if err := e.Validate(); !errors.As(err, &pe) || pe.Param != "headers" {
+			t.Errorf("%+v: Validate = %v, want a PlanError on headers", h, err)
+		}
+	}
+	for _, h := range []transport.Header{{Name: "Authorization", Value: "Bearer a:b"}, {Name: "X-Trace", Value: "caf\u00e9\t1"}, {Name: "x!#$%&'*+-.^_`|~9", Value: ""}} {
+		if err := CheckHeader(h.Name, h.Value); err != nil {
+			t.Errorf("%+v: %v", h, err)
+		}
 	}
 }

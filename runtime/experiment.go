@@ -136,6 +136,11 @@ func (e *Experiment) Validate() error {
 			fail("gates", fmt.Errorf("gate %q can never be measured here: %s needs %s", g.Source, g.Metric, need))
 		}
 	}
+	for _, h := range e.Endpoint.Headers {
+		if err := CheckHeader(h.Name, h.Value); err != nil {
+			fail("headers", err)
+		}
+	}
 	if len(e.Telemetry) > 0 {
 		fail("telemetry", fmt.Errorf("telemetry is %w", ErrNotSupported))
 	}

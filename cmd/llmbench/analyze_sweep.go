@@ -48,6 +48,10 @@ type sweepSpec struct {
 // defaultSweepRange is GenAI-Perf's analyze default: concurrency 1 to 1024.
 const defaultSweepRange = "1:1024"
 
+// maxSweepPoints bounds a stepped --sweep-range, whose size the user may
+// not have worked out: 1:1000000:1 would plan a million measurements.
+const maxSweepPoints = 10000
+
 // parseSweep reads --sweep-type, --sweep-range and --sweep-list with
 // GenAI-Perf's rules (parser.py _process_sweep_args) and messages.
 func parseSweep(typ, rng, list string) (sweepSpec, error) {
@@ -71,8 +75,12 @@ func parseSweep(typ, rng, list string) (sweepSpec, error) {
 		return spec, err
 	}
 	if step > 0 { // range(min, max + 1, step), which GenAI-Perf turns into a list
-		for v := lo; v <= hi; v += step {
-			spec.values = append(spec.values, float64(v))
+		n := (hi-lo)/step + 1 // counted first: v += step up to a max near MaxInt would wrap and never end
+		if n > maxSweepPoints {
+			return spec, invalid("--sweep-range %s gives %d points, more than the %d a sweep may have (each is a full measurement)", rng, n, maxSweepPoints)
+		}
+		for i := range n {
+			spec.values = append(spec.values, float64(lo+i*step))
 		}
 		spec.echo.List = spec.values
 		return spec, nil

@@ -98,3 +98,22 @@ func TestPointConfigIdentity(t *testing.T) {
 		t.Errorf("header in identity: %s", k)
 	}
 }
+
+// TestParseSweepRangeBounded: a stepped range is counted before it is
+// built; 1:MaxInt:1 used to loop forever (v += step wrapped) and
+// 1:100000000:1 to plan a hundred million points.
+func TestParseSweepRangeBounded(t *testing.T) {
+	for _, rng := range []string{"1:9223372036854775807:1", "1:100000000:1", "1:20001:2"} {
+		_, err := parseSweep("request_rate", rng, "")
+		if err == nil || exitCode(err, io.Discard) != exitInvalidInput || !strings.Contains(err.Error(), "more than the 10000 a sweep may have") {
+			t.Errorf("%s: %v", rng, err)
+		}
+	}
+	spec, err := parseSweep("request_rate", "1:9223372036854775807:4611686018427387904", "")
+	if err != nil || !slices.Equal(spec.values, []float64{1, 1 + 1<<62}) {
+		t.Errorf("got %v, %v", spec.values, err)
+	}
+	if spec, err := parseSweep("input_sequence_length", "1:20000:2", ""); err != nil || len(spec.values) != 10000 {
+		t.Errorf("10000 points refused: %d, %v", len(spec.values), err)
+	}
+}

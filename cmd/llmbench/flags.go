@@ -7,6 +7,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/transport"
 )
 
@@ -38,7 +39,9 @@ func parseExtraInputs(specs []string) ([]transport.Field, error) {
 		}
 		raw := json.RawMessage("null")
 		if ok {
-			raw = coerce(value)
+			if raw = coerce(value); raw == nil {
+				return nil, invalid("--extra-inputs: %s: %.40q is too large for a float (JSON has no infinity)", name, value)
+			}
 		}
 		if err := add(name, raw); err != nil {
 			return nil, err
@@ -47,6 +50,7 @@ func parseExtraInputs(specs []string) ([]transport.Field, error) {
 	return fields, nil
 }
 
+// coerce is v as GenAI-Perf types it, or nil for a float out of range.
 func coerce(v string) json.RawMessage {
 	switch {
 	case v == "true" || v == "false":
@@ -54,7 +58,10 @@ func coerce(v string) json.RawMessage {
 	case isDigits(v):
 		return json.RawMessage(strings.TrimLeft(v, "0") + zeroIfEmpty(v))
 	case strings.Count(v, ".") == 1 && isDigits(strings.Replace(v, ".", "", 1)):
-		f, _ := strconv.ParseFloat(v, 64)
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return nil
+		}
 		s := strconv.FormatFloat(f, 'f', -1, 64)
 		if !strings.Contains(s, ".") {
 			s += ".0" // Python's float repr keeps the point
@@ -109,15 +116,20 @@ func mergeObject(spec string, add func(string, json.RawMessage) error) error {
 	return nil
 }
 
-// parseHeaders reads `--header "Name: Value"` flags.
+// parseHeaders reads `--header "Name: Value"` flags, each checked by
+// runtime.CheckHeader (a line break would add headers to every request).
 func parseHeaders(specs []string) ([]transport.Header, error) {
 	headers := make([]transport.Header, 0, len(specs))
 	for _, spec := range specs {
 		name, value, ok := strings.Cut(spec, ":")
-		if !ok || strings.TrimSpace(name) == "" || strings.ContainsAny(strings.TrimSpace(name), " \t") {
-			return nil, invalid("--header: got %q, want Name:Value with a name without spaces", headerShown(spec))
+		name, value = strings.TrimSpace(name), strings.TrimSpace(value)
+		if !ok {
+			return nil, invalid("--header: got %q, want Name:Value", headerShown(spec))
 		}
-		headers = append(headers, transport.Header{Name: strings.TrimSpace(name), Value: strings.TrimSpace(value)})
+		if err := runtime.CheckHeader(name, value); err != nil {
+			return nil, invalid("--header: got %q: %w", headerShown(spec), err)
+		}
+		headers = append(headers, transport.Header{Name: name, Value: value})
 	}
 	return headers, nil
 }

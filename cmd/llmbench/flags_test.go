@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -47,5 +48,37 @@ func TestNormalizeArgs(t *testing.T) {
 	want := "profile -m a -m b --goodput ttft:1 --goodput itl:2 --fixed-schedule=true --streaming -g x:1 -- -m c d"
 	if got := strings.Join(normalizeArgs(strings.Fields(in)), " "); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+// TestParseHeadersRefusesInjection: the transport writes a header as
+// given, so a line break in -H would add headers or a body to every
+// request; names must be HTTP tokens. The error never shows the value.
+func TestParseHeadersRefusesInjection(t *testing.T) {
+	for spec, want := range map[string]string{
+		"X-A: 1\r\nEvil: 2":   "its value holds a line break",
+		"X-A: a\x00b":         "its value holds a line break",
+		"X-A\r\nEvil: 2":      "want a header name of letters",
+		"X-Ü: v":              "want a header name of letters",
+		"X(a): v":             "want a header name of letters",
+		"Authorization: \x7f": "its value holds a line break",
+	} {
+		_, err := parseHeaders([]string{spec})
+		if err == nil || exitCode(err, io.Discard) != exitInvalidInput || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "Evil: 2") {
+			t.Errorf("%q: %v, want exit 2 with %q and no value", spec, err, want)
+		}
+	}
+	h, err := parseHeaders([]string{"X-Trace:  caf\u00e9\tok \r\n"})
+	if err != nil || h[0].Value != "caf\u00e9\tok" {
+		t.Errorf("got %+v, %v: want non-ASCII and tabs inside a value kept, surrounding space trimmed", h, err)
+	}
+}
+
+// TestExtraInputsFloatOutOfRange: a float too large for float64 became
+// "+Inf.0" pasted into every request body as invalid JSON.
+func TestExtraInputsFloatOutOfRange(t *testing.T) {
+	_, err := parseExtraInputs([]string{"temperature:1" + strings.Repeat("0", 400) + ".5"})
+	if err == nil || exitCode(err, io.Discard) != exitInvalidInput || !strings.Contains(err.Error(), "too large for a float") {
+		t.Errorf("err %v", err)
 	}
 }

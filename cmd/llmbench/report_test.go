@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -71,5 +72,28 @@ func TestReportImportsGenAIPerfExport(t *testing.T) {
 	}
 	if own := m["llmbench"]; own["tokenizer"] != llama3 || own["token_counting"] != "tokenizer" {
 		t.Errorf("llmbench block: tokenizer %v, token_counting %v; want the --tokenizer used", own["tokenizer"], own["token_counting"])
+	}
+}
+
+// TestReportCorruptRecords: a records.parquet with one damaged byte that
+// made parquet-go panic is invalid input naming the file (exit 2), not a
+// crash with a Go stack trace.
+func TestReportCorruptRecords(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "reports", "records", "testdata", "fixtures", "v3.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data[30490] ^= 0xff // a dictionary index: unsafe.Slice of a nil pointer inside parquet-go v0.32.0
+	dir := t.TempDir()
+	file := filepath.Join(dir, "point", "records.parquet")
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runCLI(t, dir, "report", dir)
+	if r.code != 2 || !strings.Contains(r.stderr, file+": corrupt at rows 1 to 1024") || strings.Contains(r.stderr, "goroutine") {
+		t.Errorf("exit %d, stderr:\n%s\nwant exit 2 naming %s as corrupt", r.code, r.stderr, file)
 	}
 }

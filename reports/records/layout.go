@@ -45,13 +45,16 @@ func putFrameHeader(h, body []byte) {
 
 // openMini parses the Parquet file of one frame (its body with the "PAR1"
 // put back) and returns its metadata, which owns its memory.
-func openMini(mini []byte) (*format.FileMetaData, error) {
-	f, err := parquet.OpenFile(bytes.NewReader(mini), int64(len(mini)),
-		parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
-	if err != nil {
-		return nil, err
-	}
-	return f.Metadata(), nil
+func openMini(mini []byte) (md *format.FileMetaData, err error) {
+	err = guard("a frame's footer", func() error {
+		f, err := parquet.OpenFile(bytes.NewReader(mini), int64(len(mini)),
+			parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+		if err == nil {
+			md = f.Metadata()
+		}
+		return err
+	})
+	return md, err
 }
 
 // footer is the metadata of a whole records file, built frame by frame.

@@ -1,9 +1,11 @@
 package records
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/parquet-go/parquet-go"
@@ -41,12 +43,27 @@ func ReadEach(r io.ReaderAt, size int64, fn func(*metrics.Record) error) (Meta, 
 	if err != nil {
 		return meta, err
 	}
-	absent := absentFields(f.Schema())
-	rd := parquet.NewGenericReader[row](f)
-	defer rd.Close()
+	var absent []int
+	var rd *parquet.GenericReader[row]
+	if err := guard("its schema", func() error {
+		absent = absentFields(f.Schema())
+		rd = parquet.NewGenericReader[row](f)
+		return nil
+	}); err != nil {
+		return meta, err
+	}
+	defer guard("its end", rd.Close) //nolint:errcheck // the rows were read
 	buf := make([]row, 1024)
-	for {
-		n, err := rd.Read(buf)
+	for done := int64(0); ; {
+		var n int
+		where := fmt.Sprintf("rows %d to %d", done+1, done+int64(len(buf)))
+		err := guard(where, func() (err error) {
+			n, err = rd.Read(buf)
+			return err
+		})
+		if errors.Is(err, ErrCorrupt) {
+			return meta, err
+		}
 		for i := range buf[:n] {
 			clearFields(&buf[i], absent)
 			rec := fromRow(&buf[i])
@@ -54,11 +71,12 @@ func ReadEach(r io.ReaderAt, size int64, fn func(*metrics.Record) error) (Meta, 
 				return meta, err
 			}
 		}
+		done += int64(n)
 		if errors.Is(err, io.EOF) {
 			return meta, nil
 		}
 		if err != nil {
-			return meta, fmt.Errorf("records: %w", err)
+			return meta, fmt.Errorf("records: reading %s: %w", where, err)
 		}
 	}
 }
@@ -73,18 +91,46 @@ func ReadMeta(r io.ReaderAt, size int64) (Meta, error) {
 // open reads the footer and brings its metadata up to the current schema
 // version, refusing a version this package cannot read.
 func open(r io.ReaderAt, size int64) (*parquet.File, Meta, error) {
-	f, err := parquet.OpenFile(r, size)
+	if err := checkFooterLength(r, size); err != nil {
+		return nil, Meta{}, err
+	}
+	var f *parquet.File
+	var meta Meta
+	err := guard("its footer", func() (err error) {
+		// A whole-file read needs neither the page index nor the bloom
+		// filters: skipping them skips lengths parquet-go would trust.
+		if f, err = parquet.OpenFile(r, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true)); err == nil {
+			meta = metaFrom(f.Lookup)
+		}
+		return err
+	})
 	if err != nil {
 		if footerless(r, size) {
 			return nil, Meta{}, ErrNoFooter
 		}
+		if errors.Is(err, ErrCorrupt) {
+			return nil, Meta{}, err
+		}
 		return nil, Meta{}, fmt.Errorf("records: %w", err)
 	}
-	meta := metaFrom(f.Lookup)
 	if err := upgrade(&meta); err != nil {
 		return nil, meta, err
 	}
 	return f, meta, nil
+}
+
+// checkFooterLength refuses a footer length longer than the file before
+// parquet-go allocates a buffer of that length (up to 4 GiB for one
+// flipped byte) only to find it cannot be read.
+func checkFooterLength(r io.ReaderAt, size int64) error {
+	var trailer [4 + len(magic)]byte
+	if size < int64(len(magic)+len(trailer)) || readAt(r, trailer[:], size-int64(len(trailer))) != nil || string(trailer[4:]) != magic {
+		return nil // not a Parquet file with a footer: parquet-go says what it is
+	}
+	if n := int64(binary.LittleEndian.Uint32(trailer[:])); n > size-int64(len(magic)+len(trailer)) {
+		return &corruptError{where: "its footer length", what: fmt.Sprintf("a footer of %d bytes in a file of %d", n, size)}
+	}
+	return nil
 }
 
 // footerless tells a Parquet file cut short — it starts with the magic
@@ -112,7 +158,7 @@ func fromRow(x *row) metrics.Record {
 	r := metrics.Record{
 		ID:              x.RequestID,
 		Entry:           int(x.DatasetEntry),
-		Component:       x.DatasetComponent,
+		Component:       text(x.DatasetComponent),
 		Scheduled:       x.ScheduledNs,
 		Sent:            x.SendTime,
 		ReasoningChunks: int(x.ReasoningChunks),
@@ -136,13 +182,18 @@ func fromRow(x *row) metrics.Record {
 	}
 	if x.ErrorClass != nil {
 		r.Err = &metrics.Failure{
-			Class:   metrics.ErrorClass(*x.ErrorClass),
+			Class:   metrics.ErrorClass(text(*x.ErrorClass)),
 			Status:  int(deref(x.ErrorStatus)),
-			Message: deref(x.ErrorMessage),
+			Message: text(deref(x.ErrorMessage)),
 		}
 	}
 	return r
 }
+
+// text is a string column's value as valid UTF-8, which Parquet's STRING
+// type promises and reports rely on: the writer stores only valid UTF-8
+// (see Writer.toRow), so invalid bytes are damage, shown as U+FFFD.
+func text(s string) string { return strings.ToValidUTF8(s, "\uFFFD") }
 
 func deref[T any](p *T) T {
 	var zero T

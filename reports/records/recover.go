@@ -134,7 +134,7 @@ func hasFooter(r io.ReaderAt, end, size int64, ft *footer) (bool, error) {
 		return false, err
 	}
 	var md format.FileMetaData
-	if thrift.Unmarshal(new(thrift.CompactProtocol), b, &md) != nil {
+	if guard("its footer", func() error { return thrift.Unmarshal(new(thrift.CompactProtocol), b, &md) }) != nil {
 		return false, nil
 	}
 	return md.NumRows == ft.md.NumRows && len(md.RowGroups) == len(ft.md.RowGroups), nil
@@ -143,9 +143,17 @@ func hasFooter(r io.ReaderAt, end, size int64, ft *footer) (bool, error) {
 // unframed handles a file without a single good frame: a Parquet file with
 // a footer (e.g. written before records files had frames) is left as is.
 func unframed(f *os.File, size int64) (RecoverInfo, error) {
-	pf, err := parquet.OpenFile(f, size)
+	var rows int64
+	var groups int
+	err := guard("its footer", func() error {
+		pf, err := parquet.OpenFile(f, size)
+		if err == nil {
+			rows, groups = pf.NumRows(), len(pf.RowGroups())
+		}
+		return err
+	})
 	if err != nil {
 		return RecoverInfo{}, fmt.Errorf("%w: %s has neither a footer nor a complete frame (%v)", ErrNotRecords, f.Name(), err)
 	}
-	return RecoverInfo{Rows: pf.NumRows(), RowGroups: len(pf.RowGroups())}, nil
+	return RecoverInfo{Rows: rows, RowGroups: groups}, nil
 }

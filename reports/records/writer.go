@@ -226,7 +226,7 @@ func (w *Writer) toRow(r *metrics.Record) row {
 		Shard:            int32(w.meta.Shard),
 		RequestID:        r.ID,
 		DatasetEntry:     int64(r.Entry),
-		DatasetComponent: r.Component,
+		DatasetComponent: text(r.Component),
 		ScheduledNs:      r.Scheduled,
 		SendTime:         r.Sent,
 		ISLTokens:        clamp32(int64(r.InputTokens)),
@@ -272,9 +272,9 @@ func (w *Writer) toRow(r *metrics.Record) row {
 		out.UsageCompletionTokens = ptr(clamp32(int64(r.Usage.CompletionTokens)))
 	}
 	if e := r.Err; e != nil {
-		out.ErrorClass = ptr(string(e.Class))
+		out.ErrorClass = ptr(text(string(e.Class)))
 		out.ErrorStatus = ptr(clamp32(int64(e.Status)))
-		out.ErrorMessage = ptr(e.Message)
+		out.ErrorMessage = ptr(text(e.Message)) // a server's bytes: Parquet strings are UTF-8
 	}
 	return out
 }

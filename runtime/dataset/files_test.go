@@ -247,8 +247,13 @@ func TestTraceErrorsNameFileLineAndField(t *testing.T) {
 		`{"timestamp": 0, "input_length": 512, "hash_ids": [1, "2"]}`: `F:1: hash_ids[1]: got string "2", want an integer`,
 		`{"timestamp": 0, "input_length": 5, "session_id": {}}`:       "F:1: session_id: got object, want a string or an integer",
 		`{"timestamp": 0, "input_length": 5, "delay": -3}`:            "F:1: delay: got -3, want a number >= 0",
-		`{"timestamp": 0, "text": "a", "text_input": "b"}`:            "F:1: text_input: given with text; want one of text or text_input",
-		ok + `{"timestamp": 0, "input_length": 10`:                    "F:2: malformed JSON at column 35: unexpected end of JSON input",
+		// A time past what a Duration holds wrapped to a negative one and
+		// passed the order check (found by FuzzTrace's seed).
+		`{"timestamp": 1e300, "input_length": 1}` + "\n" + `{"timestamp": 5, "input_length": 1}`: "F:1: timestamp: 1e+300 ms is more than 9223372036853 ms (292 years)",
+		`{"timestamp": 0, "input_length": 1e12}`:                                                 "F:1: input_length: 1000000000000 tokens is more than 16777216: no model reads a prompt that long, and building it would exhaust memory",
+		`{"timestamp": 0, "input_length": 5, "delay": 9.3e12}`:                                   "F:1: delay: 9.3e+12 ms is more than 9223372036853 ms (292 years)",
+		`{"timestamp": 0, "text": "a", "text_input": "b"}`:                                       "F:1: text_input: given with text; want one of text or text_input",
+		ok + `{"timestamp": 0, "input_length": 10`:                                               "F:2: malformed JSON at column 35: unexpected end of JSON input",
 	})
 	if _, err := (Trace{Path: writeFile(t, "t.jsonl", ok), Format: "azure"}).Build(0); err == nil ||
 		!strings.HasSuffix(err.Error(), `unknown trace format "azure", want mooncake`) {

@@ -12,6 +12,11 @@ import (
 // BlockSize is the number of tokens one mooncake hash id stands for.
 const BlockSize = 512
 
+// MaxTraceTokens bounds a trace line's input_length: the prompt is built
+// to that length, so a typo (1e12) would otherwise take all memory rather
+// than be an error on its line. 2^24 is beyond any model's context.
+const MaxTraceTokens = 1 << 24
+
 // Trace is a timestamped request log in mooncake's format (GenAI-Perf's
 // payload input): one JSON object per line with
 //
@@ -151,20 +156,18 @@ func parseTraceLine(r *record) (traceLine, error) {
 	if l.outputLen, _, err = r.count("output_length"); err != nil {
 		return l, err
 	}
-	ts, hasTime, err := r.number("timestamp")
-	if err != nil {
+	if l.at, l.hasTime, err = r.millis("timestamp"); err != nil {
 		return l, err
 	}
-	l.at, l.hasTime = msDuration(ts), hasTime
-	delay, _, err := r.number("delay")
-	if err != nil {
+	if l.delay, _, err = r.millis("delay"); err != nil {
 		return l, err
 	}
-	l.delay = msDuration(delay)
 	if l.session, err = r.id("session_id"); err != nil {
 		return l, err
 	}
 	switch {
+	case l.inputLen > MaxTraceTokens:
+		return l, r.errorf("input_length", "%d tokens is more than %d: no model reads a prompt that long, and building it would exhaust memory", l.inputLen, MaxTraceTokens)
 	case l.literal:
 	case !hasInput:
 		return l, r.errorf("input_length", "missing (want input_length, or a literal text or text_input)")
@@ -176,6 +179,23 @@ func parseTraceLine(r *record) (traceLine, error) {
 		}
 	}
 	return l, nil
+}
+
+// maxMillis is the longest time a trace may give: what a time.Duration
+// holds (292 years), beyond which the conversion would wrap to a negative
+// time and pass the time-order check.
+const maxMillis = float64(math.MaxInt64/int64(time.Millisecond)) - 1
+
+// millis reads an optional time in ms >= 0 as a duration.
+func (r *record) millis(field string) (time.Duration, bool, error) {
+	v, ok, err := r.number(field)
+	if err != nil || !ok {
+		return 0, ok, err
+	}
+	if v > maxMillis {
+		return 0, false, r.errorf(field, "%s ms is more than %.0f ms (292 years)", strconv.FormatFloat(v, 'g', -1, 64), maxMillis)
+	}
+	return msDuration(v), true, nil
 }
 
 func msDuration(v float64) time.Duration {

@@ -92,6 +92,14 @@ func record(req requestJSON, i int) (metrics.Record, string, error) {
 		return metrics.Record{}, "", fmt.Errorf("%d response timestamps for %d responses",
 			len(req.ResponseTimestamps), len(req.ResponseOutputs))
 	}
+	prev, what := req.Timestamp, "the request"
+	for k, at := range req.ResponseTimestamps {
+		if at < prev {
+			// Every time metric would come out negative or mixed up.
+			return metrics.Record{}, "", fmt.Errorf("response %d at %d ns is before %s at %d ns", k, at, what, prev)
+		}
+		prev, what = at, fmt.Sprintf("response %d", k)
+	}
 	rec := metrics.Record{ID: int64(i), Entry: i, Sent: req.Timestamp}
 	var out strings.Builder
 	for _, resp := range merged(req) {

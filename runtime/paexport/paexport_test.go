@@ -82,3 +82,19 @@ func TestReadPreprocessing(t *testing.T) {
 		t.Errorf("failed record %+v", f)
 	}
 }
+
+// TestReadRefusesTimeTravel: a response stamped before its request or
+// before the response ahead of it would give negative or shuffled time
+// metrics; the export is refused naming the request and the response.
+func TestReadRefusesTimeTravel(t *testing.T) {
+	for stamps, want := range map[string]string{
+		"[90, 120]":  "request 0: response 0 at 90 ns is before the request at 100 ns",
+		"[110, 105]": "request 0: response 1 at 105 ns is before response 0 at 110 ns",
+	} {
+		export := `{"experiments":[{"requests":[{"timestamp":100,"request_inputs":{"payload":"{}"},"response_timestamps":` + stamps +
+			`,"response_outputs":[{"response":"data: {\"choices\":[{\"text\":\"a\"}]}"},{"response":"data: {\"choices\":[{\"text\":\"b\"}]}"}]}]}]}`
+		if _, err := Read(strings.NewReader(export)); err == nil || err.Error() != want {
+			t.Errorf("%s: error %v, want %q", stamps, err, want)
+		}
+	}
+}

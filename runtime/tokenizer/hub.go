@@ -72,29 +72,31 @@ func hubToken(home string) string {
 // defaultRevision is the branch huggingface_hub resolves when none is given.
 const defaultRevision = "main"
 
-func readHub(id, revision string) ([]byte, error) {
+func readHub(id, revision string) ([]byte, string, error) {
 	if revision == "" {
 		revision = defaultRevision
 	}
 	if err := checkRevision(revision); err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	h := hubFromEnv()
 	if p, ok := h.cached(id, revision); ok {
-		return readFile(p)
+		data, err := readFile(p)
+		return data, p, err
 	}
 	missing := "not found in the Hugging Face cache (" + h.cache + ")"
 	if revision != defaultRevision {
 		missing = "revision " + revision + " " + missing
 	}
 	if h.offline {
-		return nil, fmt.Errorf("%s and HF_HUB_OFFLINE forbids downloading", missing)
+		return nil, "", fmt.Errorf("%s and HF_HUB_OFFLINE forbids downloading", missing)
 	}
 	p, err := h.download(id, revision)
 	if err != nil {
-		return nil, fmt.Errorf("%s and download failed: %w", missing, err)
+		return nil, "", fmt.Errorf("%s and download failed: %w", missing, err)
 	}
-	return readFile(p)
+	data, err := readFile(p)
+	return data, p, err
 }
 
 // checkRevision refuses a revision that could name a file outside the

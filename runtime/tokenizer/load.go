@@ -34,11 +34,14 @@ func Load(source string) (*Tokenizer, error) { return LoadRevision(source, "") }
 // revisions, so there it is ignored, as transformers ignores it for local
 // paths.
 func LoadRevision(source, revision string) (*Tokenizer, error) {
-	data, err := readSource(source, revision)
+	data, file, err := readSource(source, revision)
 	if err != nil {
 		return nil, fmt.Errorf("tokenizer %q: %w", source, err)
 	}
 	t, err := parse(data)
+	if err != nil && file != source {
+		err = fmt.Errorf("%s: %w", file, err) // the file in the folder or the cache that is at fault
+	}
 	if err != nil {
 		return nil, fmt.Errorf("tokenizer %q: %w", source, err)
 	}
@@ -49,20 +52,23 @@ func LoadRevision(source, revision string) (*Tokenizer, error) {
 // modelID matches Hugging Face repository ids: "name" or "org/name".
 var modelID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*(/[A-Za-z0-9][A-Za-z0-9._-]*)?$`)
 
-func readSource(source, revision string) ([]byte, error) {
+// readSource returns the tokenizer.json that source names and the file it
+// was read from.
+func readSource(source, revision string) (data []byte, file string, err error) {
 	if source == "" {
-		return nil, errors.New("no tokenizer given: expected a tokenizer.json path, a folder or a Hugging Face model id")
+		return nil, "", errors.New("no tokenizer given: expected a tokenizer.json path, a folder or a Hugging Face model id")
 	}
 	info, err := os.Stat(source)
 	switch {
 	case err == nil && info.IsDir():
 		return readFolder(source)
 	case err == nil:
-		return readFile(source)
+		data, err := readFile(source)
+		return data, source, err
 	case !errors.Is(err, fs.ErrNotExist):
-		return nil, err
+		return nil, "", err
 	case looksLikePath(source) || !modelID.MatchString(source):
-		return nil, fmt.Errorf("no such file or folder (and not a Hugging Face model id of the form org/name)")
+		return nil, "", fmt.Errorf("no such file or folder (and not a Hugging Face model id of the form org/name)")
 	}
 	return readHub(source, revision)
 }
@@ -74,14 +80,15 @@ func looksLikePath(s string) bool {
 		strings.HasSuffix(s, ".json") || strings.HasSuffix(s, ".gz") || strings.Count(s, "/") > 1
 }
 
-func readFolder(dir string) ([]byte, error) {
+func readFolder(dir string) ([]byte, string, error) {
 	for _, name := range []string{"tokenizer.json", "tokenizer.json.gz"} {
 		p := filepath.Join(dir, name)
 		if _, err := os.Stat(p); err == nil {
-			return readFile(p)
+			data, err := readFile(p)
+			return data, p, err
 		}
 	}
-	return nil, fmt.Errorf("folder %s has no tokenizer.json", dir)
+	return nil, "", fmt.Errorf("folder %s has no tokenizer.json", dir)
 }
 
 // readFile reads a tokenizer.json, decompressing it when it is gzip (by
@@ -99,6 +106,9 @@ func readFile(path string) ([]byte, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	out, err := io.ReadAll(zr)
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return nil, fmt.Errorf("%s: truncated: its gzip stream ends after %d bytes of tokenizer.json (want a complete file)", path, len(out))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

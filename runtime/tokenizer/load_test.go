@@ -1,7 +1,9 @@
 package tokenizer
 
 import (
+	"bytes"
 	"compress/gzip"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -262,5 +264,53 @@ func TestLoadRevisionDownloads(t *testing.T) {
 	srv.Close()
 	if _, err := LoadRevision("acme/tiny", "refs/pr/1"); err != nil {
 		t.Errorf("second load, offline: %v", err)
+	}
+}
+
+// TestLoadRefusesIncompleteFiles: a tokenizer.json cut short (a failed
+// download, a full disk) or followed by garbage is refused with the file
+// and the byte where it stops, not loaded as if whole (jsonparser finds
+// "model" without reading past it) nor called "not a tokenizer.json".
+func TestLoadRefusesIncompleteFiles(t *testing.T) {
+	isolateHub(t)
+	whole := smallJSON(t)
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(whole)
+	zw.Close()
+	half := len(whole) / 2
+	cases := []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"no final brace", whole[:len(whole)-1], fmt.Sprintf("truncated at byte %d (want a complete tokenizer.json)", len(whole)-1)},
+		{"no final brace, newline", append(bytes.Clone(whole[:len(whole)-1]), '\n'), fmt.Sprintf("truncated at byte %d (want a complete tokenizer.json)", len(whole))},
+		{"cut in the vocab", whole[:half], fmt.Sprintf("truncated at byte %d (want a complete tokenizer.json)", half)},
+		{"cut after the model", whole[:bytes.Index(whole, []byte(`"model"`))+1], "truncated at byte"},
+		{"trailing garbage", append(bytes.Clone(whole), []byte("\n garbage")...), fmt.Sprintf("unexpected data after the JSON object at byte %d", len(whole)+3)},
+		{"two objects", append(bytes.Clone(whole), []byte("{}")...), "unexpected data after the JSON object"},
+		{"malformed", bytes.Replace(whole, []byte(`"model":`), []byte(`"model";`), 1), "malformed JSON at byte"},
+		{"empty", nil, "empty file"},
+		{"an array", []byte(`[1, 2]`), "a JSON array, not an object"},
+		{"gzip cut short", gz.Bytes()[:gz.Len()/2], "truncated: its gzip stream ends after"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "tokenizer.json")
+			writeFile(t, path, c.data)
+			for _, src := range []string{path, dir} {
+				_, err := Load(src)
+				if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), path) {
+					t.Errorf("Load(%s) error = %v, want it to name %s and say %q", src, err, path, c.want)
+				}
+			}
+		})
+	}
+	path := filepath.Join(t.TempDir(), "tokenizer.json")
+	writeFile(t, path, append(bytes.Clone(whole), " \n\t"...))
+	if _, err := Load(path); err != nil {
+		t.Errorf("trailing whitespace refused: %v", err)
 	}
 }

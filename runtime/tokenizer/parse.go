@@ -15,8 +15,16 @@ import (
 // and merges (hundreds of thousands of entries) are walked with jsonparser
 // because encoding/json takes several times longer on them; the small
 // component objects go through encoding/json.
+//
+// The document is checked whole (checkWhole) alongside: a file cut short
+// or followed by garbage is refused for that, whatever else it lacks.
 func parse(data []byte) (*Tokenizer, error) {
+	whole := make(chan error, 1)
+	go func() { whole <- checkWhole(data) }()
 	model, err := parseModel(data)
+	if err := <-whole; err != nil {
+		return nil, err
+	}
 	if err != nil {
 		return nil, err
 	}

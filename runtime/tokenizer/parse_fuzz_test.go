@@ -1,0 +1,82 @@
+package tokenizer
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// gunzip reads a committed .json.gz.
+func gunzip(t testing.TB, path string) []byte {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// FuzzParse feeds the tokenizer.json parser arbitrary bytes, seeded with
+// the small real files the generator trained (every component the package
+// supports; the model-sized files are too slow to mutate). A file is
+// refused with an error or accepted; an accepted one must encode any text
+// to ids inside its vocabulary, decode them without panicking, and be
+// refused once its last byte is cut off (the defect where a file missing
+// its final brace loaded).
+func FuzzParse(f *testing.F) {
+	paths, err := filepath.Glob("testdata/synth-*.json.gz")
+	if err != nil || len(paths) == 0 {
+		f.Fatalf("no synthetic tokenizers in testdata: %v", err)
+	}
+	texts := []string{"Hello, world! 123", " \n\t x  y", "中文😀 café", "<|endoftext|>hi", "\xff\xfe bad"}
+	for i, p := range paths {
+		f.Add(gunzip(f, p), texts[i%len(texts)])
+	}
+	f.Add([]byte(`{"model":{"type":"BPE","vocab":{"a":0,"b":1,"ab":2},"merges":["a b"]}}`), "abab ba")
+	f.Add([]byte(`{"model":{"vocab":{"a":0},"merges":[["a","a"]]},"added_tokens":[{"id":5,"content":"<s>","special":true}]}`), "a<s>a")
+	f.Fuzz(func(t *testing.T, data []byte, text string) {
+		tk, err := parse(data)
+		if err != nil {
+			if tk != nil {
+				t.Fatal("parse returned a tokenizer and an error")
+			}
+			return
+		}
+		for _, s := range []string{text, strings.ToValidUTF8(text, "?"), string(data[:min(len(data), 64)])} { // any text, valid UTF-8 or not
+			ids := tk.Encode(s)
+			for _, id := range ids {
+				if id < 0 || id >= tk.VocabSize() {
+					t.Fatalf("Encode(%q) gave id %d outside [0, %d)", s, id, tk.VocabSize())
+				}
+			}
+			if n := tk.Count(s); n != len(ids) {
+				t.Fatalf("Count(%q) = %d, Encode gave %d ids", s, n, len(ids))
+			}
+			_ = tk.Decode(ids)
+		}
+		body := bytes.TrimRight(data, " \t\r\n")
+		if _, err := parse(body[:len(body)-1]); err == nil {
+			t.Fatalf("accepted %q and also the same without its last byte", clipBytes(data))
+		}
+	})
+}
+
+func clipBytes(b []byte) string {
+	if len(b) > 200 {
+		return string(b[:200]) + "…"
+	}
+	return string(b)
+}
