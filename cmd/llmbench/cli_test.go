@@ -48,7 +48,13 @@ func runCLI(t *testing.T, dir string, args ...string) cliResult {
 // runCLIEnv runs llmbench with extra environment variables.
 func runCLIEnv(t *testing.T, dir string, env []string, args ...string) cliResult {
 	t.Helper()
-	cmd := exec.Command(binary, args...)
+	return runCommand(t, exec.Command(binary, args...), dir, env)
+}
+
+// runCommand runs cmd in dir with extra environment variables and returns
+// its exit code and output.
+func runCommand(t *testing.T, cmd *exec.Cmd, dir string, env []string) cliResult {
+	t.Helper()
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	var out, errb bytes.Buffer

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,19 +23,7 @@ func runCapped(t *testing.T, dir string, env []string, args ...string) cliResult
 	if runtime.GOOS != "linux" {
 		return runCLIEnv(t, dir, env, args...)
 	}
-	cmd := exec.Command("sh", append([]string{"-c", `ulimit -v 10485760 && exec "$0" "$@"`, binary}, args...)...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return cliResult{code, out.String(), errb.String()}
+	return runCommand(t, exec.Command("sh", append([]string{"-c", `ulimit -v 10485760 && exec "$0" "$@"`, binary}, args...)...), dir, env)
 }
 
 func limitsFixture(t *testing.T, name string) string {
