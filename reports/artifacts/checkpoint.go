@@ -61,6 +61,8 @@ type runIdentity struct {
 	Timeout           string                 `json:"timeout"`
 	IdleTimeout       string                 `json:"idle_timeout"`
 	Insecure          bool                   `json:"insecure,omitempty"`
+	MaxResponseSize   int64                  `json:"max_response_size,omitempty"`
+	MaxSSELineSize    int64                  `json:"max_sse_line_size,omitempty"`
 	TokenizerRevision string                 `json:"tokenizer_revision,omitempty"`
 	// Dataset is the source with every field (seed, entries, lengths...),
 	// not only its scenario notation.
@@ -83,7 +85,7 @@ func identity(scenario string, exp *runtime.Experiment, key runtime.PointKey) ([
 	plan := runtime.RecordOf(scenario, exp, key, 0).Plan
 	ep := exp.Endpoint
 	id := runIdentity{Endpoint: plan.Endpoint, Timeout: ep.Timeout.String(), IdleTimeout: ep.IdleTimeout.String(),
-		Insecure: ep.Insecure, TokenizerRevision: ep.TokenizerRevision, Dataset: fmt.Sprintf("%#v", exp.Dataset),
+		Insecure: ep.Insecure, MaxResponseSize: ep.MaxResponseSize, MaxSSELineSize: ep.MaxSSELineSize, TokenizerRevision: ep.TokenizerRevision, Dataset: fmt.Sprintf("%#v", exp.Dataset),
 		Traffic: plan.Traffic, Requests: exp.Requests, Duration: exp.Duration.String(), Warmup: exp.Warmup,
 		Seed: exp.Seed, Goodput: plan.Goodput, Params: key.Params, Repeat: key.Repeat}
 	for _, f := range ep.Extra {
