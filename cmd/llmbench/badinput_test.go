@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -20,6 +22,7 @@ func TestProfileRefusesUnusableValues(t *testing.T) {
 		{[]string{"--request-rate", "5", "--request-distribution", "gamma", "--burstiness", "NaN"}, "--burstiness: got NaN"},
 		{[]string{"--profile-export-file", ""}, "--profile-export-file: got \"\", want a bare file name"},
 		{[]string{"--profile-export-file", "."}, "--profile-export-file: got \".\", want a bare file name"},
+		{[]string{"--profile-export-file", "taken"}, "--profile-export-file taken: artifacts/m-openai-chat-concurrency1/taken is a folder"},
 		{[]string{"--extra-inputs", ":5"}, "--extra-inputs: got \":5\", want name:value with a name"},
 		{[]string{"--request-timeout", "0s"}, "--request-timeout: got 0s, want a positive duration"},
 		{[]string{"--stream-idle-timeout=-1s"}, "--stream-idle-timeout: got -1s"},
@@ -39,8 +42,12 @@ func TestProfileRefusesUnusableValues(t *testing.T) {
 		{[]string{"--api-key", "Bearer s3cret"}, "--api-key: got a key containing white space"},
 		{[]string{"--api-key", "s3cret", "-H", "authorization: x"}, "--api-key and -H Authorization both set"},
 	} {
+		dir := t.TempDir()
+		if err := os.MkdirAll(filepath.Join(dir, "artifacts", "m-openai-chat-concurrency1", "taken"), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		args := append([]string{"profile", "-m", "m", "-u", "sim://", "--request-count", "2"}, c.args...)
-		r := runCLI(t, t.TempDir(), args...)
+		r := runCLI(t, dir, args...)
 		if r.code != 2 || !strings.Contains(r.stderr, c.want) || strings.Contains(r.stderr, "panic") || strings.Contains(r.stderr, "s3cret") {
 			t.Errorf("%q: exit %d, stderr %q; want exit 2 with %q", c.args, r.code, r.stderr, c.want)
 		}

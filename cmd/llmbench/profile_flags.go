@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -112,6 +113,9 @@ func (c *profileFlags) compile() (compiled, error) {
 	p := c.point()
 	run := c.describe(endpoint)
 	run.Tokenizer = c.Tokenizer
+	if err := exportFilesWritable(&run); err != nil {
+		return compiled{}, err
+	}
 	exp := &runtime.Experiment{Name: run.DirName(), Endpoint: endpoint, Dataset: src, Load: p.Load, Requests: p.Stop.Requests,
 		Duration: p.Stop.Duration, Warmup: p.Warmup, Seed: p.Seed, Goodput: slos, Repeats: 1}
 	point := runtime.PointSpec{Params: runtime.ParamsOf(p.Load), Load: p.Load, Dataset: src, Stop: p.Stop}
@@ -203,6 +207,20 @@ func (c *profileFlags) sizeLimits() (response, line int64, err error) {
 		return 0, 0, invalid("--max-sse-line-size: %w", err)
 	}
 	return response, line, nil
+}
+
+// exportFilesWritable refuses a --profile-export-file whose files would
+// land on a folder already in the point's place (the run would fail when
+// the point starts, after its prompts were drawn).
+func exportFilesWritable(run *genaiperf.Run) error {
+	jsonName, csvName := genaiperf.ExportFileNames(run.ProfileExportFile)
+	for _, name := range []string{run.ProfileExportFile, jsonName, csvName} {
+		path := filepath.Join(run.Dir(), name)
+		if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+			return invalid("--profile-export-file %s: %s is a folder, want a file name free in the point's folder", run.ProfileExportFile, path)
+		}
+	}
+	return nil
 }
 
 // checkURL refuses a server address no request could be sent to: empty,
