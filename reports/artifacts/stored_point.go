@@ -1,7 +1,6 @@
 package artifacts
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -39,28 +38,12 @@ func findRecords(path string) ([]string, error) {
 // with the file. A file left without its footer by a crashed run is
 // recovered first (see records.Recover).
 func rerender(stdout, stderr io.Writer, file string) (*storedPoint, error) {
-	f, size, err := openRecordsFile(stderr, file)
+	pf, err := OpenPoint(stderr, file)
 	if err != nil {
-		return nil, failure.Inputf("%s: %w", file, err)
+		return nil, err
 	}
-	defer f.Close()
-	meta, err := records.ReadMeta(f, size)
-	if err != nil {
-		return nil, failure.Inputf("%s: %w", file, err)
-	}
-	var run genaiperf.Run
-	if err := json.Unmarshal([]byte(meta.Config), &run); err != nil {
-		return nil, failure.Inputf("%s: the file has no run description to render reports from (written by llmbench %q): %v",
-			file, meta.Version, err)
-	}
-	saved, err := savedPlan(meta)
-	if err != nil {
-		return nil, failure.Inputf("%s: %w", file, err)
-	}
-	slos, counting, err := goodputAndCounting(saved, &run)
-	if err != nil {
-		return nil, failure.Inputf("%s: %w", file, err)
-	}
+	defer pf.Close()
+	meta, run, saved, slos, counting := pf.Meta, pf.Run, pf.Plan, pf.Goodput, pf.Counting
 	// Rows are in completion order, the order the run summarized them in
 	// (the order of a floating-point sum shows in the last digit).
 	acc, data := metrics.NewAccumulator(metrics.Options{Goodput: slos}), plots.NewPointData()
@@ -69,7 +52,7 @@ func rerender(stdout, stderr io.Writer, file string) (*storedPoint, error) {
 	if meta.Recovered {
 		sent = map[int64]bool{}
 	}
-	if _, err := records.ReadEach(f, size, func(r *metrics.Record) error {
+	if err := pf.Each(func(r *metrics.Record) error {
 		acc.Add(r)
 		parts.Add(r)
 		data.Add(r)

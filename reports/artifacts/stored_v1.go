@@ -143,6 +143,11 @@ func pointParams(label string, run *genaiperf.Run) (runtime.Params, error) {
 		}
 		params[name] = v
 	}
+	return withStimulus(params, run), nil
+}
+
+// withStimulus adds the run's stimulus to params that name no load.
+func withStimulus(params runtime.Params, run *genaiperf.Run) runtime.Params {
 	_, c := params[metrics.ParamConcurrency]
 	_, r := params[metrics.ParamRate]
 	_, s := params[metrics.ParamReplaySpeed]
@@ -153,7 +158,7 @@ func pointParams(label string, run *genaiperf.Run) (runtime.Params, error) {
 	default:
 		params[metrics.ParamConcurrency] = float64(max(run.Stimulus.Concurrency, 1))
 	}
-	return params, nil
+	return params
 }
 
 // loadOf is a point's load as a scenario writes it; the lowest point's

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/llmbench/llmbench/metrics"
@@ -29,6 +30,10 @@ type Export struct {
 	// Prompts are each record's prompt text as GenAI-Perf counts ISL on it
 	// (chat: message contents joined by " "), indexed by Record.Entry.
 	Prompts []string
+	// Models are the distinct "model" fields of the request payloads, in
+	// the order first sent: the export names its model nowhere else, and a
+	// comparison must know it.
+	Models []string
 }
 
 type fileJSON struct {
@@ -76,9 +81,12 @@ func Read(r io.Reader) (*Export, error) {
 	exp := f.Experiments[0]
 	out := &Export{ServiceKind: f.ServiceKind, Endpoint: f.Endpoint, Mode: exp.Experiment.Mode, Value: exp.Experiment.Value}
 	for _, req := range append(exp.Requests, exp.Failed...) {
-		rec, prompt, err := record(req, len(out.Records))
+		rec, prompt, model, err := record(req, len(out.Records))
 		if err != nil {
 			return nil, fmt.Errorf("request %d: %w", len(out.Records), err)
+		}
+		if model != "" && !slices.Contains(out.Models, model) {
+			out.Models = append(out.Models, model)
 		}
 		out.Records = append(out.Records, rec)
 		out.Prompts = append(out.Prompts, prompt)
@@ -87,16 +95,16 @@ func Read(r io.Reader) (*Export, error) {
 }
 
 // record rebuilds one request: content chunks at their response's time.
-func record(req requestJSON, i int) (metrics.Record, string, error) {
+func record(req requestJSON, i int) (metrics.Record, string, string, error) {
 	if len(req.ResponseTimestamps) != len(req.ResponseOutputs) {
-		return metrics.Record{}, "", fmt.Errorf("%d response timestamps for %d responses",
+		return metrics.Record{}, "", "", fmt.Errorf("%d response timestamps for %d responses",
 			len(req.ResponseTimestamps), len(req.ResponseOutputs))
 	}
 	prev, what := req.Timestamp, "the request"
 	for k, at := range req.ResponseTimestamps {
 		if at < prev {
 			// Every time metric would come out negative or mixed up.
-			return metrics.Record{}, "", fmt.Errorf("response %d at %d ns is before %s at %d ns", k, at, what, prev)
+			return metrics.Record{}, "", "", fmt.Errorf("response %d at %d ns is before %s at %d ns", k, at, what, prev)
 		}
 		prev, what = at, fmt.Sprintf("response %d", k)
 	}
@@ -118,8 +126,8 @@ func record(req requestJSON, i int) (metrics.Record, string, error) {
 	if e := req.Error; e != nil {
 		rec.Err = &metrics.Failure{Class: metrics.ErrorClass(e.Class), Status: e.Status, Message: e.Message}
 	}
-	prompt, err := promptText(req.RequestInputs.Payload)
-	return rec, prompt, err
+	prompt, model, err := promptText(req.RequestInputs.Payload)
+	return rec, prompt, model, err
 }
 
 type response struct {
@@ -190,9 +198,11 @@ func decoded(data []byte, rec *metrics.Record) string {
 }
 
 // promptText is the text GenAI-Perf counts ISL on: chat message contents
-// joined by " ", the completions prompt (joined if a list), embeddings input.
-func promptText(payload string) (string, error) {
+// joined by " ", the completions prompt (joined if a list), embeddings
+// input; and the model the payload names.
+func promptText(payload string) (string, string, error) {
 	var body struct {
+		Model    string `json:"model"`
 		Messages []struct {
 			Content json.RawMessage `json:"content"`
 		} `json:"messages"`
@@ -200,7 +210,7 @@ func promptText(payload string) (string, error) {
 		Input  json.RawMessage `json:"input"`
 	}
 	if err := json.Unmarshal([]byte(payload), &body); err != nil {
-		return "", fmt.Errorf("request payload is not JSON: %w", err)
+		return "", "", fmt.Errorf("request payload is not JSON: %w", err)
 	}
 	var parts []string
 	for _, m := range body.Messages {
@@ -208,7 +218,7 @@ func promptText(payload string) (string, error) {
 	}
 	parts = append(parts, stringsOf(body.Prompt)...)
 	parts = append(parts, stringsOf(body.Input)...)
-	return strings.Join(parts, " "), nil
+	return strings.Join(parts, " "), body.Model, nil
 }
 
 // stringsOf reads a JSON string or list of strings; anything else is none.

@@ -36,6 +36,9 @@ func TestReadGenAIPerfExample(t *testing.T) {
 	if exp.Prompts[0] != "a b c" || exp.Prompts[1] != "a b c d" {
 		t.Errorf("prompts %q", exp.Prompts)
 	}
+	if !slices.Equal(exp.Models, []string{"my/model"}) {
+		t.Errorf("models %q, want the payloads' my/model once", exp.Models)
+	}
 	for i := range exp.Records {
 		exp.Records[i].InputTokens = len(strings.Fields(exp.Prompts[i]))
 		exp.Records[i].OutputTokens = len(strings.Fields(exp.Records[i].Output))
