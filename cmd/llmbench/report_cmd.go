@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/llmbench/llmbench/reports/artifacts"
+	"github.com/llmbench/llmbench/reports/resultset"
 )
 
 // reportCmd re-renders reports from stored per-request records alone, so a
@@ -18,7 +19,7 @@ func (c *reportCmd) Run(e *env) error {
 	if found || err != nil {
 		return err
 	}
-	if export, ok := profileExport(c.Path); ok {
+	if export, ok := resultset.ExportPath(c.Path); ok {
 		return c.importExport(e, export)
 	}
 	return invalid("%s: no records.parquet and no profile_export.json found", c.Path)

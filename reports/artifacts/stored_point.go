@@ -16,8 +16,8 @@ import (
 	"github.com/llmbench/llmbench/runtime/failure"
 )
 
-// findRecords lists the records.parquet files at or below path.
-func findRecords(path string) ([]string, error) {
+// FindRecords lists the records.parquet files at or below path.
+func FindRecords(path string) ([]string, error) {
 	var files []string
 	err := filepath.WalkDir(path, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -164,7 +164,7 @@ func openRecordsFile(stderr io.Writer, path string) (*os.File, int64, error) {
 // and a run folder's summary.json and report.html. found is false when
 // path holds no records file. version is the llmbench doing it.
 func Rerender(stdout, stderr io.Writer, path, version string) (found bool, err error) {
-	files, err := findRecords(path)
+	files, err := FindRecords(path)
 	if err != nil || len(files) == 0 {
 		return false, failure.New(failure.Input, err)
 	}

@@ -1,0 +1,128 @@
+package resultset
+
+import (
+	"os"
+	"strings"
+
+	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports/genaiperf"
+	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/failure"
+	"github.com/llmbench/llmbench/runtime/paexport"
+)
+
+// ImportOptions says how to count an imported export's tokens, as
+// GenAI-Perf counted them; the names are `report`'s and `compare`'s flags.
+type ImportOptions struct {
+	// Tokenizer is a tokenizer.json, folder or model id; "" for none.
+	Tokenizer string
+	// TokenCount is auto, tokenizer, usage or chunks ("" is auto: the
+	// tokenizer when given, else usage).
+	TokenCount string
+}
+
+// Imported is a profile_export.json read back, its records' ISL and OSL
+// counted.
+type Imported struct {
+	Export   *paexport.Export
+	Counting runtime.Counting
+	// EndpointType is chat, completions or embeddings, from the endpoint
+	// path the export names.
+	EndpointType string
+	// Streaming is guessed from the records: a streamed request has
+	// several chunks, a non-streaming one exactly one.
+	Streaming bool
+}
+
+// ReadExport reads and counts the export at path. Every error is an Input
+// failure naming the file or the option.
+func ReadExport(path string, opt ImportOptions) (*Imported, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, failure.Inputf("%w", err)
+	}
+	exp, err := paexport.Read(f)
+	f.Close()
+	if err != nil {
+		return nil, failure.Inputf("%s: %w", path, err)
+	}
+	counting, err := count(exp, opt)
+	if err != nil {
+		return nil, err
+	}
+	return &Imported{Export: exp, Counting: counting, EndpointType: endpointType(exp.Endpoint), Streaming: streamed(exp.Records)}, nil
+}
+
+// count fills every record's ISL and OSL with the chosen counting mode.
+func count(exp *paexport.Export, opt ImportOptions) (runtime.Counting, error) {
+	var tok runtime.Tokenizer
+	if opt.Tokenizer != "" {
+		t, err := runtime.LoadTokenizer(opt.Tokenizer)
+		if err != nil {
+			return runtime.Counting{}, failure.Inputf("--tokenizer: %w", err)
+		}
+		tok = t
+	}
+	mode, err := runtime.ParseCountMode(opt.TokenCount, tok != nil)
+	if err != nil {
+		return runtime.Counting{}, failure.Inputf("--token-count: %w", err)
+	}
+	reqs := make([]runtime.Request, len(exp.Prompts))
+	for i, p := range exp.Prompts {
+		reqs[i] = runtime.Request{Text: p, Words: len(strings.Fields(p))}
+	}
+	return runtime.CountTokens(exp.Records, reqs, mode, tok), nil
+}
+
+// endpointType is GenAI-Perf's endpoint type for an endpoint path.
+func endpointType(endpoint string) string {
+	switch {
+	case strings.Contains(endpoint, "embeddings"):
+		return "embeddings"
+	case strings.HasSuffix(endpoint, "v1/completions"):
+		return "completions"
+	}
+	return "chat"
+}
+
+// streamed guesses streaming from the records: a streamed request has
+// several chunks, a non-streaming one exactly one at completion.
+func streamed(recs []metrics.Record) bool {
+	for _, r := range recs {
+		if len(r.Chunks) > 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// Run describes the import for the GenAI-Perf writers.
+func (im *Imported) Run() genaiperf.Run {
+	run := genaiperf.DefaultRun("imported")
+	run.Subcommand = "report"
+	run.Endpoint = im.Export.Endpoint
+	run.EndpointType = im.EndpointType
+	run.Streaming = im.Streaming
+	if im.Export.Mode == "request_rate" {
+		run.Stimulus = genaiperf.Stimulus{RequestRate: im.Export.Value}
+	} else {
+		run.Stimulus = genaiperf.Stimulus{Concurrency: int(im.Export.Value)}
+	}
+	run.TokenCounting = im.Counting.String()
+	return run
+}
+
+// addExport imports the export at path as the set's one point.
+func (s *Set) addExport(path string, opt ImportOptions) error {
+	im, err := ReadExport(path, opt)
+	if err != nil {
+		return err
+	}
+	exp := im.Export
+	params := paramsOf(exp.Mode, exp.Value)
+	p := &Point{Params: params, Desc: Description{Models: exp.Models, API: im.EndpointType, Stream: im.Streaming,
+		TokenCounting: string(im.Counting.Mode), Load: loadText(params, ""), Imported: true}}
+	p.Repeats = []*Repeat{{Index: 1, Source: path, Records: exp.Records, Summary: metrics.Summarize(exp.Records, metrics.Options{})}}
+	s.Points = []*Point{p}
+	return nil
+}
