@@ -33,6 +33,9 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// fastSim answers at once, so the tests wait for nothing.
+const fastSim = "sim://?ttft=1ms&itl=0ms"
+
 // scenario has two experiments: "chat" sweeping concurrency (-D sweep)
 // and "solo" at one point; every comparability property is a -D var.
 const scenario = `
@@ -78,7 +81,7 @@ func run(t *testing.T, vars ...string) string {
 func profile(t *testing.T, args ...string) string {
 	t.Helper()
 	dir := t.TempDir()
-	llmbench(t, dir, append([]string{"profile", "-m", "m", "-u", "sim://", "--request-count", "6"}, args...)...)
+	llmbench(t, dir, append([]string{"profile", "-m", "m", "-u", fastSim, "--request-count", "6"}, args...)...)
 	return filepath.Join(dir, "artifacts")
 }
 
@@ -210,7 +213,7 @@ func TestCheckNamesEveryDifference(t *testing.T) {
 func TestAnalyzeFolderPointFolderAndRecordsFile(t *testing.T) {
 	analyze := func() string {
 		dir := t.TempDir()
-		llmbench(t, dir, "analyze", "-m", "m", "-u", "sim://", "--request-count", "4", "--sweep-list", "1,2")
+		llmbench(t, dir, "analyze", "-m", "m", "-u", fastSim, "--request-count", "4", "--sweep-list", "1,2")
 		return filepath.Join(dir, "artifacts")
 	}
 	a, b := analyze(), analyze()
