@@ -293,3 +293,34 @@ func TestExportAgainstRecords(t *testing.T) {
 		}
 	}
 }
+
+// Two files claiming the same run of the same point (a point folder
+// copied inside its run) are refused naming both, not silently pooled.
+func TestSameRepeatTwiceRefused(t *testing.T) {
+	out := run(t)
+	src := filepath.Join(out, "solo", "concurrency1", "records.parquet")
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copied := filepath.Join(out, "solo", "copy", "records.parquet")
+	if err := os.MkdirAll(filepath.Dir(copied), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(copied, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Load(out, Options{})
+	if err == nil || failure.ClassOf(err) != failure.Input || !strings.Contains(err.Error(), src) || !strings.Contains(err.Error(), copied) {
+		t.Errorf("Load = %v, want an Input error naming both files", err)
+	}
+}
+
+// A path holding nothing to compare is bad input naming it.
+func TestNothingToLoad(t *testing.T) {
+	dir := t.TempDir()
+	_, err := Load(dir, Options{})
+	if err == nil || failure.ClassOf(err) != failure.Input || !strings.Contains(err.Error(), dir) {
+		t.Errorf("Load(empty) = %v", err)
+	}
+}

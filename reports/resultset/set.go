@@ -102,7 +102,7 @@ func (s *Set) finish() {
 		slices.SortFunc(p.Repeats, func(a, b *Repeat) int { return cmp.Compare(a.Index, b.Index) })
 		for _, r := range p.Repeats {
 			sortBySend(r.Records)
-			if len(r.Records) > 0 && (s.Start.IsZero() || r.Records[0].Sent < s.Start.UnixNano()) {
+			if len(r.Records) > 0 && r.Records[0].Sent > 0 && (s.Start.IsZero() || r.Records[0].Sent < s.Start.UnixNano()) {
 				s.Start = time.Unix(0, r.Records[0].Sent)
 			}
 		}
