@@ -3,6 +3,7 @@ package resultset
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/llmbench/llmbench/runtime/failure"
@@ -18,7 +19,8 @@ const LengthTolerance = 0.05
 // Difference is one reason two points (or sets) measured different
 // things, in words: "model: baseline a, candidate b".
 type Difference struct {
-	// Point names the baseline point it concerns; "" for the whole set.
+	// Point names the baseline points it concerns; "" for the whole set
+	// (every matched pair, or no pair at all).
 	Point string
 	// What is the property: model, endpoint type, streaming, dataset,
 	// mean ISL, mean OSL, token counting, load, load points.
@@ -70,9 +72,11 @@ func Check(m Matching, opt CheckOptions) ([]Difference, error) {
 	if len(m.Pairs) == 0 {
 		diffs = append(diffs, Difference{What: "load points", Baseline: labels(m.OnlyBaseline), Candidate: labels(m.OnlyCandidate)})
 	}
+	var each []Difference
 	for _, p := range m.Pairs {
-		diffs = append(diffs, compareDescriptions(p)...)
+		each = append(each, compareDescriptions(p)...)
 	}
+	diffs = append(diffs, merged(each, len(m.Pairs))...)
 	var fatal []Difference
 	for i := range diffs {
 		if opt.Force {
@@ -116,6 +120,31 @@ func compareDescriptions(p Pair) []Difference {
 		add("mean OSL", tokens(a.MeanOSL), tokens(b.MeanOSL), false)
 	}
 	add("load", a.Load, b.Load, false)
+	return out
+}
+
+// merged says a difference shared by several pairs once, naming its
+// points, or none when every pair has it (the whole set differs): a
+// different model is one line, not one per point.
+func merged(diffs []Difference, pairs int) []Difference {
+	var out []Difference
+	var points [][]string
+	for _, d := range diffs {
+		i := slices.IndexFunc(out, func(o Difference) bool {
+			return o.What == d.What && o.Baseline == d.Baseline && o.Candidate == d.Candidate && o.Warning == d.Warning
+		})
+		if i < 0 {
+			out, points = append(out, d), append(points, nil)
+			i = len(out) - 1
+		}
+		points[i] = append(points[i], d.Point)
+	}
+	for i := range out {
+		out[i].Point = strings.Join(points[i], ", ")
+		if len(points[i]) == pairs && pairs > 1 {
+			out[i].Point = ""
+		}
+	}
 	return out
 }
 
