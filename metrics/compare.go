@@ -155,9 +155,10 @@ type Sample struct {
 // CompareOptions are the parameters of a comparison.
 type CompareOptions struct {
 	// Tolerance is the fraction by which the candidate may be worse before
-	// it is a regression (0.10 for --max-regression 10%).
+	// it is a regression (0.10 for --max-regression 10%), in [0, 1).
 	Tolerance float64
-	// Confidence is the two-sided level of the interval, 0.95 by default.
+	// Confidence is the two-sided level of the interval; 0 (or anything
+	// outside (0, 1)) means 0.95.
 	Confidence float64
 	// Bootstrap configures the method without repeats.
 	Bootstrap BootstrapOptions
@@ -198,6 +199,12 @@ type Comparison struct {
 // zero-width interval.
 func Compare(metric string, baseline, candidate Sample, opt CompareOptions) (Comparison, error) {
 	c := Comparison{Metric: metric, Tolerance: opt.Tolerance}
+	if !(opt.Tolerance >= 0 && opt.Tolerance < 1) {
+		return c, fmt.Errorf("%s: tolerance %v is outside [0, 1)", metric, opt.Tolerance)
+	}
+	if !(opt.Confidence > 0 && opt.Confidence < 1) {
+		opt.Confidence = DefaultCompareOptions().Confidence
+	}
 	var err error
 	if c.Direction, err = MetricDirection(metric); err != nil {
 		return c, err

@@ -117,7 +117,33 @@ func TestCompareBootstrapKnownAnswers(t *testing.T) {
 			if c.Verdict != tc.verdict {
 				t.Errorf("verdict %q, want %q (interval [%.4f, %.4f])", c.Verdict, tc.verdict, ri.Low, ri.High)
 			}
+			if (c.Verdict == VerdictRegression) != (c.PRegression <= 0.05) ||
+				(c.Verdict == VerdictImprovement) != (c.PImprovement <= 0.05) {
+				t.Errorf("verdict %q but PRegression %v, PImprovement %v", c.Verdict, c.PRegression, c.PImprovement)
+			}
 		})
+	}
+}
+
+func TestCompareRefusesBadInput(t *testing.T) {
+	values := Sample{Values: []float64{1, 2, 3}}
+	for _, tc := range []struct {
+		name   string
+		metric string
+		base   Sample
+		tol    float64
+	}{
+		{"no direction", "osl.p50", values, 0.1},
+		{"unknown statistic", "ttft.p999x", values, 0.1},
+		{"negative tolerance", "ttft.p99", values, -0.1},
+		{"tolerance of 100%", "output_token_throughput", values, 1},
+		{"one side empty", "ttft.p99", Sample{}, 0.1},
+	} {
+		opt := DefaultCompareOptions()
+		opt.Tolerance = tc.tol
+		if _, err := Compare(tc.metric, tc.base, values, opt); err == nil {
+			t.Errorf("%s: want an error", tc.name)
+		}
 	}
 }
 
