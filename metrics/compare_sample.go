@@ -154,3 +154,16 @@ func indicator(b bool) float64 {
 	}
 	return 0
 }
+
+// InReportUnits is a value of metric (named as gates name it) converted
+// from its native unit to what reports print, with that unit: ms for
+// times, % for error_rate, tokens/s for throughput.
+func InReportUnits(metric string, native float64) (float64, string) {
+	base, _, _ := strings.Cut(metric, ".")
+	m := lookupGateMetric(base)
+	if m == nil {
+		return native, ""
+	}
+	toDisplay, _ := m.q.displayConversions()
+	return toDisplay(native), m.unit
+}
