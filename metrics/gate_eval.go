@@ -142,12 +142,8 @@ func (g Gate) Describe(measured float64) string {
 // what every report prints (ms for times, % for ratios), by the same table
 // Describe uses.
 func (g Gate) InReportUnits(native float64) float64 {
-	var q quantity = -1
-	if m := lookupGateMetric(g.Metric); m != nil {
-		q = m.q
-	}
-	toDisplay, _ := q.displayConversions()
-	return toDisplay(native)
+	v, _ := InReportUnits(g.Metric, native)
+	return v
 }
 
 // withUnit appends a unit, with a space except for %.

@@ -158,6 +158,12 @@ func TestRepeatsGroupedRecordsInSendOrder(t *testing.T) {
 			t.Errorf("repeat %d sent at %d, before the set's start %v", k+1, r.Records[0].Sent, s.Start)
 		}
 	}
+	if runs := p.Runs(); len(runs) != 3 || runs[1].Summary != &p.Repeats[1].Summary || len(runs[1].Records) != 6 {
+		t.Errorf("Runs() = %d runs, not the repeats", len(runs))
+	}
+	if _, err := metrics.SampleOf("itl.p99", p.Runs()); err != nil {
+		t.Errorf("SampleOf(itl.p99): %v", err)
+	}
 	if s.Start.IsZero() || s.Start.Year() < 2020 {
 		t.Errorf("start %v", s.Start)
 	}

@@ -154,3 +154,13 @@ func loadText(p runtime.Params, arrival string) string {
 	}
 	return name + " " + num(v)
 }
+
+// Runs are the point's repeats as the comparison statistics read them
+// (metrics.SampleOf): each repeat's summary and send-ordered records.
+func (p *Point) Runs() []metrics.RunData {
+	out := make([]metrics.RunData, len(p.Repeats))
+	for i, r := range p.Repeats {
+		out[i] = metrics.RunData{Summary: &r.Summary, Records: r.Records}
+	}
+	return out
+}

@@ -1,0 +1,69 @@
+package comparison
+
+import (
+	"fmt"
+
+	"github.com/llmbench/llmbench/metrics"
+)
+
+// DefaultMetrics are compared when --metrics names none (issue 11's list).
+var DefaultMetrics = []string{"ttft.p50", "ttft.p99", "itl.p50", "itl.p99", "request_latency.p99",
+	"output_token_throughput", "request_throughput", "error_rate"}
+
+// Pair is one point measured on both sides, each side its runs (repeats).
+type Pair struct {
+	Experiment, Label   string
+	Baseline, Candidate []metrics.RunData
+}
+
+// Options are what a comparison judges with.
+type Options struct {
+	Metrics []string
+	// Tolerances overrides the default tolerance per metric
+	// (--max-regression itl.p99=5%).
+	Tolerances map[string]float64
+	metrics.CompareOptions
+}
+
+// Build compares every metric at every pair and judges each point's
+// metrics as one family (Holm), so comparing eight metrics does not raise
+// the chance of a false alarm eightfold.
+func Build(baseline, candidate string, pairs []Pair, opt Options) (*Report, error) {
+	names := opt.Metrics
+	if len(names) == 0 {
+		names = DefaultMetrics
+	}
+	r := &Report{Baseline: baseline, Candidate: candidate, Tolerance: opt.Tolerance, Confidence: opt.Confidence}
+	for _, p := range pairs {
+		var cs []metrics.Comparison
+		for _, name := range names {
+			c, err := compareOne(name, p, opt)
+			if err != nil {
+				return nil, fmt.Errorf("%s/%s: %w", p.Experiment, p.Label, err)
+			}
+			cs = append(cs, c)
+		}
+		point := Point{Experiment: p.Experiment, Label: p.Label}
+		for _, f := range metrics.JudgeFamily(cs, opt.Confidence) {
+			point.Metrics = append(point.Metrics, f.Comparison)
+		}
+		r.Points = append(r.Points, point)
+	}
+	return r, nil
+}
+
+func compareOne(name string, p Pair, opt Options) (metrics.Comparison, error) {
+	base, err := metrics.SampleOf(name, p.Baseline)
+	if err != nil {
+		return metrics.Comparison{}, fmt.Errorf("baseline: %w", err)
+	}
+	cand, err := metrics.SampleOf(name, p.Candidate)
+	if err != nil {
+		return metrics.Comparison{}, fmt.Errorf("candidate: %w", err)
+	}
+	o := opt.CompareOptions
+	if tol, ok := opt.Tolerances[name]; ok {
+		o.Tolerance = tol
+	}
+	return metrics.Compare(name, base, cand, o)
+}

@@ -1,0 +1,90 @@
+// Package comparison writes what `llmbench compare` concluded: the
+// console table, compare.json and the Markdown summary for a pull
+// request. It renders metrics.Comparison values and judges nothing
+// itself.
+package comparison
+
+import (
+	"slices"
+
+	"github.com/llmbench/llmbench/metrics"
+)
+
+// Report is the comparison of a candidate result set with a baseline.
+type Report struct {
+	Baseline, Candidate string
+	// Tolerance is the default --max-regression, a fraction.
+	Tolerance  float64
+	Confidence float64
+	Points     []Point
+	// Warnings are differences that --force or the rules let through
+	// (another token counting mode of an imported run...).
+	Warnings []string
+	// Unmatched names points present on one side only.
+	Unmatched []string
+}
+
+// Point is one matched point's comparisons, family-adjusted (Holm).
+type Point struct {
+	Experiment, Label string
+	Metrics           []metrics.Comparison
+}
+
+// Count is how many comparisons reached verdict v.
+func (r *Report) Count(v metrics.Verdict) int {
+	n := 0
+	for _, p := range r.Points {
+		for _, c := range p.Metrics {
+			if c.Verdict == v {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// Regressions are the comparisons judged regressions, in point order.
+func (r *Report) Regressions() []Named {
+	var out []Named
+	for _, p := range r.Points {
+		for _, c := range p.Metrics {
+			if c.Verdict == metrics.VerdictRegression {
+				out = append(out, Named{Point: p.name(), Comparison: c})
+			}
+		}
+	}
+	return out
+}
+
+// Named is a comparison with the point it belongs to.
+type Named struct {
+	Point string
+	metrics.Comparison
+}
+
+func (p Point) name() string {
+	if p.Experiment == "" {
+		return p.Label
+	}
+	return p.Experiment + "/" + p.Label
+}
+
+// byVerdict orders comparisons regressions first, then inconclusive ones,
+// so a short summary shows what needs attention.
+func byVerdict(cs []Named) []Named {
+	rank := map[metrics.Verdict]int{metrics.VerdictRegression: 0, metrics.VerdictInconclusive: 1,
+		metrics.VerdictImprovement: 2, metrics.VerdictNoChange: 3}
+	out := slices.Clone(cs)
+	slices.SortStableFunc(out, func(a, b Named) int { return rank[a.Verdict] - rank[b.Verdict] })
+	return out
+}
+
+func (r *Report) all() []Named {
+	var out []Named
+	for _, p := range r.Points {
+		for _, c := range p.Metrics {
+			out = append(out, Named{Point: p.name(), Comparison: c})
+		}
+	}
+	return out
+}

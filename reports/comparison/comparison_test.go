@@ -1,0 +1,60 @@
+package comparison
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/llmbench/llmbench/metrics"
+)
+
+// report compares ttft.p99 of repeats 15% slower (a regression) and
+// request_throughput of identical repeats (no change).
+func report(t *testing.T) *Report {
+	t.Helper()
+	opt := metrics.DefaultCompareOptions()
+	slow, err := metrics.Compare("ttft.p99", metrics.Sample{Repeats: []float64{100e6, 100.5e6, 99.5e6}},
+		metrics.Sample{Repeats: []float64{115e6, 115.575e6, 114.425e6}}, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	same, err := metrics.Compare("request_throughput", metrics.Sample{Repeats: []float64{10, 10.2, 9.8}},
+		metrics.Sample{Repeats: []float64{10, 10.2, 9.8}}, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Report{Baseline: "base", Candidate: "cand", Tolerance: 0.1, Confidence: 0.95,
+		Points: []Point{{Experiment: "e", Label: "concurrency8", Metrics: []metrics.Comparison{same, slow}}}}
+}
+
+func TestWritersShowTheRegressionFirst(t *testing.T) {
+	r := report(t)
+	var table, md, js bytes.Buffer
+	if err := WriteTable(&table, r); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"== e/concurrency8 ==", "ttft.p99 100.00 ms 115.00 ms +15.0%", "regression (tolerance 10%)",
+		"1 regressions: e/concurrency8 ttft.p99 +15.0%"} {
+		if !strings.Contains(strings.Join(strings.Fields(table.String()), " "), want) {
+			t.Errorf("table lacks %q:\n%s", want, table.String())
+		}
+	}
+	if err := WriteMarkdown(&md, r); err != nil {
+		t.Fatal(err)
+	}
+	if s := md.String(); !strings.HasPrefix(s, "### ❌") || strings.Index(s, "ttft.p99") > strings.Index(s, "request_throughput") {
+		t.Errorf("markdown does not lead with the regression:\n%s", s)
+	}
+	if err := WriteJSON(&js, r); err != nil {
+		t.Fatal(err)
+	}
+	var f fileJSON
+	if err := json.Unmarshal(js.Bytes(), &f); err != nil || f.Regressions != 1 || len(f.Points) != 1 {
+		t.Fatalf("compare.json (%v): %s", err, js.String())
+	}
+	m := f.Points[0].Metrics[1]
+	if m.Metric != "ttft.p99" || m.Unit != "ms" || m.Baseline != 100 || m.Verdict != "regression" || m.Interval[0] <= 0.1 {
+		t.Errorf("ttft.p99 in compare.json: %+v", m)
+	}
+}
