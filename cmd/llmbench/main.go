@@ -22,6 +22,7 @@ type cli struct {
 	Check    checkCmd    `cmd:"" help:"Load and validate a scenario and print its plan, sending no traffic."`
 	Profile  profileCmd  `cmd:"" help:"Measure one load point with GenAI-Perf's flags and artifacts."`
 	Analyze  analyzeCmd  `cmd:"" help:"Sweep one parameter with GenAI-Perf's flags: one artifact folder per point, the analyze CSV, a sweep table; resumable."`
+	Compare  compareCmd  `cmd:"" help:"Compare result sets point by point: baseline, candidate, change with its confidence interval, verdict; exit 1 on a regression beyond the tolerance."`
 	Report   reportCmd   `cmd:"" help:"Re-render a run's GenAI-Perf JSON, CSV and table from its records.parquet."`
 	Sim      simCmd      `cmd:"" help:"Serve the built-in simulated OpenAI server."`
 	Tokenize tokenizeCmd `cmd:"" help:"Count (or list) the tokens of a text under a Hugging Face tokenizer."`

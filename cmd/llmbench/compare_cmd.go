@@ -1,0 +1,158 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports/artifacts"
+	"github.com/llmbench/llmbench/reports/comparison"
+	"github.com/llmbench/llmbench/reports/resultset"
+)
+
+// compareCmd compares result sets point by point with statistics that
+// say when they cannot tell (docs/compare.md); exit 1 on a regression
+// beyond the tolerance.
+type compareCmd struct {
+	Baseline   string   `arg:"" help:"Baseline: a run folder, an analyze/profile artifact folder, a point folder, a records.parquet, or a GenAI-Perf profile_export.json."`
+	Candidates []string `arg:"" name:"candidate" help:"Candidate(s), the same kinds; with several, each is compared with the baseline and the last decides the exit code."`
+
+	MaxRegression      []string `default:"10%" sep:"," help:"Tolerance: a regression is reported only when the candidate is confidently worse by more than this (10% or 0.1); per metric as METRIC=5% (itl.p99=5%)."`
+	Metrics            []string `sep:"," help:"Metrics to compare, named as gates name them (default: ttft.p50,ttft.p99,itl.p50,itl.p99,request_latency.p99,output_token_throughput,request_throughput,error_rate)."`
+	Confidence         float64  `default:"0.95" help:"Confidence level of the intervals, in (0, 1)."`
+	FailOnInconclusive bool     `help:"Exit 1 also when a comparison is inconclusive (its interval straddles the tolerance)."`
+	Force              bool     `help:"Compare sets that are not comparable (another model, dataset, token counting...), with a warning per difference."`
+	JSON               string   `name:"json" type:"path" help:"Also write compare.json (docs/compare.md) to this file."`
+	SummaryMd          string   `name:"summary-md" type:"path" help:"Also write a Markdown summary for a pull-request comment to this file."`
+	Tokenizer          string   `help:"Tokenizer for counting the tokens of an imported GenAI-Perf export (as report takes it)."`
+}
+
+func (c *compareCmd) Run(e *env) error {
+	opt, err := c.options()
+	if err != nil {
+		return err
+	}
+	load := resultset.Options{Stderr: e.stderr, Import: resultset.ImportOptions{Tokenizer: c.Tokenizer}}
+	base, err := resultset.Load(c.Baseline, load)
+	if err != nil {
+		return err
+	}
+	var last *comparison.Report
+	for _, path := range c.Candidates {
+		cand, err := resultset.Load(path, load)
+		if err != nil {
+			return err
+		}
+		if last, err = c.compare(e.stdout, base, cand, opt); err != nil {
+			return err
+		}
+	}
+	if err := c.write(last); err != nil {
+		return err
+	}
+	return c.verdict(last)
+}
+
+// compare matches two sets, refuses incomparable ones (unless --force),
+// and prints the comparison.
+func (c *compareCmd) compare(w io.Writer, base, cand *resultset.Set, opt comparison.Options) (*comparison.Report, error) {
+	m := resultset.Match(base, cand)
+	diffs, err := resultset.Check(m, resultset.CheckOptions{Force: c.Force})
+	if err != nil {
+		return nil, err
+	}
+	pairs := make([]comparison.Pair, len(m.Pairs))
+	for i, p := range m.Pairs {
+		pairs[i] = comparison.Pair{Experiment: p.Baseline.Experiment, Label: p.Baseline.Label(),
+			Baseline: p.Baseline.Runs(), Candidate: p.Candidate.Runs()}
+	}
+	r, err := comparison.Build(base.Path, cand.Path, pairs, opt)
+	if err != nil {
+		return nil, invalid("%w", err)
+	}
+	for _, d := range diffs {
+		r.Warnings = append(r.Warnings, d.String())
+	}
+	for _, p := range m.OnlyBaseline {
+		r.Unmatched = append(r.Unmatched, p.Name()+" (baseline only)")
+	}
+	for _, p := range m.OnlyCandidate {
+		r.Unmatched = append(r.Unmatched, p.Name()+" (candidate only)")
+	}
+	return r, comparison.WriteTable(w, r)
+}
+
+// write writes the requested files of the last comparison.
+func (c *compareCmd) write(r *comparison.Report) error {
+	for _, f := range []struct {
+		flag, path string
+		write      func(io.Writer, *comparison.Report) error
+	}{{"--json", c.JSON, comparison.WriteJSON}, {"--summary-md", c.SummaryMd, comparison.WriteMarkdown}} {
+		if f.path == "" {
+			continue
+		}
+		if err := artifacts.WriteFile(f.path, func(w io.Writer) error { return f.write(w, r) }); err != nil {
+			return runFailed("%s: %w", f.flag, err)
+		}
+	}
+	return nil
+}
+
+// verdict is exit 1 for a regression (or, with --fail-on-inconclusive, an
+// inconclusive comparison), nil otherwise.
+func (c *compareCmd) verdict(r *comparison.Report) error {
+	switch {
+	case len(r.Regressions()) > 0:
+		return &errGatesFailed{status: comparison.Headline(r)}
+	case c.FailOnInconclusive && r.Count(metrics.VerdictInconclusive) > 0:
+		return &errGatesFailed{status: fmt.Sprintf("%d comparisons inconclusive (--fail-on-inconclusive)", r.Count(metrics.VerdictInconclusive))}
+	}
+	return nil
+}
+
+// options reads the tolerance, metrics and confidence flags.
+func (c *compareCmd) options() (comparison.Options, error) {
+	opt := comparison.Options{Metrics: c.Metrics, Tolerances: map[string]float64{}, CompareOptions: metrics.DefaultCompareOptions()}
+	if !(c.Confidence > 0 && c.Confidence < 1) {
+		return opt, invalid("--confidence: got %g, want a level in (0, 1) such as 0.95", c.Confidence)
+	}
+	opt.Confidence = c.Confidence
+	for _, spec := range c.MaxRegression {
+		metric, share, per := strings.Cut(spec, "=")
+		if !per {
+			metric, share = "", spec
+		}
+		tol, err := parseTolerance(share)
+		if err != nil {
+			return opt, invalid("--max-regression %s: %w", spec, err)
+		}
+		if metric == "" {
+			opt.Tolerance = tol
+		} else if _, err := metrics.MetricDirection(metric); err != nil {
+			return opt, invalid("--max-regression %s: %w", spec, err)
+		} else {
+			opt.Tolerances[metric] = tol
+		}
+	}
+	for _, m := range c.Metrics {
+		if _, err := metrics.MetricDirection(m); err != nil {
+			return opt, invalid("--metrics %s: %w", m, err)
+		}
+	}
+	return opt, nil
+}
+
+// parseTolerance reads "10%" or "0.1": a fraction in [0, 1).
+func parseTolerance(s string) (float64, error) {
+	text, scale := strings.TrimSpace(s), 1.0
+	if t, ok := strings.CutSuffix(text, "%"); ok {
+		text, scale = strings.TrimSpace(t), 0.01
+	}
+	v, err := strconv.ParseFloat(text, 64)
+	if v *= scale; err != nil || !(v >= 0 && v < 1) {
+		return 0, fmt.Errorf("got %q, want a share from 0 to under 100%% such as 10%% or 0.1", s)
+	}
+	return v, nil
+}

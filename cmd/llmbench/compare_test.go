@@ -1,0 +1,77 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// profileInto measures one point against the simulator with the given
+// query into dir/name (concurrency 4, 120 streamed requests of 16 tokens).
+func profileInto(t *testing.T, dir, name, query string, extra ...string) string {
+	t.Helper()
+	args := append([]string{"profile", "-m", "m", "-u", "sim://?itl_per_seq=0ms&" + query, "--streaming", "--concurrency", "4",
+		"--request-count", "120", "--output-tokens-mean", "16", "--artifact-dir", name}, extra...)
+	if r := runCLI(t, dir, args...); r.code != 0 {
+		t.Fatalf("profile %s: exit %d\n%s", query, r.code, r.stderr)
+	}
+	return filepath.Join(dir, name)
+}
+
+// The same server twice is exit 0, no significant change; a server 15%
+// slower per token is exit 1 naming ITL; 3% slower within the default
+// 10% tolerance is exit 0; compare.json and the Markdown say the same.
+func TestCompareSameAndSlowerServers(t *testing.T) {
+	dir := t.TempDir()
+	base := profileInto(t, dir, "base", "itl=8ms&seed=1")
+	same := profileInto(t, dir, "same", "itl=8ms&seed=2")
+	slow := profileInto(t, dir, "slow", "itl=9.2ms&seed=3")
+	little := profileInto(t, dir, "little", "itl=8.24ms&seed=4")
+
+	if r := runCLI(t, dir, "compare", base, same); r.code != 0 || !strings.Contains(r.stdout, "no regression beyond the tolerance") ||
+		strings.Contains(r.stdout, "regression (") {
+		t.Errorf("same server: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	js, md := filepath.Join(dir, "c.json"), filepath.Join(dir, "c.md")
+	r := runCLI(t, dir, "compare", base, slow, "--json", js, "--summary-md", md)
+	if r.code != 1 || !strings.Contains(r.stderr, "regressions: concurrency4 itl.p50 +1") {
+		t.Errorf("15%% slower ITL: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	var f struct {
+		Regressions int `json:"regressions"`
+	}
+	if b, err := os.ReadFile(js); err != nil || json.Unmarshal(b, &f) != nil || f.Regressions == 0 {
+		t.Errorf("compare.json (%v): %s", err, b)
+	}
+	if b, _ := os.ReadFile(md); !strings.HasPrefix(string(b), "### ❌") {
+		t.Errorf("summary: %s", b)
+	}
+	if r := runCLI(t, dir, "compare", base, little, "--metrics", "itl.p50,itl.p99"); r.code != 0 {
+		t.Errorf("3%% slower within 10%%: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// Sets that measured different things are exit 2 naming the difference,
+// unless --force; bad flags are exit 2 naming the flag.
+func TestCompareRefusesIncomparableSets(t *testing.T) {
+	dir := t.TempDir()
+	base := profileInto(t, dir, "base", "itl=8ms")
+	other := profileInto(t, dir, "other", "itl=8ms", "--output-tokens-mean", "32")
+	r := runCLI(t, dir, "compare", base, other)
+	if r.code != 2 || !strings.Contains(r.stderr, "OSL") && !strings.Contains(r.stderr, "osl") {
+		t.Errorf("other output length: exit %d\n%s", r.code, r.stderr)
+	}
+	if r := runCLI(t, dir, "compare", base, other, "--force"); r.code == 2 || !strings.Contains(r.stdout, "warning:") {
+		t.Errorf("--force: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, bad := range [][]string{{"--max-regression", "abc"}, {"--max-regression", "nosuch.p99=5%"}, {"--metrics", "nosuch"}, {"--confidence", "1.5"}} {
+		if r := runCLI(t, dir, append([]string{"compare", base, base}, bad...)...); r.code != 2 || !strings.Contains(r.stderr, bad[0]) {
+			t.Errorf("%v: exit %d\n%s", bad, r.code, r.stderr)
+		}
+	}
+	if r := runCLI(t, dir, "compare", base, filepath.Join(dir, "missing")); r.code != 2 {
+		t.Errorf("missing candidate: exit %d\n%s", r.code, r.stderr)
+	}
+}
