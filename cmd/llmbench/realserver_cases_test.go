@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -187,37 +186,4 @@ func logPerRequestCounts(t *testing.T, run string) {
 	k := float64(len(recs))
 	t.Logf("%s same %d requests, OSL means: tokenizer %.2f, usage %.2f, chunks %.2f; ISL means: tokenizer %.2f, usage %.2f",
 		validationMark, len(recs), tok/k, use/k, chunks/k, inTok/k, inUse/k)
-}
-
-// readInputs returns the prompts of a run's inputs.json (message content
-// for chat, prompt for completions), by dataset entry.
-func readInputs(t *testing.T, run string) []string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(run, "inputs.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc struct {
-		Data []struct {
-			Payload []struct {
-				Prompt   string `json:"prompt"`
-				Messages []struct {
-					Content string `json:"content"`
-				} `json:"messages"`
-			} `json:"payload"`
-		} `json:"data"`
-	}
-	if err := json.Unmarshal(b, &doc); err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, d := range doc.Data {
-		p := d.Payload[0]
-		if len(p.Messages) > 0 {
-			out = append(out, p.Messages[0].Content)
-		} else {
-			out = append(out, p.Prompt)
-		}
-	}
-	return out
 }

@@ -43,6 +43,7 @@ func (s *Server) fitContext(req *genRequest) error {
 		return nil
 	}
 	if total := req.promptTokens + req.outputTokens; total > limit {
+		//lint:ignore ST1005 vLLM's own message, word for word, is what clients see
 		return fmt.Errorf("This model's maximum context length is %d tokens. However, you requested %d tokens (%d in the messages, %d in the completion). Please reduce the length of the messages or completion.",
 			limit, total, req.promptTokens, req.outputTokens)
 	}
