@@ -48,6 +48,12 @@ func TestCompareSameAndSlowerServers(t *testing.T) {
 	if b, _ := os.ReadFile(md); !strings.HasPrefix(string(b), "### ❌") {
 		t.Errorf("summary: %s", b)
 	}
+	// An imported perf_analyzer export (GenAI-Perf's raw format) is a
+	// baseline like any other.
+	export := filepath.Join(base, "m-openai-chat-concurrency4", "profile_export.json")
+	if r := runCLI(t, dir, "compare", export, same); r.code != 0 || !strings.Contains(r.stdout, "no regression beyond the tolerance") {
+		t.Errorf("export as baseline: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
 	if r := runCLI(t, dir, "compare", base, little, "--metrics", "itl.p50,itl.p99"); r.code != 0 {
 		t.Errorf("3%% slower within 10%%: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
