@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -17,7 +18,7 @@ import (
 // beyond the tolerance.
 type compareCmd struct {
 	Baseline   string   `arg:"" help:"Baseline: a run folder, an analyze/profile artifact folder, a point folder, a records.parquet, or a GenAI-Perf profile_export.json."`
-	Candidates []string `arg:"" name:"candidate" help:"Candidate(s), the same kinds; with several, each is compared with the baseline and the last decides the exit code."`
+	Candidates []string `arg:"" name:"candidate" help:"Candidate(s), the same kinds; with several (a history), each is compared with the baseline in the order the runs started, a trend table follows, and the newest decides the exit code and the files."`
 
 	MaxRegression      []string `default:"10%" sep:"," help:"Tolerance: a regression is reported only when the candidate is confidently worse by more than this (10% or 0.1); per metric as METRIC=5% (itl.p99=5%)."`
 	Metrics            []string `sep:"," help:"Metrics to compare, named as gates name them (default: ttft.p50,ttft.p99,itl.p50,itl.p99,request_latency.p99,output_token_throughput,request_throughput,error_rate)."`
@@ -26,6 +27,7 @@ type compareCmd struct {
 	Force              bool     `help:"Compare sets that are not comparable (another model, dataset, token counting...), with a warning per difference."`
 	JSON               string   `name:"json" type:"path" help:"Also write compare.json (docs/compare.md) to this file."`
 	SummaryMd          string   `name:"summary-md" type:"path" help:"Also write a Markdown summary for a pull-request comment to this file."`
+	Junit              string   `type:"path" help:"Also write JUnit XML (one test case per point and metric, failed for a regression) to this file."`
 	Tokenizer          string   `help:"Tokenizer for counting the tokens of an imported GenAI-Perf export (as report takes it)."`
 }
 
@@ -39,20 +41,42 @@ func (c *compareCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	var last *comparison.Report
-	for _, path := range c.Candidates {
-		cand, err := resultset.Load(path, load)
+	cands, err := loadInRunOrder(c.Candidates, load)
+	if err != nil {
+		return err
+	}
+	var history []*comparison.Report
+	for _, cand := range cands {
+		r, err := c.compare(e.stdout, base, cand, opt)
 		if err != nil {
 			return err
 		}
-		if last, err = c.compare(e.stdout, base, cand, opt); err != nil {
+		history = append(history, r)
+	}
+	if len(history) > 1 {
+		if err := comparison.WriteTrend(e.stdout, history); err != nil {
 			return err
 		}
 	}
-	if err := c.write(last); err != nil {
+	newest := history[len(history)-1]
+	if err := c.write(newest); err != nil {
 		return err
 	}
-	return c.verdict(last)
+	return c.verdict(newest)
+}
+
+// loadInRunOrder loads the candidates and orders them by when each run
+// started (its earliest request), the order of a history.
+func loadInRunOrder(paths []string, load resultset.Options) ([]*resultset.Set, error) {
+	sets := make([]*resultset.Set, len(paths))
+	for i, path := range paths {
+		var err error
+		if sets[i], err = resultset.Load(path, load); err != nil {
+			return nil, err
+		}
+	}
+	slices.SortStableFunc(sets, func(a, b *resultset.Set) int { return a.Start.Compare(b.Start) })
+	return sets, nil
 }
 
 // compare matches two sets, refuses incomparable ones (unless --force),
@@ -89,7 +113,10 @@ func (c *compareCmd) write(r *comparison.Report) error {
 	for _, f := range []struct {
 		flag, path string
 		write      func(io.Writer, *comparison.Report) error
-	}{{"--json", c.JSON, comparison.WriteJSON}, {"--summary-md", c.SummaryMd, comparison.WriteMarkdown}} {
+	}{{"--json", c.JSON, comparison.WriteJSON}, {"--summary-md", c.SummaryMd, comparison.WriteMarkdown},
+		{"--junit", c.Junit, func(w io.Writer, r *comparison.Report) error {
+			return comparison.WriteJUnit(w, r, c.FailOnInconclusive)
+		}}} {
 		if f.path == "" {
 			continue
 		}

@@ -54,6 +54,17 @@ func TestCompareSameAndSlowerServers(t *testing.T) {
 	if r := runCLI(t, dir, "compare", export, same); r.code != 0 || !strings.Contains(r.stdout, "no regression beyond the tolerance") {
 		t.Errorf("export as baseline: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
+	// A history: runs in the order they started (same, then slow, then
+	// little, whatever the order given), a trend table, the newest judged.
+	junit := filepath.Join(dir, "c.xml")
+	r = runCLI(t, dir, "compare", base, little, slow, same, "--metrics", "itl.p50", "--junit", junit)
+	if r.code != 0 || !strings.Contains(r.stdout, "History against") || !strings.Contains(r.stdout, "REGRESSION") ||
+		strings.Index(r.stdout, "Candidate: "+same) > strings.Index(r.stdout, "Candidate: "+slow) {
+		t.Errorf("history: exit %d (want 0: the newest, little, is within the tolerance)\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if b, _ := os.ReadFile(junit); !strings.Contains(string(b), `failures="0"`) || !strings.Contains(string(b), `name="itl.p50`) {
+		t.Errorf("junit of the newest run: %s", b)
+	}
 	if r := runCLI(t, dir, "compare", base, little, "--metrics", "itl.p50,itl.p99"); r.code != 0 {
 		t.Errorf("3%% slower within 10%%: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}

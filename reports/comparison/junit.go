@@ -1,0 +1,30 @@
+package comparison
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports/verdict"
+)
+
+// WriteJUnit writes the comparison as JUnit XML through the gate
+// verdicts' writer: one test case per point and metric, failed for a
+// regression (and, when strict, for an inconclusive result), so a CI
+// system shows which metric regressed.
+func WriteJUnit(w io.Writer, r *Report, strict bool) error {
+	rep := &verdict.Report{Scenario: "llmbench compare " + r.Baseline + " " + r.Candidate, Check: verdict.CheckNotDefined}
+	for _, p := range r.Points {
+		for _, c := range p.Metrics {
+			failed := c.Verdict == metrics.VerdictRegression || strict && c.Verdict == metrics.VerdictInconclusive
+			experiment := p.Experiment
+			if experiment == "" { // a profile point: its label is what tells cases apart
+				experiment = p.Label
+			}
+			rep.Verdicts = append(rep.Verdicts, verdict.Verdict{Experiment: experiment, Point: p.Label, Gate: c.Metric,
+				Passed: !failed, Message: fmt.Sprintf("%s: %s → %s, change %s %s (tolerance %s)", c.Verdict,
+					value(c.Metric, c.Baseline), value(c.Metric, c.Candidate), change(c.Interval.Ratio), interval(c.Interval), pct(c.Tolerance))})
+		}
+	}
+	return verdict.WriteJUnit(w, rep)
+}
