@@ -124,14 +124,14 @@ func collect(recs []Record, withFailed bool, pick func(*Record, RequestMetrics) 
 // at each completed request's completion, the run from its first send to
 // its last completion cut into windowsPerRun windows.
 func windowRates(recs []Record, amount func(*Record) float64) []float64 {
+	if len(recs) == 0 {
+		return nil
+	}
 	var times []int64
 	var amounts []float64
-	start, end := int64(0), int64(0)
+	start, end := recs[0].Sent, int64(0) // recs are in send order
 	for i := range recs {
 		r := &recs[i]
-		if i == 0 || r.Sent < start {
-			start = r.Sent
-		}
 		end = max(end, r.Done)
 		if r.Err == nil {
 			times, amounts = append(times, r.Done), append(amounts, amount(r))

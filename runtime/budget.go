@@ -84,16 +84,26 @@ func DescribeError(e metrics.ErrorCount) string {
 // ParseErrorBudget reads a budget written as a percentage ("5%") or a
 // fraction ("0.05"), 0 to 100%.
 func ParseErrorBudget(s string) (*ErrorBudget, error) {
+	v, err := ParseShare(s)
+	if err != nil {
+		return nil, err
+	}
+	return NewErrorBudget(v)
+}
+
+// ParseShare reads a share written as a percentage ("5%") or a fraction
+// ("0.05") into the fraction; its range is the caller's to check.
+func ParseShare(s string) (float64, error) {
 	text := strings.TrimSpace(s)
 	scale := 1.0
 	if t, ok := strings.CutSuffix(text, "%"); ok {
 		text, scale = strings.TrimSpace(t), 0.01
 	}
 	v, err := strconv.ParseFloat(text, 64)
-	if err != nil || math.IsNaN(v) {
-		return nil, fmt.Errorf("got %q, want a share of requests such as 5%% or 0.05", s)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("got %q, want a share of requests such as 5%% or 0.05", s)
 	}
-	return NewErrorBudget(v * scale)
+	return v * scale, nil
 }
 
 // NewErrorBudget is a budget of rate, a fraction from 0 to 1.

@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/artifacts"
 	"github.com/llmbench/llmbench/reports/comparison"
 	"github.com/llmbench/llmbench/reports/resultset"
+	"github.com/llmbench/llmbench/runtime"
 )
 
 // compareCmd compares result sets point by point with statistics that
@@ -173,12 +173,8 @@ func (c *compareCmd) options() (comparison.Options, error) {
 
 // parseTolerance reads "10%" or "0.1": a fraction in [0, 1).
 func parseTolerance(s string) (float64, error) {
-	text, scale := strings.TrimSpace(s), 1.0
-	if t, ok := strings.CutSuffix(text, "%"); ok {
-		text, scale = strings.TrimSpace(t), 0.01
-	}
-	v, err := strconv.ParseFloat(text, 64)
-	if v *= scale; err != nil || !(v >= 0 && v < 1) {
+	v, err := runtime.ParseShare(s)
+	if err != nil || !(v >= 0 && v < 1) {
 		return 0, fmt.Errorf("got %q, want a share from 0 to under 100%% such as 10%% or 0.1", s)
 	}
 	return v, nil

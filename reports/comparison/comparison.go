@@ -31,26 +31,17 @@ type Point struct {
 }
 
 // Count is how many comparisons reached verdict v.
-func (r *Report) Count(v metrics.Verdict) int {
-	n := 0
-	for _, p := range r.Points {
-		for _, c := range p.Metrics {
-			if c.Verdict == v {
-				n++
-			}
-		}
-	}
-	return n
-}
+func (r *Report) Count(v metrics.Verdict) int { return len(r.with(v)) }
 
 // Regressions are the comparisons judged regressions, in point order.
-func (r *Report) Regressions() []Named {
+func (r *Report) Regressions() []Named { return r.with(metrics.VerdictRegression) }
+
+// with are the comparisons that reached verdict v, in point order.
+func (r *Report) with(v metrics.Verdict) []Named {
 	var out []Named
-	for _, p := range r.Points {
-		for _, c := range p.Metrics {
-			if c.Verdict == metrics.VerdictRegression {
-				out = append(out, Named{Point: p.name(), Comparison: c})
-			}
+	for _, c := range r.all() {
+		if c.Verdict == v {
+			out = append(out, c)
 		}
 	}
 	return out

@@ -65,6 +65,30 @@ func checkEntries(t *testing.T, entries []Entry, want int) {
 
 // FuzzJSONL: a GenAI-Perf input file is refused naming the file (and the
 // line, for a bad line) or read into as many entries as Check counts.
+// checkedSource is a file dataset: Check counts what Build reads.
+type checkedSource interface {
+	Check() (FileInfo, error)
+	Build(n int) ([]Entry, error)
+}
+
+// checkAndBuild asserts that Check and Build agree on src, the file p
+// holding data: both refuse it (naming the file) or Build reads as many
+// entries as Check counted. ok is false when it was refused.
+func checkAndBuild(t *testing.T, src checkedSource, p string, data []byte) (entries []Entry, ok bool) {
+	t.Helper()
+	info, err := src.Check()
+	entries, berr := src.Build(0)
+	if (err == nil) != (berr == nil) {
+		t.Fatalf("Check: %v but Build: %v", err, berr)
+	}
+	if err != nil {
+		namesFile(t, err, p, data)
+		return nil, false
+	}
+	checkEntries(t, entries, info.Entries)
+	return entries, true
+}
+
 func FuzzJSONL(f *testing.F) {
 	seedFiles(f, []string{"../../builtins/testdata/data/prompts.jsonl", "../../builtins/testdata/data/bad_prompts.jsonl"},
 		"\ufeff"+`{"text": "Hello there world", "output_length": 16}`+"\r\n\n"+`{"text_input": "What is up?", "output_length": 52.0}`,
@@ -72,16 +96,7 @@ func FuzzJSONL(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p := fuzzFile(t, "in.jsonl", data)
 		j := JSONL{Path: p}
-		info, err := j.Check()
-		entries, berr := j.Build(0)
-		if (err == nil) != (berr == nil) {
-			t.Fatalf("Check: %v but Build: %v", err, berr)
-		}
-		if err != nil {
-			namesFile(t, err, p, data)
-			return
-		}
-		checkEntries(t, entries, info.Entries)
+		checkAndBuild(t, j, p, data)
 	})
 }
 
@@ -145,16 +160,10 @@ func FuzzShareGPT(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p := fuzzFile(t, "sharegpt.json", data)
 		s := ShareGPT{Path: p}
-		info, err := s.Check()
-		entries, berr := s.Build(0)
-		if (err == nil) != (berr == nil) {
-			t.Fatalf("Check: %v but Build: %v", err, berr)
-		}
-		if err != nil {
-			namesFile(t, err, p, data)
+		entries, ok := checkAndBuild(t, s, p, data)
+		if !ok {
 			return
 		}
-		checkEntries(t, entries, info.Entries)
 		for i, e := range entries {
 			if e.Text == "" || e.MaxTokens < 1 {
 				t.Fatalf("entry %d: %+v: want a prompt and an output length >= 1", i, e)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -17,22 +16,7 @@ import (
 
 // smallJSON is a small real tokenizer.json (trained by the fixture
 // generator), used where the test is about finding the file.
-func smallJSON(t *testing.T) []byte {
-	f, err := os.Open("testdata/synth-bytelevel.json.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
-}
+func smallJSON(t *testing.T) []byte { return gunzip(t, "testdata/synth-bytelevel.json.gz") }
 
 func writeFile(t *testing.T, path string, data []byte) {
 	t.Helper()
