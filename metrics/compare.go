@@ -109,15 +109,17 @@ func RegressionLimit(d Direction, tol float64) float64 {
 // for a lower-is-better metric:
 //
 //	regression            lo > L       (all of the interval beyond tolerance)
+//	inconclusive          lo ≤ L < hi  (it straddles the limit)
 //	improvement           hi < 1       (all of the interval better)
 //	no significant change hi ≤ L       (none of it beyond tolerance)
-//	inconclusive          lo ≤ L < hi  (it straddles the limit)
 //
 // and mirrored for a higher-is-better metric (regression hi < L,
 // improvement lo > 1, no significant change lo ≥ L). The rules are tried
 // in this order, so each interval has exactly one verdict. At tol = 0 an
-// interval containing 1 is inconclusive: pure significance. A NaN bound
-// is inconclusive.
+// interval containing 1 is inconclusive: pure significance. A negative
+// tol demands an improvement (a baseline gate "ttft.p99 <= baseline *
+// 0.9"); the order keeps an interval straddling that limit inconclusive.
+// A NaN bound is inconclusive.
 func Judge(d Direction, tol, lo, hi float64) Verdict {
 	if math.IsNaN(lo) || math.IsNaN(hi) {
 		return VerdictInconclusive
@@ -130,12 +132,12 @@ func Judge(d Direction, tol, lo, hi float64) Verdict {
 	switch {
 	case lo > limit:
 		return VerdictRegression
+	case hi > limit:
+		return VerdictInconclusive
 	case hi < 1:
 		return VerdictImprovement
-	case hi <= limit:
-		return VerdictNoChange
 	}
-	return VerdictInconclusive
+	return VerdictNoChange
 }
 
 // Sample is one side (baseline or candidate) of the comparison of one

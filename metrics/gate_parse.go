@@ -322,6 +322,9 @@ func (p *gateParser) setFactor(g *Gate, v float64, text string, pos int) *GateEr
 	if v <= 0 {
 		return p.errorf(pos, "a baseline factor must be above 0, got %s", text)
 	}
+	if g.Op == "==" || g.Op == "!=" {
+		return p.errorf(pos, "a baseline gate compares with <, <=, > or >= (judged with a confidence interval), got %s", g.Op)
+	}
 	g.Value, g.Baseline = v, true
 	return nil
 }

@@ -186,6 +186,7 @@ func TestParseGateErrors(t *testing.T) {
 		{"ttft <= baseline * 1.1ms", `gate "ttft <= baseline * 1.1ms": col 23: a baseline factor takes no unit, got "ms"`},
 		{"ttft <= baseline * 0", `gate "ttft <= baseline * 0": col 20: a baseline factor must be above 0, got 0`},
 		{"ttft <= 0 * baseline", `gate "ttft <= 0 * baseline": col 9: a baseline factor must be above 0, got 0`},
+		{"ttft == baseline", `gate "ttft == baseline": col 17: a baseline gate compares with <, <=, > or >= (judged with a confidence interval), got ==`},
 		{"ttft <= 1.1 * basline", `gate "ttft <= 1.1 * basline": col 15: want baseline after "1.1 *", got "basline"`},
 		{"ttft <= basline", `gate "ttft <= basline": col 9: want a number or baseline, got "basline"`},
 		{"ttft <= baselines", `gate "ttft <= baselines": col 9: want a number or baseline, got "baselines"`},
