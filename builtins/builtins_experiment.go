@@ -62,6 +62,11 @@ func experimentBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starla
 	if err != nil {
 		return nil, err
 	}
+	if e.Baseline != "" {
+		if e.Baseline, err = sessionOf(thread).files.place(e.Baseline); err != nil {
+			return nil, paramError(b.Name(), "baseline", err)
+		}
+	}
 	attrs := experimentAttrs(e)
 	attrs["endpoint"], attrs["dataset"], attrs["traffic"] = ep, a.data, a.traffic
 	attrs["sweep"] = a.sweep

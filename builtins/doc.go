@@ -66,8 +66,9 @@
 //	    duration strings — a bare number is refused, since GenAI-Perf reads
 //	    ms where every other duration here is seconds — and
 //	    output_token_throughput_per_user to tokens/s. Gates are parsed now;
-//	    an @ condition matching no point of a grid, or a baseline gate
-//	    without baseline=, is an error.
+//	    an @ condition matching no point of a grid is an error. baseline
+//	    is a folder inside the scenario's (a stored run whose experiment
+//	    of the same name is compared with); run --baseline overrides it.
 //	sweep(concurrency=, rate=, input_tokens=, output_tokens=)
 //	    Lists; several keywords make a grid; concurrency with rate is
 //	    refused. The load must be of the swept kind; token sweeps need a

@@ -87,13 +87,11 @@ func parseGates(fn string, texts []string) ([]metrics.Gate, error) {
 // gatesReachPoints refuses a gate whose @ conditions match no point of a
 // grid sweep: it would never be evaluated, and a CI gate must never pass
 // by default. Saturation and search sweeps choose their points while
-// running, so their gates are checked then. A baseline gate needs
-// baseline= to compare with.
+// running, so their gates are checked then. A baseline gate may come
+// without baseline=: the command line may give one (run --baseline), and
+// the command refuses a baseline gate with nothing to compare with.
 func gatesReachPoints(fn string, e *runtime.Experiment) error {
 	for _, g := range e.Gates {
-		if g.Baseline && e.Baseline == "" {
-			return paramErrorf(fn, "gates", "gate %q compares with a baseline, but the experiment sets no baseline=", g.Source)
-		}
 		if err := componentExists(g, e.Dataset); err != nil {
 			return paramError(fn, "gates", err)
 		}

@@ -124,3 +124,19 @@ func (f *folder) existing(name string) (string, error) {
 	}
 	return filepath.Join(f.dir, filepath.FromSlash(key)), nil
 }
+
+// place resolves a path given in the script (relative to the scenario's
+// folder, which it may not leave) to one the user can type from where
+// they ran llmbench, without requiring it to exist: a baseline folder
+// may be missing on a branch's first run, which the command line decides
+// about (--allow-missing-baseline).
+func (f *folder) place(name string) (string, error) {
+	if name == "" {
+		return "", errors.New("got an empty path, want a folder")
+	}
+	key, err := f.key(".", name)
+	if err != nil {
+		return "", err
+	}
+	return f.display(key), nil
+}

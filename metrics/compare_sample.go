@@ -55,6 +55,9 @@ func SampleOf(metric string, runs []RunData) (Sample, error) {
 		}
 		s.Repeats = append(s.Repeats, v)
 	}
+	if !HasSeries(m.name) {
+		return s, nil // repeats only
+	}
 	series := runs[0].Series
 	if series == nil {
 		if series, err = SeriesOf(m.name, runs[0].Records); err != nil {

@@ -62,6 +62,14 @@ func seriesMetric(name string) (string, error) {
 	return m.name, nil
 }
 
+// HasSeries reports whether metric (named as gates name it) has values a
+// single run can be compared on; one without (request_goodput, energy,
+// cost) is compared on repeats only, two or more on each side.
+func HasSeries(metric string) bool {
+	_, err := seriesMetric(metric)
+	return err == nil
+}
+
 // wholeRunSeries are the metrics computed from a series' rows alone.
 var wholeRunSeries = map[string]bool{"error_rate": true, "output_token_throughput": true, "request_throughput": true}
 
@@ -101,6 +109,13 @@ func (s *Series) Component(name string) *Series {
 	}
 	return out
 }
+
+// GobEncode sends nothing: a series stays in the process that measured
+// it (the Starlark child that runs check() judges no baseline gate).
+func (s *Series) GobEncode() ([]byte, error) { return []byte{}, nil }
+
+// GobDecode receives an empty series (see GobEncode).
+func (s *Series) GobDecode([]byte) error { return nil }
 
 // Len is the number of requests in the series, failed ones included.
 func (s *Series) Len() int { return len(s.rows) }

@@ -30,6 +30,9 @@ type Job struct {
 	Records RecordWriter
 	// Budget, when set, stops the run once too many requests failed.
 	Budget *ErrorBudget
+	// Track names the metrics a baseline gate compares on: the outcome
+	// keeps their per-request values in Series (not the records).
+	Track []string
 }
 
 // RecordWriter takes finished records in completion order.
@@ -60,6 +63,9 @@ type Outcome struct {
 	// Aborted is set when the error budget stopped the run (Interrupted is
 	// then set too): the caller keeps the run, then stops.
 	Aborted *BudgetExceeded
+	// Series holds what baseline gates compare on (Job.Track); nil when
+	// nothing was tracked.
+	Series *metrics.Series
 }
 
 // ComponentSummary is one dataset component's share of a point, reduced
@@ -102,7 +108,7 @@ func Execute(ctx context.Context, job Job) (*Outcome, error) {
 	red.wait()
 	out := &Outcome{Target: client.Target(), Interrupted: res.Interrupted,
 		Counting: red.counting(), Summary: red.whole.Summary(), Components: red.parts.Summaries(),
-		Goodput: job.Goodput, RecordsErr: red.writeErr}
+		Goodput: job.Goodput, RecordsErr: red.writeErr, Series: red.series}
 	if red.overBudget {
 		out.Aborted = red.exceeded(&out.Summary)
 	}
@@ -120,6 +126,7 @@ type reduction struct {
 
 	whole     *metrics.Accumulator
 	parts     ComponentAccumulators
+	series    *metrics.Series
 	fallbacks int
 	writeErr  error
 
@@ -141,6 +148,9 @@ func newReduction(job *Job, reqs []Request, abort context.CancelFunc) *reduction
 	if job.Budget != nil {
 		r.budget = newBudgetMeter(job.Budget, job.Point.Stop.Requests)
 	}
+	if len(job.Track) > 0 {
+		r.series, _ = metrics.NewSeries(job.Track...) // Validate checked the names
+	}
 	go r.loop()
 	return r
 }
@@ -156,6 +166,9 @@ func (r *reduction) loop() {
 		}
 		r.whole.Add(&rec)
 		r.parts.Add(&rec)
+		if r.series != nil {
+			r.series.Add(&rec)
+		}
 		if !r.overBudget && r.budget.add(&rec) {
 			r.overBudget = true
 			r.abort()

@@ -130,8 +130,8 @@ func (e *Experiment) Validate() error {
 		errs = append(errs, &PlanError{Experiment: e.Name, Param: param, Err: err})
 	}
 	for _, g := range e.Gates {
-		if g.Baseline {
-			fail("gates", fmt.Errorf("gate %q: baseline comparison is %w", g.Source, ErrNotSupported))
+		if g.Baseline && !metrics.HasSeries(g.Metric) && e.Repeats < 2 {
+			fail("gates", fmt.Errorf("gate %q: %s has no per-request values, so it is compared with a baseline on repeats: set repeats=2 or more", g.Source, g.Metric))
 		} else if need := e.unmet(g.Needs()); need != "" {
 			fail("gates", fmt.Errorf("gate %q can never be measured here: %s needs %s", g.Source, g.Metric, need))
 		}
@@ -410,7 +410,7 @@ func (e *Experiment) job(spec PointSpec) (Job, error) {
 	if stop == (Stop{}) {
 		stop = Stop{Requests: e.Requests, Duration: e.Duration}
 	}
-	return Job{Endpoint: ep, Entries: entries, Requests: Requests(ep, entries), Count: mode, Tokenizer: tok, Goodput: e.Goodput, Budget: e.ErrorBudget,
+	return Job{Endpoint: ep, Entries: entries, Requests: Requests(ep, entries), Count: mode, Tokenizer: tok, Goodput: e.Goodput, Budget: e.ErrorBudget, Track: e.baselineTrack(),
 		Point: Point{Load: spec.Load, Stop: stop, Warmup: e.Warmup, Seed: e.Seed, Grace: 5 * time.Second}}, nil
 }
 
@@ -496,16 +496,24 @@ func buildEntries(src dataset.Source, spec PointSpec) ([]dataset.Entry, error) {
 }
 
 // EvaluateGates checks every gate that applies at a point. With repeats
-// a gate is judged on the mean of its metric across them ("one run is a
-// data point, three are a number"). A gate whose metric was not measured
-// fails: a CI gate must never pass by default.
-func EvaluateGates(e *Experiment, params map[string]float64, outs ...*Outcome) []GateResult {
+// an absolute gate is judged on the mean of its metric across them ("one
+// run is a data point, three are a number"); a baseline gate is compared
+// with the baseline's same point, with the statistics of `llmbench
+// compare`. A gate whose metric was not measured fails: a CI gate must
+// never pass by default.
+func EvaluateGates(e *Experiment, params Params, outs ...*Outcome) []GateResult {
 	var results []GateResult
+	var baselineGates []int
 	for _, g := range e.Gates {
 		if !g.Applies(params) {
 			continue
 		}
-		r := GateResult{Gate: g}
+		r := GateResult{Gate: g, Baseline: e.baselineValue(g, params)}
+		if g.Baseline {
+			baselineGates = append(baselineGates, len(results))
+			results = append(results, r)
+			continue
+		}
 		var sum float64
 		for _, out := range outs {
 			v, err := e.measure(g, out)
@@ -520,6 +528,9 @@ func EvaluateGates(e *Experiment, params map[string]float64, outs ...*Outcome) [
 			r.Passed = g.Check(r.Measured, 0)
 		}
 		results = append(results, r)
+	}
+	if len(baselineGates) > 0 {
+		e.judgeBaselineGates(params, outs, results, baselineGates)
 	}
 	return results
 }

@@ -46,9 +46,14 @@ type Experiment struct {
 	// Telemetry lists Prometheus /metrics URLs to scrape during each point.
 	Telemetry   []string
 	CostPerHour float64
-	// Baseline names a stored result set to compare with.
+	// Baseline names a stored result set to compare with, as the
+	// scenario or --baseline gave it.
 	Baseline string
-	Tags     map[string]string
+	// Against is that result set loaded, which baseline gates compare
+	// with; nil when there is none (the gates are then skipped, which
+	// only --allow-missing-baseline lets happen).
+	Against *Baseline
+	Tags    map[string]string
 	// Seed makes datasets and arrival schedules reproducible.
 	Seed uint64
 	// ErrorBudget, when set, abandons the run once a point's failures
@@ -148,4 +153,15 @@ type GateResult struct {
 	Passed   bool
 	// Err says why the gate could not be evaluated (metric not measured).
 	Err error
+	// Baseline is the gate's statistic in the baseline's same point, in
+	// native units, shown beside every gate; nil without a baseline.
+	Baseline *float64
+	// Comparison is a baseline gate's judgement: the ratio to the
+	// baseline with its interval, and the verdict (an inconclusive one
+	// passes with a warning unless Baseline.FailOnInconclusive).
+	Comparison *metrics.Comparison
+	// Skipped says why a baseline gate was not judged (no baseline, or
+	// none at this point, under --allow-missing-baseline); it then counts
+	// as passed, as that flag asks, and every report says it was skipped.
+	Skipped string
 }

@@ -67,6 +67,7 @@ func transferOf(results []runtime.ExperimentResult) []experimentRun {
 				if o != nil {
 					c := *o
 					c.RecordsErr = nil // an error value does not travel; check() never sees it
+					c.Series = nil     // nor what baseline gates compared
 					pr.Repeats = append(pr.Repeats, c)
 				}
 			}

@@ -19,6 +19,7 @@ type checkCmd struct {
 	Define []string `short:"D" sep:"none" help:"key=value visible to the scenario as ctx.vars (repeatable)."`
 	outputFlags
 	starlarkFlags
+	baselineFlags
 }
 
 func (c *checkCmd) Run(e *env) error {
@@ -27,6 +28,9 @@ func (c *checkCmd) Run(e *env) error {
 		return err
 	}
 	if err := c.outputFlags.check(); err != nil {
+		return err
+	}
+	if _, err := c.baselineFlags.attach(e, scen); err != nil {
 		return err
 	}
 	return printPlan(e.stdout, scen)

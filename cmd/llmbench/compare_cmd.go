@@ -9,6 +9,7 @@ import (
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/artifacts"
 	"github.com/llmbench/llmbench/reports/comparison"
+	"github.com/llmbench/llmbench/reports/regression"
 	"github.com/llmbench/llmbench/reports/resultset"
 	"github.com/llmbench/llmbench/runtime"
 )
@@ -79,31 +80,12 @@ func loadInRunOrder(paths []string, load resultset.Options) ([]*resultset.Set, e
 	return sets, nil
 }
 
-// compare matches two sets, refuses incomparable ones (unless --force),
+// compare compares two sets (refusing incomparable ones unless --force)
 // and prints the comparison.
 func (c *compareCmd) compare(w io.Writer, base, cand *resultset.Set, opt comparison.Options) (*comparison.Report, error) {
-	m := resultset.Match(base, cand)
-	diffs, err := resultset.Check(m, resultset.CheckOptions{Force: c.Force})
-	if err != nil {
-		return nil, err
-	}
-	pairs := make([]comparison.Pair, len(m.Pairs))
-	for i, p := range m.Pairs {
-		pairs[i] = comparison.Pair{Experiment: p.Baseline.Experiment, Label: p.Baseline.Label(),
-			Baseline: p.Baseline.Runs(), Candidate: p.Candidate.Runs()}
-	}
-	r, err := comparison.Build(base.Path, cand.Path, pairs, opt)
+	r, err := regression.Sets(base, cand, opt, c.Force)
 	if err != nil {
 		return nil, invalid("%w", err)
-	}
-	for _, d := range diffs {
-		r.Warnings = append(r.Warnings, d.String())
-	}
-	for _, p := range m.OnlyBaseline {
-		r.Unmatched = append(r.Unmatched, p.Name()+" (baseline only)")
-	}
-	for _, p := range m.OnlyCandidate {
-		r.Unmatched = append(r.Unmatched, p.Name()+" (candidate only)")
 	}
 	return r, comparison.WriteTable(w, r)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/llmbench/llmbench/builtins"
 	"github.com/llmbench/llmbench/reports/artifacts"
+	"github.com/llmbench/llmbench/reports/comparison"
 	"github.com/llmbench/llmbench/reports/verdict"
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/failure"
@@ -20,6 +21,7 @@ type runCmd struct {
 	Define []string `short:"D" sep:"none" help:"key=value visible to the scenario as ctx.vars (repeatable)."`
 	outputFlags
 	starlarkFlags
+	baselineFlags
 	DryRun  bool `help:"Load and print the plan without sending traffic (same as llmbench check)."`
 	Resume  bool `help:"Skip the runs of points finished in OUT/checkpoint.json by an earlier, interrupted run of the same scenario."`
 	NoPlots bool `help:"Do not render PNG plots (per point in <point>/plots/, per sweep in OUT/)."`
@@ -57,6 +59,10 @@ func (c *runCmd) Run(e *env) error {
 	if err := c.outputFlags.check(); err != nil {
 		return err
 	}
+	baselines, err := c.baselineFlags.attach(e, scen)
+	if err != nil {
+		return err
+	}
 	if c.DryRun {
 		return printPlan(e.stdout, scen)
 	}
@@ -71,7 +77,8 @@ func (c *runCmd) Run(e *env) error {
 	rep := &verdict.Report{Scenario: scenarioName(scen), Verdicts: verdict.Collect(results),
 		Partial: errors.Is(runErr, errInterrupted) || overBudget(runErr), Check: verdict.CheckNotDefined}
 	checkErr := judgeCheck(scen, results, rep, runErr)
-	if err := c.writeVerdicts(e, scen, results, rep); err != nil {
+	cmp := compareWithBaselines(e, c.Out, baselines)
+	if err := c.writeVerdicts(e, scen, results, rep, cmp); err != nil {
 		return runFailed("writing results: %w", err)
 	}
 	if runErr == nil {
@@ -226,9 +233,9 @@ func interrupted(res *runtime.ExperimentResult) bool {
 
 // writeVerdicts prints the sweep tables and the gate list and writes the
 // run's files (see artifacts.RunReport).
-func (c *runCmd) writeVerdicts(e *env, scen *runtime.Scenario, results []runtime.ExperimentResult, rep *verdict.Report) error {
+func (c *runCmd) writeVerdicts(e *env, scen *runtime.Scenario, results []runtime.ExperimentResult, rep *verdict.Report, cmp *comparison.Report) error {
 	run := artifacts.RunReport{Dir: c.Out, File: scen.File, Config: scenarioConfig(scen), Results: results,
-		Verdicts: rep, Plots: !c.NoPlots, JUnit: c.Junit, Markdown: c.SummaryMd}
+		Verdicts: rep, Plots: !c.NoPlots, JUnit: c.Junit, Markdown: c.SummaryMd, Comparison: cmp}
 	return run.Write(e.stdout, e.stderr)
 }
 

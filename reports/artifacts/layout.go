@@ -11,6 +11,8 @@ import (
 const (
 	gatesFile   = "gates.json"
 	SummaryFile = "summary.json"
+	// CompareFile is a run's comparison with its baselines (compare.json).
+	CompareFile = "compare.json"
 	htmlFile    = "report.html"
 )
 

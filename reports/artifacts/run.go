@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/llmbench/llmbench/reports/comparison"
 	"github.com/llmbench/llmbench/reports/html"
 	"github.com/llmbench/llmbench/reports/plots"
 	"github.com/llmbench/llmbench/reports/sweep"
@@ -29,6 +30,9 @@ type RunReport struct {
 	Plots bool
 	// JUnit and Markdown, when set, are where those verdict files go.
 	JUnit, Markdown string
+	// Comparison is the run compared with its experiments' baselines
+	// (compare.json, a table and a section of report.html); nil without.
+	Comparison *comparison.Report
 }
 
 // Write prints each sweep's table and the gate list to stdout and writes
@@ -41,6 +45,13 @@ func (r *RunReport) Write(stdout, stderr io.Writer) error {
 	}
 	sweeps := r.WriteSweeps(stdout, stderr)
 	fmt.Fprintln(stdout)
+	if r.Comparison != nil {
+		fmt.Fprintln(stdout, "== comparison with the baseline ==")
+		if err := comparison.WriteTable(stdout, r.Comparison); err != nil {
+			return err
+		}
+		fmt.Fprintln(stdout)
+	}
 	if err := verdict.WriteConsole(stdout, r.Verdicts); err != nil {
 		return err
 	}
@@ -50,7 +61,13 @@ func (r *RunReport) Write(stdout, stderr io.Writer) error {
 	}{
 		{filepath.Join(r.Dir, gatesFile), func(w io.Writer) error { return verdict.WriteJSON(w, r.Verdicts) }},
 		{r.JUnit, func(w io.Writer) error { return verdict.WriteJUnit(w, r.Verdicts) }},
-		{r.Markdown, func(w io.Writer) error { return verdict.WriteMarkdown(w, r.Results, r.Verdicts) }},
+		{r.Markdown, r.writeMarkdown},
+	}
+	if r.Comparison != nil {
+		files = append(files, struct {
+			path  string
+			write func(io.Writer) error
+		}{filepath.Join(r.Dir, CompareFile), func(w io.Writer) error { return comparison.WriteJSON(w, r.Comparison) }})
 	}
 	for _, f := range files {
 		if f.path == "" {
@@ -64,6 +81,21 @@ func (r *RunReport) Write(stdout, stderr io.Writer) error {
 		return err
 	}
 	return r.WriteHTML(sweeps)
+}
+
+// writeMarkdown is the Markdown summary: the gates, then the comparison
+// with the baseline when there is one.
+func (r *RunReport) writeMarkdown(w io.Writer) error {
+	if err := verdict.WriteMarkdown(w, r.Results, r.Verdicts); err != nil {
+		return err
+	}
+	if r.Comparison == nil {
+		return nil
+	}
+	if _, err := io.WriteString(w, "\n"); err != nil {
+		return err
+	}
+	return comparison.WriteMarkdown(w, r.Comparison)
 }
 
 // WriteSweeps prints the table of every experiment with more than one

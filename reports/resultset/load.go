@@ -89,7 +89,7 @@ func readPoint(stderr io.Writer, file string) (*Point, *Repeat, error) {
 	}); err != nil {
 		return nil, nil, failure.Inputf("%s: %w", file, err)
 	}
-	p := &Point{Experiment: pf.Meta.Experiment, Scenario: pf.Meta.Scenario, Params: pf.Params, Desc: describe(pf)}
+	p := &Point{Experiment: pf.Meta.Experiment, Scenario: pf.Meta.Scenario, Params: pf.Params, Desc: describe(pf), Goodput: pf.Goodput}
 	rep := &Repeat{Index: max(pf.Meta.Repeat, 1), Source: file, Records: recs, Summary: acc.Summary(),
 		Partial: pf.Meta.Recovered || pf.Plan != nil && pf.Plan.Partial}
 	if pf.Plan != nil {

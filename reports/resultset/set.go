@@ -35,6 +35,8 @@ type Point struct {
 	// Repeats are the point's runs in repeat order; the statistics use
 	// the variation between them when there are two or more.
 	Repeats []*Repeat
+	// Goodput are the SLOs its goodput was judged against.
+	Goodput []metrics.SLO
 }
 
 // Label names the point as its folder does: "concurrency16".
@@ -163,4 +165,22 @@ func (p *Point) Runs() []metrics.RunData {
 		out[i] = metrics.RunData{Summary: &r.Summary, Records: r.Records}
 	}
 	return out
+}
+
+// Experiments are the names of the set's experiments, in point order.
+func (s *Set) Experiments() []string {
+	var names []string
+	for _, p := range s.Points {
+		if p.Experiment != "" && !slices.Contains(names, p.Experiment) {
+			names = append(names, p.Experiment)
+		}
+	}
+	return names
+}
+
+// Only is the set restricted to the points of one experiment — or, for a
+// set whose points belong to no experiment (a profile folder, an
+// imported export), the whole set.
+func (s *Set) Only(experiment string) *Set {
+	return &Set{Path: s.Path, Points: s.pointsOf(experiment), Start: s.Start}
 }

@@ -14,11 +14,11 @@ import (
 // and every gate with ✓/✗.
 func WriteMarkdown(w io.Writer, results []runtime.ExperimentResult, r *Report) error {
 	var b strings.Builder
-	mark := "✅ "
+	status := "✅ "
 	if r.Failed() > 0 {
-		mark = "❌ "
+		status = "❌ "
 	}
-	fmt.Fprintf(&b, "# llmbench: %s\n\n%s%s\n", r.Scenario, mark, r.Status())
+	fmt.Fprintf(&b, "# llmbench: %s\n\n%s%s\n", r.Scenario, status, r.Status())
 	if r.Partial {
 		b.WriteString("\n> ⚠️ **Partial run**: interrupted before every point finished.\n")
 	}
@@ -40,11 +40,11 @@ func WriteMarkdown(w io.Writer, results []runtime.ExperimentResult, r *Report) e
 	if len(r.Verdicts) > 0 {
 		b.WriteString("\n## Gates\n\n")
 		for _, v := range r.Verdicts {
-			mark := "✅"
-			if !v.Passed {
-				mark = "❌"
+			icon := map[string]string{"✓": "✅", "✗": "❌", "?": "⚠️", "-": "⏭️"}[mark(v)]
+			fmt.Fprintf(&b, "- %s `%s`%s: %s\n", icon, v.Gate, where(v), v.Message)
+			if v.Warning != "" {
+				fmt.Fprintf(&b, "  - %s\n", v.Warning)
 			}
-			fmt.Fprintf(&b, "- %s `%s`%s: %s\n", mark, v.Gate, where(v), v.Message)
 		}
 	}
 	_, err := io.WriteString(w, b.String())

@@ -24,6 +24,17 @@ type Verdict struct {
 	Measured *float64 `json:"measured,omitempty"`
 	// Message says what was measured against what limit, or why it failed.
 	Message string `json:"message"`
+	// Baseline is the gate's statistic in the baseline's same point, in
+	// report units; absent without a baseline.
+	Baseline *float64 `json:"baseline,omitempty"`
+	// Comparison is a baseline gate's judgement against the baseline.
+	Comparison *GateComparison `json:"comparison,omitempty"`
+	// Skipped says why a baseline gate was not judged: no baseline, under
+	// --allow-missing-baseline. It then counts as passed.
+	Skipped string `json:"skipped,omitempty"`
+	// Warning marks a pass the reader should doubt: an inconclusive
+	// baseline comparison.
+	Warning string `json:"warning,omitempty"`
 	// Seconds is how long the point the gate was judged at ran (JUnit's
 	// testcase time); 0 for check().
 	Seconds float64 `json:"-"`
@@ -63,6 +74,9 @@ func (r *Report) Status() string {
 	if n := r.Failed(); n > 0 {
 		s = fmt.Sprintf("%d of %d gates failed", n, len(r.Verdicts))
 	}
+	if n := Skipped(r.Verdicts); n > 0 {
+		s += fmt.Sprintf(" (%d skipped: no baseline)", n)
+	}
 	if r.Partial {
 		s += " (partial: the run was interrupted; only the points measured were judged)"
 	}
@@ -101,13 +115,15 @@ func Collect(results []runtime.ExperimentResult) []Verdict {
 
 func fromGate(experiment, point string, g runtime.GateResult) Verdict {
 	v := Verdict{Experiment: experiment, Point: point, Gate: g.Gate.Source, Passed: g.Passed}
-	if g.Err != nil {
+	switch {
+	case g.Err != nil:
 		v.Message = g.Err.Error()
-		return v
+	case g.Skipped == "":
+		v.Message = g.Gate.Describe(g.Measured)
+		m := g.Gate.InReportUnits(g.Measured)
+		v.Measured = &m
 	}
-	v.Message = g.Gate.Describe(g.Measured)
-	m := g.Gate.InReportUnits(g.Measured)
-	v.Measured = &m
+	withBaseline(&v, g)
 	return v
 }
 
@@ -145,6 +161,17 @@ func Failed(vs []Verdict) int {
 	n := 0
 	for _, v := range vs {
 		if !v.Passed {
+			n++
+		}
+	}
+	return n
+}
+
+// Skipped counts the verdicts of baseline gates left unjudged.
+func Skipped(vs []Verdict) int {
+	n := 0
+	for _, v := range vs {
+		if v.Skipped != "" {
 			n++
 		}
 	}

@@ -20,11 +20,10 @@ func WriteConsole(w io.Writer, r *Report) error {
 		fmt.Fprintln(w, "Gates:")
 	}
 	for _, v := range r.Verdicts {
-		mark := "✓"
-		if !v.Passed {
-			mark = "✗"
+		fmt.Fprintf(w, "  %s %s%s: %s\n", mark(v), v.Gate, where(v), v.Message)
+		if v.Warning != "" {
+			fmt.Fprintf(w, "      warning: %s\n", v.Warning)
 		}
-		fmt.Fprintf(w, "  %s %s%s: %s\n", mark, v.Gate, where(v), v.Message)
 	}
 	if r.Check != CheckNotDefined && r.Check != "" {
 		fmt.Fprintf(w, "check(): %s\n", r.Check)
@@ -32,8 +31,26 @@ func WriteConsole(w io.Writer, r *Report) error {
 	if len(r.Verdicts) == 0 {
 		return nil
 	}
-	_, err := fmt.Fprintf(w, "%d of %d gates passed%s\n", len(r.Verdicts)-r.Failed(), len(r.Verdicts), partialNote(r))
+	skipped := ""
+	if n := Skipped(r.Verdicts); n > 0 {
+		skipped = fmt.Sprintf(", %d skipped (no baseline)", n)
+	}
+	_, err := fmt.Fprintf(w, "%d of %d gates passed%s%s\n", len(r.Verdicts)-r.Failed()-Skipped(r.Verdicts), len(r.Verdicts), skipped, partialNote(r))
 	return err
+}
+
+// mark is a verdict's console mark: ✓ passed, ✗ failed, ? passed but
+// inconclusive, - skipped.
+func mark(v Verdict) string {
+	switch {
+	case !v.Passed:
+		return "✗"
+	case v.Skipped != "":
+		return "-"
+	case v.Warning != "":
+		return "?"
+	}
+	return "✓"
 }
 
 func partialNote(r *Report) string {

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports/comparison"
+	"github.com/llmbench/llmbench/reports/regression"
+	"github.com/llmbench/llmbench/reports/resultset"
+	"github.com/llmbench/llmbench/runtime"
+)
+
+// baselineFlags say what baseline gates compare with; check takes them
+// too, so it refuses a baseline that run would refuse.
+type baselineFlags struct {
+	Baseline             string `type:"path" help:"A stored run (its folder, or any input compare takes) that baseline gates (\"ttft.p99 <= baseline * 1.10\") compare with, its experiments matched by name; overrides experiment(baseline=)."`
+	AllowMissingBaseline bool   `help:"A missing baseline, or a point it lacks, is a warning and its baseline gates are skipped (a branch's first run), instead of an error."`
+	FailOnInconclusive   bool   `help:"Fail a baseline gate whose comparison is inconclusive (the interval straddles the limit) instead of passing it with a warning."`
+}
+
+// attach loads the experiments' baselines and prints what
+// --allow-missing-baseline let through.
+func (f *baselineFlags) attach(e *env, scen *runtime.Scenario) (*resultset.Baselines, error) {
+	opt := resultset.BaselineOptions{FailOnInconclusive: f.FailOnInconclusive, AllowMissing: f.AllowMissingBaseline}
+	b, err := resultset.AttachBaselines(scen, f.Baseline, opt, resultset.Options{Stderr: e.stderr})
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range b.Warnings {
+		fmt.Fprintf(e.stderr, "llmbench: warning: %s\n", w)
+	}
+	return b, nil
+}
+
+// compareWithBaselines compares the run just written in out with its
+// experiments' baselines, as `llmbench compare` would; nil when none has
+// one. The gates have judged already, so a comparison that cannot be
+// made is a warning, not a failure of the run.
+func compareWithBaselines(e *env, out string, b *resultset.Baselines) *comparison.Report {
+	if b == nil || len(b.ByExperiment) == 0 {
+		return nil
+	}
+	set, err := resultset.Load(out, resultset.Options{Stderr: e.stderr})
+	var r *comparison.Report
+	if err == nil {
+		opt := comparison.Options{CompareOptions: metrics.DefaultCompareOptions()}
+		r, err = regression.AgainstBaselines(set, b, opt)
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "llmbench: warning: comparing with the baseline: %v\n", err)
+	}
+	return r
+}

@@ -1,0 +1,238 @@
+package resultset
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/failure"
+)
+
+// BaselineOptions are the command line's say over baseline gates.
+type BaselineOptions struct {
+	// FailOnInconclusive fails a baseline gate that cannot tell.
+	FailOnInconclusive bool
+	// AllowMissing turns points the baseline lacks into warnings, their
+	// baseline gates skipped.
+	AllowMissing bool
+}
+
+// Baseline makes the set the baseline of experiment e (run --baseline,
+// experiment(baseline=)): the set's points of the experiment of the same
+// name, matched by parameters — or, for a set of points of no experiment
+// (a profile or analyze folder, an imported GenAI-Perf export), those.
+// It refuses, naming every difference, a set with no such points and one
+// that measured something else (another model, endpoint type, streaming,
+// dataset), as `compare` refuses incomparable sets. A point of e's grid
+// the baseline lacks is refused too, or with AllowMissing returned as a
+// warning, its baseline gates skipped.
+func (s *Set) Baseline(e *runtime.Experiment, opt BaselineOptions) (*runtime.Baseline, []string, error) {
+	points := s.pointsOf(e.Name)
+	if len(points) == 0 {
+		return nil, nil, failure.Inputf("baseline %s: no point of experiment %q (it has %s)", s.Path, e.Name, s.experiments())
+	}
+	if diffs := describeAgainst(points, e); len(diffs) > 0 {
+		return nil, nil, failure.Inputf("baseline %s: experiment %q measured something else: %s", s.Path, e.Name, strings.Join(diffs, "; "))
+	}
+	byLabel := map[string]*Point{}
+	for _, p := range points {
+		byLabel[p.Label()] = p
+	}
+	var warnings []string
+	if missing := missingPoints(e, byLabel); len(missing) > 0 {
+		msg := fmt.Sprintf("baseline %s: experiment %q has no point %s", s.Path, e.Name, strings.Join(missing, ", "))
+		if !opt.AllowMissing {
+			return nil, nil, failure.Inputf("%s (--allow-missing-baseline skips their baseline gates)", msg)
+		}
+		warnings = append(warnings, msg+": their baseline gates are skipped")
+	}
+	b := &runtime.Baseline{Path: s.Path, FailOnInconclusive: opt.FailOnInconclusive, AllowMissing: opt.AllowMissing,
+		Runs: func(params runtime.Params, component string) ([]metrics.RunData, bool) {
+			p, ok := byLabel[params.Label()]
+			if !ok {
+				return nil, false
+			}
+			if component == "" {
+				return p.Runs(), true
+			}
+			return p.ComponentRuns(component), true
+		}}
+	return b, warnings, nil
+}
+
+// pointsOf are the set's points of the named experiment, or every point
+// when the set's points belong to no experiment.
+func (s *Set) pointsOf(experiment string) []*Point {
+	var named, none []*Point
+	for _, p := range s.Points {
+		switch p.Experiment {
+		case experiment:
+			named = append(named, p)
+		case "":
+			none = append(none, p)
+		}
+	}
+	if len(named) > 0 || len(none) < len(s.Points) {
+		return named
+	}
+	return none
+}
+
+// experiments names the set's experiments for a message.
+func (s *Set) experiments() string {
+	names := s.Experiments()
+	if len(names) == 0 {
+		return "points of no experiment"
+	}
+	return "experiments " + strings.Join(names, ", ")
+}
+
+// describeAgainst lists how the baseline's points differ from what e
+// will measure, in what is known before it runs: model, endpoint type,
+// streaming and dataset (an imported export: model and endpoint type).
+// Sequence lengths and token counting are only known after; the run's
+// comparison with its baseline warns of them.
+func describeAgainst(points []*Point, e *runtime.Experiment) []string {
+	want := Description{Models: e.Endpoint.ModelNames(), API: string(e.Endpoint.API), Stream: e.Endpoint.Stream}
+	if e.Dataset != nil {
+		want.Dataset = e.Dataset.String()
+	}
+	var out []string
+	add := func(what, base, cand string) {
+		if d := fmt.Sprintf("%s: baseline %s, this run %s", what, base, cand); base != cand && !slices.Contains(out, d) {
+			out = append(out, d)
+		}
+	}
+	for _, p := range points {
+		have := p.Desc
+		add("model", orNone(strings.Join(have.Models, ", ")), orNone(strings.Join(want.Models, ", ")))
+		add("endpoint type", orNone(have.API), orNone(want.API))
+		if !have.Imported {
+			add("streaming", onOff(have.Stream), onOff(want.Stream))
+		}
+		if have.Dataset != "" && want.Dataset != "" {
+			add("dataset", have.Dataset, want.Dataset)
+		}
+	}
+	return out
+}
+
+// missingPoints are the labels of e's grid points the baseline lacks;
+// none for an adaptive sweep, whose points are chosen while it runs (a
+// point the baseline lacks is then met, and judged, at run time).
+func missingPoints(e *runtime.Experiment, have map[string]*Point) []string {
+	if e.Adaptive() || !hasBaselineGate(e) {
+		return nil
+	}
+	specs, err := e.Points()
+	if err != nil {
+		return nil // Validate refused the plan already
+	}
+	var missing []string
+	for _, sp := range specs {
+		if _, ok := have[sp.Params.Label()]; !ok && baselineGateApplies(e, sp.Params) {
+			missing = append(missing, sp.Params.Label())
+		}
+	}
+	return missing
+}
+
+func hasBaselineGate(e *runtime.Experiment) bool {
+	return slices.ContainsFunc(e.Gates, func(g metrics.Gate) bool { return g.Baseline })
+}
+
+func baselineGateApplies(e *runtime.Experiment, p runtime.Params) bool {
+	return slices.ContainsFunc(e.Gates, func(g metrics.Gate) bool { return g.Baseline && g.Applies(p) })
+}
+
+// ComponentRuns are the point's repeats as a comparison reads them for
+// one dataset component: each repeat's records of that component and
+// their summary.
+func (p *Point) ComponentRuns(component string) []metrics.RunData {
+	out := make([]metrics.RunData, len(p.Repeats))
+	for i, r := range p.Repeats {
+		var recs []metrics.Record
+		for _, rec := range r.Records {
+			if rec.Component == component {
+				recs = append(recs, rec)
+			}
+		}
+		s := metrics.Summarize(recs, metrics.Options{Goodput: p.Goodput})
+		out[i] = metrics.RunData{Summary: &s, Records: recs}
+	}
+	return out
+}
+
+// Baselines are the result sets a scenario's experiments compare with,
+// loaded once each.
+type Baselines struct {
+	// ByExperiment maps an experiment's name to its baseline set.
+	ByExperiment map[string]*Set
+	// Warnings are what --allow-missing-baseline let through.
+	Warnings []string
+}
+
+// AttachBaselines loads each experiment's baseline — override (run
+// --baseline) when given, else its experiment(baseline=) — and sets its
+// Against, recording the path in its Baseline so the saved plan says
+// what it was compared with. A baseline gate with nothing to compare
+// with, and a baseline that cannot be read or does not fit, is an input
+// error naming both, unless AllowMissing makes it a warning and skips
+// the experiment's baseline gates (a branch's first run).
+func AttachBaselines(scen *runtime.Scenario, override string, opt BaselineOptions, load Options) (*Baselines, error) {
+	out := &Baselines{ByExperiment: map[string]*Set{}}
+	loaded := map[string]*Set{}
+	for i := range scen.Experiments {
+		e := &scen.Experiments[i]
+		if override != "" {
+			e.Baseline = override
+		}
+		if e.Baseline == "" {
+			if g := firstBaselineGate(e); g != "" {
+				msg := fmt.Sprintf("experiment %q: gate %q compares with a baseline, but none is given: set experiment(baseline=) or run --baseline DIR", e.Name, g)
+				if !opt.AllowMissing {
+					return nil, failure.Inputf("%s (--allow-missing-baseline skips baseline gates)", msg)
+				}
+				out.Warnings = append(out.Warnings, msg+": its baseline gates are skipped")
+			}
+			continue
+		}
+		set, err := loadOnce(loaded, e.Baseline, load)
+		if err == nil {
+			var warns []string
+			if e.Against, warns, err = set.Baseline(e, opt); err == nil {
+				out.ByExperiment[e.Name] = set
+				out.Warnings = append(out.Warnings, warns...)
+				continue
+			}
+		}
+		if !opt.AllowMissing {
+			return nil, err
+		}
+		out.Warnings = append(out.Warnings, fmt.Sprintf("experiment %q: %v: its baseline gates are skipped", e.Name, err))
+	}
+	return out, nil
+}
+
+func loadOnce(loaded map[string]*Set, path string, load Options) (*Set, error) {
+	if s, ok := loaded[path]; ok {
+		return s, nil
+	}
+	s, err := Load(path, load)
+	if err != nil {
+		return nil, err
+	}
+	loaded[path] = s
+	return s, nil
+}
+
+func firstBaselineGate(e *runtime.Experiment) string {
+	for _, g := range e.Gates {
+		if g.Baseline {
+			return g.Source
+		}
+	}
+	return ""
+}

@@ -1,0 +1,83 @@
+package verdict
+
+import (
+	"fmt"
+
+	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/runtime"
+)
+
+// GateComparison is a baseline gate's judgement as gates.json carries it:
+// the relative change candidate/baseline − 1 with its interval, how it
+// was obtained and the verdict, as compare.json words them.
+type GateComparison struct {
+	Change     float64    `json:"change"`
+	Interval   [2]float64 `json:"interval"`
+	Confidence float64    `json:"confidence"`
+	Method     string     `json:"method"`
+	// Verdict is regression (the gate fails), improvement, no significant
+	// change, or inconclusive (it passes with a warning unless
+	// --fail-on-inconclusive).
+	Verdict     string  `json:"verdict"`
+	PRegression float64 `json:"p_regression"`
+}
+
+// withBaseline adds to v what the baseline says about g: the baseline's
+// value beside every gate, and for a baseline gate its comparison (or
+// why it was skipped).
+func withBaseline(v *Verdict, g runtime.GateResult) {
+	if g.Baseline != nil {
+		b := g.Gate.InReportUnits(*g.Baseline)
+		v.Baseline = &b
+	}
+	switch {
+	case g.Skipped != "":
+		v.Skipped, v.Message = g.Skipped, "skipped: "+g.Skipped
+		return
+	case g.Err != nil:
+		return
+	case g.Comparison == nil:
+		if v.Baseline != nil {
+			v.Message += fmt.Sprintf("; baseline %s", reportValue(g.Gate, *g.Baseline))
+		}
+		return
+	}
+	c := g.Comparison
+	ri := c.Interval
+	v.Comparison = &GateComparison{Change: ri.Ratio - 1, Interval: [2]float64{ri.Low - 1, ri.High - 1},
+		Confidence: ri.Confidence, Method: string(ri.Method), Verdict: string(c.Verdict), PRegression: c.PRegression}
+	v.Message = fmt.Sprintf("%s = %s vs baseline %s: %+.1f%% [%+.1f%%, %+.1f%%] at %g%%, %s (limit %s)",
+		g.Gate.Metric+stat(g.Gate), reportValue(g.Gate, c.Candidate), reportValue(g.Gate, c.Baseline),
+		100*(ri.Ratio-1), 100*(ri.Low-1), 100*(ri.High-1), 100*ri.Confidence, c.Verdict, limitText(g.Gate))
+	if c.Verdict == metrics.VerdictInconclusive && g.Passed {
+		v.Warning = "inconclusive: the runs cannot tell whether the limit holds; passed (--fail-on-inconclusive fails it)"
+	}
+}
+
+func stat(g metrics.Gate) string {
+	if g.Stat == "" {
+		return ""
+	}
+	return "." + g.Stat
+}
+
+// limitText is the gate's limit as written canonically: "<= baseline * 1.1".
+func limitText(g metrics.Gate) string {
+	if g.Value == 1 {
+		return g.Op + " baseline"
+	}
+	return fmt.Sprintf("%s baseline * %g", g.Op, g.Value)
+}
+
+// reportValue is a native value of g's metric in report units with the
+// unit: "123.40 ms", "0.50%", "812.00 tokens/s".
+func reportValue(g metrics.Gate, native float64) string {
+	v, unit := metrics.InReportUnits(g.Metric, native)
+	switch unit {
+	case "":
+		return fmt.Sprintf("%.2f", v)
+	case "%":
+		return fmt.Sprintf("%.2f%%", v)
+	}
+	return fmt.Sprintf("%.2f %s", v, unit)
+}

@@ -1,0 +1,144 @@
+package runtime
+
+import (
+	"fmt"
+
+	"github.com/llmbench/llmbench/metrics"
+)
+
+// Baseline is the stored run an experiment's baseline gates compare with
+// (experiment(baseline=), run --baseline DIR): its points matched by
+// parameters, each with its runs. The caller loads it, so the engine
+// knows nothing of files.
+type Baseline struct {
+	// Path names the baseline in messages and reports, as the user gave it.
+	Path string
+	// Runs are the baseline's runs (repeats) of the experiment's point
+	// with these parameters, each summarised whole (component "") or for
+	// one dataset component; false when the baseline has no such point.
+	Runs func(params Params, component string) ([]metrics.RunData, bool)
+	// FailOnInconclusive fails a gate whose comparison cannot tell,
+	// instead of passing it with a warning.
+	FailOnInconclusive bool
+	// AllowMissing skips, with a warning, a baseline gate at a point the
+	// baseline lacks, instead of failing it.
+	AllowMissing bool
+	// Confidence is the level of the intervals; 0 means 0.95.
+	Confidence float64
+}
+
+// baselineTrack are the metrics the experiment's baseline gates compare
+// on, for Job.Track.
+func (e *Experiment) baselineTrack() []string {
+	var track []string
+	for _, g := range e.Gates {
+		if g.Baseline && metrics.HasSeries(g.Metric) {
+			track = append(track, g.Metric)
+		}
+	}
+	return track
+}
+
+// judgeBaselineGates fills the results of the baseline gates (indexes
+// idx of results) at a point: each compared with the baseline's same
+// point as `llmbench compare` compares, then confirmed together (Holm),
+// so several baseline gates do not multiply the chance of a false
+// failure.
+func (e *Experiment) judgeBaselineGates(params Params, outs []*Outcome, results []GateResult, idx []int) {
+	b := e.Against
+	if b == nil {
+		for _, i := range idx {
+			results[i].Skipped, results[i].Passed = "no baseline to compare with (--allow-missing-baseline)", true
+		}
+		return
+	}
+	opt := metrics.DefaultCompareOptions()
+	if b.Confidence > 0 {
+		opt.Confidence = b.Confidence
+	}
+	var judged []int
+	var cs []metrics.Comparison
+	for _, i := range idx {
+		c, err := e.compareWithBaseline(results[i].Gate, params, outs, opt)
+		switch {
+		case err == errNoBaselinePoint && b.AllowMissing:
+			results[i].Skipped, results[i].Passed = fmt.Sprintf("the baseline %s has no point %s (--allow-missing-baseline)", b.Path, params.Label()), true
+		case err != nil:
+			results[i].Err = err
+		default:
+			judged, cs = append(judged, i), append(cs, c)
+		}
+	}
+	for k, f := range metrics.JudgeFamily(cs, opt.Confidence) {
+		r := &results[judged[k]]
+		c := f.Comparison
+		r.Comparison, r.Measured, r.Baseline = &c, c.Candidate, &c.Baseline
+		r.Passed = c.Verdict != metrics.VerdictRegression &&
+			!(c.Verdict == metrics.VerdictInconclusive && b.FailOnInconclusive)
+	}
+}
+
+// errNoBaselinePoint: the baseline did not measure this point.
+var errNoBaselinePoint = fmt.Errorf("the baseline has no such point")
+
+// compareWithBaseline compares g's statistic at one point with the
+// baseline's.
+func (e *Experiment) compareWithBaseline(g metrics.Gate, params Params, outs []*Outcome, opt metrics.CompareOptions) (metrics.Comparison, error) {
+	runs, ok := e.Against.Runs(params, g.Component)
+	if !ok {
+		return metrics.Comparison{}, errNoBaselinePoint
+	}
+	name := g.Metric
+	if g.Stat != "" {
+		name += "." + g.Stat
+	}
+	base, err := metrics.SampleOf(name, runs)
+	if err != nil {
+		return metrics.Comparison{}, fmt.Errorf("baseline %s: %w", e.Against.Path, err)
+	}
+	cand, err := metrics.SampleOf(name, candidateRuns(g, outs))
+	if err != nil {
+		return metrics.Comparison{}, err
+	}
+	c, err := g.CompareWithBaseline(base, cand, opt)
+	if err != nil {
+		return c, fmt.Errorf("against the baseline %s: %w", e.Against.Path, err)
+	}
+	return c, nil
+}
+
+// candidateRuns are a point's runs as a comparison reads them, whole or
+// for the gate's dataset component.
+func candidateRuns(g metrics.Gate, outs []*Outcome) []metrics.RunData {
+	runs := make([]metrics.RunData, len(outs))
+	for i, o := range outs {
+		s := o.Series
+		if s != nil && g.Component != "" {
+			s = s.Component(g.Component)
+		}
+		runs[i] = metrics.RunData{Summary: o.gateSummary(g), Series: s}
+	}
+	return runs
+}
+
+// baselineValue is g's value in the baseline's same point (the mean over
+// its repeats), shown next to an absolute gate; nil without one.
+func (e *Experiment) baselineValue(g metrics.Gate, params Params) *float64 {
+	if e.Against == nil {
+		return nil
+	}
+	runs, ok := e.Against.Runs(params, g.Component)
+	if !ok || len(runs) == 0 {
+		return nil
+	}
+	var sum float64
+	for _, r := range runs {
+		v, err := g.Measure(r.Summary)
+		if err != nil {
+			return nil
+		}
+		sum += v
+	}
+	v := sum / float64(len(runs))
+	return &v
+}
