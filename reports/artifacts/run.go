@@ -33,6 +33,10 @@ type RunReport struct {
 	// Comparison is the run compared with its experiments' baselines
 	// (compare.json, a table and a section of report.html); nil without.
 	Comparison *comparison.Report
+	// StoredComparison is the compare.json of a run rebuilt by `llmbench
+	// report`, shown when Comparison is nil: the baseline it was compared
+	// with may be gone.
+	StoredComparison *comparison.File
 }
 
 // Write prints each sweep's table and the gate list to stdout and writes
@@ -146,6 +150,11 @@ func (r *RunReport) WriteHTML(sweeps map[string][]plots.Image) error {
 		Verdicts: r.Verdicts.Verdicts,
 		Check:    r.Verdicts.Check,
 		Partial:  r.Verdicts.Partial,
+	}
+	if r.Comparison != nil {
+		rep.Comparison = comparison.FileOf(r.Comparison)
+	} else {
+		rep.Comparison = r.StoredComparison
 	}
 	if r.Plots {
 		rep.Plots = html.PlotGroups(r.Results, sweeps, func(exp string, pt *runtime.PointResult) string {

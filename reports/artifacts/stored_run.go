@@ -14,6 +14,7 @@ import (
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/genaiperf"
+	"github.com/llmbench/llmbench/reports/comparison"
 	"github.com/llmbench/llmbench/reports/html"
 	"github.com/llmbench/llmbench/reports/records"
 	"github.com/llmbench/llmbench/reports/verdict"
@@ -86,13 +87,41 @@ func (r *storedRun) verdicts() *verdict.Report {
 	if r.legacy {
 		return rep
 	}
-	rep.Verdicts = verdict.Collect(r.results)
+	rep.Verdicts = r.keepBaselineVerdicts(verdict.Collect(r.results))
 	for _, v := range r.written.Verdicts {
 		if v.Gate == verdict.CheckGate {
 			rep.Verdicts = append(rep.Verdicts, v)
 		}
 	}
 	return rep
+}
+
+// keepBaselineVerdicts puts back the verdicts of baseline gates as the
+// run wrote them, in the verdicts and in the points' gate results the
+// tables mark: they were judged against a baseline that a rebuild does
+// not have (it may be gone), while absolute gates are judged again.
+func (r *storedRun) keepBaselineVerdicts(vs []verdict.Verdict) []verdict.Verdict {
+	key := func(exp, point, gate string) string { return exp + "\x00" + point + "\x00" + gate }
+	written := map[string]verdict.Verdict{}
+	for _, v := range r.written.Verdicts {
+		written[key(v.Experiment, v.Point, v.Gate)] = v
+	}
+	for _, res := range r.results {
+		for _, p := range res.Points {
+			for j := range p.Gates {
+				g := &p.Gates[j]
+				if w, ok := written[key(res.Experiment.Name, p.Params.Label(), g.Gate.Source)]; ok && g.Gate.Baseline {
+					g.Passed, g.Skipped = w.Passed, w.Skipped
+				}
+			}
+		}
+	}
+	for i, v := range vs {
+		if w, ok := written[key(v.Experiment, v.Point, v.Gate)]; ok && v.Skipped != "" {
+			vs[i] = w
+		}
+	}
+	return vs
 }
 
 // reportSweeps re-renders what a command wrote above its points, from the
@@ -232,6 +261,11 @@ func (g *storedExperiment) rebuild(r *storedRun) (runtime.ExperimentResult, erro
 // files of one scenario.
 func writeRunReports(stdout, stderr io.Writer, path, version string, r *storedRun) error {
 	rr := RunReport{Dir: r.root, Config: r.config(version), Results: r.results, Plots: true, Verdicts: r.verdicts()}
+	if cmp, err := readComparison(filepath.Join(r.root, CompareFile)); err != nil {
+		fmt.Fprintf(stderr, "llmbench: %v (the report shows no comparison)\n", err)
+	} else {
+		rr.StoredComparison = cmp
+	}
 	sweeps := rr.WriteSweeps(stdout, stderr)
 	if r.scenario == "" || !within(path, r.root) { // a scenario's points are a run's
 		return nil
@@ -269,4 +303,21 @@ func (r *storedRun) config(version string) []html.KV {
 		{Key: "experiments", Value: strings.Join(names, ", ")},
 		{Key: "llmbench", Value: version + " (llmbench report, from stored records)"},
 	}
+}
+
+// readComparison reads a run's compare.json; nil when it has none.
+func readComparison(path string) (*comparison.File, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	cmp, err := comparison.ReadJSON(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return cmp, nil
 }

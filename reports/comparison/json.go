@@ -2,6 +2,7 @@ package comparison
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 
 	"github.com/llmbench/llmbench/metrics"
@@ -10,7 +11,10 @@ import (
 // SchemaVersion is compare.json's schema; docs/compare.md describes it.
 const SchemaVersion = 1
 
-type fileJSON struct {
+// File is compare.json: a comparison in report units, as programs read
+// it and as the HTML report of a run with a baseline shows it (read back
+// by ReadJSON when the report is rebuilt).
+type File struct {
 	Schema       int         `json:"schema"`
 	Baseline     string      `json:"baseline"`
 	Candidate    string      `json:"candidate"`
@@ -18,20 +22,20 @@ type fileJSON struct {
 	Confidence   float64     `json:"confidence"`
 	Regressions  int         `json:"regressions"`
 	Inconclusive int         `json:"inconclusive"`
-	Points       []pointJSON `json:"points"`
+	Points       []FilePoint `json:"points"`
 	Unmatched    []string    `json:"unmatched"`
 	Warnings     []string    `json:"warnings"`
 }
 
-type pointJSON struct {
+type FilePoint struct {
 	Experiment string       `json:"experiment"`
 	Point      string       `json:"point"`
-	Metrics    []metricJSON `json:"metrics"`
+	Metrics    []FileMetric `json:"metrics"`
 }
 
-// metricJSON is one comparison; values are in report units (unit), the
+// FileMetric is one comparison; values are in report units (unit), the
 // change and interval bounds are relative (0.12 is 12% higher).
-type metricJSON struct {
+type FileMetric struct {
 	Metric      string     `json:"metric"`
 	Direction   string     `json:"direction"`
 	Unit        string     `json:"unit"`
@@ -47,26 +51,43 @@ type metricJSON struct {
 
 // WriteJSON writes compare.json.
 func WriteJSON(w io.Writer, r *Report) error {
-	f := fileJSON{Schema: SchemaVersion, Baseline: r.Baseline, Candidate: r.Candidate, Tolerance: r.Tolerance,
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(FileOf(r))
+}
+
+// FileOf is r as compare.json holds it.
+func FileOf(r *Report) *File {
+	f := &File{Schema: SchemaVersion, Baseline: r.Baseline, Candidate: r.Candidate, Tolerance: r.Tolerance,
 		Confidence: r.Confidence, Regressions: r.Count(metrics.VerdictRegression),
-		Inconclusive: r.Count(metrics.VerdictInconclusive), Points: []pointJSON{},
+		Inconclusive: r.Count(metrics.VerdictInconclusive), Points: []FilePoint{},
 		Unmatched: nonNil(r.Unmatched), Warnings: nonNil(r.Warnings)}
 	for _, p := range r.Points {
-		pj := pointJSON{Experiment: p.Experiment, Point: p.Label, Metrics: []metricJSON{}}
+		pj := FilePoint{Experiment: p.Experiment, Point: p.Label, Metrics: []FileMetric{}}
 		for _, c := range p.Metrics {
 			pj.Metrics = append(pj.Metrics, metricOf(c))
 		}
 		f.Points = append(f.Points, pj)
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(f)
+	return f
 }
 
-func metricOf(c metrics.Comparison) metricJSON {
+// ReadJSON reads compare.json back, refusing another schema.
+func ReadJSON(r io.Reader) (*File, error) {
+	var f File
+	if err := json.NewDecoder(r).Decode(&f); err != nil {
+		return nil, fmt.Errorf("compare.json: %w", err)
+	}
+	if f.Schema != SchemaVersion {
+		return nil, fmt.Errorf("compare.json: schema %d, want %d", f.Schema, SchemaVersion)
+	}
+	return &f, nil
+}
+
+func metricOf(c metrics.Comparison) FileMetric {
 	base, unit := metrics.InReportUnits(c.Metric, c.Baseline)
 	cand, _ := metrics.InReportUnits(c.Metric, c.Candidate)
-	return metricJSON{Metric: c.Metric, Direction: c.Direction.String(), Unit: unit, Baseline: base, Candidate: cand,
+	return FileMetric{Metric: c.Metric, Direction: c.Direction.String(), Unit: unit, Baseline: base, Candidate: cand,
 		Change: c.Interval.Ratio - 1, Interval: [2]float64{c.Interval.Low - 1, c.Interval.High - 1},
 		Method: string(c.Interval.Method), Tolerance: c.Tolerance, Verdict: string(c.Verdict), PRegression: c.PRegression}
 }

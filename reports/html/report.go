@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/llmbench/llmbench/reports/comparison"
 	"github.com/llmbench/llmbench/reports/plots"
 	"github.com/llmbench/llmbench/reports/verdict"
 	"github.com/llmbench/llmbench/runtime"
@@ -47,6 +48,9 @@ type Report struct {
 	// Check is what became of the scenario's check(results), shown with
 	// the gates; "" shows nothing.
 	Check verdict.CheckState
+	// Comparison is the run compared with its baseline (compare.json),
+	// shown after the gates; nil shows nothing.
+	Comparison *comparison.File
 	// Partial says the run was interrupted before it finished: the page
 	// then opens with a banner saying so, since its tables and plots
 	// cover only the points that ran.

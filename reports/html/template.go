@@ -13,7 +13,7 @@ h1{margin:0 0 .3rem}h2{border-bottom:2px solid #d0d7de;padding-bottom:.2rem;marg
 table{border-collapse:collapse;margin:.5rem 0 1rem;font-size:.9rem}
 th,td{border:1px solid #d0d7de;padding:.25rem .6rem;text-align:right;vertical-align:top}
 th{background:#f6f8fa}td.l,th.l{text-align:left}
-.pass{color:#1a7f37;font-weight:600}.fail{color:#cf222e;font-weight:600}
+.pass{color:#1a7f37;font-weight:600}.fail{color:#cf222e;font-weight:600}.warn{color:#9a6700;font-weight:600}
 .muted{color:#57606a}tr.partial td{color:#57606a;font-style:italic}ul.notes{padding-left:1.2rem;margin:.3rem 0 1rem}
 .banner{background:#fff8c5;border:1px solid #d4a72c;border-left:6px solid #bf8700;padding:.7rem 1rem;margin:1rem 0;font-size:1.05rem}
 .plots{display:flex;flex-direction:column;gap:1.2rem}figure{margin:0}
@@ -37,6 +37,12 @@ const pageHTML = `<!DOCTYPE html>
 <table><tr><th></th><th class="l">experiment</th><th class="l">point</th><th class="l">gate</th><th class="l">measured vs limit</th></tr>
 {{range .Verdicts}}<tr><td class="{{.Class}}">{{.Mark}}</td><td class="l">{{.Experiment}}</td><td class="l">{{.Point}}</td><td class="l"><code>{{.Gate}}</code></td><td class="l">{{.Message}}</td></tr>
 {{end}}</table>{{else}}<p class="muted">No gates were set.</p>{{end}}
+{{with .Comparison}}<h2 id="comparison">Comparison with the baseline</h2>
+<p>Baseline <code>{{.Baseline}}</code>, this run <code>{{.Candidate}}</code>; {{.Level}} confidence, tolerance {{.Tolerance}}. <span class="{{if .Regressions}}fail{{else}}pass{{end}}">{{.Regressions}} regressions</span> · <span class="{{if .Inconclusive}}warn{{else}}muted{{end}}">{{.Inconclusive}} inconclusive</span></p>
+<table><tr><th class="l">point</th><th class="l">metric</th><th>baseline</th><th>this run</th><th>change</th><th>interval</th><th class="l">method</th><th class="l">verdict</th></tr>
+{{range .Rows}}<tr><td class="l">{{.Point}}</td><td class="l">{{.Metric}}</td><td>{{.Baseline}}</td><td>{{.Candidate}}</td><td>{{.Change}}</td><td>{{.Interval}}</td><td class="l">{{.Method}}</td><td class="l {{.Class}}">{{.Verdict}}</td></tr>
+{{end}}</table>
+{{with .Notes}}<ul class="notes">{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}{{end}}
 {{range .Experiments}}{{template "experiment" .}}{{end}}
 {{if .Plots}}<h2 id="plots">Plots</h2>
 {{range .Plots}}<h3>{{.Title}}</h3><div class="plots">

@@ -19,6 +19,7 @@ type page struct {
 	Check           *checkView
 	Verdicts        []verdictRow
 	Passed, Failed  int
+	Comparison      *comparisonView
 	Experiments     []experimentView
 	Plots           []plotView
 }
@@ -75,7 +76,7 @@ type errorRow struct {
 // buildPage turns the report into preformatted rows and embedded images.
 func buildPage(rep Report) (*page, error) {
 	p := &page{Title: rep.Title, Scenario: rep.Scenario, Partial: rep.Partial, Config: rep.Config,
-		Check: newCheckView(rep.Check)}
+		Check: newCheckView(rep.Check), Comparison: newComparisonView(rep.Comparison)}
 	if p.Title == "" {
 		p.Title = "llmbench report"
 	}
@@ -116,8 +117,13 @@ func newCheckView(c verdict.CheckState) *checkView {
 func newVerdictRow(v verdict.Verdict) verdictRow {
 	r := verdictRow{Mark: "✓", Class: "pass", Experiment: v.Experiment, Point: v.Point,
 		Gate: v.Gate, Message: v.Message}
-	if !v.Passed {
+	switch {
+	case !v.Passed:
 		r.Mark, r.Class = "✗", "fail"
+	case v.Skipped != "":
+		r.Mark, r.Class = "–", "muted"
+	case v.Warning != "":
+		r.Mark, r.Class, r.Message = "?", "warn", v.Message+" — "+v.Warning
 	}
 	return r
 }

@@ -1,0 +1,71 @@
+package html
+
+import (
+	"fmt"
+
+	"github.com/llmbench/llmbench/reports/comparison"
+)
+
+// comparisonView is the run compared with its baseline, as compare.json
+// has it: one row per point and metric, regressions first.
+type comparisonView struct {
+	Baseline, Candidate string
+	Level, Tolerance    string
+	Regressions         int
+	Inconclusive        int
+	Rows                []comparisonRow
+	Notes               []string
+}
+
+type comparisonRow struct {
+	Point, Metric, Baseline, Candidate, Change, Interval, Method, Verdict, Class string
+}
+
+// newComparisonView orders the rows regressions first, then inconclusive
+// ones, so what needs attention leads, as compare's Markdown does.
+func newComparisonView(f *comparison.File) *comparisonView {
+	if f == nil {
+		return nil
+	}
+	v := &comparisonView{Baseline: f.Baseline, Candidate: f.Candidate, Level: percent(f.Confidence),
+		Tolerance: percent(f.Tolerance), Regressions: f.Regressions, Inconclusive: f.Inconclusive}
+	rank := map[string]int{"regression": 0, "inconclusive": 1, "improvement": 2}
+	var rows [4][]comparisonRow
+	for _, p := range f.Points {
+		point := p.Point
+		if p.Experiment != "" {
+			point = p.Experiment + "/" + p.Point
+		}
+		for _, m := range p.Metrics {
+			r, ok := rank[m.Verdict]
+			if !ok {
+				r = 3
+			}
+			rows[r] = append(rows[r], comparisonRow{Point: point, Metric: m.Metric,
+				Baseline: withUnit(m.Baseline, m.Unit), Candidate: withUnit(m.Candidate, m.Unit),
+				Change: fmt.Sprintf("%+.1f%%", 100*m.Change), Method: m.Method, Verdict: m.Verdict,
+				Interval: fmt.Sprintf("[%+.1f%%, %+.1f%%]", 100*m.Interval[0], 100*m.Interval[1]),
+				Class:    map[int]string{0: "fail", 1: "warn", 2: "pass", 3: "muted"}[r]})
+		}
+	}
+	for _, rs := range rows {
+		v.Rows = append(v.Rows, rs...)
+	}
+	for _, u := range f.Unmatched {
+		v.Notes = append(v.Notes, "unmatched: "+u)
+	}
+	v.Notes = append(v.Notes, f.Warnings...)
+	return v
+}
+
+func withUnit(v float64, unit string) string {
+	switch unit {
+	case "":
+		return fmt.Sprintf("%.2f", v)
+	case "%":
+		return fmt.Sprintf("%.2f%%", v)
+	}
+	return fmt.Sprintf("%.2f %s", v, unit)
+}
+
+func percent(f float64) string { return fmt.Sprintf("%g%%", 100*f) }
