@@ -69,6 +69,12 @@ func printPlan(w io.Writer, scen *runtime.Scenario) error {
 			}
 			fmt.Fprintf(w, "  points (%d): %s\n", len(points), strings.Join(labels, ", "))
 		}
+		switch {
+		case exp.Against != nil:
+			fmt.Fprintf(w, "  baseline:  %s\n", exp.Against.Path)
+		case exp.Baseline != "":
+			fmt.Fprintf(w, "  baseline:  %s (not loaded: baseline gates skipped)\n", exp.Baseline)
+		}
 		for _, g := range exp.Gates {
 			fmt.Fprintf(w, "  gate:      %s\n", g.Source)
 		}

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/llmbench/llmbench/metrics"
-	"github.com/llmbench/llmbench/reports/genaiperf"
 	"github.com/llmbench/llmbench/reports/comparison"
+	"github.com/llmbench/llmbench/reports/genaiperf"
 	"github.com/llmbench/llmbench/reports/html"
 	"github.com/llmbench/llmbench/reports/records"
 	"github.com/llmbench/llmbench/reports/verdict"

@@ -1,7 +1,9 @@
 package resultset
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"slices"
 	"strings"
 
@@ -200,6 +202,16 @@ func AttachBaselines(scen *runtime.Scenario, override string, opt BaselineOption
 			continue
 		}
 		set, err := loadOnce(loaded, e.Baseline, load)
+		if errors.Is(err, fs.ErrNotExist) {
+			err = failure.Inputf("%s: no such folder or file", e.Baseline)
+		}
+		if err != nil {
+			from := fmt.Sprintf("experiment %q: baseline=", e.Name)
+			if override != "" {
+				from = "--baseline "
+			}
+			err = failure.Inputf("%s%w", from, err)
+		}
 		if err == nil {
 			var warns []string
 			if e.Against, warns, err = set.Baseline(e, opt); err == nil {
