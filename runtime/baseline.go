@@ -27,9 +27,9 @@ type Baseline struct {
 	Confidence float64
 }
 
-// baselineTrack are the metrics the experiment's baseline gates compare
-// on, for Job.Track.
-func (e *Experiment) baselineTrack() []string {
+// BaselineTrack are the metrics the experiment's baseline gates compare
+// on (Job.Track): what a run's Series must hold.
+func (e *Experiment) BaselineTrack() []string {
 	var track []string
 	for _, g := range e.Gates {
 		if g.Baseline && metrics.HasSeries(g.Metric) {

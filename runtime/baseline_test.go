@@ -76,7 +76,7 @@ func TestBaselineGatesWithoutRepeats(t *testing.T) {
 		scale float64
 		pass  bool
 	}{{1, true}, {1.5, false}} {
-		out := outcomeOf(t, streamed(300, 2, c.scale), e.baselineTrack()...)
+		out := outcomeOf(t, streamed(300, 2, c.scale), e.BaselineTrack()...)
 		rs := EvaluateGates(e, at, out)
 		if len(rs) != 2 || rs[0].Comparison == nil || rs[0].Passed != c.pass {
 			t.Fatalf("×%v: %+v", c.scale, rs)

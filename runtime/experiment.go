@@ -410,7 +410,7 @@ func (e *Experiment) job(spec PointSpec) (Job, error) {
 	if stop == (Stop{}) {
 		stop = Stop{Requests: e.Requests, Duration: e.Duration}
 	}
-	return Job{Endpoint: ep, Entries: entries, Requests: Requests(ep, entries), Count: mode, Tokenizer: tok, Goodput: e.Goodput, Budget: e.ErrorBudget, Track: e.baselineTrack(),
+	return Job{Endpoint: ep, Entries: entries, Requests: Requests(ep, entries), Count: mode, Tokenizer: tok, Goodput: e.Goodput, Budget: e.ErrorBudget, Track: e.BaselineTrack(),
 		Point: Point{Load: spec.Load, Stop: stop, Warmup: e.Warmup, Seed: e.Seed, Grace: 5 * time.Second}}, nil
 }
 
