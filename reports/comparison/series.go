@@ -1,6 +1,7 @@
 package comparison
 
 import (
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -19,7 +20,9 @@ import (
 // run). Points come in the order the runs first measured them; a run
 // that did not measure one keeps its place, not measured. Runs and the
 // baseline are named by their last folder names, as few as tell them
-// apart (runs/mon and runs/tue are "mon" and "tue").
+// apart (runs/mon and runs/tue are "mon" and "tue"). Against a baseline
+// of 0 (an error_rate) a ratio has no scale: the run is drawn without an
+// interval.
 func TrendSeries(reports []*Report) []plots.Trend {
 	if len(reports) == 0 {
 		return nil
@@ -42,6 +45,9 @@ func TrendSeries(reports []*Report) []plots.Trend {
 					run.Measured, run.Verdict = true, rc.Verdict
 					run.Value, _ = metrics.InReportUnits(rc.Metric, rc.Candidate)
 					run.Low, run.High = base*rc.Interval.Low, base*rc.Interval.High
+					if !finite(run.Low) || !finite(run.High) || base == 0 { // a ratio to 0 scales to nothing
+						run.Low, run.High = run.Value, run.Value
+					}
 				}
 				t.Runs = append(t.Runs, run)
 			}
@@ -50,6 +56,8 @@ func TrendSeries(reports []*Report) []plots.Trend {
 	}
 	return out
 }
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
 // trendPoints are the points any report measured, in the order the runs
 // first measured them: a point the oldest run lacks still has a trend.

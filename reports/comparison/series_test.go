@@ -2,6 +2,7 @@ package comparison
 
 import (
 	"bytes"
+	"math"
 	"reflect"
 	"slices"
 	"strings"
@@ -65,6 +66,11 @@ func TestTrendSeriesKnownValues(t *testing.T) {
 	late := got[3]
 	if late.Point != "concurrency16" || late.Baseline != 200 || late.Runs[0].Measured || !late.Runs[1].Measured || late.Runs[1].Verdict != metrics.VerdictImprovement {
 		t.Errorf("a point only the newer run measured: %+v", late)
+	}
+	zero := history()[1:]
+	zero[0].Points[0].Metrics[2] = judged("error_rate", metrics.LowerIsBetter, 0, 0.05, math.Inf(1), math.Inf(1), metrics.VerdictRegression)
+	if r := TrendSeries(zero)[2].Runs[0]; !near(r.Value, 5) || r.Low != r.Value || r.High != r.Value {
+		t.Errorf("error_rate from a baseline of 0: %+v, want 5%% with no interval", r)
 	}
 	one := TrendSeries(history()[1:])
 	if len(one) != 4 || len(one[0].Runs) != 1 || one[0].Runs[0].Name != "artifacts" {

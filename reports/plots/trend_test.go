@@ -2,11 +2,13 @@ package plots
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	"image/png"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/llmbench/llmbench/metrics"
@@ -115,3 +117,62 @@ func TestTrendRange(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+func TestSharedPrefix(t *testing.T) {
+	for _, tc := range []struct {
+		names []string
+		want  string
+	}{
+		{[]string{"nightly-2024-05-01", "nightly-2024-05-12"}, "nightly-2024-05-"},
+		{[]string{"build-48", "build-4813"}, "build-"}, // not "build-48": a number is not cut
+		{[]string{"mon", "tue"}, ""},
+		{[]string{"x-1", "x-"}, ""}, // it would leave a name empty
+		{[]string{"only-one"}, ""},
+	} {
+		if got := sharedPrefix(tc.names); got != tc.want {
+			t.Errorf("sharedPrefix(%q) = %q, want %q", tc.names, got, tc.want)
+		}
+	}
+}
+
+// labelled are the run axis' labelled ticks.
+func labelled(p *Trend) (ticks []string, slanted bool, axis string) {
+	pl, err := trendPlot(p)
+	if err != nil {
+		panic(err)
+	}
+	for _, tk := range pl.X.Tick.Marker.Ticks(pl.X.Min, pl.X.Max) {
+		if tk.Label != "" {
+			ticks = append(ticks, tk.Label)
+		}
+	}
+	return ticks, pl.X.Tick.Label.Rotation != 0, pl.X.Label.Text
+}
+
+// A few short run names stand straight under their runs; many long ones
+// lose their shared prefix (named on the axis), are slanted and, when
+// even slanted ones would touch, labelled every other run or sparser.
+func TestRunAxisLabels(t *testing.T) {
+	few := trendFixture(true)
+	few.Runs[3].Name = "pr-104"
+	if ticks, slanted, _ := labelled(&few); slanted || len(ticks) != len(few.Runs) || ticks[0] != "pr-101" {
+		t.Errorf("five short names: labels %q, slanted %v", ticks, slanted)
+	}
+	many := trendFixture(true)
+	many.Runs = nil
+	for i := range 33 {
+		many.Runs = append(many.Runs, TrendRun{Name: fmt.Sprintf("nightly-2024-05-%02d-release-candidate-build-%d", i+1, 4800+i),
+			Measured: true, Value: 10, Low: 9, High: 11, Verdict: metrics.VerdictNoChange})
+	}
+	ticks, slanted, axis := labelled(&many)
+	if !slanted || len(ticks) >= len(many.Runs) || len(ticks) < 5 || !strings.Contains(axis, "nightly-2024-05-") ||
+		!strings.HasPrefix(ticks[0], "01-rel") || !strings.HasSuffix(ticks[0], "build-4800") || len([]rune(ticks[0])) != maxRunLabel {
+		t.Errorf("33 long names: %d labels %q, slanted %v, axis %q", len(ticks), ticks, slanted, axis)
+	}
+	many.Point = "many-runs"
+	paths, err := WriteTrendPlots(outDir(t), []Trend{many})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPNG(t, paths[0])
+}
