@@ -101,6 +101,9 @@ func TestTrendFiles(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("names %q, want %q", got, want)
 	}
+	if imgs, err := RenderTrends([]Trend{{Point: "concurrency1", Metric: "ttft.p50"}}); err != nil || len(imgs) != 0 {
+		t.Errorf("a trend of no run: %d images, %v; want none", len(imgs), err)
+	}
 }
 
 // The Y axis frames the baseline, the limit and every bar; a flat zero
