@@ -1,9 +1,7 @@
 package resultset
 
 import (
-	"bytes"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -35,27 +33,16 @@ var runMarkers = []string{"records.parquet", "profile_export.json", artifacts.Su
 //     what was expected.
 //
 // Any other failure of Load (an unreadable or corrupt file) is returned
-// as it is. Notes Load writes (a recovered file) are written once.
+// as it is. A history is read as one set up to the clash first, then run
+// by run; Load's only notes are of records files it repairs on disk, so
+// each is said once, when the file is repaired.
 func LoadHistory(path string, opt Options) ([]*Set, error) {
-	if opt.Stderr == nil {
-		opt.Stderr = io.Discard
-	}
-	if st, err := os.Stat(path); err != nil || !st.IsDir() || holdsMarker(path) {
-		s, err := Load(path, opt)
-		if err != nil {
-			return nil, err
-		}
+	s, err := Load(path, opt)
+	if err == nil {
 		return []*Set{s}, nil
 	}
-	var notes bytes.Buffer
-	probe := opt
-	probe.Stderr = &notes
-	s, err := Load(path, probe)
-	switch {
-	case err == nil:
-		_, werr := opt.Stderr.Write(notes.Bytes())
-		return []*Set{s}, werr
-	case !errors.Is(err, errNothing) && !errors.Is(err, errSameRepeat):
+	if st, serr := os.Stat(path); serr != nil || !st.IsDir() || holdsMarker(path) ||
+		!errors.Is(err, errNothing) && !errors.Is(err, errSameRepeat) {
 		return nil, err
 	}
 	runs, err := runFolders(path)
