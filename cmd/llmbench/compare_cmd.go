@@ -9,6 +9,7 @@ import (
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/artifacts"
 	"github.com/llmbench/llmbench/reports/comparison"
+	"github.com/llmbench/llmbench/reports/plots"
 	"github.com/llmbench/llmbench/reports/regression"
 	"github.com/llmbench/llmbench/reports/resultset"
 	"github.com/llmbench/llmbench/runtime"
@@ -19,7 +20,7 @@ import (
 // beyond the tolerance.
 type compareCmd struct {
 	Baseline   string   `arg:"" help:"Baseline: a run folder, an analyze/profile artifact folder, a point folder, a records.parquet, or a GenAI-Perf profile_export.json."`
-	Candidates []string `arg:"" name:"candidate" help:"Candidate(s), the same kinds; with several (a history), each is compared with the baseline in the order the runs started, a trend table follows, and the newest decides the exit code and the files."`
+	Candidates []string `arg:"" name:"candidate" help:"Candidate(s), the same kinds, or a folder of runs (a history); with several runs, each is compared with the baseline in the order the runs started, a trend table follows, and the newest decides the exit code and the files."`
 
 	MaxRegression      []string `default:"10%" sep:"," help:"Tolerance: a regression is reported only when the candidate is confidently worse by more than this (10% or 0.1); per metric as METRIC=5% (itl.p99=5%)."`
 	Metrics            []string `sep:"," help:"Metrics to compare, named as gates name them (default: ttft.p50,ttft.p99,itl.p50,itl.p99,request_latency.p99,output_token_throughput,request_throughput,error_rate)."`
@@ -29,6 +30,7 @@ type compareCmd struct {
 	JSON               string   `name:"json" type:"path" help:"Also write compare.json (docs/compare.md) to this file."`
 	SummaryMd          string   `name:"summary-md" type:"path" help:"Also write a Markdown summary for a pull-request comment to this file."`
 	Junit              string   `type:"path" help:"Also write JUnit XML (one test case per point and metric, failed for a regression) to this file."`
+	PlotDir            string   `name:"plot-dir" type:"path" help:"Also draw a trend plot (PNG) per point and metric into this folder: every run's value with its confidence interval against the baseline and the regression limit."`
 	Tokenizer          string   `help:"Tokenizer for counting the tokens of an imported GenAI-Perf export (as report takes it)."`
 }
 
@@ -38,7 +40,7 @@ func (c *compareCmd) Run(e *env) error {
 		return err
 	}
 	load := resultset.Options{Stderr: e.stderr, Import: resultset.ImportOptions{Tokenizer: c.Tokenizer}}
-	base, err := resultset.Load(c.Baseline, load)
+	base, err := loadBaseline(c.Baseline, load)
 	if err != nil {
 		return err
 	}
@@ -59,6 +61,9 @@ func (c *compareCmd) Run(e *env) error {
 			return err
 		}
 	}
+	if err := c.plot(e.stdout, history); err != nil {
+		return err
+	}
 	newest := history[len(history)-1]
 	if err := c.write(newest); err != nil {
 		return err
@@ -66,15 +71,32 @@ func (c *compareCmd) Run(e *env) error {
 	return c.verdict(newest)
 }
 
-// loadInRunOrder loads the candidates and orders them by when each run
-// started (its earliest request), the order of a history.
+// loadBaseline loads the one set the baseline names; a folder of several
+// runs is refused naming them, since which one is the baseline is the
+// user's choice.
+func loadBaseline(path string, load resultset.Options) (*resultset.Set, error) {
+	sets, err := resultset.LoadHistory(path, load)
+	if err != nil {
+		return nil, err
+	}
+	if len(sets) > 1 {
+		return nil, invalid("baseline %s is a folder of %d runs (%s, %s, ...): name one of them as the baseline",
+			path, len(sets), sets[0].Path, sets[1].Path)
+	}
+	return sets[0], nil
+}
+
+// loadInRunOrder loads the candidates, a folder of runs giving each of
+// its runs, and orders them by when each run started (its earliest
+// request), the order of a history.
 func loadInRunOrder(paths []string, load resultset.Options) ([]*resultset.Set, error) {
-	sets := make([]*resultset.Set, len(paths))
-	for i, path := range paths {
-		var err error
-		if sets[i], err = resultset.Load(path, load); err != nil {
+	var sets []*resultset.Set
+	for _, path := range paths {
+		runs, err := resultset.LoadHistory(path, load)
+		if err != nil {
 			return nil, err
 		}
+		sets = append(sets, runs...)
 	}
 	slices.SortStableFunc(sets, func(a, b *resultset.Set) int { return a.Start.Compare(b.Start) })
 	return sets, nil
@@ -88,6 +110,22 @@ func (c *compareCmd) compare(w io.Writer, base, cand *resultset.Set, opt compari
 		return nil, invalid("%w", err)
 	}
 	return r, comparison.WriteTable(w, r)
+}
+
+// plot draws the trend plots of the history (one run or more) into
+// --plot-dir and names each file written.
+func (c *compareCmd) plot(w io.Writer, history []*comparison.Report) error {
+	if c.PlotDir == "" {
+		return nil
+	}
+	paths, err := plots.WriteTrendPlots(c.PlotDir, comparison.TrendSeries(history))
+	if err != nil {
+		return runFailed("--plot-dir: %w", err)
+	}
+	for _, p := range paths {
+		fmt.Fprintf(w, "trend plot: %s\n", p)
+	}
+	return nil
 }
 
 // write writes the requested files of the last comparison.

@@ -92,3 +92,51 @@ func TestCompareRefusesIncomparableSets(t *testing.T) {
 		t.Errorf("missing candidate: exit %d\n%s", r.code, r.stderr)
 	}
 }
+
+// A folder of runs is a history (alone or beside a plain run), drawn
+// with --plot-dir as one trend plot per point and metric; the newest run
+// decides the exit code. A baseline that is a folder of runs, or a folder
+// holding none, is exit 2 naming it.
+func TestCompareHistoryFolderPlots(t *testing.T) {
+	dir := t.TempDir()
+	hist := filepath.Join(dir, "history")
+	if err := os.MkdirAll(hist, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	base := profileInto(t, dir, "base", "itl=8ms&seed=1")
+	profileInto(t, hist, "a-same", "itl=8ms&seed=2")
+	profileInto(t, hist, "b-slow", "itl=9.2ms&seed=3")
+
+	plotDir := filepath.Join(dir, "plots")
+	r := runCLI(t, dir, "compare", base, hist, "--metrics", "itl.p50,ttft.p50", "--plot-dir", plotDir)
+	if r.code != 1 || !strings.Contains(r.stdout, "History against") || !strings.Contains(r.stdout, "a-same") ||
+		strings.Index(r.stdout, "Candidate: "+filepath.Join(hist, "a-same")) > strings.Index(r.stdout, "Candidate: "+filepath.Join(hist, "b-slow")) {
+		t.Fatalf("history folder: exit %d (want 1: the newest, b-slow, regressed)\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, name := range []string{"trend-concurrency4-itl_p50.png", "trend-concurrency4-ttft_p50.png"} {
+		path := filepath.Join(plotDir, name)
+		if st, err := os.Stat(path); err != nil || st.Size() == 0 || !strings.Contains(r.stdout, "trend plot: "+path) {
+			t.Errorf("%s: %v (stdout names it: %v)", name, err, strings.Contains(r.stdout, path))
+		}
+	}
+	// A plain run beside the folder: three runs, the baseline's own run
+	// first (it started first); one candidate still gets its plots.
+	if r := runCLI(t, dir, "compare", base, hist, base, "--metrics", "itl.p50"); r.code != 1 || !strings.Contains(r.stdout, "(3 runs, oldest first)") {
+		t.Errorf("a run and a folder: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	one := filepath.Join(dir, "one")
+	if r := runCLI(t, dir, "compare", base, filepath.Join(hist, "a-same"), "--metrics", "itl.p50", "--plot-dir", one); r.code != 0 ||
+		!strings.Contains(r.stdout, "trend plot: "+filepath.Join(one, "trend-concurrency4-itl_p50.png")) {
+		t.Errorf("one candidate with --plot-dir: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if r := runCLI(t, dir, "compare", hist, base); r.code != 2 || !strings.Contains(r.stderr, "is a folder of 2 runs") {
+		t.Errorf("a history as the baseline: exit %d\n%s", r.code, r.stderr)
+	}
+	empty := filepath.Join(dir, "empty")
+	if err := os.MkdirAll(filepath.Join(empty, "logs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if r := runCLI(t, dir, "compare", base, empty); r.code != 2 || !strings.Contains(r.stderr, empty) || !strings.Contains(r.stderr, "history") {
+		t.Errorf("a folder of nothing: exit %d\n%s", r.code, r.stderr)
+	}
+}

@@ -11,13 +11,14 @@ import (
 // WriteTrend prints a history: for each point and metric of the
 // baseline, its value in every run, oldest first, with each run's change
 // from the baseline and verdict. reports are the comparisons of the runs
-// with one baseline, in run order.
+// with one baseline, in run order. A point the oldest run lacks is listed
+// too, in the order the runs first measured the points.
 func WriteTrend(w io.Writer, reports []*Report) error {
 	if len(reports) == 0 {
 		return nil
 	}
 	fmt.Fprintf(w, "\nHistory against %s (%d runs, oldest first):\n", reports[0].Baseline, len(reports))
-	for _, p := range reports[0].Points {
+	for _, p := range trendPoints(reports) {
 		fmt.Fprintf(w, "\n== %s ==\n", p.name())
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprint(tw, "metric\tbaseline")
@@ -25,10 +26,10 @@ func WriteTrend(w io.Writer, reports []*Report) error {
 			fmt.Fprintf(tw, "\t%s", r.Candidate)
 		}
 		fmt.Fprintln(tw)
-		for i, c := range p.Metrics {
+		for _, c := range p.Metrics {
 			fmt.Fprintf(tw, "%s\t%s", c.Metric, value(c.Metric, c.Baseline))
 			for _, r := range reports {
-				fmt.Fprintf(tw, "\t%s", trendCell(r, p, i))
+				fmt.Fprintf(tw, "\t%s", trendCell(r, p, c.Metric))
 			}
 			fmt.Fprintln(tw)
 		}
@@ -39,21 +40,19 @@ func WriteTrend(w io.Writer, reports []*Report) error {
 	return nil
 }
 
-// trendCell is metric i of point p in report r: its value, change and a
+// trendCell is metric at point p in report r: its value, change and a
 // mark for a regression, or "—" when r did not measure the point.
-func trendCell(r *Report, p Point, i int) string {
-	for _, q := range r.Points {
-		if q.Experiment == p.Experiment && q.Label == p.Label && i < len(q.Metrics) {
-			c := q.Metrics[i]
-			mark := ""
-			switch c.Verdict {
-			case metrics.VerdictRegression:
-				mark = " REGRESSION"
-			case metrics.VerdictInconclusive:
-				mark = " ?"
-			}
-			return fmt.Sprintf("%s (%s)%s", value(c.Metric, c.Candidate), change(c.Interval.Ratio), mark)
-		}
+func trendCell(r *Report, p Point, metric string) string {
+	c, ok := metricAt(r, p, metric)
+	if !ok {
+		return "—"
 	}
-	return "—"
+	mark := ""
+	switch c.Verdict {
+	case metrics.VerdictRegression:
+		mark = " REGRESSION"
+	case metrics.VerdictInconclusive:
+		mark = " ?"
+	}
+	return fmt.Sprintf("%s (%s)%s", value(c.Metric, c.Candidate), change(c.Interval.Ratio), mark)
 }

@@ -1,6 +1,7 @@
 package resultset
 
 import (
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -11,6 +12,13 @@ import (
 	"github.com/llmbench/llmbench/reports/artifacts"
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/failure"
+)
+
+// The two ways a folder of several runs fails to load as one set, which
+// LoadHistory tells from the others (an unreadable file stays an error).
+var (
+	errNothing    = errors.New("no records.parquet and no profile_export.json found")
+	errSameRepeat = errors.New("keep one of them")
 )
 
 // Load reads the result set at path: every records.parquet at or below
@@ -37,7 +45,7 @@ func Load(path string, opt Options) (*Set, error) {
 	case ok:
 		err = set.addExport(export, opt.Import)
 	default:
-		err = failure.Inputf("%s: no records.parquet and no profile_export.json found", path)
+		err = failure.Inputf("%s: %w", path, errNothing)
 	}
 	if err != nil {
 		return nil, err
@@ -63,7 +71,7 @@ func (s *Set) addRecords(stderr io.Writer, files []string) error {
 		}
 		for _, r := range have.Repeats {
 			if r.Index == rep.Index {
-				return failure.Inputf("%s and %s are both repeat %d of %s: keep one of them", r.Source, file, rep.Index, p.Name())
+				return failure.Inputf("%s and %s are both repeat %d of %s: %w", r.Source, file, rep.Index, p.Name(), errSameRepeat)
 			}
 		}
 		have.Repeats = append(have.Repeats, rep)

@@ -330,3 +330,112 @@ func TestNothingToLoad(t *testing.T) {
 		t.Errorf("Load(empty) = %v", err)
 	}
 }
+
+// move renames the folder from into dir/name and returns the new path.
+func move(t *testing.T, from, dir, name string) string {
+	t.Helper()
+	to := filepath.Join(dir, name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(from, to); err != nil {
+		t.Fatal(err)
+	}
+	return to
+}
+
+func paths(sets []*Set) []string {
+	var out []string
+	for _, s := range sets {
+		out = append(out, s.Path)
+	}
+	return out
+}
+
+// A folder of run folders is a history of them, in name order, folders
+// holding no result (logs/) passed over; a run folder, a profile
+// artifact folder and a records file stay one set each.
+func TestLoadHistoryExpandsAFolderOfRuns(t *testing.T) {
+	hist := filepath.Join(t.TempDir(), "history")
+	tue := move(t, run(t), hist, "tue")
+	mon := move(t, run(t), hist, "mon")
+	if err := os.MkdirAll(filepath.Join(hist, "logs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(hist, "logs", "ci.txt"), []byte("log"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sets, err := LoadHistory(hist, Options{})
+	if err != nil {
+		t.Fatalf("LoadHistory(history): %v", err)
+	}
+	if got := paths(sets); !slices.Equal(got, []string{mon, tue}) {
+		t.Fatalf("history of %q, want mon and tue", got)
+	}
+	for _, s := range sets {
+		if len(s.Points) != 3 || s.Start.IsZero() {
+			t.Errorf("%s: %d points, start %v", s.Path, len(s.Points), s.Start)
+		}
+	}
+	prof := profile(t, "--concurrency", "2")
+	for _, one := range []string{mon, prof, filepath.Join(mon, "solo", "concurrency1", "records.parquet")} {
+		if sets, err := LoadHistory(one, Options{}); err != nil || len(sets) != 1 || sets[0].Path != one {
+			t.Errorf("LoadHistory(%s) = %q, %v; want the one set", one, paths(sets), err)
+		}
+	}
+}
+
+// A folder of GenAI-Perf export folders is a history too: Load finds no
+// records file in it and no export at its top.
+func TestLoadHistoryOfExports(t *testing.T) {
+	b, err := os.ReadFile("../../runtime/paexport/testdata/example_profile_export.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hist := t.TempDir()
+	for _, run := range []string{"a", "b"} {
+		if err := os.MkdirAll(filepath.Join(hist, run), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(hist, run, "profile_export.json"), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sets, err := LoadHistory(hist, Options{})
+	if err != nil || len(sets) != 2 || !sets[0].Points[0].Desc.Imported {
+		t.Fatalf("LoadHistory(exports) = %q, %v", paths(sets), err)
+	}
+}
+
+// A run of a history that does not load is an error naming its files,
+// not a run silently left out; a folder with nothing to compare names
+// itself and what it should hold.
+func TestLoadHistoryErrors(t *testing.T) {
+	hist := filepath.Join(t.TempDir(), "history")
+	move(t, run(t), hist, "mon")
+	tue := move(t, run(t), hist, "tue")
+	src := filepath.Join(tue, "solo", "concurrency1", "records.parquet")
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copied := filepath.Join(tue, "solo", "copy", "records.parquet")
+	if err := os.MkdirAll(filepath.Dir(copied), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(copied, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadHistory(hist, Options{}); err == nil || failure.ClassOf(err) != failure.Input ||
+		!strings.Contains(err.Error(), src) || !strings.Contains(err.Error(), copied) {
+		t.Errorf("LoadHistory with a broken run = %v, want an Input error naming both files", err)
+	}
+	empty := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(empty, "logs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	_, err = LoadHistory(empty, Options{})
+	if err == nil || failure.ClassOf(err) != failure.Input || !strings.Contains(err.Error(), empty) || !strings.Contains(err.Error(), "a folder of those (a history)") {
+		t.Errorf("LoadHistory(nothing) = %v", err)
+	}
+}

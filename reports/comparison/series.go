@@ -1,0 +1,133 @@
+package comparison
+
+import (
+	"math"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports/plots"
+)
+
+// TrendSeries shapes a history for the trend plots: one plots.Trend per
+// point and metric, every run's value with its confidence interval in
+// report units. The interval is of the ratio candidate/baseline, so it is
+// drawn scaled by the baseline value, [baseline·lo, baseline·hi]; the
+// limit is baseline × RegressionLimit (1 + tolerance for lower-is-better,
+// 1 − tolerance for higher-is-better). reports are the comparisons of the
+// runs with one baseline, in run order (one report is a history of one
+// run). Points come in the order the runs first measured them; a run
+// that did not measure one keeps its place, not measured. Runs and the
+// baseline are named by their last folder names, as few as tell them
+// apart (runs/mon and runs/tue are "mon" and "tue"). Against a baseline
+// of 0 (an error_rate) a ratio has no scale: the run is drawn without an
+// interval.
+func TrendSeries(reports []*Report) []plots.Trend {
+	if len(reports) == 0 {
+		return nil
+	}
+	paths := []string{reports[0].Baseline}
+	for _, r := range reports {
+		paths = append(paths, r.Candidate)
+	}
+	names := runNames(paths)
+	var out []plots.Trend
+	for _, p := range trendPoints(reports) {
+		for _, c := range p.Metrics {
+			base, unit := metrics.InReportUnits(c.Metric, c.Baseline)
+			t := plots.Trend{Experiment: p.Experiment, Point: p.Label, Metric: c.Metric, Unit: unit, Direction: c.Direction,
+				Tolerance: c.Tolerance, Confidence: reports[0].Confidence, BaselineName: names[0], Baseline: base,
+				Limit: base * metrics.RegressionLimit(c.Direction, c.Tolerance)}
+			for i, r := range reports {
+				run := plots.TrendRun{Name: names[i+1]}
+				if rc, ok := metricAt(r, p, c.Metric); ok {
+					run.Measured, run.Verdict = true, rc.Verdict
+					run.Value, _ = metrics.InReportUnits(rc.Metric, rc.Candidate)
+					run.Low, run.High = base*rc.Interval.Low, base*rc.Interval.High
+					if !finite(run.Low) || !finite(run.High) || base == 0 { // a ratio to 0 scales to nothing
+						run.Low, run.High = run.Value, run.Value
+					}
+				}
+				t.Runs = append(t.Runs, run)
+			}
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// trendPoints are the points any report measured, in the order the runs
+// first measured them: a point the oldest run lacks still has a trend.
+func trendPoints(reports []*Report) []Point {
+	var out []Point
+	for _, r := range reports {
+		for _, p := range r.Points {
+			if !slices.ContainsFunc(out, func(q Point) bool { return q.Experiment == p.Experiment && q.Label == p.Label }) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// metricAt is the comparison of metric at point p in report r, if r
+// measured it.
+func metricAt(r *Report, p Point, metric string) (metrics.Comparison, bool) {
+	for _, q := range r.Points {
+		if q.Experiment != p.Experiment || q.Label != p.Label {
+			continue
+		}
+		for _, c := range q.Metrics {
+			if c.Metric == metric {
+				return c, true
+			}
+		}
+	}
+	return metrics.Comparison{}, false
+}
+
+// runNames names each path by its last components, as few as tell it
+// apart from every other path; a generic file name (records.parquet,
+// profile_export.json) is left out, its folder naming the run.
+func runNames(paths []string) []string {
+	parts := make([][]string, len(paths))
+	for i, p := range paths {
+		parts[i] = nameParts(p)
+	}
+	out := make([]string, len(paths))
+	for i := range paths {
+		for k := 1; k <= len(parts[i]); k++ {
+			out[i] = strings.Join(tail(parts[i], k), "/")
+			if !slices.ContainsFunc(parts, func(o []string) bool {
+				return !slices.Equal(o, parts[i]) && slices.Equal(tail(o, k), tail(parts[i], k))
+			}) {
+				break
+			}
+		}
+	}
+	return out
+}
+
+// nameParts are a path's components, absolute (so "." has a name),
+// without a generic file name at the end.
+func nameParts(path string) []string {
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	parts := strings.FieldsFunc(filepath.ToSlash(path), func(r rune) bool { return r == '/' })
+	if n := len(parts); n > 1 && (parts[n-1] == "records.parquet" || parts[n-1] == "profile_export.json") {
+		parts = parts[:n-1]
+	}
+	if len(parts) == 0 {
+		return []string{path}
+	}
+	return parts
+}
+
+// tail is the last k of parts, or all of them.
+func tail(parts []string, k int) []string {
+	return parts[max(0, len(parts)-k):]
+}
