@@ -2,7 +2,6 @@ package comparison
 
 import (
 	"bytes"
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -49,9 +48,12 @@ func TestWritersShowTheRegressionFirst(t *testing.T) {
 	if err := WriteJSON(&js, r); err != nil {
 		t.Fatal(err)
 	}
-	var f fileJSON
-	if err := json.Unmarshal(js.Bytes(), &f); err != nil || f.Regressions != 1 || len(f.Points) != 1 {
+	f, err := ReadJSON(bytes.NewReader(js.Bytes()))
+	if err != nil || f.Regressions != 1 || len(f.Points) != 1 {
 		t.Fatalf("compare.json (%v): %s", err, js.String())
+	}
+	if _, err := ReadJSON(strings.NewReader(`{"schema": 2}`)); err == nil {
+		t.Error("compare.json of another schema was read")
 	}
 	m := f.Points[0].Metrics[1]
 	if m.Metric != "ttft.p99" || m.Unit != "ms" || m.Baseline != 100 || m.Verdict != "regression" || m.Interval[0] <= 0.1 {
