@@ -45,6 +45,10 @@ var ErrNoDirection = errors.New("has no better direction to judge a change by")
 // The statistic does not change the direction (a lower ttft.std is
 // better too).
 func MetricDirection(name string) (Direction, error) {
+	name, _, err := SplitComponent(name)
+	if err != nil {
+		return 0, err
+	}
 	metric, _, _ := strings.Cut(name, ".")
 	m := lookupGateMetric(metric)
 	if m == nil {
@@ -57,6 +61,26 @@ func MetricDirection(name string) (Direction, error) {
 		return HigherIsBetter, nil
 	}
 	return 0, fmt.Errorf("%s %w", m.name, ErrNoDirection)
+}
+
+// componentPrefix introduces the dataset component a compared metric is
+// judged on, as in a gate's "@ component=chat".
+const componentPrefix = "@" + componentKey + "="
+
+// SplitComponent splits a compared metric's name from the dataset
+// component it is judged on: "ttft.p99@component=chat" is ttft.p99 of the
+// requests of the mix() component chat, as a gate's "@ component=chat"
+// judges it; a name without "@" is the whole point's.
+func SplitComponent(name string) (metric, component string, err error) {
+	metric, rest, ok := strings.Cut(name, "@")
+	if !ok {
+		return name, "", nil
+	}
+	component, ok = strings.CutPrefix("@"+rest, componentPrefix)
+	if !ok || component == "" {
+		return "", "", fmt.Errorf("%q: want METRIC[.STAT] or METRIC[.STAT]@component=NAME", name)
+	}
+	return metric, component, nil
 }
 
 // metricStatistic is the statistic a metric name asks for: the part after

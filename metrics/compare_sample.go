@@ -88,6 +88,7 @@ func indicator(b bool) float64 {
 // from its native unit to what reports print, with that unit: ms for
 // times, % for error_rate, tokens/s for throughput.
 func InReportUnits(metric string, native float64) (float64, string) {
+	metric, _, _ = strings.Cut(metric, "@")
 	base, _, _ := strings.Cut(metric, ".")
 	m := lookupGateMetric(base)
 	if m == nil {

@@ -62,3 +62,37 @@ def main(ctx):
 		t.Errorf("unknown component: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
+
+// Per-component comparisons: a baseline gate "@ component=NAME" and
+// compare --metrics METRIC@component=NAME judge one component of a mix,
+// and a component the runs lack is named.
+func TestComponentComparisons(t *testing.T) {
+	dir, file := writeScenario(t, `
+short = synthetic(input_tokens = fixed(10), output_tokens = fixed(8), name = "short")
+long = synthetic(input_tokens = fixed(100), output_tokens = fixed(8), name = "long")
+
+def main(ctx):
+    url = "sim://?itl_per_seq=0ms&jitter=0.05&itl=%s&seed=%s" % (ctx.vars.get("itl", "4ms"), ctx.vars.get("seed", "1"))
+    return experiment(name = "e", endpoint = endpoint(url = url, model = "m"), dataset = mix([short, long]),
+                      traffic = concurrency(4), requests = 160, gates = ["itl.p50 <= baseline * 1.10 @ component=short"])
+`)
+	if r := runCLI(t, dir, "run", file, "--no-plots", "--out", "base", "--allow-missing-baseline"); r.code != 0 {
+		t.Fatalf("baseline: exit %d\n%s", r.code, r.stderr)
+	}
+	r := runCLI(t, dir, "run", file, "-D", "itl=4.8ms", "-D", "seed=2", "--no-plots", "--out", "slow", "--baseline", "base")
+	if r.code != 1 || !strings.Contains(r.stdout, "✗ itl.p50 <= baseline * 1.10 @ component=short [e/concurrency4]") {
+		t.Errorf("20%% slower: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = runCLI(t, dir, "compare", "base", "slow", "--metrics", "itl.p50@component=long,ttft.p50@component=short")
+	if r.code != 1 || !strings.Contains(r.stdout, "itl.p50@component=long") || !strings.Contains(r.stderr, "itl.p50@component=long +") {
+		t.Errorf("compare per component: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	for _, c := range []struct{ metrics, want string }{
+		{"itl.p50@component=chat", `has no requests of dataset component "chat" (it has long, short)`},
+		{"itl.p50@chat", "want METRIC[.STAT] or METRIC[.STAT]@component=NAME"},
+	} {
+		if r := runCLI(t, dir, "compare", "base", "slow", "--metrics", c.metrics); r.code != 2 || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("--metrics %s: exit %d\n%s", c.metrics, r.code, r.stderr)
+		}
+	}
+}

@@ -14,6 +14,9 @@ var DefaultMetrics = []string{"ttft.p50", "ttft.p99", "itl.p50", "itl.p99", "req
 type Pair struct {
 	Experiment, Label   string
 	Baseline, Candidate []metrics.RunData
+	// Components gives each side's runs of one dataset component, for a
+	// metric named "ttft.p99@component=chat"; nil when the point has none.
+	Components func(name string) (baseline, candidate []metrics.RunData, err error)
 }
 
 // Options are what a comparison judges with.
@@ -52,12 +55,27 @@ func Build(baseline, candidate string, pairs []Pair, opt Options) (*Report, erro
 	return r, nil
 }
 
+// compareOne compares one metric at a pair: of the whole point, or of one
+// dataset component ("ttft.p99@component=chat").
 func compareOne(name string, p Pair, opt Options) (metrics.Comparison, error) {
-	base, err := metrics.SampleOf(name, p.Baseline)
+	metric, component, err := metrics.SplitComponent(name)
+	if err != nil {
+		return metrics.Comparison{}, err
+	}
+	baseRuns, candRuns := p.Baseline, p.Candidate
+	if component != "" {
+		if p.Components == nil {
+			return metrics.Comparison{}, fmt.Errorf("%s: the point has no dataset components", name)
+		}
+		if baseRuns, candRuns, err = p.Components(component); err != nil {
+			return metrics.Comparison{}, fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	base, err := metrics.SampleOf(metric, baseRuns)
 	if err != nil {
 		return metrics.Comparison{}, fmt.Errorf("baseline: %w", err)
 	}
-	cand, err := metrics.SampleOf(name, p.Candidate)
+	cand, err := metrics.SampleOf(metric, candRuns)
 	if err != nil {
 		return metrics.Comparison{}, fmt.Errorf("candidate: %w", err)
 	}
@@ -65,5 +83,7 @@ func compareOne(name string, p Pair, opt Options) (metrics.Comparison, error) {
 	if tol, ok := opt.Tolerances[name]; ok {
 		o.Tolerance = tol
 	}
-	return metrics.Compare(name, base, cand, o)
+	c, err := metrics.Compare(metric, base, cand, o)
+	c.Metric = name
+	return c, err
 }

@@ -5,9 +5,11 @@
 package regression
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/comparison"
 	"github.com/llmbench/llmbench/reports/resultset"
 )
@@ -25,7 +27,7 @@ func Sets(base, cand *resultset.Set, opt comparison.Options, force bool) (*compa
 	pairs := make([]comparison.Pair, len(m.Pairs))
 	for i, p := range m.Pairs {
 		pairs[i] = comparison.Pair{Experiment: p.Baseline.Experiment, Label: p.Baseline.Label(),
-			Baseline: p.Baseline.Runs(), Candidate: p.Candidate.Runs()}
+			Baseline: p.Baseline.Runs(), Candidate: p.Candidate.Runs(), Components: componentRuns(p)}
 	}
 	r, err := comparison.Build(base.Path, cand.Path, pairs, opt)
 	if err != nil {
@@ -77,4 +79,17 @@ func AgainstBaselines(run *resultset.Set, b *resultset.Baselines, opt comparison
 		out.Baseline = strings.Join(paths, ", ")
 	}
 	return out, nil
+}
+
+// componentRuns gives both sides' runs of one dataset component, refusing
+// a component a side never sent.
+func componentRuns(p resultset.Pair) func(string) ([]metrics.RunData, []metrics.RunData, error) {
+	return func(name string) ([]metrics.RunData, []metrics.RunData, error) {
+		for _, side := range []*resultset.Point{p.Baseline, p.Candidate} {
+			if !side.HasComponent(name) {
+				return nil, nil, fmt.Errorf("%s has no requests of dataset component %q (it has %s)", side.Name(), name, side.ComponentNames())
+			}
+		}
+		return p.Baseline.ComponentRuns(name), p.Candidate.ComponentRuns(name), nil
+	}
 }

@@ -248,3 +248,31 @@ func firstBaselineGate(e *runtime.Experiment) string {
 	}
 	return ""
 }
+
+// HasComponent reports whether any repeat of the point sent requests of
+// the dataset component.
+func (p *Point) HasComponent(name string) bool {
+	return slices.Contains(p.componentNames(), name)
+}
+
+// ComponentNames lists the point's dataset components for a message.
+func (p *Point) ComponentNames() string {
+	names := p.componentNames()
+	if len(names) == 0 {
+		return "none: its dataset is not a mix()"
+	}
+	return strings.Join(names, ", ")
+}
+
+func (p *Point) componentNames() []string {
+	var names []string
+	for _, r := range p.Repeats {
+		for i := range r.Records {
+			if c := r.Records[i].Component; c != "" && !slices.Contains(names, c) {
+				names = append(names, c)
+			}
+		}
+	}
+	slices.Sort(names)
+	return names
+}
