@@ -33,10 +33,10 @@ type BaselineOptions struct {
 func (s *Set) Baseline(e *runtime.Experiment, opt BaselineOptions) (*runtime.Baseline, []string, error) {
 	points := s.pointsOf(e.Name)
 	if len(points) == 0 {
-		return nil, nil, failure.Inputf("baseline %s: no point of experiment %q (it has %s)", s.Path, e.Name, s.experiments())
+		return nil, nil, fmt.Errorf("baseline %s: no point of experiment %q (it has %s)", s.Path, e.Name, s.experiments())
 	}
 	if diffs := describeAgainst(points, e); len(diffs) > 0 {
-		return nil, nil, failure.Inputf("baseline %s: experiment %q measured something else: %s", s.Path, e.Name, strings.Join(diffs, "; "))
+		return nil, nil, fmt.Errorf("baseline %s measured something else: %s", s.Path, strings.Join(diffs, "; "))
 	}
 	byLabel := map[string]*Point{}
 	for _, p := range points {
@@ -46,7 +46,7 @@ func (s *Set) Baseline(e *runtime.Experiment, opt BaselineOptions) (*runtime.Bas
 	if missing := missingPoints(e, byLabel); len(missing) > 0 {
 		msg := fmt.Sprintf("baseline %s: experiment %q has no point %s", s.Path, e.Name, strings.Join(missing, ", "))
 		if !opt.AllowMissing {
-			return nil, nil, failure.Inputf("%s (--allow-missing-baseline skips their baseline gates)", msg)
+			return nil, nil, fmt.Errorf("%s%s", msg, allowHint(opt))
 		}
 		warnings = append(warnings, msg+": their baseline gates are skipped")
 	}
@@ -191,41 +191,56 @@ func AttachBaselines(scen *runtime.Scenario, override string, opt BaselineOption
 		if override != "" {
 			e.Baseline = override
 		}
-		if e.Baseline == "" {
-			if g := firstBaselineGate(e); g != "" {
-				msg := fmt.Sprintf("experiment %q: gate %q compares with a baseline, but none is given: set experiment(baseline=) or run --baseline DIR", e.Name, g)
-				if !opt.AllowMissing {
-					return nil, failure.Inputf("%s (--allow-missing-baseline skips baseline gates)", msg)
-				}
-				out.Warnings = append(out.Warnings, msg+": its baseline gates are skipped")
-			}
-			continue
-		}
-		set, err := loadOnce(loaded, e.Baseline, load)
-		if errors.Is(err, fs.ErrNotExist) {
-			err = failure.Inputf("%s: no such folder or file", e.Baseline)
-		}
-		if err != nil {
-			from := fmt.Sprintf("experiment %q: baseline=", e.Name)
-			if override != "" {
-				from = "--baseline "
-			}
-			err = failure.Inputf("%s%w", from, err)
-		}
-		if err == nil {
-			var warns []string
-			if e.Against, warns, err = set.Baseline(e, opt); err == nil {
-				out.ByExperiment[e.Name] = set
-				out.Warnings = append(out.Warnings, warns...)
-				continue
-			}
-		}
-		if !opt.AllowMissing {
+		set, warns, err := attach(e, override != "", opt, func(path string) (*Set, error) { return loadOnce(loaded, path, load) })
+		switch {
+		case err != nil && !opt.AllowMissing:
 			return nil, err
+		case err != nil:
+			warns = append(warns, err.Error()+": its baseline gates are skipped")
+		case set != nil:
+			out.ByExperiment[e.Name] = set
 		}
-		out.Warnings = append(out.Warnings, fmt.Sprintf("experiment %q: %v: its baseline gates are skipped", e.Name, err))
+		out.Warnings = append(out.Warnings, warns...)
 	}
 	return out, nil
+}
+
+// attach loads e's baseline and sets e.Against; a nil set and no error
+// when e has no baseline and needs none.
+func attach(e *runtime.Experiment, fromFlag bool, opt BaselineOptions, load func(string) (*Set, error)) (*Set, []string, error) {
+	if e.Baseline == "" {
+		if g := firstBaselineGate(e); g != "" {
+			return nil, nil, failure.Inputf("experiment %q: gate %q compares with a baseline, but none is given: "+
+				"set experiment(baseline=) or run --baseline DIR%s", e.Name, g, allowHint(opt))
+		}
+		return nil, nil, nil
+	}
+	from := fmt.Sprintf("experiment %q: baseline=", e.Name)
+	if fromFlag {
+		from = fmt.Sprintf("experiment %q: --baseline ", e.Name)
+	}
+	set, err := load(e.Baseline)
+	if errors.Is(err, fs.ErrNotExist) {
+		err = fmt.Errorf("%s: no such folder or file", e.Baseline)
+	}
+	if err != nil {
+		return nil, nil, failure.Inputf("%s%w%s", from, err, allowHint(opt))
+	}
+	b, warns, err := set.Baseline(e, opt)
+	if err != nil {
+		return nil, nil, failure.Inputf("experiment %q: %w", e.Name, err)
+	}
+	e.Against = b
+	return set, warns, nil
+}
+
+// allowHint points at --allow-missing-baseline in an error it would have
+// turned into a warning.
+func allowHint(opt BaselineOptions) string {
+	if opt.AllowMissing {
+		return ""
+	}
+	return " (--allow-missing-baseline skips baseline gates)"
 }
 
 func loadOnce(loaded map[string]*Set, path string, load Options) (*Set, error) {
