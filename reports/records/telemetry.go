@@ -1,0 +1,136 @@
+package records
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/llmbench/llmbench/metrics"
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress/zstd"
+)
+
+// TelemetryFile is the name of a point's telemetry samples file.
+const TelemetryFile = "telemetry.parquet"
+
+// telemetryRow is one sample as telemetry.parquet holds it (SPEC §8:
+// time, source, host, gpu, metric, value), flat so DuckDB, pandas and
+// Polars read it without unnesting. host and gpu are the DCGM labels
+// (Hostname, gpu) pulled out because every GPU query groups by them;
+// labels keeps every label, so nothing is lost (histogram buckets' le,
+// model_name, UUID).
+type telemetryRow struct {
+	TimeNs int64   `parquet:"time_ns,timestamp(nanosecond)"`
+	Source string  `parquet:"source,dict"`
+	Host   string  `parquet:"host,dict"`
+	GPU    string  `parquet:"gpu,dict"`
+	Metric string  `parquet:"metric,dict"`
+	Value  float64 `parquet:"value"`
+	Labels string  `parquet:"labels"`
+}
+
+// WriteTelemetry writes a point's samples as telemetry.parquet. Samples
+// are written whole at the point's end: they are few (a few hundred per
+// scrape) next to the requests, whose file streams.
+func WriteTelemetry(w io.Writer, samples []metrics.TelemetrySample) error {
+	pw := parquet.NewGenericWriter[telemetryRow](w, parquet.Compression(&zstd.Codec{Level: zstd.SpeedDefault}))
+	rows := make([]telemetryRow, 0, 4096)
+	flush := func() error {
+		_, err := pw.Write(rows)
+		rows = rows[:0]
+		return err
+	}
+	for i := range samples {
+		s := &samples[i]
+		rows = append(rows, telemetryRow{TimeNs: s.Time, Source: s.Source, Host: s.Label("Hostname"), GPU: s.Label("gpu"),
+			Metric: s.Name, Value: s.Value, Labels: encodeLabels(s.Labels)})
+		if len(rows) == cap(rows) {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+	}
+	if err := flush(); err != nil {
+		return err
+	}
+	return pw.Close()
+}
+
+// ReadTelemetry reads telemetry.parquet back (llmbench report rebuilds a
+// point's telemetry from it).
+func ReadTelemetry(r io.ReaderAt, size int64) ([]metrics.TelemetrySample, error) {
+	f, err := parquet.OpenFile(r, size)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", TelemetryFile, err)
+	}
+	pr := parquet.NewGenericReader[telemetryRow](f)
+	defer pr.Close()
+	var out []metrics.TelemetrySample
+	buf := make([]telemetryRow, 1024)
+	for {
+		n, err := pr.Read(buf)
+		for _, row := range buf[:n] {
+			labels, lerr := decodeLabels(row.Labels)
+			if lerr != nil {
+				return nil, fmt.Errorf("%s: %w", TelemetryFile, lerr)
+			}
+			out = append(out, metrics.TelemetrySample{Time: row.TimeNs, Source: row.Source, Name: row.Metric, Labels: labels, Value: row.Value})
+		}
+		if errors.Is(err, io.EOF) {
+			return out, nil
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", TelemetryFile, err)
+		}
+	}
+}
+
+// encodeLabels writes labels as name="value" pairs joined by commas,
+// values quoted as in the exposition they came from, so the column reads
+// like the Prometheus series it was.
+func encodeLabels(labels []metrics.Label) string {
+	var b strings.Builder
+	for i, l := range labels {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "%s=%q", l.Name, l.Value)
+	}
+	return b.String()
+}
+
+func decodeLabels(s string) ([]metrics.Label, error) {
+	var out []metrics.Label
+	for s != "" {
+		name, rest, ok := strings.Cut(s, "=")
+		if !ok || rest == "" || rest[0] != '"' {
+			return nil, fmt.Errorf("labels: want name=\"value\", got %q", s)
+		}
+		end := closingQuote(rest)
+		if end < 0 {
+			return nil, fmt.Errorf("labels: unterminated value in %q", s)
+		}
+		var value string
+		if _, err := fmt.Sscanf(rest[:end+1], "%q", &value); err != nil {
+			return nil, fmt.Errorf("labels: %q: %w", rest[:end+1], err)
+		}
+		out = append(out, metrics.Label{Name: name, Value: value})
+		s = strings.TrimPrefix(rest[end+1:], ",")
+	}
+	return out, nil
+}
+
+// closingQuote is the index of the quote ending the Go-quoted string at
+// the start of s, or -1.
+func closingQuote(s string) int {
+	for i := 1; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '"':
+			return i
+		}
+	}
+	return -1
+}

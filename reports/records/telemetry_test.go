@@ -1,0 +1,63 @@
+package records
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/llmbench/llmbench/metrics"
+)
+
+func telemetrySamples() []metrics.TelemetrySample {
+	gpu := []metrics.Label{{Name: "Hostname", Value: "node-1"}, {Name: "UUID", Value: "GPU-1"}, {Name: "gpu", Value: "0"}}
+	return []metrics.TelemetrySample{
+		{Time: 1_700_000_000_000_000_000, Source: "10.0.0.1:9400", Name: "DCGM_FI_DEV_POWER_USAGE", Labels: gpu, Value: 312.5},
+		{Time: 1_700_000_000_330_000_000, Source: "10.0.0.1:9400", Name: "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION", Labels: gpu, Value: 1.5e9},
+		{Time: 1_700_000_000_330_000_000, Source: "10.0.0.2:8000", Name: "vllm:time_to_first_token_seconds_bucket",
+			Labels: []metrics.Label{{Name: "le", Value: "+Inf"}, {Name: "model_name", Value: `odd "name", with=signs`}}, Value: 42},
+		{Time: 1_700_000_000_660_000_000, Source: "10.0.0.2:8000", Name: "vllm:num_requests_running", Value: 3},
+	}
+}
+
+// What is written reads back sample for sample, labels with quotes,
+// commas and equals signs included.
+func TestTelemetryRoundTrip(t *testing.T) {
+	var buf bytes.Buffer
+	want := telemetrySamples()
+	if err := WriteTelemetry(&buf, want); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadTelemetry(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("read back\n%+v\nwant\n%+v", got, want)
+	}
+}
+
+// pyarrow, an independent reader, sees SPEC §8's columns.
+func TestTelemetryReadableByPyarrow(t *testing.T) {
+	py := needPyarrow(t)
+	path := filepath.Join(t.TempDir(), TelemetryFile)
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteTelemetry(f, telemetrySamples()); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	out := runPython(t, py, `
+import sys, pyarrow.parquet as pq
+t = pq.read_table(sys.argv[1])
+print(",".join(t.column_names))
+print(t.num_rows, t.column("host")[0].as_py(), t.column("gpu")[0].as_py(), t.column("metric")[0].as_py(), t.column("value")[0].as_py())
+`, path)
+	if got := strings.TrimSpace(string(out)); got != "time_ns,source,host,gpu,metric,value,labels\n4 node-1 0 DCGM_FI_DEV_POWER_USAGE 312.5" {
+		t.Errorf("pyarrow read:\n%s", got)
+	}
+}
