@@ -41,9 +41,13 @@ func DefaultBootstrapOptions() BootstrapOptions {
 // Assumptions: within a run the values are stationary and dependent only
 // over a short range (batching, queueing), which blocks of length L keep;
 // the two runs are independent. Limits: a shift in the middle of a run
-// (warm-up, a noisy neighbour) is not noise the bootstrap can see; tail
+// (warm-up, a noisy neighbour) is not noise the bootstrap can see. Tail
 // percentiles of short runs (p99 of 200 requests) rest on a few values
-// and their intervals undercover.
+// and their bootstrap intervals undercover, so when a percentile's tail
+// holds fewer than minTailValues values on either side the interval is
+// widened to cover the distribution-free order-statistic bounds
+// (tailRatioBounds; TailBounded says so) — often unbounded, which judges
+// the metric inconclusive rather than pretending to know.
 func BootstrapRatio(baseline, candidate []float64, stat string, opt BootstrapOptions) (RatioInterval, error) {
 	if len(baseline) == 0 || len(candidate) == 0 {
 		return RatioInterval{}, errors.New("bootstrap needs values on both sides")
@@ -69,6 +73,11 @@ func BootstrapRatio(baseline, candidate []float64, stat string, opt BootstrapOpt
 	alpha := 1 - opt.Confidence
 	ri.Low, ri.High = sortedQuantile(ratios, alpha/2), sortedQuantile(ratios, 1-alpha/2)
 	ri.sortedRatios = ratios
+	if p, ok := percentileOf(stat); ok && (thinTail(len(baseline), p) || thinTail(len(candidate), p)) {
+		lo, hi := tailRatioBounds(baseline, candidate, p, opt.Confidence)
+		ri.TailBounded = lo < ri.Low || hi > ri.High
+		ri.Low, ri.High = math.Min(ri.Low, lo), math.Max(ri.High, hi)
+	}
 	return ri, nil
 }
 

@@ -32,6 +32,10 @@ type RatioInterval struct {
 	// (MethodBlockBootstrap only).
 	BlockLengths [2]int
 	Resamples    int
+	// TailBounded marks a bootstrap interval widened to the
+	// order-statistic bounds of a percentile whose tail holds too few
+	// values to resample (BootstrapRatio).
+	TailBounded bool
 
 	// logDiff and se are Welch's mean log difference and its standard
 	// error; sortedRatios the bootstrap distribution of the ratio.
@@ -48,6 +52,8 @@ type RatioInterval struct {
 // ratios ≤ c); capped at 1.
 func (ri RatioInterval) PAbove(c float64) float64 {
 	switch {
+	case ri.TailBounded && ri.Low <= c:
+		return 1 // the widened interval does not make the claim: no p-value below α
 	case ri.sortedRatios != nil:
 		return math.Min(1, 2*fractionAtMost(ri.sortedRatios, c))
 	case ri.se > 0:
@@ -62,6 +68,8 @@ func (ri RatioInterval) PAbove(c float64) float64 {
 // exactly when the interval lies below c (High < c).
 func (ri RatioInterval) PBelow(c float64) float64 {
 	switch {
+	case ri.TailBounded && ri.High >= c:
+		return 1
 	case ri.sortedRatios != nil:
 		return math.Min(1, 2*fractionAtLeast(ri.sortedRatios, c))
 	case ri.se > 0:

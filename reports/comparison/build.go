@@ -52,7 +52,25 @@ func Build(baseline, candidate string, pairs []Pair, opt Options) (*Report, erro
 		}
 		r.Points = append(r.Points, point)
 	}
+	if w := singleRunWarning(r); w != "" {
+		r.Warnings = append(r.Warnings, w)
+	}
 	return r, nil
+}
+
+// singleRunWarning says when a comparison rests on one run per side at a
+// tolerance below 5%: its intervals see the noise within each run, not
+// between runs, which bench/calibrate measured as about one false alarm
+// in ten identical pairs at tolerance 0 (docs/compare.md).
+func singleRunWarning(r *Report) string {
+	for _, c := range r.all() {
+		if c.Interval.Method == metrics.MethodBlockBootstrap && c.Tolerance < 0.05 {
+			return "one run per side at a tolerance under 5%: the intervals see the noise within each run, not between runs, " +
+				"so identical runs are called regressions more often than the confidence level says (docs/compare.md); " +
+				"measure repeats=3 on both sides or keep a tolerance"
+		}
+	}
+	return ""
 }
 
 // compareOne compares one metric at a pair: of the whole point, or of one
