@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports/verdict"
 )
 
 // SchemaVersion is compare.json's schema; docs/compare.md describes it.
@@ -36,17 +37,17 @@ type FilePoint struct {
 // FileMetric is one comparison; values are in report units (unit), the
 // change and interval bounds are relative (0.12 is 12% higher).
 type FileMetric struct {
-	Metric      string     `json:"metric"`
-	Direction   string     `json:"direction"`
-	Unit        string     `json:"unit"`
-	Baseline    float64    `json:"baseline"`
-	Candidate   float64    `json:"candidate"`
-	Change      float64    `json:"change"`
-	Interval    [2]float64 `json:"interval"`
-	Method      string     `json:"method"`
-	Tolerance   float64    `json:"tolerance"`
-	Verdict     string     `json:"verdict"`
-	PRegression float64    `json:"p_regression"`
+	Metric      string           `json:"metric"`
+	Direction   string           `json:"direction"`
+	Unit        string           `json:"unit"`
+	Baseline    float64          `json:"baseline"`
+	Candidate   float64          `json:"candidate"`
+	Change      float64          `json:"change"`
+	Interval    verdict.Interval `json:"interval"`
+	Method      string           `json:"method"`
+	Tolerance   float64          `json:"tolerance"`
+	Verdict     string           `json:"verdict"`
+	PRegression float64          `json:"p_regression"`
 }
 
 // WriteJSON writes compare.json.
@@ -88,7 +89,7 @@ func metricOf(c metrics.Comparison) FileMetric {
 	base, unit := metrics.InReportUnits(c.Metric, c.Baseline)
 	cand, _ := metrics.InReportUnits(c.Metric, c.Candidate)
 	return FileMetric{Metric: c.Metric, Direction: c.Direction.String(), Unit: unit, Baseline: base, Candidate: cand,
-		Change: c.Interval.Ratio - 1, Interval: [2]float64{c.Interval.Low - 1, c.Interval.High - 1},
+		Change: c.Interval.Ratio - 1, Interval: verdict.NewInterval(c.Interval.Low, c.Interval.High),
 		Method: string(c.Interval.Method), Tolerance: c.Tolerance, Verdict: string(c.Verdict), PRegression: c.PRegression}
 }
 

@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports/verdict"
 )
 
 // WriteTable prints one table per point: each metric's baseline and
@@ -64,8 +65,6 @@ func value(metric string, native float64) string {
 
 func change(ratio float64) string { return fmt.Sprintf("%+.1f%%", 100*(ratio-1)) }
 
-func interval(ri metrics.RatioInterval) string {
-	return fmt.Sprintf("[%+.1f%%, %+.1f%%]", 100*(ri.Low-1), 100*(ri.High-1))
-}
+func interval(ri metrics.RatioInterval) string { return verdict.NewInterval(ri.Low, ri.High).String() }
 
 func pct(f float64) string { return fmt.Sprintf("%g%%", 100*f) }

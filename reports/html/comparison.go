@@ -44,7 +44,7 @@ func newComparisonView(f *comparison.File) *comparisonView {
 			rows[r] = append(rows[r], comparisonRow{Point: point, Metric: m.Metric,
 				Baseline: withUnit(m.Baseline, m.Unit), Candidate: withUnit(m.Candidate, m.Unit),
 				Change: fmt.Sprintf("%+.1f%%", 100*m.Change), Method: m.Method, Verdict: m.Verdict,
-				Interval: fmt.Sprintf("[%+.1f%%, %+.1f%%]", 100*m.Interval[0], 100*m.Interval[1]),
+				Interval: m.Interval.String(),
 				Class:    map[int]string{0: "fail", 1: "warn", 2: "pass", 3: "muted"}[r]})
 		}
 	}

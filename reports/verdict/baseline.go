@@ -11,10 +11,10 @@ import (
 // the relative change candidate/baseline − 1 with its interval, how it
 // was obtained and the verdict, as compare.json words them.
 type GateComparison struct {
-	Change     float64    `json:"change"`
-	Interval   [2]float64 `json:"interval"`
-	Confidence float64    `json:"confidence"`
-	Method     string     `json:"method"`
+	Change     float64  `json:"change"`
+	Interval   Interval `json:"interval"`
+	Confidence float64  `json:"confidence"`
+	Method     string   `json:"method"`
 	// Verdict is regression (the gate fails), improvement, no significant
 	// change, or inconclusive (it passes with a warning unless
 	// --fail-on-inconclusive).
@@ -44,11 +44,11 @@ func withBaseline(v *Verdict, g runtime.GateResult) {
 	}
 	c := g.Comparison
 	ri := c.Interval
-	v.Comparison = &GateComparison{Change: ri.Ratio - 1, Interval: [2]float64{ri.Low - 1, ri.High - 1},
+	v.Comparison = &GateComparison{Change: ri.Ratio - 1, Interval: NewInterval(ri.Low, ri.High),
 		Confidence: ri.Confidence, Method: string(ri.Method), Verdict: string(c.Verdict), PRegression: c.PRegression}
-	v.Message = fmt.Sprintf("%s = %s vs baseline %s: %+.1f%% [%+.1f%%, %+.1f%%] at %g%%, %s (limit %s)",
+	v.Message = fmt.Sprintf("%s = %s vs baseline %s: %+.1f%% %s at %g%%, %s (limit %s)",
 		g.Gate.Metric+stat(g.Gate), reportValue(g.Gate, c.Candidate), reportValue(g.Gate, c.Baseline),
-		100*(ri.Ratio-1), 100*(ri.Low-1), 100*(ri.High-1), 100*ri.Confidence, c.Verdict, limitText(g.Gate))
+		100*(ri.Ratio-1), v.Comparison.Interval, 100*ri.Confidence, c.Verdict, limitText(g.Gate))
 	if c.Verdict == metrics.VerdictInconclusive && g.Passed {
 		v.Warning = "inconclusive: the runs cannot tell whether the limit holds; passed (--fail-on-inconclusive fails it)"
 	}
