@@ -27,6 +27,10 @@ type job struct {
 	// next is when the latest event was due; delays add to it rather than
 	// to the clock, so time spent writing does not slow the stream down.
 	next time.Time
+	// arrived, admitted, first and last time the job's phases for the
+	// server's latency histograms: arrival, a batch slot, the first token
+	// and the latest one.
+	arrived, admitted, first, last time.Time
 }
 
 // outcome is how a job ended, for the server's counters.
@@ -49,6 +53,7 @@ func (s *Server) newJob(ctx context.Context, w http.ResponseWriter, seq uint64, 
 		id:      idPrefix[req.api] + strconv.FormatUint(seq, 10),
 		created: time.Now().Unix(),
 		rng:     rand.New(rand.NewPCG(uint64(s.cfg.Seed), seq)),
+		arrived: time.Now(),
 	}
 	j.fault = s.cfg.pickFault(j.rng.Float64())
 	if isForced {
@@ -71,6 +76,7 @@ func (j *job) run(out sink) outcome {
 		return outcomeCanceled
 	}
 	defer b.release()
+	j.admitted = time.Now()
 	cfg := &j.srv.cfg
 	prefill := cfg.TTFT + time.Duration(j.req.promptTokens)*cfg.PrefillPerToken
 	j.next = time.Now().Add(j.jitter(prefill))
@@ -112,12 +118,40 @@ func (j *job) decode(out sink) outcome {
 		if out.token(tokenText[j.rng.IntN(len(tokenText))], i < j.reasoning) != nil {
 			return outcomeCanceled
 		}
+		j.tokenOut(i)
 		j.srv.stats.completionTokens.Add(1)
 	}
 	if out.finish() != nil {
 		return outcomeCanceled
 	}
+	j.observe()
 	return outcomeDone
+}
+
+// tokenOut times the i-th token for the histograms.
+func (j *job) tokenOut(i int) {
+	now := time.Now()
+	if i == 0 {
+		j.first = now
+	} else {
+		j.srv.latencies.itl.observe(now.Sub(j.last))
+	}
+	j.last = now
+}
+
+// observe books a finished job's phases, as vLLM books a finished
+// request (queue and prefill from admission, decode after the first
+// token, end to end from arrival).
+func (j *job) observe() {
+	l, end := j.srv.latencies, time.Now()
+	if j.first.IsZero() { // no tokens (embeddings, max_tokens 0)
+		j.first = end
+	}
+	l.queue.observe(j.admitted.Sub(j.arrived))
+	l.ttft.observe(j.first.Sub(j.arrived))
+	l.prefill.observe(j.first.Sub(j.admitted))
+	l.decode.observe(end.Sub(j.first))
+	l.e2e.observe(end.Sub(j.arrived))
 }
 
 // inject applies a mid-stream fault; stop says the job must end now.

@@ -24,6 +24,8 @@ type Server struct {
 	table     map[string]route
 	// gpuLabels and modelLabel are the fixed /metrics label sets.
 	gpuLabels, modelLabel string
+	// latencies are the engine's own latency histograms for /metrics.
+	latencies *latencies
 
 	// ctx is every request's base context; Close cancels it so requests
 	// parked in the queue or between tokens end at once.
@@ -88,6 +90,7 @@ func Start(cfg Config) (*Server, error) {
 		started: time.Now().Unix()}
 	s.modelJSON, _ = json.Marshal(cfg.Model)
 	s.gpuLabels, s.modelLabel = metricLabels(cfg)
+	s.latencies = newLatencies()
 	s.table = s.routes()
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.http = &http.Server{

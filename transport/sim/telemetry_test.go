@@ -13,7 +13,7 @@ import (
 
 var (
 	sampleLine  = regexp.MustCompile(`^([a-zA-Z_:][a-zA-Z0-9_:]*)\{((?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\]|\\.)*",?)*)\} (\S+)$`)
-	commentLine = regexp.MustCompile(`^# (HELP [a-zA-Z_:][a-zA-Z0-9_:]* .+|TYPE [a-zA-Z_:][a-zA-Z0-9_:]* (gauge|counter))$`)
+	commentLine = regexp.MustCompile(`^# (HELP [a-zA-Z_:][a-zA-Z0-9_:]* .+|TYPE [a-zA-Z_:][a-zA-Z0-9_:]* (gauge|counter|histogram))$`)
 )
 
 type sample struct {
@@ -82,6 +82,16 @@ func TestMetricsFollowTheBatch(t *testing.T) {
 	if after["vllm:generation_tokens_total"].value != 200 || after["vllm:prompt_tokens_total"].value != 2 ||
 		st.CompletionTokens != 200 || st.PromptTokens != 2 {
 		t.Errorf("token counters %+v %+v, stats %+v", after["vllm:generation_tokens_total"], after["vllm:prompt_tokens_total"], st)
+	}
+	// The finished request is in the latency histograms: one TTFT, 199
+	// token gaps, each at least the configured ITL on average.
+	if idle["vllm:time_to_first_token_seconds_count"].value != 0 || after["vllm:time_to_first_token_seconds_count"].value != 1 ||
+		after["vllm:inter_token_latency_seconds_count"].value != 199 || after["vllm:e2e_request_latency_seconds_count"].value != 1 {
+		t.Errorf("histogram counts: ttft %v, itl %v, e2e %v", after["vllm:time_to_first_token_seconds_count"],
+			after["vllm:inter_token_latency_seconds_count"], after["vllm:e2e_request_latency_seconds_count"])
+	}
+	if mean := after["vllm:inter_token_latency_seconds_sum"].value / 199; mean < s.cfg.ITL.Seconds()*0.9 {
+		t.Errorf("mean server ITL %v s below the configured %v", mean, s.cfg.ITL)
 	}
 }
 
