@@ -93,4 +93,3 @@ func (l *latencies) write(p *promText, labels string) {
 		h.h.write(p, h.name, h.help, labels)
 	}
 }
-
