@@ -7,8 +7,9 @@ import "fmt"
 // reports print and gates judge comes out. The pieces live beside it:
 // telemetry_prepare.go (cleaning), telemetry_dcgm.go (GPUs and GenAI-Perf's
 // fields), telemetry_align.go (totals across GPUs per scrape),
-// and telemetry_energy.go (counters interpolated at the window's
-// edges).
+// telemetry_energy.go (counters interpolated at the window's edges),
+// telemetry_server*.go (inference-server gauges, counters and name tables)
+// and telemetry_histogram.go (the server's own latency histograms).
 
 // TelemetryWindow is the span of one sweep point that its telemetry is
 // reduced over, on the clock of TelemetrySample.Time and Record.Sent.
@@ -51,8 +52,7 @@ func unknownValue(format string, args ...any) TelemetryValue {
 
 // TelemetrySummary is one point's telemetry, reduced. Every part may be
 // absent: an endpoint exporting only vLLM's metrics has no GPUs, a DCGM
-// exporter alone has no GPU telemetry. A nil *Distribution means no
-// samples.
+// exporter alone has no Server part. A nil *Distribution means no samples.
 type TelemetrySummary struct {
 	Window TelemetryWindow
 	// GPUs are the GPUs seen, ordered by source and then GPU index, each
@@ -76,6 +76,8 @@ type TelemetrySummary struct {
 	// 3600) × 1e6, in Window.Currency, the throughput being OutputTokens /
 	// (End − Start) (see CostPerMillionTokens).
 	CostPerMillionTokens TelemetryValue
+	// Server is what the inference server itself exported.
+	Server ServerTelemetry
 	// Notes say what the input held that was not used, and why: NaN
 	// values, duplicate samples, counter resets, series without a GPU.
 	Notes []string
@@ -104,7 +106,9 @@ func ReduceTelemetry(samples []TelemetrySample, w TelemetryWindow) TelemetrySumm
 	s.Power, s.Utilization = gpuTotals(gpus, w)
 	s.Energy = totalEnergy(s.GPUs)
 	s.deriveEnergy()
+	s.Server = reduceServer(d, w)
 	s.Notes = append(d.notes, gpuNotes(s.GPUs)...)
+	s.Notes = append(s.Notes, s.Server.notes...)
 	return s
 }
 
