@@ -189,7 +189,7 @@ func (srv *ServerTelemetry) counterTotal(d *telemetryData, picks []serverSource,
 // both (or hits and misses).
 func prefixHitRate(d *telemetryData, picks []serverSource, w TelemetryWindow) TelemetryValue {
 	var hits, queries float64
-	seen := false
+	seen, hitsOnly := false, false
 	for _, p := range picks {
 		h, foundH, why := counterIncrease(d, p, w, p.engine.prefixHits)
 		q, foundQ, whyQ := counterIncrease(d, p, w, p.engine.prefixQueries)
@@ -206,9 +206,13 @@ func prefixHitRate(d *telemetryData, picks []serverSource, w TelemetryWindow) Te
 			return unknownValue("%s", why)
 		case foundH && foundQ:
 			hits, queries, seen = hits+h, queries+q, true
+		case foundH:
+			hitsOnly = true
 		}
 	}
 	switch {
+	case !seen && hitsOnly:
+		return unknownValue("the server exports prefix-cache hits but no queries to divide them by")
 	case !seen:
 		return unknownValue("the server exports no prefix-cache counters")
 	case queries <= 0:

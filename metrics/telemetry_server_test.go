@@ -74,6 +74,18 @@ func TestServerGauges(t *testing.T) {
 	s = ReduceTelemetry(samples, TelemetryWindow{Start: sec(2.5), End: sec(7.5)}).Server
 	within(t, "prefix-cache hit rate", s.PrefixCacheHitRate, 0.5, 1e-12)
 	within(t, "preemptions", s.Preemptions, 5, 1e-12)
+
+	// Hits without queries (llmbench's simulator) give no rate.
+	var hitsOnly []TelemetrySample
+	for _, x := range samples {
+		if !strings.Contains(x.Name, "queries") {
+			hitsOnly = append(hitsOnly, x)
+		}
+	}
+	s = ReduceTelemetry(hitsOnly, TelemetryWindow{Start: sec(2.5), End: sec(7.5)}).Server
+	if s.PrefixCacheHitRate.OK || !strings.Contains(s.PrefixCacheHitRate.Why, "hits but no queries") {
+		t.Errorf("hit rate without queries %+v", s.PrefixCacheHitRate)
+	}
 }
 
 // TestServerEngines: each engine's names, and what it lacks.
