@@ -27,13 +27,18 @@ package metrics
 //     tgi_request_inference_duration, tgi_request_mean_time_per_token_duration.
 //     TGI exports no TTFT, KV-cache or prefix-cache metric.
 //   - TensorRT-LLM's trtllm-serve: tensorrt_llm/metrics/collector.py
-//     (trtllm_ prefix); hit rate from the reused/missed block counters.
+//     (trtllm_ prefix; kv_cache_utilization = usedNumBlocks / maxNumBlocks;
+//     the iteration gauges need enable_iter_perf_stats); hit rate from the
+//     reused/missed block counters.
 //   - Triton's TensorRT-LLM backend:
 //     triton_backend/inflight_batcher_llm/src/custom_metrics_reporter/
 //     custom_metrics_reporter.cc: nv_trt_llm_request_metrics by
 //     request_type and nv_trt_llm_kv_cache_block_metrics by
-//     kv_cache_block_type. Running is request_type="scheduled", the
-//     mapping the Kubernetes Gateway API Inference Extension uses.
+//     kv_cache_block_type. Running is request_type="active", the
+//     executor's numActiveRequests, which is also what trtllm-serve
+//     exports as trtllm_num_requests_running (the Kubernetes Gateway API
+//     Inference Extension reads "scheduled" instead, the requests of the
+//     latest iteration).
 //
 // Not verified in SGLang's source, taken from third-party consumers:
 // sglang:time_per_output_token_seconds, the older name of its ITL
@@ -159,7 +164,7 @@ var serverEngines = []serverEngine{
 	},
 	{
 		name:    "triton-trtllm",
-		running: []seriesRef{{"nv_trt_llm_request_metrics", "request_type", "scheduled"}},
+		running: []seriesRef{{"nv_trt_llm_request_metrics", "request_type", "active"}},
 		waiting: []seriesRef{{"nv_trt_llm_request_metrics", "request_type", "waiting"}},
 		kvCache: []seriesRef{{"nv_trt_llm_kv_cache_block_metrics", "kv_cache_block_type", "fraction"}},
 	},

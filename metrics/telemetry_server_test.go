@@ -133,7 +133,8 @@ func TestServerEngines(t *testing.T) {
 	}
 
 	triton := []TelemetrySample{
-		at(5, "x:8002", "nv_trt_llm_request_metrics", 6, "request_type", "scheduled", "model", "tensorrt_llm"),
+		at(5, "x:8002", "nv_trt_llm_request_metrics", 6, "request_type", "active", "model", "tensorrt_llm"),
+		at(5, "x:8002", "nv_trt_llm_request_metrics", 5, "request_type", "scheduled", "model", "tensorrt_llm"),
 		at(5, "x:8002", "nv_trt_llm_request_metrics", 64, "request_type", "max", "model", "tensorrt_llm"),
 		at(5, "x:8002", "nv_trt_llm_request_metrics", 2, "request_type", "waiting", "model", "tensorrt_llm"),
 		at(5, "x:8002", "nv_trt_llm_kv_cache_block_metrics", 0.5, "kv_cache_block_type", "fraction", "model", "tensorrt_llm"),
