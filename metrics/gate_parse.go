@@ -131,17 +131,6 @@ func isNameByte(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || isDigit(c) || c == '_'
 }
 
-// perGPUKey, after a GPU metric's name, judges each GPU on its own:
-// gpu_power.per_gpu.max.
-const perGPUKey = "per_gpu"
-
-// cutPerGPU reports whether stat starts with per_gpu, and returns what
-// follows it ("" or ".STAT").
-func cutPerGPU(stat string) (rest string, ok bool) {
-	rest, ok = strings.CutPrefix(stat, perGPUKey)
-	return rest, ok && (rest == "" || rest[0] == '.')
-}
-
 // metric reads METRIC[.per_gpu][.STAT], filling Metric, PerGPU and Stat.
 func (p *gateParser) metric(g *Gate) (*gateMetric, *GateError) {
 	p.skipSpace()

@@ -3,7 +3,19 @@ package metrics
 import (
 	"fmt"
 	"math"
+	"strings"
 )
+
+// perGPUKey, after a GPU metric's name, judges each GPU on its own:
+// gpu_power.per_gpu.max.
+const perGPUKey = "per_gpu"
+
+// cutPerGPU reports whether stat starts with per_gpu, and returns what
+// follows it ("" or ".STAT").
+func cutPerGPU(stat string) (rest string, ok bool) {
+	rest, ok = strings.CutPrefix(stat, perGPUKey)
+	return rest, ok && (rest == "" || rest[0] == '.')
+}
 
 // MeasuredFromTelemetry reports whether g is measured with
 // MeasureTelemetry rather than Measure: the NeedTelemetry metrics, and

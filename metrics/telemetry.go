@@ -97,7 +97,8 @@ func ReduceTelemetry(samples []TelemetrySample, w TelemetryWindow) TelemetrySumm
 	s := TelemetrySummary{Window: w}
 	if w.End <= w.Start {
 		s.Notes = append(d.notes, fmt.Sprintf("the window is empty (end %d ns is not after start %d ns), so nothing was reduced", w.End, w.Start))
-		s.Energy = unknownValue("the window is empty")
+		empty := unknownValue("the window is empty")
+		s.Energy, s.Server.PrefixCacheHitRate, s.Server.Preemptions = empty, empty, empty
 		s.deriveEnergy()
 		return s
 	}
@@ -108,8 +109,22 @@ func ReduceTelemetry(samples []TelemetrySample, w TelemetryWindow) TelemetrySumm
 	s.deriveEnergy()
 	s.Server = reduceServer(d, w)
 	s.Notes = append(d.notes, gpuNotes(s.GPUs)...)
-	s.Notes = append(s.Notes, s.Server.notes...)
+	s.Notes = uniqueNotes(append(s.Notes, s.Server.notes...))
 	return s
+}
+
+// uniqueNotes drops repeated notes (one per series of a field, say),
+// keeping the first of each in order.
+func uniqueNotes(notes []string) []string {
+	seen := map[string]bool{}
+	out := notes[:0]
+	for _, n := range notes {
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // deriveEnergy fills the values computed from Energy, the window and the
