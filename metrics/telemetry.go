@@ -30,11 +30,6 @@ type TelemetryWindow struct {
 // seconds is the window's length in seconds.
 func (w TelemetryWindow) seconds() float64 { return float64(w.End-w.Start) / 1e9 }
 
-// contains reports whether t falls in the window, both edges included: a
-// scrape answered at the very instant of the first send or the last
-// response belongs to the point.
-func (w TelemetryWindow) contains(t int64) bool { return w.Start <= t && t <= w.End }
-
 // TelemetryValue is a number the telemetry may fail to determine, such as
 // energy when the scrapes did not bracket the point. OK false means it is
 // unknown, and Why says what was missing in words a report can print.

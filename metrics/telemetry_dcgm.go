@@ -75,15 +75,6 @@ func telemetryFieldIndex(name string) int {
 	panic("no telemetry field " + name)
 }
 
-// dcgmFieldsByName indexes TelemetryFields by DCGM name.
-var dcgmFieldsByName = func() map[string]int {
-	m := make(map[string]int, len(TelemetryFields))
-	for i, f := range TelemetryFields {
-		m[f.DCGM] = i
-	}
-	return m
-}()
-
 // GPUField is one field's statistics on one GPU.
 type GPUField struct {
 	TelemetryField

@@ -7,9 +7,9 @@ import (
 )
 
 // A point's energy is read from DCGM's cumulative energy counter, not
-// integrated from power samples: the counter is the GPU's own integral,
-// sampled every few milliseconds on the card, where 0.33 s power samples
-// miss every spike between them. The counter is linearly interpolated at
+// integrated from power samples: the counter is the driver's own integral
+// of the board's power, accumulated far more often than a 0.33 s scrape,
+// whose power samples miss every spike between them. The counter is linearly interpolated at
 // the window's start and end between the samples around each edge, and the
 // difference is the energy. Extrapolating past the first or last sample is
 // not allowed: without a sample on both sides of an edge the energy is
@@ -22,8 +22,11 @@ import (
 // by the value before it, and resets counts them. why, when not "", says
 // why the increase is unknown.
 func counterDelta(points []point, from, to int64) (delta float64, resets int, why string) {
-	if len(points) == 0 {
+	switch {
+	case len(points) == 0:
 		return 0, 0, "no samples"
+	case to < from:
+		return 0, 0, "the window ends before it starts"
 	}
 	first, last := points[0], points[len(points)-1]
 	switch {

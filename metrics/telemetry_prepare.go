@@ -150,7 +150,9 @@ func compareSeries(a, b *telemetrySeries) int {
 	return cmp.Compare(labelsKey(a.labels), labelsKey(b.labels))
 }
 
-// inWindow returns the points inside w, edges included.
+// inWindow returns the points inside w, both edges included: a scrape
+// answered at the very instant of the first send or the last response
+// belongs to the point.
 func inWindow(points []point, w TelemetryWindow) []point {
 	lo, _ := slices.BinarySearchFunc(points, w.Start, func(p point, t int64) int { return cmp.Compare(p.t, t) })
 	hi := lo
