@@ -13,9 +13,16 @@ type Gate struct {
 	// ttfo, isl, osl, output_token_throughput,
 	// output_token_throughput_per_user, request_throughput,
 	// request_goodput, error_rate, schedule_lag, chunk_gap,
-	// energy_per_token, cost_per_mtok, gpu_power or gpu_utilization.
+	// energy_per_token, cost_per_mtok, gpu_power, gpu_utilization,
+	// kv_cache_usage or num_requests_waiting.
 	// ParseGate maps GenAI-Perf's long names (time_to_first_token...) here.
 	Metric string
+	// PerGPU, for gpu_power and gpu_utilization, judges every GPU on its
+	// own samples instead of the total power (or mean utilisation) across
+	// GPUs at each scrape: "gpu_power.per_gpu.max < 700W" holds when no GPU
+	// drew 700 W, "gpu_utilization.per_gpu > 50%" when every GPU's average
+	// was above 50%. Written METRIC.per_gpu[.STAT].
+	PerGPU bool
 	// Stat is avg, min, max, std or a percentile p0..p100 (p50, p99.9) for
 	// distribution metrics, avg when the gate names none; empty for
 	// run-level metrics (throughputs, goodput, error_rate, energy, cost),

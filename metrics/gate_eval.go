@@ -216,11 +216,15 @@ func (g Gate) canonicalValue() string {
 	return plainNumber(g.Value)
 }
 
-// name is METRIC or METRIC.STAT, as messages and reports show the gate's
+// name is METRIC, METRIC.STAT or METRIC.per_gpu.STAT, as messages and reports show the gate's
 // subject.
 func (g Gate) name() string {
-	if g.Stat == "" {
-		return g.Metric
+	m := g.Metric
+	if g.PerGPU {
+		m += "." + perGPUKey
 	}
-	return g.Metric + "." + g.Stat
+	if g.Stat == "" {
+		return m
+	}
+	return m + "." + g.Stat
 }

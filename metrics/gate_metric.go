@@ -28,6 +28,9 @@ const (
 	// quantityCost is the cost per million output tokens, in the currency
 	// of cost_per_hour, written as a plain number.
 	quantityCost
+	// quantityCount is a number of requests (a queue length), written as a
+	// plain number.
+	quantityCount
 )
 
 // unitConversion turns a number written in some unit into the native unit.
@@ -54,6 +57,7 @@ var quantityUnits = map[quantity]struct {
 	quantityEnergy:     {map[string]unitConversion{"": sameUnit, "J": sameUnit}, "J or no unit (joules per output token)"},
 	quantityPower:      {map[string]unitConversion{"": sameUnit, "W": sameUnit}, "W or no unit"},
 	quantityCost:       {map[string]unitConversion{"": sameUnit}, "a plain number (cost per million output tokens)"},
+	quantityCount:      {map[string]unitConversion{"": sameUnit}, "a plain number of requests"},
 }
 
 // isKnownUnit reports whether u is a unit of some quantity, which tells
@@ -85,6 +89,9 @@ type gateMetric struct {
 	value        func(*Summary) (float64, bool)
 	// needs is what the run must do for the metric to be measured at all.
 	needs Need
+	// perGPU marks a GPU metric that can also be judged GPU by GPU
+	// (gpu_power.per_gpu.max): see Gate.PerGPU.
+	perGPU bool
 }
 
 // Need is a property of the run without which a gate's metric is never
@@ -100,8 +107,13 @@ const (
 	NeedGoodput Need = "goodput SLOs (goodput={...})"
 	// NeedOpenLoop: schedule lag is the delay behind a planned send time.
 	NeedOpenLoop Need = "an open-loop load (rate() or replay())"
-	// NeedTelemetry: GPU and energy metrics come from scraped telemetry.
-	NeedTelemetry Need = "telemetry (not supported yet)"
+	// NeedTelemetry: GPU, energy and inference-server metrics come from
+	// scraped Prometheus endpoints (a DCGM exporter, the server's
+	// /metrics). It is met when the experiment scrapes any (telemetry=[...]
+	// or --server-metrics-urls); such a gate is then measured with
+	// Gate.MeasureTelemetry from the point's TelemetrySummary, and is
+	// unmeasured, so failed, if the endpoints did not export its metric.
+	NeedTelemetry Need = "telemetry (telemetry=[...] or --server-metrics-urls)"
 	// NeedCost: cost per token is the deployment's price over its output.
 	NeedCost Need = "the deployment's price (cost_per_hour=)"
 )
@@ -165,9 +177,11 @@ var gateMetrics = []*gateMetric{
 	{name: "energy_per_token", q: quantityEnergy, unit: "J/token", needs: NeedTelemetry},
 	{name: "cost_per_mtok", q: quantityCost, unit: "per Mtok", needs: NeedCost},
 	// GPU telemetry is a series of samples, which GenAI-Perf reports with
-	// avg, min, max and percentiles.
-	{name: "gpu_power", q: quantityPower, perRequest: true, unit: "W", needs: NeedTelemetry},
-	{name: "gpu_utilization", q: quantityRatio, perRequest: true, unit: "%", needs: NeedTelemetry},
+	// avg, min, max and percentiles; so are the server's gauges.
+	{name: "gpu_power", q: quantityPower, perRequest: true, unit: "W", needs: NeedTelemetry, perGPU: true},
+	{name: "gpu_utilization", q: quantityRatio, perRequest: true, unit: "%", needs: NeedTelemetry, perGPU: true},
+	{name: "kv_cache_usage", q: quantityRatio, perRequest: true, unit: "%", needs: NeedTelemetry},
+	{name: "num_requests_waiting", q: quantityCount, perRequest: true, unit: "requests", needs: NeedTelemetry},
 }
 
 // gateMetricAliases maps GenAI-Perf's long metric names to the short ones.

@@ -74,6 +74,8 @@ func ParseGate(s string) (Gate, error) {
 type gateParser struct {
 	src string
 	pos int
+	// m is the gate's metric, once read.
+	m *gateMetric
 }
 
 func (p *gateParser) errorf(pos int, format string, args ...any) *GateError {
@@ -129,7 +131,7 @@ func isNameByte(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || isDigit(c) || c == '_'
 }
 
-// metric reads METRIC[.STAT], filling Metric and Stat.
+// metric reads METRIC[.per_gpu][.STAT], filling Metric, PerGPU and Stat.
 func (p *gateParser) metric(g *Gate) (*gateMetric, *GateError) {
 	p.skipSpace()
 	if p.eof() {
@@ -145,8 +147,17 @@ func (p *gateParser) metric(g *Gate) (*gateMetric, *GateError) {
 	if m == nil {
 		return nil, p.errorf(start, "unknown metric %q, want %s", name, gateMetricList())
 	}
-	g.Metric = m.name
+	g.Metric, p.m = m.name, m
 	statPos := start + len(name) + 1
+	if rest, ok := cutPerGPU(stat); dotted && ok {
+		if !m.perGPU {
+			return nil, p.errorf(statPos, "%s is not measured per GPU; %s applies to gpu_power and gpu_utilization", m.name, perGPUKey)
+		}
+		g.PerGPU = true
+		name += "." + perGPUKey
+		stat, dotted = strings.CutPrefix(rest, ".")
+		statPos += len(perGPUKey) + 1
+	}
 	switch {
 	case !dotted && m.perRequest:
 		g.Stat = "avg"
@@ -379,8 +390,11 @@ const componentKey = "component"
 // component reads component=NAME, NAME being a mix component's name.
 func (p *gateParser) component(g *Gate) (string, *GateError) {
 	start := p.pos
-	if g.Component != "" {
+	switch {
+	case g.Component != "":
 		return "", p.errorf(start, "component is given twice")
+	case p.m != nil && p.m.needs == NeedTelemetry:
+		return "", p.errorf(start, "%s is measured from telemetry for the whole point, which has no value per dataset component; drop component=", p.m.name)
 	}
 	p.pos += len(componentKey)
 	p.skipSpace()

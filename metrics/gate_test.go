@@ -13,7 +13,7 @@ import (
 // sameGate compares gates but for Source.
 func sameGate(a, b Gate) bool {
 	return a.Metric == b.Metric && a.Stat == b.Stat && a.Op == b.Op && a.Value == b.Value &&
-		a.Baseline == b.Baseline && slices.Equal(a.At, b.At) && a.Component == b.Component
+		a.Baseline == b.Baseline && slices.Equal(a.At, b.At) && a.Component == b.Component && a.PerGPU == b.PerGPU
 }
 
 func TestParseGate(t *testing.T) {
@@ -76,6 +76,16 @@ func TestParseGate(t *testing.T) {
 		{"isl.max <= 4096", Gate{Metric: "isl", Stat: "max", Op: "<=", Value: 4096}},
 		{"gpu_power.max < 700W", Gate{Metric: "gpu_power", Stat: "max", Op: "<", Value: 700}},
 		{"gpu_utilization > 80%", Gate{Metric: "gpu_utilization", Stat: "avg", Op: ">", Value: 0.8}},
+		{"kv_cache_usage.max < 90%", Gate{Metric: "kv_cache_usage", Stat: "max", Op: "<", Value: 0.9}},
+		{"kv_cache_usage < 0.5", Gate{Metric: "kv_cache_usage", Stat: "avg", Op: "<", Value: 0.5}},
+		{"num_requests_waiting.max <= 4", Gate{Metric: "num_requests_waiting", Stat: "max", Op: "<=", Value: 4}},
+		{"num_requests_waiting < 1.5 @ concurrency=64", Gate{Metric: "num_requests_waiting", Stat: "avg", Op: "<",
+			Value: 1.5, At: at(PointCondition{"concurrency", 64})}},
+
+		// Per-GPU forms.
+		{"gpu_power.per_gpu.max < 700W", Gate{Metric: "gpu_power", PerGPU: true, Stat: "max", Op: "<", Value: 700}},
+		{"gpu_power.per_gpu < 500", Gate{Metric: "gpu_power", PerGPU: true, Stat: "avg", Op: "<", Value: 500}},
+		{"gpu_utilization.per_gpu.p10 >= 50%", Gate{Metric: "gpu_utilization", PerGPU: true, Stat: "p10", Op: ">=", Value: 0.5}},
 
 		// GenAI-Perf's long names.
 		{"time_to_first_token.p99 < 5", Gate{Metric: "ttft", Stat: "p99", Op: "<", Value: 5e6}},
@@ -137,8 +147,8 @@ func TestParseGateErrors(t *testing.T) {
 		// Metric.
 		{"ttfb.p99 < 5", `gate "ttfb.p99 < 5": col 1: unknown metric "ttfb", want ttft, ttst, itl, request_latency, ` +
 			`ttfo, isl, osl, output_token_throughput, output_token_throughput_per_user, request_throughput, ` +
-			`request_goodput, error_rate, schedule_lag, chunk_gap, energy_per_token, cost_per_mtok, gpu_power ` +
-			`or gpu_utilization`},
+			`request_goodput, error_rate, schedule_lag, chunk_gap, energy_per_token, cost_per_mtok, gpu_power, ` +
+			`gpu_utilization, kv_cache_usage or num_requests_waiting`},
 		// Statistic.
 		{"ttft. < 5", `gate "ttft. < 5": col 6: want a statistic after "ttft.", such as avg or p99`},
 		{"ttft.p999x < 5", `gate "ttft.p999x < 5": col 6: unknown statistic "p999x", want avg, min, max, std, ` +
@@ -175,6 +185,25 @@ func TestParseGateErrors(t *testing.T) {
 			`want /s or no unit`},
 		{"osl.avg > 5ms", `gate "osl.avg > 5ms": col 12: unit "ms" does not apply to osl, want a plain number of tokens`},
 		{"gpu_power < 5J", `gate "gpu_power < 5J": col 14: unit "J" does not apply to gpu_power, want W or no unit`},
+		{"num_requests_waiting < 2%", `gate "num_requests_waiting < 2%": col 25: unit "%" does not apply to ` +
+			`num_requests_waiting, want a plain number of requests`},
+		{"kv_cache_usage < 90", `gate "kv_cache_usage < 90": col 18: kv_cache_usage is a ratio from 0 to 1, got 90; ` +
+			`write 90% for a percentage`},
+		// Per GPU.
+		{"ttft.per_gpu < 5", `gate "ttft.per_gpu < 5": col 6: ttft is not measured per GPU; per_gpu applies to ` +
+			`gpu_power and gpu_utilization`},
+		{"gpu_power.per_gpu. < 5", `gate "gpu_power.per_gpu. < 5": col 19: want a statistic after "gpu_power.per_gpu.", ` +
+			`such as avg or p99`},
+		{"gpu_power.per_gpu.top < 5", `gate "gpu_power.per_gpu.top < 5": col 19: unknown statistic "top", want avg, ` +
+			`min, max, std, median or a percentile such as p99 or p99.9`},
+		{"gpu_power.max.per_gpu < 5", `gate "gpu_power.max.per_gpu < 5": col 11: unknown statistic "max.per_gpu", ` +
+			`want avg, min, max, std, median or a percentile such as p99 or p99.9`},
+		// Telemetry is measured for the whole point.
+		{"gpu_power.p99 < 700W @ component=chat", `gate "gpu_power.p99 < 700W @ component=chat": col 24: gpu_power is ` +
+			`measured from telemetry for the whole point, which has no value per dataset component; drop component=`},
+		{"kv_cache_usage < 90% @ concurrency=8, component=rag", `gate "kv_cache_usage < 90% @ concurrency=8, ` +
+			`component=rag": col 39: kv_cache_usage is measured from telemetry for the whole point, which has no ` +
+			`value per dataset component; drop component=`},
 		{"cost_per_mtok < $5", `gate "cost_per_mtok < $5": col 17: want a number or baseline, got "$5"`},
 		{"cost_per_mtok < 5$", `gate "cost_per_mtok < 5$": col 18: unknown unit "$", ` +
 			`want a plain number (cost per million output tokens)`},
@@ -444,6 +473,9 @@ func TestGateDescribe(t *testing.T) {
 		{"energy_per_token < 0.3", 0.25, "energy_per_token = 0.25 J/token, limit < 0.3 J/token"},
 		{"gpu_power.max < 700W", 650, "gpu_power.max = 650.00 W, limit < 700 W"},
 		{"gpu_utilization > 80%", 0.9, "gpu_utilization.avg = 90.00%, limit > 80%"},
+		{"gpu_power.per_gpu.max < 700W", 650, "gpu_power.per_gpu.max = 650.00 W, limit < 700 W"},
+		{"kv_cache_usage.max < 90%", 0.875, "kv_cache_usage.max = 87.50%, limit < 90%"},
+		{"num_requests_waiting.p99 <= 4", 3.5, "num_requests_waiting.p99 = 3.50 requests, limit <= 4 requests"},
 		{"cost_per_mtok < 2.5", 1.2, "cost_per_mtok = 1.20 per Mtok, limit < 2.5 per Mtok"},
 		{"ttft.p99 <= baseline * 1.10", 612.3e6, "ttft.p99 = 612.30 ms, limit <= baseline * 1.1"},
 		{"request_throughput >= baseline", 9.25, "request_throughput = 9.25 requests/s, limit >= baseline"},
@@ -468,6 +500,9 @@ func TestGateString(t *testing.T) {
 		{"ttft.p99 <= 1.10*baseline", "ttft.p99 <= baseline * 1.1"},
 		{"request_throughput >= baseline*1", "request_throughput >= baseline"},
 		{"osl >= 1e3 @ rate = 2.5 , output_tokens=128", "osl.avg >= 1000 @ rate=2.5, output_tokens=128"},
+		{"gpu_power.per_gpu.max < 700W", "gpu_power.per_gpu.max < 700"},
+		{"gpu_utilization.per_gpu>0.5", "gpu_utilization.per_gpu.avg > 50%"},
+		{"kv_cache_usage.max<0.9", "kv_cache_usage.max < 90%"},
 	}
 	for _, c := range cases {
 		g := mustParseGate(t, c.in)
@@ -501,6 +536,7 @@ func FuzzParseGate(f *testing.F) {
 		"ttft.p99 < 500ms @ concurrency=16", "error_rate < 1%", "output_token_throughput >= 1000 @ concurrency=16",
 		"itl.p90 < 30ms @ concurrency=16", "ttft.p99 <= baseline * 1.10", "1.1 * baseline", "ttft < 1e-300ns",
 		"ttft.p99.999 < 1.5s @ rate=2.5, input_tokens=512", "error_rate <= 0.07", "gpu_utilization > 80%",
+		"gpu_power.per_gpu.p99 < 700W", "kv_cache_usage.max < 90%", "num_requests_waiting <= 2 @ concurrency=8",
 		"itl < 250µs", "request_throughput > 10/s", "ttft.p99 < 5xx", "ttft <= baseline*1.1 @ output_tokens=1",
 		"time_to_first_token.median < .5", "ttft < 0.1ms", "error_rate < 0.333333333333%", "",
 	} {

@@ -1,0 +1,183 @@
+package metrics
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+)
+
+// point is one timed value of a series.
+type point struct {
+	t int64
+	v float64
+}
+
+// telemetrySeries is every sample of one exposed series (source, name
+// and label set), in time order, one per instant.
+type telemetrySeries struct {
+	source, name string
+	labels       []Label
+	points       []point
+}
+
+// label returns the value of the named label, "" when absent.
+func (s *telemetrySeries) label(name string) string {
+	for _, l := range s.labels {
+		if l.Name == name {
+			return l.Value
+		}
+	}
+	return ""
+}
+
+// telemetryData is the input of the reductions, cleaned: series by name,
+// and every instant each source was scraped at.
+type telemetryData struct {
+	byName map[string][]*telemetrySeries
+	// scrapes are, per source, the distinct times it answered, ascending.
+	// A scrape whose every value was NaN still counts: it shows the source
+	// was read then.
+	scrapes map[string][]int64
+	notes   []string
+}
+
+// prepareTelemetry sorts the samples by time, groups them into series and
+// drops what no statistic can use, saying so in notes: values that are NaN
+// or ±Inf (an exporter's way of saying "no reading") and a second sample
+// of the same series at the same instant (a duplicated exposition line),
+// of which the first is kept.
+func prepareTelemetry(samples []TelemetrySample) *telemetryData {
+	order := make([]int, len(samples))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(samples[a].Time, samples[b].Time) })
+	d := &telemetryData{byName: map[string][]*telemetrySeries{}, scrapes: map[string][]int64{}}
+	byKey := map[string]*telemetrySeries{}
+	nonFinite := map[string]int{}
+	duplicates := 0
+	for _, i := range order {
+		s := &samples[i]
+		d.scrapes[s.Source] = append(d.scrapes[s.Source], s.Time)
+		if math.IsNaN(s.Value) || math.IsInf(s.Value, 0) {
+			nonFinite[s.Name]++
+			continue
+		}
+		labels := sortedLabels(s.Labels)
+		key := seriesKey(s.Source, s.Name, labels)
+		se := byKey[key]
+		if se == nil {
+			se = &telemetrySeries{source: s.Source, name: s.Name, labels: labels}
+			byKey[key] = se
+			d.byName[s.Name] = append(d.byName[s.Name], se)
+		}
+		if n := len(se.points); n > 0 && se.points[n-1].t == s.Time {
+			duplicates++
+			continue
+		}
+		se.points = append(se.points, point{s.Time, s.Value})
+	}
+	for src, times := range d.scrapes {
+		d.scrapes[src] = slices.Compact(times)
+	}
+	for _, list := range d.byName {
+		slices.SortFunc(list, compareSeries)
+	}
+	d.notes = prepareNotes(nonFinite, duplicates)
+	return d
+}
+
+// prepareNotes words what prepareTelemetry dropped.
+func prepareNotes(nonFinite map[string]int, duplicates int) []string {
+	var notes []string
+	names := make([]string, 0, len(nonFinite))
+	total := 0
+	for name, n := range nonFinite {
+		names = append(names, name)
+		total += n
+	}
+	if total > 0 {
+		slices.Sort(names)
+		notes = append(notes, fmt.Sprintf("%d NaN or infinite values ignored (%s)", total, strings.Join(names, ", ")))
+	}
+	if duplicates > 0 {
+		notes = append(notes, fmt.Sprintf("%d duplicate samples (same series, same scrape) ignored; the first of each was kept", duplicates))
+	}
+	return notes
+}
+
+// sortedLabels returns the labels in name order, copying only when the
+// scraper did not already sort them.
+func sortedLabels(labels []Label) []Label {
+	less := func(a, b Label) int { return cmp.Compare(a.Name, b.Name) }
+	if slices.IsSortedFunc(labels, less) {
+		return labels
+	}
+	out := slices.Clone(labels)
+	slices.SortFunc(out, less)
+	return out
+}
+
+// seriesKey identifies a series; the separators cannot occur in a
+// Prometheus name or label name, and label values are quoted.
+func seriesKey(source, name string, labels []Label) string {
+	var b strings.Builder
+	b.WriteString(source + "\x00" + name)
+	for _, l := range labels {
+		fmt.Fprintf(&b, "\x00%s=%q", l.Name, l.Value)
+	}
+	return b.String()
+}
+
+// labelsKey identifies a label set, leaving out the named labels (le for a
+// histogram's buckets).
+func labelsKey(labels []Label, except ...string) string {
+	var b strings.Builder
+	for _, l := range labels {
+		if !slices.Contains(except, l.Name) {
+			fmt.Fprintf(&b, "%s=%q,", l.Name, l.Value)
+		}
+	}
+	return b.String()
+}
+
+func compareSeries(a, b *telemetrySeries) int {
+	if c := cmp.Compare(a.source, b.source); c != 0 {
+		return c
+	}
+	return cmp.Compare(labelsKey(a.labels), labelsKey(b.labels))
+}
+
+// inWindow returns the points inside w, both edges included: a scrape
+// answered at the very instant of the first send or the last response
+// belongs to the point.
+func inWindow(points []point, w TelemetryWindow) []point {
+	lo, _ := slices.BinarySearchFunc(points, w.Start, func(p point, t int64) int { return cmp.Compare(p.t, t) })
+	hi := lo
+	for hi < len(points) && points[hi].t <= w.End {
+		hi++
+	}
+	return points[lo:hi]
+}
+
+// values returns the points' values in time order.
+func values(points []point) []float64 {
+	out := make([]float64, len(points))
+	for i, p := range points {
+		out[i] = p.v
+	}
+	return out
+}
+
+// mergePoints merges several time-ordered point lists into one, keeping
+// the first value at each instant.
+func mergePoints(lists ...[]point) []point {
+	var all []point
+	for _, l := range lists {
+		all = append(all, l...)
+	}
+	slices.SortStableFunc(all, func(a, b point) int { return cmp.Compare(a.t, b.t) })
+	return slices.CompactFunc(all, func(a, b point) bool { return a.t == b.t })
+}
