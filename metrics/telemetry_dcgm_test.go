@@ -63,14 +63,14 @@ func TestTelemetryGenAIPerfExample(t *testing.T) {
 			t.Errorf("%s: unit %q, want %q", f.Name, f.Unit, w.Unit)
 		}
 		got := statsOf(f.Stats)
-		if len(w.GPUs[g.GenAIPerfKey]) == 0 {
+		if len(w.GPUs[strings.TrimPrefix(g.GenAIPerfKey, "gpu")]) == 0 {
 			t.Errorf("%s: the example has no GPU %q", f.Name, g.GenAIPerfKey)
 		}
-		for stat, v := range w.GPUs[g.GenAIPerfKey] {
+		for stat, v := range w.GPUs[strings.TrimPrefix(g.GenAIPerfKey, "gpu")] {
 			same(t, f.Name+"."+stat, got[stat], v)
 		}
-		if f.Constant != (len(w.GPUs[g.GenAIPerfKey]) == 1) {
-			t.Errorf("%s: Constant = %v, but the example has %d statistics", f.Name, f.Constant, len(w.GPUs[g.GenAIPerfKey]))
+		if f.Constant != (len(w.GPUs[strings.TrimPrefix(g.GenAIPerfKey, "gpu")]) == 1) {
+			t.Errorf("%s: Constant = %v, but the example has %d statistics", f.Name, f.Constant, len(w.GPUs[strings.TrimPrefix(g.GenAIPerfKey, "gpu")]))
 		}
 	}
 	// The example's keys are in GenAI-Perf's TELEMETRY_METRICS order.
@@ -140,7 +140,7 @@ func TestTelemetryGPUKeys(t *testing.T) {
 	}
 	wantKeys := []string{"a:9400/GPU-0", "a:9400/GPU-9", "a:9400/GPU-10", "b:9400/GPU-0", "c:9400/gpu3",
 		"c:9400/GPU-4/mig1", "c:9400/GPU-4/mig2"}
-	wantGenAI := []string{"a:9400/0", "a:9400/9", "a:9400/10", "b:9400/0", "c:9400/3", "c:9400/4-mig1", "c:9400/4-mig2"}
+	wantGenAI := []string{"a:9400/gpu0", "a:9400/gpu9", "a:9400/gpu10", "b:9400/gpu0", "c:9400/gpu3", "c:9400/gpu4-mig1", "c:9400/gpu4-mig2"}
 	if !slices.Equal(keys, wantKeys) || !slices.Equal(genai, wantGenAI) {
 		t.Errorf("keys %v %v\nwant %v %v", keys, genai, wantKeys, wantGenAI)
 	}
@@ -151,8 +151,8 @@ func TestTelemetryGPUKeys(t *testing.T) {
 	if !slices.ContainsFunc(s.Notes, func(n string) bool { return strings.Contains(n, "neither a UUID nor a gpu label") }) {
 		t.Errorf("notes %q do not mention the series without a GPU", s.Notes)
 	}
-	if GenAIPerfGPUKey(GPUID{Source: "h:9400", Index: "0", UUID: "GPU-0"}, false) != "0" {
-		t.Errorf("a single source's GenAI-Perf key is the gpu label")
+	if GenAIPerfGPUKey(GPUID{Source: "h:9400", Index: "0", UUID: "GPU-0"}, false) != "gpu0" {
+		t.Errorf("a single source's GenAI-Perf key is gpu and its gpu label")
 	}
 }
 

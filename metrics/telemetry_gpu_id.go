@@ -59,16 +59,16 @@ func (id GPUID) String() string {
 	return s
 }
 
-// GenAIPerfGPUKey is the GPU's key in GenAI-Perf's outputs: the DCGM gpu
-// label ("0"), as its DCGM collector keys telemetry_stats and the CSV GPU
-// column today (older releases and their docs showed "gpu0", the Triton
-// collector's key). With several sources the key is prefixed by the
-// source, "host:9400/0", so that the GPUs GenAI-Perf would merge stay
+// GenAIPerfGPUKey is the GPU's key in GenAI-Perf's outputs, as issue 12
+// decided: "gpu0" (the key of GenAI-Perf's CSV GPU tables and of its
+// docs; its current DCGM collector writes the bare label "0" in
+// telemetry_stats). With several sources the key is prefixed by the
+// source, "host:9400/gpu0", so that the GPUs GenAI-Perf would merge stay
 // apart. A GPU without a gpu label is keyed by its UUID; a MIG instance
 // gets "-mig" and its instance id after the GPU's key.
 func GenAIPerfGPUKey(id GPUID, multiSource bool) string {
-	k := id.Index
-	if k == "" {
+	k := "gpu" + id.Index
+	if id.Index == "" {
 		k = id.UUID
 	}
 	if id.Instance != "" {
