@@ -72,6 +72,9 @@ func (w *worker) loop(ctx context.Context, start int64, cfg Config) {
 			return
 		case <-timer.C:
 		}
+		if cfg.beforeScrape != nil {
+			cfg.beforeScrape(w.display)
+		}
 		r := w.scrape(ctx, cfg.Timeout)
 		if r.err != nil && ctx.Err() != nil {
 			return // cut by Stop: neither a success nor the server's failure

@@ -66,9 +66,11 @@ type Config struct {
 	// URL's next scrape (seen as skipped ticks and gaps), never a request.
 	Sink func([]metrics.TelemetrySample)
 
-	// afterScrape, when set (by tests), hears of every counted scrape, so
-	// a test can wait for failures instead of sleeping.
-	afterScrape func(url string, err error)
+	// beforeScrape and afterScrape, when set (by tests), hear of every
+	// scrape starting and of every counted one ending, so a test can act
+	// mid-scrape and wait for failures instead of sleeping.
+	beforeScrape func(url string)
+	afterScrape  func(url string, err error)
 }
 
 // Validate lists every problem with c, defaults applied, so a scenario
