@@ -39,9 +39,9 @@ func newClient(conns int) *http.Client {
 	}}
 }
 
-// scraper is what one goroutine needs to scrape one URL: its reused
+// fetcher is what one goroutine needs to scrape one URL: its reused
 // buffer and parser make a steady-state scrape allocate only its samples.
-type scraper struct {
+type fetcher struct {
 	target
 	client  *http.Client
 	clock   *transport.Clock
@@ -60,35 +60,35 @@ type result struct {
 
 // scrape GETs the URL once within timeout. Its error names the display URL
 // and says what was wrong; it never contains credentials.
-func (s *scraper) scrape(ctx context.Context, timeout time.Duration) result {
+func (f *fetcher) scrape(ctx context.Context, timeout time.Duration) result {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.url, nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, f.url, nil)
 	if err != nil {
-		return result{at: s.clock.Now(), err: s.fail("cannot build the request")}
+		return result{at: f.clock.Now(), err: f.fail("cannot build the request")}
 	}
 	req.Header.Set("Accept", acceptText)
 	req.Header.Set("User-Agent", "llmbench-telemetry")
-	resp, err := s.client.Do(req)
-	at := s.clock.Now()
+	resp, err := f.client.Do(req)
+	at := f.clock.Now()
 	if err != nil {
-		return result{at: at, err: s.fail(s.why(ctx, err, timeout))}
+		return result{at: at, err: f.fail(f.why(ctx, err, timeout))}
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		// Read a little so the connection can be reused, then give up.
 		_, _ = io.CopyN(io.Discard, resp.Body, 64<<10)
-		return result{at: at, err: s.fail("HTTP " + resp.Status)}
+		return result{at: at, err: f.fail("HTTP " + resp.Status)}
 	}
 	r := result{at: at}
 	r.cpu = onThread(func() {
-		if err := s.readBody(resp.Body); err != nil {
-			r.err = s.fail(s.why(ctx, err, timeout))
+		if err := f.readBody(resp.Body); err != nil {
+			r.err = f.fail(f.why(ctx, err, timeout))
 			return
 		}
-		samples, err := s.parser.parse(bytes.NewReader(s.buf.Bytes()), s.source, at)
+		samples, err := f.parser.parse(bytes.NewReader(f.buf.Bytes()), f.source, at)
 		if err != nil {
-			r.err = s.fail("parse: " + err.Error())
+			r.err = f.fail("parse: " + err.Error())
 			return
 		}
 		r.samples = samples
@@ -98,30 +98,30 @@ func (s *scraper) scrape(ctx context.Context, timeout time.Duration) result {
 
 // readBody reads the body into the reused buffer, at most maxBody bytes:
 // an endless or runaway body is an error, not a growing heap.
-func (s *scraper) readBody(body io.Reader) error {
-	s.buf.Reset()
-	n, err := s.buf.ReadFrom(io.LimitReader(body, s.maxBody+1))
+func (f *fetcher) readBody(body io.Reader) error {
+	f.buf.Reset()
+	n, err := f.buf.ReadFrom(io.LimitReader(body, f.maxBody+1))
 	if err != nil {
 		return err
 	}
-	if n > s.maxBody {
-		s.buf.Reset()
-		return fmt.Errorf("body exceeds the %s limit", byteSize(s.maxBody))
+	if n > f.maxBody {
+		f.buf.Reset()
+		return fmt.Errorf("body exceeds the %s limit", byteSize(f.maxBody))
 	}
 	return nil
 }
 
 // why turns a transport error into words: a deadline is "no complete
 // answer within", not the context's own message.
-func (s *scraper) why(ctx context.Context, err error, timeout time.Duration) string {
+func (f *fetcher) why(ctx context.Context, err error, timeout time.Duration) string {
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return "no complete answer within " + timeout.String()
 	}
 	return errorText(err)
 }
 
-func (s *scraper) fail(what string) error {
-	return fmt.Errorf("telemetry: GET %s: %s", s.display, what)
+func (f *fetcher) fail(what string) error {
+	return fmt.Errorf("telemetry: GET %s: %s", f.display, what)
 }
 
 // byteSize writes a limit in the unit it was most likely set in.

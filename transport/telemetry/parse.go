@@ -42,9 +42,13 @@ import (
 // and "quantile" values are the parsed bounds written back in Go's
 // shortest form ("+Inf", "0.25", "1", "1e-05"), so le="1.0" and le="1"
 // read the same: compare them as numbers. A value is kept as exposed, NaN
-// and ±Inf included, and timestamps in the exposition are ignored: every
-// sample carries at, the moment the scrape was answered, on the clock
-// request records use.
+// and ±Inf included (DCGM's int64 "not supported" sentinel,
+// 9223372036854775794, too: telling it from data is the reductions' job),
+// except a summary's _count, which expfmt reads as an unsigned integer,
+// so a negative or fractional one (no exporter sends either) comes out
+// wrong. Timestamps in the exposition are ignored: every sample carries
+// at, the moment the scrape was answered, on the clock request records
+// use.
 //
 // The exposition is data from outside, so Parse never panics: anything
 // the text parser rejects is an error saying what and on which line.

@@ -50,7 +50,7 @@ type Gap struct {
 // worker scrapes one URL for one run and keeps its report. Only its own
 // goroutine touches it until Stop has waited for that goroutine.
 type worker struct {
-	scraper
+	fetcher
 	report Report
 	lastOK int64
 }

@@ -194,7 +194,7 @@ func (s *Scraper) Probe(ctx context.Context) []error {
 	var warnings []error
 	for i, t := range s.targets {
 		if errs[i] != nil {
-			warnings = append(warnings, fmt.Errorf("%w; %s will not be scraped", errs[i], t.display))
+			warnings = append(warnings, fmt.Errorf("%w; dropped: not scraped in this run", errs[i]))
 			continue
 		}
 		kept = append(kept, t)
@@ -264,6 +264,6 @@ func (s *Scraper) Stop() []Report {
 }
 
 func (s *Scraper) newWorker(t target) *worker {
-	return &worker{scraper: scraper{target: t, client: s.client, clock: s.cfg.Clock,
+	return &worker{fetcher: fetcher{target: t, client: s.client, clock: s.cfg.Clock,
 		maxBody: s.cfg.MaxBody, parser: newParser()}}
 }

@@ -288,7 +288,7 @@ func TestMisbehavingServers(t *testing.T) {
 	}
 	for i, u := range urls {
 		path := strings.TrimPrefix(u, srv.URL)
-		if w := warnings[i].Error(); !strings.Contains(w, u) || !strings.Contains(w, want[path]) || !strings.Contains(w, "will not be scraped") {
+		if w := warnings[i].Error(); !strings.Contains(w, u) || !strings.Contains(w, want[path]) || !strings.Contains(w, "dropped: not scraped in this run") {
 			t.Errorf("probe warning %q lacks %q", w, want[path])
 		}
 	}
