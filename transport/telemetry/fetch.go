@@ -39,8 +39,9 @@ func newClient(conns int) *http.Client {
 	}}
 }
 
-// fetcher is what one goroutine needs to scrape one URL: its reused
-// buffer and parser make a steady-state scrape allocate only its samples.
+// fetcher is what one goroutine needs to scrape one URL. Its body buffer
+// and parser are reused from scrape to scrape, so they grow once per URL,
+// not once per scrape.
 type fetcher struct {
 	target
 	client  *http.Client
