@@ -1,0 +1,258 @@
+// Package telemetry collects Prometheus metrics while a benchmark runs: a
+// GPU's DCGM exporter (power, energy, utilisation, memory, clocks) and the
+// inference server's own /metrics (vLLM, SGLang, TGI, TensorRT-LLM queue
+// depths, KV-cache use, latency histograms). It only collects: every value
+// becomes a metrics.TelemetrySample handed to a sink, and the reductions
+// (energy per token, the server's view of TTFT) live in metrics.
+//
+// Scraping happens off the request path, on its own goroutines and its own
+// net/http connections, so a slow or dead exporter never delays a request
+// and never shares a connection with the load generator. An exporter that
+// fails is data, as any server error is (SPEC §11): its failures are
+// counted, the time it gave nothing is reported as a gap, and the run goes
+// on.
+package telemetry
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/llmbench/llmbench/metrics"
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+)
+
+// Parse reads one Prometheus text exposition (format 0.0.4, what
+// dcgm-exporter, vLLM, SGLang, TGI and TensorRT-LLM serve) and returns
+// every series in it as a sample stamped at and attributed to source:
+//
+//   - a gauge, counter or untyped series is one sample under its name;
+//   - a histogram is one <name>_bucket sample per bucket with an "le"
+//     label (the +Inf bucket included), then <name>_sum and <name>_count;
+//   - a summary is one <name> sample per quantile with a "quantile" label,
+//     then <name>_sum and <name>_count.
+//
+// Labels are sorted by name; samples come family by family in name order
+// and, within a family, in the order the exposition lists them. The "le"
+// and "quantile" values are the parsed bounds written back in Go's
+// shortest form ("+Inf", "0.25", "1", "1e-05"), so le="1.0" and le="1"
+// read the same: compare them as numbers. A value is kept as exposed, NaN
+// and ±Inf included (DCGM's int64 "not supported" sentinel,
+// 9223372036854775794, too: telling it from data is the reductions' job),
+// except a summary's _count, which expfmt reads as an unsigned integer,
+// so a negative or fractional one (no exporter sends either) comes out
+// wrong. Timestamps in the exposition are ignored: every sample carries
+// at, the moment the scrape was answered, on the clock request records
+// use.
+//
+// The exposition is data from outside, so Parse never panics: anything
+// the text parser rejects is an error saying what and on which line.
+func Parse(r io.Reader, source string, at int64) ([]metrics.TelemetrySample, error) {
+	samples, err := newParser().parse(r, source, at)
+	if err != nil {
+		return nil, fmt.Errorf("telemetry: exposition from %s: %w", source, err)
+	}
+	return samples, nil
+}
+
+// parser keeps one expfmt.TextParser, which must not be shared between
+// goroutines but may be reused: each scraping goroutine owns one, so its
+// read buffer is allocated once per URL, not once per scrape.
+type parser struct {
+	text  expfmt.TextParser
+	names []string
+}
+
+// newParser builds the text parser with UTF-8 name validation. Since
+// prometheus/common v0.66 the zero TextParser panics, and the scheme must
+// be chosen: UTF-8 accepts every name the legacy scheme does (vLLM's
+// "vllm:num_requests_running" included, ':' being legal in both) plus the
+// quoted UTF-8 names newer exporters may send. The deprecated global
+// model.NameValidationScheme is left alone: it belongs to the process,
+// not to this package.
+func newParser() *parser {
+	return &parser{text: expfmt.NewTextParser(model.UTF8Validation)}
+}
+
+// parse is Parse without the source in its errors, for callers that name
+// the URL themselves. A panic inside the third-party parser is turned into
+// an error: an exposition must never be able to stop a run.
+func (p *parser) parse(r io.Reader, source string, at int64) (samples []metrics.TelemetrySample, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			samples, err = nil, fmt.Errorf("the exposition parser failed: %v", v)
+		}
+	}()
+	families, err := p.text.TextToMetricFamilies(r)
+	if err != nil {
+		return nil, err
+	}
+	p.names = p.names[:0]
+	nSamples, nLabels := 0, 0
+	for name, mf := range families {
+		p.names = append(p.names, name)
+		s, l := familySize(mf)
+		nSamples += s
+		nLabels += l
+	}
+	slices.Sort(p.names)
+	b := builder{
+		out:    make([]metrics.TelemetrySample, 0, nSamples),
+		labels: make([]metrics.Label, 0, nLabels),
+		source: source,
+		at:     at,
+	}
+	for _, name := range p.names {
+		b.family(name, families[name])
+	}
+	return b.out, nil
+}
+
+// familySize counts the samples and labels a family turns into, so one
+// allocation of each holds a whole scrape.
+func familySize(mf *dto.MetricFamily) (samples, labels int) {
+	for _, m := range mf.GetMetric() {
+		base := len(m.GetLabel())
+		n, extra := 1, 0
+		switch {
+		case m.GetHistogram() != nil:
+			extra = len(m.GetHistogram().GetBucket()) + 1 // maybe a +Inf to add
+			n = extra + 2
+		case m.GetSummary() != nil:
+			extra = len(m.GetSummary().GetQuantile())
+			n = extra + 2
+		}
+		samples += n
+		labels += n*base + extra
+	}
+	return samples, labels
+}
+
+// builder appends samples, carving their label slices out of one shared
+// array. Each slice is capped at its own length, so a consumer appending
+// to one sample's labels gets a copy instead of overwriting the next's.
+type builder struct {
+	out    []metrics.TelemetrySample
+	labels []metrics.Label
+	source string
+	at     int64
+}
+
+func (b *builder) family(name string, mf *dto.MetricFamily) {
+	for _, m := range mf.GetMetric() {
+		switch mf.GetType() {
+		case dto.MetricType_GAUGE:
+			if g := m.GetGauge(); g != nil && g.Value != nil {
+				b.add(name, m.GetLabel(), "", "", g.GetValue())
+			}
+		case dto.MetricType_COUNTER:
+			if c := m.GetCounter(); c != nil && c.Value != nil {
+				b.add(name, m.GetLabel(), "", "", c.GetValue())
+			}
+		case dto.MetricType_UNTYPED:
+			if u := m.GetUntyped(); u != nil && u.Value != nil {
+				b.add(name, m.GetLabel(), "", "", u.GetValue())
+			}
+		case dto.MetricType_HISTOGRAM, dto.MetricType_GAUGE_HISTOGRAM:
+			if h := m.GetHistogram(); h != nil {
+				b.histogram(name, m.GetLabel(), h)
+			}
+		case dto.MetricType_SUMMARY:
+			if s := m.GetSummary(); s != nil {
+				b.summary(name, m.GetLabel(), s)
+			}
+		}
+	}
+}
+
+// histogram writes the buckets as exposed. A text exposition always ends
+// with le="+Inf" (the format requires it); should one lack it, the
+// _count is that bucket by definition, so it is added from the count, as
+// expfmt's own writer does, and a reader always finds the +Inf bucket.
+func (b *builder) histogram(name string, labels []*dto.LabelPair, h *dto.Histogram) {
+	bucket := name + "_bucket"
+	hasInf := false
+	for _, bk := range h.GetBucket() {
+		if bk.UpperBound == nil {
+			continue
+		}
+		bound := bk.GetUpperBound()
+		hasInf = hasInf || math.IsInf(bound, +1)
+		count := float64(bk.GetCumulativeCount())
+		if bk.CumulativeCountFloat != nil {
+			count = bk.GetCumulativeCountFloat()
+		}
+		b.add(bucket, labels, model.BucketLabel, formatBound(bound), count)
+	}
+	count, hasCount := histogramCount(h)
+	if !hasInf && hasCount {
+		b.add(bucket, labels, model.BucketLabel, "+Inf", count)
+	}
+	if h.SampleSum != nil {
+		b.add(name+"_sum", labels, "", "", h.GetSampleSum())
+	}
+	if hasCount {
+		b.add(name+"_count", labels, "", "", count)
+	}
+}
+
+// histogramCount is the _count line's value, and false when the
+// exposition had none (a zero would be invented data).
+func histogramCount(h *dto.Histogram) (float64, bool) {
+	switch {
+	case h.SampleCountFloat != nil:
+		return h.GetSampleCountFloat(), true
+	case h.SampleCount != nil:
+		return float64(h.GetSampleCount()), true
+	}
+	return 0, false
+}
+
+func (b *builder) summary(name string, labels []*dto.LabelPair, s *dto.Summary) {
+	for _, q := range s.GetQuantile() {
+		if q.Quantile == nil || q.Value == nil {
+			continue
+		}
+		b.add(name, labels, model.QuantileLabel, formatBound(q.GetQuantile()), q.GetValue())
+	}
+	if s.SampleSum != nil {
+		b.add(name+"_sum", labels, "", "", s.GetSampleSum())
+	}
+	if s.SampleCount != nil {
+		b.add(name+"_count", labels, "", "", float64(s.GetSampleCount()))
+	}
+}
+
+// add appends one sample with the series labels plus, when extraName is
+// set, one more (le or quantile), sorted by name.
+func (b *builder) add(name string, pairs []*dto.LabelPair, extraName, extraValue string, v float64) {
+	start := len(b.labels)
+	for _, lp := range pairs {
+		b.labels = append(b.labels, metrics.Label{Name: lp.GetName(), Value: lp.GetValue()})
+	}
+	if extraName != "" {
+		b.labels = append(b.labels, metrics.Label{Name: extraName, Value: extraValue})
+	}
+	ls := b.labels[start:len(b.labels):len(b.labels)]
+	slices.SortStableFunc(ls, func(x, y metrics.Label) int { return cmp.Compare(x.Name, y.Name) })
+	b.out = append(b.out, metrics.TelemetrySample{Time: b.at, Source: b.source, Name: name, Labels: ls, Value: v})
+}
+
+// formatBound writes a bucket bound or quantile the way expfmt writes
+// them back out: +Inf, -Inf, NaN, else the shortest exact decimal.
+func formatBound(f float64) string {
+	switch {
+	case math.IsInf(f, +1):
+		return "+Inf"
+	case math.IsInf(f, -1):
+		return "-Inf"
+	case math.IsNaN(f):
+		return "NaN"
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}
