@@ -43,9 +43,17 @@ type telemetryData struct {
 	notes   []string
 }
 
+// dcgmBlank is the smallest of DCGM's "blank" sentinels: DCGM marks a
+// field it cannot read with values just below the int64 maximum
+// (DCGM_INT64_BLANK 0x7ffffffffffffff0 and its neighbours, such as the
+// 9223372036854775794 dcgm-exporter prints), never a real reading.
+const dcgmBlank = float64(0x7ffffffffffffff0)
+
+func isDCGMBlank(v float64) bool { return v >= dcgmBlank }
+
 // prepareTelemetry sorts the samples by time, groups them into series and
 // drops what no statistic can use, saying so in notes: values that are NaN
-// or ±Inf (an exporter's way of saying "no reading") and a second sample
+// or ±Inf or a DCGM blank (an exporter's ways of saying "no reading") and a second sample
 // of the same series at the same instant (a duplicated exposition line),
 // of which the first is kept.
 func prepareTelemetry(samples []TelemetrySample) *telemetryData {
@@ -61,7 +69,7 @@ func prepareTelemetry(samples []TelemetrySample) *telemetryData {
 	for _, i := range order {
 		s := &samples[i]
 		d.scrapes[s.Source] = append(d.scrapes[s.Source], s.Time)
-		if math.IsNaN(s.Value) || math.IsInf(s.Value, 0) {
+		if math.IsNaN(s.Value) || math.IsInf(s.Value, 0) || isDCGMBlank(s.Value) {
 			nonFinite[s.Name]++
 			continue
 		}
@@ -100,7 +108,7 @@ func prepareNotes(nonFinite map[string]int, duplicates int) []string {
 	}
 	if total > 0 {
 		slices.Sort(names)
-		notes = append(notes, fmt.Sprintf("%d NaN or infinite values ignored (%s)", total, strings.Join(names, ", ")))
+		notes = append(notes, fmt.Sprintf("%d NaN, infinite or DCGM-blank values ignored (%s)", total, strings.Join(names, ", ")))
 	}
 	if duplicates > 0 {
 		notes = append(notes, fmt.Sprintf("%d duplicate samples (same series, same scrape) ignored; the first of each was kept", duplicates))

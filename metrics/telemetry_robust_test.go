@@ -53,6 +53,7 @@ func TestTelemetryBadValues(t *testing.T) {
 		dcgm(2, "h:9400", "0", temp, math.NaN()),
 		dcgm(3, "h:9400", "0", temp, math.Inf(+1)),
 		dcgm(4, "h:9400", "0", temp, 70),
+		dcgm(4.5, "h:9400", "0", temp, 9223372036854775794), // DCGM's "blank"
 		tsample(2, "v:8000", "vllm:num_requests_waiting", math.Inf(-1)),
 		tsample(3, "v:8000", "vllm:num_requests_waiting", 5),
 	}
@@ -64,7 +65,7 @@ func TestTelemetryBadValues(t *testing.T) {
 	if s.Server.Waiting == nil || s.Server.Waiting.Count != 1 || s.Server.Waiting.Avg != 5 {
 		t.Errorf("waiting %+v, want the one finite sample", s.Server.Waiting)
 	}
-	if !containsNote(s.Notes, "3 NaN or infinite values ignored (DCGM_FI_DEV_GPU_TEMP, vllm:num_requests_waiting)") ||
+	if !containsNote(s.Notes, "4 NaN, infinite or DCGM-blank values ignored (DCGM_FI_DEV_GPU_TEMP, vllm:num_requests_waiting)") ||
 		!containsNote(s.Notes, "1 duplicate samples") {
 		t.Errorf("notes %q", s.Notes)
 	}
