@@ -20,10 +20,7 @@ var secretParams = []string{"key", "api_key", "apikey", "token", "access_token",
 func RedactURL(rawURL string) string {
 	u, err := url.Parse(rawURL)
 	if err != nil {
-		if i := strings.IndexAny(rawURL, "?@"); i >= 0 {
-			return rawURL[:i]
-		}
-		return rawURL
+		return redactUnparsed(rawURL)
 	}
 	changed := u.User != nil || u.Fragment != ""
 	u.User = nil
@@ -42,6 +39,29 @@ func RedactURL(rawURL string) string {
 		return rawURL // nothing to strip: keep it as written (sim://?... would lose its "//")
 	}
 	return u.String()
+}
+
+// redactUnparsed strips what may be a secret from a URL url.Parse
+// refused: the query, and user information — everything between the
+// scheme's "//" and the last "@" of the authority ("http://u:pa ss@h"
+// keeps "http://h"), so a password with an odd character is never cut in
+// half and half shown.
+func redactUnparsed(rawURL string) string {
+	if i := strings.IndexByte(rawURL, '?'); i >= 0 {
+		rawURL = rawURL[:i]
+	}
+	start := 0
+	if i := strings.Index(rawURL, "//"); i >= 0 {
+		start = i + 2
+	}
+	end := len(rawURL)
+	if i := strings.IndexByte(rawURL[start:], '/'); i >= 0 {
+		end = start + i
+	}
+	if at := strings.LastIndexByte(rawURL[start:end], '@'); at >= 0 {
+		return rawURL[:start] + rawURL[start+at+1:]
+	}
+	return rawURL
 }
 
 func isSecretParam(name string) bool {

@@ -10,7 +10,9 @@ func TestRedactURL(t *testing.T) {
 		"https://host/openai/deployments/d?api-version=2024&sig=zz": "https://host/openai/deployments/d?api-version=2024",
 		"https://host/v1?access_token=t#x":                          "https://host/v1",
 		"":                                                          "",
-		"://bad@host?key=1":                                         "://bad",
+		"://bad@host?key=1":                                         "://host",
+		"http://u:pa ss@h/v1":                                       "http://h/v1",
+		"http://u:p%zz@h:1/x?k=1":                                   "http://h:1/x",
 		"sim://?max_batch=4":                                        "sim://?max_batch=4",
 	} {
 		if got := RedactURL(in); got != want {
