@@ -130,6 +130,9 @@ func newPointValue(exp *runtime.Experiment, pr *runtime.PointResult) *pointValue
 		p.summary = &pr.Outcome.Summary
 	}
 	addMetrics(attrs, p.summary, exp.CostPerHour)
+	if pr.Outcome != nil && pr.Outcome.Telemetry != nil {
+		addTelemetry(attrs, &pr.Outcome.Telemetry.Summary)
+	}
 	attrs["components"] = componentValues(exp, pr)
 	attrs["gates"] = gateResults(pr.Gates)
 	attrs["passed"] = starlark.Bool(allPassed(pr.Gates))

@@ -31,9 +31,23 @@ var distMetrics = []struct {
 	{"chunk_gap", nsToMs, func(s *metrics.Summary) *metrics.Distribution { return s.ChunkGap }},
 }
 
-// telemetryMetrics are gate metrics no summary holds yet; they read None
-// so a check() written for them fails clearly rather than on a typo.
-var telemetryMetrics = []string{"energy_per_token", "gpu_power", "gpu_utilization"}
+// telemetryMetrics are the gate metrics read from a point's telemetry;
+// None when nothing was scraped or the scrape lacked them, so a check()
+// written for them fails clearly rather than on a typo.
+var telemetryMetrics = []string{"energy_per_token", "gpu_power", "gpu_utilization", "kv_cache_usage", "num_requests_waiting"}
+
+// addTelemetry sets the telemetry metrics a point measured, each as its
+// gate reads it (gpu_power the average total in W, gpu_utilization and
+// kv_cache_usage in %, energy_per_token in J/token), in report units.
+func addTelemetry(attrs starlark.StringDict, t *metrics.TelemetrySummary) {
+	for _, name := range telemetryMetrics {
+		v, err := metrics.Gate{Metric: name}.MeasureTelemetry(t)
+		if err == nil {
+			shown, _ := metrics.InReportUnits(name, v)
+			attrs[name] = float(shown)
+		}
+	}
+}
 
 // addMetrics sets every metric attribute of a point; all are None when the
 // point has no summary.

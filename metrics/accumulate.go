@@ -118,6 +118,7 @@ func (a *Accumulator) Summary() Summary {
 	s.RequestCount = a.count
 	if a.count > 0 {
 		s.Duration = a.last - a.firstSent
+		s.Start, s.End = a.firstSent, a.last
 	}
 	s.OutputTokenThroughput = perSecond(float64(a.oslSum), s.Duration)
 	s.RequestThroughput = perSecond(float64(s.Completed), s.Duration)

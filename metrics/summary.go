@@ -65,6 +65,10 @@ type Summary struct {
 	// request sent, in ns (GenAI-Perf's benchmark duration), both over the
 	// completed requests with content.
 	Duration int64
+	// Start and End bound Duration: the first request sent and the last
+	// content chunk, in ns on the records' clock — the window the point's
+	// telemetry (energy, server histograms) is reduced over.
+	Start, End int64
 
 	// Beyond GenAI-Perf.
 	// ChunkGap pools every gap between consecutive content chunks of every

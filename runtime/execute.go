@@ -33,6 +33,11 @@ type Job struct {
 	// Track names the metrics a baseline gate compares on: the outcome
 	// keeps their per-request values in Series (not the records).
 	Track []string
+	// Telemetry is what is scraped while the point runs.
+	Telemetry TelemetryPlan
+	// CostPerHour and Currency price the point's tokens.
+	CostPerHour float64
+	Currency    string
 }
 
 // RecordWriter takes finished records in completion order.
@@ -66,6 +71,8 @@ type Outcome struct {
 	// Series holds what baseline gates compare on (Job.Track); nil when
 	// nothing was tracked.
 	Series *metrics.Series
+	// Telemetry is what was scraped during the run; nil when nothing was.
+	Telemetry *PointTelemetry
 }
 
 // ComponentSummary is one dataset component's share of a point, reduced
@@ -100,15 +107,17 @@ func Execute(ctx context.Context, job Job) (*Outcome, error) {
 	if reqs == nil {
 		reqs = Requests(job.Endpoint, job.Entries)
 	}
-	ctx, abort := context.WithCancel(ctx)
+	tel := startTelemetry(ctx, job.Telemetry, base, clock) // warm-up included: counters must bracket the window
+	runCtx, abort := context.WithCancel(ctx)
 	defer abort()
 	red := newReduction(&job, reqs, abort)
 	job.Point.OnRecord = red.take
-	res := Run(ctx, job.Point, client, clock, reqs)
+	res := Run(runCtx, job.Point, client, clock, reqs)
 	red.wait()
 	out := &Outcome{Target: client.Target(), Interrupted: res.Interrupted,
 		Counting: red.counting(), Summary: red.whole.Summary(), Components: red.parts.Summaries(),
 		Goodput: job.Goodput, RecordsErr: red.writeErr, Series: red.series}
+	out.Telemetry = tel.finish(ctx, telemetryWindow(&out.Summary, job.CostPerHour, job.Currency))
 	if red.overBudget {
 		out.Aborted = red.exceeded(&out.Summary)
 	}

@@ -43,9 +43,14 @@ type Experiment struct {
 	Goodput []metrics.SLO
 	// Repeats runs each point this many times (at least 1).
 	Repeats int
-	// Telemetry lists Prometheus /metrics URLs to scrape during each point.
-	Telemetry   []string
+	// Telemetry lists Prometheus /metrics URLs to scrape during each point
+	// (the endpoint's own /metrics is tried too).
+	Telemetry []string
+	// TelemetryInterval is the scrape period; 0 means 0.33 s.
+	TelemetryInterval time.Duration
+	// CostPerHour prices the deployment, in Currency ("EUR" when empty).
 	CostPerHour float64
+	Currency    string
 	// Baseline names a stored result set to compare with, as the
 	// scenario or --baseline gave it.
 	Baseline string

@@ -68,6 +68,11 @@ func transferOf(results []runtime.ExperimentResult) []experimentRun {
 					c := *o
 					c.RecordsErr = nil // an error value does not travel; check() never sees it
 					c.Series = nil     // nor what baseline gates compared
+					if c.Telemetry != nil {
+						t := *c.Telemetry
+						t.Samples, t.Reports = nil, nil // check() reads the summary only
+						c.Telemetry = &t
+					}
 					pr.Repeats = append(pr.Repeats, c)
 				}
 			}
