@@ -16,8 +16,11 @@ import (
 // saved with the runs (-save), so a table re-judged from a file (-load)
 // describes the runs it was made from.
 type config struct {
-	Target      string // "sim" or an OpenAI base URL
-	Model       string
+	Target string // "sim" or an OpenAI base URL
+	Model  string
+	// Tokenizer, when set, makes prompts token-exact and counts tokens
+	// with it, as endpoint(tokenizer=...) does.
+	Tokenizer   string
 	Pairs       int // pairs per one-repeat cell (see plan)
 	Requests    int
 	Warmup      int
@@ -50,12 +53,13 @@ func parseFlags(args []string) (config, error) {
 	fs := flag.NewFlagSet("calibrate", flag.ContinueOnError)
 	fs.StringVar(&c.Target, "target", "sim", `"sim" (a fresh built-in simulator per run, on 127.0.0.1) or an OpenAI base URL such as http://127.0.0.1:11434/v1`)
 	fs.StringVar(&c.Model, "model", "llmbench-sim", "model name sent in requests")
+	fs.StringVar(&c.Tokenizer, "tokenizer", "", "tokenizer.json file or folder (or Hugging Face id) for token-exact prompts and token counts; default: prompts of words, tokens from the server's usage")
 	fs.IntVar(&c.Pairs, "pairs", 150, "pairs per one-repeat cell; a round gives max(-repeats) of them, and one pair to each cell of r repeats per r runs")
 	fs.IntVar(&c.Requests, "requests", 150, "measured requests per run")
 	fs.IntVar(&c.Warmup, "warmup", 8, "warm-up requests per run, not measured")
 	fs.IntVar(&c.Concurrency, "concurrency", 8, "closed-loop concurrency")
 	fs.IntVar(&c.InputTokens, "input-tokens", 128, "mean prompt length (normal, sd = mean/10)")
-	fs.IntVar(&c.OutputTokens, "output-tokens", 24, "max_tokens of every request")
+	fs.IntVar(&c.OutputTokens, "output-tokens", 16, "max_tokens of every request")
 	repeats := fs.String("repeats", "1,3", "repeats per side to judge with (1: bootstrap, ≥2: Welch)")
 	slow := fs.String("slowdown", "5%,15%", `ITL slowdowns of the candidate server (simulator only); "" for false alarms alone`)
 	tols := fs.String("tolerance", "0,10%", "tolerances (--max-regression) to judge at")
@@ -129,6 +133,9 @@ func (c config) describe() string {
 		" + " + c.Sim.ITLPerSeq.String() + " per other sequence, jitter " + pct(c.Sim.Jitter) + ", a new seed per run)"
 	if !c.isSim() {
 		target = c.Target + " model " + c.Model
+	}
+	if c.Tokenizer != "" {
+		target += ", tokenizer " + c.Tokenizer
 	}
 	return fmt.Sprintf("%s; concurrency %d, %d requests (+%d warm-up) per run, input normal(%d, %d) tokens, output %d tokens",
 		target, c.Concurrency, c.Requests, c.Warmup, c.InputTokens, max(c.InputTokens/10, 1), c.OutputTokens)

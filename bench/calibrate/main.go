@@ -22,6 +22,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 )
@@ -76,7 +77,16 @@ func run(ctx context.Context, cfg config) error {
 	md := renderMarkdown(res, st, cfg)
 	fmt.Print(md)
 	if cfg.out != "" {
-		return os.WriteFile(cfg.out, []byte(md), 0o644)
+		return writeFile(cfg.out, []byte(md))
 	}
 	return nil
+}
+
+// writeFile writes data to path, making its folder first (out/ is not in
+// the repository).
+func writeFile(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, data, 0o644)
 }

@@ -58,7 +58,7 @@ func measureRun(ctx context.Context, c config, spec runSpec, s side) (storedRun,
 	exp := &runtime.Experiment{
 		Name: "calibrate",
 		Endpoint: runtime.Endpoint{URL: url, API: transport.Chat, Stream: true, Model: c.Model,
-			Timeout: 5 * time.Minute},
+			Timeout: 5 * time.Minute, Tokenizer: c.Tokenizer},
 		Dataset: dataset.Synthetic{Input: dataset.Normal{Mu: float64(c.InputTokens), Sigma: float64(max(c.InputTokens/10, 1))},
 			Output: dataset.Fixed{N: float64(c.OutputTokens)}, Entries: c.Requests + c.Warmup, Seed: uint64(seed)},
 		Load:     runtime.Load{Concurrency: c.Concurrency},

@@ -7,6 +7,7 @@ import (
 	"encoding/gob"
 	"fmt"
 	"os"
+	"path/filepath"
 	goruntime "runtime"
 	"slices"
 	"strings"
@@ -69,6 +70,9 @@ func (st *store) run(round, side, rep int) *storedRun {
 }
 
 func (st *store) save(path string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
 	f, err := os.Create(path)
 	if err != nil {
 		return err
