@@ -4,7 +4,13 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/llmbench/llmbench/metrics"
 )
+
+func metricsInterval(ratio, lo, hi float64) metrics.RatioInterval {
+	return metrics.RatioInterval{Ratio: ratio, Low: lo, High: hi}
+}
 
 // TestWilson checks the interval against values computed by hand from
 // center = (p + z²/2n)/(1 + z²/n), half = z/(1 + z²/n)·√(p(1−p)/n + z²/4n²).
@@ -100,5 +106,25 @@ func TestPlan(t *testing.T) {
 	}
 	if g := newPlan(config{Pairs: 4, Repeats: []int{2, 3}}).groups(2); len(g) != 1 {
 		t.Errorf("2 repeats out of 3 per side: %v, want one group", g)
+	}
+}
+
+// TestSpread: ln ratios 0, 0.1, −0.1, 0.2 and an outlier 5 have median
+// 0.1, absolute deviations 0.1, 0, 0.2, 0.1, 4.9 with median 0.1, so a
+// robust SD of 0.14826 that the outlier does not move; of the intervals
+// [e^(r−0.05), e^(r+0.05)] only the one around r = 0 contains 1.
+func TestSpread(t *testing.T) {
+	var s spread
+	for _, r := range []float64{0, 0.1, -0.1, 0.2, 5} {
+		s.add(metricsInterval(math.Exp(r), math.Exp(r-0.05), math.Exp(r+0.05)))
+	}
+	if got := s.robustSD(); math.Abs(got-0.14826) > 1e-9 {
+		t.Errorf("robust SD = %g, want 0.14826", got)
+	}
+	if s.Covers != 1 {
+		t.Errorf("%d intervals contain 1, want 1 (the one around ratio 1)", s.Covers)
+	}
+	if got := mean(s.LogHalfWidth); math.Abs(got-0.05) > 1e-12 {
+		t.Errorf("mean half-width %g, want 0.05", got)
 	}
 }

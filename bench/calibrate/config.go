@@ -35,7 +35,7 @@ type config struct {
 	// Sim is the simulated server of -target sim (baseline timings).
 	Sim simTimings
 
-	out, save, load string
+	out, save, load, runsCSV string
 }
 
 // simTimings are the simulator knobs a run uses; the candidate's ITL and
@@ -71,6 +71,7 @@ func parseFlags(args []string) (config, error) {
 	fs.Float64Var(&c.Sim.Jitter, "sim-jitter", 0.05, "simulator: relative jitter of every delay")
 	fs.StringVar(&c.out, "out", "", "also write the Markdown table to this file")
 	fs.StringVar(&c.save, "save", "", "save every measured run (records) to this file, to re-judge with -load")
+	fs.StringVar(&c.runsCSV, "runs-csv", "", "also write one CSV row per run (headline values, start time) to this file")
 	fs.StringVar(&c.load, "load", "", "judge the runs saved in this file instead of measuring")
 	if err := fs.Parse(args); err != nil {
 		return c, err
@@ -122,9 +123,9 @@ func (c config) validate() error {
 // restoreFrom takes the measurement settings of saved runs, keeping this
 // command line's judging settings (tolerances) and outputs.
 func (c *config) restoreFrom(saved config) {
-	tols, out := c.Tolerances, c.out
+	tols, out, csv := c.Tolerances, c.out, c.runsCSV
 	*c = saved
-	c.Tolerances, c.out = tols, out
+	c.Tolerances, c.out, c.runsCSV = tols, out, csv
 }
 
 // describe is the setup in one line, for progress output and the table.

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/llmbench/llmbench/metrics"
@@ -75,6 +76,31 @@ func (s *spread) sd() float64 {
 		sq += (v - mean) * (v - mean)
 	}
 	return math.Sqrt(sq / (n - 1))
+}
+
+// robustSD is 1.4826 × the median absolute deviation of the log ratios
+// from their median: the standard deviation they would have without
+// their outliers (one stalled run moves a p99 by tens of percent).
+func (s *spread) robustSD() float64 {
+	if len(s.LogRatio) < 2 {
+		return math.NaN()
+	}
+	med := median(s.LogRatio)
+	dev := make([]float64, len(s.LogRatio))
+	for i, v := range s.LogRatio {
+		dev[i] = math.Abs(v - med)
+	}
+	return 1.4826 * median(dev)
+}
+
+func median(v []float64) float64 {
+	s := slices.Clone(v)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
 }
 
 // meanRatio is the geometric mean ratio.

@@ -68,6 +68,11 @@ func run(ctx context.Context, cfg config) error {
 			return err
 		}
 	}
+	if cfg.runsCSV != "" {
+		if err := writeRunsCSV(cfg.runsCSV, st); err != nil {
+			return err
+		}
+	}
 	t0 := time.Now()
 	res, err := judgeAll(st, cfg)
 	if err != nil {
