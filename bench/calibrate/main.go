@@ -5,9 +5,12 @@
 // power") quotes its table; the synthetic test in metrics/ only checks the
 // method on made-up data, this checks it on runs the engine really made.
 //
-//	go run ./bench/calibrate -pairs 150 -out calibration-sim.md
+//	go run ./bench/calibrate -pairs 150 -out out/compare-calibration/sim.md
 //	go run ./bench/calibrate -target http://127.0.0.1:11434/v1 -model tiny \
-//	    -pairs 24 -repeats 1 -slowdown "" -concurrency 2 -requests 40 ...
+//	    -pairs 24 -repeats 1 -slowdown "" -concurrency 2 -requests 30 ...
+//
+// (task compare-calibration and task compare-calibration-real run both
+// with the settings docs/compare.md quotes.)
 //
 // Each run goes through runtime.RunExperiment (the engine behind
 // `llmbench run`) over HTTP on 127.0.0.1, against a fresh simulator per
