@@ -128,7 +128,7 @@ func noiseTable(res *results, repeats []int, tol float64) string {
 		for _, m := range res.Metrics {
 			s := t.Spread[m]
 			if s == nil || len(s.LogRatio) < 2 {
-				fmt.Fprintf(&b, "| %d | %s | – | – | – | – | – (exact: 0 on both sides) |\n", r, m)
+				fmt.Fprintf(&b, "| %d | %s | – | – | – | – | – (no finite interval: 0 on both sides, or a tail too thin to bound) |\n", r, m)
 				continue
 			}
 			sd, rsd, half := s.sd(), s.robustSD(), mean(s.LogHalfWidth)

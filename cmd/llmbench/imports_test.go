@@ -17,7 +17,7 @@ var allowedImports = map[string][]string{
 	"runtime":   {"transport", "metrics"},
 	"reports":   {"metrics", "runtime"},
 	"builtins":  {"runtime", "transport", "metrics", "stdlib"},
-	"bench":     {"runtime", "transport", "metrics"},
+	"bench":     {"runtime", "transport", "metrics", "reports"}, // bench/calibrate judges with the code compare runs
 	"stdlib":    {},
 	"cmd":       {"*"},
 }
