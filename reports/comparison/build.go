@@ -73,3 +73,36 @@ func singleRunWarning(r *Report) string {
 	}
 	return ""
 }
+
+// compareOne compares one metric at a pair: of the whole point, or of one
+// dataset component ("ttft.p99@component=chat").
+func compareOne(name string, p Pair, opt Options) (metrics.Comparison, error) {
+	metric, component, err := metrics.SplitComponent(name)
+	if err != nil {
+		return metrics.Comparison{}, err
+	}
+	baseRuns, candRuns := p.Baseline, p.Candidate
+	if component != "" {
+		if p.Components == nil {
+			return metrics.Comparison{}, fmt.Errorf("%s: the point has no dataset components", name)
+		}
+		if baseRuns, candRuns, err = p.Components(component); err != nil {
+			return metrics.Comparison{}, fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	base, err := metrics.SampleOf(metric, baseRuns)
+	if err != nil {
+		return metrics.Comparison{}, fmt.Errorf("baseline: %w", err)
+	}
+	cand, err := metrics.SampleOf(metric, candRuns)
+	if err != nil {
+		return metrics.Comparison{}, fmt.Errorf("candidate: %w", err)
+	}
+	o := opt.CompareOptions
+	if tol, ok := opt.Tolerances[name]; ok {
+		o.Tolerance = tol
+	}
+	c, err := metrics.Compare(metric, base, cand, o)
+	c.Metric = name
+	return c, err
+}
