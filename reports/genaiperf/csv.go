@@ -42,6 +42,7 @@ func WriteCSV(w io.Writer, r *Run, s *metrics.Summary) error {
 	}
 	cw.row("Error Count (count)", pyComma2(float64(s.Failed)))
 	cw.row("Error Rate (%)", pyComma2(s.ErrorRate*100))
+	writeTelemetryCSV(&cw, r.Telemetry)
 	return cw.flush()
 }
 

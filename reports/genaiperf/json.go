@@ -34,6 +34,9 @@ var jsonStats = []string{"avg", "p1", "p5", "p10", "p25", "p50", "p75", "p90", "
 // "mean_concurrency", and "schedule_lag" and "chunk_gap" as ms statistics.
 func WriteJSON(w io.Writer, r *Run, s *metrics.Summary) error {
 	doc := statsObject(r, s)
+	if ts := telemetryStats(r.Telemetry); ts != nil {
+		doc.set("telemetry_stats", ts)
+	}
 	doc.set("input_config", inputConfig(r))
 	doc.set("llmbench", llmbenchBlock(r, s))
 	b, err := marshal(doc, pythonIndent)

@@ -3,6 +3,8 @@ package genaiperf
 import (
 	"encoding/json"
 	"strconv"
+
+	"github.com/llmbench/llmbench/metrics"
 )
 
 // Run describes how a load point was produced: everything GenAI-Perf's
@@ -37,6 +39,11 @@ type Run struct {
 	Backend string
 	// ServerMetricsURLs are the telemetry sources, echoed in input_config.
 	ServerMetricsURLs []string
+	// Telemetry is what the point's scrapes came to; nil when nothing was
+	// scraped. Its GPUs fill telemetry_stats and the CSV's GPU tables. Not
+	// part of the saved run description: telemetry.parquet keeps the
+	// samples it is reduced from.
+	Telemetry *metrics.TelemetrySummary `json:"-"`
 
 	// Stimulus is the load: concurrency or request rate.
 	Stimulus Stimulus
