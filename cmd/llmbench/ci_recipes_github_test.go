@@ -50,14 +50,15 @@ func testGitHubRecipe(t *testing.T, r ciRecipes, fast, slow string) {
 	if !main.saved || cache.path != "baseline/" || !strings.HasPrefix(cache.key, "llmbench-baseline-") {
 		t.Fatalf("main: baseline not saved: %+v", cache)
 	}
-	if _, err := os.Stat(filepath.Join(cache.dir, "chat", "concurrency4", "records.parquet")); err != nil {
+	if _, err := os.Stat(filepath.Join(cache.dir, "chat", recipePoint, "records.parquet")); err != nil {
 		t.Errorf("the saved baseline lacks the run's records: %v", err)
 	}
 	if main.comment != "" || main.restored || !main.uploaded || !strings.Contains(main.summary, "skipped: no baseline") {
 		t.Errorf("main: comment %q, restored %v, uploaded %v, summary:\n%s", main.comment, main.restored, main.uploaded, main.summary)
 	}
 
-	same := runGitHubJob(t, perf, r, "pull_request", fast, cache)
+	same := rerunIfNoisy(t, "PR, same server", func() ghJob { return runGitHubJob(t, perf, r, "pull_request", fast, cache) },
+		func(j ghJob) string { return noisyPass(t, j.run, j.dir) })
 	if same.run.code != 0 || !same.restored || !strings.Contains(same.run.stdout, "vs baseline") {
 		t.Fatalf("PR, same server: run step exit %d, restored %v\n%s%s", same.run.code, same.restored, same.run.stdout, same.run.stderr)
 	}
@@ -76,7 +77,8 @@ func testGitHubRecipe(t *testing.T, r ciRecipes, fast, slow string) {
 		t.Errorf("a pull request replaced its baseline/")
 	}
 
-	slower := runGitHubJob(t, perf, r, "pull_request", slow, cache)
+	slower := rerunIfNoisy(t, "PR, 15% slower ITL", func() ghJob { return runGitHubJob(t, perf, r, "pull_request", slow, cache) },
+		func(j ghJob) string { return noisyFailure(j.run) })
 	if slower.run.code != 1 || !strings.Contains(slower.run.stdout, "✗ itl.p50 <= baseline * 1.10") {
 		t.Fatalf("PR, 15%% slower ITL: run step exit %d, want 1 naming itl.p50\n%s%s", slower.run.code, slower.run.stdout, slower.run.stderr)
 	}
@@ -84,10 +86,12 @@ func testGitHubRecipe(t *testing.T, r ciRecipes, fast, slow string) {
 		t.Errorf("PR, 15%% slower ITL: the always() steps did not report: comment %v, uploaded %v, summary:\n%s",
 			slower.comment != "", slower.uploaded, slower.summary)
 	}
-	if got := slower.steps["Keep this run as the baseline"]; got != "skipped" || slower.saved {
-		t.Errorf("PR, 15%% slower ITL: keep step %q, saved %v; want skipped after the failure", got, slower.saved)
+	if got, want := readFileString(t, filepath.Join(slower.dir, "baseline", "summary.json")), readFileString(t, filepath.Join(cache.dir, "summary.json")); got != want || slower.saved {
+		t.Errorf("PR, 15%% slower ITL: the failing run replaced baseline/ or saved a cache (%v)", slower.saved)
 	}
 	t.Logf("steps of the failing pull request: %v", slower.steps)
+	logGate(t, "PR, same server", same.run.stdout, "itl.p50 <= baseline * 1.10")
+	logGate(t, "PR, 15% slower ITL", slower.run.stdout, "itl.p50 <= baseline * 1.10")
 }
 
 // runGitHubJob runs the job's steps in a fresh checkout as GitHub would for

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -67,9 +68,10 @@ func (a *glAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // glJob is what one simulated GitLab CI job left.
 type glJob struct {
-	dir    string
-	script cliResult // before_script and script, run as one shell as GitLab does
-	notes  int       // notes posted by after_script
+	dir       string
+	script    cliResult // before_script and script, run as one shell as GitLab does
+	downloads int       // artifact archives the job fetched
+	notes     []string  // merge request notes after_script posted
 }
 
 func testGitLabRecipe(t *testing.T, r ciRecipes, fast, slow string) {
@@ -84,51 +86,63 @@ func testGitLabRecipe(t *testing.T, r ciRecipes, fast, slow string) {
 	api := &glAPI{}
 	srv := httptest.NewServer(api)
 	defer srv.Close()
+	job := func(source, url string) func() glJob {
+		return func() glJob { return runGitLabJob(t, perf, r, source, url, srv.URL, api) }
+	}
 
-	first := runGitLabJob(t, perf, r, "merge_request_event", fast, srv.URL, api)
-	if first.script.code != 0 || !strings.Contains(first.script.stdout, "3 skipped (no baseline)") {
+	first := job("merge_request_event", fast)()
+	if first.script.code != 0 || !strings.Contains(first.script.stdout, "3 skipped (no baseline)") || first.downloads != 0 {
 		t.Fatalf("MR before any main run: exit %d, want 0 with the baseline gates skipped\n%s%s", first.script.code, first.script.stdout, first.script.stderr)
 	}
 
-	main := runGitLabJob(t, perf, r, "push", fast, srv.URL, api)
-	if main.script.code != 0 || main.notes != 0 {
-		t.Fatalf("main: exit %d, %d notes\n%s%s", main.script.code, main.notes, main.script.stdout, main.script.stderr)
+	main := job("push", fast)()
+	if main.script.code != 0 || len(main.notes) != 0 || main.downloads != 0 {
+		t.Fatalf("main: exit %d, %d notes, %d downloads\n%s%s", main.script.code, len(main.notes), main.downloads, main.script.stdout, main.script.stderr)
 	}
 	api.mu.Lock()
 	api.artifacts = zipArtifacts(t, main.dir, paths) // the job passed: its artifacts are the latest successful ones
 	api.mu.Unlock()
 
-	same := runGitLabJob(t, perf, r, "merge_request_event", fast, srv.URL, api)
-	if same.script.code != 0 || !strings.Contains(same.script.stdout, "vs baseline") {
-		t.Fatalf("MR, same server: exit %d\n%s%s", same.script.code, same.script.stdout, same.script.stderr)
+	same := rerunIfNoisy(t, "MR, same server", job("merge_request_event", fast), func(j glJob) string {
+		return noisyPass(t, j.script, j.dir)
+	})
+	if same.script.code != 0 || !strings.Contains(same.script.stdout, "vs baseline") || same.downloads != 1 {
+		t.Fatalf("MR, same server: exit %d, %d downloads\n%s%s", same.script.code, same.downloads, same.script.stdout, same.script.stderr)
 	}
-	if _, err := os.Stat(filepath.Join(same.dir, "baseline", "chat", "concurrency4", "records.parquet")); err != nil {
+	if _, err := os.Stat(filepath.Join(same.dir, "baseline", "chat", recipePoint, "records.parquet")); err != nil {
 		t.Errorf("MR, same server: main's results/ not unpacked as baseline/: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(same.dir, "results", "compare.json")); err != nil {
 		t.Error(err)
 	}
 
-	slower := runGitLabJob(t, perf, r, "merge_request_event", slow, srv.URL, api)
+	slower := rerunIfNoisy(t, "MR, 15% slower ITL", job("merge_request_event", slow), func(j glJob) string {
+		return noisyFailure(j.script)
+	})
 	if slower.script.code != 1 || !strings.Contains(slower.script.stdout, "✗ itl.p50 <= baseline * 1.10") {
 		t.Fatalf("MR, 15%% slower ITL: exit %d, want 1 naming itl.p50\n%s%s", slower.script.code, slower.script.stdout, slower.script.stderr)
 	}
+	logGate(t, "MR, same server", same.script.stdout, "itl.p50 <= baseline * 1.10")
+	logGate(t, "MR, 15% slower ITL", slower.script.stdout, "itl.p50 <= baseline * 1.10")
 
-	api.mu.Lock()
-	defer api.mu.Unlock()
-	if api.downloads != 2 || len(api.unknown) > 0 {
-		t.Errorf("%d artifact downloads, want 2; unexpected requests %q", api.downloads, api.unknown)
-	}
-	if len(api.notes) != 3 {
-		t.Fatalf("%d notes posted, want one per merge request job (3)", len(api.notes))
-	}
-	for i, want := range []string{"skipped: no baseline", "llmbench compare", "❌"} {
-		if !strings.Contains(api.notes[i], want) {
-			t.Errorf("note %d lacks %q:\n%s", i, want, api.notes[i])
+	for _, c := range []struct {
+		what string
+		j    glJob
+		want []string
+	}{
+		{"MR before any main run", first, []string{"skipped: no baseline"}},
+		{"MR, same server", same, []string{"llmbench compare", "vs baseline"}},
+		{"MR, 15% slower ITL", slower, []string{"❌", "itl.p50"}},
+	} {
+		if len(c.j.notes) != 1 {
+			t.Errorf("%s: %d notes posted, want 1", c.what, len(c.j.notes))
+			continue
 		}
-	}
-	if !strings.Contains(api.notes[2], "itl.p50") {
-		t.Errorf("the failing merge request's note does not name itl.p50:\n%s", api.notes[2])
+		for _, want := range c.want {
+			if !strings.Contains(c.j.notes[0], want) {
+				t.Errorf("%s: the note lacks %q:\n%s", c.what, want, c.j.notes[0])
+			}
+		}
 	}
 	for _, j := range []glJob{first, main, same, slower} {
 		for _, p := range append(paths, junit) {
@@ -136,6 +150,11 @@ func testGitLabRecipe(t *testing.T, r ciRecipes, fast, slow string) {
 				t.Errorf("artifacts: %v", err)
 			}
 		}
+	}
+	api.mu.Lock()
+	defer api.mu.Unlock()
+	if len(api.unknown) > 0 {
+		t.Errorf("requests the recipe should not make: %q", api.unknown)
 	}
 }
 
@@ -177,18 +196,18 @@ func runGitLabJob(t *testing.T, perf *yamlNode, r ciRecipes, source, url, api st
 	if installs != 1 || runs != 1 {
 		t.Errorf("%d install items and %d items running the scenario, want one each", installs, runs)
 	}
+	a.mu.Lock()
+	downloads, notes := a.downloads, len(a.notes)
+	a.mu.Unlock()
 	j.script = runShell(t, j.dir, env, strings.Join(script, "\n"))
 
-	a.mu.Lock()
-	before := len(a.notes)
-	a.mu.Unlock()
 	for _, item := range perf.get("after_script").Items {
 		if res := runShell(t, j.dir, env, item.Value); res.code != 0 {
 			t.Errorf("%s: after_script exit %d\n%s%s", source, res.code, res.stdout, res.stderr)
 		}
 	}
 	a.mu.Lock()
-	j.notes = len(a.notes) - before
+	j.downloads, j.notes = a.downloads-downloads, slices.Clone(a.notes[notes:])
 	a.mu.Unlock()
 	return j
 }

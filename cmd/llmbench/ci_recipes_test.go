@@ -17,9 +17,29 @@ import (
 const installMark = "go install github.com/llmbench/llmbench/cmd/llmbench@"
 
 // recipeSize makes the recipes' scenario small through its PERF_*
-// variables: at 8 ms per token, 16 tokens tell a 15% slower ITL apart
-// (as TestRunBaselineGates does) in a few seconds a run.
-var recipeSize = []string{"PERF_REQUESTS=40", "PERF_CONCURRENCY=4", "PERF_OUTPUT_TOKENS=16", "PERF_REPEATS=3"}
+// variables: one run of 120 requests of 8 tokens at concurrency 8 (the
+// simulators add no ITL per sequence, so concurrency only saves time).
+// The simulators' ITL, 20 ms and 23 ms, is long beside this shared
+// machine's scheduling delays, which add to every token (the simulator
+// starts a token when the previous one really went out): at
+// TestRunBaselineGates' 8 ms against 9.2 ms a busy spell turned +15% into
+// an inconclusive +12% [+6%, +16%]. One run of 120 (a bootstrap of its
+// requests) also judges tighter than Welch's t on three repeats of 40.
+var recipeSize = []string{"PERF_REQUESTS=120", "PERF_CONCURRENCY=8", "PERF_OUTPUT_TOKENS=8", "PERF_REPEATS=1"}
+
+// recipePoint is the one point recipeSize measures.
+const recipePoint = "concurrency8"
+
+// logGate logs the line of the run's output that judges gate, so a
+// passing test still shows what it measured.
+func logGate(t *testing.T, what, out, gate string) {
+	t.Helper()
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Contains(line, gate+" [") {
+			t.Logf("%s: %s", what, strings.TrimSpace(line))
+		}
+	}
+}
 
 // ciRecipes is what docs/ci.md gives: the scenario and the two CI files.
 type ciRecipes struct {
@@ -62,16 +82,10 @@ func TestCIRecipes(t *testing.T) {
 			t.Fatalf("%s: %v", name, err)
 		}
 	}
-	fast := startSimCommand(t, "--itl", "8ms", "--itl-per-seq", "0ms", "--jitter", "0.05", "--seed", "1")
-	slow := startSimCommand(t, "--itl", "9.2ms", "--itl-per-seq", "0ms", "--jitter", "0.05", "--seed", "2")
-	t.Run("github", func(t *testing.T) {
-		t.Parallel()
-		testGitHubRecipe(t, r, fast, slow)
-	})
-	t.Run("gitlab", func(t *testing.T) {
-		t.Parallel()
-		testGitLabRecipe(t, r, fast, slow)
-	})
+	fast := startSimCommand(t, "--itl", "20ms", "--itl-per-seq", "0ms", "--jitter", "0.05", "--seed", "1")
+	slow := startSimCommand(t, "--itl", "23ms", "--itl-per-seq", "0ms", "--jitter", "0.05", "--seed", "2")
+	t.Run("github", func(t *testing.T) { testGitHubRecipe(t, r, fast, slow) })
+	t.Run("gitlab", func(t *testing.T) { testGitLabRecipe(t, r, fast, slow) })
 }
 
 func afterFirstLine(s string) string {
@@ -198,5 +212,41 @@ func readFileString(t *testing.T, path string) string {
 	return string(b)
 }
 
-// runStepName finds the step (or item) that runs the scenario.
+// isRunStep says whether a step (or item) runs the scenario.
 func isRunStep(script string) bool { return strings.Contains(script, "llmbench run ") }
+
+// rerunIfNoisy runs a job, and once more when noisy says this shared
+// machine's load rather than the recipe decided its verdict: the
+// simulator's delays grow with the machine's load, so a busy spell during
+// one run is a real change of what was measured. A second run that ends
+// the same way is what the test judges, so a recipe that is wrong still
+// fails.
+func rerunIfNoisy[J any](t *testing.T, what string, run func() J, noisy func(J) string) J {
+	t.Helper()
+	j := run()
+	if why := noisy(j); why != "" {
+		t.Logf("%s: %s, which this machine's load can decide; running the job once more", what, why)
+		j = run()
+	}
+	return j
+}
+
+// noisyPass says why a run against the same server as its baseline failed
+// when only timing gates failed (the tail of TTFT is what a busy spell
+// moves first); "" when it passed or failed otherwise.
+func noisyPass(t *testing.T, run cliResult, dir string) string {
+	if run.code == 1 && onlyTimingGatesFailed(t, filepath.Join(dir, "results", "gates.json")) {
+		return "a timing gate failed against the same server"
+	}
+	return ""
+}
+
+// noisyFailure says why a run against the slower server passed when its
+// ITL gate could not tell (inconclusive: the interval straddles the
+// limit); "" otherwise.
+func noisyFailure(run cliResult) string {
+	if run.code == 0 && strings.Contains(run.stdout, "? itl.p50 <= baseline * 1.10") {
+		return "its itl.p50 gate was inconclusive"
+	}
+	return ""
+}
