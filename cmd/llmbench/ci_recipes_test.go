@@ -1,0 +1,252 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// installMark names the one step of each recipe the test does not run:
+// it installs llmbench, and the test's own build is first on PATH instead.
+const installMark = "go install github.com/llmbench/llmbench/cmd/llmbench@"
+
+// recipeSize makes the recipes' scenario small through its PERF_*
+// variables: one run of 120 requests of 8 tokens at concurrency 8 (the
+// simulators add no ITL per sequence, so concurrency only saves time).
+// The simulators' ITL, 20 ms and 23 ms, is long beside this shared
+// machine's scheduling delays, which add to every token (the simulator
+// starts a token when the previous one really went out): at
+// TestRunBaselineGates' 8 ms against 9.2 ms a busy spell turned +15% into
+// an inconclusive +12% [+6%, +16%]. One run of 120 (a bootstrap of its
+// requests) also judges tighter than Welch's t on three repeats of 40.
+var recipeSize = []string{"PERF_REQUESTS=120", "PERF_CONCURRENCY=8", "PERF_OUTPUT_TOKENS=8", "PERF_REPEATS=1"}
+
+// recipePoint is the one point recipeSize measures.
+const recipePoint = "concurrency8"
+
+// logGate logs the line of the run's output that judges gate, so a
+// passing test still shows what it measured.
+func logGate(t *testing.T, what, out, gate string) {
+	t.Helper()
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Contains(line, gate+" [") {
+			t.Logf("%s: %s", what, strings.TrimSpace(line))
+		}
+	}
+}
+
+// ciRecipes is what docs/ci.md gives: the scenario and the two CI files.
+type ciRecipes struct {
+	scenario string
+	github   *yamlNode
+	gitlab   *yamlNode
+}
+
+// TestCIRecipes runs the shell steps of docs/ci.md's GitHub Actions and
+// GitLab CI recipes, as those CIs would, against two `llmbench sim`
+// servers, one 15% slower per token: a main run keeps its baseline, a
+// pull request on the same server passes with the comparison in its
+// summary, one on the slower server fails naming ITL while the always()
+// steps still report.
+func TestCIRecipes(t *testing.T) {
+	for _, tool := range []string{"bash", "curl", "unzip"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			if os.Getenv("CI") == "true" {
+				t.Fatalf("%s is missing; docs/ci.md's recipes need it", tool)
+			}
+			t.Skipf("%s is missing; docs/ci.md's recipes need it", tool)
+		}
+	}
+	b, err := os.ReadFile("../../docs/ci.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	var r ciRecipes
+	r.scenario = fencedBlock(t, doc, "# perf/scenario.star")
+	shipped, err := os.ReadFile("../../scenarios/ci-gate.star")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if afterFirstLine(r.scenario) != afterFirstLine(string(shipped)) {
+		t.Errorf("docs/ci.md's perf/scenario.star is not scenarios/ci-gate.star (after their first lines)")
+	}
+	for name, dst := range map[string]**yamlNode{"# .github/workflows/perf.yml": &r.github, "# .gitlab-ci.yml": &r.gitlab} {
+		if *dst, err = parseYAMLSubset(fencedBlock(t, doc, name)); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	fast := startSimCommand(t, "--itl", "20ms", "--itl-per-seq", "0ms", "--jitter", "0.05", "--seed", "1")
+	slow := startSimCommand(t, "--itl", "23ms", "--itl-per-seq", "0ms", "--jitter", "0.05", "--seed", "2")
+	t.Run("github", func(t *testing.T) { testGitHubRecipe(t, r, fast, slow) })
+	t.Run("gitlab", func(t *testing.T) { testGitLabRecipe(t, r, fast, slow) })
+}
+
+func afterFirstLine(s string) string {
+	_, rest, _ := strings.Cut(s, "\n")
+	return rest
+}
+
+// startSimCommand serves `llmbench sim` on a free port of 127.0.0.1 until
+// the test ends, and returns its base URL (".../v1").
+func startSimCommand(t *testing.T, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(binary, append([]string{"sim", "--addr", "127.0.0.1:0"}, args...)...)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGINT)
+		_ = cmd.Wait()
+	})
+	out := bufio.NewReader(stdout)
+	line, err := out.ReadString('\n')
+	if err != nil {
+		t.Fatalf("llmbench sim %v: %v", args, err)
+	}
+	go func() { _, _ = io.Copy(io.Discard, out) }()
+	for _, f := range strings.Fields(line) {
+		if strings.HasPrefix(f, "http://") {
+			return f
+		}
+	}
+	t.Fatalf("llmbench sim printed no URL: %q", line)
+	return ""
+}
+
+// newCheckout is a job's fresh working folder holding the repository's
+// files the recipes use.
+func newCheckout(t *testing.T, r ciRecipes) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "perf"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "perf", "scenario.star"), []byte(r.scenario), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// jobEnv is the environment of a CI job: this machine's, less anything a
+// CI or the scenario reads (so a test run inside a real CI is not
+// confused by it), the test's llmbench first on PATH, the recipe's own
+// variables, then the given ones.
+func jobEnv(vars *yamlNode, set ...string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch {
+		case k == "PATH", k == "CI", k == "TOKENIZER",
+			strings.HasPrefix(k, "GITHUB_"), strings.HasPrefix(k, "RUNNER_"), strings.HasPrefix(k, "CI_"),
+			strings.HasPrefix(k, "GITLAB_"), strings.HasPrefix(k, "LLM_"), strings.HasPrefix(k, "PERF_"):
+			continue
+		}
+		env = append(env, kv)
+	}
+	env = append(env, "PATH="+filepath.Dir(binary)+string(os.PathListSeparator)+os.Getenv("PATH"), "CI=true")
+	for _, e := range vars.Map {
+		env = append(env, e.Key+"="+e.Value)
+	}
+	env = append(env, recipeSize...)
+	return append(env, set...) // later values win (os/exec keeps the last of a key)
+}
+
+// runShell runs a step as both CIs run bash steps here: bash -eo pipefail.
+func runShell(t *testing.T, dir string, env []string, script string) cliResult {
+	t.Helper()
+	cmd := exec.Command("bash", "-eo", "pipefail", "-c", script)
+	cmd.Dir, cmd.Env = dir, env
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return cliResult{code, out.String(), errb.String()}
+}
+
+// copyTree copies the folder src to dst (which must not exist), as a
+// cache restore or an artifact download would.
+func copyTree(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		to := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(to, 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(to, b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func readFileString(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Error(err)
+	}
+	return string(b)
+}
+
+// isRunStep says whether a step (or item) runs the scenario.
+func isRunStep(script string) bool { return strings.Contains(script, "llmbench run ") }
+
+// rerunIfNoisy runs a job, and once more when noisy says this shared
+// machine's load rather than the recipe decided its verdict: the
+// simulator's delays grow with the machine's load, so a busy spell during
+// one run is a real change of what was measured. A second run that ends
+// the same way is what the test judges, so a recipe that is wrong still
+// fails.
+func rerunIfNoisy[J any](t *testing.T, what string, run func() J, noisy func(J) string) J {
+	t.Helper()
+	j := run()
+	if why := noisy(j); why != "" {
+		t.Logf("%s: %s, which this machine's load can decide; running the job once more", what, why)
+		j = run()
+	}
+	return j
+}
+
+// noisyPass says why a run against the same server as its baseline failed
+// when only timing gates failed (the tail of TTFT is what a busy spell
+// moves first); "" when it passed or failed otherwise.
+func noisyPass(t *testing.T, run cliResult, dir string) string {
+	if run.code == 1 && onlyTimingGatesFailed(t, filepath.Join(dir, "results", "gates.json")) {
+		return "a timing gate failed against the same server"
+	}
+	return ""
+}
+
+// noisyFailure says why a run against the slower server passed when its
+// ITL gate could not tell (inconclusive: the interval straddles the
+// limit); "" otherwise.
+func noisyFailure(run cliResult) string {
+	if run.code == 0 && strings.Contains(run.stdout, "? itl.p50 <= baseline * 1.10") {
+		return "its itl.p50 gate was inconclusive"
+	}
+	return ""
+}
