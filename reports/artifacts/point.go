@@ -1,6 +1,7 @@
 package artifacts
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -8,6 +9,8 @@ import (
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/genaiperf"
+	"github.com/llmbench/llmbench/reports/records"
+	"github.com/llmbench/llmbench/reports/telemetry"
 	"github.com/llmbench/llmbench/runtime"
 )
 
@@ -20,6 +23,19 @@ func writePoint(stdout io.Writer, dir string, r *genaiperf.Run, out *runtime.Out
 		return err
 	}
 	r.Partial = out.Interrupted
+	if out.Telemetry != nil {
+		r.Telemetry = &out.Telemetry.Summary
+		block, err := json.Marshal(telemetry.BlockOf(out.Telemetry, &out.Summary))
+		if err != nil {
+			return err
+		}
+		r.TelemetryBlock = block
+		if err := WriteFile(filepath.Join(dir, records.TelemetryFile), func(w io.Writer) error {
+			return records.WriteTelemetry(w, out.Telemetry.Samples)
+		}); err != nil {
+			return err
+		}
+	}
 	jsonName, csvName := genaiperf.ExportFileNames(r.ProfileExportFile)
 	if err := WriteFile(filepath.Join(dir, jsonName), func(w io.Writer) error { return genaiperf.WriteJSON(w, r, &out.Summary) }); err != nil {
 		return err
@@ -31,6 +47,7 @@ func writePoint(stdout io.Writer, dir string, r *genaiperf.Run, out *runtime.Out
 		return err
 	}
 	writeComponents(stdout, out.Components)
+	writeTelemetryLines(stdout, out)
 	fmt.Fprintf(stdout, "Prompts: %s; ISL and OSL counted by %s\n", promptSource(r), r.TokenCounting)
 	fmt.Fprintf(stdout, "Artifacts: %s\n", dir)
 	switch {
@@ -44,6 +61,11 @@ func writePoint(stdout io.Writer, dir string, r *genaiperf.Run, out *runtime.Out
 
 // promptSource says where the prompts came from, since ISL means
 // different things for token-exact and word-based prompts.
+// writeTelemetryLines prints the point's telemetry under its table.
+func writeTelemetryLines(w io.Writer, out *runtime.Outcome) {
+	telemetry.WriteConsole(w, out.Telemetry, &out.Summary)
+}
+
 func promptSource(r *genaiperf.Run) string {
 	switch {
 	case r.InputFile != "":

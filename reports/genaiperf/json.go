@@ -131,6 +131,9 @@ func llmbenchBlock(r *Run, s *metrics.Summary) *object {
 	if d := s.ChunkGap.Scaled(nsToMS); d != nil {
 		o.set("chunk_gap", distObject("ms", d))
 	}
+	if r.TelemetryBlock != nil {
+		o.set("telemetry", r.TelemetryBlock)
+	}
 	return o
 }
 

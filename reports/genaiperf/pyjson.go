@@ -1,8 +1,11 @@
 package genaiperf
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -12,7 +15,8 @@ import (
 //
 // Values held by an object or an array ([]any) are: *object, []any,
 // string, float64 (a Python float: printed with repr), int or int64 (a
-// Python int), intLit (an integer literal kept verbatim), bool and nil.
+// Python int), intLit (an integer literal kept verbatim), bool, nil, and
+// json.RawMessage (llmbench's own blocks, re-indented in place).
 type object struct {
 	keys []string
 	vals []any
@@ -80,6 +84,8 @@ func (e *encoder) encode(v any, depth int) {
 		e.buf = strconv.AppendBool(e.buf, v)
 	case nil:
 		e.buf = append(e.buf, "null"...)
+	case json.RawMessage:
+		e.raw(v, depth)
 	default:
 		if e.err == nil {
 			e.err = fmt.Errorf("genaiperf: cannot encode %T as JSON", v)
@@ -123,6 +129,22 @@ func (e *encoder) array(a []any, depth int) {
 
 // separator writes what precedes the i-th member: a comma after the first,
 // and in indent mode a newline and the member's indentation.
+// raw embeds JSON encoded elsewhere (llmbench's own blocks, written by
+// encoding/json), indented to sit at depth in the pythonIndent style.
+func (e *encoder) raw(v json.RawMessage, depth int) {
+	var b bytes.Buffer
+	var err error
+	if e.style == pythonIndent {
+		err = json.Indent(&b, v, strings.Repeat("  ", depth), "  ")
+	} else {
+		err = json.Compact(&b, v)
+	}
+	if err != nil && e.err == nil {
+		e.err = fmt.Errorf("genaiperf: embedded JSON: %w", err)
+	}
+	e.buf = append(e.buf, b.Bytes()...)
+}
+
 func (e *encoder) separator(i, depth int) {
 	if i > 0 {
 		e.buf = append(e.buf, ',')

@@ -44,6 +44,10 @@ type Run struct {
 	// part of the saved run description: telemetry.parquet keeps the
 	// samples it is reduced from.
 	Telemetry *metrics.TelemetrySummary `json:"-"`
+	// TelemetryBlock is llmbench's own account of that telemetry (energy,
+	// J/token, the server's view), written as the "telemetry" key of the
+	// JSON's "llmbench" block.
+	TelemetryBlock json.RawMessage `json:"-"`
 
 	// Stimulus is the load: concurrency or request rate.
 	Stimulus Stimulus

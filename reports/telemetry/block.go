@@ -1,0 +1,170 @@
+package telemetry
+
+import (
+	"math"
+
+	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/runtime"
+)
+
+// Block is a point's telemetry as llmbench's JSON files carry it (the
+// "telemetry" key of profile_export_genai_perf.json's "llmbench" block and
+// of each point in summary.json). Energy, power and cost are llmbench's
+// own figures (the counter's delta over the window), beside GenAI-Perf's
+// telemetry_stats over the raw counter. A value that could not be known is
+// null with a "why".
+type Block struct {
+	Sources        []Source `json:"sources"`
+	GPUs           []GPU    `json:"gpus"`
+	EnergyJ        Value    `json:"energy_j"`
+	AveragePowerW  Value    `json:"average_power_w"`
+	PowerW         *Stats   `json:"power_w,omitempty"`
+	UtilizationPct *Stats   `json:"utilization_pct,omitempty"`
+	EnergyPerToken Value    `json:"energy_per_token_j"`
+	TokensPerJoule Value    `json:"tokens_per_joule"`
+	CostPerMTok    Value    `json:"cost_per_million_tokens"`
+	Currency       string   `json:"currency"`
+	Server         Server   `json:"server"`
+	ServerVsClient []Gap    `json:"server_vs_client"`
+	Notes          []string `json:"notes"`
+	Warnings       []string `json:"warnings"`
+	Window         [2]int64 `json:"window_ns"`
+	Samples        int      `json:"samples"`
+}
+
+// Source is one scraped URL and how its scrapes went.
+type Source struct {
+	URL            string     `json:"url"`
+	Attempts       int        `json:"attempts"`
+	Failures       int        `json:"failures"`
+	FirstError     string     `json:"first_error,omitempty"`
+	Gaps           [][2]int64 `json:"gaps_ns"`
+	CPUPerScrapeMS float64    `json:"cpu_per_scrape_ms"`
+}
+
+// GPU is one GPU's energy and power over the point.
+type GPU struct {
+	Key           string `json:"key"`
+	Source        string `json:"source"`
+	UUID          string `json:"uuid,omitempty"`
+	Model         string `json:"model,omitempty"`
+	EnergyJ       Value  `json:"energy_j"`
+	AveragePowerW Value  `json:"average_power_w"`
+}
+
+// Server is the inference server's own view of the point.
+type Server struct {
+	Engines            []string  `json:"engines"`
+	Running            *Stats    `json:"running,omitempty"`
+	Waiting            *Stats    `json:"waiting,omitempty"`
+	KVCacheUsagePct    *Stats    `json:"kv_cache_usage_pct,omitempty"`
+	PrefixCacheHitRate Value     `json:"prefix_cache_hit_rate"`
+	Preemptions        Value     `json:"preemptions"`
+	Latencies          []Latency `json:"latencies"`
+}
+
+// Latency is one of the server's latency histograms over the point, ms.
+type Latency struct {
+	Metric string   `json:"metric"`
+	Count  float64  `json:"count"`
+	MeanMS *float64 `json:"mean_ms"`
+	P50MS  *float64 `json:"p50_ms"`
+	P90MS  *float64 `json:"p90_ms"`
+	P99MS  *float64 `json:"p99_ms"`
+	Why    string   `json:"why,omitempty"`
+}
+
+// Gap is the server's mean beside the client's, ms: the difference is
+// what the network and the client add.
+type Gap struct {
+	Metric       string  `json:"metric"`
+	ClientMS     float64 `json:"client_ms"`
+	ServerMS     float64 `json:"server_ms"`
+	DifferenceMS float64 `json:"difference_ms"`
+}
+
+// Stats are a sampled quantity's avg, max and p99.
+type Stats struct {
+	Avg float64 `json:"avg"`
+	Max float64 `json:"max"`
+	P99 float64 `json:"p99"`
+}
+
+// Value is a number or null with the reason it is unknown.
+type Value struct {
+	Value *float64 `json:"value"`
+	Why   string   `json:"why,omitempty"`
+}
+
+// BlockOf is a point's telemetry block; nil when nothing was scraped.
+func BlockOf(pt *runtime.PointTelemetry, client *metrics.Summary) *Block {
+	if pt == nil {
+		return nil
+	}
+	t := &pt.Summary
+	b := &Block{EnergyJ: value(t.Energy), AveragePowerW: value(t.AveragePower), PowerW: stats(t.Power, 1),
+		UtilizationPct: stats(t.Utilization, 1), EnergyPerToken: value(t.EnergyPerToken), TokensPerJoule: value(t.TokensPerJoule),
+		CostPerMTok: value(t.CostPerMillionTokens), Currency: Currency(t), Server: serverOf(&t.Server),
+		Notes: nonNil(t.Notes), Warnings: nonNil(pt.Warnings), Window: [2]int64{t.Window.Start, t.Window.End},
+		Samples: len(pt.Samples), GPUs: []GPU{}, Sources: []Source{}, ServerVsClient: []Gap{}}
+	for _, r := range pt.Reports {
+		s := Source{URL: r.Source, Attempts: r.Attempts, Failures: r.Failures, FirstError: r.FirstError, Gaps: [][2]int64{},
+			CPUPerScrapeMS: float64(r.CPUPerScrape().Microseconds()) / 1e3}
+		for _, g := range r.Gaps {
+			s.Gaps = append(s.Gaps, [2]int64{g.Start, g.End})
+		}
+		b.Sources = append(b.Sources, s)
+	}
+	for _, g := range t.GPUs {
+		b.GPUs = append(b.GPUs, GPU{Key: g.GenAIPerfKey, Source: g.ID.Source, UUID: g.ID.UUID, Model: g.ModelName,
+			EnergyJ: value(g.Energy), AveragePowerW: value(g.AveragePower)})
+	}
+	for _, m := range []string{metrics.LatencyTTFT, metrics.LatencyRequestLatency} {
+		if gap, err := metrics.CompareServerLatency(m, client, t); err == nil {
+			b.ServerVsClient = append(b.ServerVsClient, Gap{Metric: m, ClientMS: gap.Client / 1e6, ServerMS: gap.Server / 1e6,
+				DifferenceMS: gap.Difference / 1e6})
+		}
+	}
+	return b
+}
+
+func serverOf(s *metrics.ServerTelemetry) Server {
+	out := Server{Engines: nonNil(s.Engines), Running: stats(s.Running, 1), Waiting: stats(s.Waiting, 1),
+		KVCacheUsagePct: stats(s.KVCacheUsage, 1), PrefixCacheHitRate: value(s.PrefixCacheHitRate),
+		Preemptions: value(s.Preemptions), Latencies: []Latency{}}
+	for _, l := range s.Latencies {
+		out.Latencies = append(out.Latencies, Latency{Metric: l.Metric, Count: l.Count, MeanMS: ms(l.Mean), P50MS: ms(l.P50),
+			P90MS: ms(l.P90), P99MS: ms(l.P99), Why: l.Why})
+	}
+	return out
+}
+
+func value(v metrics.TelemetryValue) Value {
+	if !v.OK || math.IsNaN(v.Value) || math.IsInf(v.Value, 0) {
+		return Value{Why: v.Why}
+	}
+	x := v.Value
+	return Value{Value: &x}
+}
+
+func stats(d *metrics.Distribution, scale float64) *Stats {
+	if d == nil || d.Count == 0 {
+		return nil
+	}
+	return &Stats{Avg: d.Avg * scale, Max: d.Max * scale, P99: d.Percentile(99) * scale}
+}
+
+func ms(ns float64) *float64 {
+	if math.IsNaN(ns) || math.IsInf(ns, 0) {
+		return nil
+	}
+	v := ns / 1e6
+	return &v
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}

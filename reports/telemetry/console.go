@@ -1,0 +1,134 @@
+package telemetry
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/runtime"
+)
+
+// WriteConsole prints a point's telemetry in at most three lines — the
+// GPUs (power, energy, J/token, utilisation, cost), the server's queue
+// and KV cache, the server's latencies beside the client's — then every
+// warning (a URL dropped, scrapes failed, a gap). Nothing when nothing was
+// scraped.
+func WriteConsole(w io.Writer, pt *runtime.PointTelemetry, client *metrics.Summary) {
+	if pt == nil {
+		return
+	}
+	t := &pt.Summary
+	if line := gpuLine(t); line != "" {
+		fmt.Fprintln(w, line)
+	}
+	if line := serverLine(&t.Server); line != "" {
+		fmt.Fprintln(w, line)
+	}
+	if line := latencyLine(t, client); line != "" {
+		fmt.Fprintln(w, line)
+	}
+	for _, warn := range pt.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", warn)
+	}
+}
+
+func gpuLine(t *metrics.TelemetrySummary) string {
+	if len(t.GPUs) == 0 {
+		return ""
+	}
+	parts := []string{fmt.Sprintf("GPU: %d (%s)", len(t.GPUs), gpuNames(t))}
+	if t.Power != nil {
+		parts = append(parts, fmt.Sprintf("%.1f W avg, %.1f W p99 in total", t.Power.Avg, t.Power.Percentile(99)))
+	}
+	if t.Energy.OK {
+		parts = append(parts, fmt.Sprintf("%s over the point", joules(t.Energy.Value)))
+	}
+	if t.EnergyPerToken.OK {
+		parts = append(parts, fmt.Sprintf("%.3f J/token (%.2f tokens/J)", t.EnergyPerToken.Value, t.TokensPerJoule.Value))
+	} else if t.EnergyPerToken.Why != "" {
+		parts = append(parts, "J/token unknown: "+t.EnergyPerToken.Why)
+	}
+	if t.Utilization != nil {
+		parts = append(parts, fmt.Sprintf("utilisation %.0f%%", t.Utilization.Avg))
+	}
+	if t.CostPerMillionTokens.OK {
+		parts = append(parts, fmt.Sprintf("%.2f %s per million output tokens", t.CostPerMillionTokens.Value, Currency(t)))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Currency is the label of the point's costs, EUR when none was given
+// (the design article's).
+func Currency(t *metrics.TelemetrySummary) string {
+	if t.Window.Currency == "" {
+		return "EUR"
+	}
+	return t.Window.Currency
+}
+
+func gpuNames(t *metrics.TelemetrySummary) string {
+	names := make([]string, len(t.GPUs))
+	for i, g := range t.GPUs {
+		names[i] = g.GenAIPerfKey
+		if g.ModelName != "" && i == 0 {
+			names[i] += " " + g.ModelName
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+func joules(j float64) string {
+	switch {
+	case j >= 1e6:
+		return fmt.Sprintf("%.2f MJ", j/1e6)
+	case j >= 1e3:
+		return fmt.Sprintf("%.2f kJ", j/1e3)
+	}
+	return fmt.Sprintf("%.1f J", j)
+}
+
+func serverLine(s *metrics.ServerTelemetry) string {
+	var parts []string
+	if s.Running != nil {
+		parts = append(parts, fmt.Sprintf("running %.1f avg / %.0f max", s.Running.Avg, s.Running.Max))
+	}
+	if s.Waiting != nil {
+		parts = append(parts, fmt.Sprintf("waiting %.1f avg / %.0f max", s.Waiting.Avg, s.Waiting.Max))
+	}
+	if s.KVCacheUsage != nil {
+		parts = append(parts, fmt.Sprintf("KV cache %.1f%% peak", s.KVCacheUsage.Max))
+	}
+	if s.PrefixCacheHitRate.OK {
+		parts = append(parts, fmt.Sprintf("prefix-cache hits %.1f%%", 100*s.PrefixCacheHitRate.Value))
+	}
+	if s.Preemptions.OK {
+		parts = append(parts, fmt.Sprintf("preemptions %.0f", s.Preemptions.Value))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Server (" + strings.Join(s.Engines, ", ") + "): " + strings.Join(parts, ", ")
+}
+
+// latencyLine puts the server's own TTFT and request latency beside the
+// client's: the difference is what the network and the client add.
+func latencyLine(t *metrics.TelemetrySummary, client *metrics.Summary) string {
+	var parts []string
+	for _, m := range []struct{ metric, name string }{{metrics.LatencyTTFT, "TTFT"}, {metrics.LatencyRequestLatency, "request latency"}} {
+		gap, err := metrics.CompareServerLatency(m.metric, client, t)
+		if err != nil {
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%s %.2f ms mean (client %.2f ms: %+.2f ms network + client)",
+			m.name, gap.Server/1e6, gap.Client/1e6, gap.Difference/1e6))
+	}
+	if l := t.Server.Latency(metrics.LatencyQueueTime); l != nil && l.OK && !math.IsNaN(l.Mean) {
+		parts = append(parts, fmt.Sprintf("queue %.2f ms mean", l.Mean/1e6))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Server latency: " + strings.Join(parts, ", ")
+}
