@@ -186,3 +186,16 @@ func gapWarning(r telemetry.Report) string {
 	}
 	return b.String()
 }
+
+// ProbeTelemetry says whether u answers with a Prometheus exposition
+// within GenAI-Perf's 5 s: nil, or why not.
+func ProbeTelemetry(ctx context.Context, u string) error {
+	s, err := telemetry.New(telemetry.Config{URLs: []string{u}, Clock: transport.NewClock(), Sink: func([]metrics.TelemetrySample) {}})
+	if err != nil {
+		return err
+	}
+	if errs := s.Probe(ctx); len(errs) > 0 {
+		return errs[0]
+	}
+	return nil
+}

@@ -65,10 +65,14 @@ func csvRows(plan *analyzePlan, res *runtime.ExperimentResult, cp *artifacts.Swe
 		if !ok {
 			load = p.Params[metrics.ParamConcurrency]
 		}
-		rows = append(rows, genaiperf.AnalyzeRow{
+		row := genaiperf.AnalyzeRow{
 			ConfigName: cp.ConfigName(id), Load: load,
 			NumDatasetEntries: plan.points[p.Params.Label()].Run.NumDatasetEntries, Summary: &p.Outcome.Summary,
-		})
+		}
+		if p.Outcome.Telemetry != nil {
+			row.Telemetry = &p.Outcome.Telemetry.Summary
+		}
+		rows = append(rows, row)
 	}
 	return rows
 }

@@ -58,6 +58,7 @@ type profileFlags struct {
 	Tokenizer                     string   `help:"Tokenizer for exact ISL/OSL: a tokenizer.json, a folder holding one, or a Hugging Face model id in the local cache."`
 	TokenCount                    string   `default:"auto" enum:"auto,tokenizer,usage,chunks" help:"Token counting: auto (tokenizer when given, else usage), tokenizer, usage (server-reported) or chunks."`
 	TokenizerRevision             string   `default:"main" help:"Hugging Face Hub revision (branch, tag or commit id) of a --tokenizer given as a model id."`
+	telemetryFlags
 	TokenizerTrustRemoteCode      bool     `help:"Accepted and recorded for GenAI-Perf scripts; llmbench's tokenizer reads tokenizer.json and runs no code, so it changes nothing."`
 
 	ArtifactDir       string `default:"artifacts" help:"Base directory for artifacts."`
@@ -118,6 +119,7 @@ func (c *profileFlags) compile() (compiled, error) {
 	}
 	exp := &runtime.Experiment{Name: run.DirName(), Endpoint: endpoint, Dataset: src, Load: p.Load, Requests: p.Stop.Requests,
 		Duration: p.Stop.Duration, Warmup: p.Warmup, Seed: p.Seed, Goodput: slos, Repeats: 1}
+	c.telemetryFlags.apply(exp)
 	point := runtime.PointSpec{Params: runtime.ParamsOf(p.Load), Load: p.Load, Dataset: src, Stop: p.Stop}
 	exp.Planned = []runtime.PointSpec{point}
 	if c.MaxErrorRate != "" {
@@ -129,6 +131,9 @@ func (c *profileFlags) compile() (compiled, error) {
 }
 
 func (c *profileFlags) validate() error {
+	if err := c.telemetryFlags.check(); err != nil {
+		return err
+	}
 	for i, m := range c.Model {
 		if strings.TrimSpace(m) == "" {
 			return invalid("--model: got an empty name at position %d of %q, want the model names the server serves", i+1, c.Model)
@@ -430,5 +435,11 @@ func (c *profileFlags) describe(e runtime.Endpoint) genaiperf.Run {
 	r.PrefixPrompts, r.PrefixPromptLength = c.NumPrefixPrompts, c.PrefixPromptLength
 	r.ArtifactDir, r.ProfileExportFile, r.Version = c.ArtifactDir, c.ProfileExportFile, "llmbench "+version
 	r.RequestDistribution = c.RequestDistribution
+	if len(c.ServerMetricsURL) > 0 {
+		r.ServerMetricsURLs = nil
+		for _, u := range c.ServerMetricsURL {
+			r.ServerMetricsURLs = append(r.ServerMetricsURLs, runtime.RedactURL(u))
+		}
+	}
 	return r
 }

@@ -22,6 +22,7 @@ type runCmd struct {
 	outputFlags
 	starlarkFlags
 	baselineFlags
+	telemetryFlags
 	DryRun  bool `help:"Load and print the plan without sending traffic (same as llmbench check)."`
 	Resume  bool `help:"Skip the runs of points finished in OUT/checkpoint.json by an earlier, interrupted run of the same scenario."`
 	NoPlots bool `help:"Do not render PNG plots (per point in <point>/plots/, per sweep in OUT/)."`
@@ -62,6 +63,12 @@ func (c *runCmd) Run(e *env) error {
 	baselines, err := c.baselineFlags.attach(e, scen)
 	if err != nil {
 		return err
+	}
+	if err := c.telemetryFlags.check(); err != nil {
+		return err
+	}
+	for i := range scen.Experiments {
+		c.telemetryFlags.apply(&scen.Experiments[i])
 	}
 	if c.DryRun {
 		return printPlan(e.stdout, scen)

@@ -22,6 +22,8 @@ type AnalyzeRow struct {
 	// NumDatasetEntries is --num-dataset-entries, echoed as GenAI-Perf does.
 	NumDatasetEntries int
 	Summary           *metrics.Summary
+	// Telemetry is the point's GPU telemetry, nil when none was scraped.
+	Telemetry *metrics.TelemetrySummary
 }
 
 // analyzeMetrics are the metric columns after the stimulus columns, in
@@ -60,9 +62,8 @@ func p99Of(m requestMetric) func(*metrics.Summary) (float64, bool) {
 // equal throughputs in run order. Scripts that take the first row as the
 // best configuration keep working.
 //
-// GenAI-Perf's second table, GPU telemetry per config, follows only when
-// telemetry was collected; llmbench does not collect it yet, so the table
-// and the blank row before it are left out rather than written empty.
+// GenAI-Perf's second table, GPU telemetry per config (analyzeGPUTable),
+// follows after a blank row only when some point has GPU telemetry.
 func WriteAnalyzeCSV(w io.Writer, requestRate bool, rows []AnalyzeRow) error {
 	cw := pyCSV{w: bufio.NewWriter(w)}
 	header := []string{"Config Name", "Concurrency", "ISL", "Num Dataset Entries"}
@@ -85,7 +86,74 @@ func WriteAnalyzeCSV(w io.Writer, requestRate bool, rows []AnalyzeRow) error {
 		}
 		cw.row(cells...)
 	}
+	writeAnalyzeGPUTable(&cw, bestFirst(rows))
 	return cw.flush()
+}
+
+// analyzeGPUColumns are the second table's columns after Config Name and
+// GPU: a statistic of a DCGM field, in GenAI-Perf's order.
+var analyzeGPUColumns = []struct {
+	header, field, stat string
+}{
+	{"p99 GPU Power Usage (W)", "gpu_power_usage", "p99"},
+	{"p99 GPU Energy Consumption (MJ)", "energy_consumption", "p99"},
+	{"p99 GPU Utilization (%)", "gpu_utilization", "p99"},
+	{"p99 GPU Memory Used (GB)", "gpu_memory_used", "p99"},
+	{"Avg. GPU Power Limit (W)", "gpu_power_limit", "avg"},
+	{"Avg. GPU Total Memory (GB)", "total_gpu_memory", "avg"},
+}
+
+// writeAnalyzeGPUTable writes the GPU table: for each GPU (by GenAI-Perf
+// key, in first-seen order), a row per config holding it, a statistic the
+// GPU lacks being 0.00 as GenAI-Perf writes it.
+func writeAnalyzeGPUTable(cw *pyCSV, rows []AnalyzeRow) {
+	var keys []string
+	for _, r := range rows {
+		if r.Telemetry == nil {
+			continue
+		}
+		for _, g := range r.Telemetry.GPUs {
+			if !slices.Contains(keys, g.GenAIPerfKey) {
+				keys = append(keys, g.GenAIPerfKey)
+			}
+		}
+	}
+	if len(keys) == 0 {
+		return
+	}
+	cw.row()
+	header := []string{"Config Name", "GPU"}
+	for _, c := range analyzeGPUColumns {
+		header = append(header, c.header)
+	}
+	cw.row(header...)
+	for _, key := range keys {
+		for _, r := range rows {
+			if g := gpuByKey(r.Telemetry, key); g != nil {
+				cells := []string{r.ConfigName, key}
+				for _, c := range analyzeGPUColumns {
+					v := 0.0
+					if d := g.Field(c.field); d != nil {
+						v = stat(d, c.stat)
+					}
+					cells = append(cells, strconv.FormatFloat(v, 'f', 2, 64))
+				}
+				cw.row(cells...)
+			}
+		}
+	}
+}
+
+func gpuByKey(t *metrics.TelemetrySummary, key string) *metrics.GPUTelemetry {
+	if t == nil {
+		return nil
+	}
+	for i := range t.GPUs {
+		if t.GPUs[i].GenAIPerfKey == key {
+			return &t.GPUs[i]
+		}
+	}
+	return nil
 }
 
 // bestFirst orders rows by request throughput, highest first, keeping run

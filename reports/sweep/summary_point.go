@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports/telemetry"
 	"github.com/llmbench/llmbench/runtime"
 )
 
@@ -17,6 +18,9 @@ type pointJSON struct {
 	Metrics       *metricsJSON `json:"metrics"`
 	Gates         []gateJSON   `json:"gates"`
 	Repeats       *repeatsJSON `json:"repeats,omitempty"`
+	// Telemetry is what the point's scrapes came to (energy, J/token,
+	// cost, the server's view), absent when nothing was scraped.
+	Telemetry *telemetry.Block `json:"telemetry,omitempty"`
 }
 
 type requestsJSON struct {
@@ -106,6 +110,7 @@ func pointOf(i int, p *runtime.PointResult) pointJSON {
 	}
 	if p.Outcome != nil {
 		s := &p.Outcome.Summary
+		pj.Telemetry = telemetry.BlockOf(p.Outcome.Telemetry, s)
 		pj.TokenCounting = p.Outcome.Counting.String()
 		pj.Requests = requestsJSON{Completed: s.Completed, Failed: s.Failed, ErrorRate: 100 * s.ErrorRate, Retried: s.Retried}
 		for _, e := range s.Errors {
