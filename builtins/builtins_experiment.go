@@ -1,10 +1,12 @@
 package builtins
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
 	"strings"
 	"time"
+	"unicode"
 
 	"go.starlark.net/starlark"
 
@@ -38,13 +40,15 @@ type experimentArgs struct {
 	gates, telemetry        stringList
 	goodput                 *starlark.Dict
 	costPerHour             number
+	currency                string
 	baseline                string
 	tags                    stringMap
 }
 
 // experiment(name, endpoint, dataset, traffic, requests=, duration=,
 // warmup=0, sweep=None, gates=[], goodput={}, repeats=1, telemetry=[],
-// cost_per_hour=None, baseline=None, tags={}, seed=0, error_budget=None):
+// cost_per_hour=None, baseline=None, tags={}, seed=0, error_budget=None,
+// currency="EUR"):
 // one experiment of
 // the scenario (SPEC §6). requests and duration are exclusive; with
 // neither, each point measures defaultRequests requests (a replay, its
@@ -55,7 +59,7 @@ func experimentBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starla
 		"traffic", &a.traffic, "requests??", &a.requests, "duration??", &a.length, "warmup?", &a.warmup,
 		"sweep??", &a.sweep, "gates?", &a.gates, "goodput?", &a.goodput, "repeats?", &a.repeats,
 		"telemetry?", &a.telemetry, "cost_per_hour??", &a.costPerHour, "baseline??", &a.baseline,
-		"tags?", &a.tags, "seed?", &a.seed, "error_budget??", &a.errorBudget); err != nil {
+		"tags?", &a.tags, "seed?", &a.seed, "error_budget??", &a.errorBudget, "currency?", &a.currency); err != nil {
 		return nil, err
 	}
 	e, ep, err := a.build(b.Name())
@@ -84,7 +88,7 @@ func experimentBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starla
 // sim(...) becomes one).
 func (a *experimentArgs) build(fn string) (*runtime.Experiment, *endpointValue, error) {
 	e := &runtime.Experiment{Name: a.name, Warmup: a.warmup, Repeats: a.repeats, Seed: uint64(a.seed),
-		CostPerHour: float64(a.costPerHour), Baseline: a.baseline}
+		CostPerHour: float64(a.costPerHour), Currency: a.currency, Baseline: a.baseline}
 	if err := checkName(fn, a.name); err != nil {
 		return nil, nil, err
 	}
@@ -126,6 +130,9 @@ func (a *experimentArgs) planChecks(fn string, e *runtime.Experiment) error {
 		if err := checkHTTPURL(u); err != nil {
 			return paramErrorf(fn, "telemetry", "at index %d: %v", i, err)
 		}
+	}
+	if c := a.currency; c != "" && (len(c) > 8 || strings.ContainsFunc(c, unicode.IsSpace)) {
+		return paramErrorf(fn, "currency", "got %q, want a short label such as EUR or USD", c)
 	}
 	if len(a.tags.keys) > 0 {
 		e.Tags = make(map[string]string, len(a.tags.keys))
@@ -237,7 +244,7 @@ func experimentAttrs(e *runtime.Experiment) starlark.StringDict {
 		"duration": noneOr(e.Duration, func(d time.Duration) starlark.Value { return str(durationText(d)) }),
 		"warmup":   integer(e.Warmup), "repeats": integer(e.Repeats), "seed": starlark.MakeUint64(e.Seed),
 		"gates": strList(gates), "telemetry": strList(e.Telemetry), "tags": tags,
-		"baseline": noneOr(e.Baseline, str), "cost_per_hour": noneOr(e.CostPerHour, float),
+		"baseline": noneOr(e.Baseline, str), "cost_per_hour": noneOr(e.CostPerHour, float), "currency": str(cmp.Or(e.Currency, "EUR")),
 		"error_budget": noneOr(e.ErrorBudget, func(b *runtime.ErrorBudget) starlark.Value { return str(b.String()) }),
 	}
 }

@@ -59,7 +59,7 @@ type profileFlags struct {
 	TokenCount                    string   `default:"auto" enum:"auto,tokenizer,usage,chunks" help:"Token counting: auto (tokenizer when given, else usage), tokenizer, usage (server-reported) or chunks."`
 	TokenizerRevision             string   `default:"main" help:"Hugging Face Hub revision (branch, tag or commit id) of a --tokenizer given as a model id."`
 	telemetryFlags
-	TokenizerTrustRemoteCode      bool     `help:"Accepted and recorded for GenAI-Perf scripts; llmbench's tokenizer reads tokenizer.json and runs no code, so it changes nothing."`
+	TokenizerTrustRemoteCode bool `help:"Accepted and recorded for GenAI-Perf scripts; llmbench's tokenizer reads tokenizer.json and runs no code, so it changes nothing."`
 
 	ArtifactDir       string `default:"artifacts" help:"Base directory for artifacts."`
 	ProfileExportFile string `default:"profile_export.json" help:"Name of the raw export file (a bare name)."`
