@@ -411,7 +411,7 @@ func (e *Experiment) job(spec PointSpec) (Job, error) {
 		stop = Stop{Requests: e.Requests, Duration: e.Duration}
 	}
 	return Job{Endpoint: ep, Entries: entries, Requests: Requests(ep, entries), Count: mode, Tokenizer: tok, Goodput: e.Goodput, Budget: e.ErrorBudget, Track: e.BaselineTrack(),
-		Telemetry: TelemetryPlan{URLs: e.Telemetry, Interval: e.TelemetryInterval, Discover: true}, CostPerHour: e.CostPerHour, Currency: e.Currency,
+		Telemetry: e.telemetryPlan(), CostPerHour: e.CostPerHour, Currency: e.Currency,
 		Point: Point{Load: spec.Load, Stop: stop, Warmup: e.Warmup, Seed: e.Seed, Grace: 5 * time.Second}}, nil
 }
 

@@ -28,6 +28,13 @@ type TelemetryPlan struct {
 	Discover bool
 }
 
+// telemetryPlan is what the experiment's points scrape: its URLs, and the
+// endpoint's own /metrics — except the simulator's when URLs are given,
+// whose made-up GPU would be added to the real ones.
+func (e *Experiment) telemetryPlan() TelemetryPlan {
+	return TelemetryPlan{URLs: e.Telemetry, Interval: e.TelemetryInterval, Discover: !(e.Endpoint.IsSim() && len(e.Telemetry) > 0)}
+}
+
 // telemetryWindow is the measured span of a run for its telemetry: its
 // first send to its last content chunk, its output tokens, its price.
 func telemetryWindow(s *metrics.Summary, costPerHour float64, currency string) metrics.TelemetryWindow {

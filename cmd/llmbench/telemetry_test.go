@@ -1,0 +1,169 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// dcgmExporter is a DCGM exporter for one GPU drawing exactly watts: its
+// energy counter (mJ) rises at that rate from when it started, so the
+// energy of any window is known by calculation. It answers 503 once
+// dead is set (an exporter that disappears mid-run).
+type dcgmExporter struct {
+	*httptest.Server
+	watts float64
+	start time.Time
+	dead  atomic.Bool
+}
+
+func startDCGM(t *testing.T, watts float64, gpu string) *dcgmExporter {
+	t.Helper()
+	d := &dcgmExporter{watts: watts, start: time.Now()}
+	d.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		if d.dead.Load() {
+			http.Error(w, "gone", http.StatusServiceUnavailable)
+			return
+		}
+		mj := 5e9 + d.watts*float64(time.Since(d.start).Nanoseconds())/1e6 // mJ: W × ns / 1e6
+		labels := fmt.Sprintf(`gpu="%s",UUID="GPU-%s-%g",device="nvidia%s",modelName="Test GPU",Hostname="test"`, gpu, gpu, watts, gpu)
+		fmt.Fprintf(w, "# TYPE DCGM_FI_DEV_POWER_USAGE gauge\nDCGM_FI_DEV_POWER_USAGE{%s} %g\n", labels, d.watts)
+		fmt.Fprintf(w, "# TYPE DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION counter\nDCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION{%s} %.0f\n", labels, mj)
+	}))
+	t.Cleanup(d.Close)
+	return d
+}
+
+// telemetryPoint reads the first point's telemetry block of summary.json.
+func telemetryPoint(t *testing.T, out string) (block map[string]any, osl float64) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(out, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Experiments []struct {
+			Points []struct {
+				Metrics struct {
+					OSL struct {
+						Count int     `json:"count"`
+						Avg   float64 `json:"avg"`
+					} `json:"osl"`
+				} `json:"metrics"`
+				Telemetry map[string]any `json:"telemetry"`
+			} `json:"points"`
+		} `json:"experiments"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil || len(doc.Experiments) == 0 || len(doc.Experiments[0].Points) == 0 {
+		t.Fatalf("summary.json (%v): %s", err, b)
+	}
+	p := doc.Experiments[0].Points[0]
+	if p.Telemetry == nil {
+		t.Fatalf("no telemetry in summary.json: %s", b)
+	}
+	return p.Telemetry, p.Metrics.OSL.Avg * float64(p.Metrics.OSL.Count)
+}
+
+func num(t *testing.T, v any, path ...string) float64 {
+	t.Helper()
+	for _, k := range path {
+		m, ok := v.(map[string]any)
+		if !ok {
+			t.Fatalf("%v: not an object at %s", v, k)
+		}
+		v = m[k]
+	}
+	f, ok := v.(float64)
+	if !ok {
+		t.Fatalf("%s: got %v", strings.Join(path, "."), v)
+	}
+	return f
+}
+
+const telemetryScenario = `
+def main(ctx):
+    return experiment(name = "e", endpoint = sim(ttft = "20ms", itl = "4ms"),
+        dataset = synthetic(input_tokens = fixed(32), output_tokens = fixed(40)), traffic = concurrency(4),
+        requests = 60, telemetry = [u for u in ctx.vars["urls"].split(",")], gates = ["energy_per_token < 1000"])
+`
+
+// Against exporters whose power is known, the point's energy, average
+// power and J/token match by calculation to 1%; two hosts that both call
+// their GPU "0" stay two GPUs, and the total power is their sum.
+func TestTelemetryEnergyByCalculation(t *testing.T) {
+	a, b := startDCGM(t, 300, "0"), startDCGM(t, 450, "0")
+	dir, file := writeScenario(t, telemetryScenario)
+	r := runCLI(t, dir, "run", file, "--no-plots", "-D", "urls="+a.URL+"/metrics,"+b.URL+"/metrics")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	block, osl := telemetryPoint(t, filepath.Join(dir, "out"))
+	window := block["window_ns"].([]any)
+	seconds := (window[1].(float64) - window[0].(float64)) / 1e9
+	energy := num(t, block, "energy_j", "value")
+	want := 750 * seconds
+	if math.Abs(energy-want) > 0.01*want {
+		t.Errorf("energy %.3f J, want 750 W × %.4f s = %.3f J (1%%)", energy, seconds, want)
+	}
+	if p := num(t, block, "average_power_w", "value"); math.Abs(p-750) > 7.5 {
+		t.Errorf("average power %.2f W, want 750", p)
+	}
+	if jpt := num(t, block, "energy_per_token_j", "value"); math.Abs(jpt-energy/osl) > 1e-9*jpt {
+		t.Errorf("J/token %v, want %v / %v", jpt, energy, osl)
+	}
+	gpus := block["gpus"].([]any)
+	if len(gpus) != 2 || gpus[0].(map[string]any)["key"] == gpus[1].(map[string]any)["key"] {
+		t.Errorf("two hosts' GPU 0 merged: %v", gpus)
+	}
+	if p := num(t, block, "power_w", "avg"); p != 750 {
+		t.Errorf("total power %v, want 300 + 450", p)
+	}
+	if !strings.Contains(r.stdout, "GPU: 2 (") {
+		t.Errorf("console lacks the GPU line:\n%s", r.stdout)
+	}
+	var js map[string]any
+	jb, _ := os.ReadFile(filepath.Join(dir, "out", "e", "concurrency4", "profile_export_genai_perf.json"))
+	if json.Unmarshal(jb, &js) != nil || js["telemetry_stats"] == nil {
+		t.Errorf("profile_export_genai_perf.json has no telemetry_stats")
+	} else if p := js["telemetry_stats"].(map[string]any)["gpu_power_usage"].(map[string]any); len(p) != 3 { // unit + 2 GPUs
+		t.Errorf("telemetry_stats gpu_power_usage: %v", p)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "out", "e", "concurrency4", "telemetry.parquet")); err != nil {
+		t.Error(err)
+	}
+}
+
+// An exporter that dies mid-run is a warning with the gap it left, the
+// run completes, and energy it cannot know is said so rather than made up.
+func TestTelemetrySourceDiesMidRun(t *testing.T) {
+	d := startDCGM(t, 300, "0")
+	dir, file := writeScenario(t, strings.Replace(telemetryScenario, "requests = 60", "requests = 160", 1))
+	go func() {
+		time.Sleep(1500 * time.Millisecond)
+		d.dead.Store(true)
+	}()
+	r := runCLI(t, dir, "run", file, "--no-plots", "-D", "urls="+d.URL+"/metrics")
+	if r.code != 1 { // the energy gate cannot be measured: a gate never passes by default
+		t.Fatalf("exit %d, want 1\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "warning: telemetry: ") || !strings.Contains(r.stdout, "scrapes failed") ||
+		!strings.Contains(r.stdout, "no samples for") {
+		t.Errorf("no warning with the gap:\n%s", r.stdout)
+	}
+	block, _ := telemetryPoint(t, filepath.Join(dir, "out"))
+	src := block["sources"].([]any)[0].(map[string]any)
+	if src["failures"].(float64) == 0 || len(src["gaps_ns"].([]any)) == 0 {
+		t.Errorf("source report: %v", src)
+	}
+	if e := block["energy_j"].(map[string]any); e["value"] != nil || e["why"] == "" {
+		t.Errorf("energy of a dead exporter: %v", e)
+	}
+}
