@@ -61,6 +61,7 @@ type PlanRecord struct {
 	Gates      []string          `json:"gates,omitempty"`
 	Goodput    []SLORecord       `json:"goodput,omitempty"`
 	Cost       float64           `json:"cost_per_hour,omitempty"`
+	Currency   string            `json:"currency,omitempty"`
 	Baseline   string            `json:"baseline,omitempty"`
 	Tags       map[string]string `json:"tags,omitempty"`
 }
@@ -121,7 +122,7 @@ func RecordOf(scenario string, e *Experiment, key PointKey, index int) PointReco
 			Model: ep.Model, Models: ep.Models, ModelSelection: ep.ModelSelection,
 			Tokenizer: ep.Tokenizer, TokenCount: ep.TokenCount},
 		Requests: e.Requests, DurationMS: e.Duration.Milliseconds(), Warmup: e.Warmup,
-		Repeats: max(e.Repeats, 1), Seed: e.Seed, Cost: e.CostPerHour, Baseline: e.Baseline, Tags: e.Tags,
+		Repeats: max(e.Repeats, 1), Seed: e.Seed, Cost: e.CostPerHour, Currency: e.Currency, Baseline: e.Baseline, Tags: e.Tags,
 		Sweep: sweepRecord(e.Sweep),
 	}
 	if e.Dataset != nil {
@@ -192,7 +193,7 @@ func (p PlanRecord) Experiment() (*Experiment, error) {
 		Endpoint: Endpoint{URL: ep.URL, Path: ep.Path, API: transport.API(ep.API), Stream: ep.Stream, Model: ep.Model,
 			Models: ep.Models, ModelSelection: ep.ModelSelection, Tokenizer: ep.Tokenizer, TokenCount: ep.TokenCount},
 		Requests: p.Requests, Duration: time.Duration(p.DurationMS) * time.Millisecond, Warmup: p.Warmup,
-		Repeats: p.Repeats, Seed: p.Seed, CostPerHour: p.Cost, Baseline: p.Baseline, Tags: p.Tags,
+		Repeats: p.Repeats, Seed: p.Seed, CostPerHour: p.Cost, Currency: p.Currency, Baseline: p.Baseline, Tags: p.Tags,
 	}
 	for _, src := range p.Gates {
 		g, err := metrics.ParseGate(src)

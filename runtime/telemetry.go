@@ -206,3 +206,9 @@ func ProbeTelemetry(ctx context.Context, u string) error {
 	}
 	return nil
 }
+
+// RebuildTelemetry is a stored point's telemetry from its samples,
+// reduced over the summary's window as the run reduced it.
+func RebuildTelemetry(samples []metrics.TelemetrySample, s *metrics.Summary, costPerHour float64, currency string) *PointTelemetry {
+	return &PointTelemetry{Samples: samples, Summary: metrics.ReduceTelemetry(samples, telemetryWindow(s, costPerHour, currency))}
+}

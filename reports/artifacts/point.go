@@ -24,12 +24,9 @@ func writePoint(stdout io.Writer, dir string, r *genaiperf.Run, out *runtime.Out
 	}
 	r.Partial = out.Interrupted
 	if out.Telemetry != nil {
-		r.Telemetry = &out.Telemetry.Summary
-		block, err := json.Marshal(telemetry.BlockOf(out.Telemetry, &out.Summary))
-		if err != nil {
+		if err := describeTelemetry(r, out); err != nil {
 			return err
 		}
-		r.TelemetryBlock = block
 		if err := WriteFile(filepath.Join(dir, records.TelemetryFile), func(w io.Writer) error {
 			return records.WriteTelemetry(w, out.Telemetry.Samples)
 		}); err != nil {
@@ -61,6 +58,18 @@ func writePoint(stdout io.Writer, dir string, r *genaiperf.Run, out *runtime.Out
 
 // promptSource says where the prompts came from, since ISL means
 // different things for token-exact and word-based prompts.
+// describeTelemetry gives the GenAI-Perf files the point's telemetry:
+// telemetry_stats and the GPU tables, and llmbench's own block.
+func describeTelemetry(r *genaiperf.Run, out *runtime.Outcome) error {
+	if out.Telemetry == nil {
+		return nil
+	}
+	r.Telemetry = &out.Telemetry.Summary
+	block, err := json.Marshal(telemetry.BlockOf(out.Telemetry, &out.Summary))
+	r.TelemetryBlock = block
+	return err
+}
+
 // writeTelemetryLines prints the point's telemetry under its table.
 func writeTelemetryLines(w io.Writer, out *runtime.Outcome) {
 	telemetry.WriteConsole(w, out.Telemetry, &out.Summary)

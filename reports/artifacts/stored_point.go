@@ -69,6 +69,12 @@ func rerender(stdout, stderr io.Writer, file string) (*storedPoint, error) {
 	if meta.Recovered {
 		repairExport(stderr, filepath.Join(dir, run.ProfileExportFile), &run, sent)
 	}
+	if out.Telemetry, err = readTelemetry(dir, &out.Summary, saved); err != nil {
+		fmt.Fprintf(stderr, "llmbench: %s: %v (the point is rebuilt without its telemetry)\n", dir, err)
+	}
+	if err := describeTelemetry(&run, out); err != nil {
+		return nil, failure.Runf("%w", err)
+	}
 	jsonName, csvName := genaiperf.ExportFileNames(run.ProfileExportFile)
 	if err := WriteFile(filepath.Join(dir, jsonName), func(w io.Writer) error { return genaiperf.WriteJSON(w, &run, &out.Summary) }); err != nil {
 		return nil, failure.Runf("%w", err)
@@ -83,7 +89,37 @@ func rerender(stdout, stderr io.Writer, file string) (*storedPoint, error) {
 		return nil, err
 	}
 	writeComponents(stdout, out.Components)
+	writeTelemetryLines(stdout, out)
 	return &storedPoint{file: file, meta: meta, run: run, out: out, record: saved}, nil
+}
+
+// readTelemetry rebuilds a point's telemetry from its telemetry.parquet,
+// reduced over the rebuilt summary's window as the run reduced it; nil
+// when the point has none. The scrape reports (failures, gaps) are not
+// kept, so a rebuilt point no longer lists them.
+func readTelemetry(dir string, s *metrics.Summary, saved *runtime.PointRecord) (*runtime.PointTelemetry, error) {
+	f, err := os.Open(filepath.Join(dir, records.TelemetryFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	samples, err := records.ReadTelemetry(f, st.Size())
+	if err != nil {
+		return nil, err
+	}
+	var cost float64
+	var currency string
+	if saved != nil {
+		cost, currency = saved.Plan.Cost, saved.Plan.Currency
+	}
+	return runtime.RebuildTelemetry(samples, s, cost, currency), nil
 }
 
 // repairExport makes the raw export of a killed run valid again, saying
