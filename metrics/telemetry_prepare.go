@@ -160,14 +160,20 @@ func compareSeries(a, b *telemetrySeries) int {
 
 // inWindow returns the points inside w, both edges included: a scrape
 // answered at the very instant of the first send or the last response
-// belongs to the point.
+// belongs to the point. A window shorter than the scrape interval may hold
+// none; then the readings around it — the last before it and the first
+// after — stand for it, as the values in force while it ran, rather than
+// the point having no power or queue at all.
 func inWindow(points []point, w TelemetryWindow) []point {
 	lo, _ := slices.BinarySearchFunc(points, w.Start, func(p point, t int64) int { return cmp.Compare(p.t, t) })
 	hi := lo
 	for hi < len(points) && points[hi].t <= w.End {
 		hi++
 	}
-	return points[lo:hi]
+	if hi > lo {
+		return points[lo:hi]
+	}
+	return points[max(lo-1, 0):min(hi+1, len(points))]
 }
 
 // values returns the points' values in time order.

@@ -116,3 +116,17 @@ func TestAlignedValuesStale(t *testing.T) {
 		t.Errorf("alignedValues = %v, want %v (instants 5, 10, 15, 20, 30)", got, want)
 	}
 }
+
+// A point shorter than the scrape interval holds no scrape: the readings
+// around it stand for it instead of leaving it without power.
+func TestTelemetryShortWindow(t *testing.T) {
+	samples := []TelemetrySample{
+		dcgm(1, "h:9400", "0", "DCGM_FI_DEV_POWER_USAGE", 300),
+		dcgm(1.33, "h:9400", "0", "DCGM_FI_DEV_POWER_USAGE", 500),
+		dcgm(1.66, "h:9400", "0", "DCGM_FI_DEV_POWER_USAGE", 900),
+	}
+	s := ReduceTelemetry(samples, TelemetryWindow{Start: sec(1.1), End: sec(1.2)})
+	if d := s.GPUs[0].Field("gpu_power_usage"); d == nil || d.Count != 2 || d.Avg != 400 {
+		t.Errorf("power of a short window %+v, want the readings at 1 s and 1.33 s", d)
+	}
+}

@@ -39,7 +39,7 @@ func (c *analyzeCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	plan.exp.Telemetry = c.genaiPerfDefault(e)
+	plan.exp.Telemetry = c.Telemetry.genaiPerfDefault(e)
 	cp, err := artifacts.OpenSweepCheckpoint(c.checkpointPath(), c.Model[0], c.resuming())
 	if err != nil {
 		return err

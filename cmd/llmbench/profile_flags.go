@@ -58,8 +58,10 @@ type profileFlags struct {
 	Tokenizer                     string   `help:"Tokenizer for exact ISL/OSL: a tokenizer.json, a folder holding one, or a Hugging Face model id in the local cache."`
 	TokenCount                    string   `default:"auto" enum:"auto,tokenizer,usage,chunks" help:"Token counting: auto (tokenizer when given, else usage), tokenizer, usage (server-reported) or chunks."`
 	TokenizerRevision             string   `default:"main" help:"Hugging Face Hub revision (branch, tag or commit id) of a --tokenizer given as a model id."`
-	telemetryFlags
-	TokenizerTrustRemoteCode bool `help:"Accepted and recorded for GenAI-Perf scripts; llmbench's tokenizer reads tokenizer.json and runs no code, so it changes nothing."`
+	// Telemetry is not part of a point's identity (configExcluded):
+	// what is scraped does not change what is measured.
+	Telemetry                telemetryFlags `embed:""`
+	TokenizerTrustRemoteCode bool           `help:"Accepted and recorded for GenAI-Perf scripts; llmbench's tokenizer reads tokenizer.json and runs no code, so it changes nothing."`
 
 	ArtifactDir       string `default:"artifacts" help:"Base directory for artifacts."`
 	ProfileExportFile string `default:"profile_export.json" help:"Name of the raw export file (a bare name)."`
@@ -119,7 +121,7 @@ func (c *profileFlags) compile() (compiled, error) {
 	}
 	exp := &runtime.Experiment{Name: run.DirName(), Endpoint: endpoint, Dataset: src, Load: p.Load, Requests: p.Stop.Requests,
 		Duration: p.Stop.Duration, Warmup: p.Warmup, Seed: p.Seed, Goodput: slos, Repeats: 1}
-	c.telemetryFlags.apply(exp)
+	c.Telemetry.apply(exp)
 	point := runtime.PointSpec{Params: runtime.ParamsOf(p.Load), Load: p.Load, Dataset: src, Stop: p.Stop}
 	exp.Planned = []runtime.PointSpec{point}
 	if c.MaxErrorRate != "" {
@@ -131,7 +133,7 @@ func (c *profileFlags) compile() (compiled, error) {
 }
 
 func (c *profileFlags) validate() error {
-	if err := c.telemetryFlags.check(); err != nil {
+	if err := c.Telemetry.check(); err != nil {
 		return err
 	}
 	for i, m := range c.Model {
@@ -435,9 +437,9 @@ func (c *profileFlags) describe(e runtime.Endpoint) genaiperf.Run {
 	r.PrefixPrompts, r.PrefixPromptLength = c.NumPrefixPrompts, c.PrefixPromptLength
 	r.ArtifactDir, r.ProfileExportFile, r.Version = c.ArtifactDir, c.ProfileExportFile, "llmbench "+version
 	r.RequestDistribution = c.RequestDistribution
-	if len(c.ServerMetricsURL) > 0 {
+	if len(c.Telemetry.ServerMetricsURL) > 0 {
 		r.ServerMetricsURLs = nil
-		for _, u := range c.ServerMetricsURL {
+		for _, u := range c.Telemetry.ServerMetricsURL {
 			r.ServerMetricsURLs = append(r.ServerMetricsURLs, runtime.RedactURL(u))
 		}
 	}
