@@ -14,6 +14,9 @@ type RunData struct {
 	Records []Record
 	// Series, when set, is read instead of Records.
 	Series *Series
+	// Telemetry is the run's telemetry, what telemetry metrics
+	// (gpu_power, energy_per_token, ...) are compared on; nil without.
+	Telemetry *TelemetrySummary
 }
 
 // minWindow and windowsPerRun size the windows a whole-run rate is cut
@@ -49,7 +52,7 @@ func SampleOf(metric string, runs []RunData) (Sample, error) {
 	}
 	var s Sample
 	for _, r := range runs {
-		v, err := g.Measure(r.Summary)
+		v, err := g.MeasureRun(r)
 		if err != nil {
 			return Sample{}, fmt.Errorf("%s: %w", metric, err)
 		}
@@ -68,6 +71,16 @@ func SampleOf(metric string, runs []RunData) (Sample, error) {
 		return Sample{}, fmt.Errorf("%s: %w", metric, err) // with repeats the values may go unused
 	}
 	return s, nil
+}
+
+// MeasureRun is g's statistic in one run: from its telemetry for a
+// telemetry metric (compared on repeats: telemetry has no per-request
+// values), else from its summary.
+func (g Gate) MeasureRun(r RunData) (float64, error) {
+	if g.MeasuredFromTelemetry() && g.Metric != "cost_per_mtok" {
+		return g.MeasureTelemetry(r.Telemetry)
+	}
+	return g.Measure(r.Summary)
 }
 
 func some(ok bool, v float64) []float64 {

@@ -117,6 +117,9 @@ func candidateRuns(g metrics.Gate, outs []*Outcome) []metrics.RunData {
 			s = s.Component(g.Component)
 		}
 		runs[i] = metrics.RunData{Summary: o.gateSummary(g), Series: s}
+		if o.Telemetry != nil {
+			runs[i].Telemetry = &o.Telemetry.Summary
+		}
 	}
 	return runs
 }
@@ -133,7 +136,7 @@ func (e *Experiment) baselineValue(g metrics.Gate, params Params) *float64 {
 	}
 	var sum float64
 	for _, r := range runs {
-		v, err := g.Measure(r.Summary)
+		v, err := g.MeasureRun(r)
 		if err != nil {
 			return nil
 		}

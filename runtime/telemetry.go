@@ -2,6 +2,8 @@ package runtime
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"net/url"
 	"slices"
 	"strconv"
@@ -117,6 +119,7 @@ func metricsURLOf(base string) string {
 		return ""
 	}
 	u.Path, u.RawQuery, u.Fragment = "/metrics", "", ""
+	u.User = nil // the endpoint's credentials are for its API, not sent on to a guessed URL
 	return u.String()
 }
 
@@ -207,8 +210,30 @@ func ProbeTelemetry(ctx context.Context, u string) error {
 	return nil
 }
 
-// RebuildTelemetry is a stored point's telemetry from its samples,
-// reduced over the summary's window as the run reduced it.
-func RebuildTelemetry(samples []metrics.TelemetrySample, s *metrics.Summary, costPerHour float64, currency string) *PointTelemetry {
-	return &PointTelemetry{Samples: samples, Summary: metrics.ReduceTelemetry(samples, telemetryWindow(s, costPerHour, currency))}
+// telemetryAccount is how a point's scrapes went, kept with its samples
+// (telemetry.parquet's metadata) so a rebuilt point reports them too.
+type telemetryAccount struct {
+	URLs     []string           `json:"urls"`
+	Reports  []telemetry.Report `json:"reports"`
+	Warnings []string           `json:"warnings"`
+}
+
+// Account is the scrapes' account as JSON.
+func (pt *PointTelemetry) Account() (string, error) {
+	b, err := json.Marshal(telemetryAccount{URLs: pt.URLs, Reports: pt.Reports, Warnings: pt.Warnings})
+	return string(b), err
+}
+
+// RebuildTelemetry is a stored point's telemetry from its samples and
+// account, reduced over the summary's window as the run reduced it.
+func RebuildTelemetry(samples []metrics.TelemetrySample, account string, s *metrics.Summary, costPerHour float64, currency string) (*PointTelemetry, error) {
+	pt := &PointTelemetry{Samples: samples, Summary: metrics.ReduceTelemetry(samples, telemetryWindow(s, costPerHour, currency))}
+	if account != "" {
+		var a telemetryAccount
+		if err := json.Unmarshal([]byte(account), &a); err != nil {
+			return pt, fmt.Errorf("telemetry account: %w", err)
+		}
+		pt.URLs, pt.Reports, pt.Warnings = a.URLs, a.Reports, a.Warnings
+	}
+	return pt, nil
 }

@@ -13,20 +13,35 @@ import (
 	"github.com/llmbench/llmbench/reports/artifacts"
 )
 
-// analyzeCSV reads artifacts/analyze_export_genai_perf.csv as rows of
-// cells, header first.
+// analyzeCSV reads artifacts/analyze_export_genai_perf.csv's first table
+// (the points) as rows of cells, header first.
 func analyzeCSV(t *testing.T, dir string) [][]string {
+	t.Helper()
+	points, _ := analyzeTables(t, dir)
+	return points
+}
+
+// analyzeTables reads both tables of analyze_export_genai_perf.csv: the
+// points and, when telemetry was scraped, the GPU table (header first).
+func analyzeTables(t *testing.T, dir string) (points, gpus [][]string) {
 	t.Helper()
 	f, err := os.Open(filepath.Join(dir, "artifacts", analyzeCSVName))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
+	r := csv.NewReader(f)
+	r.FieldsPerRecord = -1 // two tables of different widths
+	rows, err := r.ReadAll()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return rows
+	for i, row := range rows {
+		if len(row) > 1 && row[0] == "Config Name" && row[1] == "GPU" {
+			return rows[:i], rows[i:]
+		}
+	}
+	return rows, nil
 }
 
 // csvRowOf is the analyze CSV row GenAI-Perf would write for a point from
@@ -55,9 +70,14 @@ func TestAnalyzeAgainstSimulator(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
-	rows := analyzeCSV(t, dir)
+	rows, gpus := analyzeTables(t, dir)
 	if len(rows) != 4 || rows[0][1] != "Concurrency" {
 		t.Fatalf("analyze CSV: %v", rows)
+	}
+	// The simulator's /metrics (found at the endpoint) gives GenAI-Perf's
+	// second table: one row per config for its one GPU.
+	if len(gpus) != 4 || gpus[0][2] != "p99 GPU Power Usage (W)" || gpus[1][1] != "gpu0" {
+		t.Errorf("GPU table: %v", gpus)
 	}
 	want := map[string][]string{}
 	for i, c := range []string{"1", "2", "4"} {

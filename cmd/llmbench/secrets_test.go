@@ -36,6 +36,13 @@ func TestAPIKeyAndURLCredentialsReachNoLogOrArtifact(t *testing.T) {
 	var auth []string
 	var mu sync.Mutex
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/metrics" { // the endpoint's own /metrics, probed for telemetry
+			if a := r.Header.Get("Authorization"); a != "" {
+				t.Errorf("the endpoint's credentials went to its /metrics: %q", a)
+			}
+			http.NotFound(w, r)
+			return
+		}
 		mu.Lock()
 		auth = append(auth, r.Header.Get("Authorization"))
 		mu.Unlock()

@@ -114,6 +114,9 @@ func (c *RunCheckpoint) finished(scenario string, exp *runtime.Experiment, key r
 		return nil, false
 	}
 	out := p.Result().Outcome
+	if out.Telemetry, err = readTelemetry(p.Dir, &out.Summary, exp.CostPerHour, exp.Currency); err != nil {
+		return nil, false // measure it again rather than lose its telemetry
+	}
 	if track := exp.BaselineTrack(); len(track) > 0 {
 		if out.Series, err = readSeries(filepath.Join(p.Dir, "records.parquet"), track); err != nil {
 			return nil, false // measure it again rather than judge it blind

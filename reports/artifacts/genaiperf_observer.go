@@ -71,7 +71,11 @@ func (o *GenAIPerfObserver) Finished(key runtime.PointKey) (*runtime.Outcome, bo
 	}
 	o.resumed[pt.Label] = true
 	o.Checkpoint.ids[pt.Label] = done.ID
-	return done.Result().Outcome, true
+	out := done.Result().Outcome
+	if out.Telemetry, err = readTelemetry(done.Dir, &out.Summary, o.Exp.CostPerHour, o.Exp.Currency); err != nil {
+		return nil, false // measure it again rather than lose its telemetry
+	}
+	return out, true
 }
 
 func (o *GenAIPerfObserver) RunStarting(key runtime.PointKey, job *runtime.Job) (runtime.RunWatch, error) {

@@ -27,8 +27,12 @@ func writePoint(stdout io.Writer, dir string, r *genaiperf.Run, out *runtime.Out
 		if err := describeTelemetry(r, out); err != nil {
 			return err
 		}
+		account, err := out.Telemetry.Account()
+		if err != nil {
+			return err
+		}
 		if err := WriteFile(filepath.Join(dir, records.TelemetryFile), func(w io.Writer) error {
-			return records.WriteTelemetry(w, out.Telemetry.Samples)
+			return records.WriteTelemetry(w, out.Telemetry.Samples, account)
 		}); err != nil {
 			return err
 		}

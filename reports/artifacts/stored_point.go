@@ -69,7 +69,7 @@ func rerender(stdout, stderr io.Writer, file string) (*storedPoint, error) {
 	if meta.Recovered {
 		repairExport(stderr, filepath.Join(dir, run.ProfileExportFile), &run, sent)
 	}
-	if out.Telemetry, err = readTelemetry(dir, &out.Summary, saved); err != nil {
+	if out.Telemetry, err = ReadPointTelemetry(dir, &out.Summary, saved); err != nil {
 		fmt.Fprintf(stderr, "llmbench: %s: %v (the point is rebuilt without its telemetry)\n", dir, err)
 	}
 	if err := describeTelemetry(&run, out); err != nil {
@@ -93,11 +93,19 @@ func rerender(stdout, stderr io.Writer, file string) (*storedPoint, error) {
 	return &storedPoint{file: file, meta: meta, run: run, out: out, record: saved}, nil
 }
 
-// readTelemetry rebuilds a point's telemetry from its telemetry.parquet,
-// reduced over the rebuilt summary's window as the run reduced it; nil
-// when the point has none. The scrape reports (failures, gaps) are not
-// kept, so a rebuilt point no longer lists them.
-func readTelemetry(dir string, s *metrics.Summary, saved *runtime.PointRecord) (*runtime.PointTelemetry, error) {
+// ReadPointTelemetry rebuilds a point's telemetry from its
+// telemetry.parquet, reduced over the summary's window as the run reduced
+// it, priced as its saved plan says; nil when the point has none.
+func ReadPointTelemetry(dir string, s *metrics.Summary, saved *runtime.PointRecord) (*runtime.PointTelemetry, error) {
+	var cost float64
+	var currency string
+	if saved != nil {
+		cost, currency = saved.Plan.Cost, saved.Plan.Currency
+	}
+	return readTelemetry(dir, s, cost, currency)
+}
+
+func readTelemetry(dir string, s *metrics.Summary, cost float64, currency string) (*runtime.PointTelemetry, error) {
 	f, err := os.Open(filepath.Join(dir, records.TelemetryFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -110,16 +118,11 @@ func readTelemetry(dir string, s *metrics.Summary, saved *runtime.PointRecord) (
 	if err != nil {
 		return nil, err
 	}
-	samples, err := records.ReadTelemetry(f, st.Size())
+	samples, account, err := records.ReadTelemetry(f, st.Size())
 	if err != nil {
 		return nil, err
 	}
-	var cost float64
-	var currency string
-	if saved != nil {
-		cost, currency = saved.Plan.Cost, saved.Plan.Currency
-	}
-	return runtime.RebuildTelemetry(samples, s, cost, currency), nil
+	return runtime.RebuildTelemetry(samples, account, s, cost, currency)
 }
 
 // repairExport makes the raw export of a killed run valid again, saying

@@ -30,11 +30,21 @@ type telemetryRow struct {
 	Labels string  `parquet:"labels"`
 }
 
-// WriteTelemetry writes a point's samples as telemetry.parquet. Samples
-// are written whole at the point's end: they are few (a few hundred per
-// scrape) next to the requests, whose file streams.
-func WriteTelemetry(w io.Writer, samples []metrics.TelemetrySample) error {
-	pw := parquet.NewGenericWriter[telemetryRow](w, parquet.Compression(&zstd.Codec{Level: zstd.SpeedDefault}))
+// telemetryAccountKey is the file metadata key holding how the scrapes
+// went (sources, failures, gaps, warnings) as JSON, so a point rebuilt
+// from the file reports them as the run did.
+const telemetryAccountKey = "llmbench.telemetry.account"
+
+// WriteTelemetry writes a point's samples as telemetry.parquet, with
+// account (the scrapes' own report, JSON; "" for none) in the file's
+// metadata. Samples are written whole at the point's end: they are few (a
+// few hundred per scrape) next to the requests, whose file streams.
+func WriteTelemetry(w io.Writer, samples []metrics.TelemetrySample, account string) error {
+	opts := []parquet.WriterOption{parquet.Compression(&zstd.Codec{Level: zstd.SpeedDefault})}
+	if account != "" {
+		opts = append(opts, parquet.KeyValueMetadata(telemetryAccountKey, account))
+	}
+	pw := parquet.NewGenericWriter[telemetryRow](w, opts...)
 	rows := make([]telemetryRow, 0, 4096)
 	flush := func() error {
 		_, err := pw.Write(rows)
@@ -58,12 +68,18 @@ func WriteTelemetry(w io.Writer, samples []metrics.TelemetrySample) error {
 }
 
 // ReadTelemetry reads telemetry.parquet back (llmbench report rebuilds a
-// point's telemetry from it).
-func ReadTelemetry(r io.ReaderAt, size int64) ([]metrics.TelemetrySample, error) {
+// point's telemetry from it): the samples and the scrapes' account.
+func ReadTelemetry(r io.ReaderAt, size int64) ([]metrics.TelemetrySample, string, error) {
 	f, err := parquet.OpenFile(r, size)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", TelemetryFile, err)
+		return nil, "", fmt.Errorf("%s: %w", TelemetryFile, err)
 	}
+	account, _ := f.Lookup(telemetryAccountKey)
+	samples, err := readTelemetryRows(f)
+	return samples, account, err
+}
+
+func readTelemetryRows(f *parquet.File) ([]metrics.TelemetrySample, error) {
 	pr := parquet.NewGenericReader[telemetryRow](f)
 	defer pr.Close()
 	var out []metrics.TelemetrySample

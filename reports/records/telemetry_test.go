@@ -27,12 +27,15 @@ func telemetrySamples() []metrics.TelemetrySample {
 func TestTelemetryRoundTrip(t *testing.T) {
 	var buf bytes.Buffer
 	want := telemetrySamples()
-	if err := WriteTelemetry(&buf, want); err != nil {
+	if err := WriteTelemetry(&buf, want, `{"sources":[]}`); err != nil {
 		t.Fatal(err)
 	}
-	got, err := ReadTelemetry(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	got, account, err := ReadTelemetry(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if account != `{"sources":[]}` {
+		t.Errorf("account %q", account)
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("read back\n%+v\nwant\n%+v", got, want)
@@ -47,7 +50,7 @@ func TestTelemetryReadableByPyarrow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteTelemetry(f, telemetrySamples()); err != nil {
+	if err := WriteTelemetry(f, telemetrySamples(), ""); err != nil {
 		t.Fatal(err)
 	}
 	f.Close()

@@ -2,6 +2,7 @@ package resultset
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -100,6 +101,11 @@ func readPoint(stderr io.Writer, file string) (*Point, *Repeat, error) {
 	p := &Point{Experiment: pf.Meta.Experiment, Scenario: pf.Meta.Scenario, Params: pf.Params, Desc: describe(pf), Goodput: pf.Goodput}
 	rep := &Repeat{Index: max(pf.Meta.Repeat, 1), Source: file, Records: recs, Summary: acc.Summary(),
 		Partial: pf.Meta.Recovered || pf.Plan != nil && pf.Plan.Partial}
+	if t, err := artifacts.ReadPointTelemetry(filepath.Dir(file), &rep.Summary, pf.Plan); err != nil {
+		fmt.Fprintf(stderr, "llmbench: %s: %v (compared without its telemetry)\n", file, err)
+	} else if t != nil {
+		rep.Telemetry = &t.Summary
+	}
 	if pf.Plan != nil {
 		rep.Index = max(pf.Plan.Point.Repeat, 1)
 	}

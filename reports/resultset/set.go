@@ -63,6 +63,9 @@ type Repeat struct {
 	Summary metrics.Summary
 	// Partial is set for a run interrupted or recovered from a kill.
 	Partial bool
+	// Telemetry is what the run's scrapes came to (telemetry.parquet);
+	// nil when none was scraped.
+	Telemetry *metrics.TelemetrySummary
 }
 
 // Description is what decides whether two points measured the same
@@ -162,7 +165,7 @@ func loadText(p runtime.Params, arrival string) string {
 func (p *Point) Runs() []metrics.RunData {
 	out := make([]metrics.RunData, len(p.Repeats))
 	for i, r := range p.Repeats {
-		out[i] = metrics.RunData{Summary: &r.Summary, Records: r.Records}
+		out[i] = metrics.RunData{Summary: &r.Summary, Records: r.Records, Telemetry: r.Telemetry}
 	}
 	return out
 }
