@@ -2,6 +2,7 @@ package plots
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 
 	"gonum.org/v1/plot"
@@ -100,15 +101,15 @@ func threeAxes(d *sweepData) ([]*plot.Plot, error) {
 		lv     loadValues
 		ylabel string
 		col    plotColor
-		format string
+		unit   string
 	}
-	panels := []panel{{thr, "output token throughput (tokens/s)", colBlue, "%.0f"}}
+	panels := []panel{{thr, "output token throughput (tokens/s)", colBlue, ""}}
 	if len(energy.xys) > 0 {
-		panels = append(panels, panel{energy, "energy per output token (J/token)", colOrange, "%.3g J"})
+		panels = append(panels, panel{energy, "energy per output token (J/token)", colOrange, " J"})
 	}
 	if len(cost.xys) > 0 {
 		cur := sweepCurrency(d)
-		panels = append(panels, panel{cost, cur + " per million output tokens", colGreen, "%.3g " + cur})
+		panels = append(panels, panel{cost, cur + " per million output tokens", colGreen, " " + cur})
 	}
 	var out []*plot.Plot
 	for i, pn := range panels {
@@ -119,7 +120,7 @@ func threeAxes(d *sweepData) ([]*plot.Plot, error) {
 		if i == len(panels)-1 {
 			p.X.Label.Text = loadAxis(d.param)
 		}
-		if err := loadLine(p, pn.lv, pn.col, pn.format); err != nil {
+		if err := loadLine(p, pn.lv, pn.col, pn.unit); err != nil {
 			return nil, err
 		}
 		// Every panel spans the same loads, so their X axes line up.
@@ -135,8 +136,8 @@ func threeAxes(d *sweepData) ([]*plot.Plot, error) {
 }
 
 // loadLine draws one quantity along the load, each point labelled with
-// its value, so the figure can be read without the table.
-func loadLine(p *plot.Plot, lv loadValues, col plotColor, format string) error {
+// its value and unit, so the figure can be read without the table.
+func loadLine(p *plot.Plot, lv loadValues, col plotColor, unit string) error {
 	line, pts, err := plotter.NewLinePoints(lv.xys)
 	if err != nil {
 		return fmt.Errorf("plots: telemetry: %w", err)
@@ -145,7 +146,7 @@ func loadLine(p *plot.Plot, lv loadValues, col plotColor, format string) error {
 	pts.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}
 	labels := make([]string, len(lv.xys))
 	for i, xy := range lv.xys {
-		labels[i] = fmt.Sprintf(format, xy.Y)
+		labels[i] = threeDigits(xy.Y) + unit
 	}
 	lab, err := plotter.NewLabels(plotter.XYLabels{XYs: lv.xys, Labels: labels})
 	if err != nil {
@@ -267,4 +268,15 @@ func minMax(vs []float64) (lo, hi float64) {
 		lo, hi = min(lo, v), max(hi, v)
 	}
 	return lo, hi
+}
+
+// threeDigits prints v with three significant digits, trailing zeros
+// kept so the labels along a line read alike (2.00 beside 1.16, not 2),
+// and no decimals past the units (1896 tokens/s, not 1.9e+03).
+func threeDigits(v float64) string {
+	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	decimals := max(0, 2-int(math.Floor(math.Log10(math.Abs(v)))))
+	return strconv.FormatFloat(v, 'f', decimals, 64)
 }

@@ -225,3 +225,11 @@ func TestTelemetryPointPlotPanels(t *testing.T) {
 		t.Errorf("empty folder lists %v", paths)
 	}
 }
+
+func TestThreeDigits(t *testing.T) {
+	for v, want := range map[float64]string{2: "2.00", 1.157: "1.16", 0.6361: "0.636", 1895.7: "1896", 0.00421: "0.00421", 0: "0"} {
+		if got := threeDigits(v); got != want {
+			t.Errorf("threeDigits(%g) = %q, want %q", v, got, want)
+		}
+	}
+}
