@@ -38,6 +38,15 @@ func telemetryWindow(s *metrics.Summary, costPerHour float64, currency string) m
 	return w
 }
 
+// StoredTelemetry is a point's telemetry rebuilt from its stored samples
+// (telemetry.parquet) and its summary, reduced over the same window a
+// run reduces over, so `llmbench report` draws and prints what the run
+// did. What only the scrape knew (the URLs, their reports and warnings)
+// is not stored, and stays empty.
+func StoredTelemetry(samples []metrics.TelemetrySample, s *metrics.Summary, costPerHour float64, currency string) *PointTelemetry {
+	return &PointTelemetry{Samples: samples, Summary: metrics.ReduceTelemetry(samples, telemetryWindow(s, costPerHour, currency))}
+}
+
 // PointTelemetry is what was scraped during one run of a point and what
 // it comes to over the run's window.
 type PointTelemetry struct {

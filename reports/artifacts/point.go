@@ -1,7 +1,6 @@
 package artifacts
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -23,13 +22,10 @@ func writePoint(stdout io.Writer, dir string, r *genaiperf.Run, out *runtime.Out
 		return err
 	}
 	r.Partial = out.Interrupted
+	if err := describeTelemetry(r, out); err != nil {
+		return err
+	}
 	if out.Telemetry != nil {
-		r.Telemetry = &out.Telemetry.Summary
-		block, err := json.Marshal(telemetry.BlockOf(out.Telemetry, &out.Summary))
-		if err != nil {
-			return err
-		}
-		r.TelemetryBlock = block
 		if err := WriteFile(filepath.Join(dir, records.TelemetryFile), func(w io.Writer) error {
 			return records.WriteTelemetry(w, out.Telemetry.Samples)
 		}); err != nil {
