@@ -54,6 +54,7 @@ func newTelemetryView(res *runtime.ExperimentResult) *telemetryView {
 	v := &telemetryView{}
 	unknown := &unknownValues{}
 	var unscraped []string
+	warnings := &pointLines{}
 	seen := false
 	for i := range res.Points {
 		pt := &res.Points[i]
@@ -67,7 +68,7 @@ func newTelemetryView(res *runtime.ExperimentResult) *telemetryView {
 		}
 		seen = true
 		for _, w := range tel.Warnings {
-			v.Warnings = append(v.Warnings, label+": "+w)
+			warnings.add(label, w)
 		}
 		for _, u := range tel.URLs {
 			if !slices.Contains(v.Sources, u) {
@@ -96,6 +97,7 @@ func newTelemetryView(res *runtime.ExperimentResult) *telemetryView {
 	if !seen {
 		return nil
 	}
+	v.Warnings = warnings.lines()
 	if len(unscraped) > 0 {
 		v.Warnings = append(v.Warnings, "no telemetry samples at "+strings.Join(unscraped, ", "))
 	}
@@ -220,6 +222,37 @@ func (u *unknownValues) lines() []string {
 	out := make([]string, len(keys))
 	for i, line := range keys {
 		out[i] = strings.Join(whats[line], ", ") + line
+	}
+	return out
+}
+
+// pointLines collects messages that points share, so a URL dropped at
+// every point of a sweep is one line naming the points, not one per point.
+type pointLines struct {
+	order  []string
+	points map[string][]string
+}
+
+// add notes that point said text. The section is the telemetry's, so
+// the "telemetry: " the runtime starts its warnings with goes.
+func (p *pointLines) add(point, text string) {
+	for strings.HasPrefix(text, "telemetry: ") {
+		text = strings.TrimPrefix(text, "telemetry: ")
+	}
+	if p.points == nil {
+		p.points = map[string][]string{}
+	}
+	if _, ok := p.points[text]; !ok {
+		p.order = append(p.order, text)
+	}
+	p.points[text] = append(p.points[text], point)
+}
+
+// lines words each message after the points that said it.
+func (p *pointLines) lines() []string {
+	out := make([]string, len(p.order))
+	for i, text := range p.order {
+		out[i] = strings.Join(p.points[text], ", ") + ": " + text
 	}
 	return out
 }

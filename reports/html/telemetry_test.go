@@ -14,9 +14,10 @@ import (
 )
 
 const (
-	gapWarning  = "telemetry: gpu-node:9400: 3 of 90 scrapes failed (first: connection refused); no samples for 1.2s"
-	energyWhy   = "no energy counter sample at or before the window's start"
-	knownCostPM = 3.47
+	gapWarning     = "telemetry: gpu-node:9400: 3 of 90 scrapes failed (first: connection refused); no samples for 1.2s"
+	droppedWarning = "GET http://dcgm:9400/metrics: connection refused; dropped: not scraped in this run"
+	energyWhy      = "no energy counter sample at or before the window's start"
+	knownCostPM    = 3.47
 )
 
 // withTelemetry scrapes the sweep fixture's points as a run would: at
@@ -51,7 +52,7 @@ func withTelemetry(t *testing.T, res *runtime.ExperimentResult, pointsDir string
 			metrics.TelemetrySample{Time: at, Source: "vllm:8000", Name: "vllm:num_requests_running", Value: 7})
 	}
 	first.Telemetry = &runtime.PointTelemetry{URLs: []string{"http://gpu-node:9400/metrics", "http://vllm:8000/metrics"},
-		Samples: samples, Summary: full, Warnings: []string{gapWarning}}
+		Samples: samples, Summary: full, Warnings: []string{gapWarning, "telemetry: telemetry: " + droppedWarning}}
 	label := res.Points[0].Params.Label()
 	if _, err := plots.WriteTelemetryPlots(filepath.Join(pointsDir, label, "plots"), label, first.Telemetry); err != nil {
 		t.Fatal(err)
@@ -62,11 +63,12 @@ func withTelemetry(t *testing.T, res *runtime.ExperimentResult, pointsDir string
 		Power: metrics.NewDistribution([]float64{400}), Energy: unknown, AveragePower: unknown, EnergyPerToken: unknown,
 		TokensPerJoule: unknown, CostPerMillionTokens: known(2.5)}
 	res.Points[1].Outcome.Telemetry = &runtime.PointTelemetry{URLs: []string{"http://gpu-node:9400/metrics"},
-		Samples: samples[:1], Summary: partial}
+		Samples: samples[:1], Summary: partial, Warnings: []string{"telemetry: telemetry: " + droppedWarning}}
 }
 
 // telemetryReport renders the sweep fixture with telemetry, its plots
-// drawn as a run draws them, into dir (LLMBENCH_HTML_KEEP keeps it).
+// drawn as a run draws them, as report-telemetry.html in a temporary
+// folder, or in LLMBENCH_HTML_KEEP to look at it.
 func telemetryReport(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -88,7 +90,7 @@ func telemetryReport(t *testing.T) string {
 	if err := Write(&b, rep); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "report.html"), b.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "report-telemetry.html"), b.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
@@ -123,7 +125,8 @@ func TestTelemetrySection(t *testing.T) {
 		// 40 %, 2 preemptions, its TTFT 1.5 ms under the client's.
 		`<td class="l">concurrency1</td><td class="l">vllm</td><td>7.0 / 8</td><td>1.5 / 3</td><td>92.5</td><td>40.0</td><td>2</td>`,
 		"<td>&#43;1.50</td>", // html/template's "+"
-		"concurrency1: " + gapWarning,
+		"concurrency1: " + strings.TrimPrefix(gapWarning, "telemetry: "),
+		"concurrency1, concurrency4: " + droppedWarning,
 		"no telemetry samples at concurrency16",
 		"<h4>Along the sweep</h4>", `alt="chat-mix-throughput_energy_cost_vs_load"`, `alt="chat-mix-gpu_power_vs_load"`,
 		"<h4>Over time, per point</h4>", `alt="concurrency1: telemetry_over_time"`, "<figcaption>concurrency1</figcaption>",
@@ -197,5 +200,13 @@ func TestTelemetryWithoutPrice(t *testing.T) {
 	}
 	if !strings.Contains(s, "<td>1.250</td><td>0.80</td><td>85</td>") {
 		t.Errorf("the energy row lost its cells without the cost column:\n%s", s)
+	}
+}
+
+// A warning every point gave is said once, naming the points.
+func TestTelemetryWarningsOnce(t *testing.T) {
+	s := section(t, telemetryReport(t))
+	if n := strings.Count(s, droppedWarning); n != 1 {
+		t.Errorf("the dropped URL is warned about %d times, want once for both points", n)
 	}
 }

@@ -17,7 +17,7 @@ th{background:#f6f8fa}td.l,th.l{text-align:left}
 .muted{color:#57606a}tr.partial td{color:#57606a;font-style:italic}ul.notes{padding-left:1.2rem;margin:.3rem 0 1rem}
 .banner{background:#fff8c5;border:1px solid #d4a72c;border-left:6px solid #bf8700;padding:.7rem 1rem;margin:1rem 0;font-size:1.05rem}
 .plots{display:flex;flex-direction:column;gap:1.2rem}figure{margin:0}
-.plots.grid{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:1rem}h4{margin:1rem 0 .3rem}
+.plots.grid{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:1rem;align-items:start}h4{margin:1rem 0 .3rem}
 ul.warnings li{color:#9a6700}figure.tall img{width:auto;max-height:94vh}
 figure img{display:block;width:100%;max-width:100%;height:auto;border:1px solid #d0d7de}figcaption{font-size:.8rem;color:#57606a}
 `
@@ -83,7 +83,7 @@ const pageHTML = `<!DOCTYPE html>
 {{with .Unknown}}<ul class="notes muted">{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{with .Warnings}}<p class="warn">Telemetry warnings</p><ul class="notes warnings">{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{with .Notes}}<ul class="notes muted">{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}
-{{with .SweepPlots}}<h4>Along the sweep</h4><div class="plots">
+{{with .SweepPlots}}<h4>Along the sweep</h4><div class="plots grid">
 {{range .}}<figure{{if .Tall}} class="tall"{{end}}><img src="{{.URI}}" alt="{{.Name}}"><figcaption>{{.Name}}</figcaption></figure>
 {{end}}</div>{{end}}
 {{with .PointPlots}}<h4>Over time, per point</h4><div class="plots grid">

@@ -155,7 +155,7 @@ func loadLine(p *plot.Plot, lv loadValues, col plotColor, unit string) error {
 	for i := range lab.TextStyle {
 		lab.TextStyle[i].XAlign, lab.TextStyle[i].YAlign = draw.XCenter, draw.YBottom
 	}
-	lab.Offset = vg.Point{Y: vg.Points(8)} // clear of a saturation triangle
+	lab.Offset = vg.Point{Y: vg.Points(11)} // clear of the knee ring and the saturation triangle
 	p.Add(line, pts, lab)
 	// Room above the highest point for its label.
 	top := 0.0
