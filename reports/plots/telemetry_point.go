@@ -30,66 +30,34 @@ func RenderTelemetryPlots(title string, pt *runtime.PointTelemetry) ([]Image, er
 	if pt == nil || len(pt.Samples) == 0 {
 		return nil, nil
 	}
-	tl := metrics.TimelineOf(pt.Samples)
 	w := pt.Summary.Window
-	origin := w.Start
-	if w.End <= w.Start {
-		origin = pt.Samples[0].Time
+	origin, xlabel := w.Start, "time since the first request was sent (s)"
+	if w.End <= w.Start { // no window to measure from: from the first scrape
+		origin, xlabel = pt.Samples[0].Time, "time since the first scrape (s)"
 		for _, s := range pt.Samples {
 			origin = min(origin, s.Time)
 		}
 	}
-	type series struct {
-		vs   []metrics.TimedValue
-		name string
-		col  plotColor
-	}
-	panels := []struct {
-		ylabel           string
-		series           []series
-		percent, integer bool
-	}{
-		{"total GPU power (W)", []series{{tl.Power, "all GPUs", colOrange}}, false, false},
-		{"KV-cache use (%)", []series{{tl.KVCacheUsage, "fullest engine", colGreen}}, true, false},
-		{"requests on the server", []series{{tl.Running, "running", colBlue}, {tl.Waiting, "waiting", colRed}}, false, true},
-	}
+	tl := metrics.TimelineOf(pt.Samples)
 	var out []*plot.Plot
-	for _, pn := range panels {
-		p := newPlot("", "", pn.ylabel)
-		drawn := false
-		for _, s := range pn.series {
-			if len(s.vs) == 0 {
-				continue
-			}
-			line, err := plotter.NewLine(secondsFrom(origin, s.vs))
-			if err != nil {
-				return nil, fmt.Errorf("plots: telemetry over time: %w", err)
-			}
-			line.Color, line.Width = s.col, vg.Points(1.5)
-			p.Add(line)
-			if len(pn.series) > 1 {
-				p.Legend.Add(s.name, line)
-			}
-			drawn = true
+	for _, pn := range []timelinePanel{
+		{"total GPU power (W)", []timelineSeries{{tl.Power, "all GPUs", colOrange}}, false, false},
+		{"KV-cache use (%)", []timelineSeries{{tl.KVCacheUsage, "fullest engine", colGreen}}, true, false},
+		{"requests on the server", []timelineSeries{{tl.Running, "running", colBlue}, {tl.Waiting, "waiting", colRed}}, false, true},
+	} {
+		p, err := pn.plot(origin)
+		if err != nil {
+			return nil, err
 		}
-		if !drawn {
-			continue
+		if p != nil {
+			out = append(out, p)
 		}
-		fromZero(&p.Y)
-		switch {
-		case pn.percent:
-			p.Y.Max = 100
-		case pn.integer:
-			integerAxis(&p.Y)
-			p.Y.Max = max(p.Y.Max, 1) // an idle server's zeros still get an axis
-		}
-		out = append(out, p)
 	}
 	if len(out) == 0 {
 		return nil, nil
 	}
 	out[0].Title.Text = withTitle("Telemetry over time", title)
-	out[len(out)-1].X.Label.Text = "time since the first request was sent (s)"
+	out[len(out)-1].X.Label.Text = xlabel
 	if w.End > w.Start {
 		if err := markWindow(out, float64(w.End-w.Start)/1e9); err != nil {
 			return nil, err
@@ -100,6 +68,56 @@ func RenderTelemetryPlots(title string, pt *runtime.PointTelemetry) ([]Image, er
 		return nil, err
 	}
 	return []Image{img}, nil
+}
+
+// timelinePanel is one quantity over time: its axis, its lines, and
+// whether it is a percentage (drawn 0–100) or a count (whole numbers).
+type timelinePanel struct {
+	ylabel           string
+	series           []timelineSeries
+	percent, integer bool
+}
+
+// timelineSeries is one line of a panel, named in the legend when the
+// panel has several.
+type timelineSeries struct {
+	vs   []metrics.TimedValue
+	name string
+	col  plotColor
+}
+
+// plot draws the panel, times in seconds from origin; nil when none of
+// its quantities was exported.
+func (pn timelinePanel) plot(origin int64) (*plot.Plot, error) {
+	p := newPlot("", "", pn.ylabel)
+	drawn := false
+	for _, s := range pn.series {
+		if len(s.vs) == 0 {
+			continue
+		}
+		line, err := plotter.NewLine(secondsFrom(origin, s.vs))
+		if err != nil {
+			return nil, fmt.Errorf("plots: telemetry over time: %w", err)
+		}
+		line.Color, line.Width = s.col, vg.Points(1.5)
+		p.Add(line)
+		if len(pn.series) > 1 {
+			p.Legend.Add(s.name, line)
+		}
+		drawn = true
+	}
+	if !drawn {
+		return nil, nil
+	}
+	fromZero(&p.Y)
+	switch {
+	case pn.percent:
+		p.Y.Max = 100
+	case pn.integer:
+		integerAxis(&p.Y)
+		p.Y.Max = max(p.Y.Max, 1) // an idle server's zeros still get an axis
+	}
+	return p, nil
 }
 
 // markWindow draws the window's edges, 0 and end seconds, as dashed

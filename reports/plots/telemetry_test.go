@@ -216,6 +216,12 @@ func TestTelemetryPointPlotPanels(t *testing.T) {
 		t.Fatalf("GPU only: rendered %d: %v", len(imgs), err)
 	}
 	checkFigure(t, imgs[0], 1)
+	// A point whose window is empty (nothing completed) is still drawn,
+	// from its first scrape, without window edges.
+	pt.Summary.Window = metrics.TelemetryWindow{}
+	if imgs, err := RenderTelemetryPlots("", pt); err != nil || len(imgs) != 1 {
+		t.Errorf("empty window: rendered %d: %v", len(imgs), err)
+	}
 	for name, pt := range map[string]*runtime.PointTelemetry{"nil": nil, "no samples": {Warnings: []string{"x"}}} {
 		if imgs, err := RenderTelemetryPlots("", pt); err != nil || len(imgs) != 0 {
 			t.Errorf("%s: rendered %d, %v", name, len(imgs), err)
