@@ -23,10 +23,10 @@ func writePoint(stdout io.Writer, dir string, r *genaiperf.Run, out *runtime.Out
 		return err
 	}
 	r.Partial = out.Interrupted
+	if err := describeTelemetry(r, out); err != nil {
+		return err
+	}
 	if out.Telemetry != nil {
-		if err := describeTelemetry(r, out); err != nil {
-			return err
-		}
 		account, err := out.Telemetry.Account()
 		if err != nil {
 			return err

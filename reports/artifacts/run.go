@@ -102,11 +102,20 @@ func (r *RunReport) writeMarkdown(w io.Writer) error {
 	return comparison.WriteMarkdown(w, r.Comparison)
 }
 
+// SweepPlots are the sweep plots drawn once, written into the run's
+// folder and embedded in report.html as drawn, by experiment name: the
+// capacity plots (plots.RenderSweepPlots), shown with the other plots,
+// and the telemetry plots (plots.RenderTelemetrySweepPlots), shown in
+// the experiment's telemetry section.
+type SweepPlots struct {
+	Capacity, Telemetry map[string][]plots.Image
+}
+
 // WriteSweeps prints the table of every experiment with more than one
 // point (or a search) and, with Plots, draws its sweep plots once,
-// writes them into Dir and returns them by experiment name for the page.
-func (r *RunReport) WriteSweeps(stdout, stderr io.Writer) map[string][]plots.Image {
-	sweeps := map[string][]plots.Image{}
+// writes them into Dir and returns them for the page.
+func (r *RunReport) WriteSweeps(stdout, stderr io.Writer) SweepPlots {
+	sweeps := SweepPlots{Capacity: map[string][]plots.Image{}, Telemetry: map[string][]plots.Image{}}
 	for i := range r.Results {
 		res := &r.Results[i]
 		if len(res.Points) < 2 && res.Analysis().Search == nil {
@@ -119,15 +128,24 @@ func (r *RunReport) WriteSweeps(stdout, stderr io.Writer) map[string][]plots.Ima
 		if !r.Plots {
 			continue
 		}
-		imgs, err := plots.RenderSweepPlots(res)
-		if err == nil {
-			_, err = plots.WriteImages(r.Dir, imgs)
+		for _, set := range []struct {
+			what   string
+			render func(*runtime.ExperimentResult) ([]plots.Image, error)
+			into   map[string][]plots.Image
+		}{
+			{"sweep plots", plots.RenderSweepPlots, sweeps.Capacity},
+			{"telemetry sweep plots", plots.RenderTelemetrySweepPlots, sweeps.Telemetry},
+		} {
+			imgs, err := set.render(res)
+			if err == nil {
+				_, err = plots.WriteImages(r.Dir, imgs)
+			}
+			if err != nil {
+				fmt.Fprintf(stderr, "llmbench: %s of %s: %v\n", set.what, res.Experiment.Name, err)
+				continue
+			}
+			set.into[res.Experiment.Name] = imgs
 		}
-		if err != nil {
-			fmt.Fprintf(stderr, "llmbench: sweep plots of %s: %v\n", res.Experiment.Name, err)
-			continue
-		}
-		sweeps[res.Experiment.Name] = imgs
 	}
 	return sweeps
 }
@@ -140,8 +158,8 @@ func (r *RunReport) WriteSummary() error {
 }
 
 // WriteHTML writes report.html, embedding the sweep plots given and each
-// point's plots from its folder.
-func (r *RunReport) WriteHTML(sweeps map[string][]plots.Image) error {
+// point's plots and telemetry plots from its folder.
+func (r *RunReport) WriteHTML(sweeps SweepPlots) error {
 	rep := html.Report{
 		Title:    "llmbench: " + r.Verdicts.Scenario,
 		Scenario: r.File,
@@ -157,9 +175,9 @@ func (r *RunReport) WriteHTML(sweeps map[string][]plots.Image) error {
 		rep.Comparison = r.StoredComparison
 	}
 	if r.Plots {
-		rep.Plots = html.PlotGroups(r.Results, sweeps, func(exp string, pt *runtime.PointResult) string {
-			return pointDir(r.Dir, exp, pt.Params)
-		})
+		dir := func(exp string, pt *runtime.PointResult) string { return pointDir(r.Dir, exp, pt.Params) }
+		rep.Plots = html.PlotGroups(r.Results, sweeps.Capacity, dir)
+		rep.Telemetry = html.TelemetryPlotGroups(r.Results, sweeps.Telemetry, dir)
 	}
 	return WriteFile(filepath.Join(r.Dir, htmlFile), func(w io.Writer) error { return html.Write(w, rep) })
 }

@@ -113,7 +113,8 @@ func (s *pointSink) Write(recs ...metrics.Record) error {
 
 // Finish completes the files now that the outcome is known: the records
 // footer gets how tokens were counted and the final run description, and
-// the plots are drawn (a plot that fails is reported, not fatal).
+// the plots are drawn, the point's telemetry over time with them (a plot
+// that fails is reported, not fatal).
 func (s *pointSink) Finish(stderr io.Writer, r *genaiperf.Run, out *runtime.Outcome, plotTitle string) error {
 	config, err := runDescription(r)
 	if err != nil {
@@ -135,6 +136,9 @@ func (s *pointSink) Finish(stderr io.Writer, r *genaiperf.Run, out *runtime.Outc
 	if s.plots != nil {
 		if _, err := plots.WritePointPlots(filepath.Join(s.dir, "plots"), plotTitle, s.plots); err != nil {
 			fmt.Fprintf(stderr, "llmbench: plots for %s: %v\n", plotTitle, err)
+		}
+		if _, err := plots.WriteTelemetryPlots(filepath.Join(s.dir, "plots"), plotTitle, out.Telemetry); err != nil {
+			fmt.Fprintf(stderr, "llmbench: telemetry plot for %s: %v\n", plotTitle, err)
 		}
 	}
 	return nil

@@ -32,8 +32,9 @@ func FindRecords(path string) ([]string, error) {
 }
 
 // rerender recomputes one point's summary (and its dataset components')
-// from its records and rewrites its GenAI-Perf JSON and CSV and its plots
-// beside them, printing the table; it returns the point for the sweep
+// from its records, and its telemetry from its telemetry.parquet, and
+// rewrites its GenAI-Perf JSON and CSV and its plots beside them,
+// printing the table; it returns the point for the sweep
 // reports. Records are read a page at a time, so memory does not grow
 // with the file. A file left without its footer by a crashed run is
 // recovered first (see records.Recover).
@@ -84,6 +85,9 @@ func rerender(stdout, stderr io.Writer, file string) (*storedPoint, error) {
 	}
 	if _, err := plots.WritePointPlots(filepath.Join(dir, "plots"), meta.Point, data); err != nil {
 		fmt.Fprintf(stderr, "llmbench: plots for %s: %v\n", dir, err)
+	}
+	if _, err := plots.WriteTelemetryPlots(filepath.Join(dir, "plots"), meta.Point, out.Telemetry); err != nil {
+		fmt.Fprintf(stderr, "llmbench: telemetry plot for %s: %v\n", dir, err)
 	}
 	if err := genaiperf.WriteConsole(stdout, &run, &out.Summary); err != nil {
 		return nil, err

@@ -18,26 +18,30 @@ var failedLoad = regexp.MustCompile(`Failed to load|net::ERR_|ERR_NAME_NOT_RESOL
 // TestChromiumRendersReport opens the report in headless Chromium, the
 // way issue 6 asks it to be checked: the page must render (a non-blank
 // screenshot) with no failed resource loads, which a page that reached
-// for the network would log. Set LLMBENCH_HTML_KEEP=DIR to keep the page
-// and the screenshot for looking at.
+// for the network would log; the page of a run with telemetry too. Set
+// LLMBENCH_HTML_KEEP=DIR to keep the pages and the screenshots for
+// looking at.
 func TestChromiumRendersReport(t *testing.T) {
 	bin := needChromium(t)
 	dir := t.TempDir()
 	if keep := os.Getenv("LLMBENCH_HTML_KEEP"); keep != "" {
 		dir = keep
 	}
-	page := filepath.Join(dir, "report.html")
-	if err := os.WriteFile(page, writeFixtureReport(t, t.TempDir()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	shot := filepath.Join(dir, "report.png")
-	logs := runChromium(t, bin, "--screenshot="+shot, "file://"+page)
-	if loc := failedLoad.FindIndex(logs); loc != nil {
-		t.Errorf("chromium logged a failed load: %q", logs[max(loc[0]-200, 0):min(loc[1]+200, len(logs))])
-	}
-	img := readPNG(t, shot)
-	if n := distinctColors(img, 64); n < 16 {
-		t.Errorf("screenshot has %d colours: looks blank", n)
+	pages := map[string][]byte{"report": writeFixtureReport(t, t.TempDir()), "report-telemetry": []byte(telemetryReport(t))}
+	for name, b := range pages {
+		page := filepath.Join(dir, name+".html")
+		if err := os.WriteFile(page, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		shot := filepath.Join(dir, name+".png")
+		logs := runChromium(t, bin, "--screenshot="+shot, "file://"+page)
+		if loc := failedLoad.FindIndex(logs); loc != nil {
+			t.Errorf("%s: chromium logged a failed load: %q", name, logs[max(loc[0]-200, 0):min(loc[1]+200, len(logs))])
+		}
+		img := readPNG(t, shot)
+		if n := distinctColors(img, 64); n < 16 {
+			t.Errorf("%s: screenshot has %d colours: looks blank", name, n)
+		}
 	}
 }
 

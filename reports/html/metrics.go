@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports/telemetry"
 	"github.com/llmbench/llmbench/runtime"
 )
 
@@ -87,6 +88,16 @@ func experimentConfig(e *runtime.Experiment) []KV {
 	if s := sweepWords(e.Sweep); s != "" {
 		kv = append(kv, KV{"sweep", s})
 	}
+	if len(e.Telemetry) > 0 {
+		urls := make([]string, len(e.Telemetry))
+		for i, u := range e.Telemetry {
+			urls[i] = runtime.RedactURL(u)
+		}
+		kv = append(kv, KV{"telemetry", strings.Join(urls, ", ")})
+	}
+	if e.CostPerHour > 0 {
+		kv = append(kv, KV{"price", fmt.Sprintf("%g %s per hour", e.CostPerHour, currencyOf(e))})
+	}
 	if len(e.Gates) > 0 {
 		src := make([]string, len(e.Gates))
 		for i, g := range e.Gates {
@@ -124,4 +135,9 @@ func sweepWords(s *runtime.Sweep) string {
 		parts[i] = fmt.Sprintf("%s=%v", p.Name, p.Values)
 	}
 	return "grid " + strings.Join(parts, " × ")
+}
+
+// currencyOf is the experiment's currency as its telemetry reports it.
+func currencyOf(e *runtime.Experiment) string {
+	return telemetry.Currency(&metrics.TelemetrySummary{Window: metrics.TelemetryWindow{Currency: e.Currency}})
 }

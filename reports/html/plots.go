@@ -3,6 +3,7 @@ package html
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/binary"
 	"fmt"
 	"html/template"
 	"os"
@@ -20,6 +21,9 @@ type plotView struct {
 
 type imageView struct {
 	Name string
+	// Tall marks a figure higher than wide (stacked panels), held to
+	// the window's height so its panels are seen together.
+	Tall bool
 	// URI is a data: URI built here from bytes checked to be PNG, hence
 	// marked safe: html/template would otherwise blank every data: URL.
 	URI template.URL
@@ -67,7 +71,20 @@ func embed(name string, b []byte) (imageView, error) {
 	}
 	uri := "data:image/png;base64," + base64.StdEncoding.EncodeToString(b)
 	stem := strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
-	return imageView{Name: stem, URI: template.URL(uri)}, nil
+	return imageView{Name: stem, URI: template.URL(uri), Tall: pngHeight(b) > pngWidth(b)}, nil
+}
+
+// pngWidth and pngHeight read a PNG's size from its IHDR chunk, which
+// follows the 8-byte signature: length and type (8 bytes), then width and
+// height, 4 bytes each, big-endian. 0 for a file too short to have one.
+func pngWidth(b []byte) uint32  { return be32(b, 16) }
+func pngHeight(b []byte) uint32 { return be32(b, 20) }
+
+func be32(b []byte, at int) uint32 {
+	if len(b) < at+4 {
+		return 0
+	}
+	return binary.BigEndian.Uint32(b[at:])
 }
 
 // PlotGroups lays out the page's plots, experiment by experiment: its

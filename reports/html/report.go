@@ -45,6 +45,10 @@ type Report struct {
 	Verdicts []verdict.Verdict
 	// Plots are embedded in order; PlotGroups makes them from Results.
 	Plots []PlotGroup
+	// Telemetry are the telemetry plots shown in each experiment's
+	// telemetry section, by experiment name; TelemetryPlotGroups makes
+	// them from Results.
+	Telemetry map[string]TelemetryPlots
 	// Check is what became of the scenario's check(results), shown with
 	// the gates; "" shows nothing.
 	Check verdict.CheckState

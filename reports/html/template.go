@@ -17,6 +17,8 @@ th{background:#f6f8fa}td.l,th.l{text-align:left}
 .muted{color:#57606a}tr.partial td{color:#57606a;font-style:italic}ul.notes{padding-left:1.2rem;margin:.3rem 0 1rem}
 .banner{background:#fff8c5;border:1px solid #d4a72c;border-left:6px solid #bf8700;padding:.7rem 1rem;margin:1rem 0;font-size:1.05rem}
 .plots{display:flex;flex-direction:column;gap:1.2rem}figure{margin:0}
+.plots.grid{display:grid;grid-template-columns:repeat(2,minmax(0,1fr));gap:1rem;align-items:start}h4{margin:1rem 0 .3rem}
+ul.warnings li{color:#9a6700}figure.tall img{width:auto;max-height:94vh}
 figure img{display:block;width:100%;max-width:100%;height:auto;border:1px solid #d0d7de}figcaption{font-size:.8rem;color:#57606a}
 `
 
@@ -57,6 +59,7 @@ const pageHTML = `<!DOCTYPE html>
 {{range .Rows}}<tr{{if .Partial}} class="partial"{{end}}>{{range .Cells}}<td{{with .Class}} class="{{.}}"{{end}}>{{.Text}}</td>{{end}}</tr>
 {{end}}</table>
 {{with .Notes}}<ul class="notes">{{range .}}<li>{{with .Label}}<strong>{{.}}:</strong> {{end}}{{.Text}}</li>{{end}}</ul>{{end}}{{end}}
+{{with .Telemetry}}{{template "telemetry" .}}{{end}}
 {{range .Components}}<h3>Dataset components · {{.Point}}</h3>{{template "metrics" .Rows}}{{end}}
 {{range .Repeats}}<h3>Repeats · {{.Point}} ({{.Runs}} runs)</h3>
 <table><tr><th class="l">metric</th><th class="l">unit</th><th>n</th><th>mean</th><th>stddev</th><th>95% CI</th><th>spread</th><th class="l"></th></tr>
@@ -65,6 +68,27 @@ const pageHTML = `<!DOCTYPE html>
 <h3>Errors</h3>{{if .Errors}}<table><tr><th class="l">point</th><th class="l">class</th><th>status</th><th class="l">message</th><th>count</th></tr>
 {{range .Errors}}<tr><td class="l">{{.Point}}</td><td class="l">{{.Class}}</td><td>{{.Status}}</td><td class="l">{{.Message}}</td><td>{{.Count}}</td></tr>
 {{end}}</table>{{else}}<p class="muted">No request failed.</p>{{end}}
+{{end}}
+{{define "telemetry"}}<h3>Telemetry</h3>
+{{with .Sources}}<p class="muted">Scraped from {{range $i, $u := .}}{{if $i}}, {{end}}<code>{{$u}}</code>{{end}}.</p>{{end}}
+{{with .Energy}}<h4>GPUs: power, energy and cost</h4>
+<table><tr><th class="l">point</th><th class="l">GPUs</th><th>total power avg (W)</th><th>total power p99 (W)</th><th>energy (kJ)</th><th>J / output token</th><th>output tokens / J</th>{{if $.Cost}}<th>{{$.Currency}} / 1M output tokens</th>{{end}}<th>GPU utilisation avg (%)</th></tr>
+{{range .}}<tr><td class="l">{{.Point}}</td><td class="l">{{.GPUs}}</td><td>{{.PowerAvg}}</td><td>{{.PowerP99}}</td><td>{{.Energy}}</td><td>{{.PerToken}}</td><td>{{.TokensPerJ}}</td>{{if $.Cost}}<td>{{.Cost}}</td>{{end}}<td>{{.Utilization}}</td></tr>
+{{end}}</table>{{end}}
+{{with .Server}}<h4>Inference server</h4>
+<table><tr><th class="l">point</th><th class="l">server</th><th>running avg / max</th><th>waiting avg / max</th><th>KV cache peak (%)</th><th>prefix-cache hits (%)</th><th>preemptions</th><th>TTFT mean, server (ms)</th><th>TTFT mean, client (ms)</th><th>client − server (ms)</th></tr>
+{{range .}}<tr><td class="l">{{.Point}}</td><td class="l">{{.Engines}}</td><td>{{.Running}}</td><td>{{.Waiting}}</td><td>{{.KVPeak}}</td><td>{{.PrefixHits}}</td><td>{{.Preemptions}}</td><td>{{.ServerTTFT}}</td><td>{{.ClientTTFT}}</td><td>{{.Difference}}</td></tr>
+{{end}}</table>
+<p class="muted">The server times a request from when its front end receives it; what the client measures beyond that is the network and the client.</p>{{end}}
+{{with .Unknown}}<ul class="notes muted">{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}
+{{with .Warnings}}<p class="warn">Telemetry warnings</p><ul class="notes warnings">{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}
+{{with .Notes}}<ul class="notes muted">{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}
+{{with .SweepPlots}}<h4>Along the sweep</h4><div class="plots grid">
+{{range .}}<figure{{if .Tall}} class="tall"{{end}}><img src="{{.URI}}" alt="{{.Name}}"><figcaption>{{.Name}}</figcaption></figure>
+{{end}}</div>{{end}}
+{{with .PointPlots}}<h4>Over time, per point</h4><div class="plots grid">
+{{range .}}{{$point := .Title}}{{range .Images}}<figure><img src="{{.URI}}" alt="{{$point}}: {{.Name}}"><figcaption>{{$point}}</figcaption></figure>
+{{end}}{{end}}</div>{{end}}
 {{end}}
 {{define "metrics"}}<table><tr><th class="l"></th><th>requests</th><th>TTFT p50 (ms)</th><th>TTFT p99 (ms)</th><th>ITL p50 (ms)</th><th>ITL p99 (ms)</th><th>latency p99 (ms)</th><th>output tok/s</th><th>req/s</th><th>goodput (req/s)</th><th>errors</th><th>gates</th></tr>
 {{range .}}<tr><td class="l">{{.Name}}</td><td>{{.Requests}}</td><td>{{.TTFTP50}}</td><td>{{.TTFTP99}}</td><td>{{.ITLP50}}</td><td>{{.ITLP99}}</td><td>{{.LatencyP99}}</td><td>{{.OutputTok}}</td><td>{{.ReqPerSec}}</td><td>{{.Goodput}}</td><td>{{.Errors}}</td><td class="{{.GatesClass}}">{{.Gates}}</td></tr>

@@ -42,6 +42,8 @@ type experimentView struct {
 	Components []componentView
 	Repeats    []repeatView
 	Errors     []errorRow
+	// Telemetry is nil when no point was scraped.
+	Telemetry *telemetryView
 }
 
 // repeatView is the across-repeats statistics of one point run N times.
@@ -88,6 +90,9 @@ func buildPage(rep Report) (*page, error) {
 	for i := range rep.Results {
 		ev, err := newExperimentView(&rep.Results[i])
 		if err != nil {
+			return nil, err
+		}
+		if err := embedTelemetryPlots(&ev, rep.Telemetry[experimentName(&rep.Results[i])]); err != nil {
 			return nil, err
 		}
 		p.Experiments = append(p.Experiments, ev)
@@ -155,6 +160,7 @@ func newExperimentView(res *runtime.ExperimentResult) (experimentView, error) {
 	if len(res.Points) > 1 {
 		ev.Sweep = newSweepView(res)
 	}
+	ev.Telemetry = newTelemetryView(res)
 	return ev, nil
 }
 

@@ -31,6 +31,10 @@ var (
 	colBlue  = color.RGBA{R: 31, G: 119, B: 180, A: 255}
 	colGreen = color.RGBA{R: 44, G: 160, B: 44, A: 255}
 	colRed   = color.RGBA{R: 214, G: 39, B: 40, A: 255}
+	// colOrange is energy and power; colGrey a reference (a limit, the
+	// window's edges), not data.
+	colOrange = color.RGBA{R: 230, G: 120, B: 20, A: 255}
+	colGrey   = color.RGBA{R: 110, G: 110, B: 110, A: 255}
 	// colFaint is non-premultiplied: color.RGBA with A < R, G, B is not a
 	// colour and draws as magenta.
 	colFaint = color.NRGBA{R: 31, G: 119, B: 180, A: 70}

@@ -75,6 +75,13 @@ func curvePoints(d *sweepData, dist func(*metrics.Summary) *metrics.Distribution
 // markPoints rings the knee and marks the saturation point, each with a
 // legend entry naming its load, when the point is on the plot.
 func markPoints(p *plot.Plot, d *sweepData, at map[int]plotter.XY) error {
+	return markLoads(p, d, at, true)
+}
+
+// markLoads is markPoints with the legend entries optional: the lower
+// panels of a stacked figure carry the marks, the top panel's legend
+// names them once.
+func markLoads(p *plot.Plot, d *sweepData, at map[int]plotter.XY, legend bool) error {
 	marks := []struct {
 		i     int
 		name  string
@@ -96,7 +103,9 @@ func markPoints(p *plot.Plot, d *sweepData, at map[int]plotter.XY) error {
 		}
 		s.GlyphStyle = m.glyph
 		p.Add(s)
-		p.Legend.Add(m.name+": "+loadLabel(d.param, d.pts[m.i].load), s)
+		if legend {
+			p.Legend.Add(m.name+": "+loadLabel(d.param, d.pts[m.i].load), s)
+		}
 	}
 	return nil
 }

@@ -5,11 +5,16 @@
 //
 // RenderPointPlots draws GenAI-Perf's five per-point plots from the records
 // of one point; RenderSweepPlots draws the capacity plots of a sweep from
-// its summaries, marking the knee of the gate the caller names. Both give
-// PNG bytes in memory, so one rendering can be written to disk
-// (WriteImages; WritePointPlots and WriteSweepPlots do both steps) and
-// embedded in report.html. Both skip a plot whose data is absent instead
-// of failing, so a non-streaming run or a run without goodput SLOs still
-// gets the rest. Times are drawn in milliseconds, the unit people read
-// latencies in.
+// its summaries, marking the knee of the gate the caller names. With
+// telemetry (SPEC §8), RenderTelemetrySweepPlots draws the design
+// article's three axes (throughput, J per token, cost per million tokens)
+// and the GPUs' power along the load, and RenderTelemetryPlots a point's
+// power, KV cache and queue over time, as figures of stacked panels that
+// share an axis. All give PNG bytes in memory, so one rendering can be
+// written to disk (WriteImages; WritePointPlots, WriteSweepPlots and
+// WriteTelemetryPlots do both steps) and embedded in report.html. All
+// skip a plot whose data is absent instead of failing, so a non-streaming
+// run, a run without goodput SLOs or one without telemetry still gets the
+// rest. Latencies are drawn in milliseconds, the unit people read them
+// in; telemetry over time in seconds from the point's first send.
 package plots

@@ -51,10 +51,7 @@ func RenderSweepPlots(res *runtime.ExperimentResult) ([]Image, error) {
 	if len(d.pts) < 2 {
 		return nil, nil
 	}
-	prefix := "sweep"
-	if res.Experiment != nil && res.Experiment.Name != "" {
-		prefix = res.Experiment.Name
-	}
+	prefix := sweepPrefix(res)
 	builders := []struct {
 		stem  string
 		build func(*sweepData) (*plot.Plot, error)
@@ -71,14 +68,28 @@ func RenderSweepPlots(res *runtime.ExperimentResult) ([]Image, error) {
 	return renderAll(set)
 }
 
-// WriteSweepPlots writes RenderSweepPlots' plots into dir (created if
-// missing) and returns the paths written.
+// sweepPrefix starts the sweep plots' file names: the experiment's name,
+// "sweep" when unnamed.
+func sweepPrefix(res *runtime.ExperimentResult) string {
+	if res.Experiment != nil && res.Experiment.Name != "" {
+		return res.Experiment.Name
+	}
+	return "sweep"
+}
+
+// WriteSweepPlots writes RenderSweepPlots' plots, then
+// RenderTelemetrySweepPlots', into dir (created if missing) and returns
+// the paths written.
 func WriteSweepPlots(dir string, res *runtime.ExperimentResult) ([]string, error) {
 	imgs, err := RenderSweepPlots(res)
 	if err != nil {
 		return nil, err
 	}
-	return WriteImages(dir, imgs)
+	tel, err := RenderTelemetrySweepPlots(res)
+	if err != nil {
+		return nil, err
+	}
+	return WriteImages(dir, append(imgs, tel...))
 }
 
 // newSweepData orders the finished points by load and finds the points
