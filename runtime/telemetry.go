@@ -89,11 +89,11 @@ func startTelemetry(ctx context.Context, plan TelemetryPlan, base string, clock 
 	}
 	s, err := telemetry.New(telemetry.Config{URLs: urls, Interval: t.interval, Clock: clock, Sink: t.take})
 	if err != nil {
-		t.warnings = append(t.warnings, "telemetry: "+err.Error())
+		t.warnings = append(t.warnings, "telemetry: "+strings.TrimPrefix(err.Error(), "telemetry: "))
 		return t
 	}
 	for _, w := range s.Probe(ctx) {
-		t.warnings = append(t.warnings, "telemetry: "+w.Error())
+		t.warnings = append(t.warnings, "telemetry: "+strings.TrimPrefix(w.Error(), "telemetry: "))
 	}
 	if len(s.URLs()) == 0 || s.Start(ctx) != nil {
 		return t
