@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"io"
 	"os"
 	"os/exec"
@@ -167,16 +166,7 @@ func runShell(t *testing.T, dir string, env []string, script string) cliResult {
 	t.Helper()
 	cmd := exec.Command("bash", "-eo", "pipefail", "-c", script)
 	cmd.Dir, cmd.Env = dir, env
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	return cliResult{code, out.String(), errb.String()}
+	return execute(t, cmd)
 }
 
 // copyTree copies the folder src to dst (which must not exist), as a

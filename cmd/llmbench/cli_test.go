@@ -57,6 +57,12 @@ func runCommand(t *testing.T, cmd *exec.Cmd, dir string, env []string) cliResult
 	t.Helper()
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
+	return execute(t, cmd)
+}
+
+// execute runs cmd as set up, giving its exit code and output.
+func execute(t *testing.T, cmd *exec.Cmd) cliResult {
+	t.Helper()
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

@@ -56,11 +56,7 @@ func verdictText(c metrics.Comparison) string {
 }
 
 func value(metric string, native float64) string {
-	v, unit := metrics.InReportUnits(metric, native)
-	if unit == "%" {
-		return fmt.Sprintf("%.2f%%", v)
-	}
-	return strings.TrimSpace(fmt.Sprintf("%.2f %s", v, unit))
+	return verdict.FormatValue(metrics.InReportUnits(metric, native))
 }
 
 func change(ratio float64) string { return fmt.Sprintf("%+.1f%%", 100*(ratio-1)) }

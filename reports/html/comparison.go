@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/llmbench/llmbench/reports/comparison"
+	"github.com/llmbench/llmbench/reports/verdict"
 )
 
 // comparisonView is the run compared with its baseline, as compare.json
@@ -42,7 +43,7 @@ func newComparisonView(f *comparison.File) *comparisonView {
 				r = 3
 			}
 			rows[r] = append(rows[r], comparisonRow{Point: point, Metric: m.Metric,
-				Baseline: withUnit(m.Baseline, m.Unit), Candidate: withUnit(m.Candidate, m.Unit),
+				Baseline: verdict.FormatValue(m.Baseline, m.Unit), Candidate: verdict.FormatValue(m.Candidate, m.Unit),
 				Change: fmt.Sprintf("%+.1f%%", 100*m.Change), Method: m.Method, Verdict: m.Verdict,
 				Interval: m.Interval.String(),
 				Class:    map[int]string{0: "fail", 1: "warn", 2: "pass", 3: "muted"}[r]})
@@ -56,16 +57,6 @@ func newComparisonView(f *comparison.File) *comparisonView {
 	}
 	v.Notes = append(v.Notes, f.Warnings...)
 	return v
-}
-
-func withUnit(v float64, unit string) string {
-	switch unit {
-	case "":
-		return fmt.Sprintf("%.2f", v)
-	case "%":
-		return fmt.Sprintf("%.2f%%", v)
-	}
-	return fmt.Sprintf("%.2f %s", v, unit)
 }
 
 func percent(f float64) string { return fmt.Sprintf("%g%%", 100*f) }

@@ -72,7 +72,12 @@ func limitText(g metrics.Gate) string {
 // reportValue is a native value of g's metric in report units with the
 // unit: "123.40 ms", "0.50%", "812.00 tokens/s".
 func reportValue(g metrics.Gate, native float64) string {
-	v, unit := metrics.InReportUnits(g.Metric, native)
+	return FormatValue(metrics.InReportUnits(g.Metric, native))
+}
+
+// FormatValue writes a value in report units with its unit, as every
+// verdict and comparison shows one: two decimals, "%" without a space.
+func FormatValue(v float64, unit string) string {
 	switch unit {
 	case "":
 		return fmt.Sprintf("%.2f", v)
