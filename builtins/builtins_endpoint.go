@@ -38,7 +38,7 @@ func endpointBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 	var (
 		target     starlark.Value
 		model      modelNames
-		api        = oneOf("chat", "chat", "completions", "embeddings", "kserve")
+		api        = oneOf("chat", "chat", "completions", "embeddings", "responses", "messages", "kserve")
 		stream     = true
 		headers    stringMap
 		extra      *starlark.Dict
@@ -78,6 +78,9 @@ func endpointBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 	if e.Extra, err = jsonFields(extra); err != nil {
 		return nil, paramError(b.Name(), "extra", err)
 	}
+	if err := checkExtraForAPI(e.API, e.Extra); err != nil {
+		return nil, paramError(b.Name(), "extra", err)
+	}
 	if e.Tokenizer, err = tokenizerPath(sessionOf(thread), tokenizer); err != nil {
 		return nil, paramError(b.Name(), "tokenizer", err)
 	}
@@ -91,13 +94,42 @@ func endpointBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 func checkEndpoint(fn string, e *runtime.Endpoint, metricURLs []string) error {
 	switch {
 	case e.API == "kserve":
-		return paramErrorf(fn, "api", "kserve (Triton generate) is %v; use chat, completions or embeddings", runtime.ErrNotSupported)
+		return paramErrorf(fn, "api", "kserve (Triton generate) is %v; use chat, completions, embeddings, responses or messages", runtime.ErrNotSupported)
 	case e.Timeout <= 0:
 		return paramErrorf(fn, "timeout", "got %s, want a duration > 0", e.Timeout)
 	}
 	for i, u := range metricURLs {
 		if err := checkHTTPURL(u); err != nil {
 			return paramErrorf(fn, "server_metrics", "at index %d: %v", i, err)
+		}
+	}
+	return nil
+}
+
+// foreignLimits are the output-limit keys of the other APIs, which
+// Responses and Messages servers refuse as unknown parameters (OpenAI
+// answers "Unsupported parameter", Anthropic "Extra inputs are not
+// permitted"): given in extra, every request would fail, so the scenario
+// is refused with the key the API does take.
+var foreignLimits = map[transport.API]struct {
+	keys []string
+	want string
+}{
+	transport.Responses: {[]string{"max_tokens", "max_completion_tokens", "stream_options"}, "max_output_tokens (and no stream_options: usage comes in response.completed)"},
+	transport.Messages:  {[]string{"max_completion_tokens", "max_output_tokens", "stream_options"}, "max_tokens (and no stream_options: usage comes in message_start and message_delta)"},
+}
+
+// checkExtraForAPI refuses an extra key the endpoint's API does not take.
+func checkExtraForAPI(api transport.API, extra []transport.Field) error {
+	limits, ok := foreignLimits[api]
+	if !ok {
+		return nil
+	}
+	for _, f := range extra {
+		for _, k := range limits.keys {
+			if f.Key == k {
+				return fmt.Errorf("got %q, which api=%q does not take; use %s", k, string(api), limits.want)
+			}
 		}
 	}
 	return nil

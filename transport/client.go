@@ -95,7 +95,7 @@ func NewClient(cfg Config, clock *Clock) (*Client, error) {
 		TLSConfig:                &tls.Config{InsecureSkipVerify: cfg.Insecure}, //nolint:gosec // opt-in
 	}}
 	c.hc.DialTimeout = c.dial
-	c.states.New = func() any { return newStreamState(clock, c.cfg.MaxSSELineSize) }
+	c.states.New = func() any { return newStreamState(clock, c.cfg.MaxSSELineSize, cfg.API) }
 	if cfg.IdleTimeout > 0 {
 		c.watch = newWatchdog(cfg.IdleTimeout, clock)
 	}
@@ -272,6 +272,11 @@ func (c *Client) prepare(req *fasthttp.Request, body []byte) {
 	req.Header.SetContentType("application/json")
 	if c.cfg.Stream {
 		req.Header.Set("Accept", "text/event-stream")
+	}
+	if c.cfg.API == Messages {
+		// Anthropic refuses a request without it; a header given by the
+		// user (a newer version) replaces it below.
+		req.Header.Set("anthropic-version", AnthropicVersion)
 	}
 	for _, h := range c.cfg.Headers {
 		req.Header.Set(h.Name, h.Value)

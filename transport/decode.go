@@ -19,8 +19,12 @@ type piece struct {
 	errMsg    string // an `error` object's message: the server failed the request
 	// finished is true when choices[0] has a finish_reason (not null): the
 	// server ended the answer normally, so a stream that stops after it is
-	// complete even without `[DONE]`.
+	// complete even without `[DONE]`. Responses' response.completed and
+	// Messages' stop_reason and message_stop say the same.
 	finished bool
+	// early marks usage reported as a stream opens (Messages'
+	// message_start): it counts the prompt but says nothing of the end.
+	early bool
 }
 
 // errMalformed marks a response object that is not valid JSON.
@@ -34,7 +38,13 @@ var errMalformed = errors.New("response is not valid JSON")
 // (completions, and vLLM chat chunks without an `object` field),
 // choices[0].finish_reason, usage and error.
 type decoder struct {
+	// api selects the response shapes read: Chat (also completions and
+	// embeddings, which share the OpenAI layout), Responses or Messages.
+	api             API
 	answer, thought []byte
+	// event holds what a Responses or Messages event says of itself; see
+	// agentEvent.
+	event agentEvent
 	// view is the answer text when it is one string without escapes (the
 	// rule): a slice of the response object itself, so a huge answer is
 	// not copied once more on its way to the record.
@@ -45,10 +55,16 @@ type decoder struct {
 
 func (d *decoder) decode(data []byte) (*piece, error) {
 	d.answer, d.thought, d.view = d.answer[:0], d.thought[:0], nil
-	d.p = piece{}
+	d.p, d.event = piece{}, agentEvent{}
 	d.s = scanner{data: data, p: &d.p, d: d}
 	if err := d.s.scan(); err != nil {
 		return nil, errMalformed
+	}
+	switch d.api {
+	case Responses:
+		d.responsesEvent()
+	case Messages:
+		d.messagesEvent()
 	}
 	answer := d.answer
 	if d.view != nil {
@@ -139,7 +155,8 @@ type Response struct {
 	Finished bool
 }
 
-// DecodeResponse decodes one response object the way the client does.
+// DecodeResponse decodes one OpenAI chat or completions response object
+// the way the client does.
 func DecodeResponse(data []byte) (Response, error) {
 	var d decoder
 	p, err := d.decode(data)

@@ -47,7 +47,7 @@ func (s *scanner) scan() error {
 	s.ws()
 	var err error
 	if s.peek() == '{' {
-		err = s.object(s.topMember)
+		err = s.object(s.member())
 	} else {
 		err = s.skip()
 	}
@@ -59,6 +59,17 @@ func (s *scanner) scan() error {
 		return errSyntax
 	}
 	return nil
+}
+
+// member is the handler of a top-level member for the decoder's API.
+func (s *scanner) member() func(key []byte) error {
+	switch s.d.api {
+	case Responses:
+		return s.responsesMember
+	case Messages:
+		return s.messagesMember
+	}
+	return s.topMember
 }
 
 // topMember handles a member of the response object.

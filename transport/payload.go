@@ -7,35 +7,53 @@ import (
 	"strconv"
 )
 
-// API is the kind of OpenAI endpoint a run talks to.
+// API is the kind of serving endpoint a run talks to.
 type API string
 
-// The supported APIs.
+// The supported APIs: OpenAI's chat, completions, embeddings and
+// Responses, and Anthropic's Messages.
 const (
 	Chat        API = "chat"
 	Completions API = "completions"
 	Embeddings  API = "embeddings"
+	Responses   API = "responses"
+	Messages    API = "messages"
 )
 
 // ParseAPI accepts an endpoint type name as given by a user.
 func ParseAPI(s string) (API, error) {
 	switch a := API(s); a {
-	case Chat, Completions, Embeddings:
+	case Chat, Completions, Embeddings, Responses, Messages:
 		return a, nil
 	}
-	return "", fmt.Errorf("unknown endpoint type %q, want chat, completions or embeddings", s)
+	return "", fmt.Errorf("unknown endpoint type %q, want chat, completions, embeddings, responses or messages", s)
 }
 
-// DefaultPath is the URL path GenAI-Perf uses for the API.
+// DefaultPath is the URL path GenAI-Perf uses for the API (for Responses
+// and Messages, the path OpenAI and Anthropic serve them on).
 func (a API) DefaultPath() string {
 	switch a {
 	case Completions:
 		return "/v1/completions"
 	case Embeddings:
 		return "/v1/embeddings"
+	case Responses:
+		return "/v1/responses"
+	case Messages:
+		return "/v1/messages"
 	}
 	return "/v1/chat/completions"
 }
+
+// AnthropicVersion is the anthropic-version header every Messages request
+// carries: Anthropic refuses a request without one, and 2023-06-01 is the
+// version its current SDKs still send.
+const AnthropicVersion = "2023-06-01"
+
+// MessagesMaxTokens is max_tokens of a Messages request whose entry sets
+// no output length: Anthropic requires the field, so a value is always
+// sent, large enough that the model, not the limit, ends a typical answer.
+const MessagesMaxTokens = 4096
 
 // Field is one extra top-level body key with its JSON-encoded value; extra
 // fields are written in order and replace built-in keys of the same name.
@@ -66,6 +84,7 @@ type BodySpec struct {
 // (messages/prompt/input, model, stream, stream_options, max_tokens,
 // min_tokens, then extras). Streaming requests ask for
 // stream_options.include_usage so the server's own token counts arrive.
+// Responses and Messages bodies have shapes of their own (agentBody).
 func (s BodySpec) Body(p Prompt) []byte {
 	var b bytes.Buffer
 	b.WriteByte('{')
@@ -79,8 +98,13 @@ func (s BodySpec) Body(p Prompt) []byte {
 	case Embeddings:
 		w.raw("input", "["+text+"]")
 	}
-	w.raw("model", jsonString(s.Model))
-	if s.API != Embeddings {
+	switch s.API {
+	case Responses, Messages:
+		s.agentBody(w, text, p)
+	case Embeddings:
+		w.raw("model", jsonString(s.Model))
+	default:
+		w.raw("model", jsonString(s.Model))
 		if s.Stream {
 			w.raw("stream", "true")
 			w.raw("stream_options", `{"include_usage":true}`)
@@ -97,6 +121,36 @@ func (s BodySpec) Body(p Prompt) []byte {
 	}
 	b.WriteByte('}')
 	return b.Bytes()
+}
+
+// agentBody writes the members of a Responses or a Messages body, whose
+// prompt is one user turn in input / messages. Neither API has
+// stream_options (Responses reports usage in response.completed, Messages
+// in message_start and message_delta) nor min_tokens, which extra can
+// still add for a server that takes it. The output limit is
+// max_output_tokens for Responses, left out when the entry sets none, and
+// max_tokens for Messages, always sent because Anthropic requires it
+// (MessagesMaxTokens by default). A system prompt is Messages' top-level
+// `system` field, which extra sets.
+func (s BodySpec) agentBody(w *objectWriter, text string, p Prompt) {
+	turn := `[{"role":"user","content":` + text + `}]`
+	if s.API == Responses {
+		w.raw("input", turn)
+	} else {
+		w.raw("messages", turn)
+	}
+	w.raw("model", jsonString(s.Model))
+	if s.Stream {
+		w.raw("stream", "true")
+	}
+	switch {
+	case s.API == Messages && p.MaxTokens <= 0:
+		w.raw("max_tokens", strconv.Itoa(MessagesMaxTokens))
+	case s.API == Messages:
+		w.raw("max_tokens", strconv.Itoa(p.MaxTokens))
+	case p.MaxTokens > 0:
+		w.raw("max_output_tokens", strconv.Itoa(p.MaxTokens))
+	}
 }
 
 // objectWriter writes the members of a JSON object, skipping built-in keys

@@ -34,10 +34,10 @@ type streamState struct {
 	events int
 }
 
-func newStreamState(clock *Clock, maxLine int64) *streamState {
+func newStreamState(clock *Clock, maxLine int64, api API) *streamState {
 	p := NewSSEParser(nil, clock)
 	p.SetMaxLineSize(maxLine)
-	return &streamState{parser: p, clock: clock}
+	return &streamState{parser: p, clock: clock, dec: decoder{api: api}}
 }
 
 // reset readies the state for a new response.
@@ -80,7 +80,7 @@ func (st *streamState) readStream(body io.Reader, rec *metrics.Record, g *guard)
 		}
 		st.events++
 		if bytes.Equal(ev.Type, []byte("error")) {
-			rec.Err = fail(metrics.ErrServer, 0, errorText(ev.Data))
+			rec.Err = fail(metrics.ErrServer, 0, st.dec.errorText(ev.Data))
 			rec.Done = ev.At
 			return
 		}
@@ -119,7 +119,7 @@ func (st *streamState) finishRead(body io.Reader, rec *metrics.Record, g *guard,
 func (st *streamState) outcome(rec *metrics.Record) *metrics.Failure {
 	switch {
 	case len(rec.Chunks) > 0 && st.endedAt == 0 && !st.done:
-		return fail(metrics.ErrTruncated, 0, "stream ended after content without finish_reason, usage or [DONE]")
+		return fail(metrics.ErrTruncated, 0, "stream ended after content without "+st.endSigns())
 	case len(rec.Chunks) > 0:
 		return nil
 	case st.endedAt != 0 && rec.Usage.CompletionTokens == 0:
@@ -127,10 +127,24 @@ func (st *streamState) outcome(rec *metrics.Record) *metrics.Failure {
 		return nil
 	}
 	lacks := "no content event, finish_reason or usage"
+	if st.dec.api == Responses || st.dec.api == Messages {
+		lacks = "no content delta, " + st.endSigns()
+	}
 	if st.events == 0 {
 		lacks = "no SSE event at all"
 	}
 	return fail(metrics.ErrEmpty, 0, st.emptyMessage(rec, "stream", lacks))
+}
+
+// endSigns names the events by which the API's stream says it is over.
+func (st *streamState) endSigns() string {
+	switch st.dec.api {
+	case Responses:
+		return "response.completed or response.incomplete"
+	case Messages:
+		return "stop_reason or message_stop"
+	}
+	return "finish_reason, usage or [DONE]"
 }
 
 // zeroAnswer records a completed answer of no tokens as one empty chunk
@@ -166,9 +180,9 @@ func (st *streamState) apply(data []byte, at int64, rec *metrics.Record) *metric
 		return fail(metrics.ErrServer, 0, p.errMsg)
 	}
 	if p.prompt+p.output > 0 { // some servers send zero-filled usage on every chunk
-		rec.Usage = metrics.Usage{PromptTokens: int(p.prompt), CompletionTokens: int(p.output), Reported: true}
+		mergeUsage(&rec.Usage, p)
 	}
-	if (p.finished || p.prompt+p.output > 0) && st.endedAt == 0 {
+	if (p.finished || p.prompt+p.output > 0 && !p.early) && st.endedAt == 0 {
 		st.endedAt = at
 	}
 	if len(p.text) == 0 {
@@ -181,6 +195,19 @@ func (st *streamState) apply(data []byte, at int64, rec *metrics.Record) *metric
 	rec.Chunks = append(rec.Chunks, at)
 	rec.ChunkEnds = append(rec.ChunkEnds, int32(len(st.out)))
 	return nil
+}
+
+// mergeUsage takes the counts an object reports: a count it leaves at 0
+// keeps the one reported before, as Messages reports the prompt in
+// message_start and the answer in message_delta (with input_tokens 0).
+func mergeUsage(u *metrics.Usage, p *piece) {
+	if p.prompt > 0 {
+		u.PromptTokens = int(p.prompt)
+	}
+	if p.output > 0 {
+		u.CompletionTokens = int(p.output)
+	}
+	u.Reported = true
 }
 
 // malformedMessage quotes the start of an object that is not JSON, naming
@@ -236,9 +263,10 @@ func (st *streamState) output(rec *metrics.Record) string {
 	return s
 }
 
-// errorText extracts a message from an `event: error` payload.
-func errorText(data []byte) string {
-	var d decoder
+// errorText extracts a message from an `event: error` payload, read as
+// the API's error event (OpenAI {"error": {"message"}}, Responses'
+// top-level message, Anthropic's {"error": {"type", "message"}}).
+func (d *decoder) errorText(data []byte) string {
 	if p, err := d.decode(data); err == nil && p.errMsg != "" {
 		return p.errMsg
 	}

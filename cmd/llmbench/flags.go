@@ -163,19 +163,24 @@ func refuseExplicitZeros(kctx *kong.Context) error {
 	return nil
 }
 
-// withAPIKey adds --api-key as a bearer token; an Authorization header
-// given with -H as well would make the request ambiguous, so it is refused.
-func withAPIKey(headers []transport.Header, key string) ([]transport.Header, error) {
+// withAPIKey adds --api-key as a bearer token, or as x-api-key for the
+// Messages API, which is how Anthropic takes it; the same header given
+// with -H as well would make the request ambiguous, so it is refused.
+func withAPIKey(headers []transport.Header, key string, api transport.API) ([]transport.Header, error) {
 	if key == "" {
 		return headers, nil
 	}
 	if strings.ContainsAny(key, " \t\r\n") {
 		return nil, invalid("--api-key: got a key containing white space, want the key alone (no \"Bearer \" prefix)")
 	}
+	name, value := "Authorization", "Bearer "+key
+	if api == transport.Messages {
+		name, value = "x-api-key", key
+	}
 	for _, h := range headers {
-		if strings.EqualFold(h.Name, "Authorization") {
-			return nil, invalid("--api-key and -H Authorization both set the Authorization header; give one")
+		if strings.EqualFold(h.Name, name) {
+			return nil, invalid("--api-key and -H %s both set the %s header; give one", name, name)
 		}
 	}
-	return append(headers, transport.Header{Name: "Authorization", Value: "Bearer " + key}), nil
+	return append(headers, transport.Header{Name: name, Value: value}), nil
 }

@@ -23,7 +23,7 @@ import (
 type profileFlags struct {
 	Model        []string `short:"m" required:"" sep:"none" help:"Model name(s) to benchmark; with several (-m a b), each prompt names one of them."`
 	URL          string   `short:"u" default:"localhost:8000" help:"Server as host:port (GenAI-Perf style), a full http(s) URL, or sim:// for the built-in simulator (sim://?max_batch=8&itl=5ms)."`
-	EndpointType string   `default:"chat" help:"Endpoint type: chat, completions or embeddings."`
+	EndpointType string   `default:"chat" help:"Endpoint type: GenAI-Perf's chat, completions or embeddings, or llmbench's responses (OpenAI Responses, /v1/responses) or messages (Anthropic Messages, /v1/messages)."`
 	Endpoint     string   `help:"Custom URL path, overriding the endpoint type's default."`
 	Streaming    bool     `help:"Ask for streamed (SSE) responses."`
 
@@ -53,7 +53,7 @@ type profileFlags struct {
 	FixedSchedule                 bool     `help:"Send each payload entry at its own timestamp (needs --input-file payload:FILE with timestamps)."`
 	ExtraInputs                   []string `sep:"none" help:"name:value merged into every request body (repeatable)."`
 	Header                        []string `short:"H" sep:"none" help:"Name:Value request header (repeatable); never written to artifacts."`
-	APIKey                        string   `name:"api-key" help:"API key sent as 'Authorization: Bearer KEY' (as AIPerf and vLLM bench do); never written to artifacts or logs, never read from the environment."`
+	APIKey                        string   `name:"api-key" help:"API key sent as 'Authorization: Bearer KEY' (as AIPerf and vLLM bench do), or as 'x-api-key: KEY' with --endpoint-type messages (as Anthropic takes it); never written to artifacts or logs, never read from the environment."`
 	Goodput                       []string `short:"g" sep:"none" help:"Goodput SLOs as metric:value (ms for times), e.g. time_to_first_token:500."`
 	Tokenizer                     string   `help:"Tokenizer for exact ISL/OSL: a tokenizer.json, a folder holding one, or a Hugging Face model id in the local cache."`
 	TokenCount                    string   `default:"auto" enum:"auto,tokenizer,usage,chunks" help:"Token counting: auto (tokenizer when given, else usage), tokenizer, usage (server-reported) or chunks."`
@@ -294,7 +294,7 @@ func (c *profileFlags) endpoint() (runtime.Endpoint, error) {
 	if err != nil {
 		return runtime.Endpoint{}, err
 	}
-	if headers, err = withAPIKey(headers, c.APIKey); err != nil {
+	if headers, err = withAPIKey(headers, c.APIKey, api); err != nil {
 		return runtime.Endpoint{}, err
 	}
 	if c.URL != "sim://" && strings.HasPrefix(c.URL, "sim://") {

@@ -22,7 +22,8 @@ type Run struct {
 	// ModelSelection is how requests were spread over several Models:
 	// "round_robin" (also when empty, GenAI-Perf's default) or "random".
 	ModelSelection string
-	// EndpointType is "chat", "completions" or "embeddings".
+	// EndpointType is "chat", "completions" or "embeddings" (GenAI-Perf's),
+	// or llmbench's "responses" or "messages", written as given.
 	EndpointType string
 	// Streaming says whether responses were requested as SSE streams; the
 	// CSV and console hide the streaming-only metrics when it is false.
@@ -233,6 +234,8 @@ func (r *Run) endpointPath() string {
 		return "v1/completions"
 	case "embeddings":
 		return "v1/embeddings"
+	case "responses", "messages": // llmbench's own types, beyond GenAI-Perf's
+		return "v1/" + r.EndpointType
 	}
 	return "v1/chat/completions"
 }

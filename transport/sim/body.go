@@ -101,6 +101,12 @@ func (s *jsonSink) body() any {
 	j := s.j
 	u := usage{PromptTokens: j.req.promptTokens, CompletionTokens: j.req.outputTokens}
 	u.TotalTokens = u.PromptTokens + u.CompletionTokens
+	switch j.req.api {
+	case apiResponses:
+		return s.responsesObject()
+	case apiMessages:
+		return s.messagesObject()
+	}
 	if j.req.api == apiEmbeddings {
 		return embeddingList{ID: j.id, Object: "list", Created: j.created, Model: j.srv.cfg.Model,
 			Data: j.srv.embeddings(j.req.inputs), Usage: u}

@@ -18,6 +18,10 @@ func (s *Server) inference(a api) http.HandlerFunc {
 		}
 		if err == nil && s.cfg.StrictModel && req.model != s.cfg.Model {
 			s.stats.notFound.Add(1)
+			if a == apiMessages {
+				writeAnthropicError(w, http.StatusNotFound, "not_found_error", "model: "+req.model)
+				return
+			}
 			s.writeModelNotFound(w, req.model)
 			return
 		}
@@ -26,7 +30,7 @@ func (s *Server) inference(a api) http.HandlerFunc {
 		}
 		if err != nil {
 			s.stats.badRequest.Add(1)
-			writeError(w, http.StatusBadRequest, "invalid_request_error", err.Error())
+			writeErrorFor(a, w, http.StatusBadRequest, "invalid_request_error", err.Error())
 			return
 		}
 		j := s.newJob(r.Context(), w, seq, req, forced, isForced)
@@ -34,10 +38,10 @@ func (s *Server) inference(a api) http.HandlerFunc {
 		case fault429:
 			s.stats.status429.Add(1)
 			w.Header().Set("Retry-After", "1")
-			writeError(w, http.StatusTooManyRequests, "rate_limit_error", "sim: injected rate limit")
+			writeErrorFor(a, w, http.StatusTooManyRequests, "rate_limit_error", "sim: injected rate limit")
 		case fault500:
 			s.stats.status500.Add(1)
-			writeError(w, http.StatusInternalServerError, "internal_server_error", "sim: injected server error")
+			writeErrorFor(a, w, http.StatusInternalServerError, "internal_server_error", "sim: injected server error")
 		default:
 			s.count(s.runJob(j))
 		}
@@ -49,7 +53,16 @@ func (s *Server) runJob(j *job) outcome {
 	if !j.req.stream {
 		return j.run(&jsonSink{j: j})
 	}
-	out, err := newSSESink(j)
+	var out sink
+	var err error
+	switch j.req.api {
+	case apiResponses:
+		out, err = newResponsesSink(j)
+	case apiMessages:
+		out, err = newMessagesSink(j)
+	default:
+		out, err = newSSESink(j)
+	}
 	if err != nil {
 		return outcomeCanceled
 	}

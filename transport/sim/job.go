@@ -42,7 +42,8 @@ const (
 	outcomeReset
 )
 
-var idPrefix = [...]string{apiChat: "chatcmpl-", apiCompletions: "cmpl-", apiEmbeddings: "embd-"}
+var idPrefix = [...]string{apiChat: "chatcmpl-", apiCompletions: "cmpl-", apiEmbeddings: "embd-",
+	apiResponses: "resp_", apiMessages: "msg_"}
 
 // newJob draws the request's fault and fault position first, from a
 // generator seeded by (Seed, seq), so faults depend on the request's place
@@ -62,7 +63,7 @@ func (s *Server) newJob(ctx context.Context, w http.ResponseWriter, seq uint64, 
 	if req.outputTokens > 0 {
 		j.faultAt = 1 + j.rng.IntN(req.outputTokens)
 	}
-	if s.cfg.Reasoning && req.api == apiChat {
+	if s.cfg.Reasoning && (req.api == apiChat || req.api == apiResponses || req.api == apiMessages) {
 		j.reasoning = s.cfg.ReasoningTokens
 	}
 	return j

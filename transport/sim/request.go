@@ -16,6 +16,8 @@ const (
 	apiChat api = iota
 	apiCompletions
 	apiEmbeddings
+	apiResponses // OpenAI Responses, /v1/responses
+	apiMessages  // Anthropic Messages, /v1/messages
 )
 
 // maxBodyBytes bounds a request body; long-context prompts fit easily.
@@ -31,8 +33,10 @@ type wireRequest struct {
 	} `json:"messages"`
 	Prompt              json.RawMessage `json:"prompt"`
 	Input               json.RawMessage `json:"input"`
+	System              json.RawMessage `json:"system"`
 	MaxTokens           *int            `json:"max_tokens"`
 	MaxCompletionTokens *int            `json:"max_completion_tokens"`
+	MaxOutputTokens     *int            `json:"max_output_tokens"`
 	Stream              bool            `json:"stream"`
 	StreamOptions       struct {
 		IncludeUsage bool `json:"include_usage"`
@@ -66,12 +70,74 @@ func decodeRequest(r *http.Request, a api, defaultOutput int) (genRequest, error
 		g.promptTokens, err = promptTokens("prompt", w.Prompt)
 	case apiEmbeddings:
 		g.inputs, g.promptTokens, err = embeddingInputs(w.Input)
+	case apiResponses:
+		g.promptTokens, err = responsesInputTokens(w.Input)
+	case apiMessages:
+		g.promptTokens, err = messagesPromptTokens(&w)
 	}
 	if err != nil || a == apiEmbeddings {
 		return g, err
 	}
-	g.outputTokens, err = outputTokens(&w, defaultOutput)
+	switch a {
+	case apiResponses:
+		g.outputTokens, err = limitOrDefault("max_output_tokens", w.MaxOutputTokens, defaultOutput)
+	case apiMessages:
+		if w.MaxTokens == nil {
+			return g, errors.New("max_tokens: Field required") // Anthropic requires it
+		}
+		g.outputTokens, err = limitOrDefault("max_tokens", w.MaxTokens, defaultOutput)
+	default:
+		g.outputTokens, err = outputTokens(&w, defaultOutput)
+	}
 	return g, err
+}
+
+// limitOrDefault is an output limit as given, or defaultOutput when unset.
+func limitOrDefault(name string, limit *int, defaultOutput int) (int, error) {
+	switch {
+	case limit == nil:
+		return defaultOutput, nil
+	case *limit < 1:
+		return 0, fmt.Errorf("%s must be at least 1, got %d", name, *limit)
+	}
+	return *limit, nil
+}
+
+// responsesInputTokens counts a Responses input: a string, or a list of
+// messages whose contents (strings or parts) count as chat's do.
+func responsesInputTokens(raw json.RawMessage) (int, error) {
+	var text string
+	if json.Unmarshal(raw, &text) == nil {
+		return countWords(text), nil
+	}
+	w := wireRequest{}
+	if err := json.Unmarshal(raw, &w.Messages); err != nil || len(w.Messages) == 0 {
+		return 0, errors.New("input must be a string or a non-empty list of messages")
+	}
+	return chatPromptTokens(&w)
+}
+
+// messagesPromptTokens counts a Messages prompt: the messages as chat's,
+// plus the top-level system prompt (a string or a list of text blocks).
+func messagesPromptTokens(w *wireRequest) (int, error) {
+	n, err := chatPromptTokens(w)
+	if err != nil || len(w.System) == 0 {
+		return n, err
+	}
+	var text string
+	if json.Unmarshal(w.System, &text) == nil {
+		return n + countWords(text), nil
+	}
+	var blocks []struct {
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(w.System, &blocks) != nil {
+		return 0, errors.New("system must be a string or a list of text blocks")
+	}
+	for _, b := range blocks {
+		n += countWords(b.Text)
+	}
+	return n, nil
 }
 
 func outputTokens(w *wireRequest, defaultOutput int) (int, error) {

@@ -167,6 +167,8 @@ func (s *Server) routes() map[string]route {
 		"/v1/chat/completions": {http.MethodPost, s.inference(apiChat)},
 		"/v1/completions":      {http.MethodPost, s.inference(apiCompletions)},
 		"/v1/embeddings":       {http.MethodPost, s.inference(apiEmbeddings)},
+		"/v1/responses":        {http.MethodPost, s.inference(apiResponses)},
+		"/v1/messages":         {http.MethodPost, s.inference(apiMessages)},
 		"/v1/models":           {http.MethodGet, s.serveModels},
 		"/health":              {http.MethodGet, func(http.ResponseWriter, *http.Request) {}},
 		"/metrics":             {http.MethodGet, s.serveMetrics},
