@@ -67,11 +67,6 @@ func (f *failures) failed(url string) int {
 	return f.n[url]
 }
 
-func (f *failures) succeeded(url string) int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.ok[url]
-}
 
 // waitUntil polls cond; the deadline only guards against a hang (tests
 // never assert on wall time), so it is generous for a loaded CI machine.

@@ -172,8 +172,10 @@ DCGM_FI_DEV_MEMORY_TEMP{gpu="0", UUID="GPU-604ac76c-d9cf-fef3-62e9-d92044ab6e52"
 // that set the deprecated global to the legacy scheme (as older
 // Prometheus code does) does not break vLLM's names, nor quoted UTF-8
 // names; and parsing never writes the global.
+//
+//lint:file-ignore SA1019 the test sets the deprecated global on purpose
 func TestParseIgnoresTheGlobalValidationScheme(t *testing.T) {
-	saved := model.NameValidationScheme //nolint:staticcheck // the point of the test
+	saved := model.NameValidationScheme
 	t.Cleanup(func() { model.NameValidationScheme = saved })
 	model.NameValidationScheme = model.LegacyValidation
 	in := "vllm:num_requests_waiting{model_name=\"m\"} 3\n{\"a.b\"} 1\n"
@@ -184,7 +186,7 @@ func TestParseIgnoresTheGlobalValidationScheme(t *testing.T) {
 	if len(samples) != 2 || samples[0].Name != "a.b" || samples[1].Name != "vllm:num_requests_waiting" {
 		t.Errorf("samples = %v", lines(samples))
 	}
-	if model.NameValidationScheme != model.LegacyValidation { //nolint:staticcheck
+	if model.NameValidationScheme != model.LegacyValidation {
 		t.Error("Parse changed model.NameValidationScheme")
 	}
 }
