@@ -110,6 +110,7 @@ func TestTelemetryEnergyByCalculation(t *testing.T) {
 	seconds := (window[1].(float64) - window[0].(float64)) / 1e9
 	energy := num(t, block, "energy_j", "value")
 	want := 750 * seconds
+	t.Logf("energy %.3f J against 750 W × %.4f s = %.3f J: %+.3f%%", energy, seconds, want, 100*(energy-want)/want)
 	if math.Abs(energy-want) > 0.01*want {
 		t.Errorf("energy %.3f J, want 750 W × %.4f s = %.3f J (1%%)", energy, seconds, want)
 	}
