@@ -31,6 +31,9 @@ const (
 	// quantityCount is a number of requests (a queue length), written as a
 	// plain number.
 	quantityCount
+	// quantityFlag is a verdict as a number: 1 true, 0 false
+	// ("client_limited == 0").
+	quantityFlag
 )
 
 // unitConversion turns a number written in some unit into the native unit.
@@ -58,6 +61,7 @@ var quantityUnits = map[quantity]struct {
 	quantityPower:      {map[string]unitConversion{"": sameUnit, "W": sameUnit}, "W or no unit"},
 	quantityCost:       {map[string]unitConversion{"": sameUnit}, "a plain number (cost per million output tokens)"},
 	quantityCount:      {map[string]unitConversion{"": sameUnit}, "a plain number of requests"},
+	quantityFlag:       {map[string]unitConversion{"": sameUnit}, "0 or 1"},
 }
 
 // isKnownUnit reports whether u is a unit of some quantity, which tells
@@ -182,6 +186,15 @@ var gateMetrics = []*gateMetric{
 	{name: "gpu_utilization", q: quantityRatio, perRequest: true, unit: "%", needs: NeedTelemetry, perGPU: true},
 	{name: "kv_cache_usage", q: quantityRatio, perRequest: true, unit: "%", needs: NeedTelemetry},
 	{name: "num_requests_waiting", q: quantityCount, perRequest: true, unit: "requests", needs: NeedTelemetry},
+	// client_limited is 1 when the client, not the server, limited the
+	// point's load (JudgeClient), 0 when it did not.
+	{name: "client_limited", q: quantityFlag,
+		value: func(s *Summary) (float64, bool) {
+			if s.Client == nil {
+				return 0, false
+			}
+			return s.Client.Flag(), true
+		}},
 }
 
 // gateMetricAliases maps GenAI-Perf's long metric names to the short ones.

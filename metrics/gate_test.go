@@ -148,7 +148,7 @@ func TestParseGateErrors(t *testing.T) {
 		{"ttfb.p99 < 5", `gate "ttfb.p99 < 5": col 1: unknown metric "ttfb", want ttft, ttst, itl, request_latency, ` +
 			`ttfo, isl, osl, output_token_throughput, output_token_throughput_per_user, request_throughput, ` +
 			`request_goodput, error_rate, schedule_lag, chunk_gap, energy_per_token, cost_per_mtok, gpu_power, ` +
-			`gpu_utilization, kv_cache_usage or num_requests_waiting`},
+			`gpu_utilization, kv_cache_usage, num_requests_waiting or client_limited`},
 		// Statistic.
 		{"ttft. < 5", `gate "ttft. < 5": col 6: want a statistic after "ttft.", such as avg or p99`},
 		{"ttft.p999x < 5", `gate "ttft.p999x < 5": col 6: unknown statistic "p999x", want avg, min, max, std, ` +

@@ -65,6 +65,10 @@ type Summary struct {
 	// request sent, in ns (GenAI-Perf's benchmark duration), both over the
 	// completed requests with content.
 	Duration int64
+	// Client says whether the client itself limited the load (set by the
+	// engine, which measured its CPU); nil when not judged.
+	Client *ClientVerdict `json:",omitempty"`
+
 	// Start and End bound Duration: the first request sent and the last
 	// content chunk, in ns on the records' clock — the window the point's
 	// telemetry (energy, server histograms) is reduced over.

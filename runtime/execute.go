@@ -112,11 +112,13 @@ func Execute(ctx context.Context, job Job) (*Outcome, error) {
 	defer abort()
 	red := newReduction(&job, reqs, abort)
 	job.Point.OnRecord = red.take
+	meter := startClientMeter()
 	res := Run(runCtx, job.Point, client, clock, reqs)
 	red.wait()
 	out := &Outcome{Target: client.Target(), Interrupted: res.Interrupted,
 		Counting: red.counting(), Summary: red.whole.Summary(), Components: red.parts.Summaries(),
 		Goodput: job.Goodput, RecordsErr: red.writeErr, Series: red.series}
+	out.Summary.Client = meter.verdict(&job, &out.Summary)
 	out.Telemetry = tel.finish(ctx, telemetryWindow(&out.Summary, job.CostPerHour, job.Currency))
 	if red.overBudget {
 		out.Aborted = red.exceeded(&out.Summary)

@@ -54,6 +54,9 @@ func (c *analyzeCmd) Run(e *env) error {
 	if runErr == nil {
 		runErr = allFailed(*res)
 	}
+	if runErr == nil {
+		runErr = strictClient(c.Strict, *res)
+	}
 	if err := c.report(e, plan, res, cp); err != nil {
 		return runFailed("writing sweep results: %w", err)
 	}

@@ -47,7 +47,7 @@ func sweepPoints(base *profileFlags, spec sweepSpec) ([]analyzePoint, error) {
 // are replaced by the header names.
 var configExcluded = map[string]bool{
 	"URL": true, "ArtifactDir": true, "ProfileExportFile": true,
-	"GeneratePlots": true, "Verbose": true, "Insecure": true, "Telemetry": true,
+	"GeneratePlots": true, "Verbose": true, "Insecure": true, "Telemetry": true, "Strict": true,
 }
 
 // pointConfig renders the identity of a point as a JSON object: the sweep

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/failure"
@@ -63,4 +64,28 @@ func allFailed(results ...runtime.ExperimentResult) error {
 		return nil
 	}
 	return runFailed("every request failed; the most common error (%d times): %s", e.Count, runtime.DescribeError(e))
+}
+
+// strictClient is --strict's verdict: exit 3 when the client, not the
+// server, limited any point (its numbers measure the client), nil
+// otherwise.
+func strictClient(strict bool, results ...runtime.ExperimentResult) error {
+	if !strict {
+		return nil
+	}
+	var limited []string
+	for _, res := range results {
+		for _, p := range res.Points {
+			for _, out := range p.Repeats {
+				if c := out.Summary.Client; c != nil && c.Limited {
+					limited = append(limited, res.Experiment.Name+"/"+p.Params.Label()+": "+strings.Join(c.Reasons, "; "))
+					break
+				}
+			}
+		}
+	}
+	if len(limited) == 0 {
+		return nil
+	}
+	return runFailed("--strict: %d points were limited by the client, not the server: %s", len(limited), strings.Join(limited, " | "))
 }

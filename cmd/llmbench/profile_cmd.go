@@ -29,5 +29,8 @@ func (c *profileCmd) Run(e *env) error {
 	case e.ctx.Err() != nil || interrupted(res):
 		return errInterrupted
 	}
-	return allFailed(*res)
+	if err := allFailed(*res); err != nil {
+		return err
+	}
+	return strictClient(c.Strict, *res)
 }

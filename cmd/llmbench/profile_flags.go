@@ -61,6 +61,7 @@ type profileFlags struct {
 	// Telemetry is not part of a point's identity (configExcluded):
 	// what is scraped does not change what is measured.
 	Telemetry                telemetryFlags `embed:""`
+	Strict                   bool           `help:"Exit 3 when the client, not the server, limited the load (client_limited: its CPU, or a schedule it could not keep)."`
 	TokenizerTrustRemoteCode bool           `help:"Accepted and recorded for GenAI-Perf scripts; llmbench's tokenizer reads tokenizer.json and runs no code, so it changes nothing."`
 
 	ArtifactDir       string `default:"artifacts" help:"Base directory for artifacts."`

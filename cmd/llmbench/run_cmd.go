@@ -26,6 +26,7 @@ type runCmd struct {
 	DryRun  bool `help:"Load and print the plan without sending traffic (same as llmbench check)."`
 	Resume  bool `help:"Skip the runs of points finished in OUT/checkpoint.json by an earlier, interrupted run of the same scenario."`
 	NoPlots bool `help:"Do not render PNG plots (per point in <point>/plots/, per sweep in OUT/)."`
+	Strict  bool `help:"Exit 3 when the client, not the server, limited any point (client_limited: its CPU, or a schedule it could not keep)."`
 }
 
 // outputFlags are where a run writes; check takes them too, to refuse an
@@ -90,6 +91,9 @@ func (c *runCmd) Run(e *env) error {
 	}
 	if runErr == nil {
 		runErr = allFailed(results...)
+	}
+	if runErr == nil {
+		runErr = strictClient(c.Strict, results...)
 	}
 	return firstByPrecedence(runErr, checkErr, rep)
 }

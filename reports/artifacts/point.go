@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/genaiperf"
@@ -49,6 +50,7 @@ func writePoint(stdout io.Writer, dir string, r *genaiperf.Run, out *runtime.Out
 	}
 	writeComponents(stdout, out.Components)
 	writeTelemetryLines(stdout, out)
+	writeClientLine(stdout, out.Summary.Client)
 	fmt.Fprintf(stdout, "Prompts: %s; ISL and OSL counted by %s\n", promptSource(r), r.TokenCounting)
 	fmt.Fprintf(stdout, "Artifacts: %s\n", dir)
 	switch {
@@ -72,6 +74,18 @@ func describeTelemetry(r *genaiperf.Run, out *runtime.Outcome) error {
 	block, err := json.Marshal(telemetry.BlockOf(out.Telemetry, &out.Summary))
 	r.TelemetryBlock = block
 	return err
+}
+
+// writeClientLine says whether the client kept up: a CLIENT-LIMITED
+// warning with its reasons, else its CPU share when it could be told.
+func writeClientLine(w io.Writer, v *metrics.ClientVerdict) {
+	switch {
+	case v == nil:
+	case v.Limited:
+		fmt.Fprintf(w, "CLIENT-LIMITED: %s; these numbers measure the client, not the server (--strict makes this exit 3)\n", strings.Join(v.Reasons, "; "))
+	case v.CPUShare != nil:
+		fmt.Fprintf(w, "Client: %.0f%% of %d cores, kept its load\n", 100**v.CPUShare, v.Cores)
+	}
 }
 
 // writeTelemetryLines prints the point's telemetry under its table.

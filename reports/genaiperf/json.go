@@ -134,6 +134,13 @@ func llmbenchBlock(r *Run, s *metrics.Summary) *object {
 	if r.TelemetryBlock != nil {
 		o.set("telemetry", r.TelemetryBlock)
 	}
+	if c := s.Client; c != nil {
+		reasons := []any{}
+		for _, why := range c.Reasons {
+			reasons = append(reasons, why)
+		}
+		o.set("client_limited", c.Limited).set("client_reasons", reasons)
+	}
 	return o
 }
 

@@ -21,6 +21,8 @@ type pointJSON struct {
 	// Telemetry is what the point's scrapes came to (energy, J/token,
 	// cost, the server's view), absent when nothing was scraped.
 	Telemetry *telemetry.Block `json:"telemetry,omitempty"`
+	// Client says whether the client itself limited the load, and why.
+	Client *metrics.ClientVerdict `json:"client,omitempty"`
 }
 
 type requestsJSON struct {
@@ -111,6 +113,7 @@ func pointOf(i int, p *runtime.PointResult) pointJSON {
 	if p.Outcome != nil {
 		s := &p.Outcome.Summary
 		pj.Telemetry = telemetry.BlockOf(p.Outcome.Telemetry, s)
+		pj.Client = s.Client
 		pj.TokenCounting = p.Outcome.Counting.String()
 		pj.Requests = requestsJSON{Completed: s.Completed, Failed: s.Failed, ErrorRate: 100 * s.ErrorRate, Retried: s.Retried}
 		for _, e := range s.Errors {
