@@ -67,7 +67,6 @@ func (f *failures) failed(url string) int {
 	return f.n[url]
 }
 
-
 // waitUntil polls cond; the deadline only guards against a hang (tests
 // never assert on wall time), so it is generous for a loaded CI machine.
 func waitUntil(t *testing.T, what string, cond func() bool) {
