@@ -98,7 +98,8 @@
 // when not a parameter of the point), .passed and .gates (the
 // experiment's gates there: .gate, .passed, .message), and every metric:
 // distributions (ttft, ttst, itl, request_latency, ttfo, isl, osl,
-// output_token_throughput_per_user, schedule_lag, chunk_gap) as stats
+// output_token_throughput_per_user, schedule_lag, ttft_from_schedule,
+// request_latency_from_schedule, chunk_gap) as stats
 // with .avg .min .max .std .count .p1 … .p99 and .percentile(p); and
 // output_token_throughput, request_throughput, request_goodput,
 // error_rate (a ratio), request_count, completed, failed, duration,

@@ -28,6 +28,8 @@ var distMetrics = []struct {
 	{"osl", 1, func(s *metrics.Summary) *metrics.Distribution { return s.OutputSequenceLength }},
 	{"output_token_throughput_per_user", 1, func(s *metrics.Summary) *metrics.Distribution { return s.OutputTokenThroughputPerUser }},
 	{"schedule_lag", nsToMs, func(s *metrics.Summary) *metrics.Distribution { return s.ScheduleLag }},
+	{"ttft_from_schedule", nsToMs, func(s *metrics.Summary) *metrics.Distribution { return s.TTFTFromSchedule }},
+	{"request_latency_from_schedule", nsToMs, func(s *metrics.Summary) *metrics.Distribution { return s.RequestLatencyFromSchedule }},
 	{"chunk_gap", nsToMs, func(s *metrics.Summary) *metrics.Distribution { return s.ChunkGap }},
 }
 

@@ -52,3 +52,35 @@ func TestPointWithoutOutcome(t *testing.T) {
 		}
 	}
 }
+
+// An open-loop point has the latencies from the schedule as ms stats:
+// TTFT from the schedule 2 and 4 ms (avg 3), request latency 10 and 20 ms
+// (max 20).
+func TestPointFromSchedule(t *testing.T) {
+	s := metrics.Summary{
+		TTFTFromSchedule:           metrics.NewDistribution([]float64{2e6, 4e6}),
+		RequestLatencyFromSchedule: metrics.NewDistribution([]float64{10e6, 20e6}),
+	}
+	p := newPointValue(&runtime.Experiment{}, &runtime.PointResult{Params: runtime.Params{"rate": 1},
+		Outcome: &runtime.Outcome{Summary: s}})
+	for _, c := range []struct {
+		metric, stat string
+		want         string
+	}{
+		{"ttft_from_schedule", "avg", "3.0"},
+		{"request_latency_from_schedule", "max", "20.0"},
+	} {
+		v, err := p.Attr(c.metric)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stats, ok := v.(*statsValue)
+		if !ok {
+			t.Fatalf("%s = %v, want stats", c.metric, v)
+		}
+		got, err := stats.Attr(c.stat)
+		if err != nil || got.String() != c.want {
+			t.Errorf("%s.%s = %v, %v; want %s", c.metric, c.stat, got, err, c.want)
+		}
+	}
+}

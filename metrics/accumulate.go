@@ -10,7 +10,7 @@ var GapExactLimit = 1 << 21
 
 // Accumulator reduces records one at a time, as they finish, to the
 // Summary that Summarize gives for all of them at once, so a run need not
-// keep its records: it holds about 80 bytes per request (the per-request
+// keep its records: it holds about 100 bytes per request (the per-request
 // values exact percentiles need) and a bounded amount per chunk gap.
 // Per-request values are kept in the order records are added, which is
 // the order numpy would sum them in: a run adds them as they finish, the
@@ -37,9 +37,11 @@ type Accumulator struct {
 // the per-request distributions.
 type requestValues struct {
 	ttft, ttst, itl, latency, ttfo   int64
+	ttftSched, latencySched          int64
 	tpsUser                          float64
 	isl, osl                         int32
 	hasTTST, hasITL, hasTPS, hasTTFO bool
+	hasSched                         bool
 }
 
 // NewAccumulator starts an empty reduction with the run's options.
@@ -76,6 +78,7 @@ func (a *Accumulator) Add(r *Record) {
 		ttft: m.TTFT, ttst: m.TTST, itl: m.ITL, latency: m.Latency, ttfo: m.TTFO,
 		tpsUser: m.TPSUser, isl: int32(m.ISL), osl: int32(m.OSL),
 		hasTTST: m.HasTTST, hasITL: m.HasITL, hasTPS: m.HasTPSUser, hasTTFO: m.HasTTFO,
+		ttftSched: m.TTFTFromSchedule, latencySched: m.LatencyFromSchedule, hasSched: m.HasFromSchedule,
 	})
 	for _, g := range m.ChunkGaps {
 		a.gaps.add(g)
@@ -143,7 +146,7 @@ func (a *Accumulator) Summary() Summary {
 
 // fillDistributions builds the per-request distributions.
 func (a *Accumulator) fillDistributions(s *Summary) {
-	var ttft, ttst, itl, latency, tpsUser, osl, isl, ttfo []float64
+	var ttft, ttst, itl, latency, tpsUser, osl, isl, ttfo, ttftSched, latencySched []float64
 	var itlSum int64
 	for _, v := range a.requests {
 		ttft = append(ttft, float64(v.ttft))
@@ -163,6 +166,10 @@ func (a *Accumulator) fillDistributions(s *Summary) {
 		if v.hasTTFO {
 			ttfo = append(ttfo, float64(v.ttfo))
 		}
+		if v.hasSched {
+			ttftSched = append(ttftSched, float64(v.ttftSched))
+			latencySched = append(latencySched, float64(v.latencySched))
+		}
 	}
 	s.TimeToFirstToken = NewDistribution(ttft)
 	s.TimeToSecondToken = NewDistribution(ttst)
@@ -176,6 +183,8 @@ func (a *Accumulator) fillDistributions(s *Summary) {
 	s.OutputSequenceLength = NewDistribution(osl)
 	s.InputSequenceLength = NewDistribution(isl)
 	s.TimeToFirstOutputToken = NewDistribution(ttfo)
+	s.TTFTFromSchedule = NewDistribution(ttftSched)
+	s.RequestLatencyFromSchedule = NewDistribution(latencySched)
 }
 
 // gapValues pools chunk gaps: value by value up to GapExactLimit, then in

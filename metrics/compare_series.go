@@ -189,6 +189,12 @@ var requestValue = map[string]func(*Record, RequestMetrics) []float64{
 	"schedule_lag": func(r *Record, _ RequestMetrics) []float64 {
 		return some(r.Scheduled != 0, float64(r.Sent-r.Scheduled))
 	},
+	"ttft_from_schedule": func(_ *Record, d RequestMetrics) []float64 {
+		return some(d.HasFromSchedule, float64(d.TTFTFromSchedule))
+	},
+	"request_latency_from_schedule": func(_ *Record, d RequestMetrics) []float64 {
+		return some(d.HasFromSchedule, float64(d.LatencyFromSchedule))
+	},
 	"chunk_gap": func(_ *Record, d RequestMetrics) []float64 {
 		gaps := make([]float64, len(d.ChunkGaps))
 		for i, g := range d.ChunkGaps {

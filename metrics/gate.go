@@ -12,9 +12,10 @@ type Gate struct {
 	// Metric is the SPEC §2 short name: ttft, ttst, itl, request_latency,
 	// ttfo, isl, osl, output_token_throughput,
 	// output_token_throughput_per_user, request_throughput,
-	// request_goodput, error_rate, schedule_lag, chunk_gap,
-	// energy_per_token, cost_per_mtok, gpu_power, gpu_utilization,
-	// kv_cache_usage or num_requests_waiting.
+	// request_goodput, error_rate, schedule_lag, ttft_from_schedule,
+	// request_latency_from_schedule, chunk_gap, energy_per_token,
+	// cost_per_mtok, gpu_power, gpu_utilization, kv_cache_usage or
+	// num_requests_waiting.
 	// ParseGate maps GenAI-Perf's long names (time_to_first_token...) here.
 	Metric string
 	// PerGPU, for gpu_power and gpu_utilization, judges every GPU on its

@@ -109,7 +109,8 @@ const (
 	NeedStreaming Need = "a streaming endpoint (stream=True)"
 	// NeedGoodput: goodput counts requests meeting the goodput SLOs.
 	NeedGoodput Need = "goodput SLOs (goodput={...})"
-	// NeedOpenLoop: schedule lag is the delay behind a planned send time.
+	// NeedOpenLoop: schedule lag, and the latencies from the schedule, are
+	// measured from a planned send time.
 	NeedOpenLoop Need = "an open-loop load (rate() or replay())"
 	// NeedTelemetry: GPU, energy and inference-server metrics come from
 	// scraped Prometheus endpoints (a DCGM exporter, the server's
@@ -176,6 +177,10 @@ var gateMetrics = []*gateMetric{
 		value: func(s *Summary) (float64, bool) { return s.ErrorRate, s.Completed+s.Failed > 0 }},
 	{name: "schedule_lag", q: quantityTime, perRequest: true, unit: "ms",
 		distribution: func(s *Summary) *Distribution { return s.ScheduleLag }, needs: NeedOpenLoop},
+	{name: "ttft_from_schedule", q: quantityTime, perRequest: true, unit: "ms",
+		distribution: func(s *Summary) *Distribution { return s.TTFTFromSchedule }, needs: NeedOpenLoop},
+	{name: "request_latency_from_schedule", q: quantityTime, perRequest: true, unit: "ms",
+		distribution: func(s *Summary) *Distribution { return s.RequestLatencyFromSchedule }, needs: NeedOpenLoop},
 	{name: "chunk_gap", q: quantityTime, perRequest: true, unit: "ms",
 		distribution: func(s *Summary) *Distribution { return s.ChunkGap }, needs: NeedStreaming},
 	{name: "energy_per_token", q: quantityEnergy, unit: "J/token", needs: NeedTelemetry},

@@ -105,6 +105,8 @@ func TestParseGate(t *testing.T) {
 		{"energy_per_token < 0.3J", Gate{Metric: "energy_per_token", Op: "<", Value: 0.3}},
 		{"cost_per_mtok < 2.5", Gate{Metric: "cost_per_mtok", Op: "<", Value: 2.5}},
 		{"schedule_lag.p99 < 5ms", Gate{Metric: "schedule_lag", Stat: "p99", Op: "<", Value: 5e6}},
+		{"ttft_from_schedule.p99 < 1s", Gate{Metric: "ttft_from_schedule", Stat: "p99", Op: "<", Value: 1e9}},
+		{"request_latency_from_schedule < 2500", Gate{Metric: "request_latency_from_schedule", Stat: "avg", Op: "<", Value: 2500e6}},
 		{"chunk_gap.max != 0", Gate{Metric: "chunk_gap", Stat: "max", Op: "!=", Value: 0}},
 		{"ttst.p95 > 0", Gate{Metric: "ttst", Stat: "p95", Op: ">", Value: 0}},
 		{"request_latency.p75 < 2s", Gate{Metric: "request_latency", Stat: "p75", Op: "<", Value: 2e9}},
@@ -147,7 +149,8 @@ func TestParseGateErrors(t *testing.T) {
 		// Metric.
 		{"ttfb.p99 < 5", `gate "ttfb.p99 < 5": col 1: unknown metric "ttfb", want ttft, ttst, itl, request_latency, ` +
 			`ttfo, isl, osl, output_token_throughput, output_token_throughput_per_user, request_throughput, ` +
-			`request_goodput, error_rate, schedule_lag, chunk_gap, energy_per_token, cost_per_mtok, gpu_power, ` +
+			`request_goodput, error_rate, schedule_lag, ttft_from_schedule, request_latency_from_schedule, ` +
+			`chunk_gap, energy_per_token, cost_per_mtok, gpu_power, ` +
 			`gpu_utilization, kv_cache_usage, num_requests_waiting or client_limited`},
 		// Statistic.
 		{"ttft. < 5", `gate "ttft. < 5": col 6: want a statistic after "ttft.", such as avg or p99`},
@@ -267,6 +270,8 @@ func gateTestSummary() *Summary {
 			P1: 110e6, P5: 120e6, P10: 130e6, P25: 200e6, P50: 290e6, P75: 350e6, P90: 450e6, P95: 520e6, P99: 612.3e6},
 		InterTokenLatency:            &Distribution{Count: 100, Avg: 20e6, P90: 28e6, P99: 35e6},
 		RequestLatency:               &Distribution{Count: 100, Avg: 2e9, P99: 3e9},
+		TTFTFromSchedule:             &Distribution{Count: 100, Avg: 800e6, P99: 1.5e9},
+		RequestLatencyFromSchedule:   &Distribution{Count: 100, Avg: 2.5e9, P99: 4e9},
 		OutputTokenThroughputPerUser: &Distribution{Count: 100, Avg: 50, P10: 31},
 		InputSequenceLength:          &Distribution{Count: 100, Avg: 300, Max: 412},
 		OutputSequenceLength:         &Distribution{Count: 100, Avg: 100},
@@ -325,6 +330,11 @@ func TestGateMeasure(t *testing.T) {
 		{"request_goodput >= 7.5", 7.5, true},
 		{"error_rate < 1%", 0.02, false},
 		{"error_rate <= 0.02", 0.02, true},
+		// From the schedule: the same kind of times, waiting to be sent included.
+		{"ttft_from_schedule.p99 < 1s", 1.5e9, false},
+		{"ttft_from_schedule < 900", 800e6, true},
+		{"request_latency_from_schedule.p99 <= 4s", 4e9, true},
+		{"request_latency_from_schedule > 2.5s", 2.5e9, false},
 	}
 	for _, c := range cases {
 		g := mustParseGate(t, c.gate)
@@ -352,6 +362,8 @@ func TestGateMeasureNotMeasured(t *testing.T) {
 		{"ttst.p99 < 5", s, "ttst.p99: not measured in this run"},
 		{"ttfo < 5", s, "ttfo.avg: not measured in this run"},
 		{"schedule_lag.p99 < 5", s, "schedule_lag.p99: not measured in this run"},
+		{"ttft_from_schedule.p99 < 5", &Summary{}, "ttft_from_schedule.p99: not measured in this run"},
+		{"request_latency_from_schedule < 5", &Summary{}, "request_latency_from_schedule.avg: not measured in this run"},
 		{"request_goodput > 1", &Summary{}, "request_goodput: not measured in this run"},
 		{"error_rate < 1%", &Summary{}, "error_rate: not measured in this run"},
 		{"energy_per_token < 1", s, "energy_per_token: not measured in this run"},
@@ -594,6 +606,26 @@ func TestGateStringRoundTripValues(t *testing.T) {
 		again, err := ParseGate(g.String())
 		if err != nil || !sameGate(g, again) {
 			t.Fatalf("ParseGate(%q) = %+v; String %q parses to %+v, %v", in, g, g.String(), again, err)
+		}
+	}
+}
+
+// TestGateNeeds checks what a run must do to measure a gate's metric:
+// the from-schedule latencies, like schedule_lag, need a planned send time.
+func TestGateNeeds(t *testing.T) {
+	cases := []struct {
+		gate string
+		want Need
+	}{
+		{"ttft.p99 < 500ms", NeedStreaming},
+		{"request_latency.p99 < 2s", NeedNothing},
+		{"schedule_lag.p99 < 5ms", NeedOpenLoop},
+		{"ttft_from_schedule.p99 < 1s", NeedOpenLoop},
+		{"request_latency_from_schedule.p99 < 3s", NeedOpenLoop},
+	}
+	for _, c := range cases {
+		if got := mustParseGate(t, c.gate).Needs(); got != c.want {
+			t.Errorf("%q.Needs() = %q, want %q", c.gate, got, c.want)
 		}
 	}
 }

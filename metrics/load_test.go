@@ -30,6 +30,43 @@ func TestLoadMetrics(t *testing.T) {
 	// Lags [10, 20, 0]: avg 10, max 20.
 	same(t, "lag avg", s.ScheduleLag.Avg, 10)
 	same(t, "lag max", s.ScheduleLag.Max, 20)
+	// From the schedule, only A qualifies: B is closed-loop, C failed, D
+	// has no content. A's first chunk 150 − 90 = 60, last 250 − 90 = 160
+	// (from the send: 50 and 150).
+	for _, c := range []struct {
+		name string
+		d    *Distribution
+		want float64
+	}{
+		{"ttft from schedule", s.TTFTFromSchedule, 60},
+		{"latency from schedule", s.RequestLatencyFromSchedule, 160},
+	} {
+		if c.d == nil || c.d.Count != 1 {
+			t.Fatalf("%s = %+v, want 1 value", c.name, c.d)
+		}
+		same(t, c.name, c.d.Avg, c.want)
+	}
+}
+
+// TestFromScheduleGrows is the coordinated omission the from-schedule
+// latencies expose: a server answering in 10 ns, one request at a time,
+// planned every 5 ns. Request i is planned at 5i and sent when the one
+// before it finishes, at 10i, first chunk at 10i+10: TTFT from the send
+// is 10 for every request, from the schedule 10i+10 − 5i = 5i+10, so
+// 10, 15, 20, 25: avg 17.5, max 25.
+func TestFromScheduleGrows(t *testing.T) {
+	var records []Record
+	for i := int64(0); i < 4; i++ {
+		records = append(records, Record{Scheduled: 1000 + 5*i, Sent: 1000 + 10*i,
+			Chunks: []int64{1000 + 10*i + 10}, OutputTokens: 1})
+	}
+	s := Summarize(records, Options{})
+	same(t, "ttft avg", s.TimeToFirstToken.Avg, 10)
+	same(t, "ttft max", s.TimeToFirstToken.Max, 10)
+	same(t, "ttft from schedule avg", s.TTFTFromSchedule.Avg, 17.5)
+	same(t, "ttft from schedule max", s.TTFTFromSchedule.Max, 25)
+	// One chunk: the last is the first.
+	same(t, "latency from schedule max", s.RequestLatencyFromSchedule.Max, 25)
 }
 
 func TestLoadMetricsDegenerate(t *testing.T) {
@@ -44,7 +81,8 @@ func TestLoadMetricsDegenerate(t *testing.T) {
 	}
 	for _, c := range cases {
 		s := Summarize(c.records, Options{})
-		if s.AchievedRequestRate != 0 || s.MeanConcurrency != 0 || s.ScheduleLag != nil {
+		if s.AchievedRequestRate != 0 || s.MeanConcurrency != 0 || s.ScheduleLag != nil ||
+			s.TTFTFromSchedule != nil || s.RequestLatencyFromSchedule != nil {
 			t.Errorf("%s: rate %v, concurrency %v, lag %v; want 0, 0, nil",
 				c.name, s.AchievedRequestRate, s.MeanConcurrency, s.ScheduleLag)
 		}

@@ -38,6 +38,15 @@ type RequestMetrics struct {
 	HasTTFO bool
 	TTFO    int64
 
+	// TTFTFromSchedule and LatencyFromSchedule are TTFT and Latency
+	// measured from the planned send instant instead of the actual one:
+	// first and last content chunk − Scheduled. They count the time a
+	// request waited to be sent (behind a concurrency cap or a busy
+	// client), which a latency from Sent hides (coordinated omission).
+	// Absent in a closed loop (Scheduled 0) and without content.
+	HasFromSchedule                       bool
+	TTFTFromSchedule, LatencyFromSchedule int64
+
 	// ChunkGaps are the gaps between consecutive content chunks (the
 	// per-chunk ITL), nil with fewer than two chunks.
 	ChunkGaps []int64
@@ -58,6 +67,11 @@ func Derive(r *Record) RequestMetrics {
 	m.HasContent = true
 	m.TTFT = c[0] - r.Sent
 	m.Latency = c[len(c)-1] - r.Sent
+	if r.Scheduled != 0 {
+		m.HasFromSchedule = true
+		m.TTFTFromSchedule = c[0] - r.Scheduled
+		m.LatencyFromSchedule = c[len(c)-1] - r.Scheduled
+	}
 	if len(c) >= 2 {
 		m.HasTTST, m.TTST = true, c[1]-c[0]
 		m.ChunkGaps = make([]int64, len(c)-1)

@@ -90,6 +90,23 @@ func TestDerive(t *testing.T) {
 				ChunkGaps: []int64{10, 10, 10}, OSL: 4},
 		},
 		{
+			// Open loop: planned at 100, sent at 130 (30 late), chunks at 150 and
+			// 190: ttft 150−130 = 20 and latency 190−130 = 60 from the send, but
+			// 150−100 = 50 and 190−100 = 90 from the schedule.
+			name: "from the schedule",
+			r:    Record{Scheduled: 100, Sent: 130, Chunks: []int64{150, 190}, OutputTokens: 2},
+			want: RequestMetrics{HasContent: true, TTFT: 20, Latency: 60, HasTTST: true, TTST: 40,
+				HasITL: true, ITL: 40, HasTPSUser: true, TPSUser: 25e6,
+				HasFromSchedule: true, TTFTFromSchedule: 50, LatencyFromSchedule: 90,
+				ChunkGaps: []int64{40}, OSL: 2},
+		},
+		{
+			// Scheduled but no content chunk: nothing to measure from the schedule.
+			name: "from the schedule without content",
+			r:    Record{Scheduled: 100, Sent: 130, Done: 200},
+			want: RequestMetrics{},
+		},
+		{
 			// Only reasoning arrived: no answer chunk, no ttfo.
 			name: "reasoning without answer",
 			r:    Record{Sent: 0, Chunks: []int64{10}, ReasoningChunks: 1, OutputTokens: 1},

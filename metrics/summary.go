@@ -81,6 +81,12 @@ type Summary struct {
 	// ScheduleLag is actual minus planned send time of open-loop requests,
 	// ns; nil in a closed loop.
 	ScheduleLag *Distribution
+	// TTFTFromSchedule and RequestLatencyFromSchedule are TTFT and request
+	// latency measured from each request's planned send instant
+	// (RequestMetrics.TTFTFromSchedule), over the completed open-loop
+	// requests with content, ns; nil in a closed loop.
+	TTFTFromSchedule           *Distribution
+	RequestLatencyFromSchedule *Distribution
 	// AchievedRequestRate is the intervals between sends (sent requests
 	// − 1) / span of send times (req/s), to set against the target rate.
 	AchievedRequestRate float64

@@ -70,6 +70,7 @@ func TestConsoleAdditions(t *testing.T) {
 	closed.TokenCounting = "chunks"
 	s := troubledSummary()
 	s.ScheduleLag, s.TimeToFirstOutputToken, s.Errors = nil, nil, nil
+	s.TTFTFromSchedule, s.RequestLatencyFromSchedule = nil, nil
 	checkGolden(t, "console_closed_loop.txt", []byte(writeConsole(t, &closed, s)))
 }
 

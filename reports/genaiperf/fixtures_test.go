@@ -120,6 +120,8 @@ func troubledSummary() *metrics.Summary {
 	}
 	s.TimeToFirstOutputToken = numpyDist(ms(400, 410.5, 1600)...)
 	s.ScheduleLag = numpyDist(10_000, 20_000, 1_370_000)
+	s.TTFTFromSchedule = numpyDist(ms(8, 9.5, 420)...)
+	s.RequestLatencyFromSchedule = numpyDist(ms(10, 15, 430)...)
 	s.ChunkGap = numpyDist(ms(9, 10, 11, 12)...)
 	s.AchievedRequestRate = 9.87
 	s.MeanConcurrency = 3.5

@@ -31,7 +31,10 @@ var jsonStats = []string{"avg", "p1", "p5", "p10", "p25", "p50", "p75", "p90", "
 // whatever input_config's GenAI-Perf default says), "token_counting", "completed", "failed", "errors" (a list of {"class",
 // "status", "message", "count"}), and when they apply
 // "request_distribution", "target_request_rate", "achieved_request_rate",
-// "mean_concurrency", and "schedule_lag" and "chunk_gap" as ms statistics.
+// "mean_concurrency", and "schedule_lag", "ttft_from_schedule",
+// "request_latency_from_schedule" (open loop: TTFT and request latency
+// from each request's planned send instant) and "chunk_gap" as ms
+// statistics.
 func WriteJSON(w io.Writer, r *Run, s *metrics.Summary) error {
 	doc := statsObject(r, s)
 	if ts := telemetryStats(r.Telemetry); ts != nil {
@@ -127,6 +130,12 @@ func llmbenchBlock(r *Run, s *metrics.Summary) *object {
 	}
 	if d := s.ScheduleLag.Scaled(nsToMS); d != nil {
 		o.set("schedule_lag", distObject("ms", d))
+	}
+	if d := s.TTFTFromSchedule.Scaled(nsToMS); d != nil {
+		o.set("ttft_from_schedule", distObject("ms", d))
+	}
+	if d := s.RequestLatencyFromSchedule.Scaled(nsToMS); d != nil {
+		o.set("request_latency_from_schedule", distObject("ms", d))
 	}
 	if d := s.ChunkGap.Scaled(nsToMS); d != nil {
 		o.set("chunk_gap", distObject("ms", d))

@@ -59,6 +59,8 @@ type metricsJSON struct {
 	ErrorRate                    float64   `json:"error_rate"`
 	Duration                     float64   `json:"duration"`
 	ScheduleLag                  *distJSON `json:"schedule_lag"`
+	TTFTFromSchedule             *distJSON `json:"ttft_from_schedule"`
+	RequestLatencyFromSchedule   *distJSON `json:"request_latency_from_schedule"`
 	AchievedRequestRate          float64   `json:"achieved_request_rate"`
 	MeanConcurrency              float64   `json:"mean_concurrency"`
 }
@@ -143,6 +145,7 @@ func metricsOf(s *metrics.Summary) *metricsJSON {
 		OutputTokenThroughput:        s.OutputTokenThroughput, RequestThroughput: s.RequestThroughput,
 		RequestGoodput: s.RequestGoodput, RequestCount: s.RequestCount, ErrorRate: 100 * s.ErrorRate,
 		Duration: ms(float64(s.Duration)), ScheduleLag: msDist(s.ScheduleLag),
+		TTFTFromSchedule: msDist(s.TTFTFromSchedule), RequestLatencyFromSchedule: msDist(s.RequestLatencyFromSchedule),
 		AchievedRequestRate: s.AchievedRequestRate, MeanConcurrency: s.MeanConcurrency,
 	}
 }
@@ -190,7 +193,8 @@ func metricOfHeadline(name string) string {
 // timeMetrics are the metrics held in ns and reported in ms; ratios are
 // held from 0 to 1 and reported in %.
 var (
-	timeMetrics  = map[string]bool{"ttft": true, "ttst": true, "itl": true, "request_latency": true, "ttfo": true, "schedule_lag": true, "chunk_gap": true}
+	timeMetrics = map[string]bool{"ttft": true, "ttst": true, "itl": true, "request_latency": true, "ttfo": true,
+		"schedule_lag": true, "ttft_from_schedule": true, "request_latency_from_schedule": true, "chunk_gap": true}
 	ratioMetrics = map[string]bool{"error_rate": true, "gpu_utilization": true}
 )
 

@@ -174,3 +174,39 @@ func TestSummaryJSONEmpty(t *testing.T) {
 		t.Errorf("%+v", d)
 	}
 }
+
+// TestMetricsFromSchedule: the latencies from the schedule are ms
+// distributions in an open-loop point and null in a closed-loop one.
+// TTFT from the schedule 2 and 4 ms: avg 3; request latency 10 and 20 ms:
+// p50 15.
+func TestMetricsFromSchedule(t *testing.T) {
+	open := metrics.Summary{
+		TTFTFromSchedule:           metrics.NewDistribution([]float64{2e6, 4e6}),
+		RequestLatencyFromSchedule: metrics.NewDistribution([]float64{10e6, 20e6}),
+	}
+	b, err := json.Marshal(metricsOf(&open))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		TTFT    *struct{ Avg float64 } `json:"ttft_from_schedule"`
+		Latency *struct{ P50 float64 } `json:"request_latency_from_schedule"`
+	}
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.TTFT == nil || got.TTFT.Avg != 3 || got.Latency == nil || got.Latency.P50 != 15 {
+		t.Errorf("open loop: %s", b)
+	}
+	b, _ = json.Marshal(metricsOf(&metrics.Summary{}))
+	for _, key := range []string{`"ttft_from_schedule":null`, `"request_latency_from_schedule":null`} {
+		if !bytes.Contains(b, []byte(key)) {
+			t.Errorf("closed loop: %s lacks %s", b, key)
+		}
+	}
+	for _, m := range []string{"ttft_from_schedule", "request_latency_from_schedule"} {
+		if v := reportUnits(m, 5e6); v != 5 {
+			t.Errorf("reportUnits(%s, 5e6) = %v, want 5 (ms)", m, v)
+		}
+	}
+}
