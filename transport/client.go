@@ -32,6 +32,9 @@ type Config struct {
 	Path   string
 	API    API
 	Stream bool
+	// Model names the model in KServe's default path
+	// (v2/models/{model}/generate); the other APIs name it in the body.
+	Model string
 	// Headers are sent with every request (Authorization and friends).
 	Headers []Header
 	// Timeout bounds a whole request, from send to the last byte.
@@ -184,7 +187,7 @@ func targetURL(cfg Config) (string, error) {
 	}
 	path := cfg.Path
 	if path == "" {
-		path = defaultPathUnder(u.Path, cfg.API.DefaultPath())
+		path = defaultPathUnder(u.Path, cfg.API.DefaultPath(cfg.Model, cfg.Stream))
 	}
 	return strings.TrimSuffix(u.String(), "/") + "/" + strings.TrimPrefix(path, "/"), nil
 }
@@ -250,7 +253,7 @@ func (c *Client) read(ctx context.Context, resp *fasthttp.Response, rec *metrics
 
 	switch status := resp.StatusCode(); {
 	case status < 200 || status > 299:
-		rec.Err = httpFailure(status, body)
+		rec.Err = httpFailure(status, body, c.cfg.API)
 		rec.Done = c.clock.Now()
 	case c.cfg.Stream && isEventStream(resp):
 		st.readStream(body, rec, guard)
@@ -292,10 +295,10 @@ func isEventStream(resp *fasthttp.Response) bool {
 }
 
 // httpFailure reads a short excerpt of an error response body.
-func httpFailure(status int, body io.Reader) *metrics.Failure {
+func httpFailure(status int, body io.Reader, api API) *metrics.Failure {
 	excerpt, _ := io.ReadAll(io.LimitReader(body, 4<<10))
 	msg := string(excerpt)
-	if p, err := (&decoder{}).decode(excerpt); err == nil && p.errMsg != "" {
+	if p, err := (&decoder{api: api}).decode(excerpt); err == nil && p.errMsg != "" {
 		msg = p.errMsg
 	}
 	return fail(metrics.ErrHTTP, status, msg)
