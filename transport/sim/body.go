@@ -106,6 +106,8 @@ func (s *jsonSink) body() any {
 		return s.responsesObject()
 	case apiMessages:
 		return s.messagesObject()
+	case apiTGI, apiKServe:
+		return s.generateObject()
 	}
 	if j.req.api == apiEmbeddings {
 		return embeddingList{ID: j.id, Object: "list", Created: j.created, Model: j.srv.cfg.Model,
