@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -94,8 +95,11 @@ func NewClient(cfg Config, clock *Clock) (*Client, error) {
 		ReadBufferSize:           8 << 10, // also caps the response header size
 		WriteBufferSize:          4 << 10,
 		NoDefaultUserAgentHeader: true,
-		RetryIfErr:               noRetry,                                       // Send retries a stale connection itself, on a fresh one
-		TLSConfig:                &tls.Config{InsecureSkipVerify: cfg.Insecure}, //nolint:gosec // opt-in
+		// The path goes out as built: fasthttp would decode a model name's
+		// escaped "/" (KServe's v2/models/{model}/...) into a separator.
+		DisablePathNormalizing: true,
+		RetryIfErr:             noRetry,                                       // Send retries a stale connection itself, on a fresh one
+		TLSConfig:              &tls.Config{InsecureSkipVerify: cfg.Insecure}, //nolint:gosec // opt-in
 	}}
 	c.hc.DialTimeout = c.dial
 	c.states.New = func() any { return newStreamState(clock, c.cfg.MaxSSELineSize, cfg.API) }
@@ -259,7 +263,21 @@ func (c *Client) read(ctx context.Context, resp *fasthttp.Response, rec *metrics
 		st.readStream(body, rec, guard)
 	default:
 		st.readWhole(body, rec, guard, c.cfg.API)
+		if c.cfg.API == TGI && rec.Err == nil {
+			tgiPromptTokens(resp, rec)
+		}
 	}
+}
+
+// tgiPromptTokens takes the prompt's count from TGI's x-prompt-tokens
+// header: a whole /generate response counts only the answer in its body
+// (details.generated_tokens), the prompt in that header.
+func tgiPromptTokens(resp *fasthttp.Response, rec *metrics.Record) {
+	n, err := strconv.Atoi(string(resp.Header.Peek("x-prompt-tokens")))
+	if err != nil || n <= 0 || rec.Usage.PromptTokens > 0 {
+		return
+	}
+	rec.Usage.PromptTokens, rec.Usage.Reported = n, true
 }
 
 // release returns st to the pool, without the buffers a huge response

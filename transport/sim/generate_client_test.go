@@ -28,8 +28,7 @@ func sendGenerate(t *testing.T, s *sim.Server, api transport.API, model string, 
 // The sim serves TGI's /generate_stream and /generate and Triton's
 // v2/models/{model}/generate_stream and /generate in a shape llmbench's
 // own client reads back: 5 tokens, no reasoning (neither API has it),
-// TGI's details counting the prompt's 3 words (streamed) and the 5
-// tokens, and no usage from KServe, which reports none.
+// TGI counting the prompt's 3 words and the 5 tokens, and no usage from KServe, which reports none.
 func TestSimServesTGIAndKServe(t *testing.T) {
 	s := startAgentSim(t)
 	for _, api := range []transport.API{transport.TGI, transport.KServe} {
@@ -45,10 +44,8 @@ func TestSimServesTGIAndKServe(t *testing.T) {
 			}
 			want := metrics.Usage{}
 			if api == transport.TGI {
-				want = metrics.Usage{CompletionTokens: 5, Reported: true}
-				if stream {
-					want.PromptTokens = 3
-				}
+				// streamed in details.input_length, whole in x-prompt-tokens
+				want = metrics.Usage{PromptTokens: 3, CompletionTokens: 5, Reported: true}
 			}
 			if rec.Usage != want {
 				t.Errorf("%s stream=%v: usage %+v, want %+v", api, stream, rec.Usage, want)
