@@ -134,7 +134,7 @@ func TestKServeStreamEnd(t *testing.T) {
 		c, _ := newTestClient(t, Config{URL: srv.url, API: KServe, Model: "m", Stream: true})
 		var rec metrics.Record
 		c.Send(context.Background(), []byte(`{}`), &rec)
-		if (rec.Err == nil) != tc.ok || len(rec.Chunks) != 1 {
+		if (rec.Err == nil) != tc.ok || len(rec.Chunks) != 1 || !tc.ok && rec.Err.Class != metrics.ErrReset {
 			t.Errorf("%s: failure %+v with %d chunks, want ok=%v with 1", tc.name, rec.Err, len(rec.Chunks), tc.ok)
 		}
 	}

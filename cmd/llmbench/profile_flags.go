@@ -245,9 +245,10 @@ func checkURL(raw string) error {
 // notBuilt says, per GenAI-Perf service kind llmbench does not speak, what
 // is missing and what to do instead.
 var notBuilt = map[string]string{
-	"triton": "the Triton/KServe API (KServe v2 over gRPC, GenAI-Perf's kserve endpoint) is not built yet; " +
-		"put an OpenAI-compatible frontend in front of the model (Triton's OpenAI frontend, vLLM, trtllm-serve) " +
-		"and use --service-kind openai with --endpoint-type chat, completions or embeddings",
+	"triton": "the Triton/KServe API over gRPC (GenAI-Perf's kserve endpoint) is not built yet; " +
+		"use --service-kind openai --endpoint-type generate for the same server's HTTP generate extension " +
+		"(v2/models/{model}/generate_stream), or put an OpenAI-compatible frontend in front of the model " +
+		"(Triton's OpenAI frontend, vLLM, trtllm-serve) and use --endpoint-type chat, completions or embeddings",
 	"tensorrtllm_engine": "driving a TensorRT-LLM engine in-process (perf_analyzer's triton_c_api) is not built yet; " +
 		"serve the engine with trtllm-serve and use --service-kind openai",
 	"dynamic_grpc": "custom gRPC services (--grpc-method) are not built yet; llmbench speaks OpenAI-compatible HTTP (--service-kind openai)",
