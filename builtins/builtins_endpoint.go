@@ -38,7 +38,7 @@ func endpointBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 	var (
 		target     starlark.Value
 		model      modelNames
-		api        = oneOf("chat", "chat", "completions", "embeddings", "responses", "messages", "kserve")
+		api        = oneOf("chat", "chat", "completions", "embeddings", "responses", "messages", "tgi", "kserve", "triton")
 		stream     = true
 		headers    stringMap
 		extra      *starlark.Dict
@@ -93,8 +93,16 @@ func endpointBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 // checkEndpoint reports the first value a server could never accept.
 func checkEndpoint(fn string, e *runtime.Endpoint, metricURLs []string) error {
 	switch {
-	case e.API == "kserve":
-		return paramErrorf(fn, "api", "kserve (Triton generate) is %v; use chat, completions, embeddings, responses or messages", runtime.ErrNotSupported)
+	case e.API == "triton":
+		return paramErrorf(fn, "api", `triton (KServe v2 over gRPC, GenAI-Perf's --service-kind triton) is %v; `+
+			`use api="kserve" for the same server's HTTP generate extension (v2/models/{model}/generate_stream), `+
+			`or an OpenAI-compatible frontend with api="chat"`, runtime.ErrNotSupported)
+	case len(e.Models) > 0 && e.API == transport.KServe:
+		return paramErrorf(fn, "model", `got %d models, but api="kserve" names the model in the URL path `+
+			`(v2/models/{model}/generate), so an endpoint serves one; declare one endpoint per model`, len(e.Models))
+	case len(e.Models) > 0 && e.API == transport.TGI:
+		return paramErrorf(fn, "model", `got %d models, but a TGI server serves one and its requests name none; `+
+			`declare one endpoint per server`, len(e.Models))
 	case e.Timeout <= 0:
 		return paramErrorf(fn, "timeout", "got %s, want a duration > 0", e.Timeout)
 	}
@@ -107,7 +115,7 @@ func checkEndpoint(fn string, e *runtime.Endpoint, metricURLs []string) error {
 }
 
 // foreignLimits are the output-limit keys of the other APIs, which
-// Responses and Messages servers refuse as unknown parameters (OpenAI
+// Responses, Messages and Triton servers refuse as unknown parameters (OpenAI
 // answers "Unsupported parameter", Anthropic "Extra inputs are not
 // permitted"): given in extra, every request would fail, so the scenario
 // is refused with the key the API does take.
@@ -117,6 +125,10 @@ var foreignLimits = map[transport.API]struct {
 }{
 	transport.Responses: {[]string{"max_tokens", "max_completion_tokens", "stream_options"}, "max_output_tokens (and no stream_options: usage comes in response.completed)"},
 	transport.Messages:  {[]string{"max_completion_tokens", "max_output_tokens", "stream_options"}, "max_tokens (and no stream_options: usage comes in message_start and message_delta)"},
+	// TGI ignores parameters it does not know, so the limit would be
+	// silently lost; Triton refuses an input the model does not have.
+	transport.TGI:    {[]string{"max_tokens", "max_completion_tokens", "max_output_tokens", "stream_options"}, "max_new_tokens (extra goes into TGI's parameters)"},
+	transport.KServe: {[]string{"max_new_tokens", "max_completion_tokens", "max_output_tokens", "stream_options"}, "max_tokens (the TensorRT-LLM backend's input)"},
 }
 
 // checkExtraForAPI refuses an extra key the endpoint's API does not take.

@@ -278,7 +278,7 @@ func clientConfig(job Job, base string) transport.Config {
 		}
 	}
 	return transport.Config{
-		URL: base, Path: e.Path, API: e.API, Stream: e.Stream, Headers: e.Headers,
+		URL: base, Path: e.Path, API: e.API, Stream: e.Stream, Model: e.Model, Headers: e.Headers,
 		Timeout: e.Timeout, IdleTimeout: e.IdleTimeout, MaxConns: conns, Insecure: e.Insecure,
 		MaxResponseSize: e.MaxResponseSize, MaxSSELineSize: e.MaxSSELineSize,
 	}

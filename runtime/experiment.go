@@ -11,6 +11,7 @@ import (
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime/dataset"
+	"github.com/llmbench/llmbench/transport"
 )
 
 // ErrNotSupported marks a declared feature whose execution has not been
@@ -403,6 +404,12 @@ func (e *Experiment) job(spec PointSpec) (Job, error) {
 	mode, err := ParseCountMode(e.Endpoint.TokenCount, tok != nil)
 	if err != nil {
 		return Job{}, failure.New(failure.Input, err)
+	}
+	if mode == ByUsage && e.Endpoint.API == transport.KServe && (e.Endpoint.TokenCount == "" || e.Endpoint.TokenCount == "auto") {
+		// Triton's generate responses report no usage: auto without a
+		// tokenizer counts chunks, as usage would fall back to on every
+		// request.
+		mode = ByChunks
 	}
 	ep := e.Endpoint
 	ep.ModelSeed = e.Seed // random model choice follows the experiment's seed

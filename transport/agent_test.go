@@ -126,8 +126,11 @@ func FuzzAgentDecoder(f *testing.F) {
 	f.Add(`{"output":[{"type":"message","content":[{"type":"output_text","text":"x"}]}]}`)
 	f.Add(`{"type":"content_block_delta","delta":{"type":"text_delta","text":"t"}}`)
 	f.Add(`{"content":[{"type":"tool_use","input":{"a":[1]}}],"stop_reason":"end_turn"}`)
+	f.Add(`{"token":{"text":"a","special":false},"generated_text":null,"details":{"generated_tokens":1}}`)
+	f.Add(`[{"generated_text":"x"},1]`)
+	f.Add(`{"text_output":"x","error":"e"}`)
 	f.Fuzz(func(t *testing.T, in string) {
-		for _, api := range []API{Responses, Messages} {
+		for _, api := range []API{Responses, Messages, TGI, KServe} {
 			d := decoder{api: api}
 			_, err := d.decode([]byte(in))
 			if valid := json.Valid([]byte(in)); valid != (err == nil) {

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -32,6 +33,9 @@ type Config struct {
 	Path   string
 	API    API
 	Stream bool
+	// Model names the model in KServe's default path
+	// (v2/models/{model}/generate); the other APIs name it in the body.
+	Model string
 	// Headers are sent with every request (Authorization and friends).
 	Headers []Header
 	// Timeout bounds a whole request, from send to the last byte.
@@ -91,8 +95,11 @@ func NewClient(cfg Config, clock *Clock) (*Client, error) {
 		ReadBufferSize:           8 << 10, // also caps the response header size
 		WriteBufferSize:          4 << 10,
 		NoDefaultUserAgentHeader: true,
-		RetryIfErr:               noRetry,                                       // Send retries a stale connection itself, on a fresh one
-		TLSConfig:                &tls.Config{InsecureSkipVerify: cfg.Insecure}, //nolint:gosec // opt-in
+		// The path goes out as built: fasthttp would decode a model name's
+		// escaped "/" (KServe's v2/models/{model}/...) into a separator.
+		DisablePathNormalizing: true,
+		RetryIfErr:             noRetry,                                       // Send retries a stale connection itself, on a fresh one
+		TLSConfig:              &tls.Config{InsecureSkipVerify: cfg.Insecure}, //nolint:gosec // opt-in
 	}}
 	c.hc.DialTimeout = c.dial
 	c.states.New = func() any { return newStreamState(clock, c.cfg.MaxSSELineSize, cfg.API) }
@@ -184,7 +191,7 @@ func targetURL(cfg Config) (string, error) {
 	}
 	path := cfg.Path
 	if path == "" {
-		path = defaultPathUnder(u.Path, cfg.API.DefaultPath())
+		path = defaultPathUnder(u.Path, cfg.API.DefaultPath(cfg.Model, cfg.Stream))
 	}
 	return strings.TrimSuffix(u.String(), "/") + "/" + strings.TrimPrefix(path, "/"), nil
 }
@@ -250,13 +257,27 @@ func (c *Client) read(ctx context.Context, resp *fasthttp.Response, rec *metrics
 
 	switch status := resp.StatusCode(); {
 	case status < 200 || status > 299:
-		rec.Err = httpFailure(status, body)
+		rec.Err = httpFailure(status, body, c.cfg.API)
 		rec.Done = c.clock.Now()
 	case c.cfg.Stream && isEventStream(resp):
 		st.readStream(body, rec, guard)
 	default:
 		st.readWhole(body, rec, guard, c.cfg.API)
+		if c.cfg.API == TGI && rec.Err == nil {
+			tgiPromptTokens(resp, rec)
+		}
 	}
+}
+
+// tgiPromptTokens takes the prompt's count from TGI's x-prompt-tokens
+// header: a whole /generate response counts only the answer in its body
+// (details.generated_tokens), the prompt in that header.
+func tgiPromptTokens(resp *fasthttp.Response, rec *metrics.Record) {
+	n, err := strconv.Atoi(string(resp.Header.Peek("x-prompt-tokens")))
+	if err != nil || n <= 0 || rec.Usage.PromptTokens > 0 {
+		return
+	}
+	rec.Usage.PromptTokens, rec.Usage.Reported = n, true
 }
 
 // release returns st to the pool, without the buffers a huge response
@@ -292,10 +313,10 @@ func isEventStream(resp *fasthttp.Response) bool {
 }
 
 // httpFailure reads a short excerpt of an error response body.
-func httpFailure(status int, body io.Reader) *metrics.Failure {
+func httpFailure(status int, body io.Reader, api API) *metrics.Failure {
 	excerpt, _ := io.ReadAll(io.LimitReader(body, 4<<10))
 	msg := string(excerpt)
-	if p, err := (&decoder{}).decode(excerpt); err == nil && p.errMsg != "" {
+	if p, err := (&decoder{api: api}).decode(excerpt); err == nil && p.errMsg != "" {
 		msg = p.errMsg
 	}
 	return fail(metrics.ErrHTTP, status, msg)

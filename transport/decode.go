@@ -65,6 +65,8 @@ func (d *decoder) decode(data []byte) (*piece, error) {
 		d.responsesEvent()
 	case Messages:
 		d.messagesEvent()
+	case TGI:
+		d.tgiEvent()
 	}
 	answer := d.answer
 	if d.view != nil {

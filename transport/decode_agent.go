@@ -1,6 +1,6 @@
 package transport
 
-// agentEvent is what a Responses or Messages event says of itself,
+// agentEvent is what a Responses, Messages or TGI event says of itself,
 // gathered while the object is scanned and judged once it is whole, since
 // JSON members come in any order: a delta's meaning depends on the event's
 // type, which may follow it. Its slices are views of the object.
@@ -11,6 +11,15 @@ type agentEvent struct {
 	msg      []byte // Responses: an error event's top-level message
 	msgEsc   bool
 	status   []byte // Responses: a response object's status
+	// TGI: the streamed token's text and whether it is special (EOS and
+	// friends: no content), whether the event has a token at all (a
+	// whole response has none, and its generated_text is the answer),
+	// generated_text when not null, and error_type.
+	token, generated       []byte
+	tokenEsc, generatedEsc bool
+	hasToken, special      bool
+	hasGenerated           bool
+	errType                []byte
 }
 
 // view keeps a string value's body (between the quotes) as a view of the

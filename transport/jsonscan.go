@@ -46,9 +46,12 @@ const maxDepth = 512
 func (s *scanner) scan() error {
 	s.ws()
 	var err error
-	if s.peek() == '{' {
+	switch {
+	case s.peek() == '{':
 		err = s.object(s.member())
-	} else {
+	case s.peek() == '[' && s.d.api == TGI: // TGI's root route answers [{...}]
+		err = s.firstOfArray(func() error { return s.object(s.tgiMember) })
+	default:
 		err = s.skip()
 	}
 	if err != nil {
@@ -68,6 +71,10 @@ func (s *scanner) member() func(key []byte) error {
 		return s.responsesMember
 	case Messages:
 		return s.messagesMember
+	case TGI:
+		return s.tgiMember
+	case KServe:
+		return s.kserveMember
 	}
 	return s.topMember
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"strconv"
 )
 
@@ -11,28 +12,43 @@ import (
 type API string
 
 // The supported APIs: OpenAI's chat, completions, embeddings and
-// Responses, and Anthropic's Messages.
+// Responses, Anthropic's Messages, Hugging Face TGI's generate and the
+// Triton / KServe v2 HTTP generate extension.
 const (
 	Chat        API = "chat"
 	Completions API = "completions"
 	Embeddings  API = "embeddings"
 	Responses   API = "responses"
 	Messages    API = "messages"
+	TGI         API = "tgi"
+	KServe      API = "kserve"
 )
 
 // ParseAPI accepts an endpoint type name as given by a user.
 func ParseAPI(s string) (API, error) {
 	switch a := API(s); a {
-	case Chat, Completions, Embeddings, Responses, Messages:
+	case Chat, Completions, Embeddings, Responses, Messages, TGI, KServe:
 		return a, nil
 	}
-	return "", fmt.Errorf("unknown endpoint type %q, want chat, completions, embeddings, responses or messages", s)
+	return "", fmt.Errorf("unknown endpoint type %q, want chat, completions, embeddings, responses, messages, tgi or kserve", s)
 }
 
 // DefaultPath is the URL path GenAI-Perf uses for the API (for Responses
-// and Messages, the path OpenAI and Anthropic serve them on).
-func (a API) DefaultPath() string {
+// and Messages, the path OpenAI and Anthropic serve them on). TGI and
+// KServe serve a streamed and a whole answer on two routes, and KServe
+// names the model in the path: TGI's /generate_stream and /generate
+// (router/src/server.rs), Triton's v2/models/{model}/generate_stream and
+// /generate (the generate extension, docs/protocol/extension_generate.md).
+func (a API) DefaultPath(model string, stream bool) string {
+	suffix := ""
+	if stream {
+		suffix = "_stream"
+	}
 	switch a {
+	case TGI:
+		return "/generate" + suffix
+	case KServe:
+		return "/v2/models/" + url.PathEscape(model) + "/generate" + suffix
 	case Completions:
 		return "/v1/completions"
 	case Embeddings:
@@ -84,8 +100,12 @@ type BodySpec struct {
 // (messages/prompt/input, model, stream, stream_options, max_tokens,
 // min_tokens, then extras). Streaming requests ask for
 // stream_options.include_usage so the server's own token counts arrive.
-// Responses and Messages bodies have shapes of their own (agentBody).
+// Responses and Messages bodies have shapes of their own (agentBody), as
+// have TGI and KServe ones (generateBody).
 func (s BodySpec) Body(p Prompt) []byte {
+	if s.API == TGI || s.API == KServe {
+		return s.generateBody(p)
+	}
 	var b bytes.Buffer
 	b.WriteByte('{')
 	w := &objectWriter{buf: &b, extra: s.Extra}

@@ -118,6 +118,10 @@ func (st *streamState) finishRead(body io.Reader, rec *metrics.Record, g *guard,
 // counted 0 completion tokens: a real zero-token answer.
 func (st *streamState) outcome(rec *metrics.Record) *metrics.Failure {
 	switch {
+	case len(rec.Chunks) > 0 && st.dec.api == KServe:
+		// Triton's generate stream has no end sign: the server closing it
+		// cleanly is the end; one cut mid-body failed in finishRead.
+		return nil
 	case len(rec.Chunks) > 0 && st.endedAt == 0 && !st.done:
 		return fail(metrics.ErrTruncated, 0, "stream ended after content without "+st.endSigns())
 	case len(rec.Chunks) > 0:
@@ -127,8 +131,13 @@ func (st *streamState) outcome(rec *metrics.Record) *metrics.Failure {
 		return nil
 	}
 	lacks := "no content event, finish_reason or usage"
-	if st.dec.api == Responses || st.dec.api == Messages {
+	switch st.dec.api {
+	case Responses, Messages:
 		lacks = "no content delta, " + st.endSigns()
+	case TGI:
+		lacks = "no token that is not special, " + st.endSigns()
+	case KServe:
+		lacks = "no text_output"
 	}
 	if st.events == 0 {
 		lacks = "no SSE event at all"
@@ -143,6 +152,8 @@ func (st *streamState) endSigns() string {
 		return "response.completed or response.incomplete"
 	case Messages:
 		return "stop_reason or message_stop"
+	case TGI:
+		return "generated_text or details"
 	}
 	return "finish_reason, usage or [DONE]"
 }
@@ -241,10 +252,21 @@ func (st *streamState) readWhole(body io.Reader, rec *metrics.Record, g *guard, 
 		case api == Embeddings || st.endedAt != 0 && rec.Usage.CompletionTokens == 0:
 			st.zeroAnswer(rec, rec.Done)
 		default:
-			rec.Err = fail(metrics.ErrEmpty, 0, st.emptyMessage(rec, "response", "no choices with text, finish_reason or usage"))
+			rec.Err = fail(metrics.ErrEmpty, 0, st.emptyMessage(rec, "response", wholeLacks(api)))
 		}
 	}
 	rec.Output = st.output(rec)
+}
+
+// wholeLacks is what an empty whole response of the API lacks.
+func wholeLacks(api API) string {
+	switch api {
+	case TGI:
+		return "no generated_text or details"
+	case KServe:
+		return "no text_output"
+	}
+	return "no choices with text, finish_reason or usage"
 }
 
 // handOver is the output size from which the record takes the buffer

@@ -23,7 +23,7 @@ import (
 type profileFlags struct {
 	Model        []string `short:"m" required:"" sep:"none" help:"Model name(s) to benchmark; with several (-m a b), each prompt names one of them."`
 	URL          string   `short:"u" default:"localhost:8000" help:"Server as host:port (GenAI-Perf style), a full http(s) URL, or sim:// for the built-in simulator (sim://?max_batch=8&itl=5ms)."`
-	EndpointType string   `default:"chat" help:"Endpoint type: GenAI-Perf's chat, completions or embeddings, or llmbench's responses (OpenAI Responses, /v1/responses) or messages (Anthropic Messages, /v1/messages)."`
+	EndpointType string   `default:"chat" help:"Endpoint type: GenAI-Perf's chat, completions, embeddings, generate (Triton's HTTP generate extension, v2/models/{model}/generate[_stream]) or huggingface_generate (TGI, /generate[_stream]), or llmbench's responses (OpenAI Responses, /v1/responses), messages (Anthropic Messages, /v1/messages) or tgi (as huggingface_generate)."`
 	Endpoint     string   `help:"Custom URL path, overriding the endpoint type's default."`
 	Streaming    bool     `help:"Ask for streamed (SSE) responses."`
 
@@ -246,9 +246,10 @@ func checkURL(raw string) error {
 // notBuilt says, per GenAI-Perf service kind llmbench does not speak, what
 // is missing and what to do instead.
 var notBuilt = map[string]string{
-	"triton": "the Triton/KServe API (KServe v2 over gRPC, GenAI-Perf's kserve endpoint) is not built yet; " +
-		"put an OpenAI-compatible frontend in front of the model (Triton's OpenAI frontend, vLLM, trtllm-serve) " +
-		"and use --service-kind openai with --endpoint-type chat, completions or embeddings",
+	"triton": "the Triton/KServe API over gRPC (GenAI-Perf's kserve endpoint) is not built yet; " +
+		"use --service-kind openai --endpoint-type generate for the same server's HTTP generate extension " +
+		"(v2/models/{model}/generate_stream), or put an OpenAI-compatible frontend in front of the model " +
+		"(Triton's OpenAI frontend, vLLM, trtllm-serve) and use --endpoint-type chat, completions or embeddings",
 	"tensorrtllm_engine": "driving a TensorRT-LLM engine in-process (perf_analyzer's triton_c_api) is not built yet; " +
 		"serve the engine with trtllm-serve and use --service-kind openai",
 	"dynamic_grpc": "custom gRPC services (--grpc-method) are not built yet; llmbench speaks OpenAI-compatible HTTP (--service-kind openai)",
@@ -282,10 +283,40 @@ func (c *profileFlags) warnInert() {
 	}
 }
 
-func (c *profileFlags) endpoint() (runtime.Endpoint, error) {
-	api, err := transport.ParseAPI(c.EndpointType)
+// genaiPerfTypes maps GenAI-Perf's names of the endpoint types llmbench
+// speaks under another name to its APIs: generate is Triton's HTTP
+// generate extension (llmbench's kserve API), huggingface_generate TGI.
+var genaiPerfTypes = map[string]transport.API{
+	"generate":             transport.KServe,
+	"huggingface_generate": transport.TGI,
+}
+
+// endpointAPI is the API an --endpoint-type names. GenAI-Perf's kserve is
+// KServe v2 over gRPC, which llmbench does not speak, so that name is
+// refused rather than taken as llmbench's HTTP kserve API.
+func endpointAPI(typ string) (transport.API, error) {
+	if api, ok := genaiPerfTypes[typ]; ok {
+		return api, nil
+	}
+	if typ == "kserve" {
+		return "", invalid("--endpoint-type kserve: GenAI-Perf's kserve is Triton's KServe v2 gRPC API (--service-kind triton), " +
+			"which is not built yet; use --endpoint-type generate for the same server's HTTP generate extension (v2/models/{model}/generate_stream)")
+	}
+	api, err := transport.ParseAPI(typ)
 	if err != nil {
-		return runtime.Endpoint{}, invalid("--endpoint-type: %w", err)
+		return "", invalid("--endpoint-type: %w", err)
+	}
+	return api, nil
+}
+
+func (c *profileFlags) endpoint() (runtime.Endpoint, error) {
+	api, err := endpointAPI(c.EndpointType)
+	if err != nil {
+		return runtime.Endpoint{}, err
+	}
+	if len(c.Model) > 1 && (api == transport.KServe || api == transport.TGI) {
+		return runtime.Endpoint{}, invalid("-m: got %d models, but --endpoint-type %s sends to one "+
+			"(Triton's generate path names it; a TGI server serves one); run once per model", len(c.Model), c.EndpointType)
 	}
 	extra, err := parseExtraInputs(c.ExtraInputs)
 	if err != nil {

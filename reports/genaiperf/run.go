@@ -2,6 +2,7 @@ package genaiperf
 
 import (
 	"encoding/json"
+	"net/url"
 	"strconv"
 
 	"github.com/llmbench/llmbench/metrics"
@@ -22,8 +23,9 @@ type Run struct {
 	// ModelSelection is how requests were spread over several Models:
 	// "round_robin" (also when empty, GenAI-Perf's default) or "random".
 	ModelSelection string
-	// EndpointType is "chat", "completions" or "embeddings" (GenAI-Perf's),
-	// or llmbench's "responses" or "messages", written as given.
+	// EndpointType is "chat", "completions", "embeddings", "generate" or
+	// "huggingface_generate" (GenAI-Perf's), or llmbench's "responses",
+	// "messages" or "tgi", written as given.
 	EndpointType string
 	// Streaming says whether responses were requested as SSE streams; the
 	// CSV and console hide the streaming-only metrics when it is false.
@@ -236,6 +238,15 @@ func (r *Run) endpointPath() string {
 		return "v1/embeddings"
 	case "responses", "messages": // llmbench's own types, beyond GenAI-Perf's
 		return "v1/" + r.EndpointType
+	case "generate", "huggingface_generate", "tgi": // the routes requests went to
+		path := "generate"
+		if r.EndpointType == "generate" && len(r.Models) > 0 {
+			path = "v2/models/" + url.PathEscape(r.Models[0]) + "/generate"
+		}
+		if r.Streaming {
+			path += "_stream"
+		}
+		return path
 	}
 	return "v1/chat/completions"
 }

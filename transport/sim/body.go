@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"net/http"
+	"strconv"
 )
 
 // embeddingDim is the length of every embedding: small, since tests and
@@ -47,6 +48,9 @@ func (s *jsonSink) finish() error {
 		body = body[:len(body)/2]
 	}
 	s.j.w.Header().Set("Content-Type", "application/json")
+	if s.j.req.api == apiTGI { // TGI counts the prompt in a header
+		s.j.w.Header().Set("x-prompt-tokens", strconv.Itoa(s.j.req.promptTokens))
+	}
 	_, err = s.j.w.Write(body)
 	return err
 }
@@ -106,6 +110,8 @@ func (s *jsonSink) body() any {
 		return s.responsesObject()
 	case apiMessages:
 		return s.messagesObject()
+	case apiTGI, apiKServe:
+		return s.generateObject()
 	}
 	if j.req.api == apiEmbeddings {
 		return embeddingList{ID: j.id, Object: "list", Created: j.created, Model: j.srv.cfg.Model,

@@ -128,8 +128,12 @@ func writeAnthropicError(w http.ResponseWriter, status int, typ, msg string) {
 
 // writeErrorFor answers in the error layout of the request's API.
 func writeErrorFor(a api, w http.ResponseWriter, status int, typ, msg string) {
-	if a == apiMessages {
+	switch a {
+	case apiMessages:
 		writeAnthropicError(w, status, typ, msg)
+		return
+	case apiTGI, apiKServe:
+		writeGenerateError(a, w, status, typ, msg)
 		return
 	}
 	writeError(w, status, typ, msg)

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"net/http"
+	"strings"
 )
 
 // inference serves one generation API: decode and validate the body, pick
@@ -12,14 +13,27 @@ func (s *Server) inference(a api) http.HandlerFunc {
 		s.stats.requests.Add(1)
 		seq := s.seq.Add(1)
 		req, err := decodeRequest(r, a, s.cfg.DefaultOutputTokens)
+		if a == apiTGI || a == apiKServe {
+			// The route, not the body, says whether to stream; TGI serves
+			// one model and KServe names it in the path.
+			req.stream = strings.HasSuffix(r.URL.Path, "_stream")
+			req.model = s.cfg.Model
+			if a == apiKServe {
+				req.model, _ = kserveModel(r.URL.EscapedPath())
+			}
+		}
 		forced, isForced, ferr := parseFaultHeader(r.Header.Get(FaultHeader))
 		if err == nil {
 			err = ferr
 		}
 		if err == nil && s.cfg.StrictModel && req.model != s.cfg.Model {
 			s.stats.notFound.Add(1)
-			if a == apiMessages {
+			switch a {
+			case apiMessages:
 				writeAnthropicError(w, http.StatusNotFound, "not_found_error", "model: "+req.model)
+				return
+			case apiKServe: // Triton's words and status
+				writeErrorFor(a, w, http.StatusBadRequest, "", "Request for unknown model: '"+req.model+"' is not found")
 				return
 			}
 			s.writeModelNotFound(w, req.model)
@@ -60,6 +74,10 @@ func (s *Server) runJob(j *job) outcome {
 		out, err = newResponsesSink(j)
 	case apiMessages:
 		out, err = newMessagesSink(j)
+	case apiTGI:
+		out, err = newTGISink(j)
+	case apiKServe:
+		out, err = newKServeSink(j)
 	default:
 		out, err = newSSESink(j)
 	}

@@ -18,6 +18,8 @@ const (
 	apiEmbeddings
 	apiResponses // OpenAI Responses, /v1/responses
 	apiMessages  // Anthropic Messages, /v1/messages
+	apiTGI       // Hugging Face TGI, /generate and /generate_stream
+	apiKServe    // Triton / KServe v2, /v2/models/{model}/generate[_stream]
 )
 
 // maxBodyBytes bounds a request body; long-context prompts fit easily.
@@ -37,8 +39,14 @@ type wireRequest struct {
 	MaxTokens           *int            `json:"max_tokens"`
 	MaxCompletionTokens *int            `json:"max_completion_tokens"`
 	MaxOutputTokens     *int            `json:"max_output_tokens"`
-	Stream              bool            `json:"stream"`
-	StreamOptions       struct {
+	Inputs              json.RawMessage `json:"inputs"`     // TGI
+	TextInput           json.RawMessage `json:"text_input"` // KServe
+	Parameters          struct {        // TGI
+		MaxNewTokens *int `json:"max_new_tokens"`
+		Details      bool `json:"details"`
+	} `json:"parameters"`
+	Stream        bool `json:"stream"`
+	StreamOptions struct {
 		IncludeUsage bool `json:"include_usage"`
 	} `json:"stream_options"`
 }
@@ -51,6 +59,8 @@ type genRequest struct {
 	outputTokens int
 	stream       bool
 	includeUsage bool
+	// details is TGI's parameters.details: the answer carries its counts.
+	details bool
 	// inputs holds each embeddings input's raw JSON, the seed of its vector.
 	inputs []json.RawMessage
 }
@@ -61,7 +71,8 @@ func decodeRequest(r *http.Request, a api, defaultOutput int) (genRequest, error
 	if err := json.NewDecoder(http.MaxBytesReader(nil, r.Body, maxBodyBytes)).Decode(&w); err != nil {
 		return genRequest{}, fmt.Errorf("invalid JSON body: %v", err)
 	}
-	g := genRequest{api: a, model: w.Model, stream: w.Stream && a != apiEmbeddings, includeUsage: w.StreamOptions.IncludeUsage}
+	g := genRequest{api: a, model: w.Model, stream: w.Stream && a != apiEmbeddings, includeUsage: w.StreamOptions.IncludeUsage,
+		details: w.Parameters.Details}
 	var err error
 	switch a {
 	case apiChat:
@@ -74,6 +85,10 @@ func decodeRequest(r *http.Request, a api, defaultOutput int) (genRequest, error
 		g.promptTokens, err = responsesInputTokens(w.Input)
 	case apiMessages:
 		g.promptTokens, err = messagesPromptTokens(&w)
+	case apiTGI:
+		g.promptTokens, err = textTokens("inputs", w.Inputs)
+	case apiKServe:
+		g.promptTokens, err = textTokens("text_input", w.TextInput)
 	}
 	if err != nil || a == apiEmbeddings {
 		return g, err
@@ -86,10 +101,23 @@ func decodeRequest(r *http.Request, a api, defaultOutput int) (genRequest, error
 			return g, errors.New("max_tokens: Field required") // Anthropic requires it
 		}
 		g.outputTokens, err = limitOrDefault("max_tokens", w.MaxTokens, defaultOutput)
+	case apiTGI:
+		g.outputTokens, err = limitOrDefault("max_new_tokens", w.Parameters.MaxNewTokens, defaultOutput)
+	case apiKServe:
+		g.outputTokens, err = limitOrDefault("max_tokens", w.MaxTokens, defaultOutput)
 	default:
 		g.outputTokens, err = outputTokens(&w, defaultOutput)
 	}
 	return g, err
+}
+
+// textTokens counts a TGI or KServe prompt, which is one string.
+func textTokens(field string, raw json.RawMessage) (int, error) {
+	var text string
+	if len(raw) == 0 || json.Unmarshal(raw, &text) != nil {
+		return 0, fmt.Errorf("%s must be a string", field)
+	}
+	return countWords(text), nil
 }
 
 // limitOrDefault is an output limit as given, or defaultOutput when unset.

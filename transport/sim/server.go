@@ -150,6 +150,9 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request) {
 	}
 	defer s.inflight.Done()
 	rt, ok := s.table[r.URL.Path]
+	if !ok {
+		rt, ok = s.kserveRoute(r)
+	}
 	switch {
 	case !ok:
 		writeError(w, http.StatusNotFound, "not_found_error", "no route for "+r.URL.Path)
@@ -169,6 +172,9 @@ func (s *Server) routes() map[string]route {
 		"/v1/embeddings":       {http.MethodPost, s.inference(apiEmbeddings)},
 		"/v1/responses":        {http.MethodPost, s.inference(apiResponses)},
 		"/v1/messages":         {http.MethodPost, s.inference(apiMessages)},
+		"/generate":            {http.MethodPost, s.inference(apiTGI)},
+		"/generate_stream":     {http.MethodPost, s.inference(apiTGI)},
+		kserveKey:              {http.MethodPost, s.inference(apiKServe)},
 		"/v1/models":           {http.MethodGet, s.serveModels},
 		"/health":              {http.MethodGet, func(http.ResponseWriter, *http.Request) {}},
 		"/metrics":             {http.MethodGet, s.serveMetrics},
