@@ -32,6 +32,9 @@ type PointRecord struct {
 	Counting Counting   `json:"token_counting"`
 	// Partial marks a run interrupted before its stop condition.
 	Partial bool `json:"partial,omitempty"`
+	// Client is the verdict whether the client limited the run: measured
+	// (its CPU) while it ran, so kept for a rebuild.
+	Client *metrics.ClientVerdict `json:"client,omitempty"`
 }
 
 // PointRef is a point's key within its experiment and its place in the

@@ -121,7 +121,7 @@ func (s *pointSink) Finish(stderr io.Writer, r *genaiperf.Run, out *runtime.Outc
 		return err
 	}
 	s.records.Finish(r.TokenCounting, config)
-	s.record.Counting, s.record.Partial = out.Counting, out.Interrupted
+	s.record.Counting, s.record.Partial, s.record.Client = out.Counting, out.Interrupted, out.Summary.Client
 	saved, err := s.record.Encode()
 	if err != nil {
 		return err

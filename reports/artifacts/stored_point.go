@@ -66,6 +66,9 @@ func rerender(stdout, stderr io.Writer, file string) (*storedPoint, error) {
 	}
 	out := &runtime.Outcome{Counting: counting, Summary: acc.Summary(), Components: parts.Summaries(), Goodput: slos,
 		Interrupted: saved != nil && saved.Partial || meta.Recovered} // a killed run's point is partial
+	if saved != nil {
+		out.Summary.Client = saved.Client // judged from the client's CPU while it ran
+	}
 	dir := filepath.Dir(file)
 	if meta.Recovered {
 		repairExport(stderr, filepath.Join(dir, run.ProfileExportFile), &run, sent)
