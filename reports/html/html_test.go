@@ -269,3 +269,26 @@ func TestPlotsFillTheColumn(t *testing.T) {
 		t.Error("plot images are capped at a pixel width")
 	}
 }
+
+// A point the client limited is called out under the points table, with
+// its reason; a page without one says nothing of the client.
+func TestWriteShowsClientLimitedPoints(t *testing.T) {
+	results, _ := sweepFixture(t, filepath.Join(t.TempDir(), "points"))
+	var plain bytes.Buffer
+	if err := Write(&plain, Report{Results: results}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(plain.String(), "Limited by the client") {
+		t.Error("a page with no client-limited point calls one out")
+	}
+	pt := &results[0].Points[0]
+	pt.Outcome.Summary.Client = &metrics.ClientVerdict{Limited: true, Reasons: []string{"the client used 97% of its 2 cores"}}
+	var b bytes.Buffer
+	if err := Write(&b, Report{Results: results}); err != nil {
+		t.Fatal(err)
+	}
+	if want := pt.Params.Label() + ": the client used 97% of its 2 cores"; !strings.Contains(b.String(), "Limited by the client, not the server") ||
+		!strings.Contains(b.String(), want) {
+		t.Errorf("page lacks the client-limited point %q", want)
+	}
+}

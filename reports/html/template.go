@@ -54,6 +54,7 @@ const pageHTML = `<!DOCTYPE html>
 {{define "experiment"}}<h2>Experiment {{.Name}}</h2>
 {{with .Config}}<table>{{range .}}<tr><th class="l">{{.Key}}</th><td class="l">{{.Value}}</td></tr>{{end}}</table>{{end}}
 <h3>Points</h3>{{template "metrics" .Points}}
+{{with .ClientLimited}}<div class="banner" role="alert"><strong>Limited by the client, not the server:</strong> these points measure llmbench's own limits (--strict makes this exit 3).<ul class="notes">{{range .}}<li>{{.}}</li>{{end}}</ul></div>{{end}}
 {{with .Sweep}}<h3>Sweep</h3>
 <table class="sweep"><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr>
 {{range .Rows}}<tr{{if .Partial}} class="partial"{{end}}>{{range .Cells}}<td{{with .Class}} class="{{.}}"{{end}}>{{.Text}}</td>{{end}}</tr>

@@ -44,6 +44,9 @@ type experimentView struct {
 	Errors     []errorRow
 	// Telemetry is nil when no point was scraped.
 	Telemetry *telemetryView
+	// ClientLimited names the points the client, not the server,
+	// limited, with the reasons: their numbers measure the client.
+	ClientLimited []string
 }
 
 // repeatView is the across-repeats statistics of one point run N times.
@@ -149,6 +152,9 @@ func newExperimentView(res *runtime.ExperimentResult) (experimentView, error) {
 		row := newMetricRow(pt.Params.Label(), &pt.Outcome.Summary)
 		row.Gates, row.GatesClass = gateCell(pt.Gates)
 		ev.Points = append(ev.Points, row)
+		if c := pt.Outcome.Summary.Client; c != nil && c.Limited {
+			ev.ClientLimited = append(ev.ClientLimited, pt.Params.Label()+": "+strings.Join(c.Reasons, "; "))
+		}
 		if cv, ok := newComponentView(pt); ok {
 			ev.Components = append(ev.Components, cv)
 		}
