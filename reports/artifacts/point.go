@@ -83,6 +83,8 @@ func writeClientLine(w io.Writer, v *metrics.ClientVerdict) {
 	case v == nil:
 	case v.Limited:
 		fmt.Fprintf(w, "CLIENT-LIMITED: %s; these numbers measure the client, not the server (--strict makes this exit 3)\n", strings.Join(v.Reasons, "; "))
+	case v.CapBound:
+		fmt.Fprintf(w, "Client: kept its load; %s\n", strings.Join(v.Reasons, "; "))
 	case v.CPUShare != nil:
 		fmt.Fprintf(w, "Client: %.0f%% of %d cores, kept its load\n", 100**v.CPUShare, v.Cores)
 	}

@@ -19,6 +19,9 @@ const (
 	FileTTFTvsISL = "time_to_first_token_vs_input_sequence_lengths.png"
 	FileITLvsPos  = "token-to-token_latency_vs_output_token_position.png"
 	FileISLvsOSL  = "distribution_of_input_sequence_lengths_to_output_sequence_lengths.png"
+	// FileFromSchedule is llmbench's own: TTFT from the actual send and
+	// from the planned one over the run, drawn for open-loop points only.
+	FileFromSchedule = "time_to_first_token_from_schedule.png"
 )
 
 // Sample sizes past which PointData keeps a uniform random sample of the
@@ -53,6 +56,9 @@ type PointData struct {
 	// tokens is true when some request has token counts (ISL/OSL plots
 	// need them; a run without a tokenizer may have none).
 	tokens bool
+	// planned pairs with ttft in open-loop runs: the request's planned
+	// send instant (ns) and its TTFT from it (ms); nil in a closed loop.
+	planned, fromSchedule []float64
 	rng    *rand.Rand
 }
 
@@ -77,6 +83,7 @@ func (d *PointData) Add(r *metrics.Record) {
 			d.ttft, d.latency, d.isl, d.osl = append(d.ttft, 0), append(d.latency, 0), append(d.isl, 0), append(d.osl, 0)
 		}
 		d.ttft[i], d.latency[i], d.isl[i], d.osl[i] = ms(m.TTFT), ms(m.Latency), float64(m.ISL), float64(m.OSL)
+		d.keepSchedule(i, r, m)
 	}
 	if len(m.ChunkGaps) == 0 {
 		return
@@ -142,6 +149,7 @@ func RenderPointPlots(title string, d *PointData) ([]Image, error) {
 		{FileTTFTvsISL, ttftVsISL},
 		{FileITLvsPos, itlVsPosition},
 		{FileISLvsOSL, islOSLHeatMap},
+		{FileFromSchedule, ttftFromSchedule},
 	}
 	set := make([]namedPlot, len(builders))
 	for i, b := range builders {
@@ -164,7 +172,7 @@ func WritePointPlots(dir string, title string, d *PointData) ([]string, error) {
 // WritePointPlots draws them.
 func PointFiles(dir string) []string {
 	var paths []string
-	for _, name := range []string{FileTTFT, FileLatency, FileTTFTvsISL, FileITLvsPos, FileISLvsOSL} {
+	for _, name := range []string{FileTTFT, FileLatency, FileTTFTvsISL, FileITLvsPos, FileISLvsOSL, FileFromSchedule} {
 		path := filepath.Join(dir, name)
 		if _, err := os.Stat(path); err == nil {
 			paths = append(paths, path)
