@@ -59,7 +59,7 @@ type PointData struct {
 	// planned pairs with ttft in open-loop runs: the request's planned
 	// send instant (ns) and its TTFT from it (ms); nil in a closed loop.
 	planned, fromSchedule []float64
-	rng    *rand.Rand
+	rng                   *rand.Rand
 }
 
 // NewPointData starts an empty collection; its sampling is seeded, so the
