@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/llmbench/llmbench/metrics"
@@ -79,7 +80,7 @@ func (e *Experiment) judgeBaselineGates(params Params, outs []*Outcome, results 
 }
 
 // errNoBaselinePoint: the baseline did not measure this point.
-var errNoBaselinePoint = fmt.Errorf("the baseline has no such point")
+var errNoBaselinePoint = errors.New("the baseline has no such point")
 
 // compareWithBaseline compares g's statistic at one point with the
 // baseline's.

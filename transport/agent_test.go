@@ -10,12 +10,7 @@ import (
 )
 
 func TestAgentBodies(t *testing.T) {
-	cases := []struct {
-		name string
-		spec BodySpec
-		p    Prompt
-		want string
-	}{
+	checkBodies(t, []bodyCase{
 		{"responses stream", BodySpec{API: Responses, Model: "m", Stream: true}, Prompt{Text: `a "b"`, MaxTokens: 8, MinTokens: 8},
 			`{"input":[{"role":"user","content":"a \"b\""}],"model":"m","stream":true,"max_output_tokens":8}`},
 		{"responses no limit", BodySpec{API: Responses, Model: "m"}, Prompt{Text: "x"},
@@ -27,18 +22,7 @@ func TestAgentBodies(t *testing.T) {
 		{"messages extra system and override", BodySpec{API: Messages, Model: "claude", Stream: true, Extra: []Field{
 			{"system", json.RawMessage(`"Be brief."`)}, {"max_tokens", json.RawMessage("7")}}}, Prompt{Text: "x", MaxTokens: 5},
 			`{"messages":[{"role":"user","content":"x"}],"model":"claude","stream":true,"system":"Be brief.","max_tokens":7}`},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			got := tc.spec.Body(tc.p)
-			if string(got) != tc.want {
-				t.Errorf("body\n got %s\nwant %s", got, tc.want)
-			}
-			if !json.Valid(got) {
-				t.Errorf("not JSON: %s", got)
-			}
-		})
-	}
+	})
 }
 
 func TestAgentPaths(t *testing.T) {
@@ -138,4 +122,29 @@ func FuzzAgentDecoder(f *testing.F) {
 			}
 		}
 	})
+}
+
+// bodyCase is a request body rendered from a spec and a prompt.
+type bodyCase struct {
+	name string
+	spec BodySpec
+	p    Prompt
+	want string
+}
+
+// checkBodies renders each case's body and wants it byte for byte, and
+// valid JSON.
+func checkBodies(t *testing.T, cases []bodyCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got := tc.spec.Body(tc.p)
+			if string(got) != tc.want {
+				t.Errorf("body\n got %s\nwant %s", got, tc.want)
+			}
+			if !json.Valid(got) {
+				t.Errorf("not JSON: %s", got)
+			}
+		})
+	}
 }

@@ -24,7 +24,7 @@ func (s *scanner) messagesMember(key []byte) error {
 	case "delta":
 		return s.objectOrSkip(s.messagesDeltaMember)
 	case "usage":
-		return s.objectOrSkip(s.messagesUsageMember)
+		return s.objectOrSkip(s.inputOutputUsageMember)
 	case "message": // message_start's message: only its usage
 		return s.objectOrSkip(s.messageStartMember)
 	case "content":
@@ -49,7 +49,10 @@ func (s *scanner) messagesDeltaMember(key []byte) error {
 	return s.skip()
 }
 
-func (s *scanner) messagesUsageMember(key []byte) error {
+// inputOutputUsageMember reads a usage object that names its counts
+// input_tokens and output_tokens, as Anthropic's Messages and OpenAI's
+// Responses both do.
+func (s *scanner) inputOutputUsageMember(key []byte) error {
 	switch string(key) {
 	case "input_tokens":
 		return s.integer(&s.p.prompt)

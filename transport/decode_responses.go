@@ -39,7 +39,7 @@ func (s *scanner) responsesMember(key []byte) error {
 	case "output":
 		return s.eachObject(s.outputItemMember)
 	case "usage":
-		return s.objectOrSkip(s.responsesUsageMember)
+		return s.objectOrSkip(s.inputOutputUsageMember)
 	case "status":
 		return s.view(&ev.status, nil)
 	case "error":
@@ -54,21 +54,11 @@ func (s *scanner) responsesMember(key []byte) error {
 func (s *scanner) responseMember(key []byte) error {
 	switch string(key) {
 	case "usage":
-		return s.objectOrSkip(s.responsesUsageMember)
+		return s.objectOrSkip(s.inputOutputUsageMember)
 	case "status":
 		return s.view(&s.d.event.status, nil)
 	case "error":
 		return s.errorValue()
-	}
-	return s.skip()
-}
-
-func (s *scanner) responsesUsageMember(key []byte) error {
-	switch string(key) {
-	case "input_tokens":
-		return s.integer(&s.p.prompt)
-	case "output_tokens":
-		return s.integer(&s.p.output)
 	}
 	return s.skip()
 }

@@ -11,12 +11,7 @@ import (
 )
 
 func TestGenerateBodies(t *testing.T) {
-	cases := []struct {
-		name string
-		spec BodySpec
-		p    Prompt
-		want string
-	}{
+	checkBodies(t, []bodyCase{
 		{"tgi stream", BodySpec{API: TGI, Model: "ignored", Stream: true}, Prompt{Text: `a "b"`, MaxTokens: 8, MinTokens: 8},
 			`{"inputs":"a \"b\"","parameters":{"max_new_tokens":8,"details":true},"stream":true}`},
 		{"tgi whole no limit", BodySpec{API: TGI, Model: "m"}, Prompt{Text: "x"},
@@ -32,18 +27,7 @@ func TestGenerateBodies(t *testing.T) {
 			{"bad_words", json.RawMessage(`[""]`)}, {"stop_words", json.RawMessage(`["\n\n"]`)}, {"max_tokens", json.RawMessage("9")}}},
 			Prompt{Text: "x", MaxTokens: 5},
 			`{"text_input":"x","stream":true,"bad_words":[""],"stop_words":["\n\n"],"max_tokens":9}`},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			got := tc.spec.Body(tc.p)
-			if string(got) != tc.want {
-				t.Errorf("body\n got %s\nwant %s", got, tc.want)
-			}
-			if !json.Valid(got) {
-				t.Errorf("not JSON: %s", got)
-			}
-		})
-	}
+	})
 }
 
 func TestGeneratePaths(t *testing.T) {

@@ -30,8 +30,14 @@ func TestRealServer(t *testing.T) {
 // profile with chat and completions, streaming and not: every artifact is
 // written, counts add up, no request failed.
 func (rs *realServer) testProfile(t *testing.T) {
-	const n, isl, osl = 6, 64, 16
-	for _, api := range []string{"chat", "completions"} {
+	rs.profileAPIs(t, 6, "chat", "completions")
+}
+
+// profileAPIs profiles n requests per API, streaming and not, and checks
+// the artifacts and records of each run.
+func (rs *realServer) profileAPIs(t *testing.T, n int, apis ...string) {
+	const isl, osl = 64, 16
+	for _, api := range apis {
 		for _, stream := range []bool{true, false} {
 			name := api + "-nostream"
 			if stream {

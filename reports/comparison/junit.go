@@ -23,7 +23,7 @@ func WriteJUnit(w io.Writer, r *Report, strict bool) error {
 			}
 			rep.Verdicts = append(rep.Verdicts, verdict.Verdict{Experiment: experiment, Point: p.Label, Gate: c.Metric,
 				Passed: !failed, Message: fmt.Sprintf("%s: %s → %s, change %s %s (tolerance %s)", c.Verdict,
-					value(c.Metric, c.Baseline), value(c.Metric, c.Candidate), change(c.Interval.Ratio), interval(c.Interval), pct(c.Tolerance))})
+					value(c.Metric, c.Baseline), value(c.Metric, c.Candidate), change(c.Interval.Ratio), interval(c.Interval), Percent(c.Tolerance))})
 		}
 	}
 	return verdict.WriteJUnit(w, rep)

@@ -16,7 +16,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		icon = "❌"
 	}
 	fmt.Fprintf(&b, "### %s llmbench compare\n\n%s\n\nBaseline `%s`, candidate `%s`; %s confidence, tolerance %s.\n\n",
-		icon, Headline(r), r.Baseline, r.Candidate, pct(r.Confidence), pct(r.Tolerance))
+		icon, Headline(r), r.Baseline, r.Candidate, Percent(r.Confidence), Percent(r.Tolerance))
 	b.WriteString("| point | metric | baseline | candidate | change | interval | verdict |\n|---|---|---|---|---|---|---|\n")
 	for _, c := range byVerdict(r.all()) {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", c.Point, c.Metric, value(c.Metric, c.Baseline),

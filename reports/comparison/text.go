@@ -52,7 +52,7 @@ func Headline(r *Report) string {
 }
 
 func verdictText(c metrics.Comparison) string {
-	return fmt.Sprintf("%s (tolerance %s)", c.Verdict, pct(c.Tolerance))
+	return fmt.Sprintf("%s (tolerance %s)", c.Verdict, Percent(c.Tolerance))
 }
 
 func value(metric string, native float64) string {
@@ -63,4 +63,5 @@ func change(ratio float64) string { return fmt.Sprintf("%+.1f%%", 100*(ratio-1))
 
 func interval(ri metrics.RatioInterval) string { return verdict.NewInterval(ri.Low, ri.High).String() }
 
-func pct(f float64) string { return fmt.Sprintf("%g%%", 100*f) }
+// Percent writes a fraction as a percentage: 0.1 is "10%".
+func Percent(f float64) string { return fmt.Sprintf("%g%%", 100*f) }

@@ -28,8 +28,8 @@ func newComparisonView(f *comparison.File) *comparisonView {
 	if f == nil {
 		return nil
 	}
-	v := &comparisonView{Baseline: f.Baseline, Candidate: f.Candidate, Level: percent(f.Confidence),
-		Tolerance: percent(f.Tolerance), Regressions: f.Regressions, Inconclusive: f.Inconclusive}
+	v := &comparisonView{Baseline: f.Baseline, Candidate: f.Candidate, Level: comparison.Percent(f.Confidence),
+		Tolerance: comparison.Percent(f.Tolerance), Regressions: f.Regressions, Inconclusive: f.Inconclusive}
 	rank := map[string]int{"regression": 0, "inconclusive": 1, "improvement": 2}
 	var rows [4][]comparisonRow
 	for _, p := range f.Points {
@@ -58,5 +58,3 @@ func newComparisonView(f *comparison.File) *comparisonView {
 	v.Notes = append(v.Notes, f.Warnings...)
 	return v
 }
-
-func percent(f float64) string { return fmt.Sprintf("%g%%", 100*f) }

@@ -125,7 +125,7 @@ func describeAgainst(points []*Point, e *runtime.Experiment) []string {
 // none for an adaptive sweep, whose points are chosen while it runs (a
 // point the baseline lacks is then met, and judged, at run time).
 func missingPoints(e *runtime.Experiment, have map[string]*Point) []string {
-	if e.Adaptive() || !hasBaselineGate(e) {
+	if e.Adaptive() || firstBaselineGate(e) == "" {
 		return nil
 	}
 	specs, err := e.Points()
@@ -139,10 +139,6 @@ func missingPoints(e *runtime.Experiment, have map[string]*Point) []string {
 		}
 	}
 	return missing
-}
-
-func hasBaselineGate(e *runtime.Experiment) bool {
-	return slices.ContainsFunc(e.Gates, func(g metrics.Gate) bool { return g.Baseline })
 }
 
 func baselineGateApplies(e *runtime.Experiment, p runtime.Params) bool {

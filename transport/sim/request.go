@@ -173,13 +173,7 @@ func outputTokens(w *wireRequest, defaultOutput int) (int, error) {
 	if limit == nil {
 		name, limit = "max_completion_tokens", w.MaxCompletionTokens
 	}
-	switch {
-	case limit == nil:
-		return defaultOutput, nil
-	case *limit < 1:
-		return 0, fmt.Errorf("%s must be at least 1, got %d", name, *limit)
-	}
-	return *limit, nil
+	return limitOrDefault(name, limit, defaultOutput)
 }
 
 // chatPromptTokens counts the words of all message contents, which is the

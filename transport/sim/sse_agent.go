@@ -37,6 +37,12 @@ func (e *eventStream) send(typ string, parts ...string) error {
 	b := append(e.buf[:0], "event: "...)
 	b = append(b, typ...)
 	b = append(b, "\ndata: "...)
+	return e.flushFrame(b, parts)
+}
+
+// flushFrame ends the frame begun in b (its head, in e.buf's storage)
+// with parts and a blank line, writes it and flushes it.
+func (e *eventStream) flushFrame(b []byte, parts []string) error {
 	for _, p := range parts {
 		b = append(b, p...)
 	}

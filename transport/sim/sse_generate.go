@@ -54,17 +54,7 @@ func newDataStream(j *job, prefix string) (*dataStream, error) {
 }
 
 func (d *dataStream) send(parts ...string) error {
-	e := d.e
-	b := append(e.buf[:0], d.prefix...)
-	for _, p := range parts {
-		b = append(b, p...)
-	}
-	b = append(b, "\n\n"...)
-	e.buf = b
-	if _, err := e.w.Write(b); err != nil {
-		return err
-	}
-	return e.rc.Flush()
+	return d.e.flushFrame(append(d.e.buf[:0], d.prefix...), parts)
 }
 
 // malformed sends an event whose JSON is cut off.
