@@ -23,6 +23,7 @@ type Accumulator struct {
 	gaps     gapValues
 	lags     []float64
 	errors   errorGroups
+	sessions sessionValues
 	s        Summary // Completed, Failed
 
 	good, count               int
@@ -40,6 +41,7 @@ type requestValues struct {
 	ttftSched, latencySched          int64
 	tpsUser                          float64
 	isl, osl                         int32
+	turn                             int32 // 1-based turn index, 0 outside a conversation
 	hasTTST, hasITL, hasTPS, hasTTFO bool
 	hasSched                         bool
 }
@@ -52,6 +54,7 @@ func NewAccumulator(opts Options) *Accumulator {
 // Add takes one measured record. It keeps no reference to r.
 func (a *Accumulator) Add(r *Record) {
 	a.addLoad(r)
+	a.sessions.add(r)
 	if r.Retries > 0 {
 		a.s.Retried++
 	}
@@ -76,7 +79,7 @@ func (a *Accumulator) Add(r *Record) {
 	}
 	a.requests = append(a.requests, requestValues{
 		ttft: m.TTFT, ttst: m.TTST, itl: m.ITL, latency: m.Latency, ttfo: m.TTFO,
-		tpsUser: m.TPSUser, isl: int32(m.ISL), osl: int32(m.OSL),
+		tpsUser: m.TPSUser, isl: int32(m.ISL), osl: int32(m.OSL), turn: int32(r.Turn),
 		hasTTST: m.HasTTST, hasITL: m.HasITL, hasTPS: m.HasTPSUser, hasTTFO: m.HasTTFO,
 		ttftSched: m.TTFTFromSchedule, latencySched: m.LatencyFromSchedule, hasSched: m.HasFromSchedule,
 	})
@@ -140,6 +143,9 @@ func (a *Accumulator) Summary() Summary {
 	}
 	if a.busyLast > a.busyFirst {
 		s.MeanConcurrency = float64(a.busy) / float64(a.busyLast-a.busyFirst)
+	}
+	if s.Sessions = a.sessions.summary(s.Duration); s.Sessions != nil {
+		s.Sessions.PerTurn = perTurn(a.requests)
 	}
 	return s
 }

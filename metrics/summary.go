@@ -92,6 +92,9 @@ type Summary struct {
 	AchievedRequestRate float64
 	// MeanConcurrency is the time-weighted number of requests in flight.
 	MeanConcurrency float64
+	// Sessions is the per-session and per-turn view of a conversation
+	// point; nil for single-turn requests.
+	Sessions *SessionSummary `json:",omitempty"`
 }
 
 // ErrorCount is one row of the error list: how many requests failed the

@@ -41,8 +41,11 @@ type Endpoint struct {
 	ModelSelection string
 	ModelSeed      uint64
 	Headers        []transport.Header
-	Extra          []transport.Field
-	Timeout        time.Duration
+	// SessionHeader names the header that carries each conversation
+	// turn's session id ("" sends none).
+	SessionHeader string
+	Extra         []transport.Field
+	Timeout       time.Duration
 	// IdleTimeout fails a request the server is silent on for this long:
 	// waiting for the headers or between two reads of the body (0: off).
 	IdleTimeout time.Duration

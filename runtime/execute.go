@@ -19,6 +19,10 @@ type Job struct {
 	// Requests are the rendered bodies of Entries (see Requests); built
 	// here when nil.
 	Requests []Request
+	// Sessions, when set, make the point a conversation: Entries are then
+	// their turns, flattened, and each turn is rendered with its history
+	// as it is sent.
+	Sessions []dataset.Session
 	Point    Point
 	Count    CountMode
 	// Tokenizer is required when Count is ByTokenizer.
@@ -113,7 +117,12 @@ func Execute(ctx context.Context, job Job) (*Outcome, error) {
 	red := newReduction(&job, reqs, abort)
 	job.Point.OnRecord = red.take
 	meter := startClientMeter()
-	res := Run(runCtx, job.Point, client, clock, reqs)
+	var res *Result
+	if len(job.Sessions) > 0 {
+		res = RunSessions(runCtx, job.Point, client, clock, NewConversation(job.Endpoint, job.Sessions, job.Point.Seed))
+	} else {
+		res = Run(runCtx, job.Point, client, clock, reqs)
+	}
 	red.wait()
 	out := &Outcome{Target: client.Target(), Interrupted: res.Interrupted,
 		Counting: red.counting(), Summary: red.whole.Summary(), Components: red.parts.Summaries(),
@@ -175,6 +184,7 @@ func (r *reduction) loop() {
 		if r.counter.count(&rec) {
 			r.fallbacks++
 		}
+		rec.InputText = "" // counted: a turn's history need not be held on
 		r.whole.Add(&rec)
 		r.parts.Add(&rec)
 		if r.series != nil {
@@ -271,14 +281,17 @@ func clientConfig(job Job, base string) transport.Config {
 	e := job.Endpoint
 	l := job.Point.Load
 	conns := l.Concurrency
-	if !l.Closed() { // open loop or replay
+	switch {
+	case l.Paced():
+		conns = l.Users
+	case !l.Closed(): // open loop or replay
 		conns = l.MaxConcurrency
 		if conns == 0 {
 			conns = 16384 // an open loop may have any number in flight
 		}
 	}
 	return transport.Config{
-		URL: base, Path: e.Path, API: e.API, Stream: e.Stream, Model: e.Model, Headers: e.Headers,
+		URL: base, Path: e.Path, API: e.API, Stream: e.Stream, Model: e.Model, Headers: e.Headers, SessionHeader: e.SessionHeader,
 		Timeout: e.Timeout, IdleTimeout: e.IdleTimeout, MaxConns: conns, Insecure: e.Insecure,
 		MaxResponseSize: e.MaxResponseSize, MaxSSELineSize: e.MaxSSELineSize,
 	}

@@ -397,9 +397,12 @@ func (e *Experiment) job(spec PointSpec) (Job, error) {
 		}
 		tok, src = t, dataset.WithTokenizer(src, t) // prompts of exact token lengths
 	}
-	entries, err := buildEntries(src, spec)
+	sessions, entries, err := buildWorkload(src, spec)
 	if err != nil {
 		return Job{}, failure.Inputf("dataset: %w", err)
+	}
+	if sessions != nil && !e.Endpoint.API.Conversational() {
+		return Job{}, failure.Inputf("dataset %s holds conversations, which need api chat, responses or messages (a history of role-tagged messages), got api %s", src, e.Endpoint.API)
 	}
 	mode, err := ParseCountMode(e.Endpoint.TokenCount, tok != nil)
 	if err != nil {
@@ -417,7 +420,7 @@ func (e *Experiment) job(spec PointSpec) (Job, error) {
 	if stop == (Stop{}) {
 		stop = Stop{Requests: e.Requests, Duration: e.Duration}
 	}
-	return Job{Endpoint: ep, Entries: entries, Requests: Requests(ep, entries), Count: mode, Tokenizer: tok, Goodput: e.Goodput, Budget: e.ErrorBudget, Track: e.BaselineTrack(),
+	return Job{Endpoint: ep, Entries: entries, Sessions: sessions, Requests: Requests(ep, entries), Count: mode, Tokenizer: tok, Goodput: e.Goodput, Budget: e.ErrorBudget, Track: e.BaselineTrack(),
 		Telemetry: e.telemetryPlan(), CostPerHour: e.CostPerHour, Currency: e.Currency,
 		Point: Point{Load: spec.Load, Stop: stop, Warmup: e.Warmup, Seed: e.Seed, Grace: 5 * time.Second}}, nil
 }
@@ -489,6 +492,21 @@ func summaries(outs []*Outcome) []*metrics.Summary {
 		s[i] = &o.Summary
 	}
 	return s
+}
+
+// buildWorkload draws the dataset: the sessions of a conversation source
+// or of a trace whose lines name sessions (with their turns flattened
+// into entries), else the entries alone.
+func buildWorkload(src dataset.Source, spec PointSpec) ([]dataset.Session, []dataset.Entry, error) {
+	if ss, ok := src.(dataset.SessionSource); ok && spec.Input == nil && spec.Output == nil {
+		sessions, err := ss.Sessions(0)
+		return sessions, dataset.Flatten(sessions), err
+	}
+	entries, err := buildEntries(src, spec)
+	if err != nil || !dataset.HasSessions(entries) {
+		return nil, entries, err
+	}
+	return dataset.GroupSessions(entries), entries, nil
 }
 
 // buildEntries draws the dataset, applying a token sweep's lengths.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
+	"strings"
 )
 
 // API is the kind of serving endpoint a run talks to.
@@ -86,6 +87,25 @@ type Prompt struct {
 	// MinTokens becomes min_tokens when > 0 (deterministic output length on
 	// vLLM-style servers).
 	MinTokens int
+	// System is a system prompt sent before the conversation ("" none):
+	// a system message for chat and Responses, Messages' own system field.
+	System string
+	// History holds the earlier turns of a conversation, oldest first; the
+	// request asks for the answer to Text after them.
+	History []Exchange
+}
+
+// Exchange is one earlier turn of a conversation: what the user asked and
+// what the assistant answered, exactly as the server streamed it.
+type Exchange struct {
+	User, Assistant string
+}
+
+// Conversational reports whether the API takes a conversation history:
+// chat, Responses and Messages carry role-tagged messages; completions,
+// embeddings, TGI and KServe take one flat prompt.
+func (a API) Conversational() bool {
+	return a == Chat || a == Responses || a == Messages
 }
 
 // BodySpec is the per-run part of every request body.
@@ -112,7 +132,7 @@ func (s BodySpec) Body(p Prompt) []byte {
 	text := jsonString(p.Text)
 	switch s.API {
 	case Chat:
-		w.raw("messages", `[{"role":"user","content":`+text+`}]`)
+		w.raw("messages", messages(p, true))
 	case Completions:
 		w.raw("prompt", text)
 	case Embeddings:
@@ -120,7 +140,7 @@ func (s BodySpec) Body(p Prompt) []byte {
 	}
 	switch s.API {
 	case Responses, Messages:
-		s.agentBody(w, text, p)
+		s.agentBody(w, p)
 	case Embeddings:
 		w.raw("model", jsonString(s.Model))
 	default:
@@ -152,14 +172,16 @@ func (s BodySpec) Body(p Prompt) []byte {
 // max_tokens for Messages, always sent because Anthropic requires it
 // (MessagesMaxTokens by default). A system prompt is Messages' top-level
 // `system` field, which extra sets.
-func (s BodySpec) agentBody(w *objectWriter, text string, p Prompt) {
-	turn := `[{"role":"user","content":` + text + `}]`
+func (s BodySpec) agentBody(w *objectWriter, p Prompt) {
 	if s.API == Responses {
-		w.raw("input", turn)
+		w.raw("input", messages(p, true))
 	} else {
-		w.raw("messages", turn)
+		w.raw("messages", messages(p, false))
 	}
 	w.raw("model", jsonString(s.Model))
+	if s.API == Messages && p.System != "" {
+		w.raw("system", jsonString(p.System))
+	}
 	if s.Stream {
 		w.raw("stream", "true")
 	}
@@ -171,6 +193,34 @@ func (s BodySpec) agentBody(w *objectWriter, text string, p Prompt) {
 	case p.MaxTokens > 0:
 		w.raw("max_output_tokens", strconv.Itoa(p.MaxTokens))
 	}
+}
+
+// messages renders a conversation as role-tagged messages: the system
+// prompt first when withSystem (Messages carries it in a field of its
+// own), then each earlier exchange as a user and an assistant message,
+// then the new user turn. A single-turn prompt is one user message.
+func messages(p Prompt, withSystem bool) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	if withSystem && p.System != "" {
+		writeMessage(&b, "system", p.System)
+	}
+	for _, x := range p.History {
+		writeMessage(&b, "user", x.User)
+		writeMessage(&b, "assistant", x.Assistant)
+	}
+	writeMessage(&b, "user", p.Text)
+	b.WriteByte(']')
+	return b.String()
+}
+
+func writeMessage(b *strings.Builder, role, content string) {
+	if b.Len() > 1 {
+		b.WriteByte(',')
+	}
+	b.WriteString(`{"role":"` + role + `","content":`)
+	b.WriteString(jsonString(content))
+	b.WriteByte('}')
 }
 
 // objectWriter writes the members of a JSON object, skipping built-in keys

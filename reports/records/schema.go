@@ -27,7 +27,7 @@ package records
 // testdata/fixtures holds a file of each version, written by
 // testdata/gen; TestSchemaOnlyAddsColumns and TestReadFixtures hold
 // every past version to the rule (docs/records.md, "Schema versions").
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // row is one records.parquet row. Column names carry their unit (_ns,
 // _us, _tokens); timestamps are int64 nanoseconds since the Unix epoch
@@ -80,4 +80,12 @@ type row struct {
 	// ChunkGapsUs is the gap between consecutive content chunks in µs,
 	// rounded half away from zero: the convenient per-chunk ITL column.
 	ChunkGapsUs []int32 `parquet:"chunk_gaps_us,list" parquet-element:",delta"`
+
+	// SessionID, Turn and LastTurn (since version 4) place a conversation
+	// turn: its session, its 1-based turn index, and whether it was the
+	// session's final planned turn. NULL for single-turn requests and in
+	// older files, which had none.
+	SessionID *string `parquet:"session_id,optional,dict"`
+	Turn      *int32  `parquet:"turn,optional"`
+	LastTurn  *bool   `parquet:"last_turn,optional"`
 }

@@ -23,6 +23,8 @@ type pointJSON struct {
 	Telemetry *telemetry.Block `json:"telemetry,omitempty"`
 	// Client says whether the client itself limited the load, and why.
 	Client *metrics.ClientVerdict `json:"client,omitempty"`
+	// Sessions is a conversation point's per-session and per-turn view.
+	Sessions *sessionsJSON `json:"sessions,omitempty"`
 }
 
 type requestsJSON struct {
@@ -122,6 +124,7 @@ func pointOf(i int, p *runtime.PointResult) pointJSON {
 			pj.Errors = append(pj.Errors, errorJSON{Class: string(e.Class), Status: e.Status, Message: e.Message, Count: e.Count})
 		}
 		pj.Metrics = metricsOf(s)
+		pj.Sessions = sessionsOf(s.Sessions)
 	}
 	for _, g := range p.Gates {
 		gj := gateJSON{Gate: g.Gate.Source, Passed: g.Passed}

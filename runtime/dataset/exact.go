@@ -34,6 +34,9 @@ func WithTokenizer(src Source, tok Tokenizer) Source {
 	case ShareGPT:
 		s.Tokenizer = tok
 		return s
+	case Conversations:
+		s.Tokenizer = tok
+		return s
 	case Trace:
 		s.Tokenizer = tok
 		return s

@@ -133,6 +133,9 @@ func fixtureRecords() []metrics.Record {
 		r.Sent = start + int64(i)*7_000_123
 		r.InputTokens = 20 + i
 		shape(r, i%9)
+		if i%9 == 0 { // since version 4: the shape-0 requests are one conversation's three turns
+			r.Session, r.Turn, r.LastTurn = "fixture-session", i/9+1, i == 18
+		}
 	}
 	return recs
 }
