@@ -51,12 +51,13 @@ func endpointBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 		idle       duration
 		maxResp    = byteSize(transport.DefaultMaxResponseSize)
 		maxLine    = byteSize(transport.DefaultMaxSSELineSize)
+		sessionHdr string
 	)
 	if err := unpack(b.Name(), args, kwargs, "url", &target, "model", &model, "api?", &api,
 		"stream?", &stream, "headers?", &headers, "extra?", &extra, "tokenizer??", &tokenizer,
 		"token_count?", &tokenCount, "timeout?", &timeout, "server_metrics?", &metricURLs,
 		"insecure?", &insecure, "model_selection?", &selection, "idle_timeout?", &idle,
-		"max_response_size?", &maxResp, "max_sse_line_size?", &maxLine); err != nil {
+		"max_response_size?", &maxResp, "max_sse_line_size?", &maxLine, "session_header??", &sessionHdr); err != nil {
 		return nil, err
 	}
 	e := runtime.Endpoint{Model: model[0], API: transport.API(api.value), Stream: stream,
@@ -74,6 +75,12 @@ func endpointBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 	}
 	for i, k := range headers.keys {
 		e.Headers = append(e.Headers, transport.Header{Name: k, Value: headers.values[i]})
+	}
+	if sessionHdr != "" {
+		if err := runtime.CheckHeader(sessionHdr, "session"); err != nil {
+			return nil, paramError(b.Name(), "session_header", err)
+		}
+		e.SessionHeader = sessionHdr
 	}
 	if e.Extra, err = jsonFields(extra); err != nil {
 		return nil, paramError(b.Name(), "extra", err)

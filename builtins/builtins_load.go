@@ -21,6 +21,8 @@ func newLoadValue(l runtime.Load, attrs starlark.StringDict) *loadValue {
 	switch {
 	case l.Replay():
 		kind = "replay"
+	case l.Paced():
+		kind = "users"
 	case !l.Closed():
 		kind = "rate"
 	}

@@ -72,6 +72,8 @@ func (p PointSpec) with(name string, v float64) PointSpec {
 		if q.Load.Arrival == "" {
 			q.Load.Arrival = Poisson
 		}
+	case metrics.ParamUsers:
+		q.Load.Users = int(v)
 	case metrics.ParamInputTokens:
 		q.Input = dataset.Fixed{N: v}
 	case metrics.ParamOutputTokens:
@@ -97,6 +99,8 @@ func ParamsOf(l Load) Params {
 	switch {
 	case l.Replay():
 		return Params{metrics.ParamReplaySpeed: l.ReplaySpeed}
+	case l.Paced():
+		return Params{metrics.ParamUsers: float64(l.Users)}
 	case l.Closed():
 		return Params{metrics.ParamConcurrency: float64(l.Concurrency)}
 	}
@@ -418,7 +422,7 @@ func (e *Experiment) job(spec PointSpec) (Job, error) {
 	ep.ModelSeed = e.Seed // random model choice follows the experiment's seed
 	stop := spec.Stop
 	if stop == (Stop{}) {
-		stop = Stop{Requests: e.Requests, Duration: e.Duration}
+		stop = Stop{Requests: e.Requests, Duration: e.Duration, Sessions: e.Sessions}
 	}
 	return Job{Endpoint: ep, Entries: entries, Sessions: sessions, Requests: Requests(ep, entries), Count: mode, Tokenizer: tok, Goodput: e.Goodput, Budget: e.ErrorBudget, Track: e.BaselineTrack(),
 		Telemetry: e.telemetryPlan(), CostPerHour: e.CostPerHour, Currency: e.Currency,
@@ -503,10 +507,10 @@ func buildWorkload(src dataset.Source, spec PointSpec) ([]dataset.Session, []dat
 		return sessions, dataset.Flatten(sessions), err
 	}
 	entries, err := buildEntries(src, spec)
-	if err != nil || !dataset.HasSessions(entries) {
+	if err != nil || (!dataset.HasSessions(entries) && !spec.Load.Paced()) {
 		return nil, entries, err
 	}
-	return dataset.GroupSessions(entries), entries, nil
+	return dataset.GroupSessions(entries), entries, nil // users() pace single prompts as one-turn sessions
 }
 
 // buildEntries draws the dataset, applying a token sweep's lengths.

@@ -91,11 +91,18 @@ func outputFormat(endpointType string) string {
 
 func perfAnalyzerConfig(r *Run) *object {
 	stimulus := &object{}
-	if r.Stimulus.FixedSchedule {
+	switch {
+	case r.Stimulus.FixedSchedule:
 		stimulus.set("fixed_schedule", true)
-	} else if r.Stimulus.Mode() == "request_rate" {
+	case r.Stimulus.SessionConcurrency > 0:
+		stimulus.set("session_concurrency", r.Stimulus.SessionConcurrency)
+	case r.Stimulus.SessionRate > 0:
+		stimulus.set("session_rate", r.Stimulus.SessionRate)
+	case r.Stimulus.Users > 0:
+		stimulus.set("users", r.Stimulus.Users).set("users_qps", r.Stimulus.UserRate)
+	case r.Stimulus.Mode() == "request_rate":
 		stimulus.set("request_rate", r.Stimulus.RequestRate)
-	} else {
+	default:
 		stimulus.set("concurrency", r.Stimulus.concurrency())
 	}
 	measurement := (&object{}).set("mode", "request_count").set("num", intOrNone(r.RequestCount))

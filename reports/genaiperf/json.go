@@ -118,7 +118,7 @@ func llmbenchBlock(r *Run, s *metrics.Summary) *object {
 	if s.Retried > 0 {
 		o.set("retried", s.Retried) // sent again on a fresh connection (stale keep-alive)
 	}
-	if r.Stimulus.Mode() == "request_rate" {
+	if r.Stimulus.Mode() == "request_rate" && r.Stimulus.SessionConcurrency == 0 && r.Stimulus.SessionRate == 0 && r.Stimulus.Users == 0 {
 		o.set("request_distribution", r.RequestDistribution)
 		o.set("target_request_rate", avgOnly("requests/sec", r.Stimulus.RequestRate))
 	}

@@ -133,12 +133,22 @@ type Stimulus struct {
 	// FixedSchedule replays each input's own timestamp (GenAI-Perf's
 	// --fixed-schedule); perf_analyzer records it as request rate 0.0.
 	FixedSchedule bool
+	// SessionConcurrency keeps that many conversations active (GenAI-Perf's
+	// --session-concurrency); perf_analyzer records it as request rate 0.0.
+	SessionConcurrency int
+	// SessionRate starts that many conversations per second (rate() over
+	// a conversations dataset); its requests come at the sessions' pace.
+	SessionRate float64
+	// Users paces that many users at UserRate requests/s in total
+	// (llmbench's users()); recorded as request rate 0.0 too.
+	Users    int
+	UserRate float64
 }
 
 // Mode returns perf_analyzer's experiment mode, "concurrency" or
 // "request_rate".
 func (s Stimulus) Mode() string {
-	if s.FixedSchedule || (s.Concurrency == 0 && s.RequestRate > 0) {
+	if s.FixedSchedule || s.SessionConcurrency > 0 || s.SessionRate > 0 || s.Users > 0 || (s.Concurrency == 0 && s.RequestRate > 0) {
 		return "request_rate"
 	}
 	return "concurrency"
@@ -156,8 +166,15 @@ func (s Stimulus) concurrency() int {
 // String renders the stimulus as GenAI-Perf's directory names do:
 // "concurrency16" or "request_rate10.0" (the rate as Python prints a float).
 func (s Stimulus) String() string {
-	if s.FixedSchedule {
+	switch {
+	case s.FixedSchedule:
 		return "fixed_schedule"
+	case s.SessionConcurrency > 0:
+		return "session_concurrency" + strconv.Itoa(s.SessionConcurrency)
+	case s.Users > 0:
+		return "users" + strconv.Itoa(s.Users)
+	case s.SessionRate > 0:
+		return "session_rate" + pyRepr(s.SessionRate)
 	}
 	if s.Mode() == "request_rate" {
 		return "request_rate" + pyRepr(s.RequestRate)
