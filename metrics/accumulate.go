@@ -42,6 +42,7 @@ type requestValues struct {
 	tpsUser                          float64
 	isl, osl                         int32
 	turn                             int32 // 1-based turn index, 0 outside a conversation
+	session                          int32 // sessionValues' number of the session, -1 outside one
 	hasTTST, hasITL, hasTPS, hasTTFO bool
 	hasSched                         bool
 }
@@ -80,6 +81,7 @@ func (a *Accumulator) Add(r *Record) {
 	a.requests = append(a.requests, requestValues{
 		ttft: m.TTFT, ttst: m.TTST, itl: m.ITL, latency: m.Latency, ttfo: m.TTFO,
 		tpsUser: m.TPSUser, isl: int32(m.ISL), osl: int32(m.OSL), turn: int32(r.Turn),
+		session: a.sessions.sessionOf(r),
 		hasTTST: m.HasTTST, hasITL: m.HasITL, hasTPS: m.HasTPSUser, hasTTFO: m.HasTTFO,
 		ttftSched: m.TTFTFromSchedule, latencySched: m.LatencyFromSchedule, hasSched: m.HasFromSchedule,
 	})
@@ -146,6 +148,7 @@ func (a *Accumulator) Summary() Summary {
 	}
 	if s.Sessions = a.sessions.summary(s.Duration); s.Sessions != nil {
 		s.Sessions.PerTurn = perTurn(a.requests)
+		s.Sessions.BySession = a.sessions.bySession(a.requests)
 	}
 	return s
 }

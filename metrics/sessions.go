@@ -25,6 +25,17 @@ type SessionSummary struct {
 	Throughput float64
 	// PerTurn holds the statistics of each turn index, first turn first.
 	PerTurn []TurnStats
+	// BySession is every session's own summary, in the order sessions
+	// first sent: GenAI-Perf's per-session statistics (the "sessions"
+	// block of its JSON), whose throughputs are over the session's own
+	// span, its first send to its last response.
+	BySession []SessionStats
+}
+
+// SessionStats is one session's share of a point.
+type SessionStats struct {
+	ID      string
+	Summary Summary
 }
 
 // TurnStats is one turn index's share of a conversation point, over the
@@ -42,13 +53,22 @@ type TurnStats struct {
 
 // sessionValues follows the sessions of a point as their turns finish.
 type sessionValues struct {
-	open      map[string]*sessionState
+	open map[string]*sessionState
+	// index numbers every session by its first measured turn, for
+	// requestValues.session; ids lists them in that order.
+	index map[string]int32
+	ids   []string
+	// spans are each session's first send and last content chunk over
+	// its completed turns, by number.
+	spans     []span
 	durations []float64
 	turns     []float64
 	completed int
 	failed    int
 	cut       int
 }
+
+type span struct{ first, last int64 }
 
 type sessionState struct {
 	first, last int64
@@ -62,7 +82,21 @@ func (v *sessionValues) add(r *Record) {
 		return
 	}
 	if v.open == nil {
-		v.open = map[string]*sessionState{}
+		v.open, v.index = map[string]*sessionState{}, map[string]int32{}
+	}
+	i, ok := v.index[r.Session]
+	if !ok {
+		i = int32(len(v.ids))
+		v.index[r.Session] = i
+		v.ids = append(v.ids, r.Session)
+		v.spans = append(v.spans, span{})
+	}
+	if r.Err == nil && len(r.Chunks) > 0 {
+		sp := &v.spans[i]
+		if sp.last == 0 || r.Sent < sp.first {
+			sp.first = r.Sent
+		}
+		sp.last = max(sp.last, r.Chunks[len(r.Chunks)-1])
 	}
 	st := v.open[r.Session]
 	if st == nil {
@@ -106,6 +140,43 @@ func (v *sessionValues) summary(duration int64) *SessionSummary {
 		Duration: NewDistribution(v.durations), Turns: NewDistribution(turns),
 		Throughput: perSecond(float64(v.completed), duration),
 	}
+}
+
+// sessionOf is the number of r's session, -1 outside a conversation.
+func (v *sessionValues) sessionOf(r *Record) int32 {
+	if i, ok := v.index[r.Session]; ok && r.Session != "" {
+		return i
+	}
+	return -1
+}
+
+// bySession summarises each session's completed requests with the
+// point's definitions, over the session's own span.
+func (v *sessionValues) bySession(values []requestValues) []SessionStats {
+	groups := make([][]requestValues, len(v.ids))
+	for _, rv := range values {
+		if rv.session >= 0 {
+			groups[rv.session] = append(groups[rv.session], rv)
+		}
+	}
+	out := make([]SessionStats, 0, len(groups))
+	for i, g := range groups {
+		sub := Accumulator{requests: g}
+		var s Summary
+		sub.fillDistributions(&s)
+		s.RequestCount, s.Completed = len(g), len(g)
+		var osl int64
+		for _, rv := range g {
+			osl += int64(rv.osl)
+		}
+		if sp := v.spans[i]; len(g) > 0 {
+			s.Duration, s.Start, s.End = sp.last-sp.first, sp.first, sp.last
+		}
+		s.RequestThroughput = perSecond(float64(len(g)), s.Duration)
+		s.OutputTokenThroughput = perSecond(float64(osl), s.Duration)
+		out = append(out, SessionStats{ID: v.ids[i], Summary: s})
+	}
+	return out
 }
 
 // perTurn groups the per-request values by turn index.

@@ -96,6 +96,7 @@ func rerender(stdout, stderr io.Writer, file string) (*storedPoint, error) {
 		return nil, err
 	}
 	writeComponents(stdout, out.Components)
+	writeSessions(stdout, out.Summary.Sessions)
 	writeTelemetryLines(stdout, out)
 	return &storedPoint{file: file, meta: meta, run: run, out: out, record: saved}, nil
 }
