@@ -38,7 +38,8 @@ type profileFlags struct {
 	MaxConcurrency      int     `help:"Cap on requests in flight under --request-rate (0: none)."`
 	RequestCount        int     `aliases:"num-requests" help:"Measured requests to send (default max(10, 2×load))."`
 	MeasurementInterval int     `short:"p" help:"Measure for this many milliseconds instead of a request count."`
-	WarmupRequestCount  int     `aliases:"num-warmup-requests" help:"Requests sent first and excluded from every metric."`
+	WarmupRequestCount  int     `aliases:"num-warmup-requests" help:"Requests sent first and excluded from every metric (sessions, with --session-concurrency)."`
+	sessionFlags        `embed:""`
 
 	SyntheticInputTokensMean      int      `default:"550" aliases:"isl" help:"Mean synthetic prompt length."`
 	SyntheticInputTokensStddev    int      `help:"Standard deviation of the synthetic prompt length."`
@@ -121,7 +122,7 @@ func (c *profileFlags) compile() (compiled, error) {
 		return compiled{}, err
 	}
 	exp := &runtime.Experiment{Name: run.DirName(), Endpoint: endpoint, Dataset: src, Load: p.Load, Requests: p.Stop.Requests,
-		Duration: p.Stop.Duration, Warmup: p.Warmup, Seed: p.Seed, Goodput: slos, Repeats: 1}
+		Duration: p.Stop.Duration, Sessions: p.Stop.Sessions, Warmup: p.Warmup, Seed: p.Seed, Goodput: slos, Repeats: 1}
 	c.Telemetry.apply(exp)
 	point := runtime.PointSpec{Params: runtime.ParamsOf(p.Load), Load: p.Load, Dataset: src, Stop: p.Stop}
 	exp.Planned = []runtime.PointSpec{point}
@@ -174,6 +175,9 @@ func (c *profileFlags) validate() error {
 		return invalid("--max-concurrency: got %d, want >= 0", c.MaxConcurrency)
 	case strings.ContainsAny(c.ProfileExportFile, `/\`) || c.ProfileExportFile == "" || strings.Trim(c.ProfileExportFile, ".") == "":
 		return invalid("--profile-export-file: got %q, want a bare file name (use --artifact-dir for the folder)", c.ProfileExportFile)
+	}
+	if err := c.validateSessions(); err != nil {
+		return err
 	}
 	return c.validateValues()
 }
@@ -385,12 +389,14 @@ func (c *profileFlags) source() (dataset.Source, error) {
 func (c *profileFlags) prompts() (dataset.Source, error) {
 	path, isPayload := strings.CutPrefix(c.InputFile, "payload:")
 	switch {
+	case c.InputFile == "" && c.sessionMode():
+		return c.conversations(), nil
 	case c.InputFile == "":
 		return c.synthetic(), nil
 	case strings.HasPrefix(c.InputFile, "synthetic:"):
 		return nil, invalid("--input-file %q: named synthetic inputs are not supported yet", c.InputFile)
 	case isPayload:
-		trace := dataset.Trace{Path: path, Seed: uint64(c.RandomSeed)}
+		trace := dataset.Trace{Path: path, Seed: uint64(c.RandomSeed), DelayRatio: c.SessionDelayRatio}
 		info, err := trace.Check()
 		if err != nil {
 			return nil, invalid("--input-file: %w", err)
@@ -426,12 +432,15 @@ func (c *profileFlags) synthetic() dataset.Synthetic {
 }
 
 func (c *profileFlags) point() runtime.Point {
+	if c.sessionMode() {
+		return c.sessionPoint()
+	}
 	load := runtime.Load{Concurrency: c.Concurrency, Rate: c.RequestRate,
 		Arrival: runtime.Arrival(c.RequestDistribution), Burstiness: c.Burstiness, MaxConcurrency: c.MaxConcurrency}
 	if c.FixedSchedule { // every entry once, at its timestamp
 		load.ReplaySpeed = 1
 		return runtime.Point{Load: load, Stop: runtime.Stop{Requests: c.RequestCount}, Warmup: c.WarmupRequestCount,
-			Seed: uint64(c.RandomSeed), Grace: 5 * time.Second}
+			Seed: uint64(c.RandomSeed), Grace: runtimeGrace}
 	}
 	if load.Concurrency == 0 && load.Rate == 0 {
 		load.Concurrency = 1
@@ -440,8 +449,15 @@ func (c *profileFlags) point() runtime.Point {
 	if stop.Requests == 0 && stop.Duration == 0 {
 		stop.Requests = max(10, 2*max(load.Concurrency, int(load.Rate+0.999))) // GenAI-Perf's default
 	}
-	return runtime.Point{Load: load, Stop: stop, Warmup: c.WarmupRequestCount, Seed: uint64(c.RandomSeed), Grace: 5 * time.Second}
+	return runtime.Point{Load: load, Stop: stop, Warmup: c.WarmupRequestCount, Seed: uint64(c.RandomSeed), Grace: runtimeGrace}
 }
+
+// runtimeGrace is how long an interrupted point waits for requests in
+// flight.
+const runtimeGrace = 5 * time.Second
+
+// isPayload reports an --input-file that names a Mooncake-style payload.
+func isPayload(file string) bool { return strings.HasPrefix(file, "payload:") }
 
 // describe fills the GenAI-Perf run description echoed in the artifacts.
 func (c *profileFlags) describe(e runtime.Endpoint) genaiperf.Run {
@@ -452,6 +468,7 @@ func (c *profileFlags) describe(e runtime.Endpoint) genaiperf.Run {
 	r.EndpointType, r.Streaming, r.URL = c.EndpointType, e.Stream, runtime.RedactURL(c.URL)
 	r.Endpoint = runtime.RedactURL(strings.TrimLeft(c.Endpoint, " /"))
 	r.Stimulus = genaiperf.Stimulus{Concurrency: c.Concurrency, RequestRate: c.RequestRate, FixedSchedule: c.FixedSchedule}
+	c.describeSessions(&r)
 	r.InputFile = c.InputFile
 	r.RequestCount, r.MeasurementInterval, r.WarmupRequestCount = c.RequestCount, c.MeasurementInterval, c.WarmupRequestCount
 	for _, spec := range c.Goodput {

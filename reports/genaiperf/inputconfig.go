@@ -135,7 +135,7 @@ func inputSection(r *Run) *object {
 			set("stddev", r.OutputTokens.Stddev)).
 		set("synthetic_tokens", meanStddev(r.SyntheticTokens.Mean, r.SyntheticTokens.Stddev)).
 		set("prefix_prompt", (&object{}).set("num", r.PrefixPrompts).set("length", r.PrefixPromptLength)).
-		set("sessions", sessionDefaults()).
+		set("sessions", sessionConfig(r.Sessions)).
 		set("prompt_source", promptSource(r)).
 		set("synthetic_files", []any{}).
 		set("payload_file", none)
@@ -200,11 +200,17 @@ func imageDefaults() *object {
 		set("format", "png")
 }
 
-func sessionDefaults() *object {
+// sessionConfig writes the --session-* flags, GenAI-Perf's defaults
+// (one turn, no delay, ratio 1.0) where the run set none.
+func sessionConfig(c SessionConfig) *object {
+	turns, ratio := max(c.TurnsMean, 1), c.DelayRatio
+	if ratio == 0 {
+		ratio = 1.0
+	}
 	return (&object{}).
-		set("num", 0).
-		set("turns", meanStddev(1, 0)).
-		set("turn_delay", (&object{}).set("mean", 0).set("ratio", 1.0).set("stddev", 0))
+		set("num", c.Num).
+		set("turns", meanStddev(turns, c.TurnsStddev)).
+		set("turn_delay", (&object{}).set("mean", c.TurnDelayMean).set("ratio", ratio).set("stddev", c.TurnDelayStd))
 }
 
 // intOrNone writes 0 (GenAI-Perf's "not given") as none.

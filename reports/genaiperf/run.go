@@ -84,6 +84,9 @@ type Run struct {
 	SyntheticTokens TokenDist
 	// OutputTokens is the requested output length (Mean 0: not set).
 	OutputTokens OutputTokens
+	// Sessions describes a multi-turn run (GenAI-Perf's --session-*
+	// flags); its zero value is GenAI-Perf's default, single turns.
+	Sessions SessionConfig
 	// PrefixPrompts and PrefixPromptLength describe shared prefixes.
 	PrefixPrompts      int
 	PrefixPromptLength int
@@ -292,3 +295,13 @@ func (r *Run) isLLM() bool { return r.EndpointType != "embeddings" }
 // hasGoodput reports whether goodput was asked for, which is what makes
 // GenAI-Perf print the Request Goodput row.
 func (r *Run) hasGoodput() bool { return len(r.Goodput) > 0 }
+
+// SessionConfig is input_config's "sessions": GenAI-Perf's --num-sessions,
+// --session-turns-mean/-stddev, --session-turn-delay-mean/-stddev (ms) and
+// --session-delay-ratio.
+type SessionConfig struct {
+	Num                         int
+	TurnsMean, TurnsStddev      int
+	TurnDelayMean, TurnDelayStd int
+	DelayRatio                  float64
+}

@@ -187,7 +187,11 @@ func (c Conversations) String() string {
 		desc += fmt.Sprintf(", think_time=%s", c.Think)
 	}
 	if c.SystemTokens > 0 {
-		desc += fmt.Sprintf(", system_prompt_tokens=%d, shared_system_prompt=%v", c.SystemTokens, c.SharedSystem)
+		shared := "False"
+		if c.SharedSystem {
+			shared = "True"
+		}
+		desc += fmt.Sprintf(", system_prompt_tokens=%d, shared_system_prompt=%s", c.SystemTokens, shared)
 	}
 	return desc + ")"
 }
