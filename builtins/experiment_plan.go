@@ -34,7 +34,7 @@ func (a *experimentArgs) planLoad(fn string, e *runtime.Experiment) error {
 	if err := conversationFits(e, load, data); err != nil {
 		return paramError(fn, "dataset", err)
 	}
-	if e.Sessions > 0 && data.kind != "conversations" && !load.plan.Paced() {
+	if e.Sessions > 0 && !data.converses() && !load.plan.Paced() {
 		return paramErrorf(fn, "sessions", "counts conversations, but %s is single-turn: use requests= or a conversations() dataset", data.src)
 	}
 	if load.plan.Replay() {
@@ -64,7 +64,7 @@ func (a *experimentArgs) planLoad(fn string, e *runtime.Experiment) error {
 // conversationFits refuses multi-turn sessions for an API that takes one
 // flat prompt: its requests could not carry the history.
 func conversationFits(e *runtime.Experiment, load *loadValue, data *datasetValue) error {
-	multi := data.kind == "conversations" || load.plan.Paced()
+	multi := data.converses() || load.plan.Paced()
 	if !multi || e.Endpoint.API.Conversational() {
 		return nil
 	}

@@ -502,7 +502,7 @@ func summaries(outs []*Outcome) []*metrics.Summary {
 // or of a trace whose lines name sessions (with their turns flattened
 // into entries), else the entries alone.
 func buildWorkload(src dataset.Source, spec PointSpec) ([]dataset.Session, []dataset.Entry, error) {
-	if ss, ok := src.(dataset.SessionSource); ok && spec.Input == nil && spec.Output == nil {
+	if ss, ok := dataset.Sessioned(src); ok && spec.Input == nil && spec.Output == nil {
 		sessions, err := ss.Sessions(0)
 		return sessions, dataset.Flatten(sessions), err
 	}

@@ -176,6 +176,6 @@ type GateResult struct {
 // Converses reports whether the experiment's dataset is made of
 // multi-turn sessions, so its closed loop counts sessions, not requests.
 func (e *Experiment) Converses() bool {
-	_, ok := e.Dataset.(dataset.SessionSource)
+	_, ok := dataset.Sessioned(e.Dataset)
 	return ok
 }

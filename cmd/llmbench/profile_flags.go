@@ -39,7 +39,7 @@ type profileFlags struct {
 	RequestCount        int     `aliases:"num-requests" help:"Measured requests to send (default max(10, 2×load))."`
 	MeasurementInterval int     `short:"p" help:"Measure for this many milliseconds instead of a request count."`
 	WarmupRequestCount  int     `aliases:"num-warmup-requests" help:"Requests sent first and excluded from every metric (sessions, with --session-concurrency)."`
-	sessionFlags        `embed:""`
+	SessionFlags        `embed:""`
 
 	SyntheticInputTokensMean      int      `default:"550" aliases:"isl" help:"Mean synthetic prompt length."`
 	SyntheticInputTokensStddev    int      `help:"Standard deviation of the synthetic prompt length."`

@@ -6,12 +6,12 @@ import (
 	"github.com/llmbench/llmbench/runtime/dataset"
 )
 
-// sessionFlags are GenAI-Perf's multi-turn flags. --session-concurrency
+// SessionFlags are GenAI-Perf's multi-turn flags. --session-concurrency
 // keeps that many conversations active; each turn resends the whole
 // history. Sessions are synthetic (--session-turns-*, the prompt and
 // output length flags) or, with --input-file payload:FILE, the file's
 // lines grouped by session_id with their delays.
-type sessionFlags struct {
+type SessionFlags struct {
 	SessionConcurrency     int     `help:"Closed loop over conversations: keep N sessions active, each sending its turns one after another with the whole history (GenAI-Perf's session mode)."`
 	NumSessions            int     `help:"Sessions to draw and to measure (GenAI-Perf's --num-sessions); default max(10, 2×--session-concurrency) unless --request-count counts turns."`
 	SessionTurnsMean       int     `default:"1" help:"Mean turns per synthetic session (round(gauss(mean, stddev)), at least 1)."`
@@ -22,11 +22,11 @@ type sessionFlags struct {
 }
 
 // sessionMode reports whether the flags ask for conversations.
-func (s *sessionFlags) sessionMode() bool { return s.SessionConcurrency > 0 }
+func (s *SessionFlags) sessionMode() bool { return s.SessionConcurrency > 0 }
 
 // validateSessions refuses session flags no run can use.
 func (c *profileFlags) validateSessions() error {
-	s := &c.sessionFlags
+	s := &c.SessionFlags
 	switch {
 	case s.SessionConcurrency < 0 || s.NumSessions < 0:
 		return invalid("--session-concurrency and --num-sessions: got %d and %d, want >= 0", s.SessionConcurrency, s.NumSessions)
@@ -52,7 +52,7 @@ func (c *profileFlags) validateSessions() error {
 
 // conversations is the synthetic sessions the flags describe.
 func (c *profileFlags) conversations() dataset.Conversations {
-	s := &c.sessionFlags
+	s := &c.SessionFlags
 	conv := dataset.Conversations{
 		Turns: dataset.Normal{Mu: float64(s.SessionTurnsMean), Sigma: float64(s.SessionTurnsStddev)},
 		Input: dataset.Normal{Mu: float64(c.SyntheticInputTokensMean), Sigma: float64(c.SyntheticInputTokensStddev)},
@@ -71,7 +71,7 @@ func (c *profileFlags) conversations() dataset.Conversations {
 // stopped after --num-sessions (default max(10, 2×N)) or --request-count
 // turns.
 func (c *profileFlags) sessionPoint() runtime.Point {
-	s := &c.sessionFlags
+	s := &c.SessionFlags
 	stop := runtime.Stop{Requests: c.RequestCount, Sessions: s.NumSessions}
 	if stop.Requests == 0 && stop.Sessions == 0 {
 		stop.Sessions = max(10, 2*s.SessionConcurrency)
@@ -82,7 +82,7 @@ func (c *profileFlags) sessionPoint() runtime.Point {
 
 // describeSessions echoes the session flags in input_config.
 func (c *profileFlags) describeSessions(r *genaiperf.Run) {
-	s := &c.sessionFlags
+	s := &c.SessionFlags
 	r.Sessions = genaiperf.SessionConfig{Num: s.NumSessions, TurnsMean: s.SessionTurnsMean, TurnsStddev: s.SessionTurnsStddev,
 		TurnDelayMean: s.SessionTurnDelayMean, TurnDelayStd: s.SessionTurnDelayStddev, DelayRatio: s.SessionDelayRatio}
 	if s.sessionMode() {

@@ -236,6 +236,36 @@ func GroupSessions(entries []Entry) []Session {
 	return sessions
 }
 
+// Sessioned returns src as a source of sessions when it is one: synthetic
+// conversations, a multi-turn ShareGPT file, or a mix holding either.
+func Sessioned(src Source) (SessionSource, bool) {
+	switch s := src.(type) {
+	case Conversations:
+		return s, true
+	case ShareGPT:
+		return s, s.MultiTurn
+	case Mix:
+		for _, c := range s.Components {
+			if _, ok := Sessioned(c); ok {
+				return mixSessions{s}, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// cycleSessions repeats sessions in order up to n (n <= 0: as they are).
+func cycleSessions(sessions []Session, n int) []Session {
+	if n <= 0 || len(sessions) == 0 || len(sessions) >= n {
+		return sessions
+	}
+	out := make([]Session, n)
+	for i := range out {
+		out[i] = sessions[i%len(sessions)]
+	}
+	return out
+}
+
 // HasSessions reports whether any entry belongs to a named session.
 func HasSessions(entries []Entry) bool {
 	for _, e := range entries {
