@@ -51,7 +51,7 @@ type PointData struct {
 	isl, osl []float64
 	// turn pairs with ttft: the request's 1-based turn index in its
 	// conversation, 0 outside one.
-	turn []float64
+	turn  []float64
 	turns bool
 	// gaps[k] holds the sampled requests' k-th chunk gap (between chunk k
 	// and k+1), so position k+1 is the output chunk the gap ended at.
