@@ -23,7 +23,8 @@ type Accumulator struct {
 	gaps     gapValues
 	lags     []float64
 	errors   errorGroups
-	s        Summary // Completed, Failed
+	views    viewValues // what the other tools' views need besides
+	s        Summary    // Completed, Failed
 
 	good, count               int
 	oslSum                    int64
@@ -52,6 +53,7 @@ func NewAccumulator(opts Options) *Accumulator {
 // Add takes one measured record. It keeps no reference to r.
 func (a *Accumulator) Add(r *Record) {
 	a.addLoad(r)
+	a.views.add(r)
 	if r.Retries > 0 {
 		a.s.Retried++
 	}
@@ -140,6 +142,9 @@ func (a *Accumulator) Summary() Summary {
 	}
 	if a.busyLast > a.busyFirst {
 		s.MeanConcurrency = float64(a.busy) / float64(a.busyLast-a.busyFirst)
+	}
+	if s.Completed+s.Failed > 0 {
+		s.Views = a.reduceViews(&s)
 	}
 	return s
 }

@@ -92,6 +92,11 @@ type Summary struct {
 	AchievedRequestRate float64
 	// MeanConcurrency is the time-weighted number of requests in flight.
 	MeanConcurrency float64
+
+	// Views is the same requests under vLLM's, GuideLLM's, LLMPerf's and
+	// AIPerf's definitions (docs/metrics.md); nil in a summary decoded
+	// from a checkpoint written before views existed.
+	Views *Views `json:",omitempty"`
 }
 
 // ErrorCount is one row of the error list: how many requests failed the
