@@ -3,6 +3,7 @@ package sweep
 import (
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/telemetry"
+	"github.com/llmbench/llmbench/reports/views"
 	"github.com/llmbench/llmbench/runtime"
 )
 
@@ -23,6 +24,10 @@ type pointJSON struct {
 	Telemetry *telemetry.Block `json:"telemetry,omitempty"`
 	// Client says whether the client itself limited the load, and why.
 	Client *metrics.ClientVerdict `json:"client,omitempty"`
+	// Views is the point under every tool's definitions (GenAI-Perf's,
+	// vLLM's, GuideLLM's, LLMPerf's, AIPerf's), null when it measured
+	// nothing.
+	Views *views.Object `json:"views"`
 }
 
 type requestsJSON struct {
@@ -122,6 +127,7 @@ func pointOf(i int, p *runtime.PointResult) pointJSON {
 			pj.Errors = append(pj.Errors, errorJSON{Class: string(e.Class), Status: e.Status, Message: e.Message, Count: e.Count})
 		}
 		pj.Metrics = metricsOf(s)
+		pj.Views = views.Block(s)
 	}
 	for _, g := range p.Gates {
 		gj := gateJSON{Gate: g.Gate.Source, Passed: g.Passed}
