@@ -81,13 +81,13 @@ func llmperfMetric(b *strings.Builder, key string, st metrics.LLMPerfStats, ints
 }
 
 // errorCodeFrequency prints LLMPerf's dict of error codes by count, most
-// frequent first: the HTTP status, or the error class in quotes for a
-// failure without one.
+// frequent first: the HTTP status, or -1 (the client's initial
+// error_response_code) for a failure without one.
 func errorCodeFrequency(errs []metrics.ErrorCount) string {
 	var keys []string
 	counts := map[string]int{}
 	for _, e := range errs {
-		k := "'" + string(e.Class) + "'"
+		k := "-1"
 		if e.Status != 0 {
 			k = strconv.Itoa(e.Status)
 		}

@@ -93,7 +93,7 @@ func TestViewTableLines(t *testing.T) {
 		{VLLM, "---------------Inter-token Latency----------------"},
 		{GuideLLM, "| concurrent | 0.0             | 0.1             | 20.0 | 20.0 | 20.0  | 20.0  | 10.0 | 20.0 | 10.0 | 20.0 |"},
 		{LLMPerf, "    mean = 0.02"},
-		{LLMPerf, "Error Code Frequency\n{'canceled': 1, 500: 1}"},
+		{LLMPerf, "Error Code Frequency\n{-1: 1, 500: 1}"},
 		{LLMPerf, "Completed Requests Per Minute: 2250.0"},
 		{AIPerf, "│             Inter Token Latency (ms) │  15.00 │ 10.00 │  20.00 │ 19.90 │ 19.00 │ 15.00 │  5.00 │"},
 	} {
