@@ -7,8 +7,9 @@ import "slices"
 // Accumulator.requests (one entry per completed request with content),
 // others holds the spans of every other sent request, and chunks the
 // arrival times of the completed requests' content chunks (vLLM's peak
-// output token throughput). About 24 bytes per request, plus the bounded
-// chunk clock.
+// output token throughput). 32 bytes per request, plus the bounded chunk
+// clock; the Summary then holds AIPerf's unrounded ITL and per-user
+// throughput values (16 bytes per request) as its other distributions do.
 type viewValues struct {
 	reqs   []viewRequest
 	others []span
