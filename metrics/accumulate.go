@@ -24,7 +24,8 @@ type Accumulator struct {
 	lags     []float64
 	errors   errorGroups
 	sessions sessionValues
-	s        Summary // Completed, Failed
+	views    viewValues // what the other tools' views need besides
+	s        Summary    // Completed, Failed
 
 	good, count               int
 	oslSum                    int64
@@ -56,6 +57,7 @@ func NewAccumulator(opts Options) *Accumulator {
 func (a *Accumulator) Add(r *Record) {
 	a.addLoad(r)
 	a.sessions.add(r)
+	a.views.add(r)
 	if r.Retries > 0 {
 		a.s.Retried++
 	}
@@ -149,6 +151,9 @@ func (a *Accumulator) Summary() Summary {
 	if s.Sessions = a.sessions.summary(s.Duration); s.Sessions != nil {
 		s.Sessions.PerTurn = perTurn(a.requests)
 		s.Sessions.BySession = a.sessions.bySession(a.requests)
+	}
+	if s.Completed+s.Failed > 0 {
+		s.Views = a.reduceViews(&s)
 	}
 	return s
 }

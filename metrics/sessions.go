@@ -60,7 +60,7 @@ type sessionValues struct {
 	ids   []string
 	// spans are each session's first send and last content chunk over
 	// its completed turns, by number.
-	spans     []span
+	spans     []sessionSpan
 	durations []float64
 	turns     []float64
 	completed int
@@ -68,7 +68,7 @@ type sessionValues struct {
 	cut       int
 }
 
-type span struct{ first, last int64 }
+type sessionSpan struct{ first, last int64 }
 
 type sessionState struct {
 	first, last int64
@@ -89,7 +89,7 @@ func (v *sessionValues) add(r *Record) {
 		i = int32(len(v.ids))
 		v.index[r.Session] = i
 		v.ids = append(v.ids, r.Session)
-		v.spans = append(v.spans, span{})
+		v.spans = append(v.spans, sessionSpan{})
 	}
 	if r.Err == nil && len(r.Chunks) > 0 {
 		sp := &v.spans[i]

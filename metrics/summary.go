@@ -95,6 +95,11 @@ type Summary struct {
 	// Sessions is the per-session and per-turn view of a conversation
 	// point; nil for single-turn requests.
 	Sessions *SessionSummary `json:",omitempty"`
+
+	// Views is the same requests under vLLM's, GuideLLM's, LLMPerf's and
+	// AIPerf's definitions (docs/metrics.md); nil in a summary decoded
+	// from a checkpoint written before views existed.
+	Views *Views `json:",omitempty"`
 }
 
 // ErrorCount is one row of the error list: how many requests failed the

@@ -31,7 +31,9 @@ func newChatRecorder(t *testing.T) (*chatRecorder, string) {
 }
 
 func (c *chatRecorder) serve(w http.ResponseWriter, r *http.Request) {
-	var body struct{ Messages []struct{ Role, Content string } }
+	var body struct {
+		Messages []struct{ Role, Content string }
+	}
 	if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
 		http.Error(w, err.Error(), 400)
 		return
@@ -133,7 +135,7 @@ func TestProfileSessionConcurrency(t *testing.T) {
 		t.Fatal(err)
 	}
 	var doc struct {
-		RequestCount struct{ Avg float64 } `json:"request_count"`
+		RequestCount struct{ Avg float64 }      `json:"request_count"`
 		ISL          struct{ Min, Max float64 } `json:"input_sequence_length"`
 		Sessions     map[string]map[string]struct{ Avg float64 }
 		InputConfig  struct {

@@ -3,6 +3,7 @@ package sweep
 import (
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/telemetry"
+	"github.com/llmbench/llmbench/reports/views"
 	"github.com/llmbench/llmbench/runtime"
 )
 
@@ -25,6 +26,10 @@ type pointJSON struct {
 	Client *metrics.ClientVerdict `json:"client,omitempty"`
 	// Sessions is a conversation point's per-session and per-turn view.
 	Sessions *sessionsJSON `json:"sessions,omitempty"`
+	// Views is the point under every tool's definitions (GenAI-Perf's,
+	// vLLM's, GuideLLM's, LLMPerf's, AIPerf's), null when it measured
+	// nothing.
+	Views *views.Object `json:"views"`
 }
 
 type requestsJSON struct {
@@ -125,6 +130,7 @@ func pointOf(i int, p *runtime.PointResult) pointJSON {
 		}
 		pj.Metrics = metricsOf(s)
 		pj.Sessions = sessionsOf(s.Sessions)
+		pj.Views = views.Block(s)
 	}
 	for _, g := range p.Gates {
 		gj := gateJSON{Gate: g.Gate.Source, Passed: g.Passed}
