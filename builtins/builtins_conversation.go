@@ -54,18 +54,24 @@ func conversationsBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark
 	return newDatasetValue("conversations", name, src, attrs), nil
 }
 
-// users(n, qps): n users whose turns together arrive at qps per second:
+// users(n, qps, ramp_up=None): n users whose turns together arrive at qps per second:
 // each user sends its next turn n/qps seconds after its previous one was
 // sent, or as soon as the answer arrives when it took longer — never in a
 // catch-up burst. Users start a fraction of a period apart, each joining
 // its first conversation at a random turn, so the load is steady from the
-// first second (AIPerf's user-centric mode).
+// first second (AIPerf's user-centric mode); with ramp_up the users start
+// spread over it instead.
 func usersBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var (
-		n   int
-		qps number
+		n    int
+		qps  number
+		ramp starlark.Value
 	)
-	if err := unpack(b.Name(), args, kwargs, "n", &n, "qps", &qps); err != nil {
+	if err := unpack(b.Name(), args, kwargs, "n", &n, "qps", &qps, "ramp_up??", &ramp); err != nil {
+		return nil, err
+	}
+	up, err := rampUp(b.Name(), ramp)
+	if err != nil {
 		return nil, err
 	}
 	if n < 1 {
@@ -74,6 +80,6 @@ func usersBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 	if qps <= 0 {
 		return nil, paramErrorf(b.Name(), "qps", "got %s, want requests per second > 0", num(float64(qps)))
 	}
-	l := runtime.Load{Users: n, Rate: float64(qps)}
-	return newLoadValue(l, starlark.StringDict{"users": integer(n), "qps": float(l.Rate)}), nil
+	l := runtime.Load{Users: n, Rate: float64(qps), RampUp: up}
+	return newLoadValue(l, rampAttrs(up, starlark.StringDict{"users": integer(n), "qps": float(l.Rate)})), nil
 }

@@ -145,8 +145,12 @@ type converser struct {
 // closedLoop keeps Concurrency sessions active: a worker starts the next
 // session the moment its previous one ends.
 func (c *converser) closedLoop() {
-	for range c.p.Load.Concurrency {
+	start := c.clock.Now()
+	for w := range c.p.Load.Concurrency {
 		c.wg.Go(func() {
+			if !c.sleepUntil(start + int64(rampStart(w, c.p.Load.Concurrency, c.p.Load.RampUp))) {
+				return
+			}
 			for {
 				k, ok := c.sessionTicket()
 				if !ok {
@@ -194,7 +198,7 @@ func (c *converser) replay() {
 }
 
 // users paces Users users at the user period: user u first sends u/N of
-// a period after the start, so the total rate is steady from the first
+// a period after the start (of the ramp-up, when there is one), so the total rate is steady from the first
 // second, and joins its first session at a random turn with a
 // synthesised history, so the mix of turn indices is steady too.
 func (c *converser) users() {
@@ -202,7 +206,11 @@ func (c *converser) users() {
 	period := int64(c.p.Load.UserPeriod())
 	start := c.clock.Now() + int64(openLoopLead)
 	for u := range n {
-		c.wg.Go(func() { c.user(u, start+period*int64(u)/int64(n), period) })
+		first := start + period*int64(u)/int64(n)
+		if ramp := c.p.Load.RampUp; ramp > 0 {
+			first = start + int64(rampStart(u, n, ramp))
+		}
+		c.wg.Go(func() { c.user(u, first, period) })
 	}
 }
 

@@ -95,8 +95,12 @@ type run struct {
 // closedLoop keeps exactly Concurrency requests in flight: each worker
 // sends its next request the moment its previous one ends.
 func (r *run) closedLoop() {
-	for range r.p.Load.Concurrency {
+	start := r.clock.Now()
+	for w := range r.p.Load.Concurrency {
 		r.wg.Go(func() {
+			if !r.sleepUntil(start + int64(rampStart(w, r.p.Load.Concurrency, r.p.Load.RampUp))) {
+				return
+			}
 			for {
 				i, ok := r.ticket()
 				if !ok {

@@ -53,6 +53,11 @@ type Load struct {
 	// ReplaySpeed > 0 replays a timed dataset (a trace): request i is sent
 	// at its entry's timestamp divided by the speed.
 	ReplaySpeed float64
+	// RampUp grows the load linearly over this long from the start:
+	// closed-loop workers (and users) start spread over it, an open
+	// loop's rate rises from 0 (ramp_up=). The ramp's requests are
+	// measured like any other unless warmup covers them.
+	RampUp time.Duration
 	// Users > 0 paces that many users (users(N, qps=Rate)): each sends its
 	// next turn N/Rate seconds after its previous one was sent, or when
 	// the answer arrives if it took longer.
@@ -78,11 +83,15 @@ func (l Load) String() string {
 	if l.Replay() {
 		return "replay(speed=" + num(l.ReplaySpeed) + ")"
 	}
+	ramp := ""
+	if l.RampUp > 0 {
+		ramp = fmt.Sprintf(", ramp_up=%q", l.RampUp.String())
+	}
 	if l.Paced() {
-		return fmt.Sprintf("users(%d, qps=%s)", l.Users, num(l.Rate))
+		return fmt.Sprintf("users(%d, qps=%s%s)", l.Users, num(l.Rate), ramp)
 	}
 	if l.Closed() {
-		return fmt.Sprintf("concurrency(%d)", l.Concurrency)
+		return fmt.Sprintf("concurrency(%d%s)", l.Concurrency, ramp)
 	}
 	args := []string{num(l.Rate), "arrival=" + strconv.Quote(string(l.Arrival))}
 	if l.Arrival == Gamma || l.Burstiness != 1 {
@@ -91,7 +100,7 @@ func (l Load) String() string {
 	if l.MaxConcurrency > 0 {
 		args = append(args, "max_concurrency="+strconv.Itoa(l.MaxConcurrency))
 	}
-	return "rate(" + strings.Join(args, ", ") + ")"
+	return "rate(" + strings.Join(args, ", ") + ramp + ")"
 }
 
 // num writes a number as a scenario would: 16, 0.5, 1e-06.
@@ -150,6 +159,9 @@ func (p Point) Validate() error {
 	}
 	if l.Users < 0 || (l.Users > 0 && (l.Rate <= 0 || l.Concurrency > 0 || l.Replay())) {
 		errs = append(errs, fmt.Errorf("users(%d, qps=%g): want users >= 1 and qps > 0, without a concurrency or replay", l.Users, l.Rate))
+	}
+	if l.RampUp < 0 || (l.RampUp > 0 && l.Replay()) {
+		errs = append(errs, fmt.Errorf("ramp-up %s: want a duration >= 0, and none for a replay (it keeps the trace's own timing)", l.RampUp))
 	}
 	if l.MaxConcurrency < 0 {
 		errs = append(errs, fmt.Errorf("max concurrency must be >= 0, got %d", l.MaxConcurrency))

@@ -92,6 +92,7 @@ type LoadRecord struct {
 	MaxConcurrency int     `json:"max_concurrency,omitempty"`
 	ReplaySpeed    float64 `json:"replay_speed,omitempty"`
 	Users          int     `json:"users,omitempty"`
+	RampUpMS       int64   `json:"ramp_up_ms,omitempty"`
 }
 
 // SweepRecord is a Sweep, its search gate as written.
@@ -145,7 +146,7 @@ func RecordOf(scenario string, e *Experiment, key PointKey, index int) PointReco
 
 func loadRecord(l Load) LoadRecord {
 	return LoadRecord{Concurrency: l.Concurrency, Rate: l.Rate, Arrival: string(l.Arrival), Burstiness: l.Burstiness,
-		MaxConcurrency: l.MaxConcurrency, ReplaySpeed: l.ReplaySpeed, Users: l.Users}
+		MaxConcurrency: l.MaxConcurrency, ReplaySpeed: l.ReplaySpeed, Users: l.Users, RampUpMS: l.RampUp.Milliseconds()}
 }
 
 func sweepRecord(s *Sweep) *SweepRecord {
@@ -224,7 +225,8 @@ func (p PlanRecord) Experiment() (*Experiment, error) {
 
 func (l LoadRecord) load() Load {
 	return Load{Concurrency: l.Concurrency, Rate: l.Rate, Arrival: Arrival(l.Arrival), Burstiness: l.Burstiness,
-		MaxConcurrency: l.MaxConcurrency, ReplaySpeed: l.ReplaySpeed, Users: l.Users}
+		MaxConcurrency: l.MaxConcurrency, ReplaySpeed: l.ReplaySpeed, Users: l.Users,
+		RampUp: time.Duration(l.RampUpMS) * time.Millisecond}
 }
 
 func (r *SweepRecord) sweep() (*Sweep, error) {

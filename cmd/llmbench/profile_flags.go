@@ -36,10 +36,13 @@ type profileFlags struct {
 	RequestDistribution string  `default:"constant" enum:"constant,poisson,gamma" help:"Arrival process under --request-rate: constant (GenAI-Perf's), poisson or gamma."`
 	Burstiness          float64 `default:"1.0" help:"Gamma arrivals' shape: <1 burstier than Poisson, >1 more regular."`
 	MaxConcurrency      int     `help:"Cap on requests in flight under --request-rate (0: none)."`
-	RequestCount        int     `aliases:"num-requests" help:"Measured requests to send (default max(10, 2×load))."`
-	MeasurementInterval int     `short:"p" help:"Measure for this many milliseconds instead of a request count."`
-	WarmupRequestCount  int     `aliases:"num-warmup-requests" help:"Requests sent first and excluded from every metric (sessions, with --session-concurrency)."`
-	SessionFlags        `embed:""`
+	// The ramps are AIPerf's flags, in seconds.
+	ConcurrencyRampDuration float64 `help:"Start the --concurrency (or --session-concurrency) workers spread over this many seconds, so the load grows from 1 (AIPerf's flag)."`
+	RequestRateRampDuration float64 `help:"Raise --request-rate linearly from 0 over this many seconds (AIPerf's flag)."`
+	RequestCount            int     `aliases:"num-requests" help:"Measured requests to send (default max(10, 2×load))."`
+	MeasurementInterval     int     `short:"p" help:"Measure for this many milliseconds instead of a request count."`
+	WarmupRequestCount      int     `aliases:"num-warmup-requests" help:"Requests sent first and excluded from every metric (sessions, with --session-concurrency)."`
+	SessionFlags            `embed:""`
 
 	SyntheticInputTokensMean      int      `default:"550" aliases:"isl" help:"Mean synthetic prompt length."`
 	SyntheticInputTokensStddev    int      `help:"Standard deviation of the synthetic prompt length."`
@@ -173,6 +176,14 @@ func (c *profileFlags) validate() error {
 		return invalid("--fixed-schedule, --concurrency and --request-rate are mutually exclusive")
 	case c.MaxConcurrency < 0:
 		return invalid("--max-concurrency: got %d, want >= 0", c.MaxConcurrency)
+	case !(c.ConcurrencyRampDuration >= 0 && c.RequestRateRampDuration >= 0) || math.IsInf(c.ConcurrencyRampDuration+c.RequestRateRampDuration, 0):
+		return invalid("--concurrency-ramp-duration and --request-rate-ramp-duration: want seconds >= 0")
+	case c.RequestRateRampDuration > 0 && c.RequestRate == 0:
+		return invalid("--request-rate-ramp-duration needs --request-rate (use --concurrency-ramp-duration for a closed loop)")
+	case c.ConcurrencyRampDuration > 0 && c.RequestRate > 0:
+		return invalid("--concurrency-ramp-duration ramps a closed loop; with --request-rate use --request-rate-ramp-duration")
+	case (c.ConcurrencyRampDuration > 0 || c.RequestRateRampDuration > 0) && c.FixedSchedule:
+		return invalid("--fixed-schedule keeps the payload's own timing: no ramp")
 	case strings.ContainsAny(c.ProfileExportFile, `/\`) || c.ProfileExportFile == "" || strings.Trim(c.ProfileExportFile, ".") == "":
 		return invalid("--profile-export-file: got %q, want a bare file name (use --artifact-dir for the folder)", c.ProfileExportFile)
 	}
@@ -437,6 +448,7 @@ func (c *profileFlags) point() runtime.Point {
 	}
 	load := runtime.Load{Concurrency: c.Concurrency, Rate: c.RequestRate,
 		Arrival: runtime.Arrival(c.RequestDistribution), Burstiness: c.Burstiness, MaxConcurrency: c.MaxConcurrency}
+	load.RampUp = c.rampUp()
 	if c.FixedSchedule { // every entry once, at its timestamp
 		load.ReplaySpeed = 1
 		return runtime.Point{Load: load, Stop: runtime.Stop{Requests: c.RequestCount}, Warmup: c.WarmupRequestCount,
@@ -450,6 +462,16 @@ func (c *profileFlags) point() runtime.Point {
 		stop.Requests = max(10, 2*max(load.Concurrency, int(load.Rate+0.999))) // GenAI-Perf's default
 	}
 	return runtime.Point{Load: load, Stop: stop, Warmup: c.WarmupRequestCount, Seed: uint64(c.RandomSeed), Grace: runtimeGrace}
+}
+
+// rampUp is the ramp the flags ask for: the concurrency ramp for a
+// closed loop, the rate ramp for an open one.
+func (c *profileFlags) rampUp() time.Duration {
+	secs := c.ConcurrencyRampDuration
+	if c.RequestRate > 0 {
+		secs = c.RequestRateRampDuration
+	}
+	return time.Duration(secs * float64(time.Second))
 }
 
 // runtimeGrace is how long an interrupted point waits for requests in

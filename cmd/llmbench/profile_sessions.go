@@ -76,7 +76,7 @@ func (c *profileFlags) sessionPoint() runtime.Point {
 	if stop.Requests == 0 && stop.Sessions == 0 {
 		stop.Sessions = max(10, 2*s.SessionConcurrency)
 	}
-	return runtime.Point{Load: runtime.Load{Concurrency: s.SessionConcurrency}, Stop: stop,
+	return runtime.Point{Load: runtime.Load{Concurrency: s.SessionConcurrency, RampUp: c.rampUp()}, Stop: stop,
 		Warmup: c.WarmupRequestCount, Seed: uint64(c.RandomSeed), Grace: runtimeGrace}
 }
 
