@@ -83,3 +83,42 @@ func usersBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 	l := runtime.Load{Users: n, Rate: float64(qps), RampUp: up}
 	return newLoadValue(l, rampAttrs(up, starlark.StringDict{"users": integer(n), "qps": float(l.Rate)})), nil
 }
+
+// rankings(queries, passages, batch_size=1, entries=100, seed=0): query and
+// passage texts for a reranking endpoint (api="rankings", GenAI-Perf's
+// rankings endpoint type); each entry is one query with batch_size
+// passages (GenAI-Perf's --batch-size-text). queries and passages are
+// datasets: jsonl() files or synthetic() texts.
+func rankingsBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
+	var (
+		queries, passages starlark.Value
+		batch, entries    = 1, 100
+		seed              int
+	)
+	if err := unpack(b.Name(), args, kwargs, "queries", &queries, "passages", &passages,
+		"batch_size?", &batch, "entries?", &entries, "seed?", &seed); err != nil {
+		return nil, err
+	}
+	var parts [2]dataset.Source
+	for i, v := range []struct {
+		name  string
+		value starlark.Value
+	}{{"queries", queries}, {"passages", passages}} {
+		d, ok := v.value.(*datasetValue)
+		if !ok || d.converses() || d.kind == "rankings" {
+			return nil, paramErrorf(b.Name(), v.name, "got %s, want a dataset of single texts (jsonl() or synthetic())", v.value.Type())
+		}
+		parts[i] = d.src
+	}
+	for _, c := range []struct {
+		param    string
+		value, m int
+	}{{"batch_size", batch, 1}, {"entries", entries, 1}, {"seed", seed, 0}} {
+		if c.value < c.m {
+			return nil, paramErrorf(b.Name(), c.param, "got %d, want an int >= %d", c.value, c.m)
+		}
+	}
+	src := dataset.Rankings{Queries: parts[0], Passages: parts[1], BatchSize: batch, Entries: entries, Seed: uint64(seed)}
+	attrs := starlark.StringDict{"batch_size": integer(batch), "entries": integer(entries), "seed": integer(seed)}
+	return newDatasetValue("rankings", "", src, attrs), nil
+}

@@ -21,6 +21,7 @@ func universe() starlark.StringDict {
 		starlark.NewBuiltin("trace", traceBuiltin),
 		starlark.NewBuiltin("mix", mixBuiltin),
 		starlark.NewBuiltin("conversations", conversationsBuiltin),
+		starlark.NewBuiltin("rankings", rankingsBuiltin),
 		starlark.NewBuiltin("fixed", fixedBuiltin),
 		starlark.NewBuiltin("normal", normalBuiltin),
 		starlark.NewBuiltin("uniform", uniformBuiltin),

@@ -11,6 +11,7 @@ import (
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/dataset"
+	"github.com/llmbench/llmbench/transport"
 )
 
 // planLoad sets the experiment's dataset, load and sweep, refusing the
@@ -33,6 +34,9 @@ func (a *experimentArgs) planLoad(fn string, e *runtime.Experiment) error {
 	}
 	if err := conversationFits(e, load, data); err != nil {
 		return paramError(fn, "dataset", err)
+	}
+	if ranks := e.Endpoint.API == transport.Rankings; ranks != (data.kind == "rankings") {
+		return paramErrorf(fn, "dataset", `api="rankings" and a rankings(queries=, passages=) dataset go together, got api %q and %s`, e.Endpoint.API, data.src)
 	}
 	if e.Sessions > 0 && !data.converses() && !load.plan.Paced() {
 		return paramErrorf(fn, "sessions", "counts conversations, but %s is single-turn: use requests= or a conversations() dataset", data.src)

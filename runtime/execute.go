@@ -308,7 +308,7 @@ func Requests(e Endpoint, entries []dataset.Entry) []Request {
 	for i, en := range entries {
 		spec.Model = model(i)
 		reqs[i] = Request{
-			Body:      spec.Body(transport.Prompt{Text: en.Text, MaxTokens: en.MaxTokens, MinTokens: en.MinTokens}),
+			Body:      spec.Body(transport.Prompt{Text: en.Text, MaxTokens: en.MaxTokens, MinTokens: en.MinTokens, Passages: en.Passages}),
 			Text:      en.Text,
 			Words:     en.Words,
 			Component: en.Component,

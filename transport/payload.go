@@ -19,6 +19,7 @@ const (
 	Chat        API = "chat"
 	Completions API = "completions"
 	Embeddings  API = "embeddings"
+	Rankings    API = "rankings"
 	Responses   API = "responses"
 	Messages    API = "messages"
 	TGI         API = "tgi"
@@ -28,10 +29,10 @@ const (
 // ParseAPI accepts an endpoint type name as given by a user.
 func ParseAPI(s string) (API, error) {
 	switch a := API(s); a {
-	case Chat, Completions, Embeddings, Responses, Messages, TGI, KServe:
+	case Chat, Completions, Embeddings, Rankings, Responses, Messages, TGI, KServe:
 		return a, nil
 	}
-	return "", fmt.Errorf("unknown endpoint type %q, want chat, completions, embeddings, responses, messages, tgi or kserve", s)
+	return "", fmt.Errorf("unknown endpoint type %q, want chat, completions, embeddings, rankings, responses, messages, tgi or kserve", s)
 }
 
 // DefaultPath is the URL path GenAI-Perf uses for the API (for Responses
@@ -54,6 +55,8 @@ func (a API) DefaultPath(model string, stream bool) string {
 		return "/v1/completions"
 	case Embeddings:
 		return "/v1/embeddings"
+	case Rankings:
+		return "/v1/ranking"
 	case Responses:
 		return "/v1/responses"
 	case Messages:
@@ -93,6 +96,9 @@ type Prompt struct {
 	// History holds the earlier turns of a conversation, oldest first; the
 	// request asks for the answer to Text after them.
 	History []Exchange
+	// Passages are what a rankings request asks to rank against the query
+	// in Text.
+	Passages []string
 }
 
 // Exchange is one earlier turn of a conversation: what the user asked and
@@ -100,6 +106,12 @@ type Prompt struct {
 type Exchange struct {
 	User, Assistant string
 }
+
+// Scores reports whether the API answers with numbers, not text
+// (embedding vectors, ranking scores): no stream, no tokens, and a
+// request completes when its response arrives (GenAI-Perf measures only
+// request latency for them).
+func (a API) Scores() bool { return a == Embeddings || a == Rankings }
 
 // Conversational reports whether the API takes a conversation history:
 // chat, Responses and Messages carry role-tagged messages; completions,
@@ -123,8 +135,11 @@ type BodySpec struct {
 // Responses and Messages bodies have shapes of their own (agentBody), as
 // have TGI and KServe ones (generateBody).
 func (s BodySpec) Body(p Prompt) []byte {
-	if s.API == TGI || s.API == KServe {
+	switch s.API {
+	case TGI, KServe:
 		return s.generateBody(p)
+	case Rankings:
+		return s.rankingsBody(p)
 	}
 	var b bytes.Buffer
 	b.WriteByte('{')
@@ -193,6 +208,31 @@ func (s BodySpec) agentBody(w *objectWriter, p Prompt) {
 	case p.MaxTokens > 0:
 		w.raw("max_output_tokens", strconv.Itoa(p.MaxTokens))
 	}
+}
+
+// rankingsBody renders a NIM reranking request, GenAI-Perf's rankings
+// payload: {"query": {"text"}, "passages": [{"text"}...], "model", extra...}.
+func (s BodySpec) rankingsBody(p Prompt) []byte {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	w := &objectWriter{buf: &b, extra: s.Extra}
+	w.raw("query", `{"text":`+jsonString(p.Text)+`}`)
+	var passages strings.Builder
+	passages.WriteByte('[')
+	for i, t := range p.Passages {
+		if i > 0 {
+			passages.WriteByte(',')
+		}
+		passages.WriteString(`{"text":` + jsonString(t) + `}`)
+	}
+	passages.WriteByte(']')
+	w.raw("passages", passages.String())
+	w.raw("model", jsonString(s.Model))
+	for _, f := range s.Extra {
+		w.field(f.Key, string(f.Value))
+	}
+	b.WriteByte('}')
+	return b.Bytes()
 }
 
 // messages renders a conversation as role-tagged messages: the system

@@ -50,6 +50,7 @@ type profileFlags struct {
 	OutputTokensStddev            int      `help:"Standard deviation of the requested output length."`
 	OutputTokensMeanDeterministic bool     `help:"Also send min_tokens = max_tokens so the output length is fixed."`
 	NumDatasetEntries             int      `default:"100" aliases:"num-prompts" help:"Distinct prompts, cycled through."`
+	BatchSizeText                 int      `name:"batch-size-text" aliases:"batch-size" short:"b" default:"1" help:"Texts per request: passages per query with --endpoint-type rankings (GenAI-Perf's flag; other types take 1)."`
 	NumPrefixPrompts              int      `help:"Size of a pool of shared prefixes, one prepended to each prompt."`
 	PrefixPromptLength            int      `default:"100" help:"Length of each shared prefix."`
 	RandomSeed                    int      `help:"Seed for prompts and arrivals."`
@@ -186,6 +187,9 @@ func (c *profileFlags) validate() error {
 		return invalid("--fixed-schedule keeps the payload's own timing: no ramp")
 	case strings.ContainsAny(c.ProfileExportFile, `/\`) || c.ProfileExportFile == "" || strings.Trim(c.ProfileExportFile, ".") == "":
 		return invalid("--profile-export-file: got %q, want a bare file name (use --artifact-dir for the folder)", c.ProfileExportFile)
+	}
+	if c.BatchSizeText < 1 || (c.BatchSizeText > 1 && c.EndpointType != string(transport.Rankings)) {
+		return invalid("--batch-size-text: got %d, want 1, or more with --endpoint-type rankings (passages per query)", c.BatchSizeText)
 	}
 	if err := c.validateSessions(); err != nil {
 		return err
@@ -400,6 +404,8 @@ func (c *profileFlags) source() (dataset.Source, error) {
 func (c *profileFlags) prompts() (dataset.Source, error) {
 	path, isPayload := strings.CutPrefix(c.InputFile, "payload:")
 	switch {
+	case c.EndpointType == string(transport.Rankings):
+		return c.rankings()
 	case c.InputFile == "" && c.sessionMode():
 		return c.conversations(), nil
 	case c.InputFile == "":

@@ -37,8 +37,11 @@ func WriteConsole(w io.Writer, r *Run, s *metrics.Summary) error {
 
 // consoleTitle names the table after the endpoint type as GenAI-Perf does.
 func consoleTitle(r *Run) string {
-	if r.EndpointType == "embeddings" {
+	switch r.EndpointType {
+	case "embeddings":
 		return "NVIDIA GenAI-Perf | Embeddings Metrics"
+	case "rankings":
+		return "NVIDIA GenAI-Perf | Rankings Metrics"
 	}
 	return "NVIDIA GenAI-Perf | LLM Metrics"
 }

@@ -83,8 +83,8 @@ func outputFormat(endpointType string) string {
 	switch endpointType {
 	case "completions":
 		return "completions"
-	case "embeddings":
-		return "embeddings"
+	case "embeddings", "rankings":
+		return endpointType
 	}
 	return "chat_completions"
 }

@@ -87,6 +87,8 @@ func fullBody(r *Run, rec *metrics.Record) *object {
 	switch r.EndpointType {
 	case "embeddings":
 		o = (&object{}).set("object", "list").set("data", []any{})
+	case "rankings":
+		o = (&object{}).set("rankings", []any{})
 	case "completions":
 		choice := (&object{}).set("index", 0).set("text", rec.Output)
 		o = responseHead(rec, "text_completion").set("choices", []any{choice})

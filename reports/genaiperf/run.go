@@ -256,6 +256,8 @@ func (r *Run) endpointPath() string {
 		return "v1/completions"
 	case "embeddings":
 		return "v1/embeddings"
+	case "rankings":
+		return "v1/ranking"
 	case "responses", "messages": // llmbench's own types, beyond GenAI-Perf's
 		return "v1/" + r.EndpointType
 	case "generate", "huggingface_generate", "tgi": // the routes requests went to
@@ -290,7 +292,7 @@ func (r *Run) tokenizerName() string {
 
 // isLLM reports whether the endpoint produces text, and so has the token
 // metrics; embeddings only have latency, throughput and count.
-func (r *Run) isLLM() bool { return r.EndpointType != "embeddings" }
+func (r *Run) isLLM() bool { return r.EndpointType != "embeddings" && r.EndpointType != "rankings" }
 
 // hasGoodput reports whether goodput was asked for, which is what makes
 // GenAI-Perf print the Request Goodput row.

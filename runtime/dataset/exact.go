@@ -37,6 +37,9 @@ func WithTokenizer(src Source, tok Tokenizer) Source {
 	case Conversations:
 		s.Tokenizer = tok
 		return s
+	case Rankings:
+		s.Queries, s.Passages = WithTokenizer(s.Queries, tok), WithTokenizer(s.Passages, tok)
+		return s
 	case Trace:
 		s.Tokenizer = tok
 		return s
