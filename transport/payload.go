@@ -13,8 +13,9 @@ import (
 type API string
 
 // The supported APIs: OpenAI's chat, completions, embeddings and
-// Responses, Anthropic's Messages, Hugging Face TGI's generate and the
-// Triton / KServe v2 HTTP generate extension.
+// Responses, Anthropic's Messages, Hugging Face TGI's generate, the
+// Triton / KServe v2 HTTP generate extension and KServe v2 over gRPC
+// (Triton's GRPCInferenceService, GenAI-Perf's --service-kind triton).
 const (
 	Chat        API = "chat"
 	Completions API = "completions"
@@ -23,15 +24,16 @@ const (
 	Messages    API = "messages"
 	TGI         API = "tgi"
 	KServe      API = "kserve"
+	Triton      API = "triton"
 )
 
 // ParseAPI accepts an endpoint type name as given by a user.
 func ParseAPI(s string) (API, error) {
 	switch a := API(s); a {
-	case Chat, Completions, Embeddings, Responses, Messages, TGI, KServe:
+	case Chat, Completions, Embeddings, Responses, Messages, TGI, KServe, Triton:
 		return a, nil
 	}
-	return "", fmt.Errorf("unknown endpoint type %q, want chat, completions, embeddings, responses, messages, tgi or kserve", s)
+	return "", fmt.Errorf("unknown endpoint type %q, want chat, completions, embeddings, responses, messages, tgi, kserve or triton", s)
 }
 
 // DefaultPath is the URL path GenAI-Perf uses for the API (for Responses
@@ -114,6 +116,9 @@ type BodySpec struct {
 	Model  string
 	Stream bool
 	Extra  []Field
+	// Backend is the Triton backend a triton body is shaped for,
+	// TensorRTLLM ("" too) or VLLM; the other APIs ignore it.
+	Backend string
 }
 
 // Body renders the JSON request body for p, keys in GenAI-Perf's order
@@ -123,8 +128,11 @@ type BodySpec struct {
 // Responses and Messages bodies have shapes of their own (agentBody), as
 // have TGI and KServe ones (generateBody).
 func (s BodySpec) Body(p Prompt) []byte {
-	if s.API == TGI || s.API == KServe {
+	switch s.API {
+	case TGI, KServe:
 		return s.generateBody(p)
+	case Triton:
+		return s.tritonBody(p)
 	}
 	var b bytes.Buffer
 	b.WriteByte('{')

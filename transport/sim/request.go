@@ -20,6 +20,7 @@ const (
 	apiMessages  // Anthropic Messages, /v1/messages
 	apiTGI       // Hugging Face TGI, /generate and /generate_stream
 	apiKServe    // Triton / KServe v2, /v2/models/{model}/generate[_stream]
+	apiTriton    // KServe v2 over gRPC, Triton's GRPCInferenceService
 )
 
 // maxBodyBytes bounds a request body; long-context prompts fit easily.
