@@ -192,3 +192,10 @@ func appendInteger(raw []byte, dtype string, v json.RawMessage) ([]byte, error) 
 	}
 	return nil, fmt.Errorf("datatype %s is not one llmbench sends", dtype)
 }
+
+// CheckTritonBody reports whether a triton body decodes into a request,
+// so a scenario's extra fields are judged when it loads.
+func CheckTritonBody(body []byte, backend string) error {
+	_, err := tritonRequest(body, backend, false)
+	return err
+}
