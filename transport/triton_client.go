@@ -28,6 +28,11 @@ import (
 // client unseen.
 const streamsPerConn = 100
 
+// messageOverhead is what one message may hold beyond its text (the
+// response's names, shapes and parameters), so the text limit, not gRPC's
+// message limit, is what an answer over MaxResponseSize meets.
+const messageOverhead = 64 << 10
+
 // maxTritonConns bounds the connection pool.
 const maxTritonConns = 64
 
@@ -80,7 +85,7 @@ func dialTriton(t TritonTarget, skipVerify bool, maxMsg int64) (*grpc.ClientConn
 		creds = credentials.NewTLS(&tls.Config{InsecureSkipVerify: skipVerify}) //nolint:gosec // opt-in
 	}
 	conn, err := grpc.NewClient(t.Addr, grpc.WithTransportCredentials(creds), grpc.WithUserAgent("llmbench"),
-		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(int(min(maxMsg, math.MaxInt32)))))
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(int(min(maxMsg+messageOverhead, math.MaxInt32)))))
 	if err != nil {
 		return nil, fmt.Errorf("triton %s: %w", t.URL(), err)
 	}
@@ -176,7 +181,11 @@ func (c *TritonClient) stream(call *tritonCall, req *tritonpb.ModelInferRequest,
 			return
 		}
 		call.heard()
-		if final, f := st.streamed(&m, at, rec); final || f != nil {
+		final, f := st.streamed(&m, at, rec)
+		if f == nil && final {
+			f = st.ended(rec) // the final response: complete, unless nothing came before
+		}
+		if final || f != nil {
 			rec.Done, rec.Err = at, f
 			return
 		}
