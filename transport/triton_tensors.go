@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"strconv"
 
@@ -83,8 +82,8 @@ func tritonRequest(body []byte, backend string, stream bool) (*tritonpb.ModelInf
 		req.Inputs = append(req.Inputs, tensor)
 		req.RawInputContents = append(req.RawInputContents, raw)
 	}
-	if _, err := dec.Token(); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("triton body: %w", err)
+	if t, err := dec.Token(); err != nil || t != json.Delim('}') {
+		return nil, errors.New("triton body: the object is not closed")
 	}
 	return req, nil
 }
@@ -99,6 +98,9 @@ func tritonTensor(name string, elems []json.RawMessage, backend string) (*triton
 	dtype, ok := tritonDatatypes[name]
 	if !ok {
 		dtype = jsonDatatype(elems[0])
+	}
+	if dtype == "" {
+		return nil, nil, fmt.Errorf("element 0: want a string, a number or true/false, got %s", elems[0])
 	}
 	var raw []byte
 	for i, e := range elems {
@@ -116,11 +118,11 @@ func tritonTensor(name string, elems []json.RawMessage, backend string) (*triton
 
 // jsonDatatype is the type of a tensor known by its values only: text is
 // BYTES, true/false BOOL, a whole number INT32 (INT64 when it does not
-// fit), any other number FP32.
+// fit), any other number FP32; "" for a value no element can be.
 func jsonDatatype(v json.RawMessage) string {
 	switch {
-	case len(v) == 0:
-		return "BYTES"
+	case len(v) == 0 || v[0] == '{' || v[0] == '[' || v[0] == 'n':
+		return "" // an object, a list or null: no tensor element
 	case v[0] == '"':
 		return "BYTES"
 	case v[0] == 't' || v[0] == 'f':
