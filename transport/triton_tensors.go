@@ -23,7 +23,7 @@ var tritonDatatypes = map[string]string{
 	"top_p": "FP32", "temperature": "FP32", "length_penalty": "FP32", "repetition_penalty": "FP32",
 	"presence_penalty": "FP32", "frequency_penalty": "FP32",
 	"random_seed": "UINT64",
-	"stream": "BOOL", "exclude_input_in_output": "BOOL", "return_log_probs": "BOOL",
+	"stream":      "BOOL", "exclude_input_in_output": "BOOL", "return_log_probs": "BOOL",
 	"return_context_logits": "BOOL", "return_generation_logits": "BOOL",
 }
 
