@@ -50,6 +50,7 @@ type TritonClient struct {
 	next    atomic.Uint32
 	md      metadata.MD
 	readers sync.Pool
+	cache   requestCache
 }
 
 // NewTritonClient validates cfg (URL as ParseTritonURL reads it) and
@@ -124,7 +125,7 @@ func (c *TritonClient) stub() tritonpb.GRPCInferenceServiceClient {
 // Client.Send does: Sent, Chunks, Output, Done and, on failure, Err.
 // Triton reports no usage. It never returns an error: every fault is data.
 func (c *TritonClient) Send(ctx context.Context, body []byte, rec *metrics.Record) {
-	req, err := tritonRequest(body, c.cfg.Backend, c.cfg.Stream)
+	req, err := c.cache.get(body, c.cfg.Backend, c.cfg.Stream)
 	if err != nil {
 		rec.Sent = c.clock.Now()
 		rec.Done, rec.Err = rec.Sent, fail(metrics.ErrMalformed, 0, "request "+err.Error())

@@ -130,3 +130,16 @@ func TestParseTritonURL(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkTritonRequestDecode measures what turning a pre-rendered
+// body into its ModelInferRequest costs each request (a 550-word prompt,
+// GenAI-Perf's default length).
+func BenchmarkTritonRequestDecode(b *testing.B) {
+	body := BodySpec{API: Triton, Model: "ensemble", Stream: true}.Body(Prompt{Text: strings.Repeat("word ", 550), MaxTokens: 256})
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := tritonRequest(body, TensorRTLLM, true); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
