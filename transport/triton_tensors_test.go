@@ -143,3 +143,20 @@ func BenchmarkTritonRequestDecode(b *testing.B) {
 		}
 	}
 }
+
+// The decode cache tells bodies apart by where they lie and keeps them:
+// each body gets its own request, decoded once.
+func TestTritonRequestCache(t *testing.T) {
+	var c requestCache
+	a := []byte(`{"model":"a","text_input":["x"]}`)
+	b := []byte(`{"model":"b","text_input":["x"]}`)
+	ra, _ := c.get(a, TensorRTLLM, true)
+	rb, _ := c.get(b, TensorRTLLM, true)
+	again, _ := c.get(a, TensorRTLLM, true)
+	if ra.GetModelName() != "a" || rb.GetModelName() != "b" || again != ra || c.n.Load() != 2 {
+		t.Errorf("models %q %q, cached again %v, %d entries", ra.GetModelName(), rb.GetModelName(), again == ra, c.n.Load())
+	}
+	if _, err := c.get([]byte(`{"model":"c","text_input":"x"}`), TensorRTLLM, true); err == nil || c.n.Load() != 2 {
+		t.Errorf("a bad body: %v, %d entries (not cached)", err, c.n.Load())
+	}
+}
