@@ -25,12 +25,12 @@ func newTritonInputs(r *tritonpb.ModelInferRequest) tritonInputs {
 	return in
 }
 
-// raw is input i's raw contents, nil when it came typed.
-func (in tritonInputs) raw(i int) []byte {
+// raw is input i's raw contents; ok is false when it came typed.
+func (in tritonInputs) raw(i int) (raw []byte, ok bool) {
 	if raws := in.r.GetRawInputContents(); i < len(raws) {
-		return raws[i]
+		return raws[i], true
 	}
-	return nil
+	return nil, false
 }
 
 // text is the first element of a BYTES input; ok is false when absent.
@@ -42,8 +42,8 @@ func (in tritonInputs) text(name string) (s string, ok bool, err error) {
 	if t := in.r.GetInputs()[i]; t.GetDatatype() != "BYTES" {
 		return "", true, fmt.Errorf("input '%s' has datatype %s, want BYTES", name, t.GetDatatype())
 	}
-	raw := in.raw(i)
-	if raw == nil {
+	raw, isRaw := in.raw(i)
+	if !isRaw {
 		b := in.r.GetInputs()[i].GetContents().GetBytesContents()
 		if len(b) == 0 {
 			return "", true, fmt.Errorf("input '%s' has no element", name)
@@ -66,10 +66,11 @@ func (in tritonInputs) integer(name string) (*int, error) {
 		return nil, fmt.Errorf("input '%s' has datatype %s, want INT32", name, t.GetDatatype())
 	}
 	var n int
-	switch raw, typed := in.raw(i), in.r.GetInputs()[i].GetContents().GetIntContents(); {
-	case raw != nil && len(raw) >= 4:
+	raw, isRaw := in.raw(i)
+	switch typed := in.r.GetInputs()[i].GetContents().GetIntContents(); {
+	case isRaw && len(raw) >= 4:
 		n = int(int32(binary.LittleEndian.Uint32(raw)))
-	case raw == nil && len(typed) > 0:
+	case !isRaw && len(typed) > 0:
 		n = int(typed[0])
 	default:
 		return nil, fmt.Errorf("input '%s' has no element", name)
@@ -86,10 +87,11 @@ func (in tritonInputs) boolean(name string) (bool, error) {
 	if t := in.r.GetInputs()[i]; t.GetDatatype() != "BOOL" {
 		return false, fmt.Errorf("input '%s' has datatype %s, want BOOL", name, t.GetDatatype())
 	}
-	switch raw, typed := in.raw(i), in.r.GetInputs()[i].GetContents().GetBoolContents(); {
-	case raw != nil && len(raw) >= 1:
+	raw, isRaw := in.raw(i)
+	switch typed := in.r.GetInputs()[i].GetContents().GetBoolContents(); {
+	case isRaw && len(raw) >= 1:
 		return raw[0] != 0, nil
-	case raw == nil && len(typed) > 0:
+	case !isRaw && len(typed) > 0:
 		return typed[0], nil
 	}
 	return false, fmt.Errorf("input '%s' has no element", name)
