@@ -30,9 +30,8 @@ type endpointValue struct {
 // endpoint(url, model, api="chat", stream=True, headers={}, extra={},
 // tokenizer=None, token_count="auto", timeout="10m", server_metrics=[],
 // insecure=False, model_selection="round_robin", idle_timeout=0,
-// max_response_size="256MiB", max_sse_line_size="16MiB", backend=None)
-// describes where
-// requests go and how they are shaped (SPEC §5). url is a string or a sim(...)
+// max_response_size="256MiB", max_sse_line_size="16MiB",
+// session_header=None, backend=None) describes where requests go and how they are shaped (SPEC §5). url is a string or a sim(...)
 // value; model is a name or a list of names the requests are spread over
 // by model_selection, as GenAI-Perf's -m a b --model-selection-strategy.
 func endpointBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {

@@ -105,7 +105,7 @@ type Exchange struct {
 
 // Conversational reports whether the API takes a conversation history:
 // chat, Responses and Messages carry role-tagged messages; completions,
-// embeddings, TGI and KServe take one flat prompt.
+// embeddings, TGI, KServe and Triton take one flat prompt.
 func (a API) Conversational() bool {
 	return a == Chat || a == Responses || a == Messages
 }
