@@ -4,10 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net"
-	"sync"
 
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/peer"
 
 	"github.com/llmbench/llmbench/transport/tritonpb"
 )
@@ -18,8 +16,7 @@ import (
 // HTTP one (same queue, prefill, decode timing and faults).
 type tritonServer struct {
 	tritonpb.UnimplementedGRPCInferenceServiceServer
-	s     *Server
-	conns *connTracker
+	s *Server
 }
 
 // startGRPC listens on cfg.GRPCAddr and serves the gRPC API until Close.
@@ -29,10 +26,9 @@ func (s *Server) startGRPC() error {
 		return fmt.Errorf("sim: listen on %s (grpc): %w", s.cfg.GRPCAddr, err)
 	}
 	s.grpcURL = "grpc://" + ln.Addr().String()
-	tracker := &connTracker{Listener: ln, conns: map[string]net.Conn{}}
 	s.grpc = grpc.NewServer()
-	tritonpb.RegisterGRPCInferenceServiceServer(s.grpc, &tritonServer{s: s, conns: tracker})
-	go func() { _ = s.grpc.Serve(tracker) }()
+	tritonpb.RegisterGRPCInferenceServiceServer(s.grpc, &tritonServer{s: s})
+	go func() { _ = s.grpc.Serve(ln) }()
 	return nil
 }
 
@@ -54,54 +50,4 @@ func (t *tritonServer) ServerReady(context.Context, *tritonpb.ServerReadyRequest
 // StrictModel, as Triton knows only the models it loaded.
 func (t *tritonServer) ModelReady(_ context.Context, r *tritonpb.ModelReadyRequest) (*tritonpb.ModelReadyResponse, error) {
 	return &tritonpb.ModelReadyResponse{Ready: !t.s.cfg.StrictModel || r.GetName() == t.s.cfg.Model}, nil
-}
-
-// connTracker is the gRPC listener, remembering each accepted connection
-// by its peer address so an injected reset can cut the TCP connection a
-// stream runs on, as when a server process or a proxy dies mid-stream.
-type connTracker struct {
-	net.Listener
-	mu    sync.Mutex
-	conns map[string]net.Conn
-}
-
-func (l *connTracker) Accept() (net.Conn, error) {
-	c, err := l.Listener.Accept()
-	if err != nil {
-		return nil, err
-	}
-	l.mu.Lock()
-	l.conns[c.RemoteAddr().String()] = c
-	l.mu.Unlock()
-	return &trackedConn{Conn: c, l: l}, nil
-}
-
-// reset closes the connection a stream of ctx runs on with SO_LINGER 0,
-// so the client gets an RST.
-func (l *connTracker) reset(ctx context.Context) {
-	p, ok := peer.FromContext(ctx)
-	if !ok {
-		return
-	}
-	l.mu.Lock()
-	c := l.conns[p.Addr.String()]
-	l.mu.Unlock()
-	if tcp, ok := c.(*net.TCPConn); ok {
-		_ = tcp.SetLinger(0)
-	}
-	if c != nil {
-		_ = c.Close()
-	}
-}
-
-type trackedConn struct {
-	net.Conn
-	l *connTracker
-}
-
-func (c *trackedConn) Close() error {
-	c.l.mu.Lock()
-	delete(c.l.conns, c.RemoteAddr().String())
-	c.l.mu.Unlock()
-	return c.Conn.Close()
 }

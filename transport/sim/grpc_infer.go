@@ -27,7 +27,7 @@ func (t *tritonServer) ModelInfer(ctx context.Context, r *tritonpb.ModelInferReq
 	defer t.s.inflight.Done()
 	ctx, stop := t.s.jobContext(ctx)
 	defer stop()
-	j, refused := t.admit(ctx, r)
+	j, refused := t.admit(ctx, r, func() {})
 	if refused != nil {
 		return nil, refused.Err()
 	}
@@ -35,7 +35,7 @@ func (t *tritonServer) ModelInfer(ctx context.Context, r *tritonpb.ModelInferReq
 	sink := newTritonSink(j, r, true, func(resp *tritonpb.ModelInferResponse) error { out = resp; return nil })
 	switch o := j.run(sink); {
 	case o == outcomeReset:
-		return nil, status.Error(codes.Unavailable, "sim: connection reset")
+		return nil, status.Error(codes.Unavailable, errReset)
 	case o == outcomeCanceled:
 		t.s.count(o)
 		return nil, status.Error(codes.Canceled, "sim: request abandoned")
@@ -45,9 +45,15 @@ func (t *tritonServer) ModelInfer(ctx context.Context, r *tritonpb.ModelInferReq
 	return out, nil
 }
 
+// errReset is the status message of a stream the sim cut mid-answer.
+const errReset = "sim: stream reset mid-answer"
+
 // ModelStreamInfer answers every request sent on the stream, each as its
 // own job (so requests on one stream run at once, as Triton's do), with
 // one response per token and a last response marked triton_final_response.
+// An injected reset ends the whole stream abnormally (status Unavailable,
+// what a client sees when the server's connection dies), cutting only the
+// requests on that stream, not the others sharing the HTTP/2 connection.
 func (t *tritonServer) ModelStreamInfer(stream tritonpb.GRPCInferenceService_ModelStreamInferServer) error {
 	if !t.s.enter() {
 		return status.Error(codes.Unavailable, "sim: server is closing")
@@ -55,30 +61,95 @@ func (t *tritonServer) ModelStreamInfer(stream tritonpb.GRPCInferenceService_Mod
 	defer t.s.inflight.Done()
 	ctx, stop := t.s.jobContext(stream.Context())
 	defer stop()
-	var mu sync.Mutex
-	send := func(m *tritonpb.ModelStreamInferResponse) error {
-		mu.Lock()
-		defer mu.Unlock()
-		return stream.Send(m)
-	}
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	for {
-		r, err := stream.Recv()
+	st := &simStream{stream: stream, cut: make(chan struct{}), stop: stop}
+	received := make(chan error, 1)
+	go func() { // Recv in its own goroutine, so a reset need not wait for the client
+		for {
+			r, err := stream.Recv()
+			if err != nil {
+				received <- err
+				return
+			}
+			if !st.start(func() { t.streamOne(ctx, r, st) }) {
+				return
+			}
+		}
+	}()
+	select {
+	case err := <-received:
+		st.end()
 		if errors.Is(err, io.EOF) {
-			return nil
+			err = nil
 		}
-		if err != nil {
-			return err
+		if st.wasCut() {
+			return status.Error(codes.Unavailable, errReset)
 		}
-		wg.Go(func() { t.streamOne(ctx, r, send) })
+		return err
+	case <-st.cut:
+		st.end()
+		return status.Error(codes.Unavailable, errReset)
+	}
+}
+
+// simStream is one ModelStreamInfer stream's shared state: sends are
+// serialized, jobs are started until the stream ends, and a reset cuts it.
+type simStream struct {
+	stream tritonpb.GRPCInferenceService_ModelStreamInferServer
+	mu     sync.Mutex // guards sends, ended and the start of jobs
+	ended  bool
+	jobs   sync.WaitGroup
+	cut    chan struct{}
+	once   sync.Once
+	stop   func()
+}
+
+func (s *simStream) send(m *tritonpb.ModelStreamInferResponse) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.stream.Send(m)
+}
+
+// start runs job unless the stream has ended.
+func (s *simStream) start(job func()) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ended {
+		return false
+	}
+	s.jobs.Go(job)
+	return true
+}
+
+// end starts no more jobs and waits for the running ones.
+func (s *simStream) end() {
+	s.mu.Lock()
+	s.ended = true
+	s.mu.Unlock()
+	s.jobs.Wait()
+}
+
+// reset cuts the stream: its jobs stop and the handler fails it.
+func (s *simStream) reset() {
+	s.once.Do(func() {
+		close(s.cut)
+		s.stop()
+	})
+}
+
+func (s *simStream) wasCut() bool {
+	select {
+	case <-s.cut:
+		return true
+	default:
+		return false
 	}
 }
 
 // streamOne runs one request of a stream; a refusal is the stream's
 // error_message, as Triton reports a failed request on a stream.
-func (t *tritonServer) streamOne(ctx context.Context, r *tritonpb.ModelInferRequest, send func(*tritonpb.ModelStreamInferResponse) error) {
-	j, refused := t.admit(ctx, r)
+func (t *tritonServer) streamOne(ctx context.Context, r *tritonpb.ModelInferRequest, st *simStream) {
+	send := st.send
+	j, refused := t.admit(ctx, r, st.reset)
 	if refused != nil {
 		_ = send(&tritonpb.ModelStreamInferResponse{ErrorMessage: refused.Message(),
 			InferResponse: &tritonpb.ModelInferResponse{ModelName: r.GetModelName(), Id: r.GetId()}})
@@ -95,8 +166,8 @@ func (t *tritonServer) streamOne(ctx context.Context, r *tritonpb.ModelInferRequ
 // admit decodes and checks a request and draws its fault, as the HTTP
 // inference handler does; a refused request (bad input, unknown model
 // under StrictModel, an injected 429 or 500) gets a status instead of a
-// job. A reset cuts the connection the request came on.
-func (t *tritonServer) admit(ctx context.Context, r *tritonpb.ModelInferRequest) (*job, *status.Status) {
+// job. An injected reset calls abort.
+func (t *tritonServer) admit(ctx context.Context, r *tritonpb.ModelInferRequest, abort func()) (*job, *status.Status) {
 	s := t.s
 	s.stats.requests.Add(1)
 	seq := s.seq.Add(1)
@@ -117,7 +188,7 @@ func (t *tritonServer) admit(ctx context.Context, r *tritonpb.ModelInferRequest)
 		return nil, status.New(codes.InvalidArgument, err.Error())
 	}
 	j := s.newJob(ctx, nil, seq, req, forced, isForced)
-	j.abort = func() { t.conns.reset(ctx) }
+	j.abort = abort
 	switch j.fault {
 	case fault429:
 		s.stats.status429.Add(1)
