@@ -205,3 +205,32 @@ def main(ctx):
 		}
 	}
 }
+
+// A Triton run's raw export, imported by `llmbench report`, recomputes
+// the run's own figures (chunks counted as the run counted them).
+func TestReportImportsTritonExport(t *testing.T) {
+	dir := t.TempDir()
+	r := runCLI(t, dir, "profile", "-m", "ensemble", "--service-kind", "triton", "-u", "sim://?itl=1ms&ttft=5ms", "--streaming",
+		"--request-count", "6", "--output-tokens-mean", "5", "--synthetic-input-tokens-mean", "10")
+	if r.code != 0 {
+		t.Fatalf("profile: exit %d\n%s", r.code, r.stderr)
+	}
+	run := filepath.Join(dir, "artifacts", "ensemble-triton-tensorrtllm-concurrency1")
+	imported := filepath.Join(dir, "imported")
+	if err := os.MkdirAll(imported, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(imported, "profile_export.json"), []byte(readFile(t, filepath.Join(run, "profile_export.json"))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = runCLI(t, dir, "report", filepath.Join(imported, "profile_export.json"), "--token-count", "chunks")
+	if r.code != 0 {
+		t.Fatalf("report: exit %d\n%s", r.code, r.stderr)
+	}
+	want, got := genaiPerfJSON(t, run), genaiPerfJSON(t, filepath.Join(imported, "llmbench-report"))
+	for _, metric := range []string{"request_count", "output_sequence_length", "time_to_first_token", "inter_token_latency", "request_latency"} {
+		if want[metric]["avg"] != got[metric]["avg"] {
+			t.Errorf("%s avg: imported %v, run %v", metric, got[metric]["avg"], want[metric]["avg"])
+		}
+	}
+}
