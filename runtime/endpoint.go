@@ -28,6 +28,9 @@ type Endpoint struct {
 	Path   string
 	API    transport.API
 	Stream bool
+	// Backend is the Triton backend whose inputs an api="triton" request
+	// carries: transport.TensorRTLLM ("" too) or transport.VLLM.
+	Backend string
 	// Model is the model requests name. With Models set it is Models[0],
 	// the name GenAI-Perf gives the artifact folder and the tokenizer
 	// default.
@@ -99,6 +102,10 @@ func (e Endpoint) modelPicker() func(i int) string {
 
 // ErrUnreachable marks a target that did not accept a connection.
 var ErrUnreachable = failure.New(failure.Run, errors.New("target unreachable"))
+
+// IsTriton reports an endpoint speaking Triton's KServe v2 gRPC API, whose
+// artifacts (inputs.json, the raw export) take Triton's shapes.
+func (e Endpoint) IsTriton() bool { return e.API == transport.Triton }
 
 // IsSim reports whether the endpoint targets the in-process simulator.
 func (e Endpoint) IsSim() bool { return strings.HasPrefix(e.URL, "sim://") }

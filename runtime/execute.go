@@ -101,7 +101,7 @@ func Execute(ctx context.Context, job Job) (*Outcome, error) {
 	}
 	defer stop()
 	clock := transport.NewClock()
-	client, err := transport.NewClient(clientConfig(job, base), clock)
+	client, err := newSender(job, base, clock)
 	if err != nil {
 		return nil, failure.New(failure.Input, err) // an endpoint URL or setting the client cannot use
 	}
@@ -262,6 +262,9 @@ func (c *ComponentAccumulators) Summaries() []ComponentSummary {
 // resolve turns the endpoint into a base URL that answers, starting the
 // simulator for sim://. stop releases whatever was started.
 func resolve(e Endpoint) (base string, stop func(), err error) {
+	if e.API == transport.Triton {
+		return resolveTriton(e)
+	}
 	if !e.IsSim() {
 		base = BaseURL(e.URL)
 		return base, func() {}, preflight(base)
@@ -291,7 +294,7 @@ func clientConfig(job Job, base string) transport.Config {
 		}
 	}
 	return transport.Config{
-		URL: base, Path: e.Path, API: e.API, Stream: e.Stream, Model: e.Model, Headers: e.Headers, SessionHeader: e.SessionHeader,
+		URL: base, Path: e.Path, API: e.API, Stream: e.Stream, Model: e.Model, Backend: e.Backend, Headers: e.Headers, SessionHeader: e.SessionHeader,
 		Timeout: e.Timeout, IdleTimeout: e.IdleTimeout, MaxConns: conns, Insecure: e.Insecure,
 		MaxResponseSize: e.MaxResponseSize, MaxSSELineSize: e.MaxSSELineSize,
 	}
@@ -302,7 +305,7 @@ func clientConfig(job Job, base string) transport.Config {
 // Endpoint.Models), so inputs.json and the raw export show which model
 // every request asked for.
 func Requests(e Endpoint, entries []dataset.Entry) []Request {
-	spec := transport.BodySpec{API: e.API, Stream: e.Stream, Extra: e.Extra}
+	spec := transport.BodySpec{API: e.API, Stream: e.Stream, Extra: e.Extra, Backend: e.Backend}
 	model := e.modelPicker()
 	reqs := make([]Request, len(entries))
 	for i, en := range entries {

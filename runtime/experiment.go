@@ -412,10 +412,10 @@ func (e *Experiment) job(spec PointSpec) (Job, error) {
 	if err != nil {
 		return Job{}, failure.New(failure.Input, err)
 	}
-	if mode == ByUsage && (e.Endpoint.API == transport.KServe || e.Endpoint.API == transport.Rankings) && (e.Endpoint.TokenCount == "" || e.Endpoint.TokenCount == "auto") {
-		// Triton's generate responses report no usage: auto without a
-		// tokenizer counts chunks, as usage would fall back to on every
-		// request.
+	if mode == ByUsage && (e.Endpoint.API == transport.KServe || e.Endpoint.API == transport.Triton || e.Endpoint.API == transport.Rankings) && (e.Endpoint.TokenCount == "" || e.Endpoint.TokenCount == "auto") {
+		// Triton's responses (HTTP generate, gRPC) and rankings report no
+		// usage: auto without a tokenizer counts chunks, as usage would
+		// fall back to on every request.
 		mode = ByChunks
 	}
 	ep := e.Endpoint

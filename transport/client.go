@@ -36,6 +36,9 @@ type Config struct {
 	// Model names the model in KServe's default path
 	// (v2/models/{model}/generate); the other APIs name it in the body.
 	Model string
+	// Backend is the Triton backend (TensorRTLLM or VLLM) a triton
+	// request's tensors are shaped for; the other APIs ignore it.
+	Backend string
 	// Headers are sent with every request (Authorization and friends).
 	Headers []Header
 	// SessionHeader, when set, names a header that carries each

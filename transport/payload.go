@@ -13,8 +13,9 @@ import (
 type API string
 
 // The supported APIs: OpenAI's chat, completions, embeddings and
-// Responses, Anthropic's Messages, Hugging Face TGI's generate and the
-// Triton / KServe v2 HTTP generate extension.
+// Responses, Anthropic's Messages, Hugging Face TGI's generate, the
+// Triton / KServe v2 HTTP generate extension and KServe v2 over gRPC
+// (Triton's GRPCInferenceService, GenAI-Perf's --service-kind triton).
 const (
 	Chat        API = "chat"
 	Completions API = "completions"
@@ -24,15 +25,16 @@ const (
 	Messages    API = "messages"
 	TGI         API = "tgi"
 	KServe      API = "kserve"
+	Triton      API = "triton"
 )
 
 // ParseAPI accepts an endpoint type name as given by a user.
 func ParseAPI(s string) (API, error) {
 	switch a := API(s); a {
-	case Chat, Completions, Embeddings, Rankings, Responses, Messages, TGI, KServe:
+	case Chat, Completions, Embeddings, Rankings, Responses, Messages, TGI, KServe, Triton:
 		return a, nil
 	}
-	return "", fmt.Errorf("unknown endpoint type %q, want chat, completions, embeddings, rankings, responses, messages, tgi or kserve", s)
+	return "", fmt.Errorf("unknown endpoint type %q, want chat, completions, embeddings, rankings, responses, messages, tgi, kserve or triton", s)
 }
 
 // DefaultPath is the URL path GenAI-Perf uses for the API (for Responses
@@ -115,7 +117,7 @@ func (a API) Scores() bool { return a == Embeddings || a == Rankings }
 
 // Conversational reports whether the API takes a conversation history:
 // chat, Responses and Messages carry role-tagged messages; completions,
-// embeddings, TGI and KServe take one flat prompt.
+// embeddings, TGI, KServe and Triton take one flat prompt.
 func (a API) Conversational() bool {
 	return a == Chat || a == Responses || a == Messages
 }
@@ -126,6 +128,9 @@ type BodySpec struct {
 	Model  string
 	Stream bool
 	Extra  []Field
+	// Backend is the Triton backend a triton body is shaped for,
+	// TensorRTLLM ("" too) or VLLM; the other APIs ignore it.
+	Backend string
 }
 
 // Body renders the JSON request body for p, keys in GenAI-Perf's order
@@ -140,6 +145,8 @@ func (s BodySpec) Body(p Prompt) []byte {
 		return s.generateBody(p)
 	case Rankings:
 		return s.rankingsBody(p)
+	case Triton:
+		return s.tritonBody(p)
 	}
 	var b bytes.Buffer
 	b.WriteByte('{')

@@ -22,14 +22,14 @@ import (
 // and derives each sweep point from a copy with the swept flag changed.
 type profileFlags struct {
 	Model        []string `short:"m" required:"" sep:"none" help:"Model name(s) to benchmark; with several (-m a b), each prompt names one of them."`
-	URL          string   `short:"u" default:"localhost:8000" help:"Server as host:port (GenAI-Perf style), a full http(s) URL, or sim:// for the built-in simulator (sim://?max_batch=8&itl=5ms)."`
-	EndpointType string   `default:"chat" help:"Endpoint type: GenAI-Perf's chat, completions, embeddings, generate (Triton's HTTP generate extension, v2/models/{model}/generate[_stream]) or huggingface_generate (TGI, /generate[_stream]), or llmbench's responses (OpenAI Responses, /v1/responses), messages (Anthropic Messages, /v1/messages) or tgi (as huggingface_generate)."`
+	URL          string   `short:"u" default:"localhost:8000" help:"Server as host:port (GenAI-Perf style), a full http(s) URL, or sim:// for the built-in simulator (sim://?max_batch=8&itl=5ms). Under --service-kind triton: host:port or grpc(s)://host:port of Triton's gRPC port, localhost:8001 by default."`
+	EndpointType string   `default:"chat" help:"Endpoint type: GenAI-Perf's chat, completions, embeddings, generate (Triton's HTTP generate extension, v2/models/{model}/generate[_stream]), huggingface_generate (TGI, /generate[_stream]) or kserve (Triton's KServe v2 gRPC API, as --service-kind triton), or llmbench's responses (OpenAI Responses, /v1/responses), messages (Anthropic Messages, /v1/messages) or tgi (as huggingface_generate)."`
 	Endpoint     string   `help:"Custom URL path, overriding the endpoint type's default."`
 	Streaming    bool     `help:"Ask for streamed (SSE) responses."`
 
 	ModelSelectionStrategy string `default:"round_robin" enum:"round_robin,random" help:"How prompts get their model when -m names several: round_robin (prompt i gets model i mod n) or random (uniform, seeded by --random-seed)."`
-	ServiceKind            string `default:"openai" help:"GenAI-Perf's service kind. Only openai (OpenAI-compatible HTTP) is built; triton, tensorrtllm_engine and dynamic_grpc are refused."`
-	Backend                string `help:"GenAI-Perf's Triton backend, tensorrtllm or vllm: recorded in input_config; it shapes no request, since only --service-kind openai is built."`
+	ServiceKind            string `default:"openai" help:"GenAI-Perf's service kind: openai (OpenAI-compatible HTTP) or triton (Triton's KServe v2 gRPC API, ModelStreamInfer with --streaming); tensorrtllm_engine and dynamic_grpc are refused."`
+	Backend                string `help:"GenAI-Perf's Triton backend under --service-kind triton: tensorrtllm (default; text_input, max_tokens, min_length tensors) or vllm (text_input and sampling_parameters)."`
 
 	Concurrency         int     `help:"Closed loop: keep exactly N requests in flight (default 1)."`
 	RequestRate         float64 `help:"Open loop: send this many requests per second."`
@@ -150,6 +150,7 @@ func (c *profileFlags) validate() error {
 	if err := checkServiceKind(c.ServiceKind); err != nil {
 		return err
 	}
+	c.tritonDefaults()
 	switch {
 	case c.Backend != "" && c.Backend != "tensorrtllm" && c.Backend != "vllm":
 		return invalid("--backend: got %q, want tensorrtllm or vllm", c.Backend)
@@ -222,6 +223,12 @@ func (c *profileFlags) validateValues() error {
 			return invalid("--request-rate %g: %d requests would take %.3g s, more than a day; raise the rate or lower --request-count", c.RequestRate, p.Stop.Requests+p.Warmup, secs)
 		}
 	}
+	if c.triton() && !strings.HasPrefix(c.URL, "sim://") {
+		if _, err := transport.ParseTritonURL(c.URL); err != nil {
+			return invalid("--url: %w", err)
+		}
+		return nil
+	}
 	return checkURL(c.URL)
 }
 
@@ -265,33 +272,54 @@ func checkURL(raw string) error {
 // notBuilt says, per GenAI-Perf service kind llmbench does not speak, what
 // is missing and what to do instead.
 var notBuilt = map[string]string{
-	"triton": "the Triton/KServe API over gRPC (GenAI-Perf's kserve endpoint) is not built yet; " +
-		"use --service-kind openai --endpoint-type generate for the same server's HTTP generate extension " +
-		"(v2/models/{model}/generate_stream), or put an OpenAI-compatible frontend in front of the model " +
-		"(Triton's OpenAI frontend, vLLM, trtllm-serve) and use --endpoint-type chat, completions or embeddings",
 	"tensorrtllm_engine": "driving a TensorRT-LLM engine in-process (perf_analyzer's triton_c_api) is not built yet; " +
 		"serve the engine with trtllm-serve and use --service-kind openai",
 	"dynamic_grpc": "custom gRPC services (--grpc-method) are not built yet; llmbench speaks OpenAI-compatible HTTP (--service-kind openai)",
 }
 
-// checkServiceKind accepts GenAI-Perf's openai and refuses the kinds
-// llmbench cannot send to with the reason, rather than sending OpenAI
+// checkServiceKind accepts GenAI-Perf's openai and triton and refuses the
+// kinds llmbench cannot send to with the reason, rather than sending
 // requests to a server that expects another protocol.
 func checkServiceKind(kind string) error {
-	if kind == "openai" {
+	if kind == "openai" || kind == "triton" {
 		return nil
 	}
 	if why, ok := notBuilt[kind]; ok {
 		return invalid("--service-kind %s: %s", kind, why)
 	}
-	return invalid("--service-kind: got %q, want openai (GenAI-Perf's triton, tensorrtllm_engine and dynamic_grpc are not built yet)", kind)
+	return invalid("--service-kind: got %q, want openai or triton (GenAI-Perf's tensorrtllm_engine and dynamic_grpc are not built yet)", kind)
+}
+
+// triton reports a run against Triton's gRPC API: --service-kind triton,
+// or GenAI-Perf's --endpoint-type kserve, which names the same API.
+func (c *profileFlags) triton() bool {
+	return c.ServiceKind == "triton" || c.EndpointType == "kserve"
+}
+
+// tritonDefaults applies GenAI-Perf's defaults of --service-kind triton:
+// endpoint type kserve (the flag's default chat means unset here), the
+// tensorrtllm backend, and Triton's gRPC port 8001 for the default -u.
+func (c *profileFlags) tritonDefaults() {
+	if !c.triton() {
+		return
+	}
+	c.ServiceKind = "triton"
+	if c.EndpointType == "chat" {
+		c.EndpointType = "kserve"
+	}
+	if c.Backend == "" {
+		c.Backend = transport.TensorRTLLM
+	}
+	if c.URL == "localhost:8000" {
+		c.URL = "localhost:" + transport.TritonPort
+	}
 }
 
 // warnInert logs the GenAI-Perf flags that were given but cannot change
 // what llmbench sends or counts, so a user porting a script learns it;
 // once per command, not once per analyze point.
 func (c *profileFlags) warnInert() {
-	if c.Backend != "" {
+	if c.Backend != "" && !c.triton() {
 		log.Warn().Str("backend", c.Backend).Msg("--backend only applies to Triton (--service-kind triton); recorded in input_config, no effect on OpenAI requests")
 	}
 	if c.TokenizerTrustRemoteCode {
@@ -311,15 +339,14 @@ var genaiPerfTypes = map[string]transport.API{
 }
 
 // endpointAPI is the API an --endpoint-type names. GenAI-Perf's kserve is
-// KServe v2 over gRPC, which llmbench does not speak, so that name is
-// refused rather than taken as llmbench's HTTP kserve API.
+// KServe v2 over gRPC, llmbench's triton API — not its HTTP kserve API,
+// which GenAI-Perf calls generate.
 func endpointAPI(typ string) (transport.API, error) {
 	if api, ok := genaiPerfTypes[typ]; ok {
 		return api, nil
 	}
 	if typ == "kserve" {
-		return "", invalid("--endpoint-type kserve: GenAI-Perf's kserve is Triton's KServe v2 gRPC API (--service-kind triton), " +
-			"which is not built yet; use --endpoint-type generate for the same server's HTTP generate extension (v2/models/{model}/generate_stream)")
+		return transport.Triton, nil
 	}
 	api, err := transport.ParseAPI(typ)
 	if err != nil {
@@ -332,6 +359,10 @@ func (c *profileFlags) endpoint() (runtime.Endpoint, error) {
 	api, err := endpointAPI(c.EndpointType)
 	if err != nil {
 		return runtime.Endpoint{}, err
+	}
+	if c.ServiceKind == "triton" && api != transport.Triton {
+		return runtime.Endpoint{}, invalid("--endpoint-type %s: --service-kind triton speaks Triton's KServe v2 gRPC API (endpoint type kserve); "+
+			"use --service-kind openai for %s", c.EndpointType, c.EndpointType)
 	}
 	if len(c.Model) > 1 && (api == transport.KServe || api == transport.TGI) {
 		return runtime.Endpoint{}, invalid("-m: got %d models, but --endpoint-type %s sends to one "+
@@ -347,6 +378,12 @@ func (c *profileFlags) endpoint() (runtime.Endpoint, error) {
 	}
 	if headers, err = withAPIKey(headers, c.APIKey, api); err != nil {
 		return runtime.Endpoint{}, err
+	}
+	if api == transport.Triton {
+		spec := transport.BodySpec{API: api, Model: c.Model[0], Stream: c.Streaming, Extra: extra, Backend: c.Backend}
+		if err := transport.CheckTritonBody(spec.Body(transport.Prompt{Text: "x", MaxTokens: 1, MinTokens: 1}), c.Backend); err != nil {
+			return runtime.Endpoint{}, invalid("--extra-inputs: %w", err)
+		}
 	}
 	if c.URL != "sim://" && strings.HasPrefix(c.URL, "sim://") {
 		if _, err := runtime.SimConfig(c.URL); err != nil {
@@ -364,7 +401,17 @@ func (c *profileFlags) endpoint() (runtime.Endpoint, error) {
 		Timeout: c.RequestTimeout, IdleTimeout: c.StreamIdleTimeout, Insecure: c.Insecure,
 		MaxResponseSize: maxResponse, MaxSSELineSize: maxLine,
 		Tokenizer: c.Tokenizer, TokenizerRevision: c.TokenizerRevision, TokenCount: c.TokenCount,
+		Backend: c.tritonBackend(api),
 	}, nil
+}
+
+// tritonBackend is the Triton backend of a triton endpoint, "" otherwise
+// (--backend is then only recorded in input_config).
+func (c *profileFlags) tritonBackend(api transport.API) string {
+	if api != transport.Triton {
+		return ""
+	}
+	return c.Backend
 }
 
 // models is the list requests are spread over, nil for a single model.
@@ -490,7 +537,7 @@ func isPayload(file string) bool { return strings.HasPrefix(file, "payload:") }
 // describe fills the GenAI-Perf run description echoed in the artifacts.
 func (c *profileFlags) describe(e runtime.Endpoint) genaiperf.Run {
 	r := genaiperf.DefaultRun(c.Model...)
-	r.ModelSelection, r.Backend = c.ModelSelectionStrategy, c.Backend
+	r.ModelSelection, r.Backend, r.ServiceKind = c.ModelSelectionStrategy, c.Backend, c.ServiceKind
 	r.TokenizerRevision, r.TokenizerTrustRemoteCode = c.TokenizerRevision, c.TokenizerTrustRemoteCode
 	// Descriptions reach artifacts, so credentials in the URL or path do not.
 	r.EndpointType, r.Streaming, r.URL = c.EndpointType, e.Stream, runtime.RedactURL(c.URL)

@@ -110,6 +110,9 @@ func scenarioRun(exp *runtime.Experiment, params runtime.Params, out *runtime.Ou
 	r.Subcommand = "run"
 	// Descriptions reach artifacts, so credentials in the URL or path do not.
 	r.EndpointType, r.Streaming, r.URL = string(ep.API), ep.Stream, runtime.RedactURL(ep.URL)
+	if ep.IsTriton() { // Triton's gRPC API: its own service kind, inputs.json and raw export
+		r.ServiceKind, r.Backend = "triton", ep.Backend
+	}
 	r.Endpoint = runtime.RedactURL(strings.TrimLeft(ep.Path, " /"))
 	r.Stimulus = stimulusOf(exp, params)
 	r.RequestCount, r.MeasurementInterval, r.WarmupRequestCount = exp.Requests, int(exp.Duration.Milliseconds()), exp.Warmup

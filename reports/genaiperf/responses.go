@@ -27,6 +27,9 @@ func responses(r *Run, rec *metrics.Record) (stamps, outputs []any) {
 		stamps = append(stamps, t)
 		outputs = append(outputs, (&object{}).set("response", text))
 	}
+	if r.isTriton() {
+		return tritonResponses(r, rec)
+	}
 	if !r.Streaming || !r.isLLM() {
 		if t, ok := completionTime(rec); ok {
 			add(t, compact(fullBody(r, rec)))

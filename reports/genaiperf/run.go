@@ -35,10 +35,12 @@ type Run struct {
 	// Endpoint is the URL path without a leading slash; empty means the
 	// endpoint type's default ("v1/chat/completions", ...).
 	Endpoint string
-	// ServiceKind is "openai" for every endpoint llmbench speaks.
+	// ServiceKind is "openai" for every HTTP endpoint llmbench speaks and
+	// "triton" for Triton's KServe v2 gRPC API.
 	ServiceKind string
 	// Backend is GenAI-Perf's Triton backend as given ("" echoes its
-	// default, tensorrtllm); it shapes no OpenAI request.
+	// default, tensorrtllm); it names a Triton run's directory and shapes
+	// no OpenAI request.
 	Backend string
 	// ServerMetricsURLs are the telemetry sources, echoed in input_config.
 	ServerMetricsURLs []string
@@ -248,7 +250,7 @@ func DefaultRun(models ...string) Run {
 
 // endpointPath returns the URL path requests went to.
 func (r *Run) endpointPath() string {
-	if r.Endpoint != "" {
+	if r.Endpoint != "" || r.isTriton() { // gRPC has no path
 		return r.Endpoint
 	}
 	switch r.EndpointType {

@@ -21,6 +21,7 @@ const (
 	apiTGI       // Hugging Face TGI, /generate and /generate_stream
 	apiKServe    // Triton / KServe v2, /v2/models/{model}/generate[_stream]
 	apiRankings  // NIM reranking, /v1/ranking (GenAI-Perf's rankings)
+	apiTriton    // KServe v2 over gRPC, Triton's GRPCInferenceService
 )
 
 // scores reports an API that answers with numbers and no tokens.
@@ -51,7 +52,7 @@ type wireRequest struct {
 	Passages []struct {
 		Text *string `json:"text"`
 	} `json:"passages"`
-	Parameters          struct {        // TGI
+	Parameters struct { // TGI
 		MaxNewTokens *int `json:"max_new_tokens"`
 		Details      bool `json:"details"`
 	} `json:"parameters"`

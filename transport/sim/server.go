@@ -9,13 +9,19 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"google.golang.org/grpc"
 )
 
 // Server is a running simulator. It is safe for concurrent use.
 type Server struct {
-	cfg       Config
-	url       string
-	http      *http.Server
+	cfg  Config
+	url  string
+	http *http.Server
+	// grpc serves Triton's gRPC API on grpcURL when Config.GRPCAddr is
+	// set; nil otherwise.
+	grpc      *grpc.Server
+	grpcURL   string
 	batch     *batch
 	stats     counters
 	seq       atomic.Uint64
@@ -101,6 +107,12 @@ func Start(cfg Config) (*Server, error) {
 	}
 	// Serve returns only when Close closes the listener.
 	go func() { _ = s.http.Serve(ln) }()
+	if cfg.GRPCAddr != "" {
+		if err := s.startGRPC(); err != nil {
+			_ = s.Close()
+			return nil, err
+		}
+	}
 	return s, nil
 }
 
@@ -121,6 +133,9 @@ func (s *Server) Close() error {
 	}
 	s.cancel()
 	err := s.http.Close()
+	if s.grpc != nil {
+		s.grpc.Stop()
+	}
 	s.inflight.Wait()
 	return err
 }
