@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -306,5 +307,75 @@ func TestUsersPaceTheirTurns(t *testing.T) {
 	t.Logf("achieved %.3f req/s against 40", rate)
 	if rate < 30 || rate > 45 {
 		t.Errorf("achieved %.2f req/s, want about 40", rate)
+	}
+}
+
+// TestSessionsAtARateStartOnTheSchedule: rate(20, constant) over
+// conversations starts session k at exactly k/20 s, and its later turns
+// are planned at the previous answer plus the think time.
+func TestSessionsAtARateStartOnTheSchedule(t *testing.T) {
+	clock := transport.NewClock()
+	s := &sleepySender{clock: clock, d: 2 * time.Millisecond}
+	sessions := []dataset.Session{threeTurns("", 10*time.Millisecond)}
+	p := Point{Load: Load{Rate: 20, Arrival: Constant}, Stop: Stop{Sessions: 4}}
+	recs := RunSessions(context.Background(), p, s, clock, NewConversation(Endpoint{API: transport.Chat, Model: "m"}, sessions, 1)).Records
+	if len(recs) != 12 {
+		t.Fatalf("%d records, want 4 sessions × 3 turns", len(recs))
+	}
+	first := map[string]metrics.Record{}
+	var t0 int64
+	for _, r := range recs {
+		if r.Turn == 1 {
+			first[r.Session] = r
+			if t0 == 0 || r.Scheduled < t0 {
+				t0 = r.Scheduled
+			}
+		}
+	}
+	for k := range 4 {
+		r := first[fmt.Sprint(k)]
+		if got := time.Duration(r.Scheduled - t0); got != time.Duration(k)*50*time.Millisecond {
+			t.Errorf("session %d planned at %v, want %v", k, got, time.Duration(k)*50*time.Millisecond)
+		}
+	}
+	bySession := map[string][]metrics.Record{}
+	for _, r := range recs {
+		bySession[r.Session] = append(bySession[r.Session], r)
+	}
+	for id, turns := range bySession {
+		slices.SortFunc(turns, func(a, b metrics.Record) int { return a.Turn - b.Turn })
+		for i := 1; i < len(turns); i++ {
+			if got := turns[i].Scheduled - turns[i-1].Done; got != int64(10*time.Millisecond) {
+				t.Errorf("session %s turn %d planned %v after the previous answer, want 10ms", id, turns[i].Turn, time.Duration(got))
+			}
+		}
+	}
+}
+
+// TestReplayedSessionsKeepTheirTiming: a trace's sessions start at their
+// first line's timestamp (scaled by the speed) and think their delays.
+func TestReplayedSessionsKeepTheirTiming(t *testing.T) {
+	clock := transport.NewClock()
+	s := &sleepySender{clock: clock, d: time.Millisecond}
+	entries := []dataset.Entry{
+		{Text: "a1", Session: "a", At: 0, Delay: 30 * time.Millisecond},
+		{Text: "b1", Session: "b", At: 100 * time.Millisecond},
+		{Text: "a2", Session: "a"},
+	}
+	p := Point{Load: Load{ReplaySpeed: 2}}
+	recs := RunSessions(context.Background(), p, s, clock,
+		NewConversation(Endpoint{API: transport.Chat, Model: "m"}, dataset.GroupSessions(entries), 1)).Records
+	if len(recs) != 3 {
+		t.Fatalf("%d records, want 3", len(recs))
+	}
+	at := map[string]metrics.Record{}
+	for _, r := range recs {
+		at[fmt.Sprintf("%s%d", r.Session, r.Turn)] = r
+	}
+	if got := time.Duration(at["b1"].Scheduled - at["a1"].Scheduled); got != 50*time.Millisecond {
+		t.Errorf("b starts %v after a, want 50ms (100 ms at speed 2)", got)
+	}
+	if got := time.Duration(at["a2"].Scheduled - at["a1"].Done); got != 30*time.Millisecond {
+		t.Errorf("a2 planned %v after a1's answer, want its 30 ms delay", got)
 	}
 }

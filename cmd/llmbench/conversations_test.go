@@ -185,3 +185,31 @@ func TestConversationBadInput(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", r.code, r.stderr)
 	}
 }
+
+// TestProfilePayloadSessions: --input-file payload:FILE whose lines share
+// session_ids runs as conversations under --session-concurrency: the
+// server sees a's two turns with 1 then 3 messages, b's single turn, and
+// the delay (scaled by --session-delay-ratio) is waited between a's turns.
+func TestProfilePayloadSessions(t *testing.T) {
+	rec, url := newChatRecorder(t)
+	dir := t.TempDir()
+	payload := filepath.Join(dir, "trace.jsonl")
+	lines := `{"session_id": "a", "text": "first question", "output_length": 4, "delay": 40}
+{"session_id": "b", "text": "only question", "output_length": 4}
+{"session_id": "a", "text": "second question", "output_length": 4}
+`
+	if err := os.WriteFile(payload, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runCLI(t, dir, "profile", "-m", "m", "-u", url, "--streaming", "--input-file", "payload:"+payload,
+		"--session-concurrency", "1", "--num-sessions", "2", "--session-delay-ratio", "0.5")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if fmt.Sprint(rec.counts) != "[1 3 1]" || rec.echoed[1] != rec.replies[0] {
+		t.Errorf("message counts %v (want [1 3 1]: a's two turns, then b), a's second turn resent %q", rec.counts, rec.echoed[1])
+	}
+	if !strings.Contains(r.stdout, "Sessions: 2 (2 completed") {
+		t.Errorf("console has no sessions line:\n%s", r.stdout)
+	}
+}
