@@ -39,6 +39,8 @@ type Job struct {
 	Track []string
 	// Telemetry is what is scraped while the point runs.
 	Telemetry TelemetryPlan
+	// Rendezvous, when set, gives the point its shared start (Point.StartAt).
+	Rendezvous Rendezvous
 	// CostPerHour and Currency price the point's tokens.
 	CostPerHour float64
 	Currency    string
@@ -77,6 +79,9 @@ type Outcome struct {
 	Series *metrics.Series
 	// Telemetry is what was scraped during the run; nil when nothing was.
 	Telemetry *PointTelemetry
+	// Shard says which shard measured the point and when it really
+	// started; nil for an unsharded run.
+	Shard *ShardRun
 }
 
 // ComponentSummary is one dataset component's share of a point, reduced
@@ -128,6 +133,7 @@ func Execute(ctx context.Context, job Job) (*Outcome, error) {
 		Counting: red.counting(), Summary: red.whole.Summary(), Components: red.parts.Summaries(),
 		Goodput: job.Goodput, RecordsErr: red.writeErr, Series: red.series}
 	out.Summary.Client = meter.verdict(&job, &out.Summary)
+	out.Shard = shardRun(job.Point, res.Started)
 	out.Telemetry = tel.finish(ctx, telemetryWindow(&out.Summary, job.CostPerHour, job.Currency))
 	if red.overBudget {
 		out.Aborted = red.exceeded(&out.Summary)

@@ -35,6 +35,9 @@ type PointRecord struct {
 	// Client is the verdict whether the client limited the run: measured
 	// (its CPU) while it ran, so kept for a rebuild.
 	Client *metrics.ClientVerdict `json:"client,omitempty"`
+	// Shard is the shard that measured this run and when it started, for
+	// merge; nil for an unsharded run.
+	Shard *ShardRun `json:"shard,omitempty"`
 }
 
 // PointRef is a point's key within its experiment and its place in the

@@ -66,6 +66,12 @@ type Experiment struct {
 	// ErrorBudget, when set, abandons the run once a point's failures
 	// exceed it; nil lets every failure be data.
 	ErrorBudget *ErrorBudget
+	// Shard is this process's part of a sharded run (--shard I/N); the
+	// zero value runs the whole experiment.
+	Shard Shard
+	// Rendezvous, when set, starts every point at an instant all shards
+	// agreed on.
+	Rendezvous Rendezvous
 }
 
 // Sweep varies the load across points. Exactly one of Params, Saturation
