@@ -426,7 +426,7 @@ func (e *Experiment) job(spec PointSpec) (Job, error) {
 	}
 	return Job{Endpoint: ep, Entries: entries, Sessions: sessions, Requests: Requests(ep, entries), Count: mode, Tokenizer: tok, Goodput: e.Goodput, Budget: e.ErrorBudget, Track: e.BaselineTrack(),
 		Telemetry: e.telemetryPlan(), CostPerHour: e.CostPerHour, Currency: e.Currency,
-		Point: shardPoint(Point{Load: spec.Load, Stop: stop, Warmup: e.Warmup, Seed: e.Seed, Grace: 5 * time.Second}, e.Shard, sessions != nil),
+		Point:      shardPoint(Point{Load: spec.Load, Stop: stop, Warmup: e.Warmup, Seed: e.Seed, Grace: 5 * time.Second}, e.Shard, sessions != nil),
 		Rendezvous: e.Rendezvous}, nil
 }
 
