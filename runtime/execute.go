@@ -82,6 +82,9 @@ type Outcome struct {
 	// Shard says which shard measured the point and when it really
 	// started; nil for an unsharded run.
 	Shard *ShardRun
+	// Shards is, for a point merged from shards, each shard's share and
+	// start (see StartSkew); nil otherwise.
+	Shards []ShardShare
 }
 
 // ComponentSummary is one dataset component's share of a point, reduced

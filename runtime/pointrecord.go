@@ -38,6 +38,9 @@ type PointRecord struct {
 	// Shard is the shard that measured this run and when it started, for
 	// merge; nil for an unsharded run.
 	Shard *ShardRun `json:"shard,omitempty"`
+	// Shards is, for a point merged from shards, each shard's share and
+	// start, by shard index.
+	Shards []ShardShare `json:"shards,omitempty"`
 }
 
 // PointRef is a point's key within its experiment and its place in the

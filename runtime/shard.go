@@ -159,6 +159,29 @@ type ShardRun struct {
 	Started int64 `json:"started_ns"`
 }
 
+// ShardShare is one shard's part of a merged point: the requests it
+// measured and when it started (Unix ns; Planned 0 without a shared
+// start).
+type ShardShare struct {
+	Index    int   `json:"index"`
+	Requests int   `json:"requests"`
+	Planned  int64 `json:"planned_start_ns,omitempty"`
+	Started  int64 `json:"started_ns"`
+}
+
+// StartSkew is the spread of the shards' start instants, each as its own
+// clock saw it (clocks assumed NTP-synchronised): max − min, ns.
+func StartSkew(shares []ShardShare) int64 {
+	if len(shares) == 0 {
+		return 0
+	}
+	lo, hi := shares[0].Started, shares[0].Started
+	for _, s := range shares[1:] {
+		lo, hi = min(lo, s.Started), max(hi, s.Started)
+	}
+	return hi - lo
+}
+
 // shardRun notes a sharded point's start: the instant the shards agreed
 // on and the one this process began issuing at, on its own clock.
 func shardRun(p Point, started int64) *ShardRun {

@@ -24,7 +24,7 @@ func FindRecords(path string) ([]string, error) {
 		if err != nil {
 			return err
 		}
-		if !d.IsDir() && d.Name() == "records.parquet" {
+		if !d.IsDir() && d.Name() == recordsFile {
 			files = append(files, p)
 		}
 		return nil
@@ -69,6 +69,7 @@ func rerender(stdout, stderr io.Writer, file, view string) (*storedPoint, error)
 		Interrupted: saved != nil && saved.Partial || meta.Recovered} // a killed run's point is partial
 	if saved != nil {
 		out.Summary.Client = saved.Client // judged from the client's CPU while it ran
+		out.Shard, out.Shards = saved.Shard, saved.Shards
 	}
 	dir := filepath.Dir(file)
 	if meta.Recovered {
@@ -98,6 +99,7 @@ func rerender(stdout, stderr io.Writer, file, view string) (*storedPoint, error)
 	}
 	writeComponents(stdout, out.Components)
 	writeSessions(stdout, out.Summary.Sessions)
+	writeShards(stdout, out.Shards)
 	writeTelemetryLines(stdout, out)
 	return &storedPoint{file: file, meta: meta, run: run, out: out, record: saved}, nil
 }

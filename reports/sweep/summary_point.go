@@ -26,6 +26,8 @@ type pointJSON struct {
 	Client *metrics.ClientVerdict `json:"client,omitempty"`
 	// Sessions is a conversation point's per-session and per-turn view.
 	Sessions *sessionsJSON `json:"sessions,omitempty"`
+	// Shards is a merged point's shards, their shares and start skew.
+	Shards *shardsJSON `json:"shards,omitempty"`
 	// Views is the point under every tool's definitions (GenAI-Perf's,
 	// vLLM's, GuideLLM's, LLMPerf's, AIPerf's), null when it measured
 	// nothing.
@@ -130,6 +132,7 @@ func pointOf(i int, p *runtime.PointResult) pointJSON {
 		}
 		pj.Metrics = metricsOf(s)
 		pj.Sessions = sessionsOf(s.Sessions)
+		pj.Shards = shardsOf(p.Outcome.Shards)
 		pj.Views = views.Block(s)
 	}
 	for _, g := range p.Gates {
