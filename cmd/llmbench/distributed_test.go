@@ -73,6 +73,7 @@ func TestShardsMergeToTheSingleMachineRun(t *testing.T) {
 			for _, point := range []string{"open/request_rate20.0", "open/request_rate40.0"} {
 				assertSameSchedule(t, filepath.Join(single, point), filepath.Join(merged, point))
 			}
+			logSkew(t, merged, n)
 			for _, point := range []string{"open/request_rate40.0", "closed/concurrency4"} {
 				assertUnionPercentiles(t, shards, filepath.Join(merged, point), point)
 			}
@@ -239,6 +240,31 @@ def main(ctx):
 		r := runCLIEnv(t, dir, tc.env, append([]string{"run", file}, tc.args...)...)
 		if r.code != 2 || !strings.Contains(r.stderr, tc.want) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tc.args, r.code, r.stderr, tc.want)
+		}
+	}
+}
+
+// logSkew logs each merged point's start skew, the figure docs/sharding.md
+// quotes.
+func logSkew(t *testing.T, merged string, n int) {
+	var sum struct {
+		Experiments []struct {
+			Points []struct {
+				Label  string
+				Shards struct {
+					Count  int
+					SkewMs float64 `json:"start_skew_ms"`
+				}
+			}
+		}
+	}
+	readJSONFile(t, filepath.Join(merged, "summary.json"), &sum)
+	for _, e := range sum.Experiments {
+		for _, p := range e.Points {
+			if p.Shards.Count != n {
+				t.Errorf("%s: summary.json counts %d shards, want %d", p.Label, p.Shards.Count, n)
+			}
+			t.Logf("%d shards, %s: start skew %.3f ms", n, p.Label, p.Shards.SkewMs)
 		}
 	}
 }
