@@ -336,14 +336,9 @@ func RebuildRun(stdout, stderr io.Writer, dir, view string) ([]runtime.Experimen
 	if err != nil {
 		return nil, failure.Inputf("%w", err)
 	}
-	stored := make([]*storedPoint, 0, len(files))
-	for _, file := range files {
-		fmt.Fprintf(stdout, "\n== %s ==\n", filepath.Dir(file))
-		p, err := rerender(stdout, stderr, file, view)
-		if err != nil {
-			return nil, err
-		}
-		stored = append(stored, p)
+	stored, err := rerenderAll(stdout, stderr, files, view)
+	if err != nil {
+		return nil, err
 	}
 	run := &storedRun{root: dir}
 	var results []runtime.ExperimentResult

@@ -229,14 +229,24 @@ func RerenderView(stdout, stderr io.Writer, path, version, view string) (found b
 	if err != nil || len(files) == 0 {
 		return false, failure.New(failure.Input, err)
 	}
+	stored, err := rerenderAll(stdout, stderr, files, view)
+	if err != nil {
+		return true, err
+	}
+	return true, reportSweeps(stdout, stderr, path, version, stored)
+}
+
+// rerenderAll re-renders every records file, each under its folder's
+// heading.
+func rerenderAll(stdout, stderr io.Writer, files []string, view string) ([]*storedPoint, error) {
 	stored := make([]*storedPoint, 0, len(files))
 	for _, file := range files {
 		fmt.Fprintf(stdout, "\n== %s ==\n", filepath.Dir(file))
 		p, err := rerender(stdout, stderr, file, view)
 		if err != nil {
-			return true, err
+			return nil, err
 		}
 		stored = append(stored, p)
 	}
-	return true, reportSweeps(stdout, stderr, path, version, stored)
+	return stored, nil
 }
