@@ -25,6 +25,9 @@ var upgrades = []func(*Meta){
 	func(*Meta) {},
 	// 2 → 3 added the column retries (NULL in older files); no metadata.
 	func(*Meta) {},
+	// 3 → 4 added the column cached_tokens (NULL in older files); no
+	// metadata.
+	func(*Meta) {},
 }
 
 // upgrade checks the schema version of metadata read from a file and
