@@ -92,6 +92,10 @@ type Summary struct {
 	AchievedRequestRate float64
 	// MeanConcurrency is the time-weighted number of requests in flight.
 	MeanConcurrency float64
+	// PrefixCache is the share of the prompt tokens the server said it
+	// served from its prefix cache; nil when no completed request's usage
+	// carried a cached-token count (the server does not report one).
+	PrefixCache *PrefixCacheShare `json:",omitempty"`
 }
 
 // ErrorCount is one row of the error list: how many requests failed the
