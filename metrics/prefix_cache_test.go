@@ -26,7 +26,7 @@ func TestPrefixCacheShare(t *testing.T) {
 		// (64 + 0 + 192) / (128 + 100 + 256) = 256 / 484.
 		{"mixed", []Record{
 			done(cached(128, 64)), done(cached(100, 0)), done(cached(256, 192)),
-			done(Usage{PromptTokens: 1000, CompletionTokens: 1, Reported: true}), // no field: left out
+			done(Usage{PromptTokens: 1000, CompletionTokens: 1, Reported: true}),   // no field: left out
 			{Sent: ms(1), Usage: cached(500, 500), Err: &Failure{Class: ErrReset}}, // failed: left out
 			{Sent: ms(1), Done: ms(3), Usage: cached(50, 50)},                      // completed without content: in
 		}, &PrefixCacheShare{CachedTokens: 306, PromptTokens: 534, Requests: 4, Share: 306.0 / 534}},
