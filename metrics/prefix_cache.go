@@ -51,3 +51,65 @@ func (c *prefixCacheSums) share() *PrefixCacheShare {
 	}
 	return s
 }
+
+// PoolPrefixCache is the share over several runs together (a point's
+// repeats): the sums added, so each run weighs by its prompt tokens. Nil
+// runs (no cached counts) add nothing; nil when none had any.
+func PoolPrefixCache(shares ...*PrefixCacheShare) *PrefixCacheShare {
+	var c prefixCacheSums
+	for _, s := range shares {
+		if s != nil {
+			c.cached += s.CachedTokens
+			c.prompt += s.PromptTokens
+			c.requests += s.Requests
+		}
+	}
+	return c.share()
+}
+
+// CacheShiftThreshold is how far apart (absolute, as a ratio) the
+// prefix-cache hit shares of two points of one sweep may be before
+// reports warn: 0.10, ten percentage points. A server's prefill time is
+// about proportional to the prompt tokens it must compute, so a point
+// with ten points more of its prompts cached does a tenth of its prompts'
+// prefill work less: a TTFT difference of the order of the ±5% a
+// steady-state point is measured to, caused by the cache, not the load.
+// Below it, shares wander with LRU eviction as concurrency changes what
+// is resident, which fresh prompts per point cannot remove.
+const CacheShiftThreshold = 0.10
+
+// CacheShift is a sweep whose points' prefix-cache shares differ by more
+// than CacheShiftThreshold: the points with the lowest and the highest.
+type CacheShift struct {
+	// Low and High index the points given to CacheShareShift.
+	Low, High           int
+	LowShare, HighShare float64
+}
+
+// Spread is HighShare − LowShare.
+func (c *CacheShift) Spread() float64 { return c.HighShare - c.LowShare }
+
+// CacheShareShift compares the prefix-cache shares of a sweep's points
+// (nil: the point reported none, and is left out). It returns the
+// extremes when they differ by more than CacheShiftThreshold, else nil:
+// comparing points' latencies is then fair to the cache.
+func CacheShareShift(points []*PrefixCacheShare) *CacheShift {
+	var c *CacheShift
+	for i, p := range points {
+		switch {
+		case p == nil:
+		case c == nil:
+			c = &CacheShift{Low: i, High: i, LowShare: p.Share, HighShare: p.Share}
+		case p.Share < c.LowShare:
+			c.Low, c.LowShare = i, p.Share
+		case p.Share > c.HighShare:
+			c.High, c.HighShare = i, p.Share
+		}
+	}
+	// The tolerance keeps 0.40 − 0.30 (0.10000000000000003 in floating
+	// point) at the threshold, not past it.
+	if c == nil || c.Spread() <= CacheShiftThreshold+1e-12 {
+		return nil
+	}
+	return c
+}

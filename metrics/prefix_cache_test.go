@@ -61,3 +61,37 @@ func TestCacheHitShareGate(t *testing.T) {
 		t.Errorf("without cached counts: %v", err)
 	}
 }
+
+// TestCacheShareShift: the extremes of the reporting points, returned
+// only past the threshold (ten percentage points, not inclusive).
+func TestCacheShareShift(t *testing.T) {
+	sh := func(v float64) *PrefixCacheShare { return &PrefixCacheShare{Requests: 1, PromptTokens: 100, Share: v} }
+	cases := []struct {
+		name   string
+		points []*PrefixCacheShare
+		want   *CacheShift
+	}{
+		{"none report", []*PrefixCacheShare{nil, nil}, nil},
+		{"one reports", []*PrefixCacheShare{nil, sh(0.9)}, nil},
+		{"within", []*PrefixCacheShare{sh(0.30), sh(0.35), sh(0.40)}, nil},
+		{"at the threshold", []*PrefixCacheShare{sh(0), sh(0.10)}, nil},
+		{"past it", []*PrefixCacheShare{sh(0.05), nil, sh(0.90), sh(0.01), sh(0.5)},
+			&CacheShift{Low: 3, High: 2, LowShare: 0.01, HighShare: 0.90}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if got := CacheShareShift(c.points); !reflect.DeepEqual(got, c.want) {
+				t.Errorf("CacheShareShift = %+v, want %+v", got, c.want)
+			}
+		})
+	}
+	// Pooled repeats weigh by prompt tokens: (10 + 90) / (100 + 300).
+	got := PoolPrefixCache(&PrefixCacheShare{CachedTokens: 10, PromptTokens: 100, Requests: 2}, nil,
+		&PrefixCacheShare{CachedTokens: 90, PromptTokens: 300, Requests: 3})
+	if want := (&PrefixCacheShare{CachedTokens: 100, PromptTokens: 400, Requests: 5, Share: 0.25}); !reflect.DeepEqual(got, want) {
+		t.Errorf("PoolPrefixCache = %+v, want %+v", got, want)
+	}
+	if PoolPrefixCache(nil, nil) != nil {
+		t.Error("PoolPrefixCache of runs without counts is not nil")
+	}
+}

@@ -23,6 +23,9 @@ type pointJSON struct {
 	Telemetry *telemetry.Block `json:"telemetry,omitempty"`
 	// Client says whether the client itself limited the load, and why.
 	Client *metrics.ClientVerdict `json:"client,omitempty"`
+	// PrefixCache is the share of prompt tokens the server said it served
+	// from its prefix cache, absent when it reported no cached tokens.
+	PrefixCache *prefixCacheJSON `json:"prefix_cache,omitempty"`
 }
 
 type requestsJSON struct {
@@ -122,6 +125,7 @@ func pointOf(i int, p *runtime.PointResult) pointJSON {
 			pj.Errors = append(pj.Errors, errorJSON{Class: string(e.Class), Status: e.Status, Message: e.Message, Count: e.Count})
 		}
 		pj.Metrics = metricsOf(s)
+		pj.PrefixCache = prefixCacheOf(p)
 	}
 	for _, g := range p.Gates {
 		gj := gateJSON{Gate: g.Gate.Source, Passed: g.Passed}
@@ -195,7 +199,7 @@ func metricOfHeadline(name string) string {
 var (
 	timeMetrics = map[string]bool{"ttft": true, "ttst": true, "itl": true, "request_latency": true, "ttfo": true,
 		"schedule_lag": true, "ttft_from_schedule": true, "request_latency_from_schedule": true, "chunk_gap": true}
-	ratioMetrics = map[string]bool{"error_rate": true, "gpu_utilization": true}
+	ratioMetrics = map[string]bool{"error_rate": true, "gpu_utilization": true, "cache_hit_share": true}
 )
 
 // reportUnits converts a native value of metric to report units.
