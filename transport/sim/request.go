@@ -63,6 +63,9 @@ type genRequest struct {
 	details bool
 	// inputs holds each embeddings input's raw JSON, the seed of its vector.
 	inputs []json.RawMessage
+	// wire is the decoded body, which the prefix cache hashes the prompt
+	// of (promptBlocks).
+	wire *wireRequest
 }
 
 // decodeRequest parses and validates a body; its errors are 400 messages.
@@ -72,7 +75,7 @@ func decodeRequest(r *http.Request, a api, defaultOutput int) (genRequest, error
 		return genRequest{}, fmt.Errorf("invalid JSON body: %v", err)
 	}
 	g := genRequest{api: a, model: w.Model, stream: w.Stream && a != apiEmbeddings, includeUsage: w.StreamOptions.IncludeUsage,
-		details: w.Parameters.Details}
+		details: w.Parameters.Details, wire: &w}
 	var err error
 	switch a {
 	case apiChat:
