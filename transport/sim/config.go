@@ -109,6 +109,10 @@ type Config struct {
 	// PrefixBlockTokens is the cache's block size in tokens (vLLM's
 	// --block-size, 16 by default): only whole blocks are cached.
 	PrefixBlockTokens int
+	// SharedPrefixCache, when set with PrefixCacheBlocks, is the cache the
+	// server uses instead of a new one (its own capacity applies): what
+	// earlier servers given it cached stays cached.
+	SharedPrefixCache *PrefixCache
 }
 
 // DefaultConfig returns a small, fast engine resembling an 8B model on one

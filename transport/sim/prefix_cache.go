@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 )
 
-// prefixCache is the simulated engine's automatic prefix cache, shaped
+// PrefixCache is the simulated engine's automatic prefix cache, shaped
 // like vLLM's: a prompt is cut into blocks of PrefixBlockTokens tokens
 // (words, the sim's tokens), each block named by a hash of its own words
 // and of every block before it, so a block can only be reused by a prompt
@@ -16,21 +16,24 @@ import (
 // leading blocks already resident; its prefill computes only the rest.
 // Resident blocks are kept least recently used first and evicted past
 // PrefixCacheBlocks. It is safe for concurrent use.
-type prefixCache struct {
+type PrefixCache struct {
 	mu       sync.Mutex
 	capacity int
 	lru      list.List // of uint64 block hashes, most recently used at the front
 	blocks   map[uint64]*list.Element
 }
 
-func newPrefixCache(capacity int) *prefixCache {
-	return &prefixCache{capacity: capacity, blocks: make(map[uint64]*list.Element)}
+// NewPrefixCache is an empty cache of capacity blocks. A runner that
+// starts one server per point gives them all one (Config.SharedPrefixCache),
+// so the cache outlives each server as a real server's outlives a point.
+func NewPrefixCache(capacity int) *PrefixCache {
+	return &PrefixCache{capacity: capacity, blocks: make(map[uint64]*list.Element)}
 }
 
 // admit looks a prompt's block hashes up as its prefill starts, returning
 // how many leading blocks were resident, and makes every block resident
 // (most recently used), evicting the least recently used beyond capacity.
-func (c *prefixCache) admit(hashes []uint64) (hits int) {
+func (c *PrefixCache) admit(hashes []uint64) (hits int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	leading := true

@@ -8,7 +8,7 @@ import (
 // TestPrefixCacheLRU: hits are the leading resident blocks only, every
 // block becomes resident, and the least recently used goes first.
 func TestPrefixCacheLRU(t *testing.T) {
-	c := newPrefixCache(3)
+	c := NewPrefixCache(3)
 	steps := []struct {
 		blocks []uint64
 		hits   int

@@ -27,7 +27,7 @@ type Server struct {
 	// latencies are the engine's own latency histograms for /metrics.
 	latencies *latencies
 	// cache is the prefix cache, nil when Config.PrefixCacheBlocks is 0.
-	cache *prefixCache
+	cache *PrefixCache
 
 	// ctx is every request's base context; Close cancels it so requests
 	// parked in the queue or between tokens end at once.
@@ -98,7 +98,10 @@ func Start(cfg Config) (*Server, error) {
 	s.gpuLabels, s.modelLabel = metricLabels(cfg)
 	s.latencies = newLatencies()
 	if cfg.PrefixCacheBlocks > 0 {
-		s.cache = newPrefixCache(cfg.PrefixCacheBlocks)
+		s.cache = cfg.SharedPrefixCache
+		if s.cache == nil {
+			s.cache = NewPrefixCache(cfg.PrefixCacheBlocks)
+		}
 	}
 	s.table = s.routes()
 	s.ctx, s.cancel = context.WithCancel(context.Background())
