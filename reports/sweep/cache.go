@@ -80,7 +80,7 @@ func CacheShiftWarning(res *runtime.ExperimentResult, param string) string {
 	}
 	return fmt.Sprintf("CACHE: the server's prefix-cache hit share differs between points by %.1f percentage points "+
 		"(%s %.1f%%, %s %.1f%%), more than %.0f: their latencies differ by cache hits as well as by load "+
-		"(same_prompts=True, repeats, or a dataset without a seed send prompts again)",
+		"(prompts sent again: same_prompts=True, analyze without --point-seeds, repeats, or a dataset without a seed)",
 		100*c.Spread(), pointName(&res.Points[c.Low], param), 100*c.LowShare,
 		pointName(&res.Points[c.High], param), 100*c.HighShare, 100*metrics.CacheShiftThreshold)
 }
