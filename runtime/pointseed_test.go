@@ -75,7 +75,7 @@ func TestJobPromptsPerPoint(t *testing.T) {
 	if text(1) == text(2) {
 		t.Error("point seeds: points 1 and 2 sent the same prompt")
 	}
-	if text(2) != text(2) {
+	if first, again := text(2), text(2); first != again {
 		t.Error("point seeds: one point drew two sets of prompts")
 	}
 }
