@@ -54,12 +54,22 @@ func serveSim(spec string) {
 		os.Exit(2)
 	}
 	fmt.Println(srv.URL())
+	if srv.GRPCURL() != "" {
+		fmt.Println(srv.GRPCURL())
+	}
 	_, _ = bufio.NewReader(os.Stdin).ReadString('\n') // parent closes stdin to stop us
 	_ = srv.Close()
 }
 
 // startSim runs a simulator child process and returns its URL.
 func startSim(b *testing.B, cfg sim.Config) string {
+	b.Helper()
+	return startSimURLs(b, cfg)[0]
+}
+
+// startSimURLs runs a simulator child process and returns its URLs: the
+// HTTP one, then the gRPC one when cfg.GRPCAddr is set.
+func startSimURLs(b *testing.B, cfg sim.Config) []string {
 	b.Helper()
 	spec, _ := json.Marshal(cfg)
 	cmd := exec.Command(os.Args[0])
@@ -71,11 +81,16 @@ func startSim(b *testing.B, cfg sim.Config) string {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { stdin.Close(); _ = cmd.Wait() })
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	if err != nil {
-		b.Fatalf("simulator did not start: %v", err)
+	out := bufio.NewReader(stdout)
+	var urls []string
+	for range 1 + min(len(cfg.GRPCAddr), 1) {
+		line, err := out.ReadString('\n')
+		if err != nil {
+			b.Fatalf("simulator did not start: %v", err)
+		}
+		urls = append(urls, strings.TrimSpace(line))
 	}
-	return strings.TrimSpace(line)
+	return urls
 }
 
 // cpuTime is this process's user+system CPU time.
@@ -95,16 +110,35 @@ type measured struct {
 
 // measure runs one point through the real engine and client.
 func measure(b *testing.B, url string, p runtime.Point, inputWords, outputTokens int) measured {
+	return measureAPI(b, transport.Chat, url, p, inputWords, outputTokens)
+}
+
+// sendClient is the HTTP or the triton client.
+type sendClient interface {
+	runtime.Sender
+	Close()
+}
+
+// measureAPI is measure through api's client (chat over HTTP, or triton
+// over gRPC).
+func measureAPI(b *testing.B, api transport.API, url string, p runtime.Point, inputWords, outputTokens int) measured {
 	b.Helper()
 	clock := transport.NewClock()
 	conns := max(p.Load.Concurrency, p.Load.MaxConcurrency, 4096)
-	client, err := transport.NewClient(transport.Config{URL: url, API: transport.Chat, Stream: true,
-		Timeout: 5 * time.Minute, MaxConns: conns}, clock)
+	cfg := transport.Config{URL: url, API: api, Stream: true, Timeout: 5 * time.Minute, MaxConns: conns}
+	var client sendClient
+	var err error
+	if api == transport.Triton {
+		cfg.MaxConns = max(p.Load.Concurrency, p.Load.MaxConcurrency, 1)
+		client, err = transport.NewTritonClient(cfg, clock)
+	} else {
+		client, err = transport.NewClient(cfg, clock)
+	}
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer client.Close()
-	ep := runtime.Endpoint{API: transport.Chat, Stream: true, Model: "bench"}
+	ep := runtime.Endpoint{API: api, Stream: true, Model: "bench"}
 	entries, _ := dataset.Synthetic{Input: dataset.Fixed{N: float64(inputWords)}, Output: dataset.Fixed{N: float64(outputTokens)}, Entries: 100}.Build(0)
 	reqs := runtime.Requests(ep, entries)
 	goruntime.GC()

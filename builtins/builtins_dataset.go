@@ -30,6 +30,12 @@ func newDatasetValue(kind, name string, src dataset.Source, attrs starlark.Strin
 	return &datasetValue{object: newObject("dataset", src.String(), attrs, false), src: src, name: name, kind: kind}
 }
 
+// converses reports whether the dataset is made of multi-turn sessions.
+func (d *datasetValue) converses() bool {
+	_, ok := dataset.Sessioned(d.src)
+	return ok
+}
+
 // synthetic(input_tokens=DIST|int, output_tokens=DIST|int|None,
 // prefix_tokens=0, prefixes=1, seed=0, name=None, entries=100,
 // deterministic_output=False): generated prompts of sampled lengths.
@@ -75,8 +81,10 @@ func jsonlBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 	return fileDataset(thread, b, args, kwargs)
 }
 
-// sharegpt(path): a ShareGPT JSON file; each conversation's first human
-// turn is a prompt, the gpt turn after it its output length.
+// sharegpt(path, multi_turn=False): a ShareGPT JSON file; each
+// conversation's first human turn is a prompt, the gpt turn after it its
+// output length — or, multi_turn, every such pair a turn of the
+// conversation's session.
 func sharegptBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	return fileDataset(thread, b, args, kwargs)
 }
@@ -98,9 +106,13 @@ type fileSource interface {
 func fileDataset(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var path string
 	format := oneOf("mooncake", "mooncake")
+	multiTurn := false
 	pairs := []any{"path", &path}
-	if b.Name() == "trace" {
+	switch b.Name() {
+	case "trace":
 		pairs = append(pairs, "format?", &format)
+	case "sharegpt":
+		pairs = append(pairs, "multi_turn?", &multiTurn)
 	}
 	if err := unpack(b.Name(), args, kwargs, pairs...); err != nil {
 		return nil, err
@@ -114,7 +126,7 @@ func fileDataset(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 	case "jsonl":
 		src = dataset.JSONL{Path: abs, Shown: path}
 	case "sharegpt":
-		src = dataset.ShareGPT{Path: abs, Shown: path}
+		src = dataset.ShareGPT{Path: abs, Shown: path, MultiTurn: multiTurn}
 	default:
 		src = dataset.Trace{Path: abs, Shown: path, Format: format.value}
 	}
@@ -126,6 +138,7 @@ func fileDataset(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 	switch b.Name() {
 	case "sharegpt":
 		attrs["skipped"] = integer(info.Skipped)
+		attrs["multi_turn"] = starlark.Bool(multiTurn)
 	case "trace":
 		attrs["format"] = str(format.value)
 		attrs["timed"] = starlark.Bool(info.Timed)

@@ -30,15 +30,15 @@ type endpointValue struct {
 // endpoint(url, model, api="chat", stream=True, headers={}, extra={},
 // tokenizer=None, token_count="auto", timeout="10m", server_metrics=[],
 // insecure=False, model_selection="round_robin", idle_timeout=0,
-// max_response_size="256MiB", max_sse_line_size="16MiB") describes where
-// requests go and how they are shaped (SPEC §5). url is a string or a sim(...)
+// max_response_size="256MiB", max_sse_line_size="16MiB",
+// session_header=None, backend=None) describes where requests go and how they are shaped (SPEC §5). url is a string or a sim(...)
 // value; model is a name or a list of names the requests are spread over
 // by model_selection, as GenAI-Perf's -m a b --model-selection-strategy.
 func endpointBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var (
 		target     starlark.Value
 		model      modelNames
-		api        = oneOf("chat", "chat", "completions", "embeddings", "responses", "messages", "tgi", "kserve", "triton")
+		api        = oneOf("chat", "chat", "completions", "embeddings", "rankings", "responses", "messages", "tgi", "kserve", "triton")
 		stream     = true
 		headers    stringMap
 		extra      *starlark.Dict
@@ -51,22 +51,26 @@ func endpointBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 		idle       duration
 		maxResp    = byteSize(transport.DefaultMaxResponseSize)
 		maxLine    = byteSize(transport.DefaultMaxSSELineSize)
+		sessionHdr string
+		backend    = oneOf("", transport.TensorRTLLM, transport.VLLM)
 	)
 	if err := unpack(b.Name(), args, kwargs, "url", &target, "model", &model, "api?", &api,
 		"stream?", &stream, "headers?", &headers, "extra?", &extra, "tokenizer??", &tokenizer,
 		"token_count?", &tokenCount, "timeout?", &timeout, "server_metrics?", &metricURLs,
 		"insecure?", &insecure, "model_selection?", &selection, "idle_timeout?", &idle,
-		"max_response_size?", &maxResp, "max_sse_line_size?", &maxLine); err != nil {
+		"max_response_size?", &maxResp, "max_sse_line_size?", &maxLine, "session_header??", &sessionHdr,
+		"backend?", &backend); err != nil {
 		return nil, err
 	}
 	e := runtime.Endpoint{Model: model[0], API: transport.API(api.value), Stream: stream,
 		TokenCount: tokenCount.value, Timeout: time.Duration(timeout), Insecure: insecure,
-		IdleTimeout: time.Duration(idle), MaxResponseSize: int64(maxResp), MaxSSELineSize: int64(maxLine)}
+		IdleTimeout: time.Duration(idle), MaxResponseSize: int64(maxResp), MaxSSELineSize: int64(maxLine),
+		Backend: backend.value}
 	if len(model) > 1 { // a strategy means nothing for one model
 		e.Models, e.ModelSelection = model, selection.value
 	}
 	var err error
-	if e.URL, err = targetURL(target); err != nil {
+	if e.URL, err = targetURL(target, e.API); err != nil {
 		return nil, paramError(b.Name(), "url", err)
 	}
 	if err := checkEndpoint(b.Name(), &e, metricURLs); err != nil {
@@ -75,10 +79,19 @@ func endpointBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 	for i, k := range headers.keys {
 		e.Headers = append(e.Headers, transport.Header{Name: k, Value: headers.values[i]})
 	}
+	if sessionHdr != "" {
+		if err := runtime.CheckHeader(sessionHdr, "session"); err != nil {
+			return nil, paramError(b.Name(), "session_header", err)
+		}
+		e.SessionHeader = sessionHdr
+	}
 	if e.Extra, err = jsonFields(extra); err != nil {
 		return nil, paramError(b.Name(), "extra", err)
 	}
 	if err := checkExtraForAPI(e.API, e.Extra); err != nil {
+		return nil, paramError(b.Name(), "extra", err)
+	}
+	if err := checkTritonExtra(&e); err != nil {
 		return nil, paramError(b.Name(), "extra", err)
 	}
 	if e.Tokenizer, err = tokenizerPath(sessionOf(thread), tokenizer); err != nil {
@@ -93,10 +106,10 @@ func endpointBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 // checkEndpoint reports the first value a server could never accept.
 func checkEndpoint(fn string, e *runtime.Endpoint, metricURLs []string) error {
 	switch {
-	case e.API == "triton":
-		return paramErrorf(fn, "api", `triton (KServe v2 over gRPC, GenAI-Perf's --service-kind triton) is %v; `+
-			`use api="kserve" for the same server's HTTP generate extension (v2/models/{model}/generate_stream), `+
-			`or an OpenAI-compatible frontend with api="chat"`, runtime.ErrNotSupported)
+	case e.Backend != "" && e.API != transport.Triton:
+		return paramErrorf(fn, "backend", `got %q with api=%q, but backend shapes only api="triton" requests (the Triton backend's input tensors)`, e.Backend, string(e.API))
+	case e.API == transport.Triton && e.Backend == "":
+		e.Backend = transport.TensorRTLLM // GenAI-Perf's default
 	case len(e.Models) > 0 && e.API == transport.KServe:
 		return paramErrorf(fn, "model", `got %d models, but api="kserve" names the model in the URL path `+
 			`(v2/models/{model}/generate), so an endpoint serves one; declare one endpoint per model`, len(e.Models))
@@ -129,6 +142,20 @@ var foreignLimits = map[transport.API]struct {
 	// silently lost; Triton refuses an input the model does not have.
 	transport.TGI:    {[]string{"max_tokens", "max_completion_tokens", "max_output_tokens", "stream_options"}, "max_new_tokens (extra goes into TGI's parameters)"},
 	transport.KServe: {[]string{"max_new_tokens", "max_completion_tokens", "max_output_tokens", "stream_options"}, "max_tokens (the TensorRT-LLM backend's input)"},
+	transport.Triton: {[]string{"max_new_tokens", "max_completion_tokens", "max_output_tokens", "stream_options", "model"},
+		"max_tokens (a TensorRT-LLM input, or a vLLM sampling parameter); the model is endpoint's model"},
+}
+
+// checkTritonExtra renders a triton request with the endpoint's extra
+// fields and decodes it as the client will, so an extra no tensor can
+// hold (an object, a nested list, a number too large for its type) is a
+// load error rather than every request failing.
+func checkTritonExtra(e *runtime.Endpoint) error {
+	if e.API != transport.Triton {
+		return nil
+	}
+	spec := transport.BodySpec{API: e.API, Model: e.Model, Stream: e.Stream, Extra: e.Extra, Backend: e.Backend}
+	return transport.CheckTritonBody(spec.Body(transport.Prompt{Text: "x", MaxTokens: 1, MinTokens: 1}), e.Backend)
 }
 
 // checkExtraForAPI refuses an extra key the endpoint's API does not take.
@@ -212,6 +239,7 @@ func newEndpointValue(e runtime.Endpoint, serverMetrics []string) *endpointValue
 		"insecure": starlark.Bool(e.Insecure), "server_metrics": strList(serverMetrics),
 		"idle_timeout":      str(durationText(e.IdleTimeout)),
 		"max_response_size": starlark.MakeInt64(e.MaxResponseSize), "max_sse_line_size": starlark.MakeInt64(e.MaxSSELineSize),
+		"backend": noneOr(e.Backend, str),
 	}
 	return &endpointValue{object: newObject("endpoint", DescribeEndpoint(e), attrs, false),
 		plan: e, serverMetrics: serverMetrics}
@@ -228,7 +256,7 @@ func orRoundRobin(selection string) string {
 
 // targetURL accepts a URL string or a sim(...) value and checks it now, so
 // a typo is a load error with a position rather than a failed run.
-func targetURL(v starlark.Value) (string, error) {
+func targetURL(v starlark.Value, api transport.API) (string, error) {
 	switch v := v.(type) {
 	case *simValue:
 		return v.url, nil
@@ -236,6 +264,10 @@ func targetURL(v starlark.Value) (string, error) {
 		s := string(v)
 		if strings.HasPrefix(s, "sim://") {
 			_, err := runtime.SimConfig(s)
+			return s, err
+		}
+		if api == transport.Triton {
+			_, err := transport.ParseTritonURL(s)
 			return s, err
 		}
 		return s, checkHTTPURL(s)

@@ -35,6 +35,7 @@ type experimentArgs struct {
 	name                    string
 	target, data, traffic   starlark.Value
 	requests, length, sweep starlark.Value
+	sessions                starlark.Value
 	errorBudget             starlark.Value
 	warmup, repeats, seed   int
 	gates, telemetry        stringList
@@ -61,7 +62,7 @@ func experimentBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starla
 		"sweep??", &a.sweep, "gates?", &a.gates, "goodput?", &a.goodput, "repeats?", &a.repeats,
 		"telemetry?", &a.telemetry, "cost_per_hour??", &a.costPerHour, "baseline??", &a.baseline,
 		"tags?", &a.tags, "seed?", &a.seed, "error_budget??", &a.errorBudget, "currency?", &a.currency,
-		"same_prompts?", &a.samePrompts); err != nil {
+		"sessions??", &a.sessions, "same_prompts?", &a.samePrompts); err != nil {
 		return nil, err
 	}
 	e, ep, err := a.build(b.Name())
@@ -187,6 +188,15 @@ func experimentEndpoint(fn string, v starlark.Value) (*endpointValue, error) {
 // checkCounts settles how long each point measures and checks the counts.
 func (a *experimentArgs) checkCounts(fn string, e *runtime.Experiment) error {
 	switch {
+	case a.sessions != nil && (a.requests != nil || a.length != nil):
+		return paramErrorf(fn, "sessions", "got sessions with requests or duration, want one of the three")
+	case a.sessions != nil:
+		if err := starlark.UnpackArg(a.sessions, &e.Sessions); err != nil {
+			return paramError(fn, "sessions", err)
+		}
+		if e.Sessions < 1 {
+			return paramErrorf(fn, "sessions", "got %d, want an int >= 1", e.Sessions)
+		}
 	case a.requests != nil && a.length != nil:
 		return paramErrorf(fn, "duration", "got both requests and duration, want one of them")
 	case a.length != nil:
@@ -243,7 +253,7 @@ func experimentAttrs(e *runtime.Experiment) starlark.StringDict {
 		_ = tags.SetKey(starlark.String(k), starlark.String(v))
 	}
 	return starlark.StringDict{
-		"name": str(e.Name), "requests": noneOr(e.Requests, integer),
+		"name": str(e.Name), "requests": noneOr(e.Requests, integer), "sessions": noneOr(e.Sessions, integer),
 		"duration": noneOr(e.Duration, func(d time.Duration) starlark.Value { return str(durationText(d)) }),
 		"warmup":   integer(e.Warmup), "repeats": integer(e.Repeats), "seed": starlark.MakeUint64(e.Seed),
 		"gates": strList(gates), "telemetry": strList(e.Telemetry), "tags": tags,

@@ -2,6 +2,7 @@ package builtins
 
 import (
 	"fmt"
+	"time"
 
 	"go.starlark.net/starlark"
 
@@ -21,6 +22,8 @@ func newLoadValue(l runtime.Load, attrs starlark.StringDict) *loadValue {
 	switch {
 	case l.Replay():
 		kind = "replay"
+	case l.Paced():
+		kind = "users"
 	case !l.Closed():
 		kind = "rate"
 	}
@@ -30,19 +33,47 @@ func newLoadValue(l runtime.Load, attrs starlark.StringDict) *loadValue {
 
 func (l *loadValue) kind() string { return string(l.attrs["kind"].(starlark.String)) }
 
-// concurrency(n): a closed loop keeping exactly n requests in flight.
+// concurrency(n, ramp_up=None): a closed loop keeping exactly n requests
+// in flight; with ramp_up its workers start spread over that long, so
+// the load grows from 1 to n.
 func concurrencyBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var n int
-	if err := unpack(b.Name(), args, kwargs, "n", &n); err != nil {
+	var ramp starlark.Value
+	if err := unpack(b.Name(), args, kwargs, "n", &n, "ramp_up??", &ramp); err != nil {
 		return nil, err
 	}
 	if n < 1 {
 		return nil, paramErrorf(b.Name(), "n", "got %d, want an int >= 1", n)
 	}
-	return newLoadValue(runtime.Load{Concurrency: n}, starlark.StringDict{"concurrency": integer(n)}), nil
+	up, err := rampUp(b.Name(), ramp)
+	if err != nil {
+		return nil, err
+	}
+	return newLoadValue(runtime.Load{Concurrency: n, RampUp: up}, rampAttrs(up, starlark.StringDict{"concurrency": integer(n)})), nil
 }
 
-// rate(r, arrival="poisson", burstiness=1.0, max_concurrency=None): an
+// rampUp unpacks an optional ramp_up= duration, > 0 when given.
+func rampUp(fn string, v starlark.Value) (time.Duration, error) {
+	if v == nil {
+		return 0, nil
+	}
+	var d duration
+	if err := d.Unpack(v); err != nil {
+		return 0, paramError(fn, "ramp_up", err)
+	}
+	if d <= 0 {
+		return 0, paramErrorf(fn, "ramp_up", "got %s, want a duration > 0", v)
+	}
+	return time.Duration(d), nil
+}
+
+// rampAttrs adds .ramp_up (a duration string, or None) to a load's attributes.
+func rampAttrs(up time.Duration, attrs starlark.StringDict) starlark.StringDict {
+	attrs["ramp_up"] = noneOr(up, func(d time.Duration) starlark.Value { return str(d.String()) })
+	return attrs
+}
+
+// rate(r, arrival="poisson", burstiness=1.0, max_concurrency=None, ramp_up=None): an
 // open loop sending r requests per second on a seeded schedule.
 // burstiness is the gamma shape, so it only means something for
 // arrival="gamma"; elsewhere anything but 1 is refused rather than ignored.
@@ -52,9 +83,14 @@ func rateBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 		arrival    = oneOf("poisson", "poisson", "constant", "gamma")
 		burstiness = number(1)
 		maxConc    starlark.Value
+		ramp       starlark.Value
 	)
 	if err := unpack(b.Name(), args, kwargs, "r", &r, "arrival?", &arrival,
-		"burstiness?", &burstiness, "max_concurrency??", &maxConc); err != nil {
+		"burstiness?", &burstiness, "max_concurrency??", &maxConc, "ramp_up??", &ramp); err != nil {
+		return nil, err
+	}
+	up, err := rampUp(b.Name(), ramp)
+	if err != nil {
 		return nil, err
 	}
 	switch {
@@ -71,10 +107,10 @@ func rateBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 		return nil, paramError(b.Name(), "max_concurrency", err)
 	}
 	l := runtime.Load{Rate: float64(r), Arrival: runtime.Arrival(arrival.value),
-		Burstiness: float64(burstiness), MaxConcurrency: capN}
+		Burstiness: float64(burstiness), MaxConcurrency: capN, RampUp: up}
 	attrs := starlark.StringDict{"rate": float(l.Rate), "arrival": str(arrival.value),
 		"burstiness": float(l.Burstiness), "max_concurrency": noneOr(capN, integer)}
-	return newLoadValue(l, attrs), nil
+	return newLoadValue(l, rampAttrs(up, attrs)), nil
 }
 
 // optionalCount unpacks an optional count that must be >= 1 when given

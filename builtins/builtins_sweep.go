@@ -34,7 +34,7 @@ func (s *sweepValue) over() string {
 		return s.plan.Search.Over
 	}
 	for _, p := range s.plan.Params {
-		if p.Name == metrics.ParamConcurrency || p.Name == metrics.ParamRate {
+		if p.Name == metrics.ParamConcurrency || p.Name == metrics.ParamRate || p.Name == metrics.ParamUsers {
 			return p.Name
 		}
 	}
@@ -46,6 +46,7 @@ func (s *sweepValue) over() string {
 var sweepParams = []sweepParam{
 	{metrics.ParamConcurrency, ">=", 1, true},
 	{metrics.ParamRate, ">", 0, false},
+	{metrics.ParamUsers, ">=", 1, true},
 	{metrics.ParamInputTokens, ">=", 0, true},
 	{metrics.ParamOutputTokens, ">=", 1, true},
 }
@@ -57,7 +58,7 @@ type sweepParam struct {
 	whole bool
 }
 
-// sweep(concurrency=|rate=|input_tokens=|output_tokens=): the points to
+// sweep(concurrency=|rate=|users=|input_tokens=|output_tokens=): the points to
 // measure; several keywords make the grid of every combination.
 func sweepBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	lists := make([]numberList, len(sweepParams))

@@ -21,6 +21,9 @@ import (
 // only the arguments that differ from the defaults after url and model.
 func DescribeEndpoint(e runtime.Endpoint) string {
 	args := []string{"url=" + quote(runtime.RedactURL(e.URL)), "model=" + describeModels(e), "api=" + quote(string(e.API))}
+	if e.Backend != "" {
+		args = append(args, "backend="+quote(e.Backend))
+	}
 	if e.ModelSelection == runtime.RandomModel {
 		args = append(args, "model_selection="+quote(e.ModelSelection))
 	}

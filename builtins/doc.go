@@ -26,7 +26,9 @@
 //	    model is a name or a list of names (GenAI-Perf's -m a b): dataset
 //	    entry i names model[i % n] under "round_robin", a uniform draw from
 //	    a fixed seed under "random"; artifacts list every name.
-//	    api="kserve" parses but is refused as not supported yet. A tokenizer
+//	    api="triton" is KServe v2 over gRPC (url grpc://host:port, grpcs://
+//	    or host:port, port 8001 by default) with backend="tensorrtllm"
+//	    (default) or "vllm" shaping its input tensors. A tokenizer
 //	    naming a file or folder inside the scenario's folder becomes its
 //	    absolute path; anything else is kept as a Hugging Face model id.
 //	    server_metrics join the experiment's telemetry.

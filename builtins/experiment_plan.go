@@ -11,6 +11,7 @@ import (
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/dataset"
+	"github.com/llmbench/llmbench/transport"
 )
 
 // planLoad sets the experiment's dataset, load and sweep, refusing the
@@ -30,6 +31,15 @@ func (a *experimentArgs) planLoad(fn string, e *runtime.Experiment) error {
 	if m, ok := data.src.(dataset.Mix); ok {
 		m.Seed = e.Seed // a mix draws its components with the experiment's seed
 		e.Dataset = m
+	}
+	if err := conversationFits(e, load, data); err != nil {
+		return paramError(fn, "dataset", err)
+	}
+	if ranks := e.Endpoint.API == transport.Rankings; ranks != (data.kind == "rankings") {
+		return paramErrorf(fn, "dataset", `api="rankings" and a rankings(queries=, passages=) dataset go together, got api %q and %s`, e.Endpoint.API, data.src)
+	}
+	if e.Sessions > 0 && !data.converses() && !load.plan.Paced() {
+		return paramErrorf(fn, "sessions", "counts conversations, but %s is single-turn: use requests= or a conversations() dataset", data.src)
 	}
 	if load.plan.Replay() {
 		if _, ok := data.src.(dataset.Trace); !ok {
@@ -53,6 +63,21 @@ func (a *experimentArgs) planLoad(fn string, e *runtime.Experiment) error {
 	plan.Params = slices.Clone(plan.Params)
 	e.Sweep = &plan
 	return nil
+}
+
+// conversationFits refuses multi-turn sessions for an API that takes one
+// flat prompt: its requests could not carry the history.
+func conversationFits(e *runtime.Experiment, load *loadValue, data *datasetValue) error {
+	multi := data.converses() || load.plan.Paced()
+	if !multi || e.Endpoint.API.Conversational() {
+		return nil
+	}
+	what := data.src.String()
+	if load.plan.Paced() {
+		what = load.plan.String() + " (its turns are sessions)"
+	}
+	return fmt.Errorf("%s sends conversations, which need api \"chat\", \"responses\" or \"messages\" (role-tagged messages that carry the history), got api %q",
+		what, e.Endpoint.API)
 }
 
 func sweepFits(sw *sweepValue, load *loadValue, data *datasetValue) error {

@@ -24,7 +24,9 @@ type Accumulator struct {
 	lags     []float64
 	errors   errorGroups
 	cache    prefixCacheSums
-	s        Summary // Completed, Failed
+	sessions sessionValues
+	views    viewValues // what the other tools' views need besides
+	s        Summary    // Completed, Failed
 
 	good, count               int
 	oslSum                    int64
@@ -41,6 +43,8 @@ type requestValues struct {
 	ttftSched, latencySched          int64
 	tpsUser                          float64
 	isl, osl                         int32
+	turn                             int32 // 1-based turn index, 0 outside a conversation
+	session                          int32 // sessionValues' number of the session, -1 outside one
 	hasTTST, hasITL, hasTPS, hasTTFO bool
 	hasSched                         bool
 }
@@ -53,6 +57,8 @@ func NewAccumulator(opts Options) *Accumulator {
 // Add takes one measured record. It keeps no reference to r.
 func (a *Accumulator) Add(r *Record) {
 	a.addLoad(r)
+	a.sessions.add(r)
+	a.views.add(r)
 	if r.Retries > 0 {
 		a.s.Retried++
 	}
@@ -78,7 +84,8 @@ func (a *Accumulator) Add(r *Record) {
 	}
 	a.requests = append(a.requests, requestValues{
 		ttft: m.TTFT, ttst: m.TTST, itl: m.ITL, latency: m.Latency, ttfo: m.TTFO,
-		tpsUser: m.TPSUser, isl: int32(m.ISL), osl: int32(m.OSL),
+		tpsUser: m.TPSUser, isl: int32(m.ISL), osl: int32(m.OSL), turn: int32(r.Turn),
+		session: a.sessions.sessionOf(r),
 		hasTTST: m.HasTTST, hasITL: m.HasITL, hasTPS: m.HasTPSUser, hasTTFO: m.HasTTFO,
 		ttftSched: m.TTFTFromSchedule, latencySched: m.LatencyFromSchedule, hasSched: m.HasFromSchedule,
 	})
@@ -143,6 +150,13 @@ func (a *Accumulator) Summary() Summary {
 	}
 	if a.busyLast > a.busyFirst {
 		s.MeanConcurrency = float64(a.busy) / float64(a.busyLast-a.busyFirst)
+	}
+	if s.Sessions = a.sessions.summary(s.Duration); s.Sessions != nil {
+		s.Sessions.PerTurn = perTurn(a.requests)
+		s.Sessions.BySession = a.sessions.bySession(a.requests)
+	}
+	if s.Completed+s.Failed > 0 {
+		s.Views = a.reduceViews(&s)
 	}
 	return s
 }

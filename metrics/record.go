@@ -18,6 +18,18 @@ type Record struct {
 	// the dataset is not a mix), so metrics can be split per component.
 	Component string
 
+	// Session names the conversation a multi-turn request belongs to and
+	// Turn is its 1-based turn index within it; "" and 0 outside a
+	// conversation. LastTurn marks the session's final planned turn, so a
+	// session is complete exactly when its last turn completed.
+	Session  string
+	Turn     int
+	LastTurn bool
+	// InputText is the prompt as token counting sees it when it is not
+	// the dataset entry's own: a conversation turn's whole history. ""
+	// for single-turn requests, whose entry holds it.
+	InputText string
+
 	// Scheduled is the planned send time of an open-loop request (0 in a
 	// closed loop); Sent − Scheduled is the schedule lag.
 	Scheduled int64

@@ -92,6 +92,15 @@ type Summary struct {
 	AchievedRequestRate float64
 	// MeanConcurrency is the time-weighted number of requests in flight.
 	MeanConcurrency float64
+	// Sessions is the per-session and per-turn view of a conversation
+	// point; nil for single-turn requests.
+	Sessions *SessionSummary `json:",omitempty"`
+
+	// Views is the same requests under vLLM's, GuideLLM's, LLMPerf's and
+	// AIPerf's definitions (docs/metrics.md); nil in a summary decoded
+	// from a checkpoint written before views existed.
+	Views *Views `json:",omitempty"`
+
 	// PrefixCache is the share of the prompt tokens the server said it
 	// served from its prefix cache; nil when no completed request's usage
 	// carried a cached-token count (the server does not report one).

@@ -28,7 +28,34 @@ func (s *schedule) next() time.Duration {
 		s.at += s.gap()
 	}
 	s.count++
-	return time.Duration(s.at * float64(time.Second))
+	return time.Duration(rampTime(s.at, s.load.RampUp.Seconds()) * float64(time.Second))
+}
+
+// rampTime maps an arrival's offset u at the full rate (s) onto the
+// instant it is due when the rate grows linearly from 0 to full over ramp
+// seconds: the expected count by time t is rate·t²/(2·ramp) during the
+// ramp and rate·(t − ramp/2) after it, so u (count/rate) is due at
+// √(2·ramp·u) while u < ramp/2 and at u + ramp/2 after. The arrival
+// process stays what it was (Poisson stays Poisson, its intensity
+// ramping), and the schedule stays a pure function of the seed.
+func rampTime(u, ramp float64) float64 {
+	switch {
+	case ramp <= 0:
+		return u
+	case u < ramp/2:
+		return math.Sqrt(2 * ramp * u)
+	}
+	return u + ramp/2
+}
+
+// rampStart is when the i-th of n closed-loop workers (or users) starts
+// under a ramp: spread evenly over it, the first at once, so the load
+// grows step by step from 1 to n (AIPerf's --concurrency-ramp-duration).
+func rampStart(i, n int, ramp time.Duration) time.Duration {
+	if ramp <= 0 || n <= 0 {
+		return 0
+	}
+	return time.Duration(int64(ramp) * int64(i) / int64(n))
 }
 
 // gap draws one inter-arrival time in seconds with mean 1/rate. The first

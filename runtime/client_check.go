@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/runtime/dataset"
 )
 
 // clientMeter measures the client's own CPU over a run, for the verdict
@@ -30,12 +31,31 @@ func (m clientMeter) verdict(job *Job, s *metrics.Summary) *metrics.ClientVerdic
 	} else {
 		in.Cores = 0 // unknown: not judged
 	}
-	l := job.Point.Load
-	if l.Closed() {
+	switch l := job.Point.Load; {
+	case l.RampUp > 0:
+		// A ramp holds the load below its target on purpose.
+	case len(job.Sessions) > 0 && (!l.Closed() || thinks(job.Sessions)):
+		// A rate of sessions is no rate of requests, users yield to slow
+		// answers and a thinking session holds no request: neither a rate
+		// nor an in-flight target is the client's to keep, so only its CPU
+		// is judged.
+	case l.Closed():
 		in.TargetConcurrency = l.Concurrency
-	} else {
+	default:
 		in.TargetRate, in.MaxConcurrency = l.Rate, l.MaxConcurrency
 	}
 	v := metrics.JudgeClient(in)
 	return &v
+}
+
+// thinks reports whether any session waits between its turns.
+func thinks(sessions []dataset.Session) bool {
+	for _, s := range sessions {
+		for _, t := range s.Turns {
+			if t.Think > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -28,6 +28,9 @@ type Endpoint struct {
 	Path   string
 	API    transport.API
 	Stream bool
+	// Backend is the Triton backend whose inputs an api="triton" request
+	// carries: transport.TensorRTLLM ("" too) or transport.VLLM.
+	Backend string
 	// Model is the model requests name. With Models set it is Models[0],
 	// the name GenAI-Perf gives the artifact folder and the tokenizer
 	// default.
@@ -41,8 +44,11 @@ type Endpoint struct {
 	ModelSelection string
 	ModelSeed      uint64
 	Headers        []transport.Header
-	Extra          []transport.Field
-	Timeout        time.Duration
+	// SessionHeader names the header that carries each conversation
+	// turn's session id ("" sends none).
+	SessionHeader string
+	Extra         []transport.Field
+	Timeout       time.Duration
 	// IdleTimeout fails a request the server is silent on for this long:
 	// waiting for the headers or between two reads of the body (0: off).
 	IdleTimeout time.Duration
@@ -96,6 +102,10 @@ func (e Endpoint) modelPicker() func(i int) string {
 
 // ErrUnreachable marks a target that did not accept a connection.
 var ErrUnreachable = failure.New(failure.Run, errors.New("target unreachable"))
+
+// IsTriton reports an endpoint speaking Triton's KServe v2 gRPC API, whose
+// artifacts (inputs.json, the raw export) take Triton's shapes.
+func (e Endpoint) IsTriton() bool { return e.API == transport.Triton }
 
 // IsSim reports whether the endpoint targets the in-process simulator.
 func (e Endpoint) IsSim() bool { return strings.HasPrefix(e.URL, "sim://") }

@@ -50,17 +50,27 @@ const openLoopLead = 5 * time.Millisecond
 // stops issuing requests, waits up to p.Grace for those in flight, then
 // returns what completed.
 func Run(ctx context.Context, p Point, s Sender, clock *transport.Clock, reqs []Request) *Result {
+	return execute(ctx, p, s, clock, func(r *run) {
+		r.reqs = reqs
+		switch {
+		case p.Load.Closed():
+			r.closedLoop()
+		case p.Load.Replay():
+			r.replay()
+		default:
+			r.openLoop()
+		}
+	})
+}
+
+// execute issues a point's requests with issue, then waits for those in
+// flight and collects the records: what single-turn and conversation
+// points share.
+func execute(ctx context.Context, p Point, s Sender, clock *transport.Clock, issue func(*run)) *Result {
 	sendCtx, cancelSend := context.WithCancel(context.Background())
 	defer cancelSend()
-	r := &run{p: p, s: s, clock: clock, reqs: reqs, sendCtx: sendCtx, ctx: ctx}
-	switch {
-	case p.Load.Closed():
-		r.closedLoop()
-	case p.Load.Replay():
-		r.replay()
-	default:
-		r.openLoop()
-	}
+	r := &run{p: p, s: s, clock: clock, sendCtx: sendCtx, ctx: ctx}
+	issue(r)
 	r.wait(ctx, cancelSend)
 	return &Result{Records: r.collected(), Interrupted: ctx.Err() != nil}
 }
@@ -85,8 +95,12 @@ type run struct {
 // closedLoop keeps exactly Concurrency requests in flight: each worker
 // sends its next request the moment its previous one ends.
 func (r *run) closedLoop() {
-	for range r.p.Load.Concurrency {
+	start := r.clock.Now()
+	for w := range r.p.Load.Concurrency {
 		r.wg.Go(func() {
+			if !r.sleepUntil(start + int64(rampStart(w, r.p.Load.Concurrency, r.p.Load.RampUp))) {
+				return
+			}
 			for {
 				i, ok := r.ticket()
 				if !ok {
@@ -216,6 +230,13 @@ func (r *run) send(i, scheduled int64) {
 		Scheduled: scheduled,
 	}
 	r.s.Send(r.sendCtx, req.Body, &rec)
+	r.record(&rec)
+}
+
+// record takes a finished request: a warm-up one only moves the progress,
+// a cancelled one is dropped, a measured one goes to OnRecord or the
+// collected records.
+func (r *run) record(rec *metrics.Record) {
 	if rec.ID < 0 {
 		r.p.Progress.warmedUp()
 		return
@@ -223,14 +244,14 @@ func (r *run) send(i, scheduled int64) {
 	if rec.Err != nil && rec.Err.Class == metrics.ErrCanceled {
 		return
 	}
-	r.p.Progress.observe(&rec)
+	r.p.Progress.observe(rec)
 	r.mu.Lock()
 	switch {
 	case r.sealed:
 	case r.p.OnRecord != nil:
-		r.p.OnRecord(rec) // under the lock: never after Run returns
+		r.p.OnRecord(*rec) // under the lock: never after Run returns
 	default:
-		r.recs = append(r.recs, rec)
+		r.recs = append(r.recs, *rec)
 	}
 	r.mu.Unlock()
 }

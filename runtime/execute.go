@@ -19,6 +19,10 @@ type Job struct {
 	// Requests are the rendered bodies of Entries (see Requests); built
 	// here when nil.
 	Requests []Request
+	// Sessions, when set, make the point a conversation: Entries are then
+	// their turns, flattened, and each turn is rendered with its history
+	// as it is sent.
+	Sessions []dataset.Session
 	Point    Point
 	Count    CountMode
 	// Tokenizer is required when Count is ByTokenizer.
@@ -97,7 +101,7 @@ func Execute(ctx context.Context, job Job) (*Outcome, error) {
 	}
 	defer stop()
 	clock := transport.NewClock()
-	client, err := transport.NewClient(clientConfig(job, base), clock)
+	client, err := newSender(job, base, clock)
 	if err != nil {
 		return nil, failure.New(failure.Input, err) // an endpoint URL or setting the client cannot use
 	}
@@ -113,7 +117,12 @@ func Execute(ctx context.Context, job Job) (*Outcome, error) {
 	red := newReduction(&job, reqs, abort)
 	job.Point.OnRecord = red.take
 	meter := startClientMeter()
-	res := Run(runCtx, job.Point, client, clock, reqs)
+	var res *Result
+	if len(job.Sessions) > 0 {
+		res = RunSessions(runCtx, job.Point, client, clock, NewConversation(job.Endpoint, job.Sessions, job.Point.Seed))
+	} else {
+		res = Run(runCtx, job.Point, client, clock, reqs)
+	}
 	red.wait()
 	out := &Outcome{Target: client.Target(), Interrupted: res.Interrupted,
 		Counting: red.counting(), Summary: red.whole.Summary(), Components: red.parts.Summaries(),
@@ -175,6 +184,7 @@ func (r *reduction) loop() {
 		if r.counter.count(&rec) {
 			r.fallbacks++
 		}
+		rec.InputText = "" // counted: a turn's history need not be held on
 		r.whole.Add(&rec)
 		r.parts.Add(&rec)
 		if r.series != nil {
@@ -252,6 +262,9 @@ func (c *ComponentAccumulators) Summaries() []ComponentSummary {
 // resolve turns the endpoint into a base URL that answers, starting the
 // simulator for sim://. stop releases whatever was started.
 func resolve(e Endpoint) (base string, stop func(), err error) {
+	if e.API == transport.Triton {
+		return resolveTriton(e)
+	}
 	if !e.IsSim() {
 		base = BaseURL(e.URL)
 		return base, func() {}, preflight(base)
@@ -272,14 +285,17 @@ func clientConfig(job Job, base string) transport.Config {
 	e := job.Endpoint
 	l := job.Point.Load
 	conns := l.Concurrency
-	if !l.Closed() { // open loop or replay
+	switch {
+	case l.Paced():
+		conns = l.Users
+	case !l.Closed(): // open loop or replay
 		conns = l.MaxConcurrency
 		if conns == 0 {
 			conns = 16384 // an open loop may have any number in flight
 		}
 	}
 	return transport.Config{
-		URL: base, Path: e.Path, API: e.API, Stream: e.Stream, Model: e.Model, Headers: e.Headers,
+		URL: base, Path: e.Path, API: e.API, Stream: e.Stream, Model: e.Model, Backend: e.Backend, Headers: e.Headers, SessionHeader: e.SessionHeader,
 		Timeout: e.Timeout, IdleTimeout: e.IdleTimeout, MaxConns: conns, Insecure: e.Insecure,
 		MaxResponseSize: e.MaxResponseSize, MaxSSELineSize: e.MaxSSELineSize,
 	}
@@ -290,13 +306,13 @@ func clientConfig(job Job, base string) transport.Config {
 // Endpoint.Models), so inputs.json and the raw export show which model
 // every request asked for.
 func Requests(e Endpoint, entries []dataset.Entry) []Request {
-	spec := transport.BodySpec{API: e.API, Stream: e.Stream, Extra: e.Extra}
+	spec := transport.BodySpec{API: e.API, Stream: e.Stream, Extra: e.Extra, Backend: e.Backend}
 	model := e.modelPicker()
 	reqs := make([]Request, len(entries))
 	for i, en := range entries {
 		spec.Model = model(i)
 		reqs[i] = Request{
-			Body:      spec.Body(transport.Prompt{Text: en.Text, MaxTokens: en.MaxTokens, MinTokens: en.MinTokens}),
+			Body:      spec.Body(transport.Prompt{Text: en.Text, MaxTokens: en.MaxTokens, MinTokens: en.MinTokens, Passages: en.Passages}),
 			Text:      en.Text,
 			Words:     en.Words,
 			Component: en.Component,

@@ -72,6 +72,8 @@ func (p PointSpec) with(name string, v float64) PointSpec {
 		if q.Load.Arrival == "" {
 			q.Load.Arrival = Poisson
 		}
+	case metrics.ParamUsers:
+		q.Load.Users = int(v)
 	case metrics.ParamInputTokens:
 		q.Input = dataset.Fixed{N: v}
 	case metrics.ParamOutputTokens:
@@ -97,6 +99,8 @@ func ParamsOf(l Load) Params {
 	switch {
 	case l.Replay():
 		return Params{metrics.ParamReplaySpeed: l.ReplaySpeed}
+	case l.Paced():
+		return Params{metrics.ParamUsers: float64(l.Users)}
 	case l.Closed():
 		return Params{metrics.ParamConcurrency: float64(l.Concurrency)}
 	}
@@ -398,27 +402,30 @@ func (e *Experiment) job(spec PointSpec) (Job, error) {
 		}
 		tok, src = t, dataset.WithTokenizer(src, t) // prompts of exact token lengths
 	}
-	entries, err := buildEntries(src, spec)
+	sessions, entries, err := buildWorkload(src, spec)
 	if err != nil {
 		return Job{}, failure.Inputf("dataset: %w", err)
+	}
+	if sessions != nil && !e.Endpoint.API.Conversational() {
+		return Job{}, failure.Inputf("dataset %s holds conversations, which need api chat, responses or messages (a history of role-tagged messages), got api %s", src, e.Endpoint.API)
 	}
 	mode, err := ParseCountMode(e.Endpoint.TokenCount, tok != nil)
 	if err != nil {
 		return Job{}, failure.New(failure.Input, err)
 	}
-	if mode == ByUsage && e.Endpoint.API == transport.KServe && (e.Endpoint.TokenCount == "" || e.Endpoint.TokenCount == "auto") {
-		// Triton's generate responses report no usage: auto without a
-		// tokenizer counts chunks, as usage would fall back to on every
-		// request.
+	if mode == ByUsage && (e.Endpoint.API == transport.KServe || e.Endpoint.API == transport.Triton || e.Endpoint.API == transport.Rankings) && (e.Endpoint.TokenCount == "" || e.Endpoint.TokenCount == "auto") {
+		// Triton's responses (HTTP generate, gRPC) and rankings report no
+		// usage: auto without a tokenizer counts chunks, as usage would
+		// fall back to on every request.
 		mode = ByChunks
 	}
 	ep := e.Endpoint
 	ep.ModelSeed = e.Seed // random model choice follows the experiment's seed
 	stop := spec.Stop
 	if stop == (Stop{}) {
-		stop = Stop{Requests: e.Requests, Duration: e.Duration}
+		stop = Stop{Requests: e.Requests, Duration: e.Duration, Sessions: e.Sessions}
 	}
-	return Job{Endpoint: ep, Entries: entries, Requests: Requests(ep, entries), Count: mode, Tokenizer: tok, Goodput: e.Goodput, Budget: e.ErrorBudget, Track: e.BaselineTrack(),
+	return Job{Endpoint: ep, Entries: entries, Sessions: sessions, Requests: Requests(ep, entries), Count: mode, Tokenizer: tok, Goodput: e.Goodput, Budget: e.ErrorBudget, Track: e.BaselineTrack(),
 		Telemetry: e.telemetryPlan(), CostPerHour: e.CostPerHour, Currency: e.Currency,
 		Point: Point{Load: spec.Load, Stop: stop, Warmup: e.Warmup, Seed: e.Seed, Grace: 5 * time.Second}}, nil
 }
@@ -490,6 +497,21 @@ func summaries(outs []*Outcome) []*metrics.Summary {
 		s[i] = &o.Summary
 	}
 	return s
+}
+
+// buildWorkload draws the dataset: the sessions of a conversation source
+// or of a trace whose lines name sessions (with their turns flattened
+// into entries), else the entries alone.
+func buildWorkload(src dataset.Source, spec PointSpec) ([]dataset.Session, []dataset.Entry, error) {
+	if ss, ok := dataset.Sessioned(src); ok && spec.Input == nil && spec.Output == nil {
+		sessions, err := ss.Sessions(0)
+		return sessions, dataset.Flatten(sessions), err
+	}
+	entries, err := buildEntries(src, spec)
+	if err != nil || (!dataset.HasSessions(entries) && !spec.Load.Paced()) {
+		return nil, entries, err
+	}
+	return dataset.GroupSessions(entries), entries, nil // users() pace single prompts as one-turn sessions
 }
 
 // buildEntries draws the dataset, applying a token sweep's lengths.

@@ -48,6 +48,9 @@ func (p Params) Label() string {
 	if v, ok := p[metrics.ParamReplaySpeed]; ok {
 		parts = append(parts, "replay_speed"+pyFloat(v))
 	}
+	if u, ok := p[metrics.ParamUsers]; ok {
+		parts = append(parts, "users"+strconv.Itoa(int(u)))
+	}
 	for _, name := range metrics.TokenParams {
 		if v, ok := p[name]; ok {
 			parts = append(parts, name+strconv.Itoa(int(v)))

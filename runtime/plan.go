@@ -53,10 +53,28 @@ type Load struct {
 	// ReplaySpeed > 0 replays a timed dataset (a trace): request i is sent
 	// at its entry's timestamp divided by the speed.
 	ReplaySpeed float64
+	// RampUp grows the load linearly over this long from the start:
+	// closed-loop workers (and users) start spread over it, an open
+	// loop's rate rises from 0 (ramp_up=). The ramp's requests are
+	// measured like any other unless warmup covers them.
+	RampUp time.Duration
+	// Users > 0 paces that many users (users(N, qps=Rate)): each sends its
+	// next turn N/Rate seconds after its previous one was sent, or when
+	// the answer arrives if it took longer.
+	Users int
 }
 
 // Closed reports whether the load is a closed loop.
 func (l Load) Closed() bool { return l.Rate == 0 && l.ReplaySpeed == 0 }
+
+// Paced reports whether the load is users(): per-user pacing at a total
+// rate, neither a closed loop nor an arrival process.
+func (l Load) Paced() bool { return l.Users > 0 }
+
+// UserPeriod is the time between two sends of one user under users().
+func (l Load) UserPeriod() time.Duration {
+	return time.Duration(float64(l.Users) / l.Rate * float64(time.Second))
+}
 
 // String renders the load as the scenario call that declares it:
 // concurrency(...), rate(...) or replay(...). `llmbench check`, str() in
@@ -65,8 +83,15 @@ func (l Load) String() string {
 	if l.Replay() {
 		return "replay(speed=" + num(l.ReplaySpeed) + ")"
 	}
+	ramp := ""
+	if l.RampUp > 0 {
+		ramp = fmt.Sprintf(", ramp_up=%q", l.RampUp.String())
+	}
+	if l.Paced() {
+		return fmt.Sprintf("users(%d, qps=%s%s)", l.Users, num(l.Rate), ramp)
+	}
 	if l.Closed() {
-		return fmt.Sprintf("concurrency(%d)", l.Concurrency)
+		return fmt.Sprintf("concurrency(%d%s)", l.Concurrency, ramp)
 	}
 	args := []string{num(l.Rate), "arrival=" + strconv.Quote(string(l.Arrival))}
 	if l.Arrival == Gamma || l.Burstiness != 1 {
@@ -75,7 +100,7 @@ func (l Load) String() string {
 	if l.MaxConcurrency > 0 {
 		args = append(args, "max_concurrency="+strconv.Itoa(l.MaxConcurrency))
 	}
-	return "rate(" + strings.Join(args, ", ") + ")"
+	return "rate(" + strings.Join(args, ", ") + ramp + ")"
 }
 
 // num writes a number as a scenario would: 16, 0.5, 1e-06.
@@ -84,10 +109,15 @@ func num(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 // Replay reports whether the load replays timestamps.
 func (l Load) Replay() bool { return l.ReplaySpeed > 0 }
 
-// Stop ends the measurement after a number of requests or a duration.
+// Stop ends the measurement after a number of requests or a duration,
+// or, for conversations, a number of sessions.
 type Stop struct {
+	// Requests counts requests; for conversations, turns.
 	Requests int
 	Duration time.Duration
+	// Sessions ends a conversation point once that many measured sessions
+	// have started (GenAI-Perf's --num-sessions); they run to their end.
+	Sessions int
 }
 
 // Point is one measured load point.
@@ -127,14 +157,31 @@ func (p Point) Validate() error {
 	if l.Rate > 0 && l.Arrival == Gamma && l.Burstiness <= 0 {
 		errs = append(errs, fmt.Errorf("burstiness must be > 0, got %g", l.Burstiness))
 	}
+	if l.Users < 0 || (l.Users > 0 && (l.Rate <= 0 || l.Concurrency > 0 || l.Replay())) {
+		errs = append(errs, fmt.Errorf("users(%d, qps=%g): want users >= 1 and qps > 0, without a concurrency or replay", l.Users, l.Rate))
+	}
+	if l.RampUp < 0 || (l.RampUp > 0 && l.Replay()) {
+		errs = append(errs, fmt.Errorf("ramp-up %s: want a duration >= 0, and none for a replay (it keeps the trace's own timing)", l.RampUp))
+	}
 	if l.MaxConcurrency < 0 {
 		errs = append(errs, fmt.Errorf("max concurrency must be >= 0, got %d", l.MaxConcurrency))
 	}
-	if (p.Stop.Requests > 0) == (p.Stop.Duration > 0) && !l.Replay() {
-		errs = append(errs, errors.New("give exactly one of a request count or a measurement duration"))
+	if p.Stop.count() != 1 && !l.Replay() {
+		errs = append(errs, errors.New("give exactly one of a request count, a measurement duration or a session count"))
 	}
-	if p.Stop.Requests < 0 || p.Stop.Duration < 0 || p.Warmup < 0 {
+	if p.Stop.Requests < 0 || p.Stop.Duration < 0 || p.Stop.Sessions < 0 || p.Warmup < 0 {
 		errs = append(errs, errors.New("request count, duration and warmup must not be negative"))
 	}
 	return errors.Join(errs...)
+}
+
+// count is how many stop conditions are set.
+func (s Stop) count() int {
+	n := 0
+	for _, set := range []bool{s.Requests > 0, s.Duration > 0, s.Sessions > 0} {
+		if set {
+			n++
+		}
+	}
+	return n
 }

@@ -57,6 +57,7 @@ type PlanRecord struct {
 	Traffic    LoadRecord        `json:"traffic"`
 	Requests   int               `json:"requests,omitempty"`
 	DurationMS int64             `json:"duration_ms,omitempty"`
+	Sessions   int               `json:"sessions,omitempty"`
 	Warmup     int               `json:"warmup,omitempty"`
 	Repeats    int               `json:"repeats"`
 	Seed       uint64            `json:"seed"`
@@ -95,6 +96,8 @@ type LoadRecord struct {
 	Burstiness     float64 `json:"burstiness,omitempty"`
 	MaxConcurrency int     `json:"max_concurrency,omitempty"`
 	ReplaySpeed    float64 `json:"replay_speed,omitempty"`
+	Users          int     `json:"users,omitempty"`
+	RampUpMS       int64   `json:"ramp_up_ms,omitempty"`
 }
 
 // SweepRecord is a Sweep, its search gate as written.
@@ -129,7 +132,7 @@ func RecordOf(scenario string, e *Experiment, key PointKey, index int) PointReco
 		Endpoint: EndpointRecord{URL: RedactURL(ep.URL), Path: RedactURL(ep.Path), API: string(ep.API), Stream: ep.Stream,
 			Model: ep.Model, Models: ep.Models, ModelSelection: ep.ModelSelection,
 			Tokenizer: ep.Tokenizer, TokenCount: ep.TokenCount},
-		Requests: e.Requests, DurationMS: e.Duration.Milliseconds(), Warmup: e.Warmup,
+		Requests: e.Requests, DurationMS: e.Duration.Milliseconds(), Sessions: e.Sessions, Warmup: e.Warmup,
 		Repeats: max(e.Repeats, 1), Seed: e.Seed, PointSeeds: e.PointSeeds, Cost: e.CostPerHour, Currency: e.Currency, Baseline: e.Baseline, Tags: e.Tags,
 		Sweep: sweepRecord(e.Sweep),
 	}
@@ -148,7 +151,7 @@ func RecordOf(scenario string, e *Experiment, key PointKey, index int) PointReco
 
 func loadRecord(l Load) LoadRecord {
 	return LoadRecord{Concurrency: l.Concurrency, Rate: l.Rate, Arrival: string(l.Arrival), Burstiness: l.Burstiness,
-		MaxConcurrency: l.MaxConcurrency, ReplaySpeed: l.ReplaySpeed}
+		MaxConcurrency: l.MaxConcurrency, ReplaySpeed: l.ReplaySpeed, Users: l.Users, RampUpMS: l.RampUp.Milliseconds()}
 }
 
 func sweepRecord(s *Sweep) *SweepRecord {
@@ -200,7 +203,7 @@ func (p PlanRecord) Experiment() (*Experiment, error) {
 		Name: p.Name, Dataset: storedDataset(p.Dataset), Load: p.Traffic.load(),
 		Endpoint: Endpoint{URL: ep.URL, Path: ep.Path, API: transport.API(ep.API), Stream: ep.Stream, Model: ep.Model,
 			Models: ep.Models, ModelSelection: ep.ModelSelection, Tokenizer: ep.Tokenizer, TokenCount: ep.TokenCount},
-		Requests: p.Requests, Duration: time.Duration(p.DurationMS) * time.Millisecond, Warmup: p.Warmup,
+		Requests: p.Requests, Duration: time.Duration(p.DurationMS) * time.Millisecond, Sessions: p.Sessions, Warmup: p.Warmup,
 		Repeats: p.Repeats, Seed: p.Seed, PointSeeds: p.PointSeeds, CostPerHour: p.Cost, Currency: p.Currency, Baseline: p.Baseline, Tags: p.Tags,
 	}
 	for _, src := range p.Gates {
@@ -227,7 +230,8 @@ func (p PlanRecord) Experiment() (*Experiment, error) {
 
 func (l LoadRecord) load() Load {
 	return Load{Concurrency: l.Concurrency, Rate: l.Rate, Arrival: Arrival(l.Arrival), Burstiness: l.Burstiness,
-		MaxConcurrency: l.MaxConcurrency, ReplaySpeed: l.ReplaySpeed}
+		MaxConcurrency: l.MaxConcurrency, ReplaySpeed: l.ReplaySpeed, Users: l.Users,
+		RampUp: time.Duration(l.RampUpMS) * time.Millisecond}
 }
 
 func (r *SweepRecord) sweep() (*Sweep, error) {

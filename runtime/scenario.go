@@ -27,9 +27,11 @@ type Experiment struct {
 	Dataset  dataset.Source
 	// Load is the base load; a sweep varies one or more of its parameters.
 	Load Load
-	// Requests or Duration ends each point's measurement.
+	// Requests, Duration or (for conversations) Sessions ends each
+	// point's measurement.
 	Requests int
 	Duration time.Duration
+	Sessions int
 	// Warmup requests precede each point's measurement, excluded from it.
 	Warmup int
 	// Sweep is nil for a single point.
@@ -175,4 +177,11 @@ type GateResult struct {
 	// none at this point, under --allow-missing-baseline); it then counts
 	// as passed, as that flag asks, and every report says it was skipped.
 	Skipped string
+}
+
+// Converses reports whether the experiment's dataset is made of
+// multi-turn sessions, so its closed loop counts sessions, not requests.
+func (e *Experiment) Converses() bool {
+	_, ok := dataset.Sessioned(e.Dataset)
+	return ok
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/runtime/dataset"
 )
 
 // CountMode is how ISL and OSL are counted. Every output names the mode, so
@@ -103,6 +104,8 @@ func newTokenCounter(reqs []Request, mode CountMode, tok Tokenizer) *tokenCounte
 func (c *tokenCounter) count(rec *metrics.Record) (fallback bool) {
 	req := &c.reqs[rec.Entry]
 	switch {
+	case c.mode == ByTokenizer && rec.InputText != "":
+		rec.InputTokens, rec.OutputTokens = c.tok.Count(rec.InputText), c.tok.Count(rec.Output)
 	case c.mode == ByTokenizer:
 		if _, ok := c.inputs[rec.Entry]; !ok {
 			c.inputs[rec.Entry] = c.tok.Count(req.Text)
@@ -111,10 +114,19 @@ func (c *tokenCounter) count(rec *metrics.Record) (fallback bool) {
 	case c.mode == ByUsage && rec.Usage.Reported:
 		rec.InputTokens, rec.OutputTokens = rec.Usage.PromptTokens, rec.Usage.CompletionTokens
 	default:
-		rec.InputTokens, rec.OutputTokens = req.Words, contentChunks(rec)
+		rec.InputTokens, rec.OutputTokens = promptWords(rec, req), contentChunks(rec)
 		return c.mode == ByUsage && rec.Completed()
 	}
 	return false
+}
+
+// promptWords is the stand-in input count: a conversation turn's whole
+// history in words, else the entry's nominal length.
+func promptWords(rec *metrics.Record, req *Request) int {
+	if rec.InputText != "" {
+		return dataset.CountWords(rec.InputText)
+	}
+	return req.Words
 }
 
 // contentChunks counts the chunks that carry text: the one empty chunk of
@@ -149,5 +161,8 @@ func countInParallel(recs []metrics.Record, reqs []Request, tok Tokenizer, pc pa
 	counts := pc.CountAll(outputs)
 	for i := range recs {
 		recs[i].InputTokens, recs[i].OutputTokens = inputs[recs[i].Entry], counts[i]
+		if recs[i].InputText != "" { // a conversation turn: its whole history
+			recs[i].InputTokens = tok.Count(recs[i].InputText)
+		}
 	}
 }

@@ -36,8 +36,15 @@ type Config struct {
 	// Model names the model in KServe's default path
 	// (v2/models/{model}/generate); the other APIs name it in the body.
 	Model string
+	// Backend is the Triton backend (TensorRTLLM or VLLM) a triton
+	// request's tensors are shaped for; the other APIs ignore it.
+	Backend string
 	// Headers are sent with every request (Authorization and friends).
 	Headers []Header
+	// SessionHeader, when set, names a header that carries each
+	// conversation turn's session id (Record.Session), so a session-affine
+	// router (Dynamo, llm-d) can keep a conversation on one replica.
+	SessionHeader string
 	// Timeout bounds a whole request, from send to the last byte.
 	Timeout time.Duration
 	// IdleTimeout bounds every wait for the server once the request is
@@ -214,6 +221,9 @@ func (c *Client) Send(ctx context.Context, body []byte, rec *metrics.Record) {
 	defer fasthttp.ReleaseRequest(req)
 	defer fasthttp.ReleaseResponse(resp) // after the body stream is closed
 	c.prepare(req, body)
+	if c.cfg.SessionHeader != "" && rec.Session != "" {
+		req.Header.Set(c.cfg.SessionHeader, rec.Session)
+	}
 
 	rec.Sent = c.clock.Now()
 	err := c.hc.Do(req, resp)

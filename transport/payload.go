@@ -6,31 +6,35 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
+	"strings"
 )
 
 // API is the kind of serving endpoint a run talks to.
 type API string
 
 // The supported APIs: OpenAI's chat, completions, embeddings and
-// Responses, Anthropic's Messages, Hugging Face TGI's generate and the
-// Triton / KServe v2 HTTP generate extension.
+// Responses, Anthropic's Messages, Hugging Face TGI's generate, the
+// Triton / KServe v2 HTTP generate extension and KServe v2 over gRPC
+// (Triton's GRPCInferenceService, GenAI-Perf's --service-kind triton).
 const (
 	Chat        API = "chat"
 	Completions API = "completions"
 	Embeddings  API = "embeddings"
+	Rankings    API = "rankings"
 	Responses   API = "responses"
 	Messages    API = "messages"
 	TGI         API = "tgi"
 	KServe      API = "kserve"
+	Triton      API = "triton"
 )
 
 // ParseAPI accepts an endpoint type name as given by a user.
 func ParseAPI(s string) (API, error) {
 	switch a := API(s); a {
-	case Chat, Completions, Embeddings, Responses, Messages, TGI, KServe:
+	case Chat, Completions, Embeddings, Rankings, Responses, Messages, TGI, KServe, Triton:
 		return a, nil
 	}
-	return "", fmt.Errorf("unknown endpoint type %q, want chat, completions, embeddings, responses, messages, tgi or kserve", s)
+	return "", fmt.Errorf("unknown endpoint type %q, want chat, completions, embeddings, rankings, responses, messages, tgi, kserve or triton", s)
 }
 
 // DefaultPath is the URL path GenAI-Perf uses for the API (for Responses
@@ -53,6 +57,8 @@ func (a API) DefaultPath(model string, stream bool) string {
 		return "/v1/completions"
 	case Embeddings:
 		return "/v1/embeddings"
+	case Rankings:
+		return "/v1/ranking"
 	case Responses:
 		return "/v1/responses"
 	case Messages:
@@ -86,6 +92,34 @@ type Prompt struct {
 	// MinTokens becomes min_tokens when > 0 (deterministic output length on
 	// vLLM-style servers).
 	MinTokens int
+	// System is a system prompt sent before the conversation ("" none):
+	// a system message for chat and Responses, Messages' own system field.
+	System string
+	// History holds the earlier turns of a conversation, oldest first; the
+	// request asks for the answer to Text after them.
+	History []Exchange
+	// Passages are what a rankings request asks to rank against the query
+	// in Text.
+	Passages []string
+}
+
+// Exchange is one earlier turn of a conversation: what the user asked and
+// what the assistant answered, exactly as the server streamed it.
+type Exchange struct {
+	User, Assistant string
+}
+
+// Scores reports whether the API answers with numbers, not text
+// (embedding vectors, ranking scores): no stream, no tokens, and a
+// request completes when its response arrives (GenAI-Perf measures only
+// request latency for them).
+func (a API) Scores() bool { return a == Embeddings || a == Rankings }
+
+// Conversational reports whether the API takes a conversation history:
+// chat, Responses and Messages carry role-tagged messages; completions,
+// embeddings, TGI, KServe and Triton take one flat prompt.
+func (a API) Conversational() bool {
+	return a == Chat || a == Responses || a == Messages
 }
 
 // BodySpec is the per-run part of every request body.
@@ -94,6 +128,9 @@ type BodySpec struct {
 	Model  string
 	Stream bool
 	Extra  []Field
+	// Backend is the Triton backend a triton body is shaped for,
+	// TensorRTLLM ("" too) or VLLM; the other APIs ignore it.
+	Backend string
 }
 
 // Body renders the JSON request body for p, keys in GenAI-Perf's order
@@ -103,8 +140,13 @@ type BodySpec struct {
 // Responses and Messages bodies have shapes of their own (agentBody), as
 // have TGI and KServe ones (generateBody).
 func (s BodySpec) Body(p Prompt) []byte {
-	if s.API == TGI || s.API == KServe {
+	switch s.API {
+	case TGI, KServe:
 		return s.generateBody(p)
+	case Rankings:
+		return s.rankingsBody(p)
+	case Triton:
+		return s.tritonBody(p)
 	}
 	var b bytes.Buffer
 	b.WriteByte('{')
@@ -112,7 +154,7 @@ func (s BodySpec) Body(p Prompt) []byte {
 	text := jsonString(p.Text)
 	switch s.API {
 	case Chat:
-		w.raw("messages", `[{"role":"user","content":`+text+`}]`)
+		w.raw("messages", messages(p, true))
 	case Completions:
 		w.raw("prompt", text)
 	case Embeddings:
@@ -120,7 +162,7 @@ func (s BodySpec) Body(p Prompt) []byte {
 	}
 	switch s.API {
 	case Responses, Messages:
-		s.agentBody(w, text, p)
+		s.agentBody(w, p)
 	case Embeddings:
 		w.raw("model", jsonString(s.Model))
 	default:
@@ -152,14 +194,16 @@ func (s BodySpec) Body(p Prompt) []byte {
 // max_tokens for Messages, always sent because Anthropic requires it
 // (MessagesMaxTokens by default). A system prompt is Messages' top-level
 // `system` field, which extra sets.
-func (s BodySpec) agentBody(w *objectWriter, text string, p Prompt) {
-	turn := `[{"role":"user","content":` + text + `}]`
+func (s BodySpec) agentBody(w *objectWriter, p Prompt) {
 	if s.API == Responses {
-		w.raw("input", turn)
+		w.raw("input", messages(p, true))
 	} else {
-		w.raw("messages", turn)
+		w.raw("messages", messages(p, false))
 	}
 	w.raw("model", jsonString(s.Model))
+	if s.API == Messages && p.System != "" {
+		w.raw("system", jsonString(p.System))
+	}
 	if s.Stream {
 		w.raw("stream", "true")
 	}
@@ -171,6 +215,59 @@ func (s BodySpec) agentBody(w *objectWriter, text string, p Prompt) {
 	case p.MaxTokens > 0:
 		w.raw("max_output_tokens", strconv.Itoa(p.MaxTokens))
 	}
+}
+
+// rankingsBody renders a NIM reranking request, GenAI-Perf's rankings
+// payload: {"query": {"text"}, "passages": [{"text"}...], "model", extra...}.
+func (s BodySpec) rankingsBody(p Prompt) []byte {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	w := &objectWriter{buf: &b, extra: s.Extra}
+	w.raw("query", `{"text":`+jsonString(p.Text)+`}`)
+	var passages strings.Builder
+	passages.WriteByte('[')
+	for i, t := range p.Passages {
+		if i > 0 {
+			passages.WriteByte(',')
+		}
+		passages.WriteString(`{"text":` + jsonString(t) + `}`)
+	}
+	passages.WriteByte(']')
+	w.raw("passages", passages.String())
+	w.raw("model", jsonString(s.Model))
+	for _, f := range s.Extra {
+		w.field(f.Key, string(f.Value))
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+// messages renders a conversation as role-tagged messages: the system
+// prompt first when withSystem (Messages carries it in a field of its
+// own), then each earlier exchange as a user and an assistant message,
+// then the new user turn. A single-turn prompt is one user message.
+func messages(p Prompt, withSystem bool) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	if withSystem && p.System != "" {
+		writeMessage(&b, "system", p.System)
+	}
+	for _, x := range p.History {
+		writeMessage(&b, "user", x.User)
+		writeMessage(&b, "assistant", x.Assistant)
+	}
+	writeMessage(&b, "user", p.Text)
+	b.WriteByte(']')
+	return b.String()
+}
+
+func writeMessage(b *strings.Builder, role, content string) {
+	if b.Len() > 1 {
+		b.WriteByte(',')
+	}
+	b.WriteString(`{"role":"` + role + `","content":`)
+	b.WriteString(jsonString(content))
+	b.WriteByte('}')
 }
 
 // objectWriter writes the members of a JSON object, skipping built-in keys

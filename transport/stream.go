@@ -255,7 +255,7 @@ func (st *streamState) readWhole(body io.Reader, rec *metrics.Record, g *guard, 
 	}
 	if len(rec.Chunks) == 0 {
 		switch {
-		case api == Embeddings || st.endedAt != 0 && rec.Usage.CompletionTokens == 0:
+		case api.Scores() || st.endedAt != 0 && rec.Usage.CompletionTokens == 0:
 			st.zeroAnswer(rec, rec.Done)
 		default:
 			rec.Err = fail(metrics.ErrEmpty, 0, st.emptyMessage(rec, "response", wholeLacks(api)))

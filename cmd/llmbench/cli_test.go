@@ -171,7 +171,7 @@ func TestProfileCountsServerFaults(t *testing.T) {
 func TestBadInputExitsTwoWithOneLine(t *testing.T) {
 	cases := [][]string{
 		{"profile", "-m", "m", "--concurrency", "-1"},
-		{"profile", "-m", "m", "--endpoint-type", "rankings"},
+		{"profile", "-m", "m", "--endpoint-type", "rankings", "--batch-size-text", "0"},
 		{"profile", "-m", "m", "--concurrency", "2", "--request-rate", "3"},
 		{"profile", "-m", "m", "--no-such-flag"},
 		{"profile", "--concurrency", "2"},

@@ -61,13 +61,13 @@ func TestProfileTGIAndKServe(t *testing.T) {
 	}
 }
 
-// GenAI-Perf's kserve endpoint type is Triton's gRPC API, refused with
-// the HTTP type to use instead; several models cannot share one KServe
-// path.
+// GenAI-Perf's kserve endpoint type is Triton's gRPC API (see
+// triton_test.go), so an HTTP URL with it is refused naming the HTTP API;
+// several models cannot share one KServe generate path.
 func TestProfileRefusesKServeGRPC(t *testing.T) {
 	dir := t.TempDir()
-	r := runCLI(t, dir, "profile", "-m", "m", "-u", "sim://", "--endpoint-type", "kserve", "--request-count", "1")
-	if r.code != 2 || !strings.Contains(r.stderr, "use --endpoint-type generate") {
+	r := runCLI(t, dir, "profile", "-m", "m", "-u", "http://localhost:8000", "--endpoint-type", "kserve", "--request-count", "1")
+	if r.code != 2 || !strings.Contains(r.stderr, `http(s) is Triton's HTTP API, which api="kserve" speaks`) {
 		t.Errorf("kserve: exit %d\n%s", r.code, r.stderr)
 	}
 	r = runCLI(t, dir, "profile", "-m", "a", "b", "-u", "sim://", "--endpoint-type", "generate", "--request-count", "1")

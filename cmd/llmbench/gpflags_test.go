@@ -100,8 +100,12 @@ func TestGenAIPerfFlagErrors(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{[]string{"profile", "-m", "m", "--service-kind", "triton", "--backend", "vllm"},
-			[]string{"--service-kind triton: the Triton/KServe API", "not built yet", "--service-kind openai"}},
+		{[]string{"profile", "-m", "m", "--service-kind", "triton", "--endpoint-type", "completions"},
+			[]string{"--endpoint-type completions: --service-kind triton speaks Triton's KServe v2 gRPC API (endpoint type kserve)", "use --service-kind openai"}},
+		{[]string{"profile", "-m", "m", "--service-kind", "triton", "-u", "http://localhost:8000"},
+			[]string{`--url: got "http://localhost:8000" for api="triton"`, "want grpc://host:port, grpcs://host:port or host:port"}},
+		{[]string{"profile", "-m", "m", "--service-kind", "triton", "--extra-inputs", `{"stop":{"a":1}}`},
+			[]string{"--extra-inputs: triton body: input stop: element 0: want a string, a number or true/false"}},
 		{[]string{"profile", "-m", "m", "--service-kind", "tensorrtllm_engine"},
 			[]string{"--service-kind tensorrtllm_engine: driving a TensorRT-LLM engine in-process", "not built yet"}},
 		{[]string{"profile", "-m", "m", "--service-kind", "dynamic_grpc"},

@@ -26,6 +26,7 @@ var allowedImports = map[string][]string{
 var onlyImportedBy = map[string][]string{
 	"go.starlark.net":             {"builtins", "cmd"},
 	"github.com/valyala/fasthttp": {"transport", "cmd"},
+	"google.golang.org/grpc":      {"transport", "cmd"},
 }
 
 func TestImportRules(t *testing.T) {

@@ -22,23 +22,27 @@ import (
 // and derives each sweep point from a copy with the swept flag changed.
 type profileFlags struct {
 	Model        []string `short:"m" required:"" sep:"none" help:"Model name(s) to benchmark; with several (-m a b), each prompt names one of them."`
-	URL          string   `short:"u" default:"localhost:8000" help:"Server as host:port (GenAI-Perf style), a full http(s) URL, or sim:// for the built-in simulator (sim://?max_batch=8&itl=5ms)."`
-	EndpointType string   `default:"chat" help:"Endpoint type: GenAI-Perf's chat, completions, embeddings, generate (Triton's HTTP generate extension, v2/models/{model}/generate[_stream]) or huggingface_generate (TGI, /generate[_stream]), or llmbench's responses (OpenAI Responses, /v1/responses), messages (Anthropic Messages, /v1/messages) or tgi (as huggingface_generate)."`
+	URL          string   `short:"u" default:"localhost:8000" help:"Server as host:port (GenAI-Perf style), a full http(s) URL, or sim:// for the built-in simulator (sim://?max_batch=8&itl=5ms). Under --service-kind triton: host:port or grpc(s)://host:port of Triton's gRPC port, localhost:8001 by default."`
+	EndpointType string   `default:"chat" help:"Endpoint type: GenAI-Perf's chat, completions, embeddings, generate (Triton's HTTP generate extension, v2/models/{model}/generate[_stream]), huggingface_generate (TGI, /generate[_stream]) or kserve (Triton's KServe v2 gRPC API, as --service-kind triton), or llmbench's responses (OpenAI Responses, /v1/responses), messages (Anthropic Messages, /v1/messages) or tgi (as huggingface_generate)."`
 	Endpoint     string   `help:"Custom URL path, overriding the endpoint type's default."`
 	Streaming    bool     `help:"Ask for streamed (SSE) responses."`
 
 	ModelSelectionStrategy string `default:"round_robin" enum:"round_robin,random" help:"How prompts get their model when -m names several: round_robin (prompt i gets model i mod n) or random (uniform, seeded by --random-seed)."`
-	ServiceKind            string `default:"openai" help:"GenAI-Perf's service kind. Only openai (OpenAI-compatible HTTP) is built; triton, tensorrtllm_engine and dynamic_grpc are refused."`
-	Backend                string `help:"GenAI-Perf's Triton backend, tensorrtllm or vllm: recorded in input_config; it shapes no request, since only --service-kind openai is built."`
+	ServiceKind            string `default:"openai" help:"GenAI-Perf's service kind: openai (OpenAI-compatible HTTP) or triton (Triton's KServe v2 gRPC API, ModelStreamInfer with --streaming); tensorrtllm_engine and dynamic_grpc are refused."`
+	Backend                string `help:"GenAI-Perf's Triton backend under --service-kind triton: tensorrtllm (default; text_input, max_tokens, min_length tensors) or vllm (text_input and sampling_parameters)."`
 
 	Concurrency         int     `help:"Closed loop: keep exactly N requests in flight (default 1)."`
 	RequestRate         float64 `help:"Open loop: send this many requests per second."`
 	RequestDistribution string  `default:"constant" enum:"constant,poisson,gamma" help:"Arrival process under --request-rate: constant (GenAI-Perf's), poisson or gamma."`
 	Burstiness          float64 `default:"1.0" help:"Gamma arrivals' shape: <1 burstier than Poisson, >1 more regular."`
 	MaxConcurrency      int     `help:"Cap on requests in flight under --request-rate (0: none)."`
-	RequestCount        int     `aliases:"num-requests" help:"Measured requests to send (default max(10, 2×load))."`
-	MeasurementInterval int     `short:"p" help:"Measure for this many milliseconds instead of a request count."`
-	WarmupRequestCount  int     `aliases:"num-warmup-requests" help:"Requests sent first and excluded from every metric."`
+	// The ramps are AIPerf's flags, in seconds.
+	ConcurrencyRampDuration float64 `help:"Start the --concurrency (or --session-concurrency) workers spread over this many seconds, so the load grows from 1 (AIPerf's flag)."`
+	RequestRateRampDuration float64 `help:"Raise --request-rate linearly from 0 over this many seconds (AIPerf's flag)."`
+	RequestCount            int     `aliases:"num-requests" help:"Measured requests to send (default max(10, 2×load))."`
+	MeasurementInterval     int     `short:"p" help:"Measure for this many milliseconds instead of a request count."`
+	WarmupRequestCount      int     `aliases:"num-warmup-requests" help:"Requests sent first and excluded from every metric (sessions, with --session-concurrency)."`
+	SessionFlags            `embed:""`
 
 	SyntheticInputTokensMean      int      `default:"550" aliases:"isl" help:"Mean synthetic prompt length."`
 	SyntheticInputTokensStddev    int      `help:"Standard deviation of the synthetic prompt length."`
@@ -46,6 +50,7 @@ type profileFlags struct {
 	OutputTokensStddev            int      `help:"Standard deviation of the requested output length."`
 	OutputTokensMeanDeterministic bool     `help:"Also send min_tokens = max_tokens so the output length is fixed."`
 	NumDatasetEntries             int      `default:"100" aliases:"num-prompts" help:"Distinct prompts, cycled through."`
+	BatchSizeText                 int      `name:"batch-size-text" aliases:"batch-size" short:"b" default:"1" help:"Texts per request: passages per query with --endpoint-type rankings (GenAI-Perf's flag; other types take 1)."`
 	NumPrefixPrompts              int      `help:"Size of a pool of shared prefixes, one prepended to each prompt."`
 	PrefixPromptLength            int      `default:"100" help:"Length of each shared prefix."`
 	RandomSeed                    int      `help:"Seed for prompts and arrivals."`
@@ -121,7 +126,7 @@ func (c *profileFlags) compile() (compiled, error) {
 		return compiled{}, err
 	}
 	exp := &runtime.Experiment{Name: run.DirName(), Endpoint: endpoint, Dataset: src, Load: p.Load, Requests: p.Stop.Requests,
-		Duration: p.Stop.Duration, Warmup: p.Warmup, Seed: p.Seed, Goodput: slos, Repeats: 1}
+		Duration: p.Stop.Duration, Sessions: p.Stop.Sessions, Warmup: p.Warmup, Seed: p.Seed, Goodput: slos, Repeats: 1}
 	c.Telemetry.apply(exp)
 	point := runtime.PointSpec{Params: runtime.ParamsOf(p.Load), Load: p.Load, Dataset: src, Stop: p.Stop}
 	exp.Planned = []runtime.PointSpec{point}
@@ -145,6 +150,7 @@ func (c *profileFlags) validate() error {
 	if err := checkServiceKind(c.ServiceKind); err != nil {
 		return err
 	}
+	c.tritonDefaults()
 	switch {
 	case c.Backend != "" && c.Backend != "tensorrtllm" && c.Backend != "vllm":
 		return invalid("--backend: got %q, want tensorrtllm or vllm", c.Backend)
@@ -172,8 +178,22 @@ func (c *profileFlags) validate() error {
 		return invalid("--fixed-schedule, --concurrency and --request-rate are mutually exclusive")
 	case c.MaxConcurrency < 0:
 		return invalid("--max-concurrency: got %d, want >= 0", c.MaxConcurrency)
+	case !(c.ConcurrencyRampDuration >= 0 && c.RequestRateRampDuration >= 0) || math.IsInf(c.ConcurrencyRampDuration+c.RequestRateRampDuration, 0):
+		return invalid("--concurrency-ramp-duration and --request-rate-ramp-duration: want seconds >= 0")
+	case c.RequestRateRampDuration > 0 && c.RequestRate == 0:
+		return invalid("--request-rate-ramp-duration needs --request-rate (use --concurrency-ramp-duration for a closed loop)")
+	case c.ConcurrencyRampDuration > 0 && c.RequestRate > 0:
+		return invalid("--concurrency-ramp-duration ramps a closed loop; with --request-rate use --request-rate-ramp-duration")
+	case (c.ConcurrencyRampDuration > 0 || c.RequestRateRampDuration > 0) && c.FixedSchedule:
+		return invalid("--fixed-schedule keeps the payload's own timing: no ramp")
 	case strings.ContainsAny(c.ProfileExportFile, `/\`) || c.ProfileExportFile == "" || strings.Trim(c.ProfileExportFile, ".") == "":
 		return invalid("--profile-export-file: got %q, want a bare file name (use --artifact-dir for the folder)", c.ProfileExportFile)
+	}
+	if c.BatchSizeText < 1 || (c.BatchSizeText > 1 && c.EndpointType != string(transport.Rankings)) {
+		return invalid("--batch-size-text: got %d, want 1, or more with --endpoint-type rankings (passages per query)", c.BatchSizeText)
+	}
+	if err := c.validateSessions(); err != nil {
+		return err
 	}
 	return c.validateValues()
 }
@@ -202,6 +222,12 @@ func (c *profileFlags) validateValues() error {
 		if secs := float64(p.Stop.Requests+p.Warmup) / p.Load.Rate; secs > 86400 {
 			return invalid("--request-rate %g: %d requests would take %.3g s, more than a day; raise the rate or lower --request-count", c.RequestRate, p.Stop.Requests+p.Warmup, secs)
 		}
+	}
+	if c.triton() && !strings.HasPrefix(c.URL, "sim://") {
+		if _, err := transport.ParseTritonURL(c.URL); err != nil {
+			return invalid("--url: %w", err)
+		}
+		return nil
 	}
 	return checkURL(c.URL)
 }
@@ -246,33 +272,54 @@ func checkURL(raw string) error {
 // notBuilt says, per GenAI-Perf service kind llmbench does not speak, what
 // is missing and what to do instead.
 var notBuilt = map[string]string{
-	"triton": "the Triton/KServe API over gRPC (GenAI-Perf's kserve endpoint) is not built yet; " +
-		"use --service-kind openai --endpoint-type generate for the same server's HTTP generate extension " +
-		"(v2/models/{model}/generate_stream), or put an OpenAI-compatible frontend in front of the model " +
-		"(Triton's OpenAI frontend, vLLM, trtllm-serve) and use --endpoint-type chat, completions or embeddings",
 	"tensorrtllm_engine": "driving a TensorRT-LLM engine in-process (perf_analyzer's triton_c_api) is not built yet; " +
 		"serve the engine with trtllm-serve and use --service-kind openai",
 	"dynamic_grpc": "custom gRPC services (--grpc-method) are not built yet; llmbench speaks OpenAI-compatible HTTP (--service-kind openai)",
 }
 
-// checkServiceKind accepts GenAI-Perf's openai and refuses the kinds
-// llmbench cannot send to with the reason, rather than sending OpenAI
+// checkServiceKind accepts GenAI-Perf's openai and triton and refuses the
+// kinds llmbench cannot send to with the reason, rather than sending
 // requests to a server that expects another protocol.
 func checkServiceKind(kind string) error {
-	if kind == "openai" {
+	if kind == "openai" || kind == "triton" {
 		return nil
 	}
 	if why, ok := notBuilt[kind]; ok {
 		return invalid("--service-kind %s: %s", kind, why)
 	}
-	return invalid("--service-kind: got %q, want openai (GenAI-Perf's triton, tensorrtllm_engine and dynamic_grpc are not built yet)", kind)
+	return invalid("--service-kind: got %q, want openai or triton (GenAI-Perf's tensorrtllm_engine and dynamic_grpc are not built yet)", kind)
+}
+
+// triton reports a run against Triton's gRPC API: --service-kind triton,
+// or GenAI-Perf's --endpoint-type kserve, which names the same API.
+func (c *profileFlags) triton() bool {
+	return c.ServiceKind == "triton" || c.EndpointType == "kserve"
+}
+
+// tritonDefaults applies GenAI-Perf's defaults of --service-kind triton:
+// endpoint type kserve (the flag's default chat means unset here), the
+// tensorrtllm backend, and Triton's gRPC port 8001 for the default -u.
+func (c *profileFlags) tritonDefaults() {
+	if !c.triton() {
+		return
+	}
+	c.ServiceKind = "triton"
+	if c.EndpointType == "chat" {
+		c.EndpointType = "kserve"
+	}
+	if c.Backend == "" {
+		c.Backend = transport.TensorRTLLM
+	}
+	if c.URL == "localhost:8000" {
+		c.URL = "localhost:" + transport.TritonPort
+	}
 }
 
 // warnInert logs the GenAI-Perf flags that were given but cannot change
 // what llmbench sends or counts, so a user porting a script learns it;
 // once per command, not once per analyze point.
 func (c *profileFlags) warnInert() {
-	if c.Backend != "" {
+	if c.Backend != "" && !c.triton() {
 		log.Warn().Str("backend", c.Backend).Msg("--backend only applies to Triton (--service-kind triton); recorded in input_config, no effect on OpenAI requests")
 	}
 	if c.TokenizerTrustRemoteCode {
@@ -292,15 +339,14 @@ var genaiPerfTypes = map[string]transport.API{
 }
 
 // endpointAPI is the API an --endpoint-type names. GenAI-Perf's kserve is
-// KServe v2 over gRPC, which llmbench does not speak, so that name is
-// refused rather than taken as llmbench's HTTP kserve API.
+// KServe v2 over gRPC, llmbench's triton API — not its HTTP kserve API,
+// which GenAI-Perf calls generate.
 func endpointAPI(typ string) (transport.API, error) {
 	if api, ok := genaiPerfTypes[typ]; ok {
 		return api, nil
 	}
 	if typ == "kserve" {
-		return "", invalid("--endpoint-type kserve: GenAI-Perf's kserve is Triton's KServe v2 gRPC API (--service-kind triton), " +
-			"which is not built yet; use --endpoint-type generate for the same server's HTTP generate extension (v2/models/{model}/generate_stream)")
+		return transport.Triton, nil
 	}
 	api, err := transport.ParseAPI(typ)
 	if err != nil {
@@ -313,6 +359,10 @@ func (c *profileFlags) endpoint() (runtime.Endpoint, error) {
 	api, err := endpointAPI(c.EndpointType)
 	if err != nil {
 		return runtime.Endpoint{}, err
+	}
+	if c.ServiceKind == "triton" && api != transport.Triton {
+		return runtime.Endpoint{}, invalid("--endpoint-type %s: --service-kind triton speaks Triton's KServe v2 gRPC API (endpoint type kserve); "+
+			"use --service-kind openai for %s", c.EndpointType, c.EndpointType)
 	}
 	if len(c.Model) > 1 && (api == transport.KServe || api == transport.TGI) {
 		return runtime.Endpoint{}, invalid("-m: got %d models, but --endpoint-type %s sends to one "+
@@ -328,6 +378,12 @@ func (c *profileFlags) endpoint() (runtime.Endpoint, error) {
 	}
 	if headers, err = withAPIKey(headers, c.APIKey, api); err != nil {
 		return runtime.Endpoint{}, err
+	}
+	if api == transport.Triton {
+		spec := transport.BodySpec{API: api, Model: c.Model[0], Stream: c.Streaming, Extra: extra, Backend: c.Backend}
+		if err := transport.CheckTritonBody(spec.Body(transport.Prompt{Text: "x", MaxTokens: 1, MinTokens: 1}), c.Backend); err != nil {
+			return runtime.Endpoint{}, invalid("--extra-inputs: %w", err)
+		}
 	}
 	if c.URL != "sim://" && strings.HasPrefix(c.URL, "sim://") {
 		if _, err := runtime.SimConfig(c.URL); err != nil {
@@ -345,7 +401,17 @@ func (c *profileFlags) endpoint() (runtime.Endpoint, error) {
 		Timeout: c.RequestTimeout, IdleTimeout: c.StreamIdleTimeout, Insecure: c.Insecure,
 		MaxResponseSize: maxResponse, MaxSSELineSize: maxLine,
 		Tokenizer: c.Tokenizer, TokenizerRevision: c.TokenizerRevision, TokenCount: c.TokenCount,
+		Backend: c.tritonBackend(api),
 	}, nil
+}
+
+// tritonBackend is the Triton backend of a triton endpoint, "" otherwise
+// (--backend is then only recorded in input_config).
+func (c *profileFlags) tritonBackend(api transport.API) string {
+	if api != transport.Triton {
+		return ""
+	}
+	return c.Backend
 }
 
 // models is the list requests are spread over, nil for a single model.
@@ -385,12 +451,16 @@ func (c *profileFlags) source() (dataset.Source, error) {
 func (c *profileFlags) prompts() (dataset.Source, error) {
 	path, isPayload := strings.CutPrefix(c.InputFile, "payload:")
 	switch {
+	case c.EndpointType == string(transport.Rankings):
+		return c.rankings()
+	case c.InputFile == "" && c.sessionMode():
+		return c.conversations(), nil
 	case c.InputFile == "":
 		return c.synthetic(), nil
 	case strings.HasPrefix(c.InputFile, "synthetic:"):
 		return nil, invalid("--input-file %q: named synthetic inputs are not supported yet", c.InputFile)
 	case isPayload:
-		trace := dataset.Trace{Path: path, Seed: uint64(c.RandomSeed)}
+		trace := dataset.Trace{Path: path, Seed: uint64(c.RandomSeed), DelayRatio: c.SessionDelayRatio}
 		info, err := trace.Check()
 		if err != nil {
 			return nil, invalid("--input-file: %w", err)
@@ -426,12 +496,16 @@ func (c *profileFlags) synthetic() dataset.Synthetic {
 }
 
 func (c *profileFlags) point() runtime.Point {
+	if c.sessionMode() {
+		return c.sessionPoint()
+	}
 	load := runtime.Load{Concurrency: c.Concurrency, Rate: c.RequestRate,
 		Arrival: runtime.Arrival(c.RequestDistribution), Burstiness: c.Burstiness, MaxConcurrency: c.MaxConcurrency}
+	load.RampUp = c.rampUp()
 	if c.FixedSchedule { // every entry once, at its timestamp
 		load.ReplaySpeed = 1
 		return runtime.Point{Load: load, Stop: runtime.Stop{Requests: c.RequestCount}, Warmup: c.WarmupRequestCount,
-			Seed: uint64(c.RandomSeed), Grace: 5 * time.Second}
+			Seed: uint64(c.RandomSeed), Grace: runtimeGrace}
 	}
 	if load.Concurrency == 0 && load.Rate == 0 {
 		load.Concurrency = 1
@@ -440,18 +514,36 @@ func (c *profileFlags) point() runtime.Point {
 	if stop.Requests == 0 && stop.Duration == 0 {
 		stop.Requests = max(10, 2*max(load.Concurrency, int(load.Rate+0.999))) // GenAI-Perf's default
 	}
-	return runtime.Point{Load: load, Stop: stop, Warmup: c.WarmupRequestCount, Seed: uint64(c.RandomSeed), Grace: 5 * time.Second}
+	return runtime.Point{Load: load, Stop: stop, Warmup: c.WarmupRequestCount, Seed: uint64(c.RandomSeed), Grace: runtimeGrace}
 }
+
+// rampUp is the ramp the flags ask for: the concurrency ramp for a
+// closed loop, the rate ramp for an open one.
+func (c *profileFlags) rampUp() time.Duration {
+	secs := c.ConcurrencyRampDuration
+	if c.RequestRate > 0 {
+		secs = c.RequestRateRampDuration
+	}
+	return time.Duration(secs * float64(time.Second))
+}
+
+// runtimeGrace is how long an interrupted point waits for requests in
+// flight.
+const runtimeGrace = 5 * time.Second
+
+// isPayload reports an --input-file that names a Mooncake-style payload.
+func isPayload(file string) bool { return strings.HasPrefix(file, "payload:") }
 
 // describe fills the GenAI-Perf run description echoed in the artifacts.
 func (c *profileFlags) describe(e runtime.Endpoint) genaiperf.Run {
 	r := genaiperf.DefaultRun(c.Model...)
-	r.ModelSelection, r.Backend = c.ModelSelectionStrategy, c.Backend
+	r.ModelSelection, r.Backend, r.ServiceKind = c.ModelSelectionStrategy, c.Backend, c.ServiceKind
 	r.TokenizerRevision, r.TokenizerTrustRemoteCode = c.TokenizerRevision, c.TokenizerTrustRemoteCode
 	// Descriptions reach artifacts, so credentials in the URL or path do not.
 	r.EndpointType, r.Streaming, r.URL = c.EndpointType, e.Stream, runtime.RedactURL(c.URL)
 	r.Endpoint = runtime.RedactURL(strings.TrimLeft(c.Endpoint, " /"))
 	r.Stimulus = genaiperf.Stimulus{Concurrency: c.Concurrency, RequestRate: c.RequestRate, FixedSchedule: c.FixedSchedule}
+	c.describeSessions(&r)
 	r.InputFile = c.InputFile
 	r.RequestCount, r.MeasurementInterval, r.WarmupRequestCount = c.RequestCount, c.MeasurementInterval, c.WarmupRequestCount
 	for _, spec := range c.Goodput {

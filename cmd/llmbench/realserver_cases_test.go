@@ -20,6 +20,7 @@ func TestRealServer(t *testing.T) {
 	t.Run("server_accounting", rs.testServerAccounting)
 	t.Run("scenario_sweep", rs.testScenarioSweep)
 	t.Run("agent_apis", rs.testAgentAPIs)
+	t.Run("conversations", rs.testConversations)
 	t.Run("embeddings", rs.testEmbeddings)
 	t.Run("model_404", rs.testModel404)
 	t.Run("context_overflow", rs.testContextOverflow)

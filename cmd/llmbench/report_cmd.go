@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/llmbench/llmbench/reports/artifacts"
 	"github.com/llmbench/llmbench/reports/resultset"
+	"github.com/llmbench/llmbench/reports/views"
 )
 
 // reportCmd re-renders reports from stored per-request records alone, so a
@@ -12,10 +13,14 @@ type reportCmd struct {
 	Path       string `arg:"" type:"path" help:"A run or point folder holding records.parquet files, or a GenAI-Perf / perf_analyzer profile_export.json (or a folder holding one) to import."`
 	Tokenizer  string `help:"For an imported profile_export.json: the tokenizer to count ISL/OSL with, as GenAI-Perf did."`
 	TokenCount string `default:"auto" enum:"auto,tokenizer,usage,chunks" help:"For an imported profile_export.json: how to count tokens (auto: tokenizer when given, else usage)."`
+	View       string `default:"genai-perf" help:"Print each point under this tool's metric definitions and table layout: genai-perf (the default), vllm, guidellm, llmperf or aiperf (docs/metrics.md). summary.json carries every view whichever is printed."`
 }
 
 func (c *reportCmd) Run(e *env) error {
-	found, err := artifacts.Rerender(e.stdout, e.stderr, c.Path, version)
+	if err := views.Check(c.View); err != nil {
+		return invalid("%w", err)
+	}
+	found, err := artifacts.RerenderView(e.stdout, e.stderr, c.Path, version, c.View)
 	if found || err != nil {
 		return err
 	}

@@ -10,11 +10,13 @@ import (
 	"github.com/llmbench/llmbench/reports/artifacts"
 	"github.com/llmbench/llmbench/reports/genaiperf"
 	"github.com/llmbench/llmbench/reports/resultset"
+	"github.com/llmbench/llmbench/reports/views"
 )
 
 // importExport recomputes GenAI-Perf's metrics from a profile_export.json
 // (GenAI-Perf's or llmbench's) and writes them, with the table, into
-// <folder>/llmbench-report/ so the original files are never overwritten.
+// <folder>/llmbench-report/ so the original files are never overwritten,
+// printing the table of the --view asked for.
 // Reading and counting are resultset's, so `compare` imports the same way.
 func (c *reportCmd) importExport(e *env, path string) error {
 	im, err := resultset.ReadExport(path, resultset.ImportOptions{Tokenizer: c.Tokenizer, TokenCount: c.TokenCount})
@@ -35,7 +37,7 @@ func (c *reportCmd) importExport(e *env, path string) error {
 	if err := artifacts.WriteFile(filepath.Join(dir, csvName), func(w io.Writer) error { return genaiperf.WriteCSV(w, &run, &summary) }); err != nil {
 		return runFailed("%w", err)
 	}
-	if err := genaiperf.WriteConsole(e.stdout, &run, &summary); err != nil {
+	if err := views.WriteConsole(e.stdout, c.View, &run, &summary); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "Recomputed from %s; written to %s\n", path, dir)

@@ -11,6 +11,7 @@ import (
 // client from another process.
 type simCmd struct {
 	Addr            string        `default:"127.0.0.1:8000" help:"Address to listen on."`
+	GRPCAddr        string        `name:"grpc-addr" help:"Also serve Triton's KServe v2 gRPC API (api=\"triton\", --service-kind triton) on this address, e.g. 127.0.0.1:8001 (default: not served)."`
 	Seed            int64         `help:"Seed for jitter, words and faults."`
 	TTFT            time.Duration `name:"ttft" default:"20ms" help:"Fixed prefill time."`
 	PrefillPerToken time.Duration `default:"20us" help:"Prefill time per input token."`
@@ -39,7 +40,7 @@ type simCmd struct {
 
 func (c *simCmd) Run(e *env) error {
 	cfg := sim.Config{
-		Addr: c.Addr, Seed: c.Seed, TTFT: c.TTFT, PrefillPerToken: c.PrefillPerToken, ITL: c.ITL,
+		Addr: c.Addr, GRPCAddr: c.GRPCAddr, Seed: c.Seed, TTFT: c.TTFT, PrefillPerToken: c.PrefillPerToken, ITL: c.ITL,
 		ITLPerSeq: c.ITLPerSeq, MaxBatch: c.MaxBatch, Jitter: c.Jitter, DefaultOutputTokens: c.OutputTokens,
 		Model: c.Model, ErrorRate429: c.ErrorRate429, ErrorRate500: c.ErrorRate500, ResetRate: c.ResetRate,
 		MalformedRate: c.MalformedRate, StallRate: c.StallRate, Stall: c.Stall,
@@ -55,6 +56,9 @@ func (c *simCmd) Run(e *env) error {
 		return runFailed("%w", err)
 	}
 	fmt.Fprintf(e.stdout, "llmbench simulator serving OpenAI API at %s/v1 (model %s); Ctrl-C stops\n", srv.URL(), c.Model)
+	if srv.GRPCURL() != "" {
+		fmt.Fprintf(e.stdout, "and Triton's KServe v2 gRPC API at %s\n", srv.GRPCURL())
+	}
 	<-e.ctx.Done()
 	return srv.Close()
 }

@@ -49,6 +49,7 @@ func writePoint(stdout io.Writer, dir string, r *genaiperf.Run, out *runtime.Out
 		return err
 	}
 	writeComponents(stdout, out.Components)
+	writeSessions(stdout, out.Summary.Sessions)
 	writeTelemetryLines(stdout, out)
 	writeClientLine(stdout, out.Summary.Client)
 	fmt.Fprintf(stdout, "Prompts: %s; ISL and OSL counted by %s\n", promptSource(r), r.TokenCounting)

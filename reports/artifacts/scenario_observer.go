@@ -110,8 +110,11 @@ func scenarioRun(exp *runtime.Experiment, params runtime.Params, out *runtime.Ou
 	r.Subcommand = "run"
 	// Descriptions reach artifacts, so credentials in the URL or path do not.
 	r.EndpointType, r.Streaming, r.URL = string(ep.API), ep.Stream, runtime.RedactURL(ep.URL)
+	if ep.IsTriton() { // Triton's gRPC API: its own service kind, inputs.json and raw export
+		r.ServiceKind, r.Backend = "triton", ep.Backend
+	}
 	r.Endpoint = runtime.RedactURL(strings.TrimLeft(ep.Path, " /"))
-	r.Stimulus = genaiperf.Stimulus{Concurrency: int(params[metrics.ParamConcurrency]), RequestRate: params[metrics.ParamRate]}
+	r.Stimulus = stimulusOf(exp, params)
 	r.RequestCount, r.MeasurementInterval, r.WarmupRequestCount = exp.Requests, int(exp.Duration.Milliseconds()), exp.Warmup
 	for _, slo := range exp.Goodput {
 		r.Goodput = append(r.Goodput, genaiperf.Goodput{Name: string(slo.Metric), Value: slo.Value})
@@ -129,4 +132,21 @@ func scenarioRun(exp *runtime.Experiment, params runtime.Params, out *runtime.Ou
 	r.Tokenizer = ep.Tokenizer
 	r.Version = "llmbench " + version
 	return r
+}
+
+// stimulusOf is a point's load as GenAI-Perf's files describe it: a
+// closed loop over conversations is its --session-concurrency, users()
+// llmbench's own.
+func stimulusOf(exp *runtime.Experiment, params runtime.Params) genaiperf.Stimulus {
+	if u, ok := params[metrics.ParamUsers]; ok {
+		return genaiperf.Stimulus{Users: int(u), UserRate: exp.Load.Rate}
+	}
+	c, r := int(params[metrics.ParamConcurrency]), params[metrics.ParamRate]
+	switch {
+	case exp.Converses() && c > 0:
+		return genaiperf.Stimulus{SessionConcurrency: c}
+	case exp.Converses() && r > 0:
+		return genaiperf.Stimulus{SessionRate: r}
+	}
+	return genaiperf.Stimulus{Concurrency: c, RequestRate: params[metrics.ParamRate]}
 }

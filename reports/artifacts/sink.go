@@ -58,7 +58,7 @@ func openPointSink(dir string, r *genaiperf.Run, id records.Meta, rec runtime.Po
 	}
 	rec.Counting = runtime.Counting{Mode: job.Count}
 	r.TokenCounting = rec.Counting.String()
-	if err := WriteFile(filepath.Join(dir, "inputs.json"), func(w io.Writer) error { return genaiperf.WriteInputs(w, payloads) }); err != nil {
+	if err := WriteFile(filepath.Join(dir, "inputs.json"), func(w io.Writer) error { return genaiperf.WriteRunInputs(w, r, payloads) }); err != nil {
 		return nil, err
 	}
 	s := &pointSink{dir: dir, record: rec}

@@ -12,6 +12,7 @@ import (
 	"github.com/llmbench/llmbench/reports/genaiperf"
 	"github.com/llmbench/llmbench/reports/plots"
 	"github.com/llmbench/llmbench/reports/records"
+	"github.com/llmbench/llmbench/reports/views"
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/failure"
 )
@@ -34,11 +35,11 @@ func FindRecords(path string) ([]string, error) {
 // rerender recomputes one point's summary (and its dataset components')
 // from its records, and its telemetry from its telemetry.parquet, and
 // rewrites its GenAI-Perf JSON and CSV and its plots beside them,
-// printing the table; it returns the point for the sweep
-// reports. Records are read a page at a time, so memory does not grow
+// printing the table of the named view (views.Names); it returns the
+// point for the sweep reports. Records are read a page at a time, so memory does not grow
 // with the file. A file left without its footer by a crashed run is
 // recovered first (see records.Recover).
-func rerender(stdout, stderr io.Writer, file string) (*storedPoint, error) {
+func rerender(stdout, stderr io.Writer, file, view string) (*storedPoint, error) {
 	pf, err := OpenPoint(stderr, file)
 	if err != nil {
 		return nil, err
@@ -92,10 +93,11 @@ func rerender(stdout, stderr io.Writer, file string) (*storedPoint, error) {
 	if _, err := plots.WriteTelemetryPlots(filepath.Join(dir, "plots"), meta.Point, out.Telemetry); err != nil {
 		fmt.Fprintf(stderr, "llmbench: telemetry plot for %s: %v\n", dir, err)
 	}
-	if err := genaiperf.WriteConsole(stdout, &run, &out.Summary); err != nil {
+	if err := views.WriteConsole(stdout, view, &run, &out.Summary); err != nil {
 		return nil, err
 	}
 	writeComponents(stdout, out.Components)
+	writeSessions(stdout, out.Summary.Sessions)
 	writeTelemetryLines(stdout, out)
 	return &storedPoint{file: file, meta: meta, run: run, out: out, record: saved}, nil
 }
@@ -210,6 +212,17 @@ func openRecordsFile(stderr io.Writer, path string) (*os.File, int64, error) {
 // and a run folder's summary.json and report.html. found is false when
 // path holds no records file. version is the llmbench doing it.
 func Rerender(stdout, stderr io.Writer, path, version string) (found bool, err error) {
+	return RerenderView(stdout, stderr, path, version, views.GenAIPerf)
+}
+
+// RerenderView is Rerender printing each point under the named tool's
+// definitions and console layout (views.Names) instead of GenAI-Perf's;
+// every file is written as Rerender writes it, summary.json carrying all
+// the views whichever is printed.
+func RerenderView(stdout, stderr io.Writer, path, version, view string) (found bool, err error) {
+	if err := views.Check(view); err != nil {
+		return false, failure.New(failure.Input, err)
+	}
 	files, err := FindRecords(path)
 	if err != nil || len(files) == 0 {
 		return false, failure.New(failure.Input, err)
@@ -217,7 +230,7 @@ func Rerender(stdout, stderr io.Writer, path, version string) (found bool, err e
 	stored := make([]*storedPoint, 0, len(files))
 	for _, file := range files {
 		fmt.Fprintf(stdout, "\n== %s ==\n", filepath.Dir(file))
-		p, err := rerender(stdout, stderr, file)
+		p, err := rerender(stdout, stderr, file, view)
 		if err != nil {
 			return true, err
 		}

@@ -27,10 +27,27 @@ func (r *Run) DirName() string {
 		model += "_multi"
 	}
 	if r.Objective != "" {
-		return strings.ReplaceAll(model, "/", "_") + "-openai-" + r.EndpointType + "-" + r.Objective
+		return strings.ReplaceAll(model, "/", "_") + "-" + r.servicePart() + "-" + r.Objective
+	}
+	if r.isTriton() {
+		return strings.ReplaceAll(model, "/", "_") + "-" + r.servicePart() + "-" + r.Stimulus.String()
 	}
 	return ArtifactDirName(model, r.EndpointType, r.Stimulus)
 }
+
+// servicePart is the directory name's service part: "openai-<endpoint
+// type>", or "triton-<backend>" for Triton's gRPC API
+// (perf_analyzer_config.py::_set_artifact_directory).
+func (r *Run) servicePart() string {
+	if r.isTriton() {
+		return "triton-" + orDefault(r.Backend, "tensorrtllm")
+	}
+	return "openai-" + r.EndpointType
+}
+
+// isTriton reports a run against Triton's KServe v2 gRPC API, whose
+// inputs.json, raw export and directory name have shapes of their own.
+func (r *Run) isTriton() bool { return r.ServiceKind == "triton" }
 
 // Dir is the run's directory: the artifact directory joined with DirName.
 func (r *Run) Dir() string { return filepath.Join(r.ArtifactDir, r.DirName()) }

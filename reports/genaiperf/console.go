@@ -37,8 +37,11 @@ func WriteConsole(w io.Writer, r *Run, s *metrics.Summary) error {
 
 // consoleTitle names the table after the endpoint type as GenAI-Perf does.
 func consoleTitle(r *Run) string {
-	if r.EndpointType == "embeddings" {
+	switch r.EndpointType {
+	case "embeddings":
 		return "NVIDIA GenAI-Perf | Embeddings Metrics"
+	case "rankings":
+		return "NVIDIA GenAI-Perf | Rankings Metrics"
 	}
 	return "NVIDIA GenAI-Perf | LLM Metrics"
 }
@@ -132,6 +135,17 @@ func errorLabel(e metrics.ErrorCount) string {
 // loadLine compares the load achieved with the load asked for, so a client
 // that could not keep up is visible next to the latencies it distorted.
 func loadLine(r *Run, s *metrics.Summary) string {
+	switch st := r.Stimulus; {
+	case st.Users > 0:
+		return fmt.Sprintf("Users: %d pacing their turns at %s req/s in total; achieved %s req/s, %s requests in flight on average\n",
+			st.Users, pyComma2(st.UserRate), pyComma2(s.AchievedRequestRate), pyComma2(s.MeanConcurrency))
+	case st.SessionRate > 0:
+		return fmt.Sprintf("Sessions: %s started per second (%s), requests achieved %s per second\n",
+			pyComma2(st.SessionRate), r.RequestDistribution, pyComma2(s.AchievedRequestRate))
+	case st.SessionConcurrency > 0:
+		return fmt.Sprintf("Sessions: %d at once, %s requests in flight on average (a session thinking between turns holds none)\n",
+			st.SessionConcurrency, pyComma2(s.MeanConcurrency))
+	}
 	if r.Stimulus.Mode() == "request_rate" {
 		if s.AchievedRequestRate <= 0 {
 			return ""

@@ -83,19 +83,26 @@ func outputFormat(endpointType string) string {
 	switch endpointType {
 	case "completions":
 		return "completions"
-	case "embeddings":
-		return "embeddings"
+	case "embeddings", "rankings":
+		return endpointType
 	}
 	return "chat_completions"
 }
 
 func perfAnalyzerConfig(r *Run) *object {
 	stimulus := &object{}
-	if r.Stimulus.FixedSchedule {
+	switch {
+	case r.Stimulus.FixedSchedule:
 		stimulus.set("fixed_schedule", true)
-	} else if r.Stimulus.Mode() == "request_rate" {
+	case r.Stimulus.SessionConcurrency > 0:
+		stimulus.set("session_concurrency", r.Stimulus.SessionConcurrency)
+	case r.Stimulus.SessionRate > 0:
+		stimulus.set("session_rate", r.Stimulus.SessionRate)
+	case r.Stimulus.Users > 0:
+		stimulus.set("users", r.Stimulus.Users).set("users_qps", r.Stimulus.UserRate)
+	case r.Stimulus.Mode() == "request_rate":
 		stimulus.set("request_rate", r.Stimulus.RequestRate)
-	} else {
+	default:
 		stimulus.set("concurrency", r.Stimulus.concurrency())
 	}
 	measurement := (&object{}).set("mode", "request_count").set("num", intOrNone(r.RequestCount))
@@ -128,7 +135,7 @@ func inputSection(r *Run) *object {
 			set("stddev", r.OutputTokens.Stddev)).
 		set("synthetic_tokens", meanStddev(r.SyntheticTokens.Mean, r.SyntheticTokens.Stddev)).
 		set("prefix_prompt", (&object{}).set("num", r.PrefixPrompts).set("length", r.PrefixPromptLength)).
-		set("sessions", sessionDefaults()).
+		set("sessions", sessionConfig(r.Sessions)).
 		set("prompt_source", promptSource(r)).
 		set("synthetic_files", []any{}).
 		set("payload_file", none)
@@ -193,11 +200,17 @@ func imageDefaults() *object {
 		set("format", "png")
 }
 
-func sessionDefaults() *object {
+// sessionConfig writes the --session-* flags, GenAI-Perf's defaults
+// (one turn, no delay, ratio 1.0) where the run set none.
+func sessionConfig(c SessionConfig) *object {
+	turns, ratio := max(c.TurnsMean, 1), c.DelayRatio
+	if ratio == 0 {
+		ratio = 1.0
+	}
 	return (&object{}).
-		set("num", 0).
-		set("turns", meanStddev(1, 0)).
-		set("turn_delay", (&object{}).set("mean", 0).set("ratio", 1.0).set("stddev", 0))
+		set("num", c.Num).
+		set("turns", meanStddev(turns, c.TurnsStddev)).
+		set("turn_delay", (&object{}).set("mean", c.TurnDelayMean).set("ratio", ratio).set("stddev", c.TurnDelayStd))
 }
 
 // intOrNone writes 0 (GenAI-Perf's "not given") as none.

@@ -35,12 +35,18 @@ var jsonStats = []string{"avg", "p1", "p5", "p10", "p25", "p50", "p75", "p90", "
 // "request_latency_from_schedule" (open loop: TTFT and request latency
 // from each request's planned send instant) and "chunk_gap" as ms
 // statistics.
+//
+// A conversation point adds GenAI-Perf's "sessions" after input_config:
+// per session id, the session's statistics in the shape above.
 func WriteJSON(w io.Writer, r *Run, s *metrics.Summary) error {
 	doc := statsObject(r, s)
 	if ts := telemetryStats(r.Telemetry); ts != nil {
 		doc.set("telemetry_stats", ts)
 	}
 	doc.set("input_config", inputConfig(r))
+	if s.Sessions != nil {
+		doc.set("sessions", sessionsObject(r, s.Sessions))
+	}
 	doc.set("llmbench", llmbenchBlock(r, s))
 	b, err := marshal(doc, pythonIndent)
 	if err != nil {
@@ -74,6 +80,17 @@ func statsObject(r *Run, s *metrics.Summary) *object {
 	o.set("error_rate", avgOnly("ratio", s.ErrorRate))
 	if r.isLLM() {
 		setDist(o, mTTFO, s)
+	}
+	return o
+}
+
+// sessionsObject is GenAI-Perf's per-session block: each session's own
+// statistics, by id, in the order sessions started (its
+// _postprocess_session_metrics), with throughputs over the session's span.
+func sessionsObject(r *Run, s *metrics.SessionSummary) *object {
+	o := &object{}
+	for i := range s.BySession {
+		o.set(s.BySession[i].ID, statsObject(r, &s.BySession[i].Summary))
 	}
 	return o
 }
@@ -118,7 +135,7 @@ func llmbenchBlock(r *Run, s *metrics.Summary) *object {
 	if s.Retried > 0 {
 		o.set("retried", s.Retried) // sent again on a fresh connection (stale keep-alive)
 	}
-	if r.Stimulus.Mode() == "request_rate" {
+	if r.Stimulus.Mode() == "request_rate" && r.Stimulus.SessionConcurrency == 0 && r.Stimulus.SessionRate == 0 && r.Stimulus.Users == 0 {
 		o.set("request_distribution", r.RequestDistribution)
 		o.set("target_request_rate", avgOnly("requests/sec", r.Stimulus.RequestRate))
 	}

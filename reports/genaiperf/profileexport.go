@@ -196,9 +196,13 @@ func requestEntry(r *Run, rec *metrics.Record, payloads [][]byte) (*object, erro
 			rec.ID, rec.Entry, len(payloads))
 	}
 	stamps, outputs := responses(r, rec)
+	inputs := (&object{}).set("payload", string(payloads[rec.Entry]))
+	if r.isTriton() {
+		inputs = tritonInputs(payloads[rec.Entry])
+	}
 	o := (&object{}).
 		set("timestamp", rec.Sent).
-		set("request_inputs", (&object{}).set("payload", string(payloads[rec.Entry]))).
+		set("request_inputs", inputs).
 		set("response_timestamps", stamps).
 		set("response_outputs", outputs)
 	if rec.Err != nil {

@@ -27,6 +27,9 @@ func responses(r *Run, rec *metrics.Record) (stamps, outputs []any) {
 		stamps = append(stamps, t)
 		outputs = append(outputs, (&object{}).set("response", text))
 	}
+	if r.isTriton() {
+		return tritonResponses(r, rec)
+	}
 	if !r.Streaming || !r.isLLM() {
 		if t, ok := completionTime(rec); ok {
 			add(t, compact(fullBody(r, rec)))
@@ -87,6 +90,8 @@ func fullBody(r *Run, rec *metrics.Record) *object {
 	switch r.EndpointType {
 	case "embeddings":
 		o = (&object{}).set("object", "list").set("data", []any{})
+	case "rankings":
+		o = (&object{}).set("rankings", []any{})
 	case "completions":
 		choice := (&object{}).set("index", 0).set("text", rec.Output)
 		o = responseHead(rec, "text_completion").set("choices", []any{choice})

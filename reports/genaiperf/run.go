@@ -35,10 +35,12 @@ type Run struct {
 	// Endpoint is the URL path without a leading slash; empty means the
 	// endpoint type's default ("v1/chat/completions", ...).
 	Endpoint string
-	// ServiceKind is "openai" for every endpoint llmbench speaks.
+	// ServiceKind is "openai" for every HTTP endpoint llmbench speaks and
+	// "triton" for Triton's KServe v2 gRPC API.
 	ServiceKind string
 	// Backend is GenAI-Perf's Triton backend as given ("" echoes its
-	// default, tensorrtllm); it shapes no OpenAI request.
+	// default, tensorrtllm); it names a Triton run's directory and shapes
+	// no OpenAI request.
 	Backend string
 	// ServerMetricsURLs are the telemetry sources, echoed in input_config.
 	ServerMetricsURLs []string
@@ -84,6 +86,9 @@ type Run struct {
 	SyntheticTokens TokenDist
 	// OutputTokens is the requested output length (Mean 0: not set).
 	OutputTokens OutputTokens
+	// Sessions describes a multi-turn run (GenAI-Perf's --session-*
+	// flags); its zero value is GenAI-Perf's default, single turns.
+	Sessions SessionConfig
 	// PrefixPrompts and PrefixPromptLength describe shared prefixes.
 	PrefixPrompts      int
 	PrefixPromptLength int
@@ -133,12 +138,22 @@ type Stimulus struct {
 	// FixedSchedule replays each input's own timestamp (GenAI-Perf's
 	// --fixed-schedule); perf_analyzer records it as request rate 0.0.
 	FixedSchedule bool
+	// SessionConcurrency keeps that many conversations active (GenAI-Perf's
+	// --session-concurrency); perf_analyzer records it as request rate 0.0.
+	SessionConcurrency int
+	// SessionRate starts that many conversations per second (rate() over
+	// a conversations dataset); its requests come at the sessions' pace.
+	SessionRate float64
+	// Users paces that many users at UserRate requests/s in total
+	// (llmbench's users()); recorded as request rate 0.0 too.
+	Users    int
+	UserRate float64
 }
 
 // Mode returns perf_analyzer's experiment mode, "concurrency" or
 // "request_rate".
 func (s Stimulus) Mode() string {
-	if s.FixedSchedule || (s.Concurrency == 0 && s.RequestRate > 0) {
+	if s.FixedSchedule || s.SessionConcurrency > 0 || s.SessionRate > 0 || s.Users > 0 || (s.Concurrency == 0 && s.RequestRate > 0) {
 		return "request_rate"
 	}
 	return "concurrency"
@@ -156,8 +171,15 @@ func (s Stimulus) concurrency() int {
 // String renders the stimulus as GenAI-Perf's directory names do:
 // "concurrency16" or "request_rate10.0" (the rate as Python prints a float).
 func (s Stimulus) String() string {
-	if s.FixedSchedule {
+	switch {
+	case s.FixedSchedule:
 		return "fixed_schedule"
+	case s.SessionConcurrency > 0:
+		return "session_concurrency" + strconv.Itoa(s.SessionConcurrency)
+	case s.Users > 0:
+		return "users" + strconv.Itoa(s.Users)
+	case s.SessionRate > 0:
+		return "session_rate" + pyRepr(s.SessionRate)
 	}
 	if s.Mode() == "request_rate" {
 		return "request_rate" + pyRepr(s.RequestRate)
@@ -228,7 +250,7 @@ func DefaultRun(models ...string) Run {
 
 // endpointPath returns the URL path requests went to.
 func (r *Run) endpointPath() string {
-	if r.Endpoint != "" {
+	if r.Endpoint != "" || r.isTriton() { // gRPC has no path
 		return r.Endpoint
 	}
 	switch r.EndpointType {
@@ -236,6 +258,8 @@ func (r *Run) endpointPath() string {
 		return "v1/completions"
 	case "embeddings":
 		return "v1/embeddings"
+	case "rankings":
+		return "v1/ranking"
 	case "responses", "messages": // llmbench's own types, beyond GenAI-Perf's
 		return "v1/" + r.EndpointType
 	case "generate", "huggingface_generate", "tgi": // the routes requests went to
@@ -270,8 +294,18 @@ func (r *Run) tokenizerName() string {
 
 // isLLM reports whether the endpoint produces text, and so has the token
 // metrics; embeddings only have latency, throughput and count.
-func (r *Run) isLLM() bool { return r.EndpointType != "embeddings" }
+func (r *Run) isLLM() bool { return r.EndpointType != "embeddings" && r.EndpointType != "rankings" }
 
 // hasGoodput reports whether goodput was asked for, which is what makes
 // GenAI-Perf print the Request Goodput row.
 func (r *Run) hasGoodput() bool { return len(r.Goodput) > 0 }
+
+// SessionConfig is input_config's "sessions": GenAI-Perf's --num-sessions,
+// --session-turns-mean/-stddev, --session-turn-delay-mean/-stddev (ms) and
+// --session-delay-ratio.
+type SessionConfig struct {
+	Num                         int
+	TurnsMean, TurnsStddev      int
+	TurnDelayMean, TurnDelayStd int
+	DelayRatio                  float64
+}

@@ -64,6 +64,10 @@ const pageHTML = `<!DOCTYPE html>
 {{with .Notes}}<ul class="notes">{{range .}}<li>{{with .Label}}<strong>{{.}}:</strong> {{end}}{{.Text}}</li>{{end}}</ul>{{end}}{{end}}
 {{with .Telemetry}}{{template "telemetry" .}}{{end}}
 {{range .Components}}<h3>Dataset components · {{.Point}}</h3>{{template "metrics" .Rows}}{{end}}
+{{range .Sessions}}<h3>Conversations · {{.Point}}</h3><p>{{.Summary}}</p>
+<table><tr><th>turn</th><th>requests</th><th>TTFT p50 (ms)</th><th>TTFT p99 (ms)</th><th>latency p50 (ms)</th><th>ISL avg (tokens)</th></tr>
+{{range .Turns}}<tr><td>{{.Turn}}</td><td>{{.Requests}}</td><td>{{.TTFTP50}}</td><td>{{.TTFTP99}}</td><td>{{.LatencyP50}}</td><td>{{.ISL}}</td></tr>
+{{end}}</table>{{end}}
 {{range .Repeats}}<h3>Repeats · {{.Point}} ({{.Runs}} runs)</h3>
 <table><tr><th class="l">metric</th><th class="l">unit</th><th>n</th><th>mean</th><th>stddev</th><th>95% CI</th><th>spread</th><th class="l"></th></tr>
 {{range .Rows}}<tr><td class="l">{{.Metric}}</td><td class="l">{{.Unit}}</td><td>{{.N}}</td><td>{{.Mean}}</td><td>{{.Stddev}}</td><td>{{.CI}}</td><td>{{.Spread}}</td><td class="l {{.FlagClass}}">{{.Flag}}</td></tr>

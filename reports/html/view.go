@@ -41,6 +41,7 @@ type experimentView struct {
 	Points     []metricRow
 	Sweep      *sweepView
 	Components []componentView
+	Sessions   []sessionView
 	Repeats    []repeatView
 	Errors     []errorRow
 	// Telemetry is nil when no point was scraped.
@@ -163,6 +164,9 @@ func newExperimentView(res *runtime.ExperimentResult) (experimentView, error) {
 		}
 		if cv, ok := newComponentView(pt); ok {
 			ev.Components = append(ev.Components, cv)
+		}
+		if sv, ok := newSessionView(pt); ok {
+			ev.Sessions = append(ev.Sessions, sv)
 		}
 		if len(pt.Repeats) > 1 {
 			ev.Repeats = append(ev.Repeats, newRepeatView(pt))

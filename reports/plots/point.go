@@ -22,6 +22,9 @@ const (
 	// FileFromSchedule is llmbench's own: TTFT from the actual send and
 	// from the planned one over the run, drawn for open-loop points only.
 	FileFromSchedule = "time_to_first_token_from_schedule.png"
+	// FileTTFTvsTurn is llmbench's own too: TTFT by turn index of a
+	// conversation point, the cost of resending the history.
+	FileTTFTvsTurn = "time_to_first_token_vs_turn.png"
 )
 
 // Sample sizes past which PointData keeps a uniform random sample of the
@@ -46,6 +49,10 @@ type PointData struct {
 	// isl pairs with ttft: isl[i] is the input length of the request
 	// whose TTFT is ttft[i].
 	isl, osl []float64
+	// turn pairs with ttft: the request's 1-based turn index in its
+	// conversation, 0 outside one.
+	turn  []float64
+	turns bool
 	// gaps[k] holds the sampled requests' k-th chunk gap (between chunk k
 	// and k+1), so position k+1 is the output chunk the gap ended at.
 	gaps [][]float64
@@ -81,8 +88,10 @@ func (d *PointData) Add(r *metrics.Record) {
 	if i := d.slot(sampleRequests, d.Seen); i >= 0 {
 		if i == len(d.ttft) {
 			d.ttft, d.latency, d.isl, d.osl = append(d.ttft, 0), append(d.latency, 0), append(d.isl, 0), append(d.osl, 0)
+			d.turn = append(d.turn, 0)
 		}
 		d.ttft[i], d.latency[i], d.isl[i], d.osl[i] = ms(m.TTFT), ms(m.Latency), float64(m.ISL), float64(m.OSL)
+		d.turn[i], d.turns = float64(r.Turn), d.turns || r.Turn > 0
 		d.keepSchedule(i, r, m)
 	}
 	if len(m.ChunkGaps) == 0 {
@@ -150,6 +159,7 @@ func RenderPointPlots(title string, d *PointData) ([]Image, error) {
 		{FileITLvsPos, itlVsPosition},
 		{FileISLvsOSL, islOSLHeatMap},
 		{FileFromSchedule, ttftFromSchedule},
+		{FileTTFTvsTurn, ttftVsTurn},
 	}
 	set := make([]namedPlot, len(builders))
 	for i, b := range builders {
@@ -172,7 +182,7 @@ func WritePointPlots(dir string, title string, d *PointData) ([]string, error) {
 // WritePointPlots draws them.
 func PointFiles(dir string) []string {
 	var paths []string
-	for _, name := range []string{FileTTFT, FileLatency, FileTTFTvsISL, FileITLvsPos, FileISLvsOSL, FileFromSchedule} {
+	for _, name := range []string{FileTTFT, FileLatency, FileTTFTvsISL, FileITLvsPos, FileISLvsOSL, FileFromSchedule, FileTTFTvsTurn} {
 		path := filepath.Join(dir, name)
 		if _, err := os.Stat(path); err == nil {
 			paths = append(paths, path)

@@ -169,6 +169,9 @@ func fromRow(x *row) metrics.Record {
 	if x.DoneTime != nil {
 		r.Done = *x.DoneTime
 	}
+	if x.Turn != nil {
+		r.Session, r.Turn, r.LastTurn = deref(x.SessionID), int(*x.Turn), deref(x.LastTurn)
+	}
 	if len(x.ChunkOffsetsNs) > 0 {
 		r.Chunks = make([]int64, len(x.ChunkOffsetsNs))
 		for i, off := range x.ChunkOffsetsNs {

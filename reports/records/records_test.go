@@ -346,7 +346,8 @@ print(json.dumps({
 		"last_chunk_time", "done_time", "ttft_ns", "ttst_ns", "itl_ns", "request_latency_ns", "ttfo_ns",
 		"output_token_throughput_per_user_tokens_per_s", "isl_tokens", "osl_tokens",
 		"usage_prompt_tokens", "usage_completion_tokens", "error_class", "error_status",
-		"error_message", "reasoning_chunks", "retries", "cached_tokens", "chunk_offsets_ns", "chunk_gaps_us"}
+		"error_message", "reasoning_chunks", "retries", "cached_tokens", "chunk_offsets_ns", "chunk_gaps_us",
+		"session_id", "turn", "last_turn"}
 	if !reflect.DeepEqual(got.Columns, wantCols) {
 		t.Errorf("pyarrow columns %v\nwant %v", got.Columns, wantCols)
 	}

@@ -27,7 +27,7 @@ package records
 // testdata/fixtures holds a file of each version, written by
 // testdata/gen; TestSchemaOnlyAddsColumns and TestReadFixtures hold
 // every past version to the rule (docs/records.md, "Schema versions").
-const SchemaVersion = 4
+const SchemaVersion = 5
 
 // row is one records.parquet row. Column names carry their unit (_ns,
 // _us, _tokens); timestamps are int64 nanoseconds since the Unix epoch
@@ -74,7 +74,7 @@ type row struct {
 	// connection because the server had closed a reused keep-alive one
 	// before answering; NULL in older files, which did not record it.
 	Retries *int32 `parquet:"retries,optional"`
-	// CachedTokens (since version 4) is how many of the prompt's tokens the
+	// CachedTokens (since version 5) is how many of the prompt's tokens the
 	// server said it served from its prefix cache; NULL when it did not
 	// say (no such usage field) and in older files, which did not record
 	// it.
@@ -85,4 +85,12 @@ type row struct {
 	// ChunkGapsUs is the gap between consecutive content chunks in µs,
 	// rounded half away from zero: the convenient per-chunk ITL column.
 	ChunkGapsUs []int32 `parquet:"chunk_gaps_us,list" parquet-element:",delta"`
+
+	// SessionID, Turn and LastTurn (since version 4) place a conversation
+	// turn: its session, its 1-based turn index, and whether it was the
+	// session's final planned turn. NULL for single-turn requests and in
+	// older files, which had none.
+	SessionID *string `parquet:"session_id,optional,dict"`
+	Turn      *int32  `parquet:"turn,optional"`
+	LastTurn  *bool   `parquet:"last_turn,optional"`
 }

@@ -25,7 +25,10 @@ var upgrades = []func(*Meta){
 	func(*Meta) {},
 	// 2 → 3 added the column retries (NULL in older files); no metadata.
 	func(*Meta) {},
-	// 3 → 4 added the column cached_tokens (NULL in older files); no
+	// 3 → 4 added the columns session_id, turn and last_turn (NULL in
+	// older files, which held no conversations); no metadata.
+	func(*Meta) {},
+	// 4 → 5 added the column cached_tokens (NULL in older files); no
 	// metadata.
 	func(*Meta) {},
 }

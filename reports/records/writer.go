@@ -237,6 +237,9 @@ func (w *Writer) toRow(r *metrics.Record) row {
 	if r.Done != 0 {
 		out.DoneTime = ptr(r.Done)
 	}
+	if r.Turn > 0 {
+		out.SessionID, out.Turn, out.LastTurn = ptr(r.Session), ptr(clamp32(int64(r.Turn))), ptr(r.LastTurn)
+	}
 	if c := r.Chunks; len(c) > 0 {
 		out.FirstChunkTime = ptr(c[0])
 		out.LastChunkTime = ptr(c[len(c)-1])

@@ -27,7 +27,7 @@ type Imported struct {
 	Export   *paexport.Export
 	Counting runtime.Counting
 	// EndpointType is chat, completions or embeddings, from the endpoint
-	// path the export names.
+	// path the export names, or kserve for a Triton export.
 	EndpointType string
 	// Streaming is guessed from the records: a streamed request has
 	// several chunks, a non-streaming one exactly one.
@@ -50,7 +50,11 @@ func ReadExport(path string, opt ImportOptions) (*Imported, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Imported{Export: exp, Counting: counting, EndpointType: endpointType(exp.Endpoint), Streaming: streamed(exp.Records)}, nil
+	typ := endpointType(exp.Endpoint)
+	if exp.ServiceKind == "triton" {
+		typ = "kserve" // GenAI-Perf's endpoint type of Triton's gRPC API
+	}
+	return &Imported{Export: exp, Counting: counting, EndpointType: typ, Streaming: streamed(exp.Records)}, nil
 }
 
 // count fills every record's ISL and OSL with the chosen counting mode.
@@ -103,6 +107,9 @@ func (im *Imported) Run() genaiperf.Run {
 	run.Endpoint = im.Export.Endpoint
 	run.EndpointType = im.EndpointType
 	run.Streaming = im.Streaming
+	if im.Export.ServiceKind == "triton" {
+		run.ServiceKind = "triton"
+	}
 	if im.Export.Mode == "request_rate" {
 		run.Stimulus = genaiperf.Stimulus{RequestRate: im.Export.Value}
 	} else {

@@ -3,6 +3,7 @@ package sweep
 import (
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/telemetry"
+	"github.com/llmbench/llmbench/reports/views"
 	"github.com/llmbench/llmbench/runtime"
 )
 
@@ -23,6 +24,12 @@ type pointJSON struct {
 	Telemetry *telemetry.Block `json:"telemetry,omitempty"`
 	// Client says whether the client itself limited the load, and why.
 	Client *metrics.ClientVerdict `json:"client,omitempty"`
+	// Sessions is a conversation point's per-session and per-turn view.
+	Sessions *sessionsJSON `json:"sessions,omitempty"`
+	// Views is the point under every tool's definitions (GenAI-Perf's,
+	// vLLM's, GuideLLM's, LLMPerf's, AIPerf's), null when it measured
+	// nothing.
+	Views *views.Object `json:"views"`
 	// PrefixCache is the share of prompt tokens the server said it served
 	// from its prefix cache, absent when it reported no cached tokens.
 	PrefixCache *prefixCacheJSON `json:"prefix_cache,omitempty"`
@@ -125,6 +132,8 @@ func pointOf(i int, p *runtime.PointResult) pointJSON {
 			pj.Errors = append(pj.Errors, errorJSON{Class: string(e.Class), Status: e.Status, Message: e.Message, Count: e.Count})
 		}
 		pj.Metrics = metricsOf(s)
+		pj.Sessions = sessionsOf(s.Sessions)
+		pj.Views = views.Block(s)
 		pj.PrefixCache = prefixCacheOf(p)
 	}
 	for _, g := range p.Gates {

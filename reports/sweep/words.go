@@ -56,6 +56,8 @@ func saturationWords(res *runtime.ExperimentResult, c *runtime.Capacity) string 
 	switch {
 	case s == nil && c.Note != "":
 		return c.Note
+	case s == nil && c.Param == metrics.ParamUsers:
+		return "– (not analysed: a users() sweep spreads one total rate over more users, so its load does not grow)"
 	case s == nil && slices.Contains(metrics.LoadParams, c.Param):
 		return "– (not analysed: fewer than two points ran to their end, so there is no trend)"
 	case s == nil:

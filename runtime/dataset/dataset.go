@@ -30,10 +30,13 @@ type Entry struct {
 	Component string
 	// At is when a replay sends the entry, from the trace's start.
 	At time.Duration
-	// Session and Delay carry a trace line's session_id and delay for
-	// multi-turn replays; nothing sends by them yet.
+	// Session and Delay carry a trace line's session_id and delay: lines
+	// sharing a session are replayed as one conversation (GroupSessions).
 	Session string
 	Delay   time.Duration
+	// Passages are the texts a rankings entry asks to rank against its
+	// query (Text).
+	Passages []string
 }
 
 // Source is anything that yields dataset entries.

@@ -3,6 +3,7 @@ package dataset
 import (
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 )
 
@@ -68,7 +69,7 @@ func TestSyntheticLengths(t *testing.T) {
 	}
 	again, _ := s.Build(0)
 	for i := range entries {
-		if entries[i] != again[i] {
+		if !reflect.DeepEqual(entries[i], again[i]) {
 			t.Fatal("same seed, different prompts")
 		}
 	}
@@ -113,7 +114,7 @@ func TestMixProportionsAndTags(t *testing.T) {
 	}
 	again, _ := m.Build(10000)
 	for i := range entries {
-		if entries[i] != again[i] {
+		if !reflect.DeepEqual(entries[i], again[i]) {
 			t.Fatal("same seed, different mix")
 		}
 	}

@@ -34,6 +34,12 @@ func WithTokenizer(src Source, tok Tokenizer) Source {
 	case ShareGPT:
 		s.Tokenizer = tok
 		return s
+	case Conversations:
+		s.Tokenizer = tok
+		return s
+	case Rankings:
+		s.Queries, s.Passages = WithTokenizer(s.Queries, tok), WithTokenizer(s.Passages, tok)
+		return s
 	case Trace:
 		s.Tokenizer = tok
 		return s

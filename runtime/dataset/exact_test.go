@@ -3,6 +3,7 @@ package dataset
 import (
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -63,7 +64,7 @@ func TestSyntheticIsTokenExact(t *testing.T) {
 				}
 				again, _ := s.Build(0)
 				for i := range entries {
-					if entries[i] != again[i] {
+					if !reflect.DeepEqual(entries[i], again[i]) {
 						t.Fatalf("%s: same seed, different entry %d", s, i)
 					}
 				}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -34,14 +35,14 @@ func TestJSONLReadsGenAIPerfInput(t *testing.T) {
 		t.Fatalf("got %d entries, want %d", len(entries), len(want))
 	}
 	for i := range want {
-		if entries[i] != want[i] {
+		if !reflect.DeepEqual(entries[i], want[i]) {
 			t.Errorf("entry %d: %+v, want %+v", i, entries[i], want[i])
 		}
 	}
-	if got, _ := j.Build(2); len(got) != 2 || got[1] != want[1] {
+	if got, _ := j.Build(2); len(got) != 2 || !reflect.DeepEqual(got[1], want[1]) {
 		t.Errorf("Build(2) = %+v, want the first two", got)
 	}
-	if got, _ := j.Build(7); len(got) != 7 || got[6] != want[0] || got[5] != want[2] {
+	if got, _ := j.Build(7); len(got) != 7 || !reflect.DeepEqual(got[6], want[0]) || !reflect.DeepEqual(got[5], want[2]) {
 		t.Errorf("Build(7) = %+v, want the file cycled", got)
 	}
 	if info, err := j.Check(); err != nil || info.Entries != 3 {
@@ -120,16 +121,16 @@ func TestShareGPTTakesFirstHumanTurnAndItsAnswer(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Entry{{Text: "Tell me a story", Words: 4, MaxTokens: 8}, {Text: "Hi there", Words: 2, MaxTokens: 1}}
-	if len(entries) != 2 || entries[0] != want[0] || entries[1] != want[1] {
+	if len(entries) != 2 || !reflect.DeepEqual(entries[0], want[0]) || !reflect.DeepEqual(entries[1], want[1]) {
 		t.Fatalf("entries %+v, want %+v", entries, want)
 	}
 	if info, err := s.Check(); err != nil || info != (FileInfo{Entries: 2, Skipped: 3}) {
 		t.Errorf("Check = %+v, %v; want 2 entries, 3 skipped", info, err)
 	}
-	if got, _ := s.Build(1); len(got) != 1 || got[0] != want[0] {
+	if got, _ := s.Build(1); len(got) != 1 || !reflect.DeepEqual(got[0], want[0]) {
 		t.Errorf("Build(1) = %+v", got)
 	}
-	if got, _ := s.Build(3); len(got) != 3 || got[2] != want[0] {
+	if got, _ := s.Build(3); len(got) != 3 || !reflect.DeepEqual(got[2], want[0]) {
 		t.Errorf("Build(3) = %+v, want the conversations cycled", got)
 	}
 	tk := realTokenizer(t, "llama3")
@@ -214,11 +215,11 @@ func TestTraceWithoutTokenizerUsesWordBlocks(t *testing.T) {
 	}
 	again, _ := tr.Build(0)
 	for i := range entries {
-		if entries[i] != again[i] {
+		if !reflect.DeepEqual(entries[i], again[i]) {
 			t.Fatal("same seed, different prompts")
 		}
 	}
-	if got, _ := tr.Build(2); len(got) != 2 || got[1] != entries[1] {
+	if got, _ := tr.Build(2); len(got) != 2 || !reflect.DeepEqual(got[1], entries[1]) {
 		t.Errorf("Build(2) gave %d entries", len(got))
 	}
 	if tr.String() != `trace("trace.jsonl", format="mooncake")` || (Trace{Path: "t"}).String() != `trace("t", format="mooncake")` {
@@ -321,7 +322,7 @@ func TestTraceHashIDsAreTokenExactSharedBlocks(t *testing.T) {
 			}
 			again, _ := tr.Build(0)
 			for i := range entries {
-				if entries[i] != again[i] {
+				if !reflect.DeepEqual(entries[i], again[i]) {
 					t.Fatalf("same seed, different entry %d", i)
 				}
 			}

@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -117,4 +118,74 @@ func (m Mix) String() string {
 		w = ", weights=[" + strings.Join(ws, ", ") + "]"
 	}
 	return "mix([" + strings.Join(parts, ", ") + "]" + w + ")"
+}
+
+// mixSessions is a mix holding conversations: the weights pick each
+// session's kind, and a single-turn component's entries become sessions of
+// one turn, so a mix of chat sessions and one-shot prompts runs as one
+// load.
+type mixSessions struct{ Mix }
+
+// Sessions draws n sessions (default: Entries, else 100), each tagged
+// with its component's name.
+func (m mixSessions) Sessions(n int) ([]Session, error) {
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	if n <= 0 {
+		n = cmp.Or(m.Entries, 100)
+	}
+	rng := rand.New(rand.NewPCG(m.Seed, m.Seed^0x2545f4914f6cdd1d))
+	picks, counts := make([]int, n), make([]int, len(m.Components))
+	for i := range picks {
+		picks[i] = m.pick(rng)
+		counts[picks[i]]++
+	}
+	pools := make([][]Session, len(m.Components))
+	for c, src := range m.Components {
+		if counts[c] == 0 {
+			continue
+		}
+		pool, err := componentSessions(src, counts[c])
+		if err != nil {
+			return nil, fmt.Errorf("mix component %s: %w", m.name(c), err)
+		}
+		if len(pool) == 0 {
+			return nil, fmt.Errorf("mix component %s has no entries", m.name(c))
+		}
+		pools[c] = pool
+	}
+	out, used := make([]Session, n), make([]int, len(m.Components))
+	for i, c := range picks {
+		out[i] = pools[c][used[c]%len(pools[c])]
+		used[c]++
+		out[i].Component = m.name(c)
+	}
+	return out, nil
+}
+
+// componentSessions draws n sessions of one component: its own, or its
+// entries as one-turn sessions.
+func componentSessions(src Source, n int) ([]Session, error) {
+	if ss, ok := Sessioned(src); ok {
+		return ss.Sessions(n)
+	}
+	entries, err := src.Build(n)
+	if err != nil {
+		return nil, err
+	}
+	sessions := make([]Session, len(entries))
+	for i, e := range entries {
+		sessions[i] = Session{Turns: []Turn{{Entry: e}}}
+	}
+	return sessions, nil
+}
+
+// Build returns the turns of n sessions as entries.
+func (m mixSessions) Build(n int) ([]Entry, error) {
+	sessions, err := m.Sessions(n)
+	if err != nil {
+		return nil, err
+	}
+	return Flatten(sessions), nil
 }

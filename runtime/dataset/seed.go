@@ -4,7 +4,8 @@ import "slices"
 
 // Reseed returns src with every seed it draws by replaced by next(seed):
 // the synthetic prompts and lengths, a mix's picks and each of its
-// components, the output lengths given to a file, a trace's block texts.
+// components, the output lengths given to a file, a trace's block texts,
+// synthetic conversations, a rankings dataset's draws and its sources.
 // A runner gives each sweep point its own prompts this way (so no point
 // is served from the prefix cache an earlier point filled) while keeping
 // what the scenario's seeds say about each other: two components with
@@ -18,6 +19,13 @@ func Reseed(src Source, next func(uint64) uint64) Source {
 		return s
 	case Trace:
 		s.Seed = next(s.Seed)
+		return s
+	case Conversations:
+		s.Seed = next(s.Seed)
+		return s
+	case Rankings:
+		s.Seed = next(s.Seed)
+		s.Queries, s.Passages = Reseed(s.Queries, next), Reseed(s.Passages, next)
 		return s
 	case DefaultOutputs:
 		s.Seed = next(s.Seed)

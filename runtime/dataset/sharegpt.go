@@ -22,6 +22,9 @@ type ShareGPT struct {
 	Shown string
 	// Tokenizer, when set, measures the gpt turns in tokens.
 	Tokenizer Tokenizer
+	// MultiTurn keeps every human turn followed by a gpt turn, not only
+	// the first: each conversation becomes a session (see Sessions).
+	MultiTurn bool
 }
 
 // Build reads the file: every usable conversation when n <= 0, else the
@@ -60,103 +63,132 @@ func (s ShareGPT) Read(n int) ([]Entry, error) {
 // usable ones (n > 0). Without a tokenizer the output length is counted
 // here in words; with one, the gpt turns are returned for Read to measure.
 func (s ShareGPT) scan(n int) (entries []Entry, answers []string, skipped int, err error) {
+	convs, skipped, err := s.conversations(n)
+	for _, c := range convs {
+		entries = append(entries, Entry{Text: c.pairs[0].prompt, Words: CountWords(c.pairs[0].prompt)})
+		answers = append(answers, c.pairs[0].answer)
+	}
+	if s.Tokenizer == nil {
+		for i := range entries {
+			entries[i].MaxTokens = max(1, CountWords(answers[i]))
+		}
+		answers = nil
+	}
+	return entries, answers, skipped, err
+}
+
+// sharegptConversation is one usable conversation: its id and its
+// (human, gpt) pairs in order; single-turn use takes the first.
+type sharegptConversation struct {
+	id    string
+	pairs []exchange
+}
+
+type exchange struct{ prompt, answer string }
+
+// conversations decodes the array one conversation at a time, stopping
+// after n usable ones (n > 0).
+func (s ShareGPT) conversations(n int) (convs []sharegptConversation, skipped int, err error) {
 	file, err := os.Open(s.Path)
 	if err != nil {
-		return nil, nil, 0, err
+		return nil, 0, err
 	}
 	defer file.Close()
 	lines := &lineCounter{r: bufio.NewReaderSize(file, 1<<20)}
 	dec := json.NewDecoder(lines)
 	tok, err := dec.Token()
 	if err != nil {
-		return nil, nil, 0, s.decodeError(lines, dec, err)
+		return nil, 0, s.decodeError(lines, dec, err)
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '[' {
-		return nil, nil, 0, &LineError{Path: s.Path, Line: lines.lineAt(dec.InputOffset()),
+		return nil, 0, &LineError{Path: s.Path, Line: lines.lineAt(dec.InputOffset()),
 			Msg: fmt.Sprintf("got a JSON %s, want an array of conversations", tokenType(tok))}
 	}
 	for i := 0; dec.More(); i++ {
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
-			return nil, nil, 0, s.decodeError(lines, dec, err)
+			return nil, 0, s.decodeError(lines, dec, err)
 		}
 		// Counting every element's line keeps the counter's memory small.
 		line := lines.lineAt(dec.InputOffset() - int64(len(raw)))
-		prompt, answer, err := s.conversation(raw, i, line)
+		c, err := s.conversation(raw, i, line)
 		switch {
 		case err != nil:
-			return nil, nil, 0, err
-		case prompt == "" || answer == "":
+			return nil, 0, err
+		case len(c.pairs) == 0:
 			skipped++
 			continue
 		}
-		e := Entry{Text: prompt, Words: CountWords(prompt)}
-		if s.Tokenizer != nil {
-			answers = append(answers, answer)
-		} else {
-			e.MaxTokens = max(1, CountWords(answer))
-		}
-		entries = append(entries, e)
-		if n > 0 && len(entries) == n {
-			return entries, answers, skipped, nil
+		convs = append(convs, c)
+		if n > 0 && len(convs) == n {
+			return convs, skipped, nil
 		}
 	}
 	if _, err := dec.Token(); err != nil { // the closing ]
-		return nil, nil, 0, s.decodeError(lines, dec, err)
+		return nil, 0, s.decodeError(lines, dec, err)
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		if err == nil {
 			err = errors.New("data after the array")
 		}
-		return nil, nil, 0, s.decodeError(lines, dec, err)
+		return nil, 0, s.decodeError(lines, dec, err)
 	}
-	if len(entries) == 0 {
-		return nil, nil, skipped, fmt.Errorf("%s: no conversation has a human turn followed by a gpt turn (%d skipped)", s.Path, skipped)
+	if len(convs) == 0 {
+		return nil, skipped, fmt.Errorf("%s: no conversation has a human turn followed by a gpt turn (%d skipped)", s.Path, skipped)
 	}
-	return entries, answers, skipped, nil
+	return convs, skipped, nil
 }
 
-// conversation returns the first human turn of element i of the array
-// and the gpt turn after it; either is "" for a conversation to skip.
-func (s ShareGPT) conversation(raw json.RawMessage, i, line int) (prompt, answer string, err error) {
+// conversation returns element i of the array: each human turn with the
+// gpt turn after it (only the first unless MultiTurn); no pairs for a
+// conversation to skip. An empty turn ends a conversation there.
+func (s ShareGPT) conversation(raw json.RawMessage, i, line int) (conv sharegptConversation, err error) {
 	fail := func(field, format string, args ...any) error {
 		return &LineError{Path: s.Path, Line: line, Field: field, Msg: fmt.Sprintf(format, args...)}
 	}
 	where := fmt.Sprintf("[%d]", i)
 	if raw[0] != '{' {
-		return "", "", fail(where, "got %s, want a conversation object", jsonType(raw))
+		return conv, fail(where, "got %s, want a conversation object", jsonType(raw))
 	}
 	var c map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &c); err != nil {
-		return "", "", fail(where, "%s", jsonError(err))
+		return conv, fail(where, "%s", jsonError(err))
 	}
 	convRaw, ok := c["conversations"]
 	if !ok || string(convRaw) == "null" {
-		return "", "", fail(where+".conversations", "missing")
+		return conv, fail(where+".conversations", "missing")
 	}
 	var turns []json.RawMessage
 	if convRaw[0] != '[' || json.Unmarshal(convRaw, &turns) != nil {
-		return "", "", fail(where+".conversations", "got %s, want a list of turns", jsonType(convRaw))
+		return conv, fail(where+".conversations", "got %s, want a list of turns", jsonType(convRaw))
 	}
-	havePrompt := false
+	_ = json.Unmarshal(c["id"], &conv.id) // an id that is not a string is left out
+	havePrompt, prompt := false, ""
 	for t, turnRaw := range turns {
 		field := fmt.Sprintf("%s.conversations[%d]", where, t)
 		var turn map[string]json.RawMessage
 		if turnRaw[0] != '{' || json.Unmarshal(turnRaw, &turn) != nil {
-			return "", "", fail(field, "got %s, want a turn object", jsonType(turnRaw))
+			return conv, fail(field, "got %s, want a turn object", jsonType(turnRaw))
 		}
 		from, value, err := turnStrings(turn["from"], turn["value"], field, fail)
 		if err != nil {
-			return "", "", err
+			return conv, err
 		}
 		switch {
 		case !havePrompt && (from == "human" || from == "user"):
 			prompt, havePrompt = value, true
 		case havePrompt && (from == "gpt" || from == "assistant" || from == "chatgpt"):
-			return prompt, value, nil
+			if prompt == "" || value == "" {
+				return conv, nil
+			}
+			conv.pairs = append(conv.pairs, exchange{prompt, value})
+			if !s.MultiTurn {
+				return conv, nil
+			}
+			havePrompt = false
 		}
 	}
-	return "", "", nil
+	return conv, nil
 }
 
 // turnStrings checks a turn's from and value are strings.
@@ -202,7 +234,13 @@ func tokenType(tok json.Token) string {
 	return "number"
 }
 
-func (s ShareGPT) String() string { return "sharegpt(" + strconv.Quote(shown(s.Path, s.Shown)) + ")" }
+func (s ShareGPT) String() string {
+	multi := ""
+	if s.MultiTurn {
+		multi = ", multi_turn=True"
+	}
+	return "sharegpt(" + strconv.Quote(shown(s.Path, s.Shown)) + multi + ")"
+}
 
 // lineCounter tells the line of an offset in a stream it passes through,
 // keeping only the bytes not yet counted: offsets asked about only grow,
@@ -238,4 +276,38 @@ func (l *lineCounter) lastLine() int {
 		end--
 	}
 	return l.lineAt(end)
+}
+
+// Sessions reads the file's conversations as sessions (MultiTurn): each
+// human turn is a user turn asking for as many tokens (under Tokenizer,
+// else words) as the gpt turn after it holds; the assistant's history is
+// what the server answers. The conversation's "id" names its session.
+// n > 0 takes the first n, cycling when the file has fewer.
+func (s ShareGPT) Sessions(n int) ([]Session, error) {
+	convs, _, err := s.conversations(n)
+	if err != nil {
+		return nil, err
+	}
+	sessions := make([]Session, len(convs))
+	for i, c := range convs {
+		sessions[i].ID = c.id
+		for _, p := range c.pairs {
+			sessions[i].Turns = append(sessions[i].Turns, Turn{Entry: Entry{Text: p.prompt, Words: CountWords(p.prompt)}})
+		}
+	}
+	err = parallel(len(convs), func(i int) error {
+		for t, p := range convs[i].pairs {
+			sessions[i].Turns[t].MaxTokens = s.answerLength(p.answer)
+		}
+		return nil
+	})
+	return cycleSessions(sessions, n), err
+}
+
+// answerLength is a gpt turn's length: its tokens, else its words.
+func (s ShareGPT) answerLength(answer string) int {
+	if s.Tokenizer != nil {
+		return max(1, len(s.Tokenizer.Encode(answer)))
+	}
+	return max(1, CountWords(answer))
 }

@@ -93,7 +93,7 @@ func (s Synthetic) entry(rng *rand.Rand, prefixes []string) Entry {
 }
 
 func (s Synthetic) String() string {
-	out := "none"
+	out := "None" // as the scenario writes it
 	if s.Output != nil {
 		out = s.Output.String()
 	}

@@ -45,6 +45,9 @@ type Trace struct {
 	Seed uint64
 	// Tokenizer, when set, makes generated prompts token-exact.
 	Tokenizer Tokenizer
+	// DelayRatio scales every line's delay (GenAI-Perf's
+	// --session-delay-ratio); 0 means 1.
+	DelayRatio float64
 }
 
 // traceLine is a parsed line before its prompt is built.
@@ -202,9 +205,13 @@ func msDuration(v float64) time.Duration {
 	return time.Duration(math.Round(v * float64(time.Millisecond)))
 }
 
-// entry is the line's entry without its generated prompt.
-func (l traceLine) entry() Entry {
+// entry is the line's entry without its generated prompt, its delay
+// scaled by delayRatio when that is set.
+func (l traceLine) entry(delayRatio float64) Entry {
 	e := Entry{Text: l.text, Words: l.inputLen, MaxTokens: l.outputLen, At: l.at, Delay: l.delay, Session: l.session}
+	if delayRatio > 0 {
+		e.Delay = time.Duration(float64(l.delay) * delayRatio)
+	}
 	if l.literal && l.inputLen == 0 {
 		e.Words = CountWords(l.text)
 	}
@@ -227,7 +234,7 @@ func (t Trace) wordPrompts(lines []traceLine) []Entry {
 	blocks := map[int64][]string{}
 	entries := make([]Entry, len(lines))
 	for i, l := range lines {
-		e := l.entry()
+		e := l.entry(t.DelayRatio)
 		switch {
 		case l.literal:
 		case len(l.hashIDs) == 0:
@@ -276,7 +283,7 @@ func (t Trace) exactPrompts(lines []traceLine) ([]Entry, error) {
 	entries := make([]Entry, len(lines))
 	err = parallel(len(lines), func(i int) (err error) {
 		l := lines[i]
-		e := l.entry()
+		e := l.entry(t.DelayRatio)
 		switch {
 		case l.literal:
 		case len(l.hashIDs) == 0:

@@ -50,13 +50,14 @@ type fileJSON struct {
 }
 
 type requestJSON struct {
-	Timestamp     int64 `json:"timestamp"`
-	RequestInputs struct {
-		Payload string `json:"payload"`
-	} `json:"request_inputs"`
-	ResponseTimestamps []int64 `json:"response_timestamps"`
+	Timestamp int64 `json:"timestamp"`
+	// RequestInputs holds "payload" (OpenAI) or the input tensors by name
+	// (Triton: "text_input", "max_tokens", ...).
+	RequestInputs      map[string]json.RawMessage `json:"request_inputs"`
+	ResponseTimestamps []int64                    `json:"response_timestamps"`
 	ResponseOutputs    []struct {
-		Response string `json:"response"`
+		Response   string  `json:"response"`
+		TextOutput *string `json:"text_output"` // Triton's output tensor
 	} `json:"response_outputs"`
 	Error *struct {
 		Class   string `json:"class"`
@@ -65,8 +66,9 @@ type requestJSON struct {
 	} `json:"error"`
 }
 
-// Read parses a profile_export.json. Only OpenAI-style exports (chat,
-// completions, embeddings) are understood; a Triton export is an error.
+// Read parses a profile_export.json: OpenAI-style exports (chat,
+// completions, embeddings) and Triton ones (service kind triton: input
+// tensors by name, text_output responses).
 func Read(r io.Reader) (*Export, error) {
 	var f fileJSON
 	if err := json.NewDecoder(r).Decode(&f); err != nil {
@@ -75,13 +77,14 @@ func Read(r io.Reader) (*Export, error) {
 	if len(f.Experiments) == 0 {
 		return nil, errors.New("the export has no experiments")
 	}
-	if f.ServiceKind != "" && f.ServiceKind != "openai" {
-		return nil, fmt.Errorf("service kind %q is not supported (only openai)", f.ServiceKind)
+	if f.ServiceKind != "" && f.ServiceKind != "openai" && f.ServiceKind != "triton" {
+		return nil, fmt.Errorf("service kind %q is not supported (only openai and triton)", f.ServiceKind)
 	}
+	triton := f.ServiceKind == "triton"
 	exp := f.Experiments[0]
 	out := &Export{ServiceKind: f.ServiceKind, Endpoint: f.Endpoint, Mode: exp.Experiment.Mode, Value: exp.Experiment.Value}
 	for _, req := range append(exp.Requests, exp.Failed...) {
-		rec, prompt, model, err := record(req, len(out.Records))
+		rec, prompt, model, err := record(req, len(out.Records), triton)
 		if err != nil {
 			return nil, fmt.Errorf("request %d: %w", len(out.Records), err)
 		}
@@ -95,7 +98,7 @@ func Read(r io.Reader) (*Export, error) {
 }
 
 // record rebuilds one request: content chunks at their response's time.
-func record(req requestJSON, i int) (metrics.Record, string, string, error) {
+func record(req requestJSON, i int, triton bool) (metrics.Record, string, string, error) {
 	if len(req.ResponseTimestamps) != len(req.ResponseOutputs) {
 		return metrics.Record{}, "", "", fmt.Errorf("%d response timestamps for %d responses",
 			len(req.ResponseTimestamps), len(req.ResponseOutputs))
@@ -110,8 +113,12 @@ func record(req requestJSON, i int) (metrics.Record, string, string, error) {
 	}
 	rec := metrics.Record{ID: int64(i), Entry: i, Sent: req.Timestamp}
 	var out strings.Builder
-	for _, resp := range merged(req) {
-		piece := responseContent(resp.text, &rec)
+	responses, content := merged(req), responseContent
+	if triton {
+		responses, content = tritonOutputs(req), func(text string, _ *metrics.Record) string { return text }
+	}
+	for _, resp := range responses {
+		piece := content(resp.text, &rec)
 		if piece == "" {
 			continue // GenAI-Perf drops empty responses with their timestamps
 		}
@@ -126,8 +133,29 @@ func record(req requestJSON, i int) (metrics.Record, string, string, error) {
 	if e := req.Error; e != nil {
 		rec.Err = &metrics.Failure{Class: metrics.ErrorClass(e.Class), Status: e.Status, Message: e.Message}
 	}
-	prompt, model, err := promptText(req.RequestInputs.Payload)
+	if triton {
+		return rec, strings.Join(stringsOf(req.RequestInputs["text_input"]), " "), "", nil
+	}
+	var payload string
+	if raw, ok := req.RequestInputs["payload"]; ok {
+		if err := json.Unmarshal(raw, &payload); err != nil {
+			return rec, "", "", fmt.Errorf("request payload is not a string: %w", err)
+		}
+	}
+	prompt, model, err := promptText(payload)
 	return rec, prompt, model, err
+}
+
+// tritonOutputs are a Triton request's responses: the text_output pieces
+// (an empty one, the final response, carries no content).
+func tritonOutputs(req requestJSON) []response {
+	out := make([]response, 0, len(req.ResponseOutputs))
+	for i, r := range req.ResponseOutputs {
+		if r.TextOutput != nil {
+			out = append(out, response{text: *r.TextOutput, at: req.ResponseTimestamps[i]})
+		}
+	}
+	return out
 }
 
 type response struct {

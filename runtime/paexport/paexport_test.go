@@ -101,3 +101,30 @@ func TestReadRefusesTimeTravel(t *testing.T) {
 		}
 	}
 }
+
+// A Triton export (perf_analyzer's triton service kind): the input
+// tensors by name, one {"text_output": piece} per response, the empty
+// final response carrying no content.
+func TestReadTritonExport(t *testing.T) {
+	const export = `{"experiments":[{"experiment":{"mode":"concurrency","value":1},"requests":[
+{"timestamp":1000,"request_inputs":{"text_input":"a b c","max_tokens":3,"stream":true},
+ "response_timestamps":[4000,6000,9000,9500],
+ "response_outputs":[{"text_output":" I"},{"text_output":" like"},{"text_output":" dogs"},{"text_output":""}]}],
+"window_boundaries":[1000,9500]}],"version":"2.41","service_kind":"triton","endpoint":""}`
+	exp, err := Read(strings.NewReader(export))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := exp.Records[0]
+	if exp.ServiceKind != "triton" || !slices.Equal(r.Chunks, []int64{4000, 6000, 9000}) || r.Output != " I like dogs" ||
+		!slices.Equal(r.ChunkEnds, []int32{2, 7, 12}) || r.Done != 9500 || r.Sent != 1000 {
+		t.Errorf("record %+v", r)
+	}
+	if exp.Prompts[0] != "a b c" || len(exp.Models) != 0 {
+		t.Errorf("prompt %q, models %q", exp.Prompts[0], exp.Models)
+	}
+	if _, err := Read(strings.NewReader(`{"experiments":[{}],"service_kind":"tensorrtllm_engine"}`)); err == nil ||
+		!strings.Contains(err.Error(), "only openai and triton") {
+		t.Errorf("unknown service kind: %v", err)
+	}
+}

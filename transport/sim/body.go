@@ -1,11 +1,13 @@
 package sim
 
 import (
+	"cmp"
 	"encoding/json"
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
 	"net/http"
+	"slices"
 	"strconv"
 )
 
@@ -120,6 +122,9 @@ func (s *jsonSink) body() any {
 	case apiTGI, apiKServe:
 		return s.generateObject()
 	}
+	if j.req.api == apiRankings {
+		return rankingList{Rankings: j.srv.rankings(j.req.passages)}
+	}
 	if j.req.api == apiEmbeddings {
 		return embeddingList{ID: j.id, Object: "list", Created: j.created, Model: j.srv.cfg.Model,
 			Data: j.srv.embeddings(j.req.inputs), Usage: u}
@@ -157,6 +162,30 @@ func (s *Server) embeddings(inputs []json.RawMessage) []embedding {
 		}
 		out[i] = embedding{Index: i, Object: "embedding", Embedding: v}
 	}
+	return out
+}
+
+// rankingList is a NIM reranking response: the passages by descending
+// logit, each with its index in the request.
+type rankingList struct {
+	Rankings []ranking `json:"rankings"`
+}
+
+type ranking struct {
+	Index int     `json:"index"`
+	Logit float64 `json:"logit"`
+}
+
+// rankings scores each passage with a logit seeded by its text, so the
+// same passage always ranks the same.
+func (s *Server) rankings(passages []string) []ranking {
+	out := make([]ranking, len(passages))
+	for i, p := range passages {
+		h := fnv.New64a()
+		_, _ = h.Write([]byte(p))
+		out[i] = ranking{Index: i, Logit: rand.New(rand.NewPCG(uint64(s.cfg.Seed), h.Sum64())).NormFloat64() * 4}
+	}
+	slices.SortStableFunc(out, func(a, b ranking) int { return cmp.Compare(b.Logit, a.Logit) })
 	return out
 }
 

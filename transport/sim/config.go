@@ -23,6 +23,10 @@ import (
 type Config struct {
 	// Addr is the TCP address to listen on; port 0 picks a free port.
 	Addr string
+	// GRPCAddr, when set, is a second address on which the simulator
+	// serves Triton's KServe v2 gRPC API (GRPCInferenceService, llmbench's
+	// api="triton"); "" serves none.
+	GRPCAddr string
 	// Seed makes jitter, generated words and fault choices reproducible.
 	Seed int64
 

@@ -20,6 +20,9 @@ type job struct {
 	rng     *rand.Rand
 	timer   *time.Timer
 	fault   fault
+	// abort cuts the connection for an injected reset; nil aborts the
+	// HTTP connection of w.
+	abort func()
 	// faultAt is how many tokens go out before a mid-stream fault fires.
 	faultAt int
 	// reasoning is how many leading tokens are reasoning_content.
@@ -46,7 +49,7 @@ const (
 )
 
 var idPrefix = [...]string{apiChat: "chatcmpl-", apiCompletions: "cmpl-", apiEmbeddings: "embd-",
-	apiResponses: "resp_", apiMessages: "msg_", apiTGI: "tgi-", apiKServe: "kserve-"}
+	apiResponses: "resp_", apiMessages: "msg_", apiTGI: "tgi-", apiKServe: "kserve-", apiRankings: "rank-", apiTriton: "triton-"}
 
 // newJob draws the request's fault and fault position first, from a
 // generator seeded by (Seed, seq), so faults depend on the request's place
@@ -166,7 +169,11 @@ func (j *job) inject(out sink) (o outcome, stop bool) {
 	switch j.fault {
 	case faultReset:
 		st.resets.Add(1)
-		abortConnection(j.w)
+		if j.abort != nil {
+			j.abort()
+		} else {
+			abortConnection(j.w)
+		}
 		return outcomeReset, true
 	case faultMalformed:
 		st.malformed.Add(1)

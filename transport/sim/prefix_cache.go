@@ -174,9 +174,9 @@ func (b *blockHasher) raw(v json.RawMessage) {
 // prefill starts and returns how many of its tokens were resident: whole
 // blocks, never more than the prompt the engine kept (an Ollama-style cut
 // to ContextTokens drops the front). 0 without a cache and for
-// embeddings.
+// embeddings and rankings.
 func (s *Server) cachedTokens(req *genRequest) int {
-	if s.cache == nil || req.api == apiEmbeddings || req.wire == nil {
+	if s.cache == nil || req.api.scores() || req.wire == nil {
 		return 0
 	}
 	size := s.cfg.PrefixBlockTokens

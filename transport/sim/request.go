@@ -20,7 +20,12 @@ const (
 	apiMessages  // Anthropic Messages, /v1/messages
 	apiTGI       // Hugging Face TGI, /generate and /generate_stream
 	apiKServe    // Triton / KServe v2, /v2/models/{model}/generate[_stream]
+	apiRankings  // NIM reranking, /v1/ranking (GenAI-Perf's rankings)
+	apiTriton    // KServe v2 over gRPC, Triton's GRPCInferenceService
 )
+
+// scores reports an API that answers with numbers and no tokens.
+func (a api) scores() bool { return a == apiEmbeddings || a == apiRankings }
 
 // maxBodyBytes bounds a request body; long-context prompts fit easily.
 const maxBodyBytes = 64 << 20
@@ -41,7 +46,13 @@ type wireRequest struct {
 	MaxOutputTokens     *int            `json:"max_output_tokens"`
 	Inputs              json.RawMessage `json:"inputs"`     // TGI
 	TextInput           json.RawMessage `json:"text_input"` // KServe
-	Parameters          struct {        // TGI
+	Query               *struct {       // rankings
+		Text *string `json:"text"`
+	} `json:"query"`
+	Passages []struct {
+		Text *string `json:"text"`
+	} `json:"passages"`
+	Parameters struct { // TGI
 		MaxNewTokens *int `json:"max_new_tokens"`
 		Details      bool `json:"details"`
 	} `json:"parameters"`
@@ -63,6 +74,9 @@ type genRequest struct {
 	details bool
 	// inputs holds each embeddings input's raw JSON, the seed of its vector.
 	inputs []json.RawMessage
+	// passages holds a rankings request's passage texts, the seeds of
+	// their scores.
+	passages []string
 	// wire is the decoded body, which the prefix cache hashes the prompt
 	// of (promptBlocks).
 	wire *wireRequest
@@ -74,7 +88,7 @@ func decodeRequest(r *http.Request, a api, defaultOutput int) (genRequest, error
 	if err := json.NewDecoder(http.MaxBytesReader(nil, r.Body, maxBodyBytes)).Decode(&w); err != nil {
 		return genRequest{}, fmt.Errorf("invalid JSON body: %v", err)
 	}
-	g := genRequest{api: a, model: w.Model, stream: w.Stream && a != apiEmbeddings, includeUsage: w.StreamOptions.IncludeUsage,
+	g := genRequest{api: a, model: w.Model, stream: w.Stream && !a.scores(), includeUsage: w.StreamOptions.IncludeUsage,
 		details: w.Parameters.Details, wire: &w}
 	var err error
 	switch a {
@@ -92,8 +106,10 @@ func decodeRequest(r *http.Request, a api, defaultOutput int) (genRequest, error
 		g.promptTokens, err = textTokens("inputs", w.Inputs)
 	case apiKServe:
 		g.promptTokens, err = textTokens("text_input", w.TextInput)
+	case apiRankings:
+		g.passages, g.promptTokens, err = rankingInputs(&w)
 	}
-	if err != nil || a == apiEmbeddings {
+	if err != nil || a.scores() {
 		return g, err
 	}
 	switch a {
@@ -307,4 +323,26 @@ func countWords(s string) int {
 		inWord = !space
 	}
 	return n
+}
+
+// rankingInputs checks a NIM reranking body — {"query": {"text"},
+// "passages": [{"text"}, ...]} — and counts its words, the query and
+// every passage being prefilled together.
+func rankingInputs(w *wireRequest) ([]string, int, error) {
+	if w.Query == nil || w.Query.Text == nil {
+		return nil, 0, errors.New(`query must be an object with a "text" string`)
+	}
+	if len(w.Passages) == 0 {
+		return nil, 0, errors.New(`passages must be a non-empty list of {"text": ...} objects`)
+	}
+	n := countWords(*w.Query.Text)
+	texts := make([]string, len(w.Passages))
+	for i, p := range w.Passages {
+		if p.Text == nil {
+			return nil, 0, fmt.Errorf(`passages[%d] must have a "text" string`, i)
+		}
+		texts[i] = *p.Text
+		n += countWords(*p.Text)
+	}
+	return texts, n, nil
 }

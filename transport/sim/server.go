@@ -9,13 +9,19 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"google.golang.org/grpc"
 )
 
 // Server is a running simulator. It is safe for concurrent use.
 type Server struct {
-	cfg       Config
-	url       string
-	http      *http.Server
+	cfg  Config
+	url  string
+	http *http.Server
+	// grpc serves Triton's gRPC API on grpcURL when Config.GRPCAddr is
+	// set; nil otherwise.
+	grpc      *grpc.Server
+	grpcURL   string
 	batch     *batch
 	stats     counters
 	seq       atomic.Uint64
@@ -113,6 +119,12 @@ func Start(cfg Config) (*Server, error) {
 	}
 	// Serve returns only when Close closes the listener.
 	go func() { _ = s.http.Serve(ln) }()
+	if cfg.GRPCAddr != "" {
+		if err := s.startGRPC(); err != nil {
+			_ = s.Close()
+			return nil, err
+		}
+	}
 	return s, nil
 }
 
@@ -133,6 +145,9 @@ func (s *Server) Close() error {
 	}
 	s.cancel()
 	err := s.http.Close()
+	if s.grpc != nil {
+		s.grpc.Stop()
+	}
 	s.inflight.Wait()
 	return err
 }
@@ -183,6 +198,7 @@ func (s *Server) routes() map[string]route {
 		"/v1/chat/completions": {http.MethodPost, s.inference(apiChat)},
 		"/v1/completions":      {http.MethodPost, s.inference(apiCompletions)},
 		"/v1/embeddings":       {http.MethodPost, s.inference(apiEmbeddings)},
+		"/v1/ranking":          {http.MethodPost, s.inference(apiRankings)},
 		"/v1/responses":        {http.MethodPost, s.inference(apiResponses)},
 		"/v1/messages":         {http.MethodPost, s.inference(apiMessages)},
 		"/generate":            {http.MethodPost, s.inference(apiTGI)},

@@ -133,6 +133,9 @@ func fixtureRecords() []metrics.Record {
 		r.Sent = start + int64(i)*7_000_123
 		r.InputTokens = 20 + i
 		shape(r, i%9)
+		if i%9 == 0 { // since version 4: the shape-0 requests are one conversation's three turns
+			r.Session, r.Turn, r.LastTurn = "fixture-session", i/9+1, i == 18
+		}
 	}
 	return recs
 }
@@ -176,7 +179,7 @@ func shape(r *metrics.Record, kind int) {
 }
 
 // setCached records a server-reported cached-token count (schema version
-// 4's cached_tokens) through reflection, so this program still builds
+// 5's cached_tokens) through reflection, so this program still builds
 // against writers whose metrics.Usage predates the field.
 func setCached(u *metrics.Usage, n int) {
 	v := reflect.ValueOf(u).Elem()

@@ -1,0 +1,381 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/runtime/dataset"
+	"github.com/llmbench/llmbench/transport"
+)
+
+// chatLog is a chat server that logs every request it gets — its
+// messages, its session header, when it arrived and when its answer was
+// written — and streams a distinct answer per request, in two chunks, with
+// characters that must survive the round trip byte for byte.
+type chatLog struct {
+	mu   sync.Mutex
+	reqs []loggedChat
+	srv  *httptest.Server
+}
+
+type loggedChat struct {
+	Messages []struct{ Role, Content string }
+	System   string
+	Session  string
+	Arrived  time.Time
+	Answered time.Time
+	Answer   string
+}
+
+func newChatLog(t *testing.T) *chatLog {
+	l := &chatLog{}
+	l.srv = httptest.NewServer(http.HandlerFunc(l.serve))
+	t.Cleanup(l.srv.Close)
+	return l
+}
+
+func (l *chatLog) serve(w http.ResponseWriter, r *http.Request) {
+	arrived := time.Now()
+	var body struct {
+		Messages []struct{ Role, Content string }
+		Input    []struct{ Role, Content string }
+		System   string
+	}
+	if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
+		http.Error(w, err.Error(), 400)
+		return
+	}
+	l.mu.Lock()
+	n := len(l.reqs)
+	l.reqs = append(l.reqs, loggedChat{})
+	l.mu.Unlock()
+	pieces := []string{fmt.Sprintf("answer %d: «ünï", n), "côdé»\n\"quoted\" \\ end"}
+	w.Header().Set("Content-Type", "text/event-stream")
+	api := apiOfPath(r.URL.Path)
+	for _, p := range pieces {
+		writeDelta(w, api, p)
+		w.(http.Flusher).Flush()
+	}
+	fmt.Fprint(w, streamEnd[api])
+	w.(http.Flusher).Flush()
+	msgs := body.Messages
+	if msgs == nil {
+		msgs = body.Input
+	}
+	l.mu.Lock()
+	l.reqs[n] = loggedChat{Messages: msgs, System: body.System, Session: r.Header.Get("X-Session-ID"),
+		Arrived: arrived, Answered: time.Now(), Answer: pieces[0] + pieces[1]}
+	l.mu.Unlock()
+}
+
+func apiOfPath(path string) transport.API {
+	for _, api := range []transport.API{transport.Responses, transport.Messages} {
+		if path == api.DefaultPath("", true) {
+			return api
+		}
+	}
+	return transport.Chat
+}
+
+// writeDelta writes one streamed text piece in the API's own event shape.
+func writeDelta(w http.ResponseWriter, api transport.API, text string) {
+	var ev any
+	name := ""
+	switch api {
+	case transport.Responses:
+		name, ev = "response.output_text.delta", map[string]string{"type": "response.output_text.delta", "delta": text}
+	case transport.Messages:
+		name, ev = "content_block_delta", map[string]any{"type": "content_block_delta", "index": 0,
+			"delta": map[string]string{"type": "text_delta", "text": text}}
+	default:
+		ev = map[string]any{"choices": []any{map[string]any{"delta": map[string]string{"content": text}}}}
+	}
+	data, _ := json.Marshal(ev)
+	if name != "" {
+		fmt.Fprintf(w, "event: %s\n", name)
+	}
+	fmt.Fprintf(w, "data: %s\n\n", data)
+}
+
+var streamEnd = map[transport.API]string{
+	transport.Chat: "data: {\"choices\":[{\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n",
+	transport.Responses: "event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"status\":\"completed\"," +
+		"\"usage\":{\"input_tokens\":5,\"output_tokens\":2,\"total_tokens\":7}}}\n\n",
+	transport.Messages: "event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"}," +
+		"\"usage\":{\"output_tokens\":2}}\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n",
+}
+
+func (l *chatLog) logged() []loggedChat {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]loggedChat(nil), l.reqs...)
+}
+
+// runConversation sends sessions to the logging server through the real
+// client and returns the records.
+func runConversation(t *testing.T, l *chatLog, e Endpoint, p Point, sessions []dataset.Session) []metrics.Record {
+	t.Helper()
+	clock := transport.NewClock()
+	client, err := transport.NewClient(transport.Config{URL: l.srv.URL, API: e.API, Stream: true,
+		Timeout: 10 * time.Second, SessionHeader: e.SessionHeader, MaxConns: 64}, clock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	return RunSessions(context.Background(), p, client, clock, NewConversation(e, sessions, 1)).Records
+}
+
+func threeTurns(system string, think time.Duration) dataset.Session {
+	s := dataset.Session{System: system}
+	for i := range 3 {
+		s.Turns = append(s.Turns, dataset.Turn{Entry: dataset.Entry{Text: fmt.Sprintf("question %d", i+1), MaxTokens: 8}})
+		if i > 0 {
+			s.Turns[i].Think = think
+		}
+	}
+	return s
+}
+
+func TestConversationResendsItsHistory(t *testing.T) {
+	for _, tc := range []struct {
+		api    transport.API
+		system string
+		counts []int
+	}{
+		{transport.Chat, "", []int{1, 3, 5}},
+		{transport.Chat, "be brief", []int{2, 4, 6}},
+		{transport.Responses, "be brief", []int{2, 4, 6}},
+		{transport.Messages, "be brief", []int{1, 3, 5}}, // Messages' system prompt is a field of its own
+	} {
+		t.Run(fmt.Sprintf("%s/system=%q", tc.api, tc.system), func(t *testing.T) {
+			l := newChatLog(t)
+			e := Endpoint{API: tc.api, Stream: true, Model: "m", SessionHeader: "X-Session-ID"}
+			recs := runConversation(t, l, e, Point{Load: Load{Concurrency: 1}, Stop: Stop{Sessions: 1}},
+				[]dataset.Session{threeTurns(tc.system, 0)})
+			got := l.logged()
+			if len(got) != 3 || len(recs) != 3 {
+				t.Fatalf("server saw %d requests, %d records; want 3 turns", len(got), len(recs))
+			}
+			for i, r := range got {
+				if len(r.Messages) != tc.counts[i] {
+					t.Errorf("turn %d sent %d messages, want %d", i+1, len(r.Messages), tc.counts[i])
+				}
+				assertHistory(t, i, r, got[:i], tc.system, tc.api)
+				if r.Session != "0" {
+					t.Errorf("turn %d carried session header %q, want \"0\"", i+1, r.Session)
+				}
+				if rec := recs[i]; rec.Turn != i+1 || rec.Session != "0" || rec.LastTurn != (i == 2) || rec.Err != nil {
+					t.Errorf("record %d: turn %d session %q last %v err %v", i, rec.Turn, rec.Session, rec.LastTurn, rec.Err)
+				}
+			}
+		})
+	}
+}
+
+// assertHistory checks that turn i resent every earlier question and,
+// byte for byte, every earlier answer, then asked its own question.
+func assertHistory(t *testing.T, i int, r loggedChat, earlier []loggedChat, system string, api transport.API) {
+	t.Helper()
+	msgs := r.Messages
+	if system != "" && api != transport.Messages {
+		if msgs[0].Role != "system" || msgs[0].Content != system {
+			t.Errorf("turn %d: first message %+v, want the system prompt", i+1, msgs[0])
+		}
+		msgs = msgs[1:]
+	}
+	if api == transport.Messages && r.System != system {
+		t.Errorf("turn %d: system field %q, want %q", i+1, r.System, system)
+	}
+	for j, prev := range earlier {
+		u, a := msgs[2*j], msgs[2*j+1]
+		if u.Role != "user" || u.Content != fmt.Sprintf("question %d", j+1) {
+			t.Errorf("turn %d: message %d is %+v, want question %d", i+1, 2*j, u, j+1)
+		}
+		if a.Role != "assistant" || a.Content != prev.Answer {
+			t.Errorf("turn %d: message %d is %+v, want the assistant's answer %q byte for byte", i+1, 2*j+1, a, prev.Answer)
+		}
+	}
+	if last := msgs[len(msgs)-1]; last.Content != fmt.Sprintf("question %d", i+1) {
+		t.Errorf("turn %d: last message %+v, want its own question", i+1, last)
+	}
+}
+
+// TestConversationThinksBetweenTurns holds the think time from the
+// server's side: from when it wrote an answer to when the next turn
+// arrived. The bound is generous (the machine is shared); the closing
+// note of the issue records the tight figure.
+func TestConversationThinksBetweenTurns(t *testing.T) {
+	l := newChatLog(t)
+	const think = 60 * time.Millisecond
+	e := Endpoint{API: transport.Chat, Stream: true, Model: "m"}
+	runConversation(t, l, e, Point{Load: Load{Concurrency: 1}, Stop: Stop{Sessions: 1}},
+		[]dataset.Session{threeTurns("", think)})
+	got := l.logged()
+	for i := 1; i < len(got); i++ {
+		gap := got[i].Arrived.Sub(got[i-1].Answered)
+		t.Logf("turn %d: %v after the previous answer (think %v)", i+1, gap, think)
+		if gap < think-2*time.Millisecond || gap > think+250*time.Millisecond {
+			t.Errorf("turn %d came %v after the previous answer, want about %v", i+1, gap, think)
+		}
+	}
+}
+
+func TestConversationConcurrencyCountsSessions(t *testing.T) {
+	l := newChatLog(t)
+	sessions := []dataset.Session{threeTurns("", 0), threeTurns("", 0)}
+	recs := runConversation(t, l, Endpoint{API: transport.Chat, Stream: true, Model: "m"},
+		Point{Load: Load{Concurrency: 2}, Stop: Stop{Sessions: 4}, Warmup: 1}, sessions)
+	if len(l.logged()) != 15 || len(recs) != 12 {
+		t.Fatalf("server saw %d requests and %d were measured, want 15 (5 sessions × 3) and 12 (the warm-up session left out)",
+			len(l.logged()), len(recs))
+	}
+	var acc = metrics.NewAccumulator(metrics.Options{})
+	ids := map[string]int{}
+	for i := range recs {
+		acc.Add(&recs[i])
+		ids[recs[i].Session]++
+	}
+	if len(ids) != 4 {
+		t.Errorf("measured sessions %v, want 4 of 3 turns each", ids)
+	}
+	s := acc.Summary().Sessions
+	if s == nil || s.Sessions != 4 || s.Completed != 4 || len(s.PerTurn) != 3 || s.PerTurn[2].Requests != 4 {
+		t.Fatalf("session summary %+v, want 4 completed sessions and 3 turn indices of 4 requests", s)
+	}
+}
+
+func TestConversationStopsAtRequestCountCuttingSessions(t *testing.T) {
+	l := newChatLog(t)
+	recs := runConversation(t, l, Endpoint{API: transport.Chat, Stream: true, Model: "m"},
+		Point{Load: Load{Concurrency: 1}, Stop: Stop{Requests: 7}}, []dataset.Session{threeTurns("", 0)})
+	if len(recs) != 7 {
+		t.Fatalf("%d measured turns, want 7", len(recs))
+	}
+	acc := metrics.NewAccumulator(metrics.Options{})
+	for i := range recs {
+		acc.Add(&recs[i])
+	}
+	if s := acc.Summary().Sessions; s.Completed != 2 || s.Cut != 1 || s.Sessions != 3 {
+		t.Errorf("sessions %+v, want 2 completed and the third cut after one turn", s)
+	}
+}
+
+// TestUsersPaceTheirTurns holds users(4, qps=40): each user's next turn is
+// planned exactly one period (N/Q = 100 ms) after its previous send, the
+// users start a quarter period apart, and the measured rate is near 40/s.
+func TestUsersPaceTheirTurns(t *testing.T) {
+	clock := transport.NewClock()
+	s := &sleepySender{clock: clock, d: 3 * time.Millisecond}
+	sessions := []dataset.Session{threeTurns("", time.Hour)} // think time is replaced by the pace
+	p := Point{Load: Load{Users: 4, Rate: 40}, Stop: Stop{Requests: 60}, Seed: 3}
+	conv := NewConversation(Endpoint{API: transport.Chat, Model: "m"}, sessions, 3)
+	recs := RunSessions(context.Background(), p, s, clock, conv).Records
+	if len(recs) != 60 {
+		t.Fatalf("%d records, want 60", len(recs))
+	}
+	period := int64(100 * time.Millisecond)
+	first := recs[0].Scheduled
+	for u := range 4 {
+		if got := recs[u].Scheduled - first; got != int64(u)*period/4 {
+			t.Errorf("user %d first planned %v after user 0, want %v", u, time.Duration(got), time.Duration(int64(u)*period/4))
+		}
+	}
+	bySession := map[string][]metrics.Record{}
+	for _, r := range recs {
+		bySession[r.Session] = append(bySession[r.Session], r)
+	}
+	for id, turns := range bySession {
+		for i := 1; i < len(turns); i++ {
+			if got := turns[i].Scheduled - turns[i-1].Sent; got != period {
+				t.Errorf("session %s turn %d planned %v after the previous send, want exactly %v", id, turns[i].Turn, time.Duration(got), time.Duration(period))
+			}
+		}
+	}
+	acc := metrics.NewAccumulator(metrics.Options{})
+	for i := range recs {
+		acc.Add(&recs[i])
+	}
+	rate := acc.Summary().AchievedRequestRate
+	t.Logf("achieved %.3f req/s against 40", rate)
+	if rate < 30 || rate > 45 {
+		t.Errorf("achieved %.2f req/s, want about 40", rate)
+	}
+}
+
+// TestSessionsAtARateStartOnTheSchedule: rate(20, constant) over
+// conversations starts session k at exactly k/20 s, and its later turns
+// are planned at the previous answer plus the think time.
+func TestSessionsAtARateStartOnTheSchedule(t *testing.T) {
+	clock := transport.NewClock()
+	s := &sleepySender{clock: clock, d: 2 * time.Millisecond}
+	sessions := []dataset.Session{threeTurns("", 10*time.Millisecond)}
+	p := Point{Load: Load{Rate: 20, Arrival: Constant}, Stop: Stop{Sessions: 4}}
+	recs := RunSessions(context.Background(), p, s, clock, NewConversation(Endpoint{API: transport.Chat, Model: "m"}, sessions, 1)).Records
+	if len(recs) != 12 {
+		t.Fatalf("%d records, want 4 sessions × 3 turns", len(recs))
+	}
+	first := map[string]metrics.Record{}
+	var t0 int64
+	for _, r := range recs {
+		if r.Turn == 1 {
+			first[r.Session] = r
+			if t0 == 0 || r.Scheduled < t0 {
+				t0 = r.Scheduled
+			}
+		}
+	}
+	for k := range 4 {
+		r := first[fmt.Sprint(k)]
+		if got := time.Duration(r.Scheduled - t0); got != time.Duration(k)*50*time.Millisecond {
+			t.Errorf("session %d planned at %v, want %v", k, got, time.Duration(k)*50*time.Millisecond)
+		}
+	}
+	bySession := map[string][]metrics.Record{}
+	for _, r := range recs {
+		bySession[r.Session] = append(bySession[r.Session], r)
+	}
+	for id, turns := range bySession {
+		slices.SortFunc(turns, func(a, b metrics.Record) int { return a.Turn - b.Turn })
+		for i := 1; i < len(turns); i++ {
+			if got := turns[i].Scheduled - turns[i-1].Done; got != int64(10*time.Millisecond) {
+				t.Errorf("session %s turn %d planned %v after the previous answer, want 10ms", id, turns[i].Turn, time.Duration(got))
+			}
+		}
+	}
+}
+
+// TestReplayedSessionsKeepTheirTiming: a trace's sessions start at their
+// first line's timestamp (scaled by the speed) and think their delays.
+func TestReplayedSessionsKeepTheirTiming(t *testing.T) {
+	clock := transport.NewClock()
+	s := &sleepySender{clock: clock, d: time.Millisecond}
+	entries := []dataset.Entry{
+		{Text: "a1", Session: "a", At: 0, Delay: 30 * time.Millisecond},
+		{Text: "b1", Session: "b", At: 100 * time.Millisecond},
+		{Text: "a2", Session: "a"},
+	}
+	p := Point{Load: Load{ReplaySpeed: 2}}
+	recs := RunSessions(context.Background(), p, s, clock,
+		NewConversation(Endpoint{API: transport.Chat, Model: "m"}, dataset.GroupSessions(entries), 1)).Records
+	if len(recs) != 3 {
+		t.Fatalf("%d records, want 3", len(recs))
+	}
+	at := map[string]metrics.Record{}
+	for _, r := range recs {
+		at[fmt.Sprintf("%s%d", r.Session, r.Turn)] = r
+	}
+	if got := time.Duration(at["b1"].Scheduled - at["a1"].Scheduled); got != 50*time.Millisecond {
+		t.Errorf("b starts %v after a, want 50ms (100 ms at speed 2)", got)
+	}
+	if got := time.Duration(at["a2"].Scheduled - at["a1"].Done); got != 30*time.Millisecond {
+		t.Errorf("a2 planned %v after a1's answer, want its 30 ms delay", got)
+	}
+}
