@@ -282,6 +282,7 @@ func resolve(e Endpoint) (base string, stop func(), err error) {
 	if err != nil {
 		return "", nil, failure.New(failure.Input, err)
 	}
+	sharePrefixCache(e.URL, &cfg)
 	srv, err := sim.Start(cfg)
 	if err != nil {
 		return "", nil, err

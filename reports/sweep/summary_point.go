@@ -32,6 +32,9 @@ type pointJSON struct {
 	// vLLM's, GuideLLM's, LLMPerf's, AIPerf's), null when it measured
 	// nothing.
 	Views *views.Object `json:"views"`
+	// PrefixCache is the share of prompt tokens the server said it served
+	// from its prefix cache, absent when it reported no cached tokens.
+	PrefixCache *prefixCacheJSON `json:"prefix_cache,omitempty"`
 }
 
 type requestsJSON struct {
@@ -134,6 +137,7 @@ func pointOf(i int, p *runtime.PointResult) pointJSON {
 		pj.Sessions = sessionsOf(s.Sessions)
 		pj.Shards = shardsOf(p.Outcome.Shards)
 		pj.Views = views.Block(s)
+		pj.PrefixCache = prefixCacheOf(p)
 	}
 	for _, g := range p.Gates {
 		gj := gateJSON{Gate: g.Gate.Source, Passed: g.Passed}
@@ -207,7 +211,7 @@ func metricOfHeadline(name string) string {
 var (
 	timeMetrics = map[string]bool{"ttft": true, "ttst": true, "itl": true, "request_latency": true, "ttfo": true,
 		"schedule_lag": true, "ttft_from_schedule": true, "request_latency_from_schedule": true, "chunk_gap": true}
-	ratioMetrics = map[string]bool{"error_rate": true, "gpu_utilization": true}
+	ratioMetrics = map[string]bool{"error_rate": true, "gpu_utilization": true, "cache_hit_share": true}
 )
 
 // reportUnits converts a native value of metric to report units.
