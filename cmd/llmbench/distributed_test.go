@@ -67,7 +67,7 @@ func TestShardsMergeToTheSingleMachineRun(t *testing.T) {
 			if r.code != 0 || !strings.Contains(r.stdout, "check(): passed") {
 				t.Fatalf("merge: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 			}
-			if !strings.Contains(r.stdout, fmt.Sprintf("Shards: %d, requests ", n)) || !strings.Contains(r.stdout, "start skew") {
+			if !strings.Contains(r.stdout, fmt.Sprintf("Shards: %d shards, requests ", n)) || !strings.Contains(r.stdout, "start skew") {
 				t.Errorf("merge prints no shard shares and skew:\n%s", r.stdout)
 			}
 			for _, point := range []string{"open/request_rate20.0", "open/request_rate40.0"} {

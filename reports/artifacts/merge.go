@@ -317,15 +317,9 @@ func copyIfThere(from, to string) {
 // measured it, each one's share of the requests and how far apart they
 // started.
 func writeShards(w io.Writer, shares []runtime.ShardShare) {
-	if len(shares) == 0 {
-		return
+	if len(shares) > 0 {
+		fmt.Fprintf(w, "Shards: %s\n", runtime.DescribeShards(shares))
 	}
-	counts := make([]string, len(shares))
-	for i, s := range shares {
-		counts[i] = fmt.Sprint(s.Requests)
-	}
-	fmt.Fprintf(w, "Shards: %d, requests %s, start skew %.3f ms\n", len(shares), strings.Join(counts, "/"),
-		float64(runtime.StartSkew(shares))/1e6)
 }
 
 // RebuildRun re-renders every point below dir (a merged run) and returns

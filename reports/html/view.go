@@ -42,6 +42,9 @@ type experimentView struct {
 	Sweep      *sweepView
 	Components []componentView
 	Sessions   []sessionView
+	// Shards notes, per point merged from shards, each shard's share and
+	// the start skew.
+	Shards []string
 	Repeats    []repeatView
 	Errors     []errorRow
 	// Telemetry is nil when no point was scraped.
@@ -167,6 +170,9 @@ func newExperimentView(res *runtime.ExperimentResult) (experimentView, error) {
 		}
 		if sv, ok := newSessionView(pt); ok {
 			ev.Sessions = append(ev.Sessions, sv)
+		}
+		if note := shardNote(pt); note != "" {
+			ev.Shards = append(ev.Shards, note)
 		}
 		if len(pt.Repeats) > 1 {
 			ev.Repeats = append(ev.Repeats, newRepeatView(pt))
