@@ -166,14 +166,13 @@ func (c *converser) closedLoop() {
 // process, independently of how the earlier ones are doing.
 func (c *converser) openLoop() {
 	sched := newSchedule(c.p.Load, c.p.Seed)
-	start := c.clock.Now() + int64(openLoopLead)
-	for {
+	start := c.origin()
+	for k := int64(0); ; k++ {
 		due := start + int64(sched.next())
-		if !c.sleepUntil(due) {
-			return
+		if !c.p.Shard.Owns(k) {
+			continue
 		}
-		k, ok := c.sessionTicket()
-		if !ok {
+		if !c.sleepUntil(due) || !c.admit(k) {
 			return
 		}
 		c.wg.Go(func() { c.converse(k, due, 0, nil) })
@@ -183,14 +182,14 @@ func (c *converser) openLoop() {
 // replay starts each session of a trace once, at its first line's
 // timestamp scaled by the speed.
 func (c *converser) replay() {
-	start := c.clock.Now() + int64(openLoopLead)
-	for _, s := range c.conv.Sessions {
-		due := start + int64(float64(s.At)/c.p.Load.ReplaySpeed)
-		if !c.sleepUntil(due) {
-			return
+	start := c.origin()
+	for i, s := range c.conv.Sessions {
+		k := int64(i)
+		if !c.p.Shard.Owns(k) {
+			continue
 		}
-		k, ok := c.sessionTicket()
-		if !ok {
+		due := start + int64(float64(s.At)/c.p.Load.ReplaySpeed)
+		if !c.sleepUntil(due) || !c.admit(k) {
 			return
 		}
 		c.wg.Go(func() { c.converse(k, due, 0, nil) })
@@ -204,8 +203,11 @@ func (c *converser) replay() {
 func (c *converser) users() {
 	n := c.p.Load.Users
 	period := int64(c.p.Load.UserPeriod())
-	start := c.clock.Now() + int64(openLoopLead)
+	start := c.origin()
 	for u := range n {
+		if !c.p.Shard.Owns(int64(u)) {
+			continue
+		}
 		first := start + period*int64(u)/int64(n)
 		if ramp := c.p.Load.RampUp; ramp > 0 {
 			first = start + int64(rampStart(u, n, ramp))
@@ -232,29 +234,41 @@ func (c *converser) user(u int, due, period int64) {
 	}
 }
 
-// sessionTicket hands out the next session to start, or false when the
-// point's stop condition says no more sessions start.
+// sessionTicket hands out the next session a closed loop or a user
+// starts, numbered over the whole run (a shard takes every Count-th), or
+// false when the stop condition says no more sessions start.
 func (c *converser) sessionTicket() (int64, bool) {
-	if c.ctx.Err() != nil {
-		return 0, false
-	}
 	k := c.started.Add(1) - 1
+	if c.p.Shard.Sharded() {
+		k = k*int64(c.p.Shard.Count) + int64(c.p.Shard.Index)
+	}
+	return k, c.admit(k)
+}
+
+// admit reports whether the k-th session of the run may start: warm-up
+// sessions always, measured ones until the stop condition. A duration
+// starts with the first measured session.
+func (c *converser) admit(k int64) bool {
+	if c.ctx.Err() != nil {
+		return false
+	}
 	w, stop := int64(c.p.Warmup), c.p.Stop
-	if k == w && stop.Duration > 0 {
-		c.stopAt.Store(c.clock.Now() + int64(stop.Duration))
+	if k >= w && stop.Duration > 0 {
+		c.stopAt.CompareAndSwap(0, c.clock.Now()+int64(stop.Duration))
 	}
 	switch {
-	case c.p.Load.Replay() && k >= int64(len(c.conv.Sessions)):
-		return k, false
 	case k < w:
-		return k, true
+		return true
 	case stop.Sessions > 0:
-		return k, k < w+int64(stop.Sessions)
+		return k < w+int64(stop.Sessions)
 	case stop.Requests > 0:
-		return k, c.turns.Load() < int64(stop.Requests)
+		return c.turns.Load() < int64(c.turnLimit())
 	}
-	return k, c.measuring()
+	return c.measuring()
 }
+
+// turnLimit is this shard's share of the point's measured turns.
+func (c *converser) turnLimit() int { return c.p.Shard.Share(c.p.Stop.Requests) }
 
 // measuring reports whether a duration-bound point is still measuring.
 func (c *converser) measuring() bool {
@@ -274,7 +288,7 @@ func (c *converser) turnTicket(warm bool) (int64, bool) {
 		return 0, false
 	}
 	id := c.turns.Add(1) - 1
-	return id, c.p.Stop.Requests == 0 || id < int64(c.p.Stop.Requests)
+	return id, c.p.Stop.Requests == 0 || id < int64(c.turnLimit())
 }
 
 // converse sends the k-th session's turns from turn join on, the first at

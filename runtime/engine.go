@@ -41,6 +41,9 @@ type Result struct {
 	// Interrupted is set when the run was cancelled before its stop
 	// condition: the records are real but partial.
 	Interrupted bool
+	// Started is when the point began issuing requests, on its clock:
+	// after the wait for a shared start.
+	Started int64
 }
 
 // openLoopLead delays the first open-loop arrival so it is not late.
@@ -51,7 +54,7 @@ const openLoopLead = 5 * time.Millisecond
 // returns what completed.
 func Run(ctx context.Context, p Point, s Sender, clock *transport.Clock, reqs []Request) *Result {
 	return execute(ctx, p, s, clock, func(r *run) {
-		r.reqs = reqs
+		r.reqs = shardRequests(reqs, p)
 		switch {
 		case p.Load.Closed():
 			r.closedLoop()
@@ -70,9 +73,13 @@ func execute(ctx context.Context, p Point, s Sender, clock *transport.Clock, iss
 	sendCtx, cancelSend := context.WithCancel(context.Background())
 	defer cancelSend()
 	r := &run{p: p, s: s, clock: clock, sendCtx: sendCtx, ctx: ctx}
+	if !p.StartAt.IsZero() && !r.sleepUntil(clock.FromTime(p.StartAt)) {
+		return &Result{Interrupted: true, Started: clock.Now()}
+	}
+	started := clock.Now()
 	issue(r)
 	r.wait(ctx, cancelSend)
-	return &Result{Records: r.collected(), Interrupted: ctx.Err() != nil}
+	return &Result{Records: r.collected(), Interrupted: ctx.Err() != nil, Started: started}
 }
 
 type run struct {
@@ -135,7 +142,7 @@ func (r *run) ticket() (int64, bool) {
 func (r *run) openLoop() {
 	sched := newSchedule(r.p.Load, r.p.Seed)
 	slots := r.slots()
-	start := r.clock.Now() + int64(openLoopLead)
+	start := r.origin()
 	w, n := int64(r.p.Warmup), int64(r.p.Stop.Requests)
 	var measureFrom int64
 	for i := int64(0); n == 0 || i < w+n; i++ {
@@ -145,6 +152,9 @@ func (r *run) openLoop() {
 		}
 		if n == 0 && i > w && due > measureFrom+int64(r.p.Stop.Duration) {
 			return
+		}
+		if !r.p.Shard.Owns(i) {
+			continue
 		}
 		if !r.dispatch(i, due, slots) {
 			return
@@ -157,17 +167,30 @@ func (r *run) openLoop() {
 // request count or duration, when set, ends the replay early.
 func (r *run) replay() {
 	slots := r.slots()
-	start := r.clock.Now() + int64(openLoopLead)
+	start := r.origin()
 	w, n := int64(r.p.Warmup), int64(r.p.Stop.Requests)
 	for i := int64(0); i < int64(len(r.reqs)) && (n == 0 || i < w+n); i++ {
 		due := start + int64(float64(r.reqs[i].At)/r.p.Load.ReplaySpeed)
 		if d := r.p.Stop.Duration; d > 0 && i > w && due-start > int64(d) {
 			return
 		}
+		if !r.p.Shard.Owns(i) {
+			continue
+		}
 		if !r.dispatch(i, due, slots) {
 			return
 		}
 	}
+}
+
+// origin is the instant an open loop's schedule counts from: the shared
+// start every shard was given, or now; plus the lead that keeps the first
+// arrival from being late.
+func (r *run) origin() int64 {
+	if !r.p.StartAt.IsZero() {
+		return r.clock.FromTime(r.p.StartAt) + int64(openLoopLead)
+	}
+	return r.clock.Now() + int64(openLoopLead)
 }
 
 // slots is the max-concurrency semaphore of an open loop, nil without a cap.

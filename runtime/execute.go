@@ -39,6 +39,8 @@ type Job struct {
 	Track []string
 	// Telemetry is what is scraped while the point runs.
 	Telemetry TelemetryPlan
+	// Rendezvous, when set, gives the point its shared start (Point.StartAt).
+	Rendezvous Rendezvous
 	// CostPerHour and Currency price the point's tokens.
 	CostPerHour float64
 	Currency    string
@@ -77,6 +79,12 @@ type Outcome struct {
 	Series *metrics.Series
 	// Telemetry is what was scraped during the run; nil when nothing was.
 	Telemetry *PointTelemetry
+	// Shard says which shard measured the point and when it really
+	// started; nil for an unsharded run.
+	Shard *ShardRun
+	// Shards is, for a point merged from shards, each shard's share and
+	// start (see StartSkew); nil otherwise.
+	Shards []ShardShare
 }
 
 // ComponentSummary is one dataset component's share of a point, reduced
@@ -128,6 +136,7 @@ func Execute(ctx context.Context, job Job) (*Outcome, error) {
 		Counting: red.counting(), Summary: red.whole.Summary(), Components: red.parts.Summaries(),
 		Goodput: job.Goodput, RecordsErr: red.writeErr, Series: red.series}
 	out.Summary.Client = meter.verdict(&job, &out.Summary)
+	out.Shard = shardRun(job.Point, res.Started)
 	out.Telemetry = tel.finish(ctx, telemetryWindow(&out.Summary, job.CostPerHour, job.Currency))
 	if red.overBudget {
 		out.Aborted = red.exceeded(&out.Summary)
@@ -273,6 +282,7 @@ func resolve(e Endpoint) (base string, stop func(), err error) {
 	if err != nil {
 		return "", nil, failure.New(failure.Input, err)
 	}
+	sharePrefixCache(e.URL, &cfg)
 	srv, err := sim.Start(cfg)
 	if err != nil {
 		return "", nil, err

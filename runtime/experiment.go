@@ -387,6 +387,7 @@ func (e *Experiment) job(spec PointSpec) (Job, error) {
 	if spec.Dataset != nil {
 		src = spec.Dataset
 	}
+	src = e.pointDataset(src, spec.Params)
 	if err := CheckOpenFiles(spec.Load); err != nil {
 		return Job{}, err
 	}
@@ -426,7 +427,8 @@ func (e *Experiment) job(spec PointSpec) (Job, error) {
 	}
 	return Job{Endpoint: ep, Entries: entries, Sessions: sessions, Requests: Requests(ep, entries), Count: mode, Tokenizer: tok, Goodput: e.Goodput, Budget: e.ErrorBudget, Track: e.BaselineTrack(),
 		Telemetry: e.telemetryPlan(), CostPerHour: e.CostPerHour, Currency: e.Currency,
-		Point: Point{Load: spec.Load, Stop: stop, Warmup: e.Warmup, Seed: e.Seed, Grace: 5 * time.Second}}, nil
+		Point:      shardPoint(Point{Load: spec.Load, Stop: stop, Warmup: e.Warmup, Seed: e.Seed, Grace: 5 * time.Second}, e.Shard, sessions != nil),
+		Rendezvous: e.Rendezvous}, nil
 }
 
 // Resumer is an Observer that may already hold the outcome of a run (a
@@ -448,6 +450,14 @@ func runRepeat(ctx context.Context, job Job, key PointKey, obs Observer) (*Outco
 		return nil, err
 	}
 	job.Point.Progress, job.Records = w.Progress(), w.Records()
+	if job.Rendezvous != nil {
+		at, err := job.Rendezvous.Meet(ctx, key.String())
+		if err != nil {
+			_ = w.Finish(nil)
+			return nil, failure.Runf("%s: the shards did not meet: %w", key, err)
+		}
+		job.Point.StartAt = at
+	}
 	out, err := Execute(ctx, job)
 	if ferr := w.Finish(out); err == nil {
 		err = ferr

@@ -136,6 +136,12 @@ type Point struct {
 	// OnRecord, when set, receives every measured record as it finishes
 	// (before token counting), never after Run has returned.
 	OnRecord func(metrics.Record)
+	// Shard is this process's part of a sharded run (see Shard); its
+	// counts are already this shard's share (shardPoint).
+	Shard Shard
+	// StartAt, when set, is the instant every shard starts the point at:
+	// nothing is sent before it, and an open loop's schedule counts from it.
+	StartAt time.Time
 }
 
 // Validate reports every problem with the point at once.

@@ -63,9 +63,21 @@ type Experiment struct {
 	Tags    map[string]string
 	// Seed makes datasets and arrival schedules reproducible.
 	Seed uint64
+	// PointSeeds gives each point prompts of its own, drawn with the
+	// dataset's seeds mixed with the point's parameters (PointSeed);
+	// false sends the same prompts at every point (a scenario's
+	// same_prompts=True, and GenAI-Perf's single seed in profile and
+	// analyze).
+	PointSeeds bool
 	// ErrorBudget, when set, abandons the run once a point's failures
 	// exceed it; nil lets every failure be data.
 	ErrorBudget *ErrorBudget
+	// Shard is this process's part of a sharded run (--shard I/N); the
+	// zero value runs the whole experiment.
+	Shard Shard
+	// Rendezvous, when set, starts every point at an instant all shards
+	// agreed on.
+	Rendezvous Rendezvous
 }
 
 // Sweep varies the load across points. Exactly one of Params, Saturation

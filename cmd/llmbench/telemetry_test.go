@@ -179,7 +179,7 @@ def main(ctx):
     return experiment(name = "tel", endpoint = sim(ttft = "30ms", itl = ctx.vars.get("itl", "5ms"), max_batch = 8,
                                                    seed = int(ctx.vars.get("seed", "1"))),
         dataset = synthetic(input_tokens = fixed(100), output_tokens = fixed(40)), traffic = concurrency(4),
-        requests = 60, repeats = 2, gates = ["energy_per_token <= baseline * 1.10"])
+        requests = 60, repeats = 3, gates = ["energy_per_token <= baseline * 1.10"])
 `)
 	if r := runCLI(t, dir, "run", file, "--no-plots", "--out", "base", "--allow-missing-baseline"); r.code != 0 {
 		t.Fatalf("baseline: exit %d\n%s", r.code, r.stderr)

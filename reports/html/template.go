@@ -55,6 +55,8 @@ const pageHTML = `<!DOCTYPE html>
 {{with .Config}}<table>{{range .}}<tr><th class="l">{{.Key}}</th><td class="l">{{.Value}}</td></tr>{{end}}</table>{{end}}
 <h3>Points</h3>{{template "metrics" .Points}}
 {{with .ClientLimited}}<div class="banner" role="alert"><strong>Limited by the client, not the server:</strong> these points measure llmbench's own limits (--strict makes this exit 3).<ul class="notes">{{range .}}<li>{{.}}</li>{{end}}</ul></div>{{end}}
+{{with .CacheShift}}<div class="banner" role="alert"><strong>Prefix cache shifted between points:</strong> {{.}}</div>{{end}}
+{{with .PrefixCache}}<h3>Prefix cache</h3><p class="muted">Share of the server-reported prompt tokens the server said it served from its prefix cache.</p><ul class="notes">{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{with .Sweep}}<h3>Sweep</h3>
 <table class="sweep"><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr>
 {{range .Rows}}<tr{{if .Partial}} class="partial"{{end}}>{{range .Cells}}<td{{with .Class}} class="{{.}}"{{end}}>{{.Text}}</td>{{end}}</tr>

@@ -28,6 +28,9 @@ var upgrades = []func(*Meta){
 	// 3 → 4 added the columns session_id, turn and last_turn (NULL in
 	// older files, which held no conversations); no metadata.
 	func(*Meta) {},
+	// 4 → 5 added the column cached_tokens (NULL in older files); no
+	// metadata.
+	func(*Meta) {},
 }
 
 // upgrade checks the schema version of metadata read from a file and

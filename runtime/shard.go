@@ -1,0 +1,196 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Shard is this process's part of a run split over Count processes
+// (SPEC §10), by exact execution segments in k6's manner: shard Index owns
+// the segment [Index/Count, (Index+1)/Count) of every count — concurrency,
+// request count, warm-up, sessions, dataset entries — and, of an arrival
+// schedule, every Count-th arrival from Index on, so the union of all
+// shards' sends is the single-machine schedule. The zero value (Count 0)
+// is an unsharded run.
+type Shard struct {
+	Index, Count int
+}
+
+// Sharded reports whether the run is split at all.
+func (s Shard) Sharded() bool { return s.Count > 1 }
+
+// String is the --shard form, "2/4".
+func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.Index, s.Count) }
+
+// Share is this shard's part of n whole units: ⌊(i+1)n/N⌋ − ⌊in/N⌋, so
+// shares differ by at most one and sum to n over the shards.
+func (s Shard) Share(n int) int {
+	if !s.Sharded() {
+		return n
+	}
+	return (s.Index+1)*n/s.Count - s.Index*n/s.Count
+}
+
+// Owns reports whether the k-th arrival (or session, or user) of the
+// whole run is this shard's.
+func (s Shard) Owns(k int64) bool {
+	return !s.Sharded() || k%int64(s.Count) == int64(s.Index)
+}
+
+// Segment is this shard's slice [lo, hi) of n items.
+func (s Shard) Segment(n int) (lo, hi int) {
+	if !s.Sharded() {
+		return 0, n
+	}
+	return s.Index * n / s.Count, (s.Index + 1) * n / s.Count
+}
+
+// ParseShard reads "I/N" (0 <= I < N).
+func ParseShard(text string) (Shard, error) {
+	i, n, ok := strings.Cut(text, "/")
+	si, err1 := strconv.Atoi(strings.TrimSpace(i))
+	sn, err2 := strconv.Atoi(strings.TrimSpace(n))
+	if !ok || err1 != nil || err2 != nil || sn < 1 || si < 0 || si >= sn {
+		return Shard{}, fmt.Errorf("got %q, want I/N with 0 <= I < N (shard I of N, as JOB_COMPLETION_INDEX counts)", text)
+	}
+	return Shard{Index: si, Count: sn}, nil
+}
+
+// ShardFromEnv is the shard a batch system gives the process: Kubernetes'
+// JOB_COMPLETION_INDEX (with the count from total, the Job's completions)
+// or Slurm's SLURM_PROCID of SLURM_NTASKS; ok is false outside both.
+func ShardFromEnv(total int) (Shard, bool, error) {
+	if i := os.Getenv("JOB_COMPLETION_INDEX"); i != "" && total > 0 {
+		s, err := ParseShard(i + "/" + strconv.Itoa(total))
+		return s, err == nil, err
+	}
+	if i, n := os.Getenv("SLURM_PROCID"), os.Getenv("SLURM_NTASKS"); i != "" && n != "" {
+		s, err := ParseShard(i + "/" + n)
+		return s, err == nil, err
+	}
+	return Shard{}, false, nil
+}
+
+// Rendezvous makes every shard start a point at the same instant: Meet
+// returns once all shards have arrived for the point, with the instant
+// they all start at (SPEC §10: shard 0 serves it, the others call it).
+type Rendezvous interface {
+	Meet(ctx context.Context, point string) (time.Time, error)
+}
+
+// shardPoint applies the shard's segments to a point's counts: its share
+// of the concurrency (of sessions under a conversation), of the users, of
+// the request count and of the warm-up. An open loop and a replay keep the
+// whole counts: their loops walk the whole schedule and send the arrivals
+// the shard owns.
+// A conversation point shares only its concurrency (of sessions) and its
+// turn count: its sessions are numbered over the whole run, each shard
+// taking every Count-th.
+func shardPoint(p Point, s Shard, sessions bool) Point {
+	p.Shard = s
+	switch {
+	case !s.Sharded():
+	case sessions && p.Load.Closed():
+		p.Load.Concurrency = s.Share(p.Load.Concurrency)
+	case p.Load.Closed() && !sessions:
+		p.Load.Concurrency = s.Share(p.Load.Concurrency)
+		p.Stop.Requests = s.Share(p.Stop.Requests)
+		p.Warmup = s.Share(p.Warmup)
+	}
+	return p
+}
+
+// shardRequests is the shard's segment of a closed loop's dataset (the
+// whole dataset when the segment would be empty), so shards send
+// different prompts as one process would cycle through them; an open loop
+// keeps them all, since arrival k sends entry k whoever owns it.
+func shardRequests(reqs []Request, p Point) []Request {
+	if !p.Shard.Sharded() || !p.Load.Closed() {
+		return reqs
+	}
+	lo, hi := p.Shard.Segment(len(reqs))
+	if hi <= lo {
+		return reqs
+	}
+	return reqs[lo:hi]
+}
+
+// CheckShardable refuses what a sharded run cannot do (SPEC §10): points
+// chosen from results (until_saturation, search), the in-process
+// simulator (each shard would start its own), and a closed loop smaller
+// than the shard count (a shard would have no worker).
+func (e *Experiment) CheckShardable(s Shard) error {
+	switch {
+	case !s.Sharded():
+		return nil
+	case e.Adaptive():
+		return fmt.Errorf("experiment %q: an adaptive sweep (until_saturation, search) decides from results and cannot run under --shard; use a grid sweep", e.Name)
+	case e.Endpoint.IsSim():
+		return fmt.Errorf("experiment %q: sim:// under --shard would start one simulator per shard; start one with `llmbench sim` and point every shard at it", e.Name)
+	}
+	specs, err := e.Points()
+	if err != nil {
+		return err
+	}
+	for _, p := range specs {
+		spec := p.Load
+		if spec.Closed() && !spec.Paced() && spec.Concurrency < s.Count {
+			return fmt.Errorf("experiment %q: concurrency %d is below the %d shards: every shard needs at least one in flight", e.Name, spec.Concurrency, s.Count)
+		}
+		if spec.Paced() && spec.Users < s.Count {
+			return fmt.Errorf("experiment %q: %d users are fewer than the %d shards", e.Name, spec.Users, s.Count)
+		}
+	}
+	return nil
+}
+
+// ShardRun is one shard's run of a point: its place, the start all
+// shards were given, and the instant its own clock started at — the
+// spread of those over the shards is the start skew merge reports.
+type ShardRun struct {
+	Index int `json:"index"`
+	Count int `json:"count"`
+	// Planned and Started are Unix ns; Planned is 0 without a shared start.
+	Planned int64 `json:"planned_start_ns,omitempty"`
+	Started int64 `json:"started_ns"`
+}
+
+// ShardShare is one shard's part of a merged point: the requests it
+// measured and when it started (Unix ns; Planned 0 without a shared
+// start).
+type ShardShare struct {
+	Index    int   `json:"index"`
+	Requests int   `json:"requests"`
+	Planned  int64 `json:"planned_start_ns,omitempty"`
+	Started  int64 `json:"started_ns"`
+}
+
+// StartSkew is the spread of the shards' start instants, each as its own
+// clock saw it (clocks assumed NTP-synchronised): max − min, ns.
+func StartSkew(shares []ShardShare) int64 {
+	if len(shares) == 0 {
+		return 0
+	}
+	lo, hi := shares[0].Started, shares[0].Started
+	for _, s := range shares[1:] {
+		lo, hi = min(lo, s.Started), max(hi, s.Started)
+	}
+	return hi - lo
+}
+
+// shardRun notes a sharded point's start: the instant the shards agreed
+// on and the one this process began issuing at, on its own clock.
+func shardRun(p Point, started int64) *ShardRun {
+	if !p.Shard.Sharded() {
+		return nil
+	}
+	r := &ShardRun{Index: p.Shard.Index, Count: p.Shard.Count, Started: started}
+	if !p.StartAt.IsZero() {
+		r.Planned = p.StartAt.UnixNano()
+	}
+	return r
+}
