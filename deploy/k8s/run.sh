@@ -7,6 +7,7 @@
 #
 #   deploy/k8s/run.sh                  # namespace from kubectl's context
 #   NAMESPACE=bench TIMEOUT=3h deploy/k8s/run.sh
+#   KUSTOMIZE_DIR=deploy/single-node deploy/k8s/run.sh   # an overlay instead
 #
 # Results stay in the llmbench-results volume: /results/shard-I per shard,
 # /results/merged for the merged run (README tells how to copy them out).
@@ -14,6 +15,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 timeout=${TIMEOUT:-2h}
+kustomize_dir=${KUSTOMIZE_DIR:-$here}
 ns=()
 if [ -n "${NAMESPACE:-}" ]; then ns=(-n "$NAMESPACE"); fi
 k() { kubectl "${ns[@]}" "$@"; }
@@ -46,7 +48,7 @@ await() {
 
 # Jobs are immutable and a finished one would satisfy the waits at once.
 k delete job llmbench-merge llmbench-shard --ignore-not-found --wait=true
-k apply -k "$here"
+k apply -k "$kustomize_dir"
 await llmbench-shard
 
 k apply -f "$here/merge-job.yaml"
