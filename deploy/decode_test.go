@@ -20,10 +20,11 @@ import (
 // manifestDir is the folder kustomize and kubectl read.
 const manifestDir = "k8s"
 
-// knownKinds are the only kinds deploy/k8s may hold: anything else is a
-// typo or a kind these tests do not check.
+// knownKinds are the only kinds deploy/ may hold: anything else is a typo
+// or a kind these tests do not check.
 var knownKinds = map[schema.GroupVersionKind]bool{
 	corev1.SchemeGroupVersion.WithKind("Service"):               true,
+	corev1.SchemeGroupVersion.WithKind("PersistentVolume"):      true,
 	corev1.SchemeGroupVersion.WithKind("PersistentVolumeClaim"): true,
 	batchv1.SchemeGroupVersion.WithKind("Job"):                  true,
 }
@@ -58,7 +59,7 @@ func decodeManifest(name string, data []byte) (runtime.Object, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	if !knownKinds[*gvk] {
-		return nil, fmt.Errorf("%s: kind %s is not one deploy/k8s may hold", name, gvk)
+		return nil, fmt.Errorf("%s: kind %s is not one deploy/ may hold", name, gvk)
 	}
 	return obj, nil
 }

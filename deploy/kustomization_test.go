@@ -17,15 +17,27 @@ type kustomization struct {
 	APIVersion         string            `json:"apiVersion"`
 	Kind               string            `json:"kind"`
 	Resources          []string          `json:"resources"`
+	Patches            []patch           `json:"patches"`
 	ConfigMapGenerator []configMapSource `json:"configMapGenerator"`
 	GeneratorOptions   struct {
 		DisableNameSuffixHash bool `json:"disableNameSuffixHash"`
 	} `json:"generatorOptions"`
 }
 
+// patch is one patches entry: a file or an inline patch, and its target.
+type patch struct {
+	Path   string `json:"path"`
+	Patch  string `json:"patch"`
+	Target *struct {
+		Kind string `json:"kind"`
+		Name string `json:"name"`
+	} `json:"target"`
+}
+
 // configMapSource is one configMapGenerator entry.
 type configMapSource struct {
 	Name     string   `json:"name"`
+	Behavior string   `json:"behavior"`
 	Files    []string `json:"files"`
 	Literals []string `json:"literals"`
 }

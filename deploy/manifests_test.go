@@ -25,7 +25,7 @@ func TestStrictDecoderRefuses(t *testing.T) {
 		{"a misspelt field", job + "  paralelism: 2\n", `unknown field "spec.paralelism"`},
 		{"a duplicate field", job + "  parallelism: 2\n  parallelism: 3\n", `key "parallelism" already set`},
 		{"a wrongly typed field", job + "  parallelism: two\n", "parallelism"},
-		{"a kind outside deploy/k8s", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n", "not one deploy/k8s may hold"},
+		{"a kind outside deploy/k8s", "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n", "not one deploy/ may hold"},
 		{"a kind outside the scheme", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\n", "no kind"},
 		{"two objects in one file", job + "---\n" + job, "2 objects"},
 		{"only comments", "# nothing\n", "0 objects"},
