@@ -243,25 +243,38 @@ up() {
   log "up: export KUBECONFIG=$WORK/admin.kubeconfig PATH=$WORK/bin:\$PATH"
 }
 
+# stop PID: SIGTERM, then SIGKILL if it is still there after 30 s.
+stop() {
+  kill "$1" 2>/dev/null || return 0
+  for _ in $(seq 30); do
+    kill -0 "$1" 2>/dev/null || return 0
+    sleep 1
+  done
+  kill -KILL "$1" 2>/dev/null || true
+}
+
 # down: stops what up started (by the pids it recorded), the pods'
 # containers first, and unmounts the kubelet's volumes.
 down() {
-  local name pid
-  if [ -f "$WORK/kubelet.pid" ]; then kill "$(cat "$WORK/kubelet.pid")" 2>/dev/null || true; fi
+  local name
+  if [ -f "$WORK/kubelet.pid" ]; then stop "$(cat "$WORK/kubelet.pid")"; fi
   for id in $(ctr -n k8s.io tasks ls -q 2>/dev/null); do ctr -n k8s.io tasks kill -s KILL "$id" 2>/dev/null || true; done
   sleep 2
   for id in $(ctr -n k8s.io containers ls -q 2>/dev/null); do
     ctr -n k8s.io tasks delete "$id" 2>/dev/null || true
     ctr -n k8s.io containers delete "$id" 2>/dev/null || true
   done
-  for name in kube-scheduler kube-controller-manager kube-apiserver etcd containerd; do
+  # In this order, each gone before the next: an API server whose etcd is
+  # gone never finishes its graceful shutdown.
+  for name in kubelet kube-scheduler kube-controller-manager kube-apiserver etcd containerd; do
     [ -f "$WORK/$name.pid" ] || continue
-    pid=$(cat "$WORK/$name.pid")
-    kill "$pid" 2>/dev/null || true
+    stop "$(cat "$WORK/$name.pid")"
     rm -f "$WORK/$name.pid"
   done
-  rm -f "$WORK/kubelet.pid"
   grep -o " $WORK/kubelet[^ ]*" /proc/mounts | sort -r | xargs -r -n1 umount 2>/dev/null || true
+  # The CNI bridge and its address bookkeeping (10-pods.conflist).
+  ip link delete kcni0 2>/dev/null || true
+  rm -rf /var/lib/cni/networks/pods
   log "down (state kept in $WORK; rm -rf it and $RESULTS for a fresh start)"
 }
 
