@@ -104,6 +104,17 @@ func shardPoint(p Point, s Shard, sessions bool) Point {
 	return p
 }
 
+// MeasuredRequests is how many measured requests this process sends at
+// the point: the request count, or this shard's share of it (a closed
+// loop's counts are already shared by shardPoint; an open loop walks the
+// whole schedule and sends every Count-th arrival).
+func (p Point) MeasuredRequests() int {
+	if p.Load.Closed() {
+		return p.Stop.Requests
+	}
+	return p.Shard.Share(p.Stop.Requests)
+}
+
 // shardRequests is the shard's segment of a closed loop's dataset (the
 // whole dataset when the segment would be empty), so shards send
 // different prompts as one process would cycle through them; an open loop

@@ -93,7 +93,7 @@ func (o *GenAIPerfObserver) RunStarting(key runtime.PointKey, job *runtime.Job) 
 	if err != nil {
 		return nil, failure.Runf("%w", err)
 	}
-	progress := o.Display.Start(pt.Label, job.Point.Stop.Requests, job.Point.Warmup)
+	progress := o.Display.Start(pt.Label, job.Point.MeasuredRequests(), job.Point.Warmup)
 	return &genaiPerfWatch{o: o, pt: pt, sink: sink, progress: progress}, nil
 }
 

@@ -47,7 +47,7 @@ func (o *ScenarioObserver) RunStarting(key runtime.PointKey, job *runtime.Job) (
 	if err != nil {
 		return nil, failure.Runf("%w", err)
 	}
-	progress := o.Display.Start(o.Exp.Name+"/"+key.Params.Label(), job.Point.Stop.Requests, job.Point.Warmup)
+	progress := o.Display.Start(o.Exp.Name+"/"+key.Params.Label(), job.Point.MeasuredRequests(), job.Point.Warmup)
 	return &scenarioWatch{o: o, key: key, sink: sink, progress: progress}, nil
 }
 
