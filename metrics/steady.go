@@ -80,9 +80,9 @@ var steadyStats = []float64{50, 99}
 type SteadyWidth struct {
 	// Metric is "ttft.p50", "itl.p99", ...
 	Metric   string  `json:"metric"`
-	Estimate float64 `json:"estimate"`
-	Low      float64 `json:"low"`
-	High     float64 `json:"high"`
+	Estimate float64 `json:"estimate_ns"`
+	Low      float64 `json:"low_ns"`
+	High     float64 `json:"high_ns"`
 	// Width is the larger of (Estimate − Low) and (High − Estimate) over
 	// Estimate: the ± the rule compares with CI; +Inf when a bound is
 	// unknown (too few values in the tail).
@@ -243,9 +243,9 @@ func (w SteadyWidth) MarshalJSON() ([]byte, error) {
 	}
 	return json.Marshal(struct {
 		Metric   string   `json:"metric"`
-		Estimate float64  `json:"estimate"`
-		Low      *float64 `json:"low"`
-		High     *float64 `json:"high"`
+		Estimate float64  `json:"estimate_ns"`
+		Low      *float64 `json:"low_ns"`
+		High     *float64 `json:"high_ns"`
 		Width    *float64 `json:"width"`
 	}{w.Metric, w.Estimate, finite(w.Low), finite(w.High), finite(w.Width)})
 }
@@ -253,9 +253,11 @@ func (w SteadyWidth) MarshalJSON() ([]byte, error) {
 // UnmarshalJSON reads what MarshalJSON wrote, null as unbounded.
 func (w *SteadyWidth) UnmarshalJSON(b []byte) error {
 	var v struct {
-		Metric           string
-		Estimate         float64
-		Low, High, Width *float64
+		Metric   string   `json:"metric"`
+		Estimate float64  `json:"estimate_ns"`
+		Low      *float64 `json:"low_ns"`
+		High     *float64 `json:"high_ns"`
+		Width    *float64 `json:"width"`
 	}
 	if err := json.Unmarshal(b, &v); err != nil {
 		return err

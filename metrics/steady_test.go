@@ -81,7 +81,7 @@ func TestSteadyCheckerDropsWarmup(t *testing.T) {
 // TestSteadyWidthJSON: an unbounded width is null and reads back as +Inf.
 func TestSteadyWidthJSON(t *testing.T) {
 	b, err := json.Marshal(SteadyWidth{Metric: "ttft.p99", Estimate: 2, Low: 1, High: math.Inf(1), Width: math.Inf(1)})
-	if err != nil || string(b) != `{"metric":"ttft.p99","estimate":2,"low":1,"high":null,"width":null}` {
+	if err != nil || string(b) != `{"metric":"ttft.p99","estimate_ns":2,"low_ns":1,"high_ns":null,"width":null}` {
 		t.Fatalf("%s %v", b, err)
 	}
 	var w SteadyWidth

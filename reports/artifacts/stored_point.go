@@ -69,6 +69,7 @@ func rerender(stdout, stderr io.Writer, file, view string) (*storedPoint, error)
 		Interrupted: saved != nil && saved.Partial || meta.Recovered} // a killed run's point is partial
 	if saved != nil {
 		out.Summary.Client = saved.Client // judged from the client's CPU while it ran
+		out.Steady = saved.Steady         // decided while it ran; the warmup column re-applies its cut
 	}
 	dir := filepath.Dir(file)
 	if meta.Recovered {
