@@ -66,7 +66,7 @@ Traceback (most recent call last):
 	if le.Error() != want {
 		t.Errorf("got\n%s\nwant\n%s", le.Error(), want)
 	}
-	if le.File != path || le.Line != 4 || le.Col != 9 || le.Msg != "experiment: for parameter requests: got string, want int" {
+	if le.File != path || le.Line != 4 || le.Col != 9 || le.Msg != `experiment: for parameter requests: got "many", want an int >= 1 or "auto"` {
 		t.Errorf("fields: %+v", le)
 	}
 }
