@@ -59,7 +59,7 @@ def main(ctx):
     return build("many")
 `)
 	le := loadErr(t, path, Options{})
-	want := path + `:4:9: experiment: for parameter requests: got string, want int
+	want := path + `:4:9: experiment: for parameter requests: got "many", want an int >= 1 or "auto"
 Traceback (most recent call last):
   ` + path + `:7:17: in main
   ` + path + `:3:22: in build`
