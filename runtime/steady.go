@@ -44,10 +44,10 @@ func (s *SteadyOutcome) Summary() string {
 	}
 	warm := fmt.Sprintf("%d warm-up requests dropped (%s)", s.Warmup, s.WarmupMethod)
 	if s.Converged {
-		return fmt.Sprintf("steady state: converged after %d requests (widest CI %s ≤ ±%g%%), %s",
+		return fmt.Sprintf("converged after %d requests (widest CI %s ≤ ±%g%%), %s",
 			s.Requests, widest, 100*s.Rule.CI, warm)
 	}
-	return fmt.Sprintf("steady state NOT converged: cap reached after %d requests, widest CI %s > ±%g%%, %s",
+	return fmt.Sprintf("NOT converged: cap reached after %d requests, widest CI %s > ±%g%%, %s",
 		s.Requests, widest, 100*s.Rule.CI, warm)
 }
 

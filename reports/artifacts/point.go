@@ -103,7 +103,7 @@ func writeSteadyLine(w io.Writer, s *runtime.SteadyOutcome) {
 		fmt.Fprintf(w, "Steady state: %s\n", s.Summary())
 		return
 	}
-	fmt.Fprintf(w, "WARNING: %s\n", s.Summary())
+	fmt.Fprintf(w, "WARNING: steady state %s; raise the cap or widen ci\n", s.Summary())
 }
 
 // writeTelemetryLines prints the point's telemetry under its table.

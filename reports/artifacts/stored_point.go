@@ -100,6 +100,7 @@ func rerender(stdout, stderr io.Writer, file, view string) (*storedPoint, error)
 	writeComponents(stdout, out.Components)
 	writeSessions(stdout, out.Summary.Sessions)
 	writeTelemetryLines(stdout, out)
+	writeSteadyLine(stdout, out.Steady)
 	return &storedPoint{file: file, meta: meta, run: run, out: out, record: saved}, nil
 }
 
