@@ -65,3 +65,13 @@ func (c *profileFlags) steadyRule() (*metrics.SteadyRule, error) {
 func autoStop(r *metrics.SteadyRule) runtime.Stop {
 	return runtime.Stop{Requests: r.MaxRequests, Steady: r}
 }
+
+// MarshalJSON writes the count as the flag was given: a number, or
+// "auto", so a point's identity (pointConfig) is what it was before auto
+// existed for every numeric count.
+func (r requestCount) MarshalJSON() ([]byte, error) {
+	if r.Auto {
+		return []byte(`"auto"`), nil
+	}
+	return []byte(strconv.Itoa(r.N)), nil
+}
