@@ -34,10 +34,10 @@ func runAuto(t *testing.T, jitter float64, rule metrics.SteadyRule) (*Outcome, [
 		t.Fatal(err)
 	}
 	sink := &recordSink{}
-	url := fmt.Sprintf("sim://?ttft=100ms&itl=50ms&itl_per_seq=0ms&prefill_per_token=0s&max_batch=64&jitter=%g", jitter)
+	url := fmt.Sprintf("sim://?ttft=400ms&itl=200ms&itl_per_seq=0ms&prefill_per_token=0s&max_batch=256&jitter=%g", jitter)
 	job := Job{Endpoint: Endpoint{URL: url, API: transport.Chat, Stream: true, Model: "m", Timeout: 60e9},
 		Entries: entries, Count: ByChunks, Records: sink,
-		Point: Point{Load: Load{Concurrency: 32}, Stop: Stop{Requests: rule.MaxRequests, Steady: &rule}, Grace: 5 * time.Second}}
+		Point: Point{Load: Load{Concurrency: 128}, Stop: Stop{Requests: rule.MaxRequests, Steady: &rule}, Grace: 5 * time.Second}}
 	out, err := Execute(context.Background(), job)
 	if err != nil {
 		t.Fatal(err)
