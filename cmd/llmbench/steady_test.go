@@ -71,6 +71,9 @@ def main(ctx):
 	if r.code != 0 || !strings.Contains(r.stdout, "WARNING: steady state NOT converged: cap reached after 120 requests") {
 		t.Fatalf("run: exit %d, want the not-converged warning\n%s%s", r.code, r.stdout, r.stderr)
 	}
+	if page, _ := os.ReadFile(filepath.Join(dir, "out", "report.html")); !bytes.Contains(page, []byte("Steady state not reached")) {
+		t.Error("report.html does not warn that the point did not converge")
+	}
 	b, err := os.ReadFile(filepath.Join(dir, "out", "summary.json"))
 	if err != nil {
 		t.Fatal(err)

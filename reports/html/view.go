@@ -48,6 +48,9 @@ type experimentView struct {
 	// ClientLimited names the points the client, not the server,
 	// limited, with the reasons: their numbers measure the client.
 	ClientLimited []string
+	// Steady says per auto point what the steady-state rule did;
+	// NotConverged names the points that hit their cap first.
+	Steady, NotConverged []string
 }
 
 // repeatView is the across-repeats statistics of one point run N times.
@@ -155,6 +158,11 @@ func newExperimentView(res *runtime.ExperimentResult) (experimentView, error) {
 		ev.Points = append(ev.Points, row)
 		if c := pt.Outcome.Summary.Client; c != nil && c.Limited {
 			ev.ClientLimited = append(ev.ClientLimited, pt.Params.Label()+": "+strings.Join(c.Reasons, "; "))
+		}
+		if s := pt.Outcome.Steady; s != nil && s.Converged {
+			ev.Steady = append(ev.Steady, pt.Params.Label()+": "+s.Summary())
+		} else if s != nil {
+			ev.NotConverged = append(ev.NotConverged, pt.Params.Label()+": "+s.Summary())
 		}
 		if cv, ok := newComponentView(pt); ok {
 			ev.Components = append(ev.Components, cv)
