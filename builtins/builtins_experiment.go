@@ -46,12 +46,13 @@ type experimentArgs struct {
 	currency                string
 	baseline                string
 	tags                    stringMap
+	samePrompts             bool
 }
 
 // experiment(name, endpoint, dataset, traffic, requests=, duration=,
 // warmup=0, sweep=None, gates=[], goodput={}, repeats=1, telemetry=[],
 // cost_per_hour=None, baseline=None, tags={}, seed=0, error_budget=None,
-// currency="EUR"):
+// currency="EUR", same_prompts=False):
 // one experiment of
 // the scenario (SPEC §6). requests and duration are exclusive; with
 // neither, each point measures defaultRequests requests (a replay, its
@@ -63,7 +64,7 @@ func experimentBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starla
 		"sweep??", &a.sweep, "gates?", &a.gates, "goodput?", &a.goodput, "repeats?", &a.repeats,
 		"telemetry?", &a.telemetry, "cost_per_hour??", &a.costPerHour, "baseline??", &a.baseline,
 		"tags?", &a.tags, "seed?", &a.seed, "error_budget??", &a.errorBudget, "currency?", &a.currency,
-		"sessions??", &a.sessions, "steady_state??", &a.steady); err != nil {
+		"sessions??", &a.sessions, "same_prompts?", &a.samePrompts, "steady_state??", &a.steady); err != nil {
 		return nil, err
 	}
 	e, ep, err := a.build(b.Name())
@@ -92,7 +93,8 @@ func experimentBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starla
 // sim(...) becomes one).
 func (a *experimentArgs) build(fn string) (*runtime.Experiment, *endpointValue, error) {
 	e := &runtime.Experiment{Name: a.name, Warmup: a.warmup, Repeats: a.repeats, Seed: uint64(a.seed),
-		CostPerHour: float64(a.costPerHour), Currency: a.currency, Baseline: a.baseline}
+		CostPerHour: float64(a.costPerHour), Currency: a.currency, Baseline: a.baseline,
+		PointSeeds: !a.samePrompts} // fresh prompts per point unless asked (SPEC §12)
 	if err := checkName(fn, a.name); err != nil {
 		return nil, nil, err
 	}
@@ -267,6 +269,7 @@ func experimentAttrs(e *runtime.Experiment) starlark.StringDict {
 		"gates": strList(gates), "telemetry": strList(e.Telemetry), "tags": tags,
 		"baseline": noneOr(e.Baseline, str), "cost_per_hour": noneOr(e.CostPerHour, float), "currency": str(cmp.Or(e.Currency, "EUR")),
 		"error_budget": noneOr(e.ErrorBudget, func(b *runtime.ErrorBudget) starlark.Value { return str(b.String()) }),
+		"same_prompts": starlark.Bool(!e.PointSeeds),
 		"steady_state": noneOr(e.Steady, func(r *metrics.SteadyRule) starlark.Value { return newSteadyValue(*r) }),
 	}
 }
@@ -296,6 +299,9 @@ func describeExperiment(e *runtime.Experiment, load string) string {
 	}
 	if e.ErrorBudget != nil {
 		s += ", error_budget=" + quote(e.ErrorBudget.String())
+	}
+	if !e.PointSeeds {
+		s += ", same_prompts=True"
 	}
 	return s + ")"
 }

@@ -59,6 +59,8 @@ var simParams = []simParam{
 	{"reasoning", "reasoning", simBool},
 	{"reasoning_tokens", "reasoning_tokens", simInt},
 	{"seed", "seed", simInt},
+	{"prefix_cache_blocks", "prefix_cache_blocks", simInt},
+	{"prefix_block_tokens", "prefix_block_tokens", simInt},
 }
 
 // sim(ttft=, itl=, prefill_per_token=, max_batch=, jitter=, error_rate=,

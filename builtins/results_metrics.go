@@ -64,7 +64,7 @@ func addMetrics(attrs starlark.StringDict, s *metrics.Summary, costPerHour float
 	}
 	for _, name := range append([]string{"output_token_throughput", "request_throughput", "request_goodput",
 		"error_rate", "request_count", "completed", "failed", "duration", "achieved_request_rate",
-		"mean_concurrency", "cost_per_mtok", "errors"}, telemetryMetrics...) {
+		"mean_concurrency", "cost_per_mtok", "errors", "cache_hit_share"}, telemetryMetrics...) {
 		attrs[name] = starlark.None
 	}
 	if s == nil {
@@ -87,6 +87,9 @@ func addMetrics(attrs starlark.StringDict, s *metrics.Summary, costPerHour float
 		attrs["cost_per_mtok"] = float(cost)
 	}
 	attrs["errors"] = errorList(s.Errors)
+	if c := s.PrefixCache; c != nil { // a ratio, as error_rate; None when the server reports no cached tokens
+		attrs["cache_hit_share"] = float(c.Share)
+	}
 }
 
 // errorList is a point's error list: class, HTTP status, message, count.

@@ -23,6 +23,7 @@ type Accumulator struct {
 	gaps     gapValues
 	lags     []float64
 	errors   errorGroups
+	cache    prefixCacheSums
 	sessions sessionValues
 	views    viewValues // what the other tools' views need besides
 	s        Summary    // Completed, Failed
@@ -71,6 +72,7 @@ func (a *Accumulator) Add(r *Record) {
 		return
 	}
 	a.s.Completed++
+	a.cache.add(&r.Usage)
 	if len(r.Chunks) == 0 {
 		return
 	}
@@ -144,6 +146,7 @@ func (a *Accumulator) Summary() Summary {
 		s.ErrorRate = float64(s.Failed) / float64(total)
 	}
 	s.Errors = errorList(a.errors)
+	s.PrefixCache = a.cache.share()
 	s.ChunkGap = a.gaps.distribution()
 	s.ScheduleLag = NewDistribution(a.lags)
 	if a.sends >= 2 {

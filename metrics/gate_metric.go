@@ -175,6 +175,15 @@ var gateMetrics = []*gateMetric{
 	// are rare, so an empty run leaves it unmeasured.
 	{name: "error_rate", q: quantityRatio, unit: "%",
 		value: func(s *Summary) (float64, bool) { return s.ErrorRate, s.Completed+s.Failed > 0 }},
+	// cache_hit_share is unmeasured, so a gate on it fails, when the
+	// server reports no cached-token counts.
+	{name: "cache_hit_share", q: quantityRatio, unit: "%",
+		value: func(s *Summary) (float64, bool) {
+			if s.PrefixCache == nil {
+				return 0, false
+			}
+			return s.PrefixCache.Share, true
+		}},
 	{name: "schedule_lag", q: quantityTime, perRequest: true, unit: "ms",
 		distribution: func(s *Summary) *Distribution { return s.ScheduleLag }, needs: NeedOpenLoop},
 	{name: "ttft_from_schedule", q: quantityTime, perRequest: true, unit: "ms",

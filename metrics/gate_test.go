@@ -149,7 +149,7 @@ func TestParseGateErrors(t *testing.T) {
 		// Metric.
 		{"ttfb.p99 < 5", `gate "ttfb.p99 < 5": col 1: unknown metric "ttfb", want ttft, ttst, itl, request_latency, ` +
 			`ttfo, isl, osl, output_token_throughput, output_token_throughput_per_user, request_throughput, ` +
-			`request_goodput, error_rate, schedule_lag, ttft_from_schedule, request_latency_from_schedule, ` +
+			`request_goodput, error_rate, cache_hit_share, schedule_lag, ttft_from_schedule, request_latency_from_schedule, ` +
 			`chunk_gap, energy_per_token, cost_per_mtok, gpu_power, ` +
 			`gpu_utilization, kv_cache_usage, num_requests_waiting or client_limited`},
 		// Statistic.

@@ -88,6 +88,15 @@ type Usage struct {
 	// Reported is true when the server sent a usage object with a
 	// non-zero total; some servers send zero-filled usage on every chunk.
 	Reported bool
+	// CachedTokens is how many of PromptTokens the server says it served
+	// from its prefix cache (OpenAI chat's
+	// prompt_tokens_details.cached_tokens, Responses'
+	// input_tokens_details.cached_tokens, Anthropic's
+	// cache_read_input_tokens), so a sweep can show when caching, not
+	// load, moved its TTFT. CachedReported tells a server that said 0
+	// from one that never says (vLLM without prompt-tokens details).
+	CachedTokens   int
+	CachedReported bool
 }
 
 // ErrorClass says what kind of fault ended a request, so reports can group

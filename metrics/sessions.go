@@ -65,7 +65,6 @@ type sessionValues struct {
 	turns     []float64
 	completed int
 	failed    int
-	cut       int
 }
 
 type sessionSpan struct{ first, last int64 }

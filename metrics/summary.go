@@ -103,6 +103,11 @@ type Summary struct {
 	// AIPerf's definitions (docs/metrics.md); nil in a summary decoded
 	// from a checkpoint written before views existed.
 	Views *Views `json:",omitempty"`
+
+	// PrefixCache is the share of the prompt tokens the server said it
+	// served from its prefix cache; nil when no completed request's usage
+	// carried a cached-token count (the server does not report one).
+	PrefixCache *PrefixCacheShare `json:",omitempty"`
 }
 
 // ErrorCount is one row of the error list: how many requests failed the

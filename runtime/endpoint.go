@@ -244,6 +244,10 @@ var simParams = map[string]func(*sim.Config, string) error{
 		c.Reasoning, err = strconv.ParseBool(v)
 		return err
 	},
+
+	// The prefix cache: how many blocks of prefix_block_tokens stay resident.
+	"prefix_cache_blocks": intParam(func(c *sim.Config) *int { return &c.PrefixCacheBlocks }),
+	"prefix_block_tokens": intParam(func(c *sim.Config) *int { return &c.PrefixBlockTokens }),
 }
 
 func simParamNames() string {

@@ -84,6 +84,10 @@ func TestSimConfigIgnoresNothing(t *testing.T) {
 			}
 		}
 	}
+	if cfg, err := SimConfig("sim://?prefix_cache_blocks=512&prefix_block_tokens=32"); err != nil ||
+		cfg.PrefixCacheBlocks != 512 || cfg.PrefixBlockTokens != 32 {
+		t.Errorf("prefix cache params: %+v, %v", cfg, err)
+	}
 	if cfg, err := SimConfig("sim://?max_batch=8&itl=5ms"); err != nil || cfg.MaxBatch != 8 || cfg.ITL != 5*time.Millisecond {
 		t.Errorf("SimConfig = %+v, %v", cfg, err)
 	}

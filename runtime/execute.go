@@ -85,6 +85,9 @@ type Outcome struct {
 	// Steady is what an auto point's steady-state rule did; nil for a
 	// point with a fixed stop.
 	Steady *SteadyOutcome
+	// Shards is, for a point merged from shards, each shard's share and
+	// start (see StartSkew); nil otherwise.
+	Shards []ShardShare
 }
 
 // ComponentSummary is one dataset component's share of a point, reduced
@@ -306,6 +309,7 @@ func resolve(e Endpoint) (base string, stop func(), err error) {
 	if err != nil {
 		return "", nil, failure.New(failure.Input, err)
 	}
+	sharePrefixCache(e.URL, &cfg)
 	srv, err := sim.Start(cfg)
 	if err != nil {
 		return "", nil, err

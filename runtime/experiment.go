@@ -387,6 +387,7 @@ func (e *Experiment) job(spec PointSpec) (Job, error) {
 	if spec.Dataset != nil {
 		src = spec.Dataset
 	}
+	src = e.pointDataset(src, spec.Params)
 	if err := CheckOpenFiles(spec.Load); err != nil {
 		return Job{}, err
 	}

@@ -41,6 +41,9 @@ type PointRecord struct {
 	// Steady is what an auto point's steady-state rule did; nil for a
 	// point with a fixed stop.
 	Steady *SteadyOutcome `json:"steady_state,omitempty"`
+	// Shards is, for a point merged from shards, each shard's share and
+	// start, by shard index.
+	Shards []ShardShare `json:"shards,omitempty"`
 }
 
 // PointRef is a point's key within its experiment and its place in the
@@ -77,6 +80,11 @@ type PlanRecord struct {
 	Currency string              `json:"currency,omitempty"`
 	Baseline string              `json:"baseline,omitempty"`
 	Tags     map[string]string   `json:"tags,omitempty"`
+
+	// PointSeeds is Experiment.PointSeeds: each point drew its own
+	// prompts. Absent (false) in records of runs before it existed,
+	// which all sent the same prompts at every point.
+	PointSeeds bool `json:"point_seeds,omitempty"`
 }
 
 // EndpointRecord is an Endpoint without headers.
@@ -137,7 +145,7 @@ func RecordOf(scenario string, e *Experiment, key PointKey, index int) PointReco
 			Model: ep.Model, Models: ep.Models, ModelSelection: ep.ModelSelection,
 			Tokenizer: ep.Tokenizer, TokenCount: ep.TokenCount},
 		Requests: e.Requests, DurationMS: e.Duration.Milliseconds(), Sessions: e.Sessions, Warmup: e.Warmup, Steady: e.Steady,
-		Repeats: max(e.Repeats, 1), Seed: e.Seed, Cost: e.CostPerHour, Currency: e.Currency, Baseline: e.Baseline, Tags: e.Tags,
+		Repeats: max(e.Repeats, 1), Seed: e.Seed, PointSeeds: e.PointSeeds, Cost: e.CostPerHour, Currency: e.Currency, Baseline: e.Baseline, Tags: e.Tags,
 		Sweep: sweepRecord(e.Sweep),
 	}
 	if e.Dataset != nil {
@@ -208,7 +216,7 @@ func (p PlanRecord) Experiment() (*Experiment, error) {
 		Endpoint: Endpoint{URL: ep.URL, Path: ep.Path, API: transport.API(ep.API), Stream: ep.Stream, Model: ep.Model,
 			Models: ep.Models, ModelSelection: ep.ModelSelection, Tokenizer: ep.Tokenizer, TokenCount: ep.TokenCount},
 		Requests: p.Requests, Duration: time.Duration(p.DurationMS) * time.Millisecond, Sessions: p.Sessions, Warmup: p.Warmup, Steady: p.Steady,
-		Repeats: p.Repeats, Seed: p.Seed, CostPerHour: p.Cost, Currency: p.Currency, Baseline: p.Baseline, Tags: p.Tags,
+		Repeats: p.Repeats, Seed: p.Seed, PointSeeds: p.PointSeeds, CostPerHour: p.Cost, Currency: p.Currency, Baseline: p.Baseline, Tags: p.Tags,
 	}
 	for _, src := range p.Gates {
 		g, err := metrics.ParseGate(src)

@@ -67,6 +67,12 @@ type Experiment struct {
 	Tags    map[string]string
 	// Seed makes datasets and arrival schedules reproducible.
 	Seed uint64
+	// PointSeeds gives each point prompts of its own, drawn with the
+	// dataset's seeds mixed with the point's parameters (PointSeed);
+	// false sends the same prompts at every point (a scenario's
+	// same_prompts=True, and GenAI-Perf's single seed in profile and
+	// analyze).
+	PointSeeds bool
 	// ErrorBudget, when set, abandons the run once a point's failures
 	// exceed it; nil lets every failure be data.
 	ErrorBudget *ErrorBudget

@@ -159,6 +159,40 @@ type ShardRun struct {
 	Started int64 `json:"started_ns"`
 }
 
+// ShardShare is one shard's part of a merged point: the requests it
+// measured and when it started (Unix ns; Planned 0 without a shared
+// start).
+type ShardShare struct {
+	Index    int   `json:"index"`
+	Requests int   `json:"requests"`
+	Planned  int64 `json:"planned_start_ns,omitempty"`
+	Started  int64 `json:"started_ns"`
+}
+
+// StartSkew is the spread of the shards' start instants, each as its own
+// clock saw it (clocks assumed NTP-synchronised): max − min, ns.
+func StartSkew(shares []ShardShare) int64 {
+	if len(shares) == 0 {
+		return 0
+	}
+	lo, hi := shares[0].Started, shares[0].Started
+	for _, s := range shares[1:] {
+		lo, hi = min(lo, s.Started), max(hi, s.Started)
+	}
+	return hi - lo
+}
+
+// DescribeShards says how a merged point was measured, for people: "2
+// shards, requests 12/12, start skew 1.264 ms".
+func DescribeShards(shares []ShardShare) string {
+	counts := make([]string, len(shares))
+	for i, s := range shares {
+		counts[i] = strconv.Itoa(s.Requests)
+	}
+	return fmt.Sprintf("%d shards, requests %s, start skew %.3f ms", len(shares), strings.Join(counts, "/"),
+		float64(StartSkew(shares))/1e6)
+}
+
 // shardRun notes a sharded point's start: the instant the shards agreed
 // on and the one this process began issuing at, on its own clock.
 func shardRun(p Point, started int64) *ShardRun {

@@ -175,6 +175,11 @@ func (c *Client) reused(resp *fasthttp.Response, sent int64) bool {
 	return conn == nil || conn.dialed < sent
 }
 
+// maxStaleRetries bounds the retries of one request on connections the
+// server had closed; a fresh connection that fails is a fault, never
+// retried.
+const maxStaleRetries = 3
+
 // noRetry leaves every retry decision to Send, which knows what the
 // request's record needs (fasthttp would retry on the next pooled
 // connection, often as stale as the first).
@@ -227,11 +232,13 @@ func (c *Client) Send(ctx context.Context, body []byte, rec *metrics.Record) {
 
 	rec.Sent = c.clock.Now()
 	err := c.hc.Do(req, resp)
-	if err != nil && staleConn(err) && c.reused(resp, rec.Sent) && ctx.Err() == nil {
+	for err != nil && staleConn(err) && c.reused(resp, rec.Sent) && ctx.Err() == nil && rec.Retries < maxStaleRetries {
 		// Go net/http's rule: a reused connection the server had closed
-		// before any response byte is retried once, on a new connection.
-		// The idle ones the server dropped go first; timing starts again
-		// with the attempt that is answered.
+		// before any response byte is retried, on a new connection. The
+		// idle ones the server dropped go first; timing starts again with
+		// the attempt that is answered. Under load another request may
+		// hand back a connection that goes stale before the retry takes
+		// it, hence a few tries, not one.
 		c.hc.CloseIdleConnections()
 		rec.Retries++
 		rec.Sent = c.clock.Now()

@@ -24,10 +24,13 @@ func NewClock() *Clock {
 // Now returns the current time in ns since the Unix epoch, monotonic.
 func (c *Clock) Now() int64 { return c.startNs + int64(time.Since(c.start)) }
 
-// FromTime is the stamp of an instant given as a time.Time — one another
-// process announced (a shared start), read as wall time when it carries
-// no monotonic reading.
-func (c *Clock) FromTime(t time.Time) int64 { return c.startNs + int64(t.Sub(c.start)) }
+// FromTime is the stamp of a wall-clock instant — one another process
+// announced (a shared start). It is read as wall time even when t carries
+// a monotonic reading, so every process given the same instant gets the
+// same stamp.
+func (c *Clock) FromTime(t time.Time) int64 {
+	return c.startNs + int64(t.Round(0).Sub(c.start.Round(0)))
+}
 
 // Time converts a stamp back into a time.Time carrying the monotonic
 // reading, so it can be used for sleeping until a planned instant.

@@ -16,7 +16,17 @@ type piece struct {
 	reasoning bool   // text is reasoning_content only
 	prompt    int64  // usage.prompt_tokens
 	output    int64  // usage.completion_tokens
-	errMsg    string // an `error` object's message: the server failed the request
+	// cached is the prompt tokens the server says it served from its
+	// prefix cache (chat's usage.prompt_tokens_details.cached_tokens,
+	// Responses' usage.input_tokens_details.cached_tokens, Messages'
+	// usage.cache_read_input_tokens); cachedSet says the object had the
+	// field at all, so "0 cached" and "not reported" stay apart.
+	cached    int64
+	cachedSet bool
+	// cacheWrite is Messages' usage.cache_creation_input_tokens: prompt
+	// tokens written to the cache, not read from it (not a hit).
+	cacheWrite int64
+	errMsg     string // an `error` object's message: the server failed the request
 	// finished is true when choices[0] has a finish_reason (not null): the
 	// server ended the answer normally, so a stream that stops after it is
 	// complete even without `[DONE]`. Responses' response.completed and
@@ -167,7 +177,8 @@ func DecodeResponse(data []byte) (Response, error) {
 	}
 	r := Response{Text: string(p.text), Reasoning: p.reasoning, Error: p.errMsg, Finished: p.finished}
 	if p.prompt+p.output > 0 {
-		r.Usage = metrics.Usage{PromptTokens: int(p.prompt), CompletionTokens: int(p.output), Reported: true}
+		r.Usage = metrics.Usage{PromptTokens: int(p.prompt), CompletionTokens: int(p.output), Reported: true,
+			CachedTokens: int(p.cached), CachedReported: p.cachedSet}
 	}
 	return r, nil
 }

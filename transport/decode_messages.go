@@ -51,13 +51,29 @@ func (s *scanner) messagesDeltaMember(key []byte) error {
 
 // inputOutputUsageMember reads a usage object that names its counts
 // input_tokens and output_tokens, as Anthropic's Messages and OpenAI's
-// Responses both do.
+// Responses both do, with the cache counts of each: Responses'
+// input_tokens_details.cached_tokens (part of input_tokens), Messages'
+// cache_read_input_tokens and cache_creation_input_tokens (not part of
+// input_tokens: messagesEvent adds them).
 func (s *scanner) inputOutputUsageMember(key []byte) error {
 	switch string(key) {
 	case "input_tokens":
 		return s.integer(&s.p.prompt)
 	case "output_tokens":
 		return s.integer(&s.p.output)
+	case "input_tokens_details":
+		return s.objectOrSkip(s.cachedDetailsMember)
+	}
+	return s.messagesCacheMember(key)
+}
+
+// messagesCacheMember reads Messages' cache counts, or skips the value.
+func (s *scanner) messagesCacheMember(key []byte) error {
+	switch string(key) {
+	case "cache_read_input_tokens":
+		return s.cachedTokens(&s.p.cached)
+	case "cache_creation_input_tokens":
+		return s.integer(&s.p.cacheWrite)
 	}
 	return s.skip()
 }
@@ -75,7 +91,7 @@ func (s *scanner) messageStartMember(key []byte) error {
 		if string(key) == "input_tokens" {
 			return s.integer(&s.p.prompt)
 		}
-		return s.skip()
+		return s.messagesCacheMember(key)
 	})
 }
 
@@ -100,8 +116,14 @@ func (s *scanner) contentBlockMember(key []byte) error {
 	return s.skip()
 }
 
-// messagesEvent judges a scanned Messages object by its type.
+// messagesEvent judges a scanned Messages object by its type. Its
+// input_tokens counts only the prompt tokens after the last cache
+// breakpoint, so the prompt the server processed is input_tokens plus
+// the tokens read from the cache plus those written to it: that sum is
+// the prompt count (and usage-mode ISL), as OpenAI's prompt_tokens
+// includes its cached_tokens.
 func (d *decoder) messagesEvent() {
+	d.p.prompt += d.p.cached + d.p.cacheWrite
 	switch string(d.event.typ) {
 	case "message_stop":
 		d.p.finished = true

@@ -32,6 +32,8 @@ var (
 	keyThinking  = []byte("reasoning")
 	keyPrompt    = []byte("prompt_tokens")
 	keyOutput    = []byte("completion_tokens")
+	keyPromptDet = []byte("prompt_tokens_details")
+	keyCached    = []byte("cached_tokens")
 	keyFinish    = []byte("finish_reason")
 	keyToolCalls = []byte("tool_calls")
 	keyFunction  = []byte("function")
@@ -145,8 +147,31 @@ func (s *scanner) usageMember(key []byte) error {
 		return s.integer(&s.p.prompt)
 	case bytes.Equal(key, keyOutput):
 		return s.integer(&s.p.output)
+	case bytes.Equal(key, keyPromptDet):
+		return s.objectOrSkip(s.cachedDetailsMember)
 	}
 	return s.skip()
+}
+
+// cachedDetailsMember reads the cached_tokens of a usage details object
+// (chat's prompt_tokens_details, Responses' input_tokens_details).
+func (s *scanner) cachedDetailsMember(key []byte) error {
+	if bytes.Equal(key, keyCached) {
+		return s.cachedTokens(&s.p.cached)
+	}
+	return s.skip()
+}
+
+// cachedTokens reads a cached-token count into dst and notes that the
+// server reported one; null (vLLM without prompt-tokens details) is not
+// a report.
+func (s *scanner) cachedTokens(dst *int64) error {
+	s.ws()
+	if s.peek() == 'n' {
+		return s.skip()
+	}
+	s.p.cachedSet = true
+	return s.integer(dst)
 }
 
 // errorValue reads `"error": "text"` or `"error": {"message": "text"}`.

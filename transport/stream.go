@@ -218,6 +218,12 @@ func mergeUsage(u *metrics.Usage, p *piece) {
 	if p.output > 0 {
 		u.CompletionTokens = int(p.output)
 	}
+	if p.cachedSet {
+		if p.cached > 0 || !u.CachedReported {
+			u.CachedTokens = int(p.cached)
+		}
+		u.CachedReported = true
+	}
 	u.Reported = true
 }
 

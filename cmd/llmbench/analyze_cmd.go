@@ -21,6 +21,8 @@ type analyzeCmd struct {
 	EnableCheckpointing bool   `help:"Skip points already finished in the checkpoint (GenAI-Perf's flag; same as --resume)."`
 	CheckpointDir       string `default:"checkpoint" help:"Folder of checkpoint.json, written after every finished point."`
 	Resume              bool   `help:"Resume an interrupted sweep: skip the points finished in the checkpoint."`
+
+	PointSeeds bool `help:"Give each point prompts of its own (--random-seed mixed with the point's value), so no point runs on the prefix cache an earlier one filled. Off: GenAI-Perf's single seed, the same prompts at every point."`
 }
 
 // analyzePlan is a validated sweep, ready to run: the experiment its
@@ -87,6 +89,7 @@ func (c *analyzeCmd) sweepPlan() (*analyzePlan, error) {
 			plan.exp = cpt.exp
 			plan.exp.Name, plan.exp.Planned = c.Model[0], nil
 			plan.exp.Sweep = &runtime.Sweep{Params: []runtime.SweepParam{{Name: spec.kind.param, Values: spec.values}}}
+			plan.exp.PointSeeds = c.PointSeeds
 		}
 		cpt.point.Params = pt.params
 		plan.exp.Planned = append(plan.exp.Planned, cpt.point)

@@ -15,6 +15,8 @@ import (
 // `profile` and `run` of the same point go through the same executor: the
 // same request bodies, the same records (entries, token counts, outcomes)
 // and the same saved plan shape; only timings differ between two runs.
+// profile keeps GenAI-Perf's one seed, so the scenario asks for the same
+// prompts (same_prompts=True) rather than the point's own.
 func TestProfileAndRunWriteTheSameRecords(t *testing.T) {
 	cfg := sim.DefaultConfig()
 	cfg.TTFT, cfg.ITL, cfg.Seed, cfg.Jitter = 2*time.Millisecond, time.Millisecond, 1, 0
@@ -33,7 +35,7 @@ func TestProfileAndRunWriteTheSameRecords(t *testing.T) {
 def main(ctx):
     return experiment(name = "e", endpoint = endpoint(url = env("LLM_URL"), model = "m"),
                       dataset = synthetic(input_tokens = normal(20, 0), output_tokens = normal(5, 0)),
-                      traffic = concurrency(2), requests = 12)
+                      traffic = concurrency(2), requests = 12, same_prompts = True)
 `)
 	if r := runCLIEnv(t, dir, []string{"LLM_URL=" + srv.URL()}, "run", file, "--no-plots"); r.code != 0 {
 		t.Fatalf("run: exit %d\n%s", r.code, r.stderr)

@@ -23,6 +23,7 @@ type runCmd struct {
 	starlarkFlags
 	baselineFlags
 	telemetryFlags
+	shardFlags
 	DryRun  bool `help:"Load and print the plan without sending traffic (same as llmbench check)."`
 	Resume  bool `help:"Skip the runs of points finished in OUT/checkpoint.json by an earlier, interrupted run of the same scenario."`
 	NoPlots bool `help:"Do not render PNG plots (per point in <point>/plots/, per sweep in OUT/)."`
@@ -71,6 +72,14 @@ func (c *runCmd) Run(e *env) error {
 	for i := range scen.Experiments {
 		c.telemetryFlags.apply(&scen.Experiments[i])
 	}
+	shard, meet, stopBarrier, err := c.shardFlags.plan()
+	if err != nil {
+		return err
+	}
+	defer stopBarrier()
+	if err := applyShard(scen, shard, meet); err != nil {
+		return err
+	}
 	if c.DryRun {
 		return printPlan(e.stdout, scen)
 	}
@@ -81,6 +90,9 @@ func (c *runCmd) Run(e *env) error {
 	results, runErr := runExperiments(e, scen, c.Out, !c.NoPlots, cp)
 	if runErr != nil && !errors.Is(runErr, errInterrupted) && len(results) == 0 {
 		return runErr
+	}
+	if shard.Sharded() {
+		return c.finishShard(e, scen, results, runErr, shard)
 	}
 	rep := &verdict.Report{Scenario: scenarioName(scen), Verdicts: verdict.Collect(results),
 		Partial: errors.Is(runErr, errInterrupted) || overBudget(runErr), Check: verdict.CheckNotDefined}

@@ -14,6 +14,8 @@ const (
 	// CompareFile is a run's comparison with its baselines (compare.json).
 	CompareFile = "compare.json"
 	htmlFile    = "report.html"
+	// recordsFile is every point run's records (records.parquet).
+	recordsFile = "records.parquet"
 )
 
 // pointDir is where a scenario point writes: OUT/<experiment>/<label>/.

@@ -24,7 +24,7 @@ func FindRecords(path string) ([]string, error) {
 		if err != nil {
 			return err
 		}
-		if !d.IsDir() && d.Name() == "records.parquet" {
+		if !d.IsDir() && d.Name() == recordsFile {
 			files = append(files, p)
 		}
 		return nil
@@ -69,7 +69,8 @@ func rerender(stdout, stderr io.Writer, file, view string) (*storedPoint, error)
 		Interrupted: saved != nil && saved.Partial || meta.Recovered} // a killed run's point is partial
 	if saved != nil {
 		out.Summary.Client = saved.Client // judged from the client's CPU while it ran
-		out.Steady = saved.Steady         // decided while it ran; the warmup column re-applies its cut
+		out.Shard, out.Shards = saved.Shard, saved.Shards
+		out.Steady = saved.Steady // decided while it ran; the warmup column re-applies its cut
 	}
 	dir := filepath.Dir(file)
 	if meta.Recovered {
@@ -99,6 +100,7 @@ func rerender(stdout, stderr io.Writer, file, view string) (*storedPoint, error)
 	}
 	writeComponents(stdout, out.Components)
 	writeSessions(stdout, out.Summary.Sessions)
+	writeShards(stdout, out.Shards)
 	writeTelemetryLines(stdout, out)
 	writeSteadyLine(stdout, out.Steady)
 	return &storedPoint{file: file, meta: meta, run: run, out: out, record: saved}, nil
@@ -229,14 +231,24 @@ func RerenderView(stdout, stderr io.Writer, path, version, view string) (found b
 	if err != nil || len(files) == 0 {
 		return false, failure.New(failure.Input, err)
 	}
+	stored, err := rerenderAll(stdout, stderr, files, view)
+	if err != nil {
+		return true, err
+	}
+	return true, reportSweeps(stdout, stderr, path, version, stored)
+}
+
+// rerenderAll re-renders every records file, each under its folder's
+// heading.
+func rerenderAll(stdout, stderr io.Writer, files []string, view string) ([]*storedPoint, error) {
 	stored := make([]*storedPoint, 0, len(files))
 	for _, file := range files {
 		fmt.Fprintf(stdout, "\n== %s ==\n", filepath.Dir(file))
 		p, err := rerender(stdout, stderr, file, view)
 		if err != nil {
-			return true, err
+			return nil, err
 		}
 		stored = append(stored, p)
 	}
-	return true, reportSweeps(stdout, stderr, path, version, stored)
+	return stored, nil
 }

@@ -53,6 +53,7 @@ func consoleTitle(r *Run) string {
 //	Errors:
 //	  2  http 500: upstream overloaded
 //	Token counting: tokenizer
+//	Prefix cache: 37.50% of 51,200 prompt tokens served from the server's cache (100 requests reporting)
 //	Time To First Output Token (ms): avg 410.20, p50 402.00, p99 611.35
 //	Schedule lag (ms): p50 0.02, p99 1.37
 //	From the schedule: TTFT p50 9.50, p99 411.79 ms, request latency p50 15.00, p99 421.70 ms (open loop: includes time requests waited to be sent)
@@ -68,6 +69,10 @@ func consoleAdditions(r *Run, s *metrics.Summary) string {
 	}
 	if r.isLLM() && r.TokenCounting != "" {
 		fmt.Fprintf(&b, "Token counting: %s\n", r.TokenCounting)
+	}
+	if c := s.PrefixCache; c != nil {
+		fmt.Fprintf(&b, "Prefix cache: %s%% of %s prompt tokens served from the server's cache (%d requests reporting)\n",
+			pyComma2(100*c.Share), strings.TrimSuffix(pyComma2(float64(c.PromptTokens)), ".00"), c.Requests)
 	}
 	if d := mTTFO.dist(s); d != nil && r.isLLM() {
 		fmt.Fprintf(&b, "%s: avg %s, p50 %s, p99 %s\n", mTTFO.label(), pyComma2(d.Avg), pyComma2(d.P50), pyComma2(d.P99))

@@ -50,3 +50,13 @@ func avgOf(d *metrics.Distribution) string {
 	}
 	return fmt.Sprintf("%.1f", d.Avg)
 }
+
+// shardNote says how a merged point was measured: by how many shards,
+// each one's share of the requests, and how far apart they started; ""
+// for a point one process measured.
+func shardNote(pt *runtime.PointResult) string {
+	if len(pt.Outcome.Shards) == 0 {
+		return ""
+	}
+	return pt.Params.Label() + ": " + runtime.DescribeShards(pt.Outcome.Shards)
+}

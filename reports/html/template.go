@@ -57,6 +57,8 @@ const pageHTML = `<!DOCTYPE html>
 {{with .NotConverged}}<div class="banner" role="alert"><strong>Steady state not reached:</strong> these points hit their cap before the confidence intervals were as narrow as asked; their percentiles are less certain.<ul class="notes">{{range .}}<li>{{.}}</li>{{end}}</ul></div>{{end}}
 {{with .Steady}}<p><strong>Steady state</strong> (requests="auto"):</p><ul class="notes">{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{with .ClientLimited}}<div class="banner" role="alert"><strong>Limited by the client, not the server:</strong> these points measure llmbench's own limits (--strict makes this exit 3).<ul class="notes">{{range .}}<li>{{.}}</li>{{end}}</ul></div>{{end}}
+{{with .CacheShift}}<div class="banner" role="alert"><strong>Prefix cache shifted between points:</strong> {{.}}</div>{{end}}
+{{with .PrefixCache}}<h3>Prefix cache</h3><p class="muted">Share of the server-reported prompt tokens the server said it served from its prefix cache.</p><ul class="notes">{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{with .Sweep}}<h3>Sweep</h3>
 <table class="sweep"><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr>
 {{range .Rows}}<tr{{if .Partial}} class="partial"{{end}}>{{range .Cells}}<td{{with .Class}} class="{{.}}"{{end}}>{{.Text}}</td>{{end}}</tr>
@@ -64,6 +66,7 @@ const pageHTML = `<!DOCTYPE html>
 {{with .Notes}}<ul class="notes">{{range .}}<li>{{with .Label}}<strong>{{.}}:</strong> {{end}}{{.Text}}</li>{{end}}</ul>{{end}}{{end}}
 {{with .Telemetry}}{{template "telemetry" .}}{{end}}
 {{range .Components}}<h3>Dataset components · {{.Point}}</h3>{{template "metrics" .Rows}}{{end}}
+{{with .Shards}}<h3>Shards</h3><ul class="notes">{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{range .Sessions}}<h3>Conversations · {{.Point}}</h3><p>{{.Summary}}</p>
 <table><tr><th>turn</th><th>requests</th><th>TTFT p50 (ms)</th><th>TTFT p99 (ms)</th><th>latency p50 (ms)</th><th>ISL avg (tokens)</th></tr>
 {{range .Turns}}<tr><td>{{.Turn}}</td><td>{{.Requests}}</td><td>{{.TTFTP50}}</td><td>{{.TTFTP99}}</td><td>{{.LatencyP50}}</td><td>{{.ISL}}</td></tr>

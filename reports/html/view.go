@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports/sweep"
 	"github.com/llmbench/llmbench/reports/verdict"
 	"github.com/llmbench/llmbench/runtime"
 )
@@ -41,8 +42,11 @@ type experimentView struct {
 	Sweep      *sweepView
 	Components []componentView
 	Sessions   []sessionView
-	Repeats    []repeatView
-	Errors     []errorRow
+	// Shards notes, per point merged from shards, each shard's share and
+	// the start skew.
+	Shards  []string
+	Repeats []repeatView
+	Errors  []errorRow
 	// Telemetry is nil when no point was scraped.
 	Telemetry *telemetryView
 	// ClientLimited names the points the client, not the server,
@@ -51,6 +55,11 @@ type experimentView struct {
 	// Steady says per auto point what the steady-state rule did;
 	// NotConverged names the points that hit their cap first.
 	Steady, NotConverged []string
+	// PrefixCache is each point's server-reported prefix-cache hit share,
+	// empty when the server reported no cached tokens; CacheShift warns
+	// when those shares differ too much between points (sweep.CacheShift).
+	PrefixCache []string
+	CacheShift  string
 }
 
 // repeatView is the across-repeats statistics of one point run N times.
@@ -170,13 +179,18 @@ func newExperimentView(res *runtime.ExperimentResult) (experimentView, error) {
 		if sv, ok := newSessionView(pt); ok {
 			ev.Sessions = append(ev.Sessions, sv)
 		}
+		if note := shardNote(pt); note != "" {
+			ev.Shards = append(ev.Shards, note)
+		}
 		if len(pt.Repeats) > 1 {
 			ev.Repeats = append(ev.Repeats, newRepeatView(pt))
 		}
 		ev.Errors = append(ev.Errors, errorRows(pt.Params.Label(), pt.Outcome.Summary.Errors)...)
 	}
+	ev.PrefixCache = prefixCacheLines(res)
 	if len(res.Points) > 1 {
 		ev.Sweep = newSweepView(res)
+		ev.CacheShift = sweep.CacheShiftWarning(res, res.Analysis().Param)
 	}
 	ev.Telemetry = newTelemetryView(res)
 	return ev, nil
@@ -257,4 +271,17 @@ func num(v float64) string {
 		return "–"
 	}
 	return fmt.Sprintf("%.2f", v)
+}
+
+// prefixCacheLines says, per point, how much of its prompts the server
+// served from its prefix cache (pooled over repeats, as summary.json).
+func prefixCacheLines(res *runtime.ExperimentResult) []string {
+	var lines []string
+	for i := range res.Points {
+		if c := sweep.PointPrefixCache(&res.Points[i]); c != nil {
+			lines = append(lines, fmt.Sprintf("%s: %.1f%% of %d prompt tokens (%d requests reporting)",
+				res.Points[i].Params.Label(), 100*c.Share, c.PromptTokens, c.Requests))
+		}
+	}
+	return lines
 }

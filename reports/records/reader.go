@@ -183,6 +183,9 @@ func fromRow(x *row) metrics.Record {
 		r.Usage.Reported = true
 		r.Usage.PromptTokens = int(deref(x.UsagePromptTokens))
 		r.Usage.CompletionTokens = int(deref(x.UsageCompletionTokens))
+		if x.CachedTokens != nil {
+			r.Usage.CachedTokens, r.Usage.CachedReported = int(*x.CachedTokens), true
+		}
 	}
 	if x.ErrorClass != nil {
 		r.Err = &metrics.Failure{

@@ -73,6 +73,9 @@ func genRecords(n int, seed uint64) []metrics.Record {
 		r.Done = t + rng.Int64N(1_000_000)
 		if i%5 == 0 {
 			r.Usage = metrics.Usage{PromptTokens: r.InputTokens, CompletionTokens: r.OutputTokens, Reported: true}
+			if i%3 != 0 { // some servers say how many were cached (0 too), some never do
+				r.Usage.CachedTokens, r.Usage.CachedReported = rng.IntN(r.InputTokens+1)*(i%2), true
+			}
 		}
 		switch i % 13 {
 		case 5:
@@ -311,6 +314,7 @@ print(json.dumps({
   "send_time_ns": [x.value for x in t.column("send_time")[:3]],
   "ttft_ns": t.column("ttft_ns").to_pylist(),
   "error_class": t.column("error_class").to_pylist(),
+  "cached_tokens": t.column("cached_tokens").to_pylist(),
   "chunk_offsets_ns": t.column("chunk_offsets_ns").to_pylist()[:20],
   "chunk_gaps_us_len": [len(x or []) for x in t.column("chunk_gaps_us").to_pylist()],
   "point": md.get("llmbench.point"),
@@ -326,6 +330,7 @@ print(json.dumps({
 		SendTimeNs     []int64           `json:"send_time_ns"`
 		TTFTNs         []*int64          `json:"ttft_ns"`
 		ErrorClass     []*string         `json:"error_class"`
+		CachedTokens   []*int64          `json:"cached_tokens"`
 		ChunkOffsetsNs [][]int64         `json:"chunk_offsets_ns"`
 		ChunkGapsUsLen []int             `json:"chunk_gaps_us_len"`
 		Point          string            `json:"point"`
@@ -341,14 +346,15 @@ print(json.dumps({
 		"last_chunk_time", "done_time", "ttft_ns", "ttst_ns", "itl_ns", "request_latency_ns", "ttfo_ns",
 		"output_token_throughput_per_user_tokens_per_s", "isl_tokens", "osl_tokens",
 		"usage_prompt_tokens", "usage_completion_tokens", "error_class", "error_status",
-		"error_message", "reasoning_chunks", "retries", "chunk_offsets_ns", "chunk_gaps_us"}
+		"error_message", "reasoning_chunks", "retries", "cached_tokens", "chunk_offsets_ns", "chunk_gaps_us",
+		"session_id", "turn", "last_turn"}
 	if !reflect.DeepEqual(got.Columns, wantCols) {
 		t.Errorf("pyarrow columns %v\nwant %v", got.Columns, wantCols)
 	}
 	for col, typ := range map[string]string{
 		"send_time": "timestamp[ns, tz=UTC]", "ttft_ns": "int64", "isl_tokens": "int32",
 		"chunk_gaps_us": "list<element: int32 not null>", "chunk_offsets_ns": "list<element: int64 not null>",
-		"error_class": "string",
+		"error_class": "string", "cached_tokens": "int32",
 	} {
 		if got.Types[col] != typ {
 			t.Errorf("pyarrow type of %s: %q, want %q", col, got.Types[col], typ)
@@ -371,6 +377,10 @@ print(json.dumps({
 		m := metrics.Derive(&recs[i])
 		if (got.TTFTNs[i] != nil) != m.HasContent || (m.HasContent && *got.TTFTNs[i] != m.TTFT) {
 			t.Fatalf("ttft_ns[%d] = %v, want %+v", i, got.TTFTNs[i], m.TTFT)
+		}
+		if u := recs[i].Usage; (got.CachedTokens[i] != nil) != (u.Reported && u.CachedReported) ||
+			(got.CachedTokens[i] != nil && *got.CachedTokens[i] != int64(u.CachedTokens)) {
+			t.Fatalf("cached_tokens[%d] = %v, want %+v", i, got.CachedTokens[i], u)
 		}
 		if (got.ErrorClass[i] == nil) != recs[i].Completed() ||
 			(got.ErrorClass[i] != nil && *got.ErrorClass[i] != string(recs[i].Err.Class)) {

@@ -27,7 +27,7 @@ package records
 // testdata/fixtures holds a file of each version, written by
 // testdata/gen; TestSchemaOnlyAddsColumns and TestReadFixtures hold
 // every past version to the rule (docs/records.md, "Schema versions").
-const SchemaVersion = 4
+const SchemaVersion = 5
 
 // row is one records.parquet row. Column names carry their unit (_ns,
 // _us, _tokens); timestamps are int64 nanoseconds since the Unix epoch
@@ -74,6 +74,11 @@ type row struct {
 	// connection because the server had closed a reused keep-alive one
 	// before answering; NULL in older files, which did not record it.
 	Retries *int32 `parquet:"retries,optional"`
+	// CachedTokens (since version 5) is how many of the prompt's tokens the
+	// server said it served from its prefix cache; NULL when it did not
+	// say (no such usage field) and in older files, which did not record
+	// it.
+	CachedTokens *int32 `parquet:"cached_tokens,optional"`
 	// ChunkOffsetsNs is the exact arrival time of every content chunk, as ns
 	// since SendTime; it is what ReadRecords rebuilds Record.Chunks from.
 	ChunkOffsetsNs []int64 `parquet:"chunk_offsets_ns,list" parquet-element:",delta"`
@@ -88,7 +93,7 @@ type row struct {
 	SessionID *string `parquet:"session_id,optional,dict"`
 	Turn      *int32  `parquet:"turn,optional"`
 	LastTurn  *bool   `parquet:"last_turn,optional"`
-	// Warmup (since version 4) marks a request an auto point's warm-up
+	// Warmup (since version 5) marks a request an auto point's warm-up
 	// rule (MSER-5) judged part of the start-up transient: measured, kept
 	// here, left out of every metric. False in older files, which is true
 	// of them: they had no such rule.

@@ -26,8 +26,11 @@ var upgrades = []func(*Meta){
 	// 2 → 3 added the column retries (NULL in older files); no metadata.
 	func(*Meta) {},
 	// 3 → 4 added the columns session_id, turn and last_turn (NULL in
-	// older files, which held no conversations) and warmup (false in
-	// older files, which had no warm-up rule); no metadata.
+	// older files, which held no conversations); no metadata.
+	func(*Meta) {},
+	// 4 → 5 added the columns cached_tokens (NULL in older files) and
+	// warmup (false in older files, which had no warm-up rule); no
+	// metadata.
 	func(*Meta) {},
 }
 

@@ -274,6 +274,9 @@ func (w *Writer) toRow(r *metrics.Record) row {
 	if r.Usage.Reported {
 		out.UsagePromptTokens = ptr(clamp32(int64(r.Usage.PromptTokens)))
 		out.UsageCompletionTokens = ptr(clamp32(int64(r.Usage.CompletionTokens)))
+		if r.Usage.CachedReported {
+			out.CachedTokens = ptr(clamp32(int64(r.Usage.CachedTokens)))
+		}
 	}
 	if e := r.Err; e != nil {
 		out.ErrorClass = ptr(text(string(e.Class)))

@@ -29,6 +29,9 @@ type experimentJSON struct {
 	MaxGoodput *pointRefJSON   `json:"max_goodput"`
 	Saturation *saturationJSON `json:"saturation"`
 	Search     *searchJSON     `json:"search,omitempty"`
+	// CacheShift warns that the points' prefix-cache hit shares differ by
+	// more than metrics.CacheShiftThreshold; absent when they do not.
+	CacheShift *cacheShiftJSON `json:"cache_shift,omitempty"`
 	// Note says why knee, max goodput and saturation are missing.
 	Note string `json:"note,omitempty"`
 }
@@ -125,6 +128,7 @@ func experimentOf(res *runtime.ExperimentResult) experimentJSON {
 		ej.Saturation = sj
 	}
 	ej.Search = searchOf(res, c)
+	ej.CacheShift = cacheShiftOf(res, param)
 	return ej
 }
 

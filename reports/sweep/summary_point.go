@@ -30,10 +30,15 @@ type pointJSON struct {
 	SteadyState *runtime.SteadyOutcome `json:"steady_state,omitempty"`
 	// Sessions is a conversation point's per-session and per-turn view.
 	Sessions *sessionsJSON `json:"sessions,omitempty"`
+	// Shards is a merged point's shards, their shares and start skew.
+	Shards *shardsJSON `json:"shards,omitempty"`
 	// Views is the point under every tool's definitions (GenAI-Perf's,
 	// vLLM's, GuideLLM's, LLMPerf's, AIPerf's), null when it measured
 	// nothing.
 	Views *views.Object `json:"views"`
+	// PrefixCache is the share of prompt tokens the server said it served
+	// from its prefix cache, absent when it reported no cached tokens.
+	PrefixCache *prefixCacheJSON `json:"prefix_cache,omitempty"`
 }
 
 type requestsJSON struct {
@@ -138,7 +143,9 @@ func pointOf(i int, p *runtime.PointResult) pointJSON {
 		}
 		pj.Metrics = metricsOf(s)
 		pj.Sessions = sessionsOf(s.Sessions)
+		pj.Shards = shardsOf(p.Outcome.Shards)
 		pj.Views = views.Block(s)
+		pj.PrefixCache = prefixCacheOf(p)
 	}
 	for _, g := range p.Gates {
 		gj := gateJSON{Gate: g.Gate.Source, Passed: g.Passed}
@@ -212,7 +219,7 @@ func metricOfHeadline(name string) string {
 var (
 	timeMetrics = map[string]bool{"ttft": true, "ttst": true, "itl": true, "request_latency": true, "ttfo": true,
 		"schedule_lag": true, "ttft_from_schedule": true, "request_latency_from_schedule": true, "chunk_gap": true}
-	ratioMetrics = map[string]bool{"error_rate": true, "gpu_utilization": true}
+	ratioMetrics = map[string]bool{"error_rate": true, "gpu_utilization": true, "cache_hit_share": true}
 )
 
 // reportUnits converts a native value of metric to report units.

@@ -59,6 +59,9 @@ func TableOf(res *runtime.ExperimentResult) Table {
 	}
 	var b strings.Builder
 	writeDisagreements(&b, res, c.Param)
+	if w := CacheShiftWarning(res, c.Param); w != "" {
+		b.WriteString(w + "\n")
+	}
 	writeAnalysis(&b, res, c)
 	t.Notes = strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
 	return t

@@ -61,6 +61,13 @@ type usage struct {
 	PromptTokens     int `json:"prompt_tokens"`
 	CompletionTokens int `json:"completion_tokens"`
 	TotalTokens      int `json:"total_tokens"`
+	// PromptTokensDetails is vLLM's with --enable-prompt-tokens-details:
+	// present only when the sim has a prefix cache.
+	PromptTokensDetails *promptTokensDetails `json:"prompt_tokens_details,omitempty"`
+}
+
+type promptTokensDetails struct {
+	CachedTokens int `json:"cached_tokens"`
 }
 
 type message struct {
@@ -121,6 +128,9 @@ func (s *jsonSink) body() any {
 	if j.req.api == apiEmbeddings {
 		return embeddingList{ID: j.id, Object: "list", Created: j.created, Model: j.srv.cfg.Model,
 			Data: j.srv.embeddings(j.req.inputs), Usage: u}
+	}
+	if j.srv.cache != nil {
+		u.PromptTokensDetails = &promptTokensDetails{CachedTokens: j.cached}
 	}
 	c := completion{ID: j.id, Object: "chat.completion", Created: j.created, Model: j.srv.cfg.Model,
 		Choices: []choice{{FinishReason: "length"}}, Usage: u}

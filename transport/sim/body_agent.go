@@ -59,6 +59,7 @@ func (s *jsonSink) responsesObject() responsesBody {
 	r.Output = append(r.Output, responsesItem{ID: "msg_1", Type: "message", Status: "completed", Role: "assistant",
 		Content: []responsesPart{{Type: "output_text", Text: string(s.content), Annotations: &[]string{}}}})
 	r.Usage.InputTokens, r.Usage.OutputTokens = j.req.promptTokens, j.req.outputTokens
+	r.Usage.InputTokensDetails.CachedTokens = j.cached
 	r.Usage.OutputTokensDetails.ReasoningTokens = min(j.reasoning, j.req.outputTokens)
 	r.Usage.TotalTokens = j.req.promptTokens + j.req.outputTokens
 	return r
@@ -80,8 +81,13 @@ type messagesBody struct {
 	StopReason   string          `json:"stop_reason"`
 	StopSequence *string         `json:"stop_sequence"`
 	Usage        struct {
-		InputTokens  int `json:"input_tokens"`
-		OutputTokens int `json:"output_tokens"`
+		InputTokens int `json:"input_tokens"`
+		// The cache counts are sent only when the sim has a prefix
+		// cache; input_tokens then counts the uncached rest, as
+		// Anthropic's does.
+		CacheCreationInputTokens *int `json:"cache_creation_input_tokens,omitempty"`
+		CacheReadInputTokens     *int `json:"cache_read_input_tokens,omitempty"`
+		OutputTokens             int  `json:"output_tokens"`
 	} `json:"usage"`
 }
 
@@ -97,6 +103,11 @@ func (s *jsonSink) messagesObject() messagesBody {
 	text := string(s.content)
 	m.Content = append(m.Content, messagesBlock{Type: "text", Text: &text})
 	m.Usage.InputTokens, m.Usage.OutputTokens = j.req.promptTokens, j.req.outputTokens
+	if j.srv.cache != nil {
+		created, read := 0, j.cached
+		m.Usage.InputTokens -= read
+		m.Usage.CacheCreationInputTokens, m.Usage.CacheReadInputTokens = &created, &read
+	}
 	return m
 }
 

@@ -98,6 +98,25 @@ type Config struct {
 	// Model, in the flavor's error shape, as real servers do; by default
 	// any model name is served.
 	StrictModel bool
+
+	// PrefixCacheBlocks turns on the automatic prefix cache and bounds it:
+	// how many prompt blocks of PrefixBlockTokens tokens stay resident
+	// (least recently used evicted first). A request's leading blocks
+	// already resident are cached tokens: its prefill skips them
+	// (PrefillPerToken is paid on the rest only) and its usage reports
+	// them (prompt_tokens_details.cached_tokens, Responses'
+	// input_tokens_details.cached_tokens, Messages'
+	// cache_read_input_tokens). 0, the default, is a server without one,
+	// whose chat usage has no prompt_tokens_details, as vLLM's without
+	// --enable-prompt-tokens-details.
+	PrefixCacheBlocks int
+	// PrefixBlockTokens is the cache's block size in tokens (vLLM's
+	// --block-size, 16 by default): only whole blocks are cached.
+	PrefixBlockTokens int
+	// SharedPrefixCache, when set with PrefixCacheBlocks, is the cache the
+	// server uses instead of a new one (its own capacity applies): what
+	// earlier servers given it cached stays cached.
+	SharedPrefixCache *PrefixCache
 }
 
 // DefaultConfig returns a small, fast engine resembling an 8B model on one
@@ -116,6 +135,7 @@ func DefaultConfig() Config {
 		Model:               "llmbench-sim",
 		Stall:               time.Second,
 		ReasoningTokens:     32,
+		PrefixBlockTokens:   16,
 	}
 }
 
@@ -157,6 +177,12 @@ func (c Config) Validate() error {
 	}
 	if !(c.MergeRate >= 0 && c.MergeRate < 1) {
 		bad("merge_rate must be in [0, 1), got %g", c.MergeRate)
+	}
+	if c.PrefixCacheBlocks < 0 {
+		bad("prefix_cache_blocks must be >= 0, got %d", c.PrefixCacheBlocks)
+	}
+	if c.PrefixCacheBlocks > 0 && c.PrefixBlockTokens < 1 {
+		bad("prefix_block_tokens must be >= 1 when the prefix cache is on, got %d", c.PrefixBlockTokens)
 	}
 	if c.Reasoning && c.ReasoningTokens < 1 {
 		bad("reasoning_tokens must be >= 1 when reasoning is on, got %d", c.ReasoningTokens)

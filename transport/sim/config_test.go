@@ -33,6 +33,9 @@ func TestValidate(t *testing.T) {
 			[]string{"sim: fault rates must add up to at most 1, got 1.2"}},
 		{"reasoning", func(c *Config) { c.Reasoning, c.ReasoningTokens = true, 0 },
 			[]string{"sim: reasoning_tokens must be >= 1 when reasoning is on, got 0"}},
+		{"prefix cache", func(c *Config) { c.PrefixCacheBlocks = -1 }, []string{"sim: prefix_cache_blocks must be >= 0, got -1"}},
+		{"prefix block", func(c *Config) { c.PrefixCacheBlocks, c.PrefixBlockTokens = 8, 0 },
+			[]string{"sim: prefix_block_tokens must be >= 1 when the prefix cache is on, got 0"}},
 		{"all at once", func(c *Config) { c.MaxBatch, c.Stall = -2, -time.Second },
 			[]string{"max_batch must be >= 1, got -2", "stall must be >= 0, got -1s"}},
 	}

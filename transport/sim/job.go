@@ -27,6 +27,9 @@ type job struct {
 	faultAt int
 	// reasoning is how many leading tokens are reasoning_content.
 	reasoning int
+	// cached is how many prompt tokens the prefix cache served, known
+	// once prefill starts.
+	cached int
 	// next is when the latest event was due; delays add to it rather than
 	// to the clock, so time spent writing does not slow the stream down.
 	next time.Time
@@ -82,12 +85,14 @@ func (j *job) run(out sink) outcome {
 	defer b.release()
 	j.admitted = time.Now()
 	cfg := &j.srv.cfg
-	prefill := cfg.TTFT + time.Duration(j.req.promptTokens)*cfg.PrefillPerToken
+	j.cached = j.srv.cachedTokens(&j.req)
+	prefill := cfg.TTFT + time.Duration(j.req.promptTokens-j.cached)*cfg.PrefillPerToken
 	j.next = time.Now().Add(j.jitter(prefill))
 	if !j.sleepUntil() {
 		return outcomeCanceled
 	}
 	j.srv.stats.promptTokens.Add(int64(j.req.promptTokens))
+	j.srv.stats.cachedTokens.Add(int64(j.cached))
 	if j.req.outputTokens > 0 {
 		b.decoding.Add(1)
 		defer b.decoding.Add(-1)

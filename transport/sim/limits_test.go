@@ -47,7 +47,7 @@ func TestContextTokens(t *testing.T) {
 	if err := json.Unmarshal(readAll(t, post(t, s.URL()+"/v1/completions", prompt).Body), &got); err != nil {
 		t.Fatal(err)
 	}
-	if got.Usage != (usage{4, 3, 7}) {
+	if got.Usage != (usage{PromptTokens: 4, CompletionTokens: 3, TotalTokens: 7}) {
 		t.Errorf("ollama usage = %+v, want the prompt cut to 4 tokens", got.Usage)
 	}
 	for _, tc := range []struct {

@@ -77,6 +77,9 @@ type genRequest struct {
 	// passages holds a rankings request's passage texts, the seeds of
 	// their scores.
 	passages []string
+	// wire is the decoded body, which the prefix cache hashes the prompt
+	// of (promptBlocks).
+	wire *wireRequest
 }
 
 // decodeRequest parses and validates a body; its errors are 400 messages.
@@ -86,7 +89,7 @@ func decodeRequest(r *http.Request, a api, defaultOutput int) (genRequest, error
 		return genRequest{}, fmt.Errorf("invalid JSON body: %v", err)
 	}
 	g := genRequest{api: a, model: w.Model, stream: w.Stream && !a.scores(), includeUsage: w.StreamOptions.IncludeUsage,
-		details: w.Parameters.Details}
+		details: w.Parameters.Details, wire: &w}
 	var err error
 	switch a {
 	case apiChat:

@@ -32,6 +32,8 @@ type Server struct {
 	gpuLabels, modelLabel string
 	// latencies are the engine's own latency histograms for /metrics.
 	latencies *latencies
+	// cache is the prefix cache, nil when Config.PrefixCacheBlocks is 0.
+	cache *PrefixCache
 
 	// ctx is every request's base context; Close cancels it so requests
 	// parked in the queue or between tokens end at once.
@@ -75,11 +77,15 @@ type Stats struct {
 	PromptTokens int64
 	// CompletionTokens counts generated tokens, streamed or not.
 	CompletionTokens int64
+	// CachedTokens counts the prompt tokens of prefilled requests served
+	// from the prefix cache (part of PromptTokens).
+	CachedTokens int64
 }
 
 type counters struct {
 	requests, completed, canceled, badRequest, notFound, status429, status500 atomic.Int64
 	resets, malformed, stalls, promptTokens, completionTokens                 atomic.Int64
+	cachedTokens                                                              atomic.Int64
 }
 
 // Start validates cfg, listens on cfg.Addr and serves in the background
@@ -97,6 +103,12 @@ func Start(cfg Config) (*Server, error) {
 	s.modelJSON, _ = json.Marshal(cfg.Model)
 	s.gpuLabels, s.modelLabel = metricLabels(cfg)
 	s.latencies = newLatencies()
+	if cfg.PrefixCacheBlocks > 0 {
+		s.cache = cfg.SharedPrefixCache
+		if s.cache == nil {
+			s.cache = NewPrefixCache(cfg.PrefixCacheBlocks)
+		}
+	}
 	s.table = s.routes()
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	s.http = &http.Server{
@@ -148,6 +160,7 @@ func (s *Server) Stats() Stats {
 		BadRequest: c.badRequest.Load(), NotFound: c.notFound.Load(), Status429: c.status429.Load(), Status500: c.status500.Load(),
 		Resets: c.resets.Load(), Malformed: c.malformed.Load(), Stalls: c.stalls.Load(),
 		PromptTokens: c.promptTokens.Load(), CompletionTokens: c.completionTokens.Load(),
+		CachedTokens: c.cachedTokens.Load(),
 	}
 }
 

@@ -170,6 +170,11 @@ func (s *sseSink) usage() error {
 	b = strconv.AppendInt(b, c, 10)
 	b = append(b, `,"total_tokens":`...)
 	b = strconv.AppendInt(b, p+c, 10)
+	if s.j.srv.cache != nil {
+		b = append(b, `,"prompt_tokens_details":{"cached_tokens":`...)
+		b = strconv.AppendInt(b, int64(s.j.cached), 10)
+		b = append(b, '}')
+	}
 	return s.send(append(b, "}}\n\n"...))
 }
 

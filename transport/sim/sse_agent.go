@@ -145,13 +145,14 @@ func (s *responsesSink) malformed() error {
 func (s *responsesSink) finish() error {
 	p, c := s.j.req.promptTokens, s.j.req.outputTokens
 	return s.send("response.completed", `{"type":"response.completed","response":`, s.head("completed"),
-		`,"usage":{"input_tokens":`, itoa(p), `,"input_tokens_details":{"cached_tokens":0},"output_tokens":`, itoa(c),
+		`,"usage":{"input_tokens":`, itoa(p), `,"input_tokens_details":{"cached_tokens":`, itoa(s.j.cached), `},"output_tokens":`, itoa(c),
 		`,"output_tokens_details":{"reasoning_tokens":`, itoa(s.reasoning), `},"total_tokens":`, itoa(p+c), `}}}`)
 }
 
 // messagesSink streams as Anthropic's Messages API does (see
 // transport/decode_messages.go): message_start with the prompt's usage
-// and a ping at once, a content block per kind of text (thinking, then
+// and a ping at once (after prefill with a prefix cache, whose hits it
+// reports), a content block per kind of text (thinking, then
 // text) with one thinking_delta or text_delta per token, then
 // message_delta with the stop reason and output_tokens, and message_stop.
 type messagesSink struct{ *eventStream }
@@ -162,16 +163,31 @@ func newMessagesSink(j *job) (sink, error) {
 		return nil, err
 	}
 	s := &messagesSink{e}
-	err = s.send("message_start", `{"type":"message_start","message":{"id":"`, j.id, `","type":"message","role":"assistant","model":`,
-		string(j.srv.modelJSON), `,"content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":`,
-		itoa(j.req.promptTokens), `,"output_tokens":1}}}`)
-	if err != nil {
-		return nil, err
+	if j.srv.cache != nil {
+		return s, nil // message_start waits for prefill, which knows the cache hits
 	}
-	return s, s.send("ping", `{"type": "ping"}`)
+	return s, s.start()
 }
 
-func (s *messagesSink) begin() error { return nil }
+// start sends message_start with the prompt's usage, and a ping.
+func (s *messagesSink) start() error {
+	j := s.j
+	err := s.send("message_start", `{"type":"message_start","message":{"id":"`, j.id, `","type":"message","role":"assistant","model":`,
+		string(j.srv.modelJSON), `,"content":[],"stop_reason":null,"stop_sequence":null,"usage":`,
+		messagesStartUsage(j), `}}`)
+	if err != nil {
+		return err
+	}
+	return s.send("ping", `{"type": "ping"}`)
+}
+
+// begin sends message_start now when a prefix cache held it back.
+func (s *messagesSink) begin() error {
+	if s.j.srv.cache != nil {
+		return s.start()
+	}
+	return nil
+}
 
 func (s *messagesSink) token(text []byte, reasoning bool) error {
 	if k := kindOf(reasoning); k != s.kind {
@@ -217,4 +233,15 @@ func (s *messagesSink) finish() error {
 		return err
 	}
 	return s.send("message_stop", `{"type":"message_stop"}`)
+}
+
+// messagesStartUsage is message_start's usage: the prompt, and with a
+// prefix cache its split into cache reads and the uncached rest
+// (input_tokens), as Anthropic reports it.
+func messagesStartUsage(j *job) string {
+	if j.srv.cache == nil {
+		return `{"input_tokens":` + itoa(j.req.promptTokens) + `,"output_tokens":1}`
+	}
+	return `{"input_tokens":` + itoa(j.req.promptTokens-j.cached) + `,"cache_creation_input_tokens":0,"cache_read_input_tokens":` +
+		itoa(j.cached) + `,"output_tokens":1}`
 }

@@ -70,7 +70,7 @@ func checkStream(t *testing.T, events []string, chat bool, n, reasoning, prompt 
 	}
 	if withUsage {
 		u := decodeChunk(t, events[n+1])
-		if len(u.Choices) != 0 || u.Usage == nil || *u.Usage != (usage{prompt, n, prompt + n}) {
+		if len(u.Choices) != 0 || u.Usage == nil || *u.Usage != (usage{PromptTokens: prompt, CompletionTokens: n, TotalTokens: prompt + n}) {
 			t.Errorf("usage chunk = %s", events[n+1])
 		}
 	}
@@ -144,7 +144,7 @@ func TestNonStreaming(t *testing.T) {
 			if got.Object != tc.object || got.Model != "test-model" || got.Choices[0].FinishReason != "length" {
 				t.Errorf("response = %+v", got)
 			}
-			if got.Usage != (usage{tc.prompt, tc.words, tc.prompt + tc.words}) {
+			if got.Usage != (usage{PromptTokens: tc.prompt, CompletionTokens: tc.words, TotalTokens: tc.prompt + tc.words}) {
 				t.Errorf("usage = %+v, want prompt %d completion %d", got.Usage, tc.prompt, tc.words)
 			}
 			if n := len(strings.Fields(outputText(got))); n != tc.words {

@@ -95,9 +95,10 @@ func (s *Server) writeDCGM(p *promText, st batchState) {
 }
 
 // writeVLLM reports the engine's own view: queue, KV cache, token counters
-// and the latency histograms. The sim has no prefix cache, so every
-// prompt token is a query and prefix_cache_hits_total stays 0; it and the
-// preemption counter are there so scrapers find the series.
+// and the latency histograms. Every prompt token is a prefix-cache query;
+// prefix_cache_hits_total counts those the prefix cache served (0 without
+// one, Config.PrefixCacheBlocks). The preemption counter stays 0, there
+// so scrapers find the series.
 func (s *Server) writeVLLM(p *promText, st batchState) {
 	l := s.modelLabel
 	p.sample("vllm:num_requests_running", "gauge", "Number of requests in model execution batches.", l, float64(st.running))
@@ -105,7 +106,8 @@ func (s *Server) writeVLLM(p *promText, st batchState) {
 	p.sample("vllm:kv_cache_usage_perc", "gauge", "KV-cache usage. 1 means 100 percent usage.", l, occupancy(st.running, s.cfg.MaxBatch))
 	p.sample("vllm:prefix_cache_queries_total", "counter", "Prefix cache queries, in terms of number of queried tokens.", l,
 		float64(s.stats.promptTokens.Load()))
-	p.sample("vllm:prefix_cache_hits_total", "counter", "Prefix cache hits, in terms of number of cached tokens.", l, 0)
+	p.sample("vllm:prefix_cache_hits_total", "counter", "Prefix cache hits, in terms of number of cached tokens.", l,
+		float64(s.stats.cachedTokens.Load()))
 	p.sample("vllm:num_preemptions_total", "counter", "Cumulative number of preemption from the engine.", l, 0)
 	p.sample("vllm:prompt_tokens_total", "counter", "Number of prefill tokens processed.", l, float64(s.stats.promptTokens.Load()))
 	p.sample("vllm:generation_tokens_total", "counter", "Number of generation tokens processed.", l, float64(s.stats.completionTokens.Load()))

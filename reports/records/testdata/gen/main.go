@@ -136,7 +136,7 @@ func fixtureRecords() []metrics.Record {
 		if i%9 == 0 { // since version 4: the shape-0 requests are one conversation's three turns
 			r.Session, r.Turn, r.LastTurn = "fixture-session", i/9+1, i == 18
 		}
-		r.Warmup = i < 2 // since version 4: an auto point's warm-up rows
+		r.Warmup = i < 2 // since version 5: an auto point's warm-up rows
 	}
 	return recs
 }
@@ -149,6 +149,7 @@ func shape(r *metrics.Record, kind int) {
 	case 0:
 		stream(r, 5)
 		r.Usage = metrics.Usage{PromptTokens: r.InputTokens, CompletionTokens: 5, Reported: true}
+		setCached(&r.Usage, r.InputTokens/2)
 	case 1: // non-streaming: one chunk, more tokens than chunks
 		stream(r, 1)
 		r.OutputTokens = 5
@@ -156,6 +157,7 @@ func shape(r *metrics.Record, kind int) {
 		r.Scheduled = r.Sent - 150_003
 		stream(r, 6)
 		r.Usage = metrics.Usage{PromptTokens: r.InputTokens, CompletionTokens: 6, Reported: true}
+		setCached(&r.Usage, 0) // reported 0, not absent
 	case 3: // reasoning model; two chunks arrive together
 		stream(r, 7)
 		r.ReasoningChunks = 3
@@ -174,6 +176,17 @@ func shape(r *metrics.Record, kind int) {
 		stream(r, 2)
 		r.Done = r.Chunks[1] + 10_000_000_003
 		r.Err = &metrics.Failure{Class: metrics.ErrTimeout, Message: "no chunk for 10s"}
+	}
+}
+
+// setCached records a server-reported cached-token count (schema version
+// 5's cached_tokens) through reflection, so this program still builds
+// against writers whose metrics.Usage predates the field.
+func setCached(u *metrics.Usage, n int) {
+	v := reflect.ValueOf(u).Elem()
+	if f := v.FieldByName("CachedTokens"); f.IsValid() {
+		f.SetInt(int64(n))
+		v.FieldByName("CachedReported").SetBool(true)
 	}
 }
 

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/llmbench/llmbench/reports/verdict"
+	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/transport/rendezvous"
+)
+
+// shardFlags split a run over several processes (SPEC §10): each runs
+// its shard of every point, all start each point at one instant, and
+// `llmbench merge` judges the union.
+type shardFlags struct {
+	Shard          string        `help:"Run shard I of N (I/N, 0 <= I < N): its exact share of every point's concurrency, requests and warm-up, or every N-th arrival of an open loop. 'auto' takes Slurm's SLURM_PROCID/SLURM_NTASKS, or Kubernetes' JOB_COMPLETION_INDEX with --shards N. Gates and check() are judged by llmbench merge."`
+	Shards         int           `help:"With --shard auto under Kubernetes: N, the Job's completions."`
+	StartAt        string        `help:"Start the first point at this instant on every shard: RFC 3339 (2026-12-02T10:00:00Z) or Unix seconds."`
+	Barrier        string        `help:"HOST:PORT of shard 0's barrier (shard 0 listens on PORT): every point starts on all shards at one instant once all arrived. In a Kubernetes Indexed Job: <job>-0.<service>:PORT."`
+	BarrierTimeout time.Duration `default:"10m" help:"How long a shard waits at the barrier for the others before giving the point up."`
+}
+
+// plan reads the flags into the shard and its rendezvous; stop releases
+// the barrier. Unsharded flags give the zero Shard.
+func (f *shardFlags) plan() (runtime.Shard, runtime.Rendezvous, func(), error) {
+	none := func() {}
+	if f.Shard == "" {
+		if f.StartAt != "" || f.Barrier != "" {
+			return runtime.Shard{}, nil, none, invalid("--start-at and --barrier need --shard I/N")
+		}
+		return runtime.Shard{}, nil, none, nil
+	}
+	s, err := f.shard()
+	if err != nil {
+		return s, nil, none, err
+	}
+	opts := rendezvous.Options{Timeout: f.BarrierTimeout}
+	if f.StartAt != "" {
+		if opts.StartAt, err = parseInstant(f.StartAt); err != nil {
+			return s, nil, none, invalid("--start-at: %w", err)
+		}
+	}
+	switch {
+	case f.Barrier == "" && f.StartAt == "":
+		return s, nil, none, invalid("--shard %s needs --barrier HOST:PORT (every point starts together) or --start-at (a one-point run)", s)
+	case f.Barrier == "":
+		return s, &rendezvous.FixedStart{At: opts.StartAt}, none, nil
+	case s.Index == 0:
+		b, err := rendezvous.Serve(f.Barrier, s.Count, opts)
+		if err != nil {
+			return s, nil, none, invalid("--barrier: %w", err)
+		}
+		return s, b, func() { _ = b.Close() }, nil
+	}
+	b, err := rendezvous.Dial(f.Barrier, s.Index, s.Count, opts)
+	if err != nil {
+		return s, nil, none, invalid("--barrier: %w", err)
+	}
+	return s, b, none, nil
+}
+
+func (f *shardFlags) shard() (runtime.Shard, error) {
+	if f.Shard != "auto" {
+		s, err := runtime.ParseShard(f.Shard)
+		if err != nil {
+			return s, invalid("--shard: %w", err)
+		}
+		return s, nil
+	}
+	s, ok, err := runtime.ShardFromEnv(f.Shards)
+	switch {
+	case err != nil:
+		return s, invalid("--shard auto: %w", err)
+	case !ok:
+		return s, invalid("--shard auto: neither SLURM_PROCID/SLURM_NTASKS nor JOB_COMPLETION_INDEX with --shards N is set")
+	}
+	return s, nil
+}
+
+// parseInstant reads RFC 3339 or Unix seconds (fractions allowed).
+func parseInstant(text string) (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339Nano, text); err == nil {
+		return t, nil
+	}
+	secs, err := strconv.ParseFloat(strings.TrimSpace(text), 64)
+	if err != nil || secs <= 0 {
+		return time.Time{}, fmt.Errorf("got %q, want RFC 3339 (2026-12-02T10:00:00Z) or Unix seconds", text)
+	}
+	return time.Unix(0, int64(secs*1e9)), nil
+}
+
+// applyShard puts the shard and its rendezvous on every experiment,
+// refusing what a sharded run cannot do.
+func applyShard(scen *runtime.Scenario, s runtime.Shard, r runtime.Rendezvous) error {
+	if !s.Sharded() {
+		return nil
+	}
+	for i := range scen.Experiments {
+		e := &scen.Experiments[i]
+		if err := e.CheckShardable(s); err != nil {
+			return invalid("--shard %s: %w", s, err)
+		}
+		e.Shard, e.Rendezvous = s, r
+	}
+	return nil
+}
+
+// finishShard writes a shard's files without judging them: its gates
+// measured a share of each point, so they are left for llmbench merge,
+// and the shard exits 0 unless the run itself failed.
+func (c *runCmd) finishShard(e *env, scen *runtime.Scenario, results []runtime.ExperimentResult, runErr error, s runtime.Shard) error {
+	for i := range results {
+		for j := range results[i].Points {
+			results[i].Points[j].Gates = nil
+		}
+	}
+	rep := &verdict.Report{Scenario: scenarioName(scen), Check: verdict.CheckNotRun,
+		Partial: errors.Is(runErr, errInterrupted) || overBudget(runErr)}
+	if err := c.writeVerdicts(e, scen, results, rep, nil); err != nil {
+		return runFailed("writing results: %w", err)
+	}
+	fmt.Fprintf(e.stdout, "Shard %s: gates and check() are judged over every shard by llmbench merge\n", s)
+	return runErr
+}
