@@ -89,6 +89,12 @@ def main(ctx):
 	if err := json.Unmarshal(b, &doc); err != nil || len(doc.Experiments) != 1 || len(doc.Experiments[0].Points) != 1 {
 		t.Fatalf("summary.json: %v\n%s", err, b)
 	}
+	if r := runCLI(t, dir, "run", file, "--no-plots", "--resume"); r.code != 0 || !strings.Contains(r.stdout, "WARNING: steady state NOT converged") {
+		t.Errorf("resume: exit %d, want the point skipped with its warning\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if again, _ := os.ReadFile(filepath.Join(dir, "out", "summary.json")); !bytes.Equal(again, b) {
+		t.Errorf("summary.json after --resume differs (the checkpoint lost the steady state):\n%s\nwant\n%s", again, b)
+	}
 	p := doc.Experiments[0].Points[0]
 	if s := p.Steady; s == nil || s.Converged || s.Requests != 120 || len(s.Check.Widths) != 4 || s.Warmup != p.Requests.Warmup ||
 		p.Requests.Completed+p.Requests.Warmup != 120 {
