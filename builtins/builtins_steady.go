@@ -56,8 +56,8 @@ func steadyBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple,
 		return nil, paramErrorf(b.Name(), "ci", "got %s, want a half-width between 0%% and 50%% such as \"5%%\"", percent(r.CI))
 	case r.Confidence <= 0 || r.Confidence >= 1:
 		return nil, paramErrorf(b.Name(), "confidence", "got %s, want a level between 0 and 1 such as 0.95", num(r.Confidence))
-	case r.MinRequests < 2*metrics.MSERBatch:
-		return nil, paramErrorf(b.Name(), "min_requests", "got %d, want an int >= %d", r.MinRequests, 2*metrics.MSERBatch)
+	case r.MinRequests < metrics.MinSteadyRequests:
+		return nil, paramErrorf(b.Name(), "min_requests", "got %d, want an int >= %d", r.MinRequests, metrics.MinSteadyRequests)
 	case r.MaxRequests != 0 && r.MaxRequests < r.MinRequests:
 		return nil, paramErrorf(b.Name(), "max_requests", "got %d, want an int >= min_requests (%d)", r.MaxRequests, r.MinRequests)
 	}

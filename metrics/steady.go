@@ -37,6 +37,11 @@ const (
 	DefaultSteadyConfidence  = 0.95
 	DefaultSteadyMinRequests = 100
 	DefaultSteadyMaxRequests = 10000
+	// MinSteadyRequests is the smallest min_requests: 10 batches of 5.
+	// With fewer, MSER's last candidate cut (half the batches) leaves so
+	// few batches that their spread is nearly always the smallest, and
+	// the rule would drop half of any short series.
+	MinSteadyRequests = 10 * MSERBatch
 	// steadyResamples is B for the per-check bootstrap: half of compare's
 	// 2000, as a check is repeated and only decides whether to go on.
 	steadyResamples = 1000
@@ -53,8 +58,8 @@ func (r SteadyRule) Validate() error {
 		return fmt.Errorf("ci: want a relative half-width in (0, 1) such as 0.05, got %g", r.CI)
 	case !(r.Confidence > 0 && r.Confidence < 1):
 		return fmt.Errorf("confidence: want a level in (0, 1) such as 0.95, got %g", r.Confidence)
-	case r.MinRequests < 2*MSERBatch:
-		return fmt.Errorf("min_requests: want at least %d, got %d", 2*MSERBatch, r.MinRequests)
+	case r.MinRequests < MinSteadyRequests:
+		return fmt.Errorf("min_requests: want at least %d, got %d", MinSteadyRequests, r.MinRequests)
 	case r.MaxRequests < 0 || r.MaxDuration < 0:
 		return errors.New("max_requests and max_duration must not be negative")
 	case r.MaxRequests > 0 && r.MaxRequests < r.MinRequests:

@@ -99,7 +99,7 @@ func TestSteadyRuleValidate(t *testing.T) {
 	}{
 		{func(r *SteadyRule) { r.CI = 0 }, "ci: want a relative half-width in (0, 1) such as 0.05, got 0"},
 		{func(r *SteadyRule) { r.Confidence = 1 }, "confidence: want a level in (0, 1) such as 0.95, got 1"},
-		{func(r *SteadyRule) { r.MinRequests = 5 }, "min_requests: want at least 10, got 5"},
+		{func(r *SteadyRule) { r.MinRequests = 5 }, "min_requests: want at least 50, got 5"},
 		{func(r *SteadyRule) { r.MaxRequests = 50 }, "max_requests: want at least min_requests (100), got 50"},
 	} {
 		r := ok
@@ -139,4 +139,21 @@ func mustJSON(t *testing.T, v any) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestSteadyNonStreaming: a whole-response point is judged on request
+// latency alone (its TTFT is its latency and it has no ITL).
+func TestSteadyNonStreaming(t *testing.T) {
+	c := NewSteadyChecker(SteadyRule{CI: 0.5, Confidence: 0.95, MinRequests: 50}, SteadyMetrics(false))
+	var chk *SteadyCheck
+	for i := range 50 { // 100..104 ms, repeated: every batch of 5 has the same mean, so MSER cuts nothing
+		sent, lat := int64(1e9), int64(100e6+float64(i%5)*1e6)
+		chk = c.Add(&Record{Sent: sent, Chunks: []int64{sent + lat}, Done: sent + lat, OutputTokens: 4})
+	}
+	if chk == nil || len(chk.Widths) != 2 || chk.Widths[0].Metric != "request_latency.p50" || chk.Widths[1].Metric != "request_latency.p99" {
+		t.Fatalf("check %+v, want request_latency.p50 and .p99", chk)
+	}
+	if got := chk.Widths[0].Estimate; got != 102e6 || chk.Warmup != 0 {
+		t.Errorf("request_latency.p50 = %g after a cut of %d, want 102e6 and none", got, chk.Warmup)
+	}
 }

@@ -49,8 +49,8 @@ func (c *profileFlags) steadyRule() (*metrics.SteadyRule, error) {
 	switch {
 	case !(r.CI > 0 && r.CI < 0.5):
 		return nil, invalid("--steady-ci: got %g, want a share between 0 and 0.5 such as 0.05", r.CI)
-	case r.MinRequests < 2*metrics.MSERBatch:
-		return nil, invalid("--steady-min-requests: got %d, want >= %d", r.MinRequests, 2*metrics.MSERBatch)
+	case r.MinRequests < metrics.MinSteadyRequests:
+		return nil, invalid("--steady-min-requests: got %d, want >= %d", r.MinRequests, metrics.MinSteadyRequests)
 	case r.MaxRequests < r.MinRequests:
 		return nil, invalid("--steady-max-requests: got %d, want >= --steady-min-requests (%d)", r.MaxRequests, r.MinRequests)
 	case c.MeasurementInterval > 0:
