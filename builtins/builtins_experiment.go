@@ -10,6 +10,7 @@ import (
 
 	"go.starlark.net/starlark"
 
+	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/transport"
 )
@@ -36,6 +37,7 @@ type experimentArgs struct {
 	target, data, traffic   starlark.Value
 	requests, length, sweep starlark.Value
 	sessions                starlark.Value
+	steady                  starlark.Value
 	errorBudget             starlark.Value
 	warmup, repeats, seed   int
 	gates, telemetry        stringList
@@ -62,7 +64,7 @@ func experimentBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starla
 		"sweep??", &a.sweep, "gates?", &a.gates, "goodput?", &a.goodput, "repeats?", &a.repeats,
 		"telemetry?", &a.telemetry, "cost_per_hour??", &a.costPerHour, "baseline??", &a.baseline,
 		"tags?", &a.tags, "seed?", &a.seed, "error_budget??", &a.errorBudget, "currency?", &a.currency,
-		"sessions??", &a.sessions, "same_prompts?", &a.samePrompts); err != nil {
+		"sessions??", &a.sessions, "same_prompts?", &a.samePrompts, "steady_state??", &a.steady); err != nil {
 		return nil, err
 	}
 	e, ep, err := a.build(b.Name())
@@ -199,6 +201,7 @@ func (a *experimentArgs) checkCounts(fn string, e *runtime.Experiment) error {
 		}
 	case a.requests != nil && a.length != nil:
 		return paramErrorf(fn, "duration", "got both requests and duration, want one of them")
+	case isAuto(a.length):
 	case a.length != nil:
 		var d duration
 		if err := d.Unpack(a.length); err != nil {
@@ -207,7 +210,11 @@ func (a *experimentArgs) checkCounts(fn string, e *runtime.Experiment) error {
 		if e.Duration = time.Duration(d); e.Duration <= 0 {
 			return paramErrorf(fn, "duration", "got %s, want a duration > 0", a.length)
 		}
+	case isAuto(a.requests):
 	case a.requests != nil:
+		if s, ok := a.requests.(starlark.String); ok {
+			return paramErrorf(fn, "requests", `got %s, want an int >= 1 or "auto"`, s)
+		}
 		if err := starlark.UnpackArg(a.requests, &e.Requests); err != nil {
 			return paramError(fn, "requests", err)
 		}
@@ -218,6 +225,9 @@ func (a *experimentArgs) checkCounts(fn string, e *runtime.Experiment) error {
 		if l, ok := a.traffic.(*loadValue); !ok || !l.plan.Replay() {
 			e.Requests = defaultRequests // a replay sends its whole trace
 		}
+	}
+	if err := a.planSteady(fn, e); err != nil {
+		return err
 	}
 	for _, c := range []struct {
 		param     string
@@ -260,6 +270,7 @@ func experimentAttrs(e *runtime.Experiment) starlark.StringDict {
 		"baseline": noneOr(e.Baseline, str), "cost_per_hour": noneOr(e.CostPerHour, float), "currency": str(cmp.Or(e.Currency, "EUR")),
 		"error_budget": noneOr(e.ErrorBudget, func(b *runtime.ErrorBudget) starlark.Value { return str(b.String()) }),
 		"same_prompts": starlark.Bool(!e.PointSeeds),
+		"steady_state": noneOr(e.Steady, func(r *metrics.SteadyRule) starlark.Value { return newSteadyValue(*r) }),
 	}
 }
 
@@ -267,6 +278,10 @@ func describeExperiment(e *runtime.Experiment, load string) string {
 	s := fmt.Sprintf("experiment(name=%s, endpoint=%s, dataset=%s, traffic=%s",
 		quote(e.Name), DescribeEndpoint(e.Endpoint), e.Dataset, load)
 	switch {
+	case e.Steady != nil && e.Duration > 0:
+		s += `, duration="auto", steady_state=` + newSteadyValue(*e.Steady).String()
+	case e.Steady != nil:
+		s += `, requests="auto", steady_state=` + newSteadyValue(*e.Steady).String()
 	case e.Duration > 0:
 		s += ", duration=" + quote(durationText(e.Duration))
 	case e.Requests > 0: // a replay without either sends its whole trace

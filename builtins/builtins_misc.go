@@ -36,6 +36,7 @@ func universe() starlark.StringDict {
 		starlark.NewBuiltin("pow2", pow2Builtin),
 		starlark.NewBuiltin("until_saturation", untilSaturationBuiltin),
 		starlark.NewBuiltin("search", searchBuiltin),
+		starlark.NewBuiltin("steady", steadyBuiltin),
 		starlark.NewBuiltin("env", envBuiltin),
 		starlark.NewBuiltin("fail", failBuiltin),
 		starlark.NewBuiltin("struct", starlarkstruct.Make),

@@ -8,7 +8,7 @@
 //
 // Every builtin unpacks its arguments with starlark.UnpackArgs'
 // conventions, so mistakes read the same everywhere ("experiment: for
-// parameter requests: got string, want int"), and every script fault that
+// parameter warmup: got string, want int"), and every script fault that
 // leaves Load is a *LoadError naming file:line:col — of the argument at
 // fault when the call spans lines, of the offending character when a gate
 // does not parse — followed by the Starlark backtrace.
@@ -81,6 +81,13 @@
 //	                 over="concurrency")
 //	search(gate, over="concurrency", lo=1, hi=1024, precision="5%")
 //	    Percentages are "5%" or ratios (0.05).
+//	steady(ci="5%", confidence=0.95, min_requests=100, max_requests=None, max_duration=None)
+//	    The rule of an auto point, experiment(requests="auto") or
+//	    experiment(duration="auto"), passed as steady_state=: the point
+//	    stops once the CIs of the p50 and p99 of TTFT and ITL (request
+//	    latency when not streaming) are within ±ci, after a warm-up
+//	    dropped by MSER-5; max_requests (10000) caps requests="auto",
+//	    max_duration ("10m") caps duration="auto" (docs/scenarios.md).
 //	env(name, default=None), fail(*args, sep=" "), struct(**kwargs)
 //
 // The load pattern of experiment() is named traffic because `load` is a

@@ -59,14 +59,14 @@ def main(ctx):
     return build("many")
 `)
 	le := loadErr(t, path, Options{})
-	want := path + `:4:9: experiment: for parameter requests: got string, want int
+	want := path + `:4:9: experiment: for parameter requests: got "many", want an int >= 1 or "auto"
 Traceback (most recent call last):
   ` + path + `:7:17: in main
   ` + path + `:3:22: in build`
 	if le.Error() != want {
 		t.Errorf("got\n%s\nwant\n%s", le.Error(), want)
 	}
-	if le.File != path || le.Line != 4 || le.Col != 9 || le.Msg != "experiment: for parameter requests: got string, want int" {
+	if le.File != path || le.Line != 4 || le.Col != 9 || le.Msg != `experiment: for parameter requests: got "many", want an int >= 1 or "auto"` {
 		t.Errorf("fields: %+v", le)
 	}
 }

@@ -56,6 +56,10 @@ func NewAccumulator(opts Options) *Accumulator {
 
 // Add takes one measured record. It keeps no reference to r.
 func (a *Accumulator) Add(r *Record) {
+	if r.Warmup {
+		a.s.Warmup++
+		return
+	}
 	a.addLoad(r)
 	a.sessions.add(r)
 	a.views.add(r)

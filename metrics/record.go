@@ -70,6 +70,12 @@ type Record struct {
 	InputTokens  int
 	OutputTokens int
 
+	// Warmup marks a measured request an auto point's warm-up rule
+	// (MSER-5, SteadyRows) judged part of the start-up transient: it is
+	// kept in records.parquet, so the cut can be seen and re-applied, and
+	// left out of every metric.
+	Warmup bool
+
 	// Err is nil for a completed request. A failed request is counted in
 	// error_count/error_rate and never enters latency statistics.
 	Err *Failure

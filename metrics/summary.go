@@ -55,6 +55,9 @@ type Summary struct {
 	// the server had closed their keep-alive connection before answering
 	// (Record.Retries): client-side races, not server errors.
 	Retried int
+	// Warmup counts the records an auto point's warm-up rule dropped
+	// (Record.Warmup): measured, kept in records.parquet, in no metric.
+	Warmup int
 	// ErrorRate is Failed / (Completed + Failed), 0 for an empty run.
 	ErrorRate float64
 	// Errors groups failures by (class, status, message with per-request

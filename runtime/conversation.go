@@ -249,7 +249,7 @@ func (c *converser) sessionTicket() (int64, bool) {
 // sessions always, measured ones until the stop condition. A duration
 // starts with the first measured session.
 func (c *converser) admit(k int64) bool {
-	if c.ctx.Err() != nil {
+	if c.ctx.Err() != nil || c.p.Halt.Stopped() {
 		return false
 	}
 	w, stop := int64(c.p.Warmup), c.p.Stop
@@ -280,7 +280,7 @@ func (c *converser) measuring() bool {
 // returns false when the stop condition ends the session here.
 func (c *converser) turnTicket(warm bool) (int64, bool) {
 	switch {
-	case c.ctx.Err() != nil:
+	case c.ctx.Err() != nil, !warm && c.p.Halt.Stopped():
 		return 0, false
 	case warm:
 		return -1, true

@@ -121,7 +121,7 @@ func (r *run) closedLoop() {
 
 // ticket hands out the next request index, or false when the point is done.
 func (r *run) ticket() (int64, bool) {
-	if r.ctx.Err() != nil {
+	if r.ctx.Err() != nil || r.p.Halt.Stopped() {
 		return 0, false
 	}
 	w := int64(r.p.Warmup)
@@ -219,7 +219,7 @@ func (r *run) dispatch(i, due int64, slots chan struct{}) bool {
 func (r *run) sleepUntil(due int64) bool {
 	d := time.Until(r.clock.Time(due))
 	if d <= 0 {
-		return r.ctx.Err() == nil
+		return r.ctx.Err() == nil && !r.p.Halt.Stopped()
 	}
 	t := time.NewTimer(d)
 	defer t.Stop()
@@ -227,6 +227,8 @@ func (r *run) sleepUntil(due int64) bool {
 	case <-t.C:
 		return true
 	case <-r.ctx.Done():
+		return false
+	case <-r.p.Halt.Done():
 		return false
 	}
 }
@@ -240,6 +242,8 @@ func (r *run) acquire(slots chan struct{}) bool {
 	case slots <- struct{}{}:
 		return true
 	case <-r.ctx.Done():
+		return false
+	case <-r.p.Halt.Done():
 		return false
 	}
 }

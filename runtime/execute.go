@@ -82,6 +82,9 @@ type Outcome struct {
 	// Shard says which shard measured the point and when it really
 	// started; nil for an unsharded run.
 	Shard *ShardRun
+	// Steady is what an auto point's steady-state rule did; nil for a
+	// point with a fixed stop.
+	Steady *SteadyOutcome
 	// Shards is, for a point merged from shards, each shard's share and
 	// start (see StartSkew); nil otherwise.
 	Shards []ShardShare
@@ -134,7 +137,7 @@ func Execute(ctx context.Context, job Job) (*Outcome, error) {
 	red.wait()
 	out := &Outcome{Target: client.Target(), Interrupted: res.Interrupted,
 		Counting: red.counting(), Summary: red.whole.Summary(), Components: red.parts.Summaries(),
-		Goodput: job.Goodput, RecordsErr: red.writeErr, Series: red.series}
+		Goodput: job.Goodput, RecordsErr: red.writeErr, Series: red.series, Steady: red.steadyOut}
 	out.Summary.Client = meter.verdict(&job, &out.Summary)
 	out.Shard = shardRun(job.Point, res.Started)
 	out.Telemetry = tel.finish(ctx, telemetryWindow(&out.Summary, job.CostPerHour, job.Currency))
@@ -164,6 +167,10 @@ type reduction struct {
 	budget     *budgetMeter
 	abort      context.CancelFunc
 	overBudget bool
+
+	// steady holds an auto point's records until it ends (steady.go).
+	steady    *steadyReduction
+	steadyOut *SteadyOutcome
 }
 
 func newReduction(job *Job, reqs []Request, abort context.CancelFunc) *reduction {
@@ -180,6 +187,10 @@ func newReduction(job *Job, reqs []Request, abort context.CancelFunc) *reduction
 	if len(job.Track) > 0 {
 		r.series, _ = metrics.NewSeries(job.Track...) // Validate checked the names
 	}
+	if rule := job.Point.Stop.Steady; rule != nil {
+		job.Point.Halt = NewHalt()
+		r.steady = newSteadyReduction(*rule, job.Endpoint.Stream, job.Point.Halt)
+	}
 	go r.loop()
 	return r
 }
@@ -194,19 +205,35 @@ func (r *reduction) loop() {
 			r.fallbacks++
 		}
 		rec.InputText = "" // counted: a turn's history need not be held on
-		r.whole.Add(&rec)
-		r.parts.Add(&rec)
-		if r.series != nil {
-			r.series.Add(&rec)
-		}
 		if !r.overBudget && r.budget.add(&rec) {
 			r.overBudget = true
 			r.abort()
 		}
-		if r.out != nil {
-			if err := r.out.Write(rec); err != nil && r.writeErr == nil {
-				r.writeErr = err
-			}
+		if r.steady != nil {
+			r.steady.add(rec)
+			continue
+		}
+		r.commit(&rec)
+	}
+	if r.steady != nil {
+		var recs []metrics.Record
+		recs, r.steadyOut = r.steady.finish()
+		for i := range recs {
+			r.commit(&recs[i])
+		}
+	}
+}
+
+// commit reduces one finished record and hands it to Job.Records.
+func (r *reduction) commit(rec *metrics.Record) {
+	r.whole.Add(rec)
+	r.parts.Add(rec)
+	if r.series != nil && !rec.Warmup {
+		r.series.Add(rec)
+	}
+	if r.out != nil {
+		if err := r.out.Write(*rec); err != nil && r.writeErr == nil {
+			r.writeErr = err
 		}
 	}
 }

@@ -423,7 +423,7 @@ func (e *Experiment) job(spec PointSpec) (Job, error) {
 	ep.ModelSeed = e.Seed // random model choice follows the experiment's seed
 	stop := spec.Stop
 	if stop == (Stop{}) {
-		stop = Stop{Requests: e.Requests, Duration: e.Duration, Sessions: e.Sessions}
+		stop = Stop{Requests: e.Requests, Duration: e.Duration, Sessions: e.Sessions, Steady: e.Steady}
 	}
 	return Job{Endpoint: ep, Entries: entries, Sessions: sessions, Requests: Requests(ep, entries), Count: mode, Tokenizer: tok, Goodput: e.Goodput, Budget: e.ErrorBudget, Track: e.BaselineTrack(),
 		Telemetry: e.telemetryPlan(), CostPerHour: e.CostPerHour, Currency: e.Currency,

@@ -118,6 +118,10 @@ type Stop struct {
 	// Sessions ends a conversation point once that many measured sessions
 	// have started (GenAI-Perf's --num-sessions); they run to their end.
 	Sessions int
+	// Steady, when set, makes the point auto (requests="auto",
+	// duration="auto"): it stops as soon as the rule is met, and Requests
+	// or Duration is then the rule's cap (reaching it: not converged).
+	Steady *metrics.SteadyRule
 }
 
 // Point is one measured load point.
@@ -142,6 +146,9 @@ type Point struct {
 	// StartAt, when set, is the instant every shard starts the point at:
 	// nothing is sent before it, and an open loop's schedule counts from it.
 	StartAt time.Time
+	// Halt, when set, stops issuing once fired (an auto point that has
+	// measured enough); see Halt.
+	Halt *Halt
 }
 
 // Validate reports every problem with the point at once.
@@ -174,6 +181,9 @@ func (p Point) Validate() error {
 	}
 	if p.Stop.count() != 1 && !l.Replay() {
 		errs = append(errs, errors.New("give exactly one of a request count, a measurement duration or a session count"))
+	}
+	if p.Stop.Steady != nil && (p.Stop.Sessions > 0 || p.Stop.Requests == 0 && p.Stop.Duration == 0) {
+		errs = append(errs, errors.New("an auto point needs a request count or duration cap and no session count"))
 	}
 	if p.Stop.Requests < 0 || p.Stop.Duration < 0 || p.Stop.Sessions < 0 || p.Warmup < 0 {
 		errs = append(errs, errors.New("request count, duration and warmup must not be negative"))

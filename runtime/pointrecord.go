@@ -38,6 +38,9 @@ type PointRecord struct {
 	// Shard is the shard that measured this run and when it started, for
 	// merge; nil for an unsharded run.
 	Shard *ShardRun `json:"shard,omitempty"`
+	// Steady is what an auto point's steady-state rule did; nil for a
+	// point with a fixed stop.
+	Steady *SteadyOutcome `json:"steady_state,omitempty"`
 	// Shards is, for a point merged from shards, each shard's share and
 	// start, by shard index.
 	Shards []ShardShare `json:"shards,omitempty"`
@@ -59,21 +62,24 @@ type PlanRecord struct {
 	Name     string         `json:"name"`
 	Endpoint EndpointRecord `json:"endpoint"`
 	// Dataset describes the dataset as a scenario writes it.
-	Dataset    string            `json:"dataset"`
-	Traffic    LoadRecord        `json:"traffic"`
-	Requests   int               `json:"requests,omitempty"`
-	DurationMS int64             `json:"duration_ms,omitempty"`
-	Sessions   int               `json:"sessions,omitempty"`
-	Warmup     int               `json:"warmup,omitempty"`
-	Repeats    int               `json:"repeats"`
-	Seed       uint64            `json:"seed"`
-	Sweep      *SweepRecord      `json:"sweep,omitempty"`
-	Gates      []string          `json:"gates,omitempty"`
-	Goodput    []SLORecord       `json:"goodput,omitempty"`
-	Cost       float64           `json:"cost_per_hour,omitempty"`
-	Currency   string            `json:"currency,omitempty"`
-	Baseline   string            `json:"baseline,omitempty"`
-	Tags       map[string]string `json:"tags,omitempty"`
+	Dataset    string     `json:"dataset"`
+	Traffic    LoadRecord `json:"traffic"`
+	Requests   int        `json:"requests,omitempty"`
+	DurationMS int64      `json:"duration_ms,omitempty"`
+	Sessions   int        `json:"sessions,omitempty"`
+	Warmup     int        `json:"warmup,omitempty"`
+	// Steady is the rule of an auto point; Requests or DurationMS is then
+	// its cap.
+	Steady   *metrics.SteadyRule `json:"steady_state,omitempty"`
+	Repeats  int                 `json:"repeats"`
+	Seed     uint64              `json:"seed"`
+	Sweep    *SweepRecord        `json:"sweep,omitempty"`
+	Gates    []string            `json:"gates,omitempty"`
+	Goodput  []SLORecord         `json:"goodput,omitempty"`
+	Cost     float64             `json:"cost_per_hour,omitempty"`
+	Currency string              `json:"currency,omitempty"`
+	Baseline string              `json:"baseline,omitempty"`
+	Tags     map[string]string   `json:"tags,omitempty"`
 
 	// PointSeeds is Experiment.PointSeeds: each point drew its own
 	// prompts. Absent (false) in records of runs before it existed,
@@ -138,7 +144,7 @@ func RecordOf(scenario string, e *Experiment, key PointKey, index int) PointReco
 		Endpoint: EndpointRecord{URL: RedactURL(ep.URL), Path: RedactURL(ep.Path), API: string(ep.API), Stream: ep.Stream,
 			Model: ep.Model, Models: ep.Models, ModelSelection: ep.ModelSelection,
 			Tokenizer: ep.Tokenizer, TokenCount: ep.TokenCount},
-		Requests: e.Requests, DurationMS: e.Duration.Milliseconds(), Sessions: e.Sessions, Warmup: e.Warmup,
+		Requests: e.Requests, DurationMS: e.Duration.Milliseconds(), Sessions: e.Sessions, Warmup: e.Warmup, Steady: e.Steady,
 		Repeats: max(e.Repeats, 1), Seed: e.Seed, PointSeeds: e.PointSeeds, Cost: e.CostPerHour, Currency: e.Currency, Baseline: e.Baseline, Tags: e.Tags,
 		Sweep: sweepRecord(e.Sweep),
 	}
@@ -209,7 +215,7 @@ func (p PlanRecord) Experiment() (*Experiment, error) {
 		Name: p.Name, Dataset: storedDataset(p.Dataset), Load: p.Traffic.load(),
 		Endpoint: Endpoint{URL: ep.URL, Path: ep.Path, API: transport.API(ep.API), Stream: ep.Stream, Model: ep.Model,
 			Models: ep.Models, ModelSelection: ep.ModelSelection, Tokenizer: ep.Tokenizer, TokenCount: ep.TokenCount},
-		Requests: p.Requests, Duration: time.Duration(p.DurationMS) * time.Millisecond, Sessions: p.Sessions, Warmup: p.Warmup,
+		Requests: p.Requests, Duration: time.Duration(p.DurationMS) * time.Millisecond, Sessions: p.Sessions, Warmup: p.Warmup, Steady: p.Steady,
 		Repeats: p.Repeats, Seed: p.Seed, PointSeeds: p.PointSeeds, CostPerHour: p.Cost, Currency: p.Currency, Baseline: p.Baseline, Tags: p.Tags,
 	}
 	for _, src := range p.Gates {

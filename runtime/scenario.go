@@ -32,6 +32,10 @@ type Experiment struct {
 	Requests int
 	Duration time.Duration
 	Sessions int
+	// Steady, when set, makes Requests or Duration the cap of an auto
+	// point (requests="auto", duration="auto") that stops once the rule
+	// is met.
+	Steady *metrics.SteadyRule
 	// Warmup requests precede each point's measurement, excluded from it.
 	Warmup int
 	// Sweep is nil for a single point.

@@ -86,6 +86,13 @@ func printPlan(w io.Writer, scen *runtime.Scenario) error {
 }
 
 func stopText(exp *runtime.Experiment) string {
+	if r := exp.Steady; r != nil {
+		limit := fmt.Sprintf("%d requests", exp.Requests)
+		if exp.Duration > 0 {
+			limit = exp.Duration.String()
+		}
+		return fmt.Sprintf("until p50/p99 CIs are within ±%g%% (at least %d requests after the warm-up, at most %s)", 100*r.CI, r.MinRequests, limit)
+	}
 	if exp.Duration > 0 {
 		return "for " + exp.Duration.String()
 	}

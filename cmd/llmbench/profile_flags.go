@@ -37,12 +37,13 @@ type profileFlags struct {
 	Burstiness          float64 `default:"1.0" help:"Gamma arrivals' shape: <1 burstier than Poisson, >1 more regular."`
 	MaxConcurrency      int     `help:"Cap on requests in flight under --request-rate (0: none)."`
 	// The ramps are AIPerf's flags, in seconds.
-	ConcurrencyRampDuration float64 `help:"Start the --concurrency (or --session-concurrency) workers spread over this many seconds, so the load grows from 1 (AIPerf's flag)."`
-	RequestRateRampDuration float64 `help:"Raise --request-rate linearly from 0 over this many seconds (AIPerf's flag)."`
-	RequestCount            int     `aliases:"num-requests" help:"Measured requests to send (default max(10, 2×load))."`
-	MeasurementInterval     int     `short:"p" help:"Measure for this many milliseconds instead of a request count."`
-	WarmupRequestCount      int     `aliases:"num-warmup-requests" help:"Requests sent first and excluded from every metric (sessions, with --session-concurrency)."`
+	ConcurrencyRampDuration float64      `help:"Start the --concurrency (or --session-concurrency) workers spread over this many seconds, so the load grows from 1 (AIPerf's flag)."`
+	RequestRateRampDuration float64      `help:"Raise --request-rate linearly from 0 over this many seconds (AIPerf's flag)."`
+	RequestCount            requestCount `aliases:"num-requests" help:"Measured requests to send (default max(10, 2×load)), or auto: until the steady-state rule is met (--steady-*)."`
+	MeasurementInterval     int          `short:"p" help:"Measure for this many milliseconds instead of a request count."`
+	WarmupRequestCount      int          `aliases:"num-warmup-requests" help:"Requests sent first and excluded from every metric (sessions, with --session-concurrency)."`
 	SessionFlags            `embed:""`
+	SteadyFlags             `embed:""`
 
 	SyntheticInputTokensMean      int      `default:"550" aliases:"isl" help:"Mean synthetic prompt length."`
 	SyntheticInputTokensStddev    int      `help:"Standard deviation of the synthetic prompt length."`
@@ -142,6 +143,9 @@ func (c *profileFlags) validate() error {
 	if err := c.Telemetry.check(); err != nil {
 		return err
 	}
+	if _, err := c.steadyRule(); err != nil {
+		return err
+	}
 	for i, m := range c.Model {
 		if strings.TrimSpace(m) == "" {
 			return invalid("--model: got an empty name at position %d of %q, want the model names the server serves", i+1, c.Model)
@@ -162,9 +166,9 @@ func (c *profileFlags) validate() error {
 		return invalid("--request-rate: got %g, want > 0", c.RequestRate)
 	case c.Concurrency > 0 && c.RequestRate > 0:
 		return invalid("--concurrency and --request-rate are mutually exclusive")
-	case c.RequestCount > 0 && c.MeasurementInterval > 0:
+	case c.RequestCount.N > 0 && c.MeasurementInterval > 0:
 		return invalid("--request-count and --measurement-interval are mutually exclusive")
-	case c.RequestCount < 0 || c.MeasurementInterval < 0 || c.WarmupRequestCount < 0:
+	case c.RequestCount.N < 0 || c.MeasurementInterval < 0 || c.WarmupRequestCount < 0:
 		return invalid("--request-count, --measurement-interval and --warmup-request-count must not be negative")
 	case c.SyntheticInputTokensMean < 0 || c.SyntheticInputTokensStddev < 0 || c.OutputTokensMean < 0 || c.OutputTokensStddev < 0:
 		return invalid("token length means and standard deviations must not be negative")
@@ -504,13 +508,16 @@ func (c *profileFlags) point() runtime.Point {
 	load.RampUp = c.rampUp()
 	if c.FixedSchedule { // every entry once, at its timestamp
 		load.ReplaySpeed = 1
-		return runtime.Point{Load: load, Stop: runtime.Stop{Requests: c.RequestCount}, Warmup: c.WarmupRequestCount,
+		return runtime.Point{Load: load, Stop: runtime.Stop{Requests: c.RequestCount.N}, Warmup: c.WarmupRequestCount,
 			Seed: uint64(c.RandomSeed), Grace: runtimeGrace}
 	}
 	if load.Concurrency == 0 && load.Rate == 0 {
 		load.Concurrency = 1
 	}
-	stop := runtime.Stop{Requests: c.RequestCount, Duration: time.Duration(c.MeasurementInterval) * time.Millisecond}
+	stop := runtime.Stop{Requests: c.RequestCount.N, Duration: time.Duration(c.MeasurementInterval) * time.Millisecond}
+	if rule, _ := c.steadyRule(); rule != nil { // validate checked it
+		stop = autoStop(rule)
+	}
 	if stop.Requests == 0 && stop.Duration == 0 {
 		stop.Requests = max(10, 2*max(load.Concurrency, int(load.Rate+0.999))) // GenAI-Perf's default
 	}
@@ -545,7 +552,7 @@ func (c *profileFlags) describe(e runtime.Endpoint) genaiperf.Run {
 	r.Stimulus = genaiperf.Stimulus{Concurrency: c.Concurrency, RequestRate: c.RequestRate, FixedSchedule: c.FixedSchedule}
 	c.describeSessions(&r)
 	r.InputFile = c.InputFile
-	r.RequestCount, r.MeasurementInterval, r.WarmupRequestCount = c.RequestCount, c.MeasurementInterval, c.WarmupRequestCount
+	r.RequestCount, r.MeasurementInterval, r.WarmupRequestCount = c.RequestCount.N, c.MeasurementInterval, c.WarmupRequestCount
 	for _, spec := range c.Goodput {
 		name, value, _ := strings.Cut(spec, ":")
 		var v float64

@@ -43,7 +43,7 @@ func (c *profileFlags) validateSessions() error {
 		return nil
 	case c.Concurrency > 0 || c.RequestRate > 0 || c.FixedSchedule:
 		return invalid("--session-concurrency, --concurrency, --request-rate and --fixed-schedule are mutually exclusive")
-	case c.MeasurementInterval > 0 || (c.RequestCount > 0 && s.NumSessions > 0):
+	case c.MeasurementInterval > 0 || (c.RequestCount.N > 0 && s.NumSessions > 0):
 		return invalid("--session-concurrency stops after --num-sessions sessions or --request-count turns, not both, and not --measurement-interval")
 	case c.NumPrefixPrompts > 0:
 		return invalid("--num-prefix-prompts with --session-concurrency is not supported: give sessions a shared system prompt in a scenario (conversations(system_prompt_tokens=...))")
@@ -75,7 +75,7 @@ func (c *profileFlags) conversations() dataset.Conversations {
 // turns.
 func (c *profileFlags) sessionPoint() runtime.Point {
 	s := &c.SessionFlags
-	stop := runtime.Stop{Requests: c.RequestCount, Sessions: s.NumSessions}
+	stop := runtime.Stop{Requests: c.RequestCount.N, Sessions: s.NumSessions}
 	if stop.Requests == 0 && stop.Sessions == 0 {
 		stop.Sessions = max(10, 2*s.SessionConcurrency)
 	}

@@ -163,7 +163,7 @@ func TestScenarioErrorsExitTwoWithPosition(t *testing.T) {
 		"wrong type": {scenarioHeader + `
 def main(ctx):
     return experiment(name = "e", endpoint = target, dataset = ds, traffic = concurrency(1), requests = "ten")
-`, "s.star:6:94: experiment: for parameter requests: got string, want int"},
+`, `s.star:6:94: experiment: for parameter requests: got "ten", want an int >= 1 or "auto"`},
 		"unknown parameter": {scenarioHeader + `
 def main(ctx):
     return experiment(name = "e", endpoint = target, dataset = ds, traffic = concurrency(1), requets = 3)

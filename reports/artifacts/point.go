@@ -52,6 +52,7 @@ func writePoint(stdout io.Writer, dir string, r *genaiperf.Run, out *runtime.Out
 	writeSessions(stdout, out.Summary.Sessions)
 	writeTelemetryLines(stdout, out)
 	writeClientLine(stdout, out.Summary.Client)
+	writeSteadyLine(stdout, out.Steady)
 	fmt.Fprintf(stdout, "Prompts: %s; ISL and OSL counted by %s\n", promptSource(r), r.TokenCounting)
 	fmt.Fprintf(stdout, "Artifacts: %s\n", dir)
 	switch {
@@ -89,6 +90,20 @@ func writeClientLine(w io.Writer, v *metrics.ClientVerdict) {
 	case v.CPUShare != nil:
 		fmt.Fprintf(w, "Client: %.0f%% of %d cores, kept its load\n", 100**v.CPUShare, v.Cores)
 	}
+}
+
+// writeSteadyLine says what an auto point's steady-state rule did; a
+// point that hit its cap is a warning: its percentiles are not known to
+// the asked precision.
+func writeSteadyLine(w io.Writer, s *runtime.SteadyOutcome) {
+	if s == nil {
+		return
+	}
+	if s.Converged {
+		fmt.Fprintf(w, "Steady state: %s\n", s.Summary())
+		return
+	}
+	fmt.Fprintf(w, "WARNING: steady state %s; raise the cap or widen ci\n", s.Summary())
 }
 
 // writeTelemetryLines prints the point's telemetry under its table.

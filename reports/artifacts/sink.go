@@ -123,6 +123,7 @@ func (s *pointSink) Finish(stderr io.Writer, r *genaiperf.Run, out *runtime.Outc
 	s.records.Finish(r.TokenCounting, config)
 	s.record.Counting, s.record.Partial, s.record.Client = out.Counting, out.Interrupted, out.Summary.Client
 	s.record.Shard = out.Shard
+	s.record.Steady = out.Steady
 	saved, err := s.record.Encode()
 	if err != nil {
 		return err

@@ -70,6 +70,7 @@ func rerender(stdout, stderr io.Writer, file, view string) (*storedPoint, error)
 	if saved != nil {
 		out.Summary.Client = saved.Client // judged from the client's CPU while it ran
 		out.Shard, out.Shards = saved.Shard, saved.Shards
+		out.Steady = saved.Steady // decided while it ran; the warmup column re-applies its cut
 	}
 	dir := filepath.Dir(file)
 	if meta.Recovered {
@@ -101,6 +102,7 @@ func rerender(stdout, stderr io.Writer, file, view string) (*storedPoint, error)
 	writeSessions(stdout, out.Summary.Sessions)
 	writeShards(stdout, out.Shards)
 	writeTelemetryLines(stdout, out)
+	writeSteadyLine(stdout, out.Steady)
 	return &storedPoint{file: file, meta: meta, run: run, out: out, record: saved}, nil
 }
 

@@ -77,6 +77,9 @@ func (p *ProfileExportWriter) Write(recs ...metrics.Record) error {
 }
 
 func (p *ProfileExportWriter) write(rec *metrics.Record) error {
+	if rec.Warmup { // GenAI-Perf's export holds no warm-up request
+		return nil
+	}
 	entry, err := requestEntry(p.r, rec, p.payloads)
 	if err != nil {
 		return err

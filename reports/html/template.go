@@ -54,6 +54,8 @@ const pageHTML = `<!DOCTYPE html>
 {{define "experiment"}}<h2>Experiment {{.Name}}</h2>
 {{with .Config}}<table>{{range .}}<tr><th class="l">{{.Key}}</th><td class="l">{{.Value}}</td></tr>{{end}}</table>{{end}}
 <h3>Points</h3>{{template "metrics" .Points}}
+{{with .NotConverged}}<div class="banner" role="alert"><strong>Steady state not reached:</strong> these points hit their cap before the confidence intervals were as narrow as asked; their percentiles are less certain.<ul class="notes">{{range .}}<li>{{.}}</li>{{end}}</ul></div>{{end}}
+{{with .Steady}}<p><strong>Steady state</strong> (requests="auto"):</p><ul class="notes">{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{with .ClientLimited}}<div class="banner" role="alert"><strong>Limited by the client, not the server:</strong> these points measure llmbench's own limits (--strict makes this exit 3).<ul class="notes">{{range .}}<li>{{.}}</li>{{end}}</ul></div>{{end}}
 {{with .CacheShift}}<div class="banner" role="alert"><strong>Prefix cache shifted between points:</strong> {{.}}</div>{{end}}
 {{with .PrefixCache}}<h3>Prefix cache</h3><p class="muted">Share of the server-reported prompt tokens the server said it served from its prefix cache.</p><ul class="notes">{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}

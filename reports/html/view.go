@@ -44,14 +44,17 @@ type experimentView struct {
 	Sessions   []sessionView
 	// Shards notes, per point merged from shards, each shard's share and
 	// the start skew.
-	Shards []string
-	Repeats    []repeatView
-	Errors     []errorRow
+	Shards  []string
+	Repeats []repeatView
+	Errors  []errorRow
 	// Telemetry is nil when no point was scraped.
 	Telemetry *telemetryView
 	// ClientLimited names the points the client, not the server,
 	// limited, with the reasons: their numbers measure the client.
 	ClientLimited []string
+	// Steady says per auto point what the steady-state rule did;
+	// NotConverged names the points that hit their cap first.
+	Steady, NotConverged []string
 	// PrefixCache is each point's server-reported prefix-cache hit share,
 	// empty when the server reported no cached tokens; CacheShift warns
 	// when those shares differ too much between points (sweep.CacheShift).
@@ -164,6 +167,11 @@ func newExperimentView(res *runtime.ExperimentResult) (experimentView, error) {
 		ev.Points = append(ev.Points, row)
 		if c := pt.Outcome.Summary.Client; c != nil && c.Limited {
 			ev.ClientLimited = append(ev.ClientLimited, pt.Params.Label()+": "+strings.Join(c.Reasons, "; "))
+		}
+		if s := pt.Outcome.Steady; s != nil && s.Converged {
+			ev.Steady = append(ev.Steady, pt.Params.Label()+": "+s.Summary())
+		} else if s != nil {
+			ev.NotConverged = append(ev.NotConverged, pt.Params.Label()+": "+s.Summary())
 		}
 		if cv, ok := newComponentView(pt); ok {
 			ev.Components = append(ev.Components, cv)

@@ -93,4 +93,9 @@ type row struct {
 	SessionID *string `parquet:"session_id,optional,dict"`
 	Turn      *int32  `parquet:"turn,optional"`
 	LastTurn  *bool   `parquet:"last_turn,optional"`
+	// Warmup (since version 5) marks a request an auto point's warm-up
+	// rule (MSER-5) judged part of the start-up transient: measured, kept
+	// here, left out of every metric. False in older files, which is true
+	// of them: they had no such rule.
+	Warmup bool `parquet:"warmup"`
 }

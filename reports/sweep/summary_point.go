@@ -24,6 +24,10 @@ type pointJSON struct {
 	Telemetry *telemetry.Block `json:"telemetry,omitempty"`
 	// Client says whether the client itself limited the load, and why.
 	Client *metrics.ClientVerdict `json:"client,omitempty"`
+	// SteadyState is what an auto point's steady-state rule did: the
+	// requests it needed, the widths reached, converged or not, the
+	// warm-up dropped; absent for a fixed stop.
+	SteadyState *runtime.SteadyOutcome `json:"steady_state,omitempty"`
 	// Sessions is a conversation point's per-session and per-turn view.
 	Sessions *sessionsJSON `json:"sessions,omitempty"`
 	// Shards is a merged point's shards, their shares and start skew.
@@ -44,6 +48,9 @@ type requestsJSON struct {
 	// Retried are requests sent again on a fresh connection (stale
 	// keep-alive), absent when none was.
 	Retried int `json:"retried,omitempty"`
+	// Warmup are measured requests an auto point's warm-up rule dropped
+	// from every metric, absent when none was.
+	Warmup int `json:"warmup,omitempty"`
 }
 
 type errorJSON struct {
@@ -129,7 +136,8 @@ func pointOf(i int, p *runtime.PointResult) pointJSON {
 		pj.Telemetry = telemetry.BlockOf(p.Outcome.Telemetry, s)
 		pj.Client = s.Client
 		pj.TokenCounting = p.Outcome.Counting.String()
-		pj.Requests = requestsJSON{Completed: s.Completed, Failed: s.Failed, ErrorRate: 100 * s.ErrorRate, Retried: s.Retried}
+		pj.Requests = requestsJSON{Completed: s.Completed, Failed: s.Failed, ErrorRate: 100 * s.ErrorRate, Retried: s.Retried, Warmup: s.Warmup}
+		pj.SteadyState = p.Outcome.Steady
 		for _, e := range s.Errors {
 			pj.Errors = append(pj.Errors, errorJSON{Class: string(e.Class), Status: e.Status, Message: e.Message, Count: e.Count})
 		}

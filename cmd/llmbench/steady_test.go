@@ -1,0 +1,118 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/llmbench/llmbench/runtime"
+)
+
+// profile --request-count auto stops on the steady-state rule, flags its
+// warm-up rows in records.parquet (as many as the saved point record
+// says were dropped) and `llmbench report` re-renders its numbers byte
+// for byte from the records alone.
+func TestProfileRequestCountAuto(t *testing.T) {
+	dir := t.TempDir()
+	r := runCLI(t, dir, "profile", "-m", "org/m", "-u", "sim://?ttft=20ms&itl=5ms&jitter=0.05",
+		"--streaming", "--concurrency", "8", "--request-count", "auto", "--steady-ci", "0.1",
+		"--output-tokens-mean", "8", "--synthetic-input-tokens-mean", "20")
+	if r.code != 0 || !strings.Contains(r.stdout, "Steady state: converged after ") {
+		t.Fatalf("profile: exit %d, want a converged steady-state line\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	point := filepath.Join(dir, "artifacts", "org_m-openai-chat-concurrency8")
+	recs, meta := readRecords(t, filepath.Join(point, "records.parquet"))
+	var saved runtime.PointRecord
+	if err := json.Unmarshal([]byte(meta.PointRecord), &saved); err != nil || saved.Steady == nil {
+		t.Fatalf("saved point record %q: %v", meta.PointRecord, err)
+	}
+	s := saved.Steady
+	flagged := 0
+	for i, rec := range recs {
+		if rec.Warmup {
+			flagged++
+			if i >= s.Warmup {
+				t.Errorf("row %d flagged warm-up, past the %d dropped", i, s.Warmup)
+			}
+		}
+	}
+	if !s.Converged || flagged != s.Warmup || len(recs) != s.Measured || s.Requests < 100 {
+		t.Errorf("%d rows, %d flagged; saved %+v", len(recs), flagged, s)
+	}
+	name := "profile_export_genai_perf.json"
+	original, err := os.ReadFile(filepath.Join(point, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = os.Remove(filepath.Join(point, name))
+	rep := runCLI(t, dir, "report", filepath.Join(dir, "artifacts"))
+	if got, _ := os.ReadFile(filepath.Join(point, name)); rep.code != 0 || !bytes.Equal(got, original) {
+		t.Errorf("report: exit %d; %s re-rendered differs\n got %s\nwant %s", rep.code, name, got, original)
+	}
+	if !strings.Contains(rep.stdout, "Steady state: converged after ") {
+		t.Errorf("report does not say what the rule did:\n%s", rep.stdout)
+	}
+}
+
+// A run whose rule cannot be met under its cap warns that the point did
+// not converge, and summary.json says so with the widths reached.
+func TestRunAutoNotConverged(t *testing.T) {
+	dir, file := writeScenario(t, `
+def main(ctx):
+    return experiment(name = "e", endpoint = sim(ttft = "2ms", itl = "1ms", jitter = 0.5),
+                      dataset = synthetic(input_tokens = fixed(8), output_tokens = fixed(4)),
+                      traffic = concurrency(2), requests = "auto",
+                      steady_state = steady(ci = "1%", min_requests = 50, max_requests = 120))
+`)
+	r := runCLI(t, dir, "run", file, "--no-plots")
+	if r.code != 0 || !strings.Contains(r.stdout, "WARNING: steady state NOT converged: cap reached after 120 requests") {
+		t.Fatalf("run: exit %d, want the not-converged warning\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if page, _ := os.ReadFile(filepath.Join(dir, "out", "report.html")); !bytes.Contains(page, []byte("Steady state not reached")) {
+		t.Error("report.html does not warn that the point did not converge")
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "out", "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Experiments []struct {
+			Points []struct {
+				Requests struct{ Completed, Warmup int }
+				Steady   *runtime.SteadyOutcome `json:"steady_state"`
+			}
+		}
+	}
+	if err := json.Unmarshal(b, &doc); err != nil || len(doc.Experiments) != 1 || len(doc.Experiments[0].Points) != 1 {
+		t.Fatalf("summary.json: %v\n%s", err, b)
+	}
+	if r := runCLI(t, dir, "run", file, "--no-plots", "--resume"); r.code != 0 || !strings.Contains(r.stdout, "WARNING: steady state NOT converged") {
+		t.Errorf("resume: exit %d, want the point skipped with its warning\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if again, _ := os.ReadFile(filepath.Join(dir, "out", "summary.json")); !bytes.Equal(again, b) {
+		t.Errorf("summary.json after --resume differs (the checkpoint lost the steady state):\n%s\nwant\n%s", again, b)
+	}
+	p := doc.Experiments[0].Points[0]
+	if s := p.Steady; s == nil || s.Converged || s.Requests != 120 || len(s.Check.Widths) != 4 || s.Warmup != p.Requests.Warmup ||
+		p.Requests.Completed+p.Requests.Warmup != 120 {
+		t.Errorf("point %+v, steady %+v: want not converged at 120, four widths, warm-up counted once", p.Requests, p.Steady)
+	}
+}
+
+// Bad --request-count and --steady-* values exit 2 naming the flag.
+func TestRequestCountAutoBadInput(t *testing.T) {
+	for args, want := range map[string]string{
+		"--request-count many":                             `--request-count: got "many", want a whole number or "auto"`,
+		"--request-count auto --steady-ci 0.7":             "--steady-ci: got 0.7, want a share between 0 and 0.5 such as 0.05",
+		"--request-count auto --steady-max-requests 50":    "--steady-max-requests: got 50, want >= --steady-min-requests (100)",
+		"--request-count auto --measurement-interval 1000": "--request-count auto and --measurement-interval are mutually exclusive",
+	} {
+		r := runCLI(t, t.TempDir(), append([]string{"profile", "-m", "m", "-u", "sim://"}, strings.Fields(args)...)...)
+		if r.code != 2 || !strings.Contains(r.stderr, want) {
+			t.Errorf("%s: exit %d, want 2 and %q\n%s", args, r.code, want, r.stderr)
+		}
+	}
+}

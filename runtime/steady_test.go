@@ -1,0 +1,122 @@
+package runtime
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/runtime/dataset"
+	"github.com/llmbench/llmbench/transport"
+)
+
+// recordSink keeps the records a point writes, in order.
+type recordSink struct {
+	mu   sync.Mutex
+	recs []metrics.Record
+}
+
+func (s *recordSink) Write(recs ...metrics.Record) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.recs = append(s.recs, recs...)
+	return nil
+}
+
+// runAuto measures one requests="auto" point against the simulator with
+// the given jitter and returns its outcome and records.
+func runAuto(t *testing.T, jitter float64, rule metrics.SteadyRule) (*Outcome, []metrics.Record) {
+	t.Helper()
+	entries, err := dataset.Synthetic{Input: dataset.Fixed{N: 16}, Output: dataset.Fixed{N: 2}, Entries: 10}.Build(10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sink := &recordSink{}
+	url := fmt.Sprintf("sim://?ttft=400ms&itl=200ms&itl_per_seq=0ms&prefill_per_token=0s&max_batch=256&jitter=%g", jitter)
+	job := Job{Endpoint: Endpoint{URL: url, API: transport.Chat, Stream: true, Model: "m", Timeout: 60e9},
+		Entries: entries, Count: ByChunks, Records: sink,
+		Point: Point{Load: Load{Concurrency: 128}, Stop: Stop{Requests: rule.MaxRequests, Steady: &rule}, Grace: 5 * time.Second}}
+	out, err := Execute(context.Background(), job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Steady == nil || out.Interrupted {
+		t.Fatalf("steady outcome %+v, interrupted %v", out.Steady, out.Interrupted)
+	}
+	return out, sink.recs
+}
+
+// replayChecks feeds the written records to a fresh checker: the checks
+// it makes on the first n are those the run made.
+func replayChecks(rule metrics.SteadyRule, recs []metrics.Record, n int) []metrics.SteadyCheck {
+	c := metrics.NewSteadyChecker(rule, metrics.SteadyMetrics(true))
+	var checks []metrics.SteadyCheck
+	for i := range recs[:n] {
+		r := recs[i]
+		r.Warmup = false
+		if chk := c.Add(&r); chk != nil {
+			checks = append(checks, *chk)
+		}
+	}
+	return checks
+}
+
+// TestAutoStopsOnTheRule: requests="auto" stops at the first check that
+// meets the rule — the check a batch earlier did not — recomputed from
+// the written records; the warm-up rows are flagged and counted; a noisy
+// server (jitter 0.9) needs more requests than a quiet one (jitter 0.02).
+func TestAutoStopsOnTheRule(t *testing.T) {
+	rule := metrics.SteadyRule{CI: 0.05, Confidence: 0.95, MinRequests: 100, MaxRequests: 8000}
+	needed := map[float64]int{}
+	for _, jitter := range []float64{0.02, 0.9} {
+		out, recs := runAuto(t, jitter, rule)
+		s := out.Steady
+		t.Logf("jitter %g: %s; measured %d; widths %+v", jitter, s.Summary(), s.Measured, s.Check.Widths)
+		if !s.Converged || !s.Check.Met {
+			t.Fatalf("jitter %g: not converged: %+v", jitter, s)
+		}
+		// Requests in flight, and those sent while the reduction caught
+		// up with the stopping record, finish and count after the stop.
+		if s.Requests >= rule.MaxRequests || s.Measured < s.Requests || s.Measured >= rule.MaxRequests || len(recs) != s.Measured {
+			t.Errorf("jitter %g: needed %d, measured %d, wrote %d: want the stop before the cap",
+				jitter, s.Requests, s.Measured, len(recs))
+		}
+		checks := replayChecks(rule, recs, s.Requests)
+		last := checks[len(checks)-1]
+		if last.Requests != s.Requests || !last.Met || last.Warmup != s.Warmup || last.Widest() != s.Check.Widest() {
+			t.Errorf("jitter %g: replayed check %+v, want the run's %+v", jitter, last, s.Check)
+		}
+		if len(checks) < 2 || checks[len(checks)-2].Met {
+			t.Errorf("jitter %g: the check a batch before the stop met the rule too: %+v", jitter, checks)
+		} else if s.Previous == nil || s.Previous.Requests != checks[len(checks)-2].Requests {
+			t.Errorf("jitter %g: previous check %+v, want at %d", jitter, s.Previous, checks[len(checks)-2].Requests)
+		}
+		for i, r := range recs {
+			if r.Warmup != (i < s.Warmup) {
+				t.Fatalf("jitter %g: record %d warmup=%v, want the first %d flagged", jitter, i, r.Warmup, s.Warmup)
+			}
+		}
+		if out.Summary.Warmup != s.Warmup || out.Summary.Completed+out.Summary.Failed != s.Measured-s.Warmup {
+			t.Errorf("jitter %g: summary has %d warm-up and %d measured, want %d and %d",
+				jitter, out.Summary.Warmup, out.Summary.Completed+out.Summary.Failed, s.Warmup, s.Measured-s.Warmup)
+		}
+		needed[jitter] = s.Requests
+	}
+	if needed[0.9] <= needed[0.02] {
+		t.Errorf("noisy server needed %d requests, quiet %d: want more for the noisy one", needed[0.9], needed[0.02])
+	}
+}
+
+// TestAutoCapIsNotConverged: a rule too strict for the cap runs to the
+// cap and says it did not converge, its deciding check over every request.
+func TestAutoCapIsNotConverged(t *testing.T) {
+	rule := metrics.SteadyRule{CI: 0.001, Confidence: 0.95, MinRequests: 100, MaxRequests: 300}
+	out, recs := runAuto(t, 0.3, rule)
+	s := out.Steady
+	t.Log(s.Summary())
+	if s.Converged || s.Requests != 300 || s.Measured != 300 || len(recs) != 300 || s.Check.Met || s.Check.Requests != 300 {
+		t.Errorf("got %+v, want not converged at the cap of 300", s)
+	}
+}
