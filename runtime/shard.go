@@ -131,7 +131,7 @@ func shardRequests(reqs []Request, p Point) []Request {
 }
 
 // CheckShardable refuses what a sharded run cannot do (SPEC §10): points
-// chosen from results (until_saturation, search), the in-process
+// chosen from results (until_saturation, search, requests="auto"), the in-process
 // simulator (each shard would start its own), and a closed loop smaller
 // than the shard count (a shard would have no worker).
 func (e *Experiment) CheckShardable(s Shard) error {
@@ -140,6 +140,8 @@ func (e *Experiment) CheckShardable(s Shard) error {
 		return nil
 	case e.Adaptive():
 		return fmt.Errorf("experiment %q: an adaptive sweep (until_saturation, search) decides from results and cannot run under --shard; use a grid sweep", e.Name)
+	case e.Steady != nil:
+		return fmt.Errorf(`experiment %q: requests="auto" / duration="auto" stops each point on its measured confidence intervals, which no shard has alone; give a request count or a duration under --shard`, e.Name)
 	case e.Endpoint.IsSim():
 		return fmt.Errorf("experiment %q: sim:// under --shard would start one simulator per shard; start one with `llmbench sim` and point every shard at it", e.Name)
 	}

@@ -222,7 +222,8 @@ func TestShardBadInput(t *testing.T) {
 	dir, file := writeScenario(t, `
 def main(ctx):
     return experiment(name = "e", endpoint = endpoint(url = env("URL", "http://127.0.0.1:9"), model = "m"),
-        dataset = synthetic(input_tokens = 10), traffic = concurrency(2), requests = 4)
+        dataset = synthetic(input_tokens = 10), traffic = concurrency(2),
+        requests = "auto" if env("AUTO") else 4)
 `)
 	for _, tc := range []struct {
 		env  []string
@@ -236,6 +237,7 @@ def main(ctx):
 		{nil, []string{"--shard", "0/2", "--start-at", "soon"}, "--start-at: got \"soon\", want RFC 3339"},
 		{nil, []string{"--barrier", "h:1"}, "--start-at and --barrier need --shard I/N"},
 		{nil, []string{"--shard", "auto"}, "--shard auto: neither SLURM_PROCID/SLURM_NTASKS nor JOB_COMPLETION_INDEX"},
+		{[]string{"AUTO=1"}, []string{"--shard", "0/2", "--barrier", "127.0.0.1:1"}, `requests="auto" / duration="auto" stops each point`},
 	} {
 		r := runCLIEnv(t, dir, tc.env, append([]string{"run", file}, tc.args...)...)
 		if r.code != 2 || !strings.Contains(r.stderr, tc.want) {
