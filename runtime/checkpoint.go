@@ -55,6 +55,9 @@ type CheckpointPoint struct {
 	// Components are the per-component summaries of a mix (a field added
 	// within version 1: older files simply have none).
 	Components []ComponentSummary `json:"components,omitempty"`
+	// Replicas are the per-replica summaries of an endpoint with several
+	// URLs (added within version 1 too).
+	Replicas []ReplicaSummary `json:"replicas,omitempty"`
 }
 
 // LoadCheckpoint reads a checkpoint; a missing file is an empty
@@ -148,7 +151,7 @@ func CheckpointOf(config []byte, id int, label, dir string, params Params, out *
 	return CheckpointPoint{
 		Config: bytes.Clone(config), ID: id, Label: label, Dir: dir, Params: params,
 		TokenCounting: out.Counting.Mode, Fallbacks: out.Counting.Fallbacks,
-		Summary: out.Summary, Components: out.Components,
+		Summary: out.Summary, Components: out.Components, Replicas: out.Replicas,
 	}
 }
 
@@ -161,6 +164,7 @@ func (p CheckpointPoint) Result() PointResult {
 		Counting:   Counting{Mode: p.TokenCounting, Fallbacks: p.Fallbacks},
 		Summary:    p.Summary,
 		Components: p.Components,
+		Replicas:   p.Replicas,
 	}
 	return PointResult{Params: p.Params, Outcome: out, Repeats: []*Outcome{out}}
 }
