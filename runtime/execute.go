@@ -131,7 +131,7 @@ func Execute(ctx context.Context, job Job) (*Outcome, error) {
 	out := &Outcome{Target: client.Target(), Interrupted: res.Interrupted,
 		Counting: red.counting(), Summary: red.whole.Summary(), Components: red.parts.Summaries(),
 		Replicas: red.replicas.Summaries(),
-		Goodput: job.Goodput, RecordsErr: red.writeErr, Series: red.series}
+		Goodput:  job.Goodput, RecordsErr: red.writeErr, Series: red.series}
 	out.Summary.Client = meter.verdict(&job, &out.Summary)
 	out.Telemetry = tel.finish(ctx, telemetryWindow(&out.Summary, job.CostPerHour, job.Currency))
 	if red.overBudget {

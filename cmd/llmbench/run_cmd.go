@@ -23,6 +23,7 @@ type runCmd struct {
 	starlarkFlags
 	baselineFlags
 	telemetryFlags
+	sourceFlags
 	DryRun  bool `help:"Load and print the plan without sending traffic (same as llmbench check)."`
 	Resume  bool `help:"Skip the runs of points finished in OUT/checkpoint.json by an earlier, interrupted run of the same scenario."`
 	NoPlots bool `help:"Do not render PNG plots (per point in <point>/plots/, per sweep in OUT/)."`
@@ -70,6 +71,9 @@ func (c *runCmd) Run(e *env) error {
 	}
 	for i := range scen.Experiments {
 		c.telemetryFlags.apply(&scen.Experiments[i])
+	}
+	if err := c.sourceFlags.apply(scen.Experiments); err != nil {
+		return err
 	}
 	if c.DryRun {
 		return printPlan(e.stdout, scen)
