@@ -163,6 +163,7 @@ func fromRow(x *row) metrics.Record {
 		Sent:            x.SendTime,
 		ReasoningChunks: int(x.ReasoningChunks),
 		Retries:         int(deref(x.Retries)),
+		Replica:         int(deref(x.Replica)),
 		InputTokens:     int(x.ISLTokens),
 		OutputTokens:    int(x.OSLTokens),
 	}

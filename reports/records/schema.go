@@ -88,4 +88,8 @@ type row struct {
 	SessionID *string `parquet:"session_id,optional,dict"`
 	Turn      *int32  `parquet:"turn,optional"`
 	LastTurn  *bool   `parquet:"last_turn,optional"`
+	// Replica (since version 4) is the index, in the endpoint's URL list,
+	// of the replica that served the request (0 with one URL); NULL in
+	// older files, whose endpoints had one.
+	Replica *int32 `parquet:"replica,optional"`
 }

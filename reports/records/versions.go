@@ -26,7 +26,8 @@ var upgrades = []func(*Meta){
 	// 2 → 3 added the column retries (NULL in older files); no metadata.
 	func(*Meta) {},
 	// 3 → 4 added the columns session_id, turn and last_turn (NULL in
-	// older files, which held no conversations); no metadata.
+	// older files, which held no conversations) and replica (NULL: one
+	// URL, replica 0); no metadata.
 	func(*Meta) {},
 }
 

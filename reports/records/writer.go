@@ -233,6 +233,7 @@ func (w *Writer) toRow(r *metrics.Record) row {
 		OSLTokens:        clamp32(int64(r.OutputTokens)),
 		ReasoningChunks:  clamp32(int64(r.ReasoningChunks)),
 		Retries:          ptr(clamp32(int64(r.Retries))),
+		Replica:          ptr(clamp32(int64(r.Replica))),
 	}
 	if r.Done != 0 {
 		out.DoneTime = ptr(r.Done)
