@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -31,20 +32,25 @@ const scaleEnv = "LLMBENCH_SCALE_STREAMS"
 // profile of one of them).
 const scaleSideEnv = "LLMBENCH_SCALE_SIDE"
 
-// The scale load: every stream at scaleITL between tokens (1 token/s), long
-// enough that all are open at once when memory is sampled.
+// The scale load: every stream gets a token every scaleITL (1 token/s),
+// scaleTokens of them, so each stream is open for about a minute. The
+// steady state is the window [scaleFrom, scaleTo) after the start: every
+// connect is in (19,000 take ~10 s here), no stream has ended.
 const (
-	scaleTokens = 40
+	scaleTokens = 60
 	scaleITL    = time.Second
-	scaleSample = 25 * time.Second // after the start: the last connect is in, no stream has ended
+	scaleFrom   = 25 * time.Second
+	scaleTo     = 50 * time.Second
 )
 
 // BenchmarkScaleStreams holds as many concurrent streams from one process
 // as LLMBENCH_SCALE_STREAMS asks (the file limit caps it: one socket per
 // stream here, one in the simulator's process), first through llmbench's
 // engine and client, then through a raw-socket reader of the same streams
-// that only finds the SSE event boundaries. It reports, for each, CPU per
-// token and resident memory per open stream, and the ratio of the CPU
+// that only finds the SSE event boundaries. For each it reports CPU per
+// token in the steady state (every stream open: no connect, request or
+// record in the window) and over the whole run (connects included),
+// resident memory per open stream, and the ratio of the steady-state CPU
 // figures:
 //
 //	LLMBENCH_SCALE_STREAMS=19000 go test -run '^$' -bench ScaleStreams -benchtime 1x -timeout 30m ./bench/
@@ -65,19 +71,21 @@ func BenchmarkScaleStreams(b *testing.B) {
 		var client, raw scaleRun
 		if side != "raw" {
 			client = scaleClient(b, url, streams, reqs)
+			b.Logf("client: %s", client)
 		}
 		if side != "client" {
 			raw = scaleRaw(b, url, streams, reqs[0].Body)
+			b.Logf("raw:    %s", raw)
 		}
-		b.ReportMetric(client.cpuPerToken(), "client-cpu-ns/token")
-		b.ReportMetric(raw.cpuPerToken(), "raw-cpu-ns/token")
-		b.ReportMetric(client.cpuPerToken()/raw.cpuPerToken(), "client/raw-cpu")
+		b.ReportMetric(client.steadyPerToken(), "client-cpu-ns/token")
+		b.ReportMetric(raw.steadyPerToken(), "raw-cpu-ns/token")
+		b.ReportMetric(client.steadyPerToken()/raw.steadyPerToken(), "client/raw-cpu")
+		b.ReportMetric(client.wholePerToken(), "client-run-cpu-ns/token")
+		b.ReportMetric(raw.wholePerToken(), "raw-run-cpu-ns/token")
 		b.ReportMetric(client.perStream(), "client-KiB-RSS/stream")
 		b.ReportMetric(raw.perStream(), "raw-KiB-RSS/stream")
 		b.ReportMetric(float64(client.open), "client-open-streams")
 		b.ReportMetric(float64(raw.open), "raw-open-streams")
-		b.ReportMetric(float64(client.failed), "client-failed")
-		b.ReportMetric(float64(raw.failed), "raw-failed")
 		if client.failed > 0 || raw.failed > 0 {
 			b.Errorf("failed streams: client %d (%s), raw %d (%s)", client.failed, client.firstErr, raw.failed, raw.firstErr)
 		}
@@ -86,16 +94,26 @@ func BenchmarkScaleStreams(b *testing.B) {
 
 // scaleRun is one side's measurement.
 type scaleRun struct {
-	cpu      time.Duration
-	tokens   int
-	rss      int64 // resident bytes added at the sample
-	open     int   // streams open at the sample
-	failed   int
-	firstErr string
+	cpu, steadyCPU       time.Duration // whole run; the steady window
+	tokens, steadyTokens int
+	rss                  int64 // resident bytes added, sampled at the window's start
+	open                 int   // streams open over the whole window
+	failed               int
+	firstErr             string
 }
 
-func (s scaleRun) cpuPerToken() float64 { return float64(s.cpu.Nanoseconds()) / float64(max(s.tokens, 1)) }
-func (s scaleRun) perStream() float64   { return float64(s.rss) / float64(max(s.open, 1)) / 1024 }
+func (s scaleRun) String() string {
+	return fmt.Sprintf("%d open streams, %.1f KiB RSS each; steady state %d tokens in %s CPU (%.0f ns/token); whole run %d tokens in %s CPU; %d failed %s",
+		s.open, s.perStream(), s.steadyTokens, s.steadyCPU, s.steadyPerToken(), s.tokens, s.cpu, s.failed, s.firstErr)
+}
+
+func (s scaleRun) steadyPerToken() float64 {
+	return float64(s.steadyCPU.Nanoseconds()) / float64(max(s.steadyTokens, 1))
+}
+func (s scaleRun) wholePerToken() float64 {
+	return float64(s.cpu.Nanoseconds()) / float64(max(s.tokens, 1))
+}
+func (s scaleRun) perStream() float64 { return float64(s.rss) / float64(max(s.open, 1)) / 1024 }
 
 // rssBytes is this process's resident set size from /proc/self/statm.
 func rssBytes() int64 {
@@ -108,14 +126,36 @@ func rssBytes() int64 {
 	return pages * int64(os.Getpagesize())
 }
 
-// sampleAt reads the RSS after d, once: mid-run, when every stream is open.
-func sampleAt(d time.Duration) <-chan int64 {
-	out := make(chan int64, 1)
+// window samples CPU, RSS and a token count at scaleFrom and scaleTo after
+// it is made; tokens may be nil (counted afterwards instead).
+type window struct {
+	from, to    time.Time
+	cpu0, cpu1  time.Duration
+	tok0, tok1  int64
+	rss         int64
+	done        chan struct{}
+	tokens      *atomic.Int64
+	sampledFrom atomic.Bool
+}
+
+func openWindow(tokens *atomic.Int64) *window {
+	w := &window{done: make(chan struct{}), tokens: tokens}
+	start := time.Now()
 	go func() {
-		time.Sleep(d)
-		out <- rssBytes()
+		defer close(w.done)
+		time.Sleep(time.Until(start.Add(scaleFrom)))
+		w.from, w.cpu0, w.rss = time.Now(), cpuTime(), rssBytes()
+		if tokens != nil {
+			w.tok0 = tokens.Load()
+		}
+		w.sampledFrom.Store(true)
+		time.Sleep(time.Until(start.Add(scaleTo)))
+		w.to, w.cpu1 = time.Now(), cpuTime()
+		if tokens != nil {
+			w.tok1 = tokens.Load()
+		}
 	}()
-	return out
+	return w
 }
 
 // scaleClient runs the streams through the engine and the HTTP client.
@@ -129,12 +169,12 @@ func scaleClient(b *testing.B, url string, streams int, reqs []runtime.Request) 
 	defer c.Close()
 	goruntime.GC()
 	rss0, cpu0 := rssBytes(), cpuTime()
-	start := clock.Now()
-	sample := sampleAt(scaleSample)
+	w := openWindow(nil)
 	res := runtime.Run(context.Background(), runtime.Point{Load: runtime.Load{Concurrency: streams}, Stop: runtime.Stop{Requests: streams}}, c, clock, reqs)
 	run := scaleRun{cpu: cpuTime() - cpu0}
-	run.rss = <-sample - rss0
-	at := start + int64(scaleSample)
+	<-w.done
+	run.rss, run.steadyCPU = w.rss-rss0, w.cpu1-w.cpu0
+	from, to := w.from.UnixNano(), w.to.UnixNano() // the clock is wall time plus a monotonic offset
 	for _, rec := range res.Records {
 		if rec.Err != nil {
 			if run.failed++; run.firstErr == "" {
@@ -146,8 +186,13 @@ func scaleClient(b *testing.B, url string, streams int, reqs []runtime.Request) 
 			b.Fatalf("request %d streamed %d tokens, want %d", rec.ID, len(rec.Chunks), scaleTokens)
 		}
 		run.tokens += len(rec.Chunks)
-		if rec.Sent <= at && rec.Done >= at {
+		if rec.Sent <= from && rec.Done >= to {
 			run.open++
+		}
+		for _, at := range rec.Chunks {
+			if at >= from && at < to {
+				run.steadyTokens++
+			}
 		}
 	}
 	return run
@@ -165,31 +210,28 @@ func scaleRaw(b *testing.B, url string, streams int, body []byte) scaleRun {
 	var firstErr atomic.Value
 	goruntime.GC()
 	rss0, cpu0 := rssBytes(), cpuTime()
-	sample := sampleAt(scaleSample)
-	var sampled atomic.Bool
-	go func() { <-time.After(scaleSample); sampled.Store(true) }()
+	w := openWindow(&events)
 	var wg sync.WaitGroup
 	for range streams {
 		wg.Go(func() {
-			n, err := rawStream(addr, req)
-			events.Add(int64(n))
-			if err != nil {
+			err := rawStream(addr, req, &events)
+			switch {
+			case err != nil:
 				failed.Add(1)
 				firstErr.CompareAndSwap(nil, err.Error())
-			} else if sampled.Load() {
-				open.Add(1) // still reading when the sample was taken
+			case w.sampledFrom.Load():
+				open.Add(1) // still reading when the window opened
 			}
 		})
 	}
 	wg.Wait()
 	run := scaleRun{cpu: cpuTime() - cpu0, open: int(open.Load()), failed: int(failed.Load())}
-	run.rss = <-sample - rss0
-	// Each stream carries scaleTokens content events (the client counts
-	// exactly those) and a few more: role, finish, usage, [DONE].
-	run.tokens = scaleTokens * (streams - run.failed)
-	if ok := streams - run.failed; ok > 0 && int(events.Load()) < run.tokens {
-		b.Fatalf("raw reader: %d events in %d streams, fewer than their %d tokens", events.Load(), ok, run.tokens)
-	}
+	<-w.done
+	run.rss, run.steadyCPU = w.rss-rss0, w.cpu1-w.cpu0
+	// Each stream carries scaleTokens content events (what the client
+	// counts) and a few more (role, finish, usage, [DONE]); mid-stream
+	// every event is a token.
+	run.tokens, run.steadyTokens = scaleTokens*(streams-run.failed), int(w.tok1-w.tok0)
 	if s, ok := firstErr.Load().(string); ok {
 		run.firstErr = s
 	}
@@ -197,32 +239,40 @@ func scaleRaw(b *testing.B, url string, streams int, body []byte) scaleRun {
 }
 
 // rawStream sends req on a new connection and counts the SSE event
-// boundaries of the response until the server closes it.
-func rawStream(addr string, req []byte) (int, error) {
+// boundaries of the response into events until the server closes it; a
+// stream that ends without [DONE] is an error.
+func rawStream(addr string, req []byte, events *atomic.Int64) error {
 	conn, err := net.Dial("tcp", addr)
 	if err != nil {
-		return 0, err
+		return err
 	}
 	defer conn.Close()
 	if _, err := conn.Write(req); err != nil {
-		return 0, err
+		return err
 	}
 	buf := make([]byte, 4<<10)
-	n, last := 0, byte(0)
+	var tail []byte // the last bytes read, to tell a finished stream
+	last := byte(0)
 	for {
 		k, err := conn.Read(buf)
 		if k > 0 {
-			n += bytes.Count(buf[:k], []byte("\n\n"))
+			n := bytes.Count(buf[:k], []byte("\n\n"))
 			if last == '\n' && buf[0] == '\n' {
 				n++
 			}
+			events.Add(int64(n))
 			last = buf[k-1]
+			tail = append(tail, buf[max(0, k-64):k]...)
+			tail = tail[max(0, len(tail)-64):]
 		}
-		if errors.Is(err, io.EOF) {
-			return n, nil // Connection: close ends the stream
+		if errors.Is(err, io.EOF) { // Connection: close ends the stream
+			if !bytes.Contains(tail, []byte("[DONE]")) {
+				return fmt.Errorf("stream ended without [DONE]: %q", tail)
+			}
+			return nil
 		}
 		if err != nil {
-			return n, err
+			return err
 		}
 	}
 }
