@@ -41,6 +41,7 @@ const (
 	scaleITL    = time.Second
 	scaleFrom   = 25 * time.Second
 	scaleTo     = 50 * time.Second
+	scalePause  = 10 * time.Second
 )
 
 // BenchmarkScaleStreams holds as many concurrent streams from one process
@@ -72,6 +73,10 @@ func BenchmarkScaleStreams(b *testing.B) {
 		if side != "raw" {
 			client = scaleClient(b, url, streams, reqs)
 			b.Logf("client: %s", client)
+			// The simulator closes the client's 19,000 kept-alive
+			// connections as they are closed here; its file limit is the
+			// same, so the raw reader waits until they are gone.
+			time.Sleep(scalePause)
 		}
 		if side != "client" {
 			raw = scaleRaw(b, url, streams, reqs[0].Body)

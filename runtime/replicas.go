@@ -120,6 +120,18 @@ func (c *ReplicaAccumulators) Summaries() []ReplicaSummary {
 	return out
 }
 
+// replicaSummary is what a gate "@ replica=i" is judged on: that
+// replica's share, or an empty summary when it served nothing here, so
+// the gate fails as unmeasured rather than passing.
+func (o *Outcome) replicaSummary(i int) *metrics.Summary {
+	for j := range o.Replicas {
+		if o.Replicas[j].Index == i {
+			return &o.Replicas[j].Summary
+		}
+	}
+	return &metrics.Summary{}
+}
+
 // resolveReplicas resolves every URL of the endpoint (starting a
 // simulator for each sim:// one) and checks each answers; stop releases
 // them all. An error names the replica when there are several.

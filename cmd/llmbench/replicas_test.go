@@ -41,7 +41,9 @@ func TestProfileSpreadsOverReplicas(t *testing.T) {
 }
 
 // A scenario's endpoint(url=[...]) with two simulators under least in
-// flight writes each replica's share to summary.json.
+// flight writes each replica's share to summary.json, and a gate on one
+// replica is judged on that replica's requests alone: the same TTFT bound
+// holds for the fast replica and fails for the slow one (exit 1).
 func TestRunReplicasSummary(t *testing.T) {
 	dir := t.TempDir()
 	scenario := `
@@ -50,14 +52,15 @@ target = endpoint(url = [sim(ttft = "1ms", itl = "1ms"), sim(ttft = "300ms", itl
 def main(ctx):
     return experiment(name = "reps", endpoint = target,
         dataset = synthetic(input_tokens = fixed(10), output_tokens = fixed(4)),
-        traffic = concurrency(4), requests = 40)
+        traffic = concurrency(4), requests = 40,
+        gates = ["ttft.p50 < 100ms @ replica=0", "ttft.p50 < 100ms @ replica=1"])
 `
 	if err := os.WriteFile(filepath.Join(dir, "s.star"), []byte(scenario), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	r := runCLI(t, dir, "run", "s.star", "--out", "out", "--no-plots")
-	if r.code != 0 {
-		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	if r.code != 1 {
+		t.Fatalf("exit %d, want 1 (the slow replica's gate fails)\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "out", "summary.json"))
 	if err != nil {
@@ -71,6 +74,10 @@ def main(ctx):
 					URL      string
 					Requests struct{ Completed int }
 				}
+				Gates []struct {
+					Gate   string
+					Passed bool
+				}
 			}
 		}
 	}
@@ -80,6 +87,10 @@ def main(ctx):
 	reps := sum.Experiments[0].Points[0].Replicas
 	if len(reps) != 2 || reps[0].URL != "sim://?itl=1ms&ttft=1ms" || reps[1].Index != 1 {
 		t.Fatalf("summary.json replicas: %+v", reps)
+	}
+	gates := sum.Experiments[0].Points[0].Gates
+	if len(gates) != 2 || !gates[0].Passed || gates[1].Passed {
+		t.Errorf("gates: %+v; want the fast replica's to pass and the slow one's to fail", gates)
 	}
 	fast, slow := reps[0].Requests.Completed, reps[1].Requests.Completed
 	if fast+slow != 40 || slow >= fast {
