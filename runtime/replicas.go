@@ -12,7 +12,10 @@ import (
 
 // replicas spreads requests over several clients, one per replica of the
 // endpoint (each with its own connection pool), and notes in every
-// record which replica served it.
+// record which replica served it. The turns of one conversation stay on
+// the replica its first turn went to, as a session-affine router keeps
+// them, so the history a turn resends can hit that replica's prefix
+// cache.
 type replicas struct {
 	clients []client
 	least   bool // LeastInFlight; round robin otherwise
@@ -20,28 +23,50 @@ type replicas struct {
 	mu       sync.Mutex
 	next     int   // round robin: the replica of the next request
 	inFlight []int // requests sent to each replica and not yet finished
+	// sessions holds the replica of each conversation in progress, until
+	// its last turn or a failed one.
+	sessions map[string]int
 }
 
 func newReplicas(clients []client, selection string) *replicas {
-	return &replicas{clients: clients, least: selection == LeastInFlight, inFlight: make([]int, len(clients))}
+	return &replicas{clients: clients, least: selection == LeastInFlight, inFlight: make([]int, len(clients)),
+		sessions: map[string]int{}}
 }
 
 // Send sends body to the replica the selection picks.
 func (b *replicas) Send(ctx context.Context, body []byte, rec *metrics.Record) {
-	i := b.pick()
+	i := b.pick(rec.Session)
 	rec.Replica = i
 	b.clients[i].Send(ctx, body, rec)
 	b.mu.Lock()
 	b.inFlight[i]--
+	if rec.Session != "" && (rec.LastTurn || rec.Err != nil) {
+		delete(b.sessions, rec.Session) // the conversation ends here
+	}
 	b.mu.Unlock()
 }
 
 // pick chooses a replica and counts the request in flight there: the
-// next in request order, or the one with the fewest in flight right now
-// (ties to the lowest index).
-func (b *replicas) pick() int {
+// replica of the conversation when session's earlier turn went to one,
+// else the next in request order, or the one with the fewest in flight
+// right now (ties to the lowest index).
+func (b *replicas) pick(session string) int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if i, ok := b.sessions[session]; ok && session != "" {
+		b.inFlight[i]++
+		return i
+	}
+	i := b.choose()
+	if session != "" {
+		b.sessions[session] = i
+	}
+	b.inFlight[i]++
+	return i
+}
+
+// choose applies the selection; the caller holds mu.
+func (b *replicas) choose() int {
 	i := b.next
 	if b.least {
 		i = 0
@@ -53,7 +78,6 @@ func (b *replicas) pick() int {
 	} else {
 		b.next = (b.next + 1) % len(b.clients)
 	}
-	b.inFlight[i]++
 	return i
 }
 

@@ -110,7 +110,7 @@ func TestReplicaPick(t *testing.T) {
 	rr := newReplicas(make([]client, 3), RoundRobin)
 	var got []int
 	for range 7 {
-		got = append(got, rr.pick())
+		got = append(got, rr.pick(""))
 	}
 	if want := []int{0, 1, 2, 0, 1, 2, 0}; !slices.Equal(got, want) {
 		t.Errorf("round robin picked %v, want %v", got, want)
@@ -118,13 +118,23 @@ func TestReplicaPick(t *testing.T) {
 	lif := newReplicas(make([]client, 3), LeastInFlight)
 	got = nil
 	for range 4 {
-		got = append(got, lif.pick())
+		got = append(got, lif.pick(""))
 	}
 	lif.inFlight[2] = 0 // replica 2's request finished
-	got = append(got, lif.pick())
+	got = append(got, lif.pick(""))
 	lif.inFlight[0], lif.inFlight[1] = 0, 0
-	got = append(got, lif.pick(), lif.pick())
+	got = append(got, lif.pick(""), lif.pick(""))
 	if want := []int{0, 1, 2, 0, 2, 0, 1}; !slices.Equal(got, want) {
 		t.Errorf("least in flight picked %v, want %v", got, want)
+	}
+}
+
+// The turns of one conversation stay on the replica its first turn went
+// to; a new conversation takes the next replica.
+func TestReplicaPickKeepsSessions(t *testing.T) {
+	rr := newReplicas(make([]client, 2), RoundRobin)
+	got := []int{rr.pick("a"), rr.pick("b"), rr.pick("a"), rr.pick("a"), rr.pick("b"), rr.pick(""), rr.pick("c")}
+	if want := []int{0, 1, 0, 0, 1, 0, 1}; !slices.Equal(got, want) {
+		t.Errorf("picked %v, want %v", got, want)
 	}
 }

@@ -157,3 +157,34 @@ def main(ctx):
 		}
 	}
 }
+
+// A conversation stays on one replica: every turn of a session is served
+// by the replica of its first turn, while the sessions are spread.
+func TestRunConversationsKeepTheirReplica(t *testing.T) {
+	dir, file := writeScenario(t, `
+target = endpoint(url = ["sim://?ttft=1ms&itl=1ms", "sim://?ttft=1ms&itl=1ms"], model = "m")
+def main(ctx):
+    return experiment(name = "chat", endpoint = target, traffic = concurrency(2), sessions = 6,
+        dataset = conversations(turns = 3, input_tokens = 12, output_tokens = 4))
+`)
+	r := runCLI(t, dir, "run", file, "--out", filepath.Join(dir, "out"), "--no-plots")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "out", "chat", "*", "records.parquet"))
+	if len(files) != 1 {
+		t.Fatalf("records files: %v", files)
+	}
+	recs, _ := readRecords(t, files[0])
+	replicaOf, used := map[string]int{}, map[int]bool{}
+	for _, rec := range recs {
+		if first, ok := replicaOf[rec.Session]; ok && first != rec.Replica {
+			t.Errorf("session %s turn %d went to replica %d, its first turn to %d", rec.Session, rec.Turn, rec.Replica, first)
+		}
+		replicaOf[rec.Session] = rec.Replica
+		used[rec.Replica] = true
+	}
+	if len(recs) != 18 || len(replicaOf) != 6 || len(used) != 2 {
+		t.Errorf("%d records of %d sessions on replicas %v; want 18 of 6 on both replicas", len(recs), len(replicaOf), used)
+	}
+}
