@@ -38,6 +38,26 @@ func TestProfileSpreadsOverReplicas(t *testing.T) {
 	if !slices.Equal(served, []int{6, 6}) {
 		t.Errorf("records.parquet: replicas served %v, want [6 6]", served)
 	}
+	// llmbench report rebuilds the per-replica table from the records and
+	// the saved plan, the same as the run printed it.
+	rep := runCLI(t, dir, "report", filepath.Join(dir, "artifacts", "m-openai-chat-concurrency2"))
+	if rep.code != 0 || tableOf(rep.stdout) != tableOf(r.stdout) || tableOf(r.stdout) == "" {
+		t.Errorf("report exit %d; its per-replica table\n%s\nwant the run's\n%s", rep.code, tableOf(rep.stdout), tableOf(r.stdout))
+	}
+}
+
+// tableOf is the per-replica table of a point's console output.
+func tableOf(out string) string {
+	_, rest, ok := strings.Cut(out, "Per replica:")
+	if !ok {
+		return ""
+	}
+	lines := strings.Split(rest, "\n")
+	n := 1
+	for n < len(lines) && strings.HasPrefix(lines[n], "               ") {
+		n++
+	}
+	return strings.Join(lines[:n], "\n")
 }
 
 // A scenario's endpoint(url=[...]) with two simulators under least in
