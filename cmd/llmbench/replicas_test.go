@@ -98,6 +98,9 @@ def main(ctx):
 					Gate   string
 					Passed bool
 				}
+				Telemetry struct {
+					Sources []struct{ URL string }
+				}
 			}
 		}
 	}
@@ -107,6 +110,10 @@ def main(ctx):
 	reps := sum.Experiments[0].Points[0].Replicas
 	if len(reps) != 2 || reps[0].URL != "sim://?itl=1ms&ttft=1ms" || reps[1].Index != 1 {
 		t.Fatalf("summary.json replicas: %+v", reps)
+	}
+	// Each replica's own /metrics is discovered and scraped.
+	if src := sum.Experiments[0].Points[0].Telemetry.Sources; len(src) != 2 || src[0].URL == src[1].URL {
+		t.Errorf("telemetry sources %+v, want both simulators' /metrics", src)
 	}
 	gates := sum.Experiments[0].Points[0].Gates
 	if len(gates) != 2 || !gates[0].Passed || gates[1].Passed {
