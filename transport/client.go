@@ -166,7 +166,7 @@ func (c *Client) connect(addr string, timeout time.Duration) (net.Conn, error) {
 	if !src.Is4() {
 		network = "tcp6"
 	}
-	d := net.Dialer{Timeout: timeout, LocalAddr: &net.TCPAddr{IP: src.AsSlice()}}
+	d := net.Dialer{Timeout: timeout, LocalAddr: &net.TCPAddr{IP: src.AsSlice()}, Control: bindLater}
 	return d.Dial(network, addr)
 }
 
