@@ -32,6 +32,11 @@ const scaleEnv = "LLMBENCH_SCALE_STREAMS"
 // profile of one of them).
 const scaleSideEnv = "LLMBENCH_SCALE_SIDE"
 
+// scaleSourcesEnv, set to addresses or ranges ("127.0.0.2-127.0.0.9",
+// comma-separated), binds the client's connections to them in turn, as
+// --source-address does.
+const scaleSourcesEnv = "LLMBENCH_SCALE_SOURCES"
+
 // The scale load: every stream gets a token every scaleITL (1 token/s),
 // scaleTokens of them, so each stream is open for about a minute. The
 // steady state is the window [scaleFrom, scaleTo) after the start: every
@@ -167,7 +172,15 @@ func openWindow(tokens *atomic.Int64) *window {
 func scaleClient(b *testing.B, url string, streams int, reqs []runtime.Request) scaleRun {
 	b.Helper()
 	clock := transport.NewClock()
-	c, err := transport.NewClient(transport.Config{URL: url, API: transport.Chat, Stream: true, Timeout: 10 * time.Minute, MaxConns: streams}, clock)
+	cfg := transport.Config{URL: url, API: transport.Chat, Stream: true, Timeout: 10 * time.Minute, MaxConns: streams}
+	if spec := os.Getenv(scaleSourcesEnv); spec != "" {
+		addrs, err := transport.ParseSourceAddresses(strings.Split(spec, ","))
+		if err != nil {
+			b.Fatalf("%s: %v", scaleSourcesEnv, err)
+		}
+		cfg.SourceAddrs = addrs
+	}
+	c, err := transport.NewClient(cfg, clock)
 	if err != nil {
 		b.Fatal(err)
 	}
