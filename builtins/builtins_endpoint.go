@@ -3,6 +3,7 @@ package builtins
 import (
 	"errors"
 	"fmt"
+	"net/netip"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -31,9 +32,13 @@ type endpointValue struct {
 // tokenizer=None, token_count="auto", timeout="10m", server_metrics=[],
 // insecure=False, model_selection="round_robin", idle_timeout=0,
 // max_response_size="256MiB", max_sse_line_size="16MiB",
-// session_header=None, backend=None) describes where requests go and how they are shaped (SPEC §5). url is a string or a sim(...)
+// session_header=None, backend=None, url_selection="round_robin",
+// source_addresses=[]) describes where requests go and how they are shaped (SPEC §5). url is a string or a sim(...)
 // value; model is a name or a list of names the requests are spread over
 // by model_selection, as GenAI-Perf's -m a b --model-selection-strategy.
+// url may be a list: replicas of one model, spread over by url_selection
+// (round_robin or least_in_flight). source_addresses are local addresses
+// or ranges ("127.0.0.2-127.0.0.9") the connections are bound to in turn.
 func endpointBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var (
 		target     starlark.Value
@@ -53,13 +58,15 @@ func endpointBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 		maxLine    = byteSize(transport.DefaultMaxSSELineSize)
 		sessionHdr string
 		backend    = oneOf("", transport.TensorRTLLM, transport.VLLM)
+		urlPick    = oneOf(runtime.RoundRobin, runtime.RoundRobin, runtime.LeastInFlight)
+		sources    starlark.Value
 	)
 	if err := unpack(b.Name(), args, kwargs, "url", &target, "model", &model, "api?", &api,
 		"stream?", &stream, "headers?", &headers, "extra?", &extra, "tokenizer??", &tokenizer,
 		"token_count?", &tokenCount, "timeout?", &timeout, "server_metrics?", &metricURLs,
 		"insecure?", &insecure, "model_selection?", &selection, "idle_timeout?", &idle,
 		"max_response_size?", &maxResp, "max_sse_line_size?", &maxLine, "session_header??", &sessionHdr,
-		"backend?", &backend); err != nil {
+		"backend?", &backend, "url_selection?", &urlPick, "source_addresses?", &sources); err != nil {
 		return nil, err
 	}
 	e := runtime.Endpoint{Model: model[0], API: transport.API(api.value), Stream: stream,
@@ -69,9 +76,25 @@ func endpointBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 	if len(model) > 1 { // a strategy means nothing for one model
 		e.Models, e.ModelSelection = model, selection.value
 	}
-	var err error
-	if e.URL, err = targetURL(target, e.API); err != nil {
+	urls, err := targetURLs(target, e.API)
+	if err != nil {
 		return nil, paramError(b.Name(), "url", err)
+	}
+	e.URL = urls[0]
+	if len(urls) > 1 { // a selection means nothing for one replica
+		e.URLs, e.URLSelection = urls, urlPick.value
+	}
+	if sources != nil {
+		var specs stringList
+		if err := specs.Unpack(sources); err != nil {
+			return nil, paramError(b.Name(), "source_addresses", err)
+		}
+		if e.SourceAddrs, err = transport.ParseSourceAddresses(specs); err != nil {
+			return nil, paramError(b.Name(), "source_addresses", err)
+		}
+		if e.API == transport.Triton {
+			return nil, paramErrorf(b.Name(), "source_addresses", `got addresses with api="triton", whose gRPC connections are not bound to them; use an HTTP API`)
+		}
 	}
 	if err := checkEndpoint(b.Name(), &e, metricURLs); err != nil {
 		return nil, err
@@ -231,8 +254,13 @@ func newEndpointValue(e runtime.Endpoint, serverMetrics []string) *endpointValue
 	if len(e.Models) > 0 {
 		model = strList(e.Models)
 	}
+	var url starlark.Value = str(e.URL)
+	if len(e.URLs) > 0 {
+		url = strList(e.URLs)
+	}
 	attrs := starlark.StringDict{
-		"url": str(e.URL), "model": model, "api": str(string(e.API)),
+		"url": url, "model": model, "api": str(string(e.API)),
+		"url_selection": str(orRoundRobin(e.URLSelection)), "source_addresses": addrList(e.SourceAddrs),
 		"model_selection": str(orRoundRobin(e.ModelSelection)),
 		"stream":          starlark.Bool(e.Stream), "tokenizer": noneOr(e.Tokenizer, str),
 		"token_count": str(e.TokenCount), "timeout": str(durationText(e.Timeout)),
@@ -245,6 +273,15 @@ func newEndpointValue(e runtime.Endpoint, serverMetrics []string) *endpointValue
 		plan: e, serverMetrics: serverMetrics}
 }
 
+// addrList is the source addresses as Starlark strings.
+func addrList(addrs []netip.Addr) *starlark.List {
+	out := make([]string, len(addrs))
+	for i, a := range addrs {
+		out[i] = a.String()
+	}
+	return strList(out)
+}
+
 // orRoundRobin names the default strategy, which an endpoint with one
 // model leaves unset.
 func orRoundRobin(selection string) string {
@@ -252,6 +289,37 @@ func orRoundRobin(selection string) string {
 		return runtime.RoundRobin
 	}
 	return selection
+}
+
+// targetURLs accepts one target or a non-empty list of them, the replicas
+// of one model (each sim(...) or "sim://..." a simulator of its own).
+func targetURLs(v starlark.Value, api transport.API) ([]string, error) {
+	list, ok := v.(*starlark.List)
+	tuple, isTuple := v.(starlark.Tuple)
+	if !ok && !isTuple {
+		u, err := targetURL(v, api)
+		return []string{u}, err
+	}
+	var items []starlark.Value
+	if ok {
+		for i := range list.Len() {
+			items = append(items, list.Index(i))
+		}
+	} else {
+		items = tuple
+	}
+	if len(items) == 0 {
+		return nil, errors.New("got an empty list, want one or more URLs (the replicas of one model)")
+	}
+	urls := make([]string, len(items))
+	for i, item := range items {
+		u, err := targetURL(item, api)
+		if err != nil {
+			return nil, fmt.Errorf("at index %d: %v", i, err)
+		}
+		urls[i] = u
+	}
+	return urls, nil
 }
 
 // targetURL accepts a URL string or a sim(...) value and checks it now, so

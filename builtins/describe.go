@@ -1,6 +1,7 @@
 package builtins
 
 import (
+	"net/netip"
 	"strconv"
 	"strings"
 	"time"
@@ -20,7 +21,13 @@ import (
 // DescribeEndpoint renders an endpoint as its endpoint(...) call, with
 // only the arguments that differ from the defaults after url and model.
 func DescribeEndpoint(e runtime.Endpoint) string {
-	args := []string{"url=" + quote(runtime.RedactURL(e.URL)), "model=" + describeModels(e), "api=" + quote(string(e.API))}
+	args := []string{"url=" + describeURLs(e), "model=" + describeModels(e), "api=" + quote(string(e.API))}
+	if e.URLSelection == runtime.LeastInFlight {
+		args = append(args, "url_selection="+quote(e.URLSelection))
+	}
+	if len(e.SourceAddrs) > 0 {
+		args = append(args, "source_addresses="+describeAddrs(e.SourceAddrs))
+	}
 	if e.Backend != "" {
 		args = append(args, "backend="+quote(e.Backend))
 	}
@@ -107,4 +114,36 @@ func durationText(d time.Duration) string {
 	s = strings.Replace(s, "m0s", "m", 1)
 	s = strings.Replace(s, "h0m", "h", 1)
 	return s
+}
+
+// describeURLs is the endpoint's URL, or its replicas' as a list,
+// credentials removed.
+func describeURLs(e runtime.Endpoint) string {
+	if len(e.URLs) == 0 {
+		return quote(runtime.RedactURL(e.URL))
+	}
+	q := make([]string, len(e.URLs))
+	for i, u := range e.URLs {
+		q[i] = quote(runtime.RedactURL(u))
+	}
+	return "[" + strings.Join(q, ", ") + "]"
+}
+
+// describeAddrs lists source addresses, a run of consecutive ones as a
+// range, as they are written.
+func describeAddrs(addrs []netip.Addr) string {
+	var parts []string
+	for i := 0; i < len(addrs); {
+		j := i
+		for j+1 < len(addrs) && addrs[j].Next() == addrs[j+1] {
+			j++
+		}
+		if j > i {
+			parts = append(parts, quote(addrs[i].String()+"-"+addrs[j].String()))
+		} else {
+			parts = append(parts, quote(addrs[i].String()))
+		}
+		i = j + 1
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
 }

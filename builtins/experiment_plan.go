@@ -120,6 +120,9 @@ func gatesReachPoints(fn string, e *runtime.Experiment) error {
 		if err := componentExists(g, e.Dataset); err != nil {
 			return paramError(fn, "gates", err)
 		}
+		if err := replicaExists(g, e.Endpoint); err != nil {
+			return paramError(fn, "gates", err)
+		}
 	}
 	if e.Sweep != nil && e.Sweep.Search != nil {
 		if err := componentExists(e.Sweep.Search.Gate, e.Dataset); err != nil {
@@ -137,6 +140,20 @@ func gatesReachPoints(fn string, e *runtime.Experiment) error {
 				return paramErrorf(fn, "gates", "gate %q applies to no point: %s", g.Source, pointsHave(c.Param, vals, swept))
 			}
 		}
+	}
+	return nil
+}
+
+// replicaExists refuses a gate on a replica the endpoint does not have.
+func replicaExists(g metrics.Gate, e runtime.Endpoint) error {
+	if g.Replica == nil {
+		return nil
+	}
+	if n := len(e.URLs); *g.Replica >= n {
+		if n < 2 {
+			return fmt.Errorf("gate %q judges replica %d, but the endpoint has one URL: give endpoint(url=[...]) replicas or drop replica=", g.Source, *g.Replica)
+		}
+		return fmt.Errorf("gate %q judges replica %d, but the endpoint's URLs are replicas 0 to %d", g.Source, *g.Replica, n-1)
 	}
 	return nil
 }

@@ -42,6 +42,9 @@ type Gate struct {
 	// Component, when set, judges the gate on one dataset component of a
 	// mix ("@ component=chat") instead of the whole point.
 	Component string
+	// Replica, when set, judges the gate on the requests one replica of
+	// the endpoint served ("@ replica=1": index 1 of its URL list).
+	Replica *int
 }
 
 // PointCondition selects sweep points by one load parameter.

@@ -189,6 +189,9 @@ func (g Gate) String() string {
 	if g.Component != "" {
 		conds = append(conds, componentKey+"="+g.Component)
 	}
+	if g.Replica != nil {
+		conds = append(conds, replicaKey+"="+strconv.Itoa(*g.Replica))
+	}
 	if len(conds) > 0 {
 		b.WriteString(" @ " + strings.Join(conds, ", "))
 	}

@@ -376,6 +376,9 @@ func (p *gateParser) nextCondition(g *Gate, after string) (string, *GateError) {
 	if word := p.src[p.pos:]; strings.HasPrefix(word, componentKey) && !isNameByte(byteAt(word, len(componentKey))) {
 		return p.component(g)
 	}
+	if word := p.src[p.pos:]; strings.HasPrefix(word, replicaKey) && !isNameByte(byteAt(word, len(replicaKey))) {
+		return p.replica(g)
+	}
 	c, err := p.condition(g, after)
 	if err != nil {
 		return "", err

@@ -36,6 +36,10 @@ func TestParseGate(t *testing.T) {
 		{"ttft.p99 < 300ms @ component=chat", Gate{Metric: "ttft", Stat: "p99", Op: "<", Value: 300e6, Component: "chat"}},
 		{"ttft.p99 < 300ms @ concurrency=16, component=chat", Gate{Metric: "ttft", Stat: "p99", Op: "<", Value: 300e6,
 			At: at(PointCondition{"concurrency", 16}), Component: "chat"}},
+		// Per-replica gates.
+		{"ttft.p99 < 300ms @ replica=1", Gate{Metric: "ttft", Stat: "p99", Op: "<", Value: 300e6, Replica: ptrInt(1)}},
+		{"ttft.p99 < 300ms @ replica = 0, concurrency=16, component=chat", Gate{Metric: "ttft", Stat: "p99", Op: "<", Value: 300e6,
+			At: at(PointCondition{"concurrency", 16}), Component: "chat", Replica: ptrInt(0)}},
 		{"ttft.p99 < 300ms @ component = rag-long.v2 , concurrency=16", Gate{Metric: "ttft", Stat: "p99", Op: "<", Value: 300e6,
 			At: at(PointCondition{"concurrency", 16}), Component: "rag-long.v2"}},
 
@@ -146,6 +150,15 @@ func TestParseGateErrors(t *testing.T) {
 		{"ttft < 5 @ component=", `gate "ttft < 5 @ component=": col 22: want a dataset component's name after component=, got end of gate`},
 		{"ttft < 5 @ component=a, component=b", `gate "ttft < 5 @ component=a, component=b": col 25: component is given twice`},
 		{"ttft < 5 @ component chat", `gate "ttft < 5 @ component chat": col 22: want "=" after component, got "chat"`},
+		// Replicas.
+		{"ttft < 5 @ replica=", `gate "ttft < 5 @ replica=": col 20: want a replica's index (0, 1, ...) in the endpoint's URL list after replica=, got end of gate`},
+		{"ttft < 5 @ replica=-1", `gate "ttft < 5 @ replica=-1": col 20: want a replica's index (0, 1, ...) in the endpoint's URL list after replica=, got "-1"`},
+		{"ttft < 5 @ replica=1.5", `gate "ttft < 5 @ replica=1.5": col 20: want a replica's index (0, 1, ...) in the endpoint's URL list after replica=, got "1.5"`},
+		{"ttft < 5 @ replica=a", `gate "ttft < 5 @ replica=a": col 20: want a replica's index (0, 1, ...) in the endpoint's URL list after replica=, got "a"`},
+		{"ttft < 5 @ replica=0, replica=1", `gate "ttft < 5 @ replica=0, replica=1": col 23: replica is given twice`},
+		{"ttft < 5 @ replica 1", `gate "ttft < 5 @ replica 1": col 20: want "=" after replica, got "1"`},
+		{"gpu_power < 700W @ replica=0", `gate "gpu_power < 700W @ replica=0": col 20: gpu_power is measured from telemetry for the whole point, which has no value per replica; drop replica=`},
+		{"ttft.p99 < baseline * 1.1 @ replica=0", `gate "ttft.p99 < baseline * 1.1 @ replica=0": col 29: a baseline gate compares whole points; drop replica=`},
 		// Metric.
 		{"ttfb.p99 < 5", `gate "ttfb.p99 < 5": col 1: unknown metric "ttfb", want ttft, ttst, itl, request_latency, ` +
 			`ttfo, isl, osl, output_token_throughput, output_token_throughput_per_user, request_throughput, ` +
@@ -515,6 +528,7 @@ func TestGateString(t *testing.T) {
 		{"gpu_power.per_gpu.max < 700W", "gpu_power.per_gpu.max < 700"},
 		{"gpu_utilization.per_gpu>0.5", "gpu_utilization.per_gpu.avg > 50%"},
 		{"kv_cache_usage.max<0.9", "kv_cache_usage.max < 90%"},
+		{"ttft.p99<5 @ replica = 2,concurrency=4", "ttft.p99 < 5ms @ concurrency=4, replica=2"},
 	}
 	for _, c := range cases {
 		g := mustParseGate(t, c.in)
@@ -629,3 +643,5 @@ func TestGateNeeds(t *testing.T) {
 		}
 	}
 }
+
+func ptrInt(n int) *int { return &n }

@@ -30,6 +30,10 @@ type Record struct {
 	// for single-turn requests, whose entry holds it.
 	InputText string
 
+	// Replica is the index, in the endpoint's URL list, of the replica
+	// that served the request: 0 for an endpoint with one URL.
+	Replica int
+
 	// Scheduled is the planned send time of an open-loop request (0 in a
 	// closed loop); Sent − Scheduled is the schedule lag.
 	Scheduled int64

@@ -225,7 +225,7 @@ func firstLatencyGate(e *Experiment) (metrics.Gate, bool) {
 		return metrics.Gate{}, false
 	}
 	for _, g := range e.Gates {
-		if len(g.At) == 0 && g.Component == "" && !g.Baseline && latencyMetrics[g.Metric] {
+		if len(g.At) == 0 && g.Component == "" && g.Replica == nil && !g.Baseline && latencyMetrics[g.Metric] {
 			return g, true
 		}
 	}

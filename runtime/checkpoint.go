@@ -58,6 +58,9 @@ type CheckpointPoint struct {
 	// Steady is what an auto point's steady-state rule did (added within
 	// version 1: older files and fixed-stop points have none).
 	Steady *SteadyOutcome `json:"steady_state,omitempty"`
+	// Replicas are the per-replica summaries of an endpoint with several
+	// URLs (added within version 1 too).
+	Replicas []ReplicaSummary `json:"replicas,omitempty"`
 }
 
 // LoadCheckpoint reads a checkpoint; a missing file is an empty
@@ -151,7 +154,7 @@ func CheckpointOf(config []byte, id int, label, dir string, params Params, out *
 	return CheckpointPoint{
 		Config: bytes.Clone(config), ID: id, Label: label, Dir: dir, Params: params,
 		TokenCounting: out.Counting.Mode, Fallbacks: out.Counting.Fallbacks,
-		Summary: out.Summary, Components: out.Components, Steady: out.Steady,
+		Summary: out.Summary, Components: out.Components, Steady: out.Steady, Replicas: out.Replicas,
 	}
 }
 
@@ -165,6 +168,7 @@ func (p CheckpointPoint) Result() PointResult {
 		Summary:    p.Summary,
 		Components: p.Components,
 		Steady:     p.Steady,
+		Replicas:   p.Replicas,
 	}
 	return PointResult{Params: p.Params, Outcome: out, Repeats: []*Outcome{out}}
 }

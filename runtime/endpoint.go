@@ -6,6 +6,7 @@ import (
 	"maps"
 	"math/rand/v2"
 	"net"
+	"net/netip"
 	"net/url"
 	"slices"
 	"strconv"
@@ -24,6 +25,16 @@ type Endpoint struct {
 	// "host:port", or "sim://" (optionally "sim://?max_batch=8&itl=5ms")
 	// for the built-in simulator started in-process.
 	URL string
+	// URLs, when it holds two or more base URLs, are replicas of one
+	// model the requests are spread over by URLSelection (each request's
+	// Record.Replica is its index here); URL is then URLs[0]. Each
+	// "sim://..." entry starts a simulator of its own.
+	URLs []string
+	// URLSelection is RoundRobin ("" too) or LeastInFlight.
+	URLSelection string
+	// SourceAddrs, when set, are the local addresses outgoing connections
+	// are bound to in turn (transport.Config.SourceAddrs).
+	SourceAddrs []netip.Addr
 	// Path overrides the API's default path.
 	Path   string
 	API    transport.API
@@ -72,6 +83,19 @@ const (
 	RoundRobin  = "round_robin"
 	RandomModel = "random"
 )
+
+// LeastInFlight is the replica selection that sends each request to the
+// replica with the fewest requests in flight (ties to the first): a slow
+// replica then takes fewer, as a load balancer's least-connections does.
+const LeastInFlight = "least_in_flight"
+
+// ReplicaURLs returns every base URL requests go to, in the order given.
+func (e Endpoint) ReplicaURLs() []string {
+	if len(e.URLs) > 0 {
+		return e.URLs
+	}
+	return []string{e.URL}
+}
 
 // ModelNames returns every model a request may name, in the order given.
 func (e Endpoint) ModelNames() []string {

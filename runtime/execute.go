@@ -66,6 +66,9 @@ type Outcome struct {
 	// Components summarizes each dataset component on its own, by name,
 	// when the requests came from a mix of two or more; nil otherwise.
 	Components []ComponentSummary
+	// Replicas summarizes each replica on its own, in the endpoint's URL
+	// order, when the endpoint has two or more; nil otherwise.
+	Replicas []ReplicaSummary
 	// Goodput are the SLOs the summary's goodput was judged against.
 	Goodput []metrics.SLO
 	// RecordsErr is the first error of Job.Records; the measurement itself
@@ -106,13 +109,13 @@ func Execute(ctx context.Context, job Job) (*Outcome, error) {
 	if len(job.Entries) == 0 {
 		return nil, failure.Inputf("the dataset has no entries")
 	}
-	base, stop, err := resolve(job.Endpoint)
+	bases, stop, err := resolveReplicas(job.Endpoint)
 	if err != nil {
 		return nil, err
 	}
 	defer stop()
 	clock := transport.NewClock()
-	client, err := newSender(job, base, clock)
+	client, err := newReplicaSender(job, bases, clock)
 	if err != nil {
 		return nil, failure.New(failure.Input, err) // an endpoint URL or setting the client cannot use
 	}
@@ -122,10 +125,11 @@ func Execute(ctx context.Context, job Job) (*Outcome, error) {
 	if reqs == nil {
 		reqs = Requests(job.Endpoint, job.Entries)
 	}
-	tel := startTelemetry(ctx, job.Telemetry, base, clock) // warm-up included: counters must bracket the window
+	tel := startTelemetry(ctx, job.Telemetry, bases, clock) // warm-up included: counters must bracket the window
 	runCtx, abort := context.WithCancel(ctx)
 	defer abort()
 	red := newReduction(&job, reqs, abort)
+	red.replicas.URLs = replicaURLs(job.Endpoint.ReplicaURLs())
 	job.Point.OnRecord = red.take
 	meter := startClientMeter()
 	var res *Result
@@ -137,7 +141,8 @@ func Execute(ctx context.Context, job Job) (*Outcome, error) {
 	red.wait()
 	out := &Outcome{Target: client.Target(), Interrupted: res.Interrupted,
 		Counting: red.counting(), Summary: red.whole.Summary(), Components: red.parts.Summaries(),
-		Goodput: job.Goodput, RecordsErr: red.writeErr, Series: red.series, Steady: red.steadyOut}
+		Replicas: red.replicas.Summaries(),
+		Goodput:  job.Goodput, RecordsErr: red.writeErr, Series: red.series, Steady: red.steadyOut}
 	out.Summary.Client = meter.verdict(&job, &out.Summary)
 	out.Shard = shardRun(job.Point, res.Started)
 	out.Telemetry = tel.finish(ctx, telemetryWindow(&out.Summary, job.CostPerHour, job.Currency))
@@ -158,6 +163,7 @@ type reduction struct {
 
 	whole     *metrics.Accumulator
 	parts     ComponentAccumulators
+	replicas  ReplicaAccumulators
 	series    *metrics.Series
 	fallbacks int
 	writeErr  error
@@ -178,7 +184,7 @@ func newReduction(job *Job, reqs []Request, abort context.CancelFunc) *reduction
 		ch: make(chan metrics.Record, 4096), done: make(chan struct{}),
 		counter: newTokenCounter(reqs, job.Count, job.Tokenizer), out: job.Records,
 		whole: metrics.NewAccumulator(metrics.Options{Goodput: job.Goodput}),
-		parts: ComponentAccumulators{Goodput: job.Goodput},
+		parts: ComponentAccumulators{Goodput: job.Goodput}, replicas: ReplicaAccumulators{Goodput: job.Goodput},
 		abort: abort,
 	}
 	if job.Budget != nil {
@@ -228,6 +234,7 @@ func (r *reduction) loop() {
 func (r *reduction) commit(rec *metrics.Record) {
 	r.whole.Add(rec)
 	r.parts.Add(rec)
+	r.replicas.Add(rec)
 	if r.series != nil && !rec.Warmup {
 		r.series.Add(rec)
 	}
@@ -333,7 +340,7 @@ func clientConfig(job Job, base string) transport.Config {
 	return transport.Config{
 		URL: base, Path: e.Path, API: e.API, Stream: e.Stream, Model: e.Model, Backend: e.Backend, Headers: e.Headers, SessionHeader: e.SessionHeader,
 		Timeout: e.Timeout, IdleTimeout: e.IdleTimeout, MaxConns: conns, Insecure: e.Insecure,
-		MaxResponseSize: e.MaxResponseSize, MaxSSELineSize: e.MaxSSELineSize,
+		MaxResponseSize: e.MaxResponseSize, MaxSSELineSize: e.MaxSSELineSize, SourceAddrs: e.SourceAddrs,
 	}
 }
 

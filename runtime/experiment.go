@@ -489,6 +489,9 @@ func (e *Experiment) measure(g metrics.Gate, out *Outcome) (float64, error) {
 // component it names (an empty summary when that component sent nothing
 // here, so the gate fails as unmeasured rather than passing).
 func (o *Outcome) gateSummary(g metrics.Gate) *metrics.Summary {
+	if g.Replica != nil {
+		return o.replicaSummary(*g.Replica)
+	}
 	if g.Component == "" {
 		return &o.Summary
 	}

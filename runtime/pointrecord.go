@@ -89,12 +89,16 @@ type PlanRecord struct {
 
 // EndpointRecord is an Endpoint without headers.
 type EndpointRecord struct {
-	URL            string   `json:"url"`
-	Path           string   `json:"path,omitempty"`
-	API            string   `json:"api"`
-	Stream         bool     `json:"stream"`
-	Model          string   `json:"model"`
-	Models         []string `json:"models,omitempty"`
+	URL    string   `json:"url"`
+	Path   string   `json:"path,omitempty"`
+	API    string   `json:"api"`
+	Stream bool     `json:"stream"`
+	Model  string   `json:"model"`
+	Models []string `json:"models,omitempty"`
+	// URLs and URLSelection are an endpoint's replicas, credentials
+	// removed, when it has two or more.
+	URLs           []string `json:"urls,omitempty"`
+	URLSelection   string   `json:"url_selection,omitempty"`
 	ModelSelection string   `json:"model_selection,omitempty"`
 	Tokenizer      string   `json:"tokenizer,omitempty"`
 	TokenCount     string   `json:"token_count,omitempty"`
@@ -143,7 +147,7 @@ func RecordOf(scenario string, e *Experiment, key PointKey, index int) PointReco
 		Name: e.Name, Traffic: loadRecord(e.Load),
 		Endpoint: EndpointRecord{URL: RedactURL(ep.URL), Path: RedactURL(ep.Path), API: string(ep.API), Stream: ep.Stream,
 			Model: ep.Model, Models: ep.Models, ModelSelection: ep.ModelSelection,
-			Tokenizer: ep.Tokenizer, TokenCount: ep.TokenCount},
+			Tokenizer: ep.Tokenizer, TokenCount: ep.TokenCount, URLs: redactURLs(ep.URLs), URLSelection: ep.URLSelection},
 		Requests: e.Requests, DurationMS: e.Duration.Milliseconds(), Sessions: e.Sessions, Warmup: e.Warmup, Steady: e.Steady,
 		Repeats: max(e.Repeats, 1), Seed: e.Seed, PointSeeds: e.PointSeeds, Cost: e.CostPerHour, Currency: e.Currency, Baseline: e.Baseline, Tags: e.Tags,
 		Sweep: sweepRecord(e.Sweep),
@@ -214,7 +218,8 @@ func (p PlanRecord) Experiment() (*Experiment, error) {
 	e := &Experiment{
 		Name: p.Name, Dataset: storedDataset(p.Dataset), Load: p.Traffic.load(),
 		Endpoint: Endpoint{URL: ep.URL, Path: ep.Path, API: transport.API(ep.API), Stream: ep.Stream, Model: ep.Model,
-			Models: ep.Models, ModelSelection: ep.ModelSelection, Tokenizer: ep.Tokenizer, TokenCount: ep.TokenCount},
+			Models: ep.Models, ModelSelection: ep.ModelSelection, Tokenizer: ep.Tokenizer, TokenCount: ep.TokenCount,
+			URLs: ep.URLs, URLSelection: ep.URLSelection},
 		Requests: p.Requests, Duration: time.Duration(p.DurationMS) * time.Millisecond, Sessions: p.Sessions, Warmup: p.Warmup, Steady: p.Steady,
 		Repeats: p.Repeats, Seed: p.Seed, PointSeeds: p.PointSeeds, CostPerHour: p.Cost, Currency: p.Currency, Baseline: p.Baseline, Tags: p.Tags,
 	}
@@ -259,4 +264,16 @@ func (r *SweepRecord) sweep() (*Sweep, error) {
 		s.Search = &Search{Gate: g, Over: t.Over, Lo: t.Lo, Hi: t.Hi, Precision: t.Precision}
 	}
 	return s, nil
+}
+
+// redactURLs removes credentials from every URL; nil stays nil.
+func redactURLs(urls []string) []string {
+	if urls == nil {
+		return nil
+	}
+	out := make([]string, len(urls))
+	for i, u := range urls {
+		out[i] = RedactURL(u)
+	}
+	return out
 }

@@ -73,16 +73,19 @@ type telemetryRun struct {
 }
 
 // startTelemetry probes the plan's URLs and starts scraping those that
-// answer; nil when there is nothing to scrape. base is the endpoint's
-// resolved URL (the simulator's real address for sim://).
-func startTelemetry(ctx context.Context, plan TelemetryPlan, base string, clock *transport.Clock) *telemetryRun {
+// answer; nil when there is nothing to scrape. bases are the endpoint's
+// resolved replica URLs (a simulator's real address for sim://): each
+// replica's own /metrics is discovered.
+func startTelemetry(ctx context.Context, plan TelemetryPlan, bases []string, clock *transport.Clock) *telemetryRun {
 	t := &telemetryRun{latest: map[string]int64{}, interval: plan.Interval}
 	if t.interval <= 0 {
 		t.interval = telemetry.DefaultInterval
 	}
 	urls := slices.Clone(plan.URLs)
-	if own := metricsURLOf(base); plan.Discover && own != "" && !slices.Contains(urls, own) && t.answers(ctx, own, clock) {
-		urls = append(urls, own)
+	for _, base := range bases {
+		if own := metricsURLOf(base); plan.Discover && own != "" && !slices.Contains(urls, own) && t.answers(ctx, own, clock) {
+			urls = append(urls, own)
+		}
 	}
 	if len(urls) == 0 {
 		return nil

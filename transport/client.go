@@ -8,10 +8,12 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -62,6 +64,11 @@ type Config struct {
 	// DefaultMaxSSELineSize.
 	MaxResponseSize int64
 	MaxSSELineSize  int64
+	// SourceAddrs, when set, are the local addresses outgoing connections
+	// are bound to, one after another (see ParseSourceAddresses): each
+	// (source, destination) pair has its own ~28k ephemeral ports, so
+	// several take one process past that.
+	SourceAddrs []netip.Addr
 }
 
 // Client sends requests and records what came back. It is safe for
@@ -77,6 +84,9 @@ type Client struct {
 	// Send can tell a reused keep-alive connection from one opened for the
 	// attempt, and an idle timeout from the error fasthttp made of it.
 	dialed sync.Map
+	// sources counts connections dialed from SourceAddrs, for the round
+	// robin over them.
+	sources atomic.Uint64
 }
 
 // NewClient validates cfg and prepares a client stamping with clock.
@@ -134,7 +144,7 @@ func (c *Client) dial(addr string, timeout time.Duration) (net.Conn, error) {
 	if idle := c.cfg.IdleTimeout; idle > 0 && (timeout <= 0 || idle < timeout) {
 		timeout = idle
 	}
-	conn, err := fasthttp.DialDualStackTimeout(addr, timeout)
+	conn, err := c.connect(addr, timeout)
 	if err != nil {
 		return nil, err
 	}
@@ -144,6 +154,20 @@ func (c *Client) dial(addr string, timeout time.Duration) (net.Conn, error) {
 		c.watch.add(w)
 	}
 	return w, nil
+}
+
+// connect dials addr, from the next of SourceAddrs when there are any.
+func (c *Client) connect(addr string, timeout time.Duration) (net.Conn, error) {
+	if len(c.cfg.SourceAddrs) == 0 {
+		return fasthttp.DialDualStackTimeout(addr, timeout)
+	}
+	src := c.cfg.SourceAddrs[(c.sources.Add(1)-1)%uint64(len(c.cfg.SourceAddrs))]
+	network := "tcp4"
+	if !src.Is4() {
+		network = "tcp6"
+	}
+	d := net.Dialer{Timeout: timeout, LocalAddr: &net.TCPAddr{IP: src.AsSlice()}, Control: bindLater}
+	return d.Dial(network, addr)
 }
 
 // forget stops watching a closed connection. It stays in dialed, because

@@ -46,7 +46,7 @@ func sweepPoints(base *profileFlags, spec sweepSpec) ([]analyzePoint, error) {
 // resume without changing what is measured. Header values are secrets and
 // are replaced by the header names.
 var configExcluded = map[string]bool{
-	"URL": true, "ArtifactDir": true, "ProfileExportFile": true,
+	"URL": true, "SourceAddress": true, "ArtifactDir": true, "ProfileExportFile": true,
 	"GeneratePlots": true, "Verbose": true, "Insecure": true, "Telemetry": true, "Strict": true,
 }
 

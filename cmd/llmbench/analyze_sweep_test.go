@@ -76,9 +76,9 @@ func TestParseSweepRejects(t *testing.T) {
 // server or folder) but not what is measured, and never holds a header
 // value.
 func TestPointConfigIdentity(t *testing.T) {
-	base := profileFlags{Model: []string{"m"}, URL: "a:1", Header: []string{"Authorization: Bearer secret"}, ArtifactDir: "x", NumDatasetEntries: 100}
+	base := profileFlags{Model: []string{"m"}, URL: []string{"a:1"}, Header: []string{"Authorization: Bearer secret"}, ArtifactDir: "x", NumDatasetEntries: 100}
 	moved := base
-	moved.URL, moved.ArtifactDir, moved.Verbose = "b:2", "y", true
+	moved.URL, moved.ArtifactDir, moved.Verbose = []string{"b:2"}, "y", true
 	other := base
 	other.OutputTokensMean = 7
 	key := func(f profileFlags, label string) string {

@@ -21,11 +21,13 @@ import (
 // analyze, which takes every profile flag (as GenAI-Perf's analyze does)
 // and derives each sweep point from a copy with the swept flag changed.
 type profileFlags struct {
-	Model        []string `short:"m" required:"" sep:"none" help:"Model name(s) to benchmark; with several (-m a b), each prompt names one of them."`
-	URL          string   `short:"u" default:"localhost:8000" help:"Server as host:port (GenAI-Perf style), a full http(s) URL, or sim:// for the built-in simulator (sim://?max_batch=8&itl=5ms). Under --service-kind triton: host:port or grpc(s)://host:port of Triton's gRPC port, localhost:8001 by default."`
-	EndpointType string   `default:"chat" help:"Endpoint type: GenAI-Perf's chat, completions, embeddings, generate (Triton's HTTP generate extension, v2/models/{model}/generate[_stream]), huggingface_generate (TGI, /generate[_stream]) or kserve (Triton's KServe v2 gRPC API, as --service-kind triton), or llmbench's responses (OpenAI Responses, /v1/responses), messages (Anthropic Messages, /v1/messages) or tgi (as huggingface_generate)."`
-	Endpoint     string   `help:"Custom URL path, overriding the endpoint type's default."`
-	Streaming    bool     `help:"Ask for streamed (SSE) responses."`
+	Model         []string `short:"m" required:"" sep:"none" help:"Model name(s) to benchmark; with several (-m a b), each prompt names one of them."`
+	URL           []string `short:"u" default:"localhost:8000" sep:"none" help:"Server as host:port (GenAI-Perf style), a full http(s) URL, or sim:// for the built-in simulator (sim://?max_batch=8&itl=5ms). Under --service-kind triton: host:port or grpc(s)://host:port of Triton's gRPC port, localhost:8001 by default. Repeat -u for replicas of one model: requests are spread over them by --url-selection."`
+	URLSelection  string   `default:"round_robin" enum:"round_robin,least_in_flight" help:"How requests are spread over several -u replicas: round_robin (in request order) or least_in_flight (to the replica with the fewest requests in flight)."`
+	SourceAddress []string `sep:"none" help:"Local address or range (127.0.0.2-127.0.0.9) outgoing connections are bound to in turn, repeatable: each source address has its own ~28k ephemeral ports to a server."`
+	EndpointType  string   `default:"chat" help:"Endpoint type: GenAI-Perf's chat, completions, embeddings, generate (Triton's HTTP generate extension, v2/models/{model}/generate[_stream]), huggingface_generate (TGI, /generate[_stream]) or kserve (Triton's KServe v2 gRPC API, as --service-kind triton), or llmbench's responses (OpenAI Responses, /v1/responses), messages (Anthropic Messages, /v1/messages) or tgi (as huggingface_generate)."`
+	Endpoint      string   `help:"Custom URL path, overriding the endpoint type's default."`
+	Streaming     bool     `help:"Ask for streamed (SSE) responses."`
 
 	ModelSelectionStrategy string `default:"round_robin" enum:"round_robin,random" help:"How prompts get their model when -m names several: round_robin (prompt i gets model i mod n) or random (uniform, seeded by --random-seed)."`
 	ServiceKind            string `default:"openai" help:"GenAI-Perf's service kind: openai (OpenAI-compatible HTTP) or triton (Triton's KServe v2 gRPC API, ModelStreamInfer with --streaming); tensorrtllm_engine and dynamic_grpc are refused."`
@@ -227,13 +229,23 @@ func (c *profileFlags) validateValues() error {
 			return invalid("--request-rate %g: %d requests would take %.3g s, more than a day; raise the rate or lower --request-count", c.RequestRate, p.Stop.Requests+p.Warmup, secs)
 		}
 	}
-	if c.triton() && !strings.HasPrefix(c.URL, "sim://") {
-		if _, err := transport.ParseTritonURL(c.URL); err != nil {
+	for _, u := range c.URL {
+		if err := c.checkURL(u); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkURL refuses one -u the endpoint type cannot send to.
+func (c *profileFlags) checkURL(u string) error {
+	if c.triton() && !strings.HasPrefix(u, "sim://") {
+		if _, err := transport.ParseTritonURL(u); err != nil {
 			return invalid("--url: %w", err)
 		}
 		return nil
 	}
-	return checkURL(c.URL)
+	return checkURL(u)
 }
 
 // sizeLimits parses --max-response-size and --max-sse-line-size.
@@ -314,8 +326,8 @@ func (c *profileFlags) tritonDefaults() {
 	if c.Backend == "" {
 		c.Backend = transport.TensorRTLLM
 	}
-	if c.URL == "localhost:8000" {
-		c.URL = "localhost:" + transport.TritonPort
+	if len(c.URL) == 1 && c.URL[0] == "localhost:8000" {
+		c.URL[0] = "localhost:" + transport.TritonPort
 	}
 }
 
@@ -389,17 +401,25 @@ func (c *profileFlags) endpoint() (runtime.Endpoint, error) {
 			return runtime.Endpoint{}, invalid("--extra-inputs: %w", err)
 		}
 	}
-	if c.URL != "sim://" && strings.HasPrefix(c.URL, "sim://") {
-		if _, err := runtime.SimConfig(c.URL); err != nil {
-			return runtime.Endpoint{}, invalid("--url: %w", err)
+	for _, u := range c.URL {
+		if u != "sim://" && strings.HasPrefix(u, "sim://") {
+			if _, err := runtime.SimConfig(u); err != nil {
+				return runtime.Endpoint{}, invalid("--url: %w", err)
+			}
 		}
 	}
 	maxResponse, maxLine, err := c.sizeLimits()
 	if err != nil {
 		return runtime.Endpoint{}, err
 	}
+	sources, err := sourceAddresses(c.SourceAddress, api)
+	if err != nil {
+		return runtime.Endpoint{}, err
+	}
+	urls, selection := replicaFlags(c.URL, c.URLSelection)
 	return runtime.Endpoint{
-		URL: c.URL, Path: c.Endpoint, API: api, Stream: c.Streaming && api != transport.Embeddings,
+		URLs: urls, URLSelection: selection, SourceAddrs: sources,
+		URL: c.URL[0], Path: c.Endpoint, API: api, Stream: c.Streaming && api != transport.Embeddings,
 		Model: c.Model[0], Models: c.models(), ModelSelection: c.ModelSelectionStrategy, ModelSeed: uint64(c.RandomSeed),
 		Headers: headers, Extra: extra,
 		Timeout: c.RequestTimeout, IdleTimeout: c.StreamIdleTimeout, Insecure: c.Insecure,
@@ -547,7 +567,7 @@ func (c *profileFlags) describe(e runtime.Endpoint) genaiperf.Run {
 	r.ModelSelection, r.Backend, r.ServiceKind = c.ModelSelectionStrategy, c.Backend, c.ServiceKind
 	r.TokenizerRevision, r.TokenizerTrustRemoteCode = c.TokenizerRevision, c.TokenizerTrustRemoteCode
 	// Descriptions reach artifacts, so credentials in the URL or path do not.
-	r.EndpointType, r.Streaming, r.URL = c.EndpointType, e.Stream, runtime.RedactURL(c.URL)
+	r.EndpointType, r.Streaming, r.URL = c.EndpointType, e.Stream, runtime.RedactURL(c.URL[0])
 	r.Endpoint = runtime.RedactURL(strings.TrimLeft(c.Endpoint, " /"))
 	r.Stimulus = genaiperf.Stimulus{Concurrency: c.Concurrency, RequestRate: c.RequestRate, FixedSchedule: c.FixedSchedule}
 	c.describeSessions(&r)

@@ -24,6 +24,7 @@ type runCmd struct {
 	baselineFlags
 	telemetryFlags
 	shardFlags
+	sourceFlags
 	DryRun  bool `help:"Load and print the plan without sending traffic (same as llmbench check)."`
 	Resume  bool `help:"Skip the runs of points finished in OUT/checkpoint.json by an earlier, interrupted run of the same scenario."`
 	NoPlots bool `help:"Do not render PNG plots (per point in <point>/plots/, per sweep in OUT/)."`
@@ -71,6 +72,9 @@ func (c *runCmd) Run(e *env) error {
 	}
 	for i := range scen.Experiments {
 		c.telemetryFlags.apply(&scen.Experiments[i])
+	}
+	if err := c.sourceFlags.apply(scen.Experiments); err != nil {
+		return err
 	}
 	shard, meet, stopBarrier, err := c.shardFlags.plan()
 	if err != nil {

@@ -2,6 +2,7 @@ package artifacts
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/rs/zerolog/log"
 
@@ -86,7 +87,7 @@ func (o *GenAIPerfObserver) RunStarting(key runtime.PointKey, job *runtime.Job) 
 	if o.Header {
 		fmt.Fprintf(o.Stdout, "\n== %s ==\n", pt.Label)
 	}
-	log.Info().Str("target", runtime.RedactURL(o.Exp.Endpoint.URL)).Str("point", pt.Label).Msg("profiling")
+	log.Info().Str("target", targets(o.Exp.Endpoint)).Str("point", pt.Label).Msg("profiling")
 	rec := genaiPerfRecord(o.Exp, job, &pt.Run, key, o.done)
 	id := records.Meta{Experiment: o.Experiment, Point: pt.Label}
 	sink, err := openPointSink(pt.Run.Dir(), &pt.Run, id, rec, job, o.Sink)
@@ -164,4 +165,14 @@ func unreachable(out *runtime.Outcome) error {
 		return failure.Runf("no request could connect to %s: %s", out.Target, s.Errors[0].Message)
 	}
 	return nil
+}
+
+// targets names every replica of the endpoint, credentials removed.
+func targets(e runtime.Endpoint) string {
+	urls := e.ReplicaURLs()
+	out := make([]string, len(urls))
+	for i, u := range urls {
+		out[i] = runtime.RedactURL(u)
+	}
+	return strings.Join(out, ", ")
 }

@@ -49,6 +49,7 @@ func writePoint(stdout io.Writer, dir string, r *genaiperf.Run, out *runtime.Out
 		return err
 	}
 	writeComponents(stdout, out.Components)
+	writeReplicas(stdout, out.Replicas)
 	writeSessions(stdout, out.Summary.Sessions)
 	writeTelemetryLines(stdout, out)
 	writeClientLine(stdout, out.Summary.Client)
@@ -143,6 +144,23 @@ func writeComponents(w io.Writer, parts []runtime.ComponentSummary) {
 		fmt.Fprintf(w, "               %-14s %8d %7d %10s %10s %10s %10s %8s\n", c.Name, s.Completed, s.Failed,
 			msText(s.TimeToFirstToken, 50), msText(s.TimeToFirstToken, 99),
 			msText(s.InterTokenLatency, 50), msText(s.InterTokenLatency, 99), avgText(s.OutputSequenceLength))
+	}
+}
+
+// writeReplicas prints headline metrics per replica when the endpoint
+// spread its requests over several, so one slow replica shows instead of
+// hiding in the blend.
+func writeReplicas(w io.Writer, reps []runtime.ReplicaSummary) {
+	if len(reps) < 2 {
+		return
+	}
+	fmt.Fprintf(w, "Per replica:   %-3s %-28s %8s %7s %10s %10s %10s %10s %12s\n",
+		"#", "url", "requests", "errors", "TTFT p50", "TTFT p99", "ITL p50", "ITL p99", "output tok/s")
+	for _, r := range reps {
+		s := &r.Summary
+		fmt.Fprintf(w, "               %-3d %-28s %8d %7d %10s %10s %10s %10s %12.1f\n", r.Index, r.URL, s.Completed, s.Failed,
+			msText(s.TimeToFirstToken, 50), msText(s.TimeToFirstToken, 99),
+			msText(s.InterTokenLatency, 50), msText(s.InterTokenLatency, 99), s.OutputTokenThroughput)
 	}
 }
 

@@ -50,6 +50,10 @@ func rerender(stdout, stderr io.Writer, file, view string) (*storedPoint, error)
 	// (the order of a floating-point sum shows in the last digit).
 	acc, data := metrics.NewAccumulator(metrics.Options{Goodput: slos}), plots.NewPointData()
 	parts := runtime.ComponentAccumulators{Goodput: slos}
+	reps := runtime.ReplicaAccumulators{Goodput: slos}
+	if saved != nil {
+		reps.URLs = saved.Plan.Endpoint.URLs
+	}
 	var sent map[int64]bool // the completed requests, to repair the export by
 	if meta.Recovered {
 		sent = map[int64]bool{}
@@ -57,6 +61,7 @@ func rerender(stdout, stderr io.Writer, file, view string) (*storedPoint, error)
 	if err := pf.Each(func(r *metrics.Record) error {
 		acc.Add(r)
 		parts.Add(r)
+		reps.Add(r)
 		data.Add(r)
 		if sent != nil && r.Err == nil {
 			sent[r.Sent] = true
@@ -65,7 +70,7 @@ func rerender(stdout, stderr io.Writer, file, view string) (*storedPoint, error)
 	}); err != nil {
 		return nil, failure.Inputf("%s: %w", file, err)
 	}
-	out := &runtime.Outcome{Counting: counting, Summary: acc.Summary(), Components: parts.Summaries(), Goodput: slos,
+	out := &runtime.Outcome{Counting: counting, Summary: acc.Summary(), Components: parts.Summaries(), Replicas: reps.Summaries(), Goodput: slos,
 		Interrupted: saved != nil && saved.Partial || meta.Recovered} // a killed run's point is partial
 	if saved != nil {
 		out.Summary.Client = saved.Client // judged from the client's CPU while it ran
@@ -99,6 +104,7 @@ func rerender(stdout, stderr io.Writer, file, view string) (*storedPoint, error)
 		return nil, err
 	}
 	writeComponents(stdout, out.Components)
+	writeReplicas(stdout, out.Replicas)
 	writeSessions(stdout, out.Summary.Sessions)
 	writeShards(stdout, out.Shards)
 	writeTelemetryLines(stdout, out)

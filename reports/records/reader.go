@@ -164,6 +164,7 @@ func fromRow(x *row) metrics.Record {
 		ReasoningChunks: int(x.ReasoningChunks),
 		Retries:         int(deref(x.Retries)),
 		Warmup:          x.Warmup,
+		Replica:         int(deref(x.Replica)),
 		InputTokens:     int(x.ISLTokens),
 		OutputTokens:    int(x.OSLTokens),
 	}

@@ -98,4 +98,8 @@ type row struct {
 	// here, left out of every metric. False in older files, which is true
 	// of them: they had no such rule.
 	Warmup bool `parquet:"warmup"`
+	// Replica (since version 5) is the index, in the endpoint's URL list,
+	// of the replica that served the request (0 with one URL); NULL in
+	// older files, whose endpoints had one.
+	Replica *int32 `parquet:"replica,optional"`
 }

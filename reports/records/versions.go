@@ -28,8 +28,9 @@ var upgrades = []func(*Meta){
 	// 3 → 4 added the columns session_id, turn and last_turn (NULL in
 	// older files, which held no conversations); no metadata.
 	func(*Meta) {},
-	// 4 → 5 added the columns cached_tokens (NULL in older files) and
-	// warmup (false in older files, which had no warm-up rule); no
+	// 4 → 5 added the columns cached_tokens (NULL in older files),
+	// warmup (false in older files, which had no warm-up rule) and
+	// replica (NULL in older files, whose endpoints had one URL); no
 	// metadata.
 	func(*Meta) {},
 }

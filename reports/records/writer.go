@@ -234,6 +234,7 @@ func (w *Writer) toRow(r *metrics.Record) row {
 		ReasoningChunks:  clamp32(int64(r.ReasoningChunks)),
 		Retries:          ptr(clamp32(int64(r.Retries))),
 		Warmup:           r.Warmup,
+		Replica:          ptr(clamp32(int64(r.Replica))),
 	}
 	if r.Done != 0 {
 		out.DoneTime = ptr(r.Done)

@@ -32,6 +32,9 @@ type pointJSON struct {
 	Sessions *sessionsJSON `json:"sessions,omitempty"`
 	// Shards is a merged point's shards, their shares and start skew.
 	Shards *shardsJSON `json:"shards,omitempty"`
+	// Replicas is each replica's share of a point whose endpoint spread
+	// its requests over several URLs, in URL order; absent for one URL.
+	Replicas []replicaJSON `json:"replicas,omitempty"`
 	// Views is the point under every tool's definitions (GenAI-Perf's,
 	// vLLM's, GuideLLM's, LLMPerf's, AIPerf's), null when it measured
 	// nothing.
@@ -144,6 +147,7 @@ func pointOf(i int, p *runtime.PointResult) pointJSON {
 		pj.Metrics = metricsOf(s)
 		pj.Sessions = sessionsOf(s.Sessions)
 		pj.Shards = shardsOf(p.Outcome.Shards)
+		pj.Replicas = replicasOf(p.Outcome.Replicas)
 		pj.Views = views.Block(s)
 		pj.PrefixCache = prefixCacheOf(p)
 	}
@@ -158,6 +162,25 @@ func pointOf(i int, p *runtime.PointResult) pointJSON {
 	}
 	pj.Repeats = repeatsOf(p)
 	return pj
+}
+
+// replicaJSON is one replica's requests and headline metrics, reduced
+// from its own records with the point's definitions.
+type replicaJSON struct {
+	Index    int          `json:"index"`
+	URL      string       `json:"url"`
+	Requests requestsJSON `json:"requests"`
+	Metrics  *metricsJSON `json:"metrics"`
+}
+
+func replicasOf(reps []runtime.ReplicaSummary) []replicaJSON {
+	var out []replicaJSON
+	for _, r := range reps {
+		s := &r.Summary
+		out = append(out, replicaJSON{Index: r.Index, URL: r.URL, Metrics: metricsOf(s),
+			Requests: requestsJSON{Completed: s.Completed, Failed: s.Failed, ErrorRate: 100 * s.ErrorRate, Retried: s.Retried}})
+	}
+	return out
 }
 
 func metricsOf(s *metrics.Summary) *metricsJSON {

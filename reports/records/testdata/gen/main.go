@@ -136,7 +136,8 @@ func fixtureRecords() []metrics.Record {
 		if i%9 == 0 { // since version 4: the shape-0 requests are one conversation's three turns
 			r.Session, r.Turn, r.LastTurn = "fixture-session", i/9+1, i == 18
 		}
-		r.Warmup = i < 2 // since version 5: an auto point's warm-up rows
+		r.Warmup = i < 2  // since version 5: an auto point's warm-up rows
+		r.Replica = i % 3 // since version 5: an endpoint of three replicas
 	}
 	return recs
 }
