@@ -11,7 +11,6 @@ import (
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime/dataset"
-	"github.com/llmbench/llmbench/transport"
 )
 
 // ErrNotSupported marks a declared feature whose execution has not been
@@ -413,11 +412,8 @@ func (e *Experiment) job(spec PointSpec) (Job, error) {
 	if err != nil {
 		return Job{}, failure.New(failure.Input, err)
 	}
-	if mode == ByUsage && (e.Endpoint.API == transport.KServe || e.Endpoint.API == transport.Triton || e.Endpoint.API == transport.Rankings) && (e.Endpoint.TokenCount == "" || e.Endpoint.TokenCount == "auto") {
-		// Triton's responses (HTTP generate, gRPC) and rankings report no
-		// usage: auto without a tokenizer counts chunks, as usage would
-		// fall back to on every request.
-		mode = ByChunks
+	if mode == ByUsage && !e.Endpoint.API.ReportsUsage() && (e.Endpoint.TokenCount == "" || e.Endpoint.TokenCount == "auto") {
+		mode = ByChunks // auto without a tokenizer: what usage would fall back to on every request
 	}
 	ep := e.Endpoint
 	ep.ModelSeed = e.Seed // random model choice follows the experiment's seed

@@ -115,6 +115,11 @@ type Exchange struct {
 // request latency for them).
 func (a API) Scores() bool { return a == Embeddings || a == Rankings }
 
+// ReportsUsage reports whether the API's responses carry token counts:
+// Triton's (HTTP generate and gRPC) and reranking responses do not, so
+// counting by usage would fall back to chunks on every request.
+func (a API) ReportsUsage() bool { return a != KServe && a != Triton && a != Rankings }
+
 // Conversational reports whether the API takes a conversation history:
 // chat, Responses and Messages carry role-tagged messages; completions,
 // embeddings, TGI, KServe and Triton take one flat prompt.

@@ -202,7 +202,8 @@ func anyPartial(fs []shardFile) bool {
 // k-way merge of files each already in completion order, so memory stays
 // bounded), with the first shard's run description and the merged plan.
 // Request ids stay unique: an open loop's ids already number its whole
-// schedule; a closed loop's shard-local id j of shard i becomes j·N + i.
+// schedule; a closed loop's, and a conversation's (turns are numbered
+// per shard), shard-local id j of shard i becomes j·N + i.
 // The plan records each shard's share of the requests and its start.
 func writeUnion(path string, first *PointFile, shards []shardFile, plan *runtime.PointRecord) error {
 	f, err := os.Create(path)
@@ -220,7 +221,7 @@ func writeUnion(path string, first *PointFile, shards []shardFile, plan *runtime
 	closed := plan.Plan.Traffic.Concurrency > 0
 	err = mergeInOrder(shards, func(i int, r *metrics.Record) error {
 		counts[shards[i].run.Index]++
-		if closed {
+		if closed || r.Turn > 0 {
 			r.ID = r.ID*int64(shards[i].run.Count) + int64(shards[i].run.Index)
 		}
 		return w.Write(*r)
