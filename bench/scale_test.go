@@ -16,6 +16,7 @@ import (
 	"time"
 
 	goruntime "runtime"
+	"runtime/pprof"
 
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/dataset"
@@ -36,6 +37,11 @@ const scaleSideEnv = "LLMBENCH_SCALE_SIDE"
 // comma-separated), binds the client's connections to them in turn, as
 // --source-address does.
 const scaleSourcesEnv = "LLMBENCH_SCALE_SOURCES"
+
+// scaleProfileEnv, set to a path prefix, writes a CPU profile of each
+// side's steady window to PREFIX-client.prof and PREFIX-raw.prof: the
+// whole run's profile is dominated by 19,000 connects.
+const scaleProfileEnv = "LLMBENCH_SCALE_PROFILE"
 
 // The scale load: every stream gets a token every scaleITL (1 token/s),
 // scaleTokens of them, so each stream is open for about a minute. The
@@ -90,6 +96,8 @@ func BenchmarkScaleStreams(b *testing.B) {
 		b.ReportMetric(client.steadyPerToken(), "client-cpu-ns/token")
 		b.ReportMetric(raw.steadyPerToken(), "raw-cpu-ns/token")
 		b.ReportMetric(client.steadyPerToken()/raw.steadyPerToken(), "client/raw-cpu")
+		b.ReportMetric(client.readsPerToken(), "client-reads/token")
+		b.ReportMetric(raw.readsPerToken(), "raw-reads/token")
 		b.ReportMetric(client.wholePerToken(), "client-run-cpu-ns/token")
 		b.ReportMetric(raw.wholePerToken(), "raw-run-cpu-ns/token")
 		b.ReportMetric(client.perStream(), "client-KiB-RSS/stream")
@@ -107,18 +115,22 @@ type scaleRun struct {
 	cpu, steadyCPU       time.Duration // whole run; the steady window
 	tokens, steadyTokens int
 	rss                  int64 // resident bytes added, sampled at the window's start
+	steadyReads          int64 // read system calls in the steady window
 	open                 int   // streams open over the whole window
 	failed               int
 	firstErr             string
 }
 
 func (s scaleRun) String() string {
-	return fmt.Sprintf("%d open streams, %.1f KiB RSS each; steady state %d tokens in %s CPU (%.0f ns/token); whole run %d tokens in %s CPU; %d failed %s",
-		s.open, s.perStream(), s.steadyTokens, s.steadyCPU, s.steadyPerToken(), s.tokens, s.cpu, s.failed, s.firstErr)
+	return fmt.Sprintf("%d open streams, %.1f KiB RSS each; steady state %d tokens in %s CPU (%.0f ns/token, %.2f reads/token); whole run %d tokens in %s CPU; %d failed %s",
+		s.open, s.perStream(), s.steadyTokens, s.steadyCPU, s.steadyPerToken(), s.readsPerToken(), s.tokens, s.cpu, s.failed, s.firstErr)
 }
 
 func (s scaleRun) steadyPerToken() float64 {
 	return float64(s.steadyCPU.Nanoseconds()) / float64(max(s.steadyTokens, 1))
+}
+func (s scaleRun) readsPerToken() float64 {
+	return float64(s.steadyReads) / float64(max(s.steadyTokens, 1))
 }
 func (s scaleRun) wholePerToken() float64 {
 	return float64(s.cpu.Nanoseconds()) / float64(max(s.tokens, 1))
@@ -136,11 +148,31 @@ func rssBytes() int64 {
 	return pages * int64(os.Getpagesize())
 }
 
-// window samples CPU, RSS and a token count at scaleFrom and scaleTo after
-// it is made; tokens may be nil (counted afterwards instead).
+// readSyscalls is how many read system calls this process has made
+// (syscr in /proc/self/io): a token that costs more than one read (and one
+// EAGAIN) shows here.
+func readSyscalls() int64 {
+	b, err := os.ReadFile("/proc/self/io")
+	if err != nil {
+		return 0
+	}
+	for line := range strings.Lines(string(b)) {
+		if v, ok := strings.CutPrefix(line, "syscr: "); ok {
+			n, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			return n
+		}
+	}
+	return 0
+}
+
+// window samples CPU, read calls, RSS and a token count at scaleFrom and
+// scaleTo after it is made; tokens may be nil (counted afterwards
+// instead). With LLMBENCH_SCALE_PROFILE set it profiles the CPU between
+// the two.
 type window struct {
 	from, to    time.Time
 	cpu0, cpu1  time.Duration
+	rd0, rd1    int64
 	tok0, tok1  int64
 	rss         int64
 	done        chan struct{}
@@ -148,24 +180,47 @@ type window struct {
 	sampledFrom atomic.Bool
 }
 
-func openWindow(tokens *atomic.Int64) *window {
+func openWindow(b *testing.B, side string, tokens *atomic.Int64) *window {
 	w := &window{done: make(chan struct{}), tokens: tokens}
 	start := time.Now()
 	go func() {
 		defer close(w.done)
 		time.Sleep(time.Until(start.Add(scaleFrom)))
-		w.from, w.cpu0, w.rss = time.Now(), cpuTime(), rssBytes()
+		stop := profileWindow(b, side)
+		w.from, w.cpu0, w.rd0, w.rss = time.Now(), cpuTime(), readSyscalls(), rssBytes()
 		if tokens != nil {
 			w.tok0 = tokens.Load()
 		}
 		w.sampledFrom.Store(true)
 		time.Sleep(time.Until(start.Add(scaleTo)))
-		w.to, w.cpu1 = time.Now(), cpuTime()
+		w.to, w.cpu1, w.rd1 = time.Now(), cpuTime(), readSyscalls()
 		if tokens != nil {
 			w.tok1 = tokens.Load()
 		}
+		stop()
 	}()
 	return w
+}
+
+// profileWindow starts a CPU profile of side when LLMBENCH_SCALE_PROFILE
+// asks for one, and returns what stops it.
+func profileWindow(b *testing.B, side string) (stop func()) {
+	prefix := os.Getenv(scaleProfileEnv)
+	if prefix == "" {
+		return func() {}
+	}
+	f, err := os.Create(prefix + "-" + side + ".prof")
+	if err == nil {
+		err = pprof.StartCPUProfile(f)
+	}
+	if err != nil {
+		b.Errorf("%s: %v", scaleProfileEnv, err)
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		_ = f.Close()
+	}
 }
 
 // scaleClient runs the streams through the engine and the HTTP client.
@@ -187,11 +242,11 @@ func scaleClient(b *testing.B, url string, streams int, reqs []runtime.Request) 
 	defer c.Close()
 	goruntime.GC()
 	rss0, cpu0 := rssBytes(), cpuTime()
-	w := openWindow(nil)
+	w := openWindow(b, "client", nil)
 	res := runtime.Run(context.Background(), runtime.Point{Load: runtime.Load{Concurrency: streams}, Stop: runtime.Stop{Requests: streams}}, c, clock, reqs)
 	run := scaleRun{cpu: cpuTime() - cpu0}
 	<-w.done
-	run.rss, run.steadyCPU = w.rss-rss0, w.cpu1-w.cpu0
+	run.rss, run.steadyCPU, run.steadyReads = w.rss-rss0, w.cpu1-w.cpu0, w.rd1-w.rd0
 	from, to := w.from.UnixNano(), w.to.UnixNano() // the clock is wall time plus a monotonic offset
 	for _, rec := range res.Records {
 		if rec.Err != nil {
@@ -228,7 +283,7 @@ func scaleRaw(b *testing.B, url string, streams int, body []byte) scaleRun {
 	var firstErr atomic.Value
 	goruntime.GC()
 	rss0, cpu0 := rssBytes(), cpuTime()
-	w := openWindow(&events)
+	w := openWindow(b, "raw", &events)
 	var wg sync.WaitGroup
 	for range streams {
 		wg.Go(func() {
@@ -245,7 +300,7 @@ func scaleRaw(b *testing.B, url string, streams int, body []byte) scaleRun {
 	wg.Wait()
 	run := scaleRun{cpu: cpuTime() - cpu0, open: int(open.Load()), failed: int(failed.Load())}
 	<-w.done
-	run.rss, run.steadyCPU = w.rss-rss0, w.cpu1-w.cpu0
+	run.rss, run.steadyCPU, run.steadyReads = w.rss-rss0, w.cpu1-w.cpu0, w.rd1-w.rd0
 	// Each stream carries scaleTokens content events (what the client
 	// counts) and a few more (role, finish, usage, [DONE]); mid-stream
 	// every event is a token.
@@ -269,7 +324,7 @@ func rawStream(addr string, req []byte, events *atomic.Int64) error {
 		return err
 	}
 	buf := make([]byte, 4<<10)
-	var tail []byte // the last bytes read, to tell a finished stream
+	tail := make([]byte, 0, 128) // the last 64 bytes read, to tell a finished stream
 	last := byte(0)
 	for {
 		k, err := conn.Read(buf)
@@ -280,8 +335,8 @@ func rawStream(addr string, req []byte, events *atomic.Int64) error {
 			}
 			events.Add(int64(n))
 			last = buf[k-1]
-			tail = append(tail, buf[max(0, k-64):k]...)
-			tail = tail[max(0, len(tail)-64):]
+			tail = append(tail, buf[max(0, k-64):k]...) // never past its capacity: no allocation per read
+			tail = tail[:copy(tail, tail[max(0, len(tail)-64):])]
 		}
 		if errors.Is(err, io.EOF) { // Connection: close ends the stream
 			if !bytes.Contains(tail, []byte("[DONE]")) {

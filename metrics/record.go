@@ -4,6 +4,8 @@
 // every formula can be checked against hand-computed cases in isolation.
 package metrics
 
+import "slices"
+
 // Record is everything observed about one request. Transport creates and
 // fills it while the request is in flight; runtime completes it with token
 // counts; metrics only reads it. All timestamps are nanoseconds since the
@@ -152,3 +154,33 @@ type Failure struct {
 
 // Completed reports whether the request finished without a failure.
 func (r *Record) Completed() bool { return r.Err == nil }
+
+// maxExpectedChunks bounds ExpectChunks: a max_tokens far above what the
+// server will answer must not reserve memory for it.
+const maxExpectedChunks = 4096
+
+// ExpectChunks sizes Chunks and ChunkEnds for an answer of about n
+// chunks, so a stream appends into them without growing them token by
+// token (each growth is an allocation, and a copy, while thousands of
+// streams are open). FitChunks gives back what the answer did not use.
+func (r *Record) ExpectChunks(n int) {
+	n = min(n, maxExpectedChunks)
+	if n <= cap(r.Chunks) {
+		return
+	}
+	r.Chunks = append(make([]int64, 0, n), r.Chunks...)
+	r.ChunkEnds = append(make([]int32, 0, n), r.ChunkEnds...)
+}
+
+// FitChunks trims the spare capacity of Chunks and ChunkEnds when it is
+// more than a quarter of what they hold: records are kept for the whole
+// run, and an answer that stopped well short of max_tokens would keep the
+// reservation.
+func (r *Record) FitChunks() {
+	if spare := cap(r.Chunks) - len(r.Chunks); spare > len(r.Chunks)/4+4 {
+		r.Chunks = slices.Clone(r.Chunks)
+	}
+	if spare := cap(r.ChunkEnds) - len(r.ChunkEnds); spare > len(r.ChunkEnds)/4+4 {
+		r.ChunkEnds = slices.Clone(r.ChunkEnds)
+	}
+}

@@ -318,6 +318,9 @@ func (c *converser) converse(k, due int64, join int, pace *int64) (int64, bool) 
 		}
 		body, text := c.conv.turnRequest(k, t, history)
 		rec.InputText = text
+		if c.conv.spec.Stream {
+			rec.ExpectChunks(s.Turns[t].MaxTokens)
+		}
 		c.s.Send(c.sendCtx, body, &rec)
 		c.release()
 		c.record(&rec)

@@ -29,6 +29,10 @@ type Request struct {
 	Component string
 	// At is the entry's send offset when its dataset is replayed.
 	At time.Duration
+	// ExpectedChunks is how many chunks the answer should stream: its
+	// max_tokens when the endpoint streams, else 0. It sizes the record's
+	// chunk lists before the stream arrives.
+	ExpectedChunks int
 }
 
 // Result is what a point produced.
@@ -256,6 +260,7 @@ func (r *run) send(i, scheduled int64) {
 		Component: req.Component,
 		Scheduled: scheduled,
 	}
+	rec.ExpectChunks(req.ExpectedChunks)
 	r.s.Send(r.sendCtx, req.Body, &rec)
 	r.record(&rec)
 }

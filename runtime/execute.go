@@ -361,6 +361,9 @@ func Requests(e Endpoint, entries []dataset.Entry) []Request {
 			Component: en.Component,
 			At:        en.At,
 		}
+		if e.Stream {
+			reqs[i].ExpectedChunks = en.MaxTokens
+		}
 	}
 	return reqs
 }

@@ -46,6 +46,18 @@ func (st *streamState) reset() {
 	st.endedAt, st.done, st.events = 0, false, 0
 }
 
+// bytesPerChunk is the text a streamed chunk carries on average, as far
+// as sizing the output buffer goes: a token is 3 to 5 bytes of English.
+const bytesPerChunk = 8
+
+// reserve sizes the output buffer for an answer of chunks chunks, so it is
+// not grown token by token while the stream arrives.
+func (st *streamState) reserve(chunks int) {
+	if n := chunks * bytesPerChunk; n > cap(st.out) {
+		st.out = make([]byte, 0, n)
+	}
+}
+
 // bigBuffer is the capacity past which a buffer is not kept for the next
 // request: typical answers are a few KB, so only a runaway one is dropped.
 const bigBuffer = 1 << 20
@@ -71,7 +83,11 @@ var done = []byte("[DONE]")
 func (st *streamState) readStream(body io.Reader, rec *metrics.Record, g *guard) {
 	st.parser.Reset(body)
 	st.reset()
-	defer func() { rec.Output = st.output(rec) }()
+	st.reserve(cap(rec.Chunks))
+	defer func() {
+		rec.Output = st.output(rec)
+		rec.FitChunks()
+	}()
 	for {
 		ev, err := st.parser.Next()
 		if err != nil {
