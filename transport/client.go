@@ -117,6 +117,7 @@ func NewClient(cfg Config, clock *Clock) (*Client, error) {
 		DisablePathNormalizing: true,
 		RetryIfErr:             noRetry,                                       // Send retries a stale connection itself, on a fresh one
 		TLSConfig:              &tls.Config{InsecureSkipVerify: cfg.Insecure}, //nolint:gosec // opt-in
+		Transport:              &bodyTrip{timeout: cfg.Timeout, limit: cfg.MaxResponseSize, clock: clock},
 	}}
 	c.hc.DialTimeout = c.dial
 	c.states.New = func() any { return newStreamState(clock, c.cfg.MaxSSELineSize, cfg.API) }
@@ -294,7 +295,7 @@ func (c *Client) read(ctx context.Context, resp *fasthttp.Response, rec *metrics
 	guard := c.guard(ctx, resp)
 	defer guard.finish(resp)
 	st.encoding = string(resp.Header.ContentEncoding())
-	body := &limitedBody{r: resp.BodyStream(), left: c.cfg.MaxResponseSize, limit: c.cfg.MaxResponseSize}
+	body := resp.BodyStream() // a *connBody (see bodyTrip), limited to MaxResponseSize
 
 	switch status := resp.StatusCode(); {
 	case status < 200 || status > 299:

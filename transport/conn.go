@@ -32,8 +32,12 @@ const interrupted = -1
 type watchedConn struct {
 	net.Conn
 	dialed int64 // clock ns
-	clock  *Clock
-	watch  *watchdog // nil: no idle timeout
+	// lastRead is when the last Read that returned data did (clock ns):
+	// the arrival stamp of what it brought. Only the reading goroutine
+	// touches it.
+	lastRead int64
+	clock    *Clock
+	watch    *watchdog // nil: no idle timeout
 	// waiting is when the pending Read began (clock ns), 0 when none is
 	// pending, interrupted once the watchdog ended it.
 	waiting atomic.Int64
@@ -49,10 +53,17 @@ type watchedConn struct {
 
 func (w *watchedConn) Read(b []byte) (int, error) {
 	if w.watch == nil {
-		return w.Conn.Read(b)
+		n, err := w.Conn.Read(b)
+		if n > 0 {
+			w.lastRead = w.clock.Now()
+		}
+		return n, err
 	}
 	w.waiting.Store(w.clock.Now())
 	n, err := w.Conn.Read(b)
+	if n > 0 {
+		w.lastRead = w.clock.Now()
+	}
 	if w.waiting.Swap(0) == interrupted {
 		return w.afterInterrupt(n, err)
 	}

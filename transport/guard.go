@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net"
 	"os"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -25,7 +24,7 @@ var errCanceled = errors.New("run interrupted")
 // tell an idle timeout from the error fasthttp made of it.
 type guard struct {
 	mu       sync.Mutex
-	stream   fasthttp.ReadCloserWithError
+	body     *connBody
 	finished bool
 	reason   error
 	stopCtx  func() bool
@@ -35,7 +34,7 @@ type guard struct {
 
 func (c *Client) guard(ctx context.Context, resp *fasthttp.Response) *guard {
 	g := &guard{conn: c.connOf(resp), idle: c.cfg.IdleTimeout}
-	g.stream, _ = resp.BodyStream().(fasthttp.ReadCloserWithError)
+	g.body, _ = resp.BodyStream().(*connBody)
 	g.stopCtx = context.AfterFunc(ctx, func() { g.interrupt(errCanceled) })
 	return g
 }
@@ -44,11 +43,11 @@ func (c *Client) guard(ctx context.Context, resp *fasthttp.Response) *guard {
 func (g *guard) interrupt(reason error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.finished || g.reason != nil || g.stream == nil {
+	if g.finished || g.reason != nil || g.body == nil {
 		return
 	}
 	g.reason = reason
-	_ = g.stream.CloseWithError(reason)
+	g.body.interrupt()
 }
 
 // finish retires the guard and closes the body stream; the connection goes
@@ -94,7 +93,7 @@ func classOf(err error) metrics.ErrorClass {
 		return metrics.ErrCanceled
 	case isOversize(err):
 		return metrics.ErrOversize
-	case brokenFraming(err):
+	case errors.As(err, new(*framingError)):
 		return metrics.ErrMalformed
 	case errors.Is(err, errIdle), errors.Is(err, fasthttp.ErrTimeout), errors.Is(err, os.ErrDeadlineExceeded),
 		errors.As(err, &netErr) && netErr.Timeout():
@@ -105,28 +104,4 @@ func classOf(err error) metrics.ErrorClass {
 	}
 	// io.ErrUnexpectedEOF, ECONNRESET, EPIPE, a connection closed early.
 	return metrics.ErrReset
-}
-
-// framingFaults are the texts of fasthttp's chunked-body errors that mean
-// the bytes broke the chunked framing (a chunk-size line ended by a bare
-// LF, a chunk not followed by CRLF, a size that is not hex) rather than
-// that the connection ended: fasthttp's ErrBrokenChunk wraps both kinds
-// without an Unwrap, and its hex errors are unexported, so the text is all
-// there is to tell them apart.
-var framingFaults = []string{"invalid character", "unexpected char", "cannot find crlf", "hex number"}
-
-// brokenFraming reports a response body whose HTTP chunked framing is
-// invalid: a server fault of the malformed kind, not a reset.
-func brokenFraming(err error) bool {
-	var broken fasthttp.ErrBrokenChunk
-	msg := err.Error()
-	if !errors.As(err, &broken) && !strings.Contains(msg, "hex number") {
-		return false
-	}
-	for _, f := range framingFaults {
-		if strings.Contains(msg, f) {
-			return true
-		}
-	}
-	return false
 }

@@ -3,7 +3,6 @@ package transport
 import (
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -42,31 +41,6 @@ func errLineSize(limit int64) error {
 func isOversize(err error) bool {
 	var se *sizeError
 	return errors.As(err, &se)
-}
-
-// limitedBody reads at most limit bytes of a response body and fails the
-// read that would go past it, so an endless body costs at most limit.
-type limitedBody struct {
-	r     io.Reader
-	left  int64
-	limit int64
-}
-
-func (l *limitedBody) Read(b []byte) (int, error) {
-	if l.left <= 0 {
-		// One byte more tells a body of exactly limit bytes from a longer one.
-		var one [1]byte
-		if n, err := l.r.Read(one[:]); n == 0 {
-			return 0, err
-		}
-		return 0, errResponseSize(l.limit)
-	}
-	if int64(len(b)) > l.left {
-		b = b[:l.left]
-	}
-	n, err := l.r.Read(b)
-	l.left -= int64(n)
-	return n, err
 }
 
 // sizeUnits are the suffixes ParseSize accepts, longest first so "MiB" is

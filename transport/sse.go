@@ -1,7 +1,6 @@
 package transport
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"io"
@@ -27,41 +26,62 @@ type Event struct {
 // buffers have grown. It accepts LF, CRLF and lone-CR line ends, comments,
 // `id:` and `retry:` fields (ignored), multi-line data, and a stream that
 // ends without a final blank line.
+//
+// It parses views of the body's bytes in place: a client response body
+// (connBody) hands out its connection buffer, any other reader is read
+// into a buffer of the parser's own. Only a line split across two views is
+// copied, and an event's data when its blank line is in a later view.
 type SSEParser struct {
-	src  *stampedReader
-	br   *bufio.Reader
-	long []byte // accumulates a line longer than the bufio buffer
-	rest []byte // what follows a lone CR within the current physical line
-	// data is the pending event's data: a view of long when the event is
-	// one long data line (the bulk of a huge event is then not copied
-	// again), else buf.
+	src byteSource
+	rd  readerSource // the source of a plain io.Reader
+
+	cur []byte // the unparsed rest of the current view
+	at  int64  // when the read that brought the current view returned
+	err error  // the source's error, returned once cur is used up
+
+	line   []byte // a line split across views, gathered here
+	skipLF bool   // the last view ended in CR: a leading LF ends the same line
+	eof    bool   // the source ended and the last line was handed out
+
+	// data is the pending event's data: a view of cur or line when the
+	// event has one data line (the common case: not copied at all), else
+	// buf.
 	data []byte
 	buf  []byte
-	view bool // data is a view of long
+	view bool // data is a view, to be copied before cur or line changes
 	typ  []byte
 	has  bool // a field of the pending event has been seen
-	eof  bool
-	// inLong is set while the current physical line is in long.
-	inLong bool
-	// maxLine bounds a physical line in bytes (0: no bound).
+	// maxLine bounds a line in bytes (0: no bound).
 	maxLine int64
 
 	dataLines int // data lines in the pending event
 }
 
+// byteSource hands out a body's bytes: each call the next view (valid
+// until the following call) and the arrival of the read that brought it.
+type byteSource interface {
+	next() ([]byte, int64, error)
+}
+
 // NewSSEParser parses r, stamping arrivals with clock.
 func NewSSEParser(r io.Reader, clock *Clock) *SSEParser {
-	src := &stampedReader{r: r, clock: clock}
-	return &SSEParser{src: src, br: bufio.NewReaderSize(src, 4<<10)}
+	p := &SSEParser{rd: readerSource{clock: clock}}
+	p.Reset(r)
+	return p
 }
 
 // Reset reuses the parser (and its buffers) for another stream.
 func (p *SSEParser) Reset(r io.Reader) {
-	p.src.r, p.src.at = r, 0
-	p.br.Reset(p.src)
-	p.long, p.rest, p.buf, p.typ = p.long[:0], nil, p.buf[:0], p.typ[:0]
-	p.data, p.view, p.inLong = p.buf, false, false
-	p.has, p.eof, p.dataLines = false, false, 0
+	if s, ok := r.(byteSource); ok {
+		p.src = s
+	} else {
+		p.rd.r = r
+		p.src = &p.rd
+	}
+	p.cur, p.at, p.err = nil, 0, nil
+	p.line, p.buf, p.typ = p.line[:0], p.buf[:0], p.typ[:0]
+	p.data, p.view, p.skipLF, p.eof = p.buf, false, false, false
+	p.has, p.dataLines = false, 0
 }
 
 // SetMaxLineSize bounds one line of the stream: a longer line (an event
@@ -72,8 +92,8 @@ func (p *SSEParser) SetMaxLineSize(n int64) { p.maxLine = n }
 
 // shrink drops line and data buffers grown past bigBuffer by a huge event.
 func (p *SSEParser) shrink() {
-	if cap(p.long) > bigBuffer {
-		p.long = nil
+	if cap(p.line) > bigBuffer {
+		p.line = nil
 	}
 	if cap(p.buf) > bigBuffer {
 		p.buf = nil
@@ -104,7 +124,7 @@ func (p *SSEParser) Next() (Event, error) {
 }
 
 func (p *SSEParser) dispatch() Event {
-	ev := Event{Type: p.typ, Data: p.data, At: p.src.at}
+	ev := Event{Type: p.typ, Data: p.data, At: p.at}
 	p.data, p.view, p.typ, p.has, p.dataLines = p.buf[:0], false, p.typ[:0], false, 0
 	return ev
 }
@@ -133,15 +153,11 @@ func (p *SSEParser) field(line []byte) {
 }
 
 // addData appends one data line to the pending event. The first line of an
-// event, when it is a long line, is kept as a view instead of a copy.
+// event is kept as a view instead of a copy.
 func (p *SSEParser) addData(value []byte) {
-	switch {
-	case p.dataLines == 0 && p.inLong:
+	if p.dataLines == 0 {
 		p.data, p.view = value, true
-	case p.dataLines == 0:
-		p.buf = append(p.buf[:0], value...)
-		p.data = p.buf
-	default:
+	} else {
 		p.own()
 		p.buf = append(append(p.buf, '\n'), value...)
 		p.data = p.buf
@@ -150,7 +166,7 @@ func (p *SSEParser) addData(value []byte) {
 	p.has = true
 }
 
-// own copies a data view into buf, before long is reused or appended to.
+// own copies a data view into buf, before what it views is reused.
 func (p *SSEParser) own() {
 	if p.view {
 		p.buf = append(p.buf[:0], p.data...)
@@ -158,60 +174,106 @@ func (p *SSEParser) own() {
 	}
 }
 
-// nextLine returns the next logical line without its terminator.
+// nextLine returns the next line without its terminator (LF, CRLF or a
+// lone CR): a view of the current view when it lies within one, else
+// gathered in p.line.
 func (p *SSEParser) nextLine() ([]byte, error) {
-	if p.rest != nil {
-		return p.splitCR(p.rest), nil
-	}
-	if p.eof {
-		return nil, io.EOF
-	}
-	raw, err := p.physicalLine()
-	if err != nil {
-		if !errors.Is(err, io.EOF) || len(raw) == 0 {
+	gathered := false
+	for {
+		if p.skipLF && len(p.cur) > 0 {
+			if p.cur[0] == '\n' {
+				p.cur = p.cur[1:]
+			}
+			p.skipLF = false
+		}
+		if i := lineEnd(p.cur); i >= 0 {
+			line := p.cur[:i]
+			p.consumeEnd(i)
+			if gathered {
+				line = append(p.line, line...)
+				p.line = line
+			}
+			return line, p.checkLine(line)
+		}
+		if len(p.cur) > 0 {
+			p.own() // the data may view line, about to be written
+			if !gathered {
+				p.line, gathered = p.line[:0], true
+			}
+			p.line = append(grow(p.line, len(p.cur)), p.cur...)
+			p.cur = nil
+			if err := p.checkLine(p.line); err != nil {
+				return nil, err
+			}
+		}
+		if err := p.more(); err != nil {
+			if errors.Is(err, io.EOF) && gathered && !p.eof {
+				p.eof = true // a last line without a terminator still counts
+				return p.line, nil
+			}
 			return nil, err
 		}
-		p.eof = true // a last line without a terminator still counts
 	}
-	raw = bytes.TrimSuffix(raw, []byte("\n"))
-	raw = bytes.TrimSuffix(raw, []byte("\r"))
-	return p.splitCR(raw), nil
 }
 
-// splitCR returns the part of line before a lone CR and keeps the rest for
-// the next call.
-func (p *SSEParser) splitCR(line []byte) []byte {
-	i := bytes.IndexByte(line, '\r')
-	if i < 0 {
-		p.rest = nil
-		return line
+// lineEnd is the index of the first LF or CR in b, -1 when there is none.
+func lineEnd(b []byte) int {
+	i := bytes.IndexByte(b, '\n')
+	head := b
+	if i >= 0 {
+		head = b[:i]
 	}
-	p.rest = line[i+1:]
-	return line[:i]
+	if j := bytes.IndexByte(head, '\r'); j >= 0 {
+		return j
+	}
+	return i
 }
 
-// physicalLine reads up to and including the next '\n', up to maxLine
-// bytes.
-func (p *SSEParser) physicalLine() ([]byte, error) {
-	line, err := p.br.ReadSlice('\n')
-	p.inLong = false
-	if !errors.Is(err, bufio.ErrBufferFull) {
-		return line, err
+// consumeEnd steps past the line terminator at cur[i]: a CRLF pair is
+// one terminator, even when the LF comes in the next view.
+func (p *SSEParser) consumeEnd(i int) {
+	if p.cur[i] == '\r' {
+		if i+1 == len(p.cur) {
+			p.skipLF = true
+		} else if p.cur[i+1] == '\n' {
+			i++
+		}
+	}
+	p.cur = p.cur[i+1:]
+}
+
+func (p *SSEParser) checkLine(line []byte) error {
+	if p.maxLine > 0 && int64(len(line)) > p.maxLine {
+		return errLineSize(p.maxLine)
+	}
+	return nil
+}
+
+// more takes the next view from the source, after copying the pending
+// event's data if it viewed the one it replaces.
+func (p *SSEParser) more() error {
+	if p.err != nil {
+		return p.err
 	}
 	p.own()
-	p.long, p.inLong = append(p.long[:0], line...), true
-	for errors.Is(err, bufio.ErrBufferFull) {
-		if p.maxLine > 0 && int64(len(p.long)) > p.maxLine {
-			return nil, errLineSize(p.maxLine)
+	for range maxEmptyReads {
+		v, at, err := p.src.next()
+		if len(v) > 0 {
+			p.cur, p.at, p.err = v, at, err
+			return nil
 		}
-		line, err = p.br.ReadSlice('\n')
-		p.long = append(grow(p.long, len(line)), line...)
+		if err != nil {
+			p.err = err
+			return err
+		}
 	}
-	if p.maxLine > 0 && int64(len(bytes.TrimSuffix(p.long, []byte("\n")))) > p.maxLine {
-		return nil, errLineSize(p.maxLine)
-	}
-	return p.long, err
+	p.err = io.ErrNoProgress
+	return p.err
 }
+
+// maxEmptyReads bounds the reads in a row that return nothing and no
+// error, as bufio does.
+const maxEmptyReads = 100
 
 // grow makes room for n more bytes by doubling: a huge line arrives a
 // buffer at a time, and append's gentler growth for large slices would
@@ -225,17 +287,18 @@ func grow(b []byte, n int) []byte {
 	return g
 }
 
-// stampedReader remembers when its last successful Read returned.
-type stampedReader struct {
+// readerSource reads a plain io.Reader into a buffer of its own, stamping
+// each read's return.
+type readerSource struct {
 	r     io.Reader
+	buf   []byte
 	clock *Clock
-	at    int64
 }
 
-func (s *stampedReader) Read(b []byte) (int, error) {
-	n, err := s.r.Read(b)
-	if n > 0 {
-		s.at = s.clock.Now()
+func (s *readerSource) next() ([]byte, int64, error) {
+	if s.buf == nil {
+		s.buf = make([]byte, 4<<10)
 	}
-	return n, err
+	n, err := s.r.Read(s.buf)
+	return s.buf[:n], s.clock.Now(), err
 }
