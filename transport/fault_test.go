@@ -166,6 +166,12 @@ func chunkFaults() []faultCase {
 		{item: "5 reset", name: "RST mid-stream", stream: true, script: then(send(sse(content("a"))), resetConn), class: metrics.ErrReset},
 		{item: "5 ok", name: "well-formed chunked stream", stream: true,
 			script: send(chunked("text/event-stream", fmt.Sprintf("%x\r\n%s\r\n0\r\n\r\n", len(ev), ev))), check: output("a", 1)},
+		// Chunk boundaries fall anywhere in an event (here mid-line and
+		// between a CR and its LF); extensions, upper-case hex and a
+		// trailer are legal framing.
+		{item: "5 ok", name: "events split across chunks, extensions, trailer", stream: true,
+			script: send(chunked("text/event-stream", splitChunks(strings.ReplaceAll(ev, "\n", "\r\n"), 7)+"0\r\nX-Trailer: 1\r\n\r\n")), check: output("a", 1)},
+		{item: "5 framing", name: "chunk size overflows", script: send(chunked("application/json", "10000000000000000\r\n"+chatJSON)), class: metrics.ErrMalformed},
 	}
 }
 
@@ -307,4 +313,16 @@ func TestResetsFromManyPortsAreOneError(t *testing.T) {
 		t.Fatalf("error list %+v, want one reset group of 400 with a real message", errs)
 	}
 	t.Logf("%d distinct messages, one group: %q", len(messages), errs[0].Message)
+}
+
+// splitChunks frames body as chunks of n bytes, their sizes in upper-case
+// hex with an extension.
+func splitChunks(body string, n int) string {
+	var b strings.Builder
+	for len(body) > 0 {
+		k := min(n, len(body))
+		fmt.Fprintf(&b, "%X;ext=1\r\n%s\r\n", k, body[:k])
+		body = body[k:]
+	}
+	return b.String()
 }
