@@ -322,6 +322,7 @@ func (c *converser) converse(k, due int64, join int, pace *int64) (int64, bool) 
 			rec.ExpectChunks(s.Turns[t].MaxTokens)
 		}
 		c.s.Send(c.sendCtx, body, &rec)
+		rec.FitChunks()
 		c.release()
 		c.record(&rec)
 		if rec.Err != nil {

@@ -262,6 +262,7 @@ func (r *run) send(i, scheduled int64) {
 	}
 	rec.ExpectChunks(req.ExpectedChunks)
 	r.s.Send(r.sendCtx, req.Body, &rec)
+	rec.FitChunks() // whatever the outcome: a failed request reserved as much
 	r.record(&rec)
 }
 

@@ -120,11 +120,11 @@ func (b *connBody) cut(err error) error {
 	return io.ErrUnexpectedEOF
 }
 
-// framingError is a byChunks body whose framing is broken: a server fault
+// framingError is a chunked body whose framing is broken: a server fault
 // of the malformed kind, not a connection that ended.
 type framingError struct{ what string }
 
-func (e *framingError) Error() string { return "malformed byChunks body: " + e.what }
+func (e *framingError) Error() string { return "malformed chunked body: " + e.what }
 
 // maxChunkLine bounds a chunk-size line and a trailer line: a server
 // sending kilobytes of chunk extensions is broken, not slow.
@@ -160,7 +160,7 @@ func (b *connBody) chunkHeader() error {
 	return nil
 }
 
-// line reads one CRLF-terminated line of the byChunks framing, without
+// line reads one CRLF-terminated line of the chunked framing, without
 // its CRLF.
 func (b *connBody) line() ([]byte, error) {
 	line, err := b.br.ReadSlice('\n')
@@ -219,7 +219,7 @@ func quoteShort(b []byte) string {
 	return "\"" + string(b) + "\""
 }
 
-// maxTrailerLines bounds the trailer of a byChunks body.
+// maxTrailerLines bounds the trailer of a chunked body.
 const maxTrailerLines = 100
 
 // trailer reads the trailer fields after the last chunk (ignored) up to

@@ -14,8 +14,7 @@ import (
 )
 
 // A stream over TLS is read in place like a plain one: its chunks stamped
-// as they arrive (from the connection under the TLS one), the connection
-// kept for the next request.
+// as they arrive, the connection kept for the next request.
 func TestTLSStreamIsStampedAndReused(t *testing.T) {
 	const tokens, gap = 5, 20 * time.Millisecond
 	var conns atomic.Int64

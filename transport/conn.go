@@ -52,19 +52,14 @@ type watchedConn struct {
 }
 
 func (w *watchedConn) Read(b []byte) (int, error) {
-	if w.watch == nil {
-		n, err := w.Conn.Read(b)
-		if n > 0 {
-			w.lastRead = w.clock.Now()
-		}
-		return n, err
+	if w.watch != nil {
+		w.waiting.Store(w.clock.Now())
 	}
-	w.waiting.Store(w.clock.Now())
 	n, err := w.Conn.Read(b)
 	if n > 0 {
 		w.lastRead = w.clock.Now()
 	}
-	if w.waiting.Swap(0) == interrupted {
+	if w.watch != nil && w.waiting.Swap(0) == interrupted {
 		return w.afterInterrupt(n, err)
 	}
 	return n, err

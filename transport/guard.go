@@ -33,8 +33,10 @@ type guard struct {
 }
 
 func (c *Client) guard(ctx context.Context, resp *fasthttp.Response) *guard {
-	g := &guard{conn: c.connOf(resp), idle: c.cfg.IdleTimeout}
-	g.body, _ = resp.BodyStream().(*connBody)
+	g := &guard{idle: c.cfg.IdleTimeout}
+	if g.body, _ = resp.BodyStream().(*connBody); g.body != nil {
+		g.conn = g.body.watched
+	}
 	g.stopCtx = context.AfterFunc(ctx, func() { g.interrupt(errCanceled) })
 	return g
 }

@@ -73,7 +73,7 @@ func NewSSEParser(r io.Reader, clock *Clock) *SSEParser {
 // Reset reuses the parser (and its buffers) for another stream.
 func (p *SSEParser) Reset(r io.Reader) {
 	if s, ok := r.(byteSource); ok {
-		p.src = s
+		p.src, p.rd.r = s, nil
 	} else {
 		p.rd.r = r
 		p.src = &p.rd

@@ -84,10 +84,7 @@ func (st *streamState) readStream(body io.Reader, rec *metrics.Record, g *guard)
 	st.parser.Reset(body)
 	st.reset()
 	st.reserve(cap(rec.Chunks))
-	defer func() {
-		rec.Output = st.output(rec)
-		rec.FitChunks()
-	}()
+	defer func() { rec.Output = st.output(rec) }()
 	for {
 		ev, err := st.parser.Next()
 		if err != nil {

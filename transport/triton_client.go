@@ -143,7 +143,6 @@ func (c *TritonClient) Send(ctx context.Context, body []byte, rec *metrics.Recor
 		c.unary(call, req, rec, st)
 	}
 	rec.Output = validText(st.out, rec.ChunkEnds)
-	rec.FitChunks()
 }
 
 // release returns st to the pool without a buffer a huge answer grew.
