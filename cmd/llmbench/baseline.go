@@ -32,6 +32,35 @@ func (f *baselineFlags) attach(e *env, scen *runtime.Scenario) (*resultset.Basel
 	return b, nil
 }
 
+// attachUnlessShard attaches the baselines of an unsharded run. A shard
+// judges no gate (merge judges them over the union), so it loads none:
+// its saved plans name the baseline, --baseline or experiment(baseline=),
+// for merge to compare with.
+func (f *baselineFlags) attachUnlessShard(e *env, scen *runtime.Scenario, s runtime.Shard) (*resultset.Baselines, error) {
+	if !s.Sharded() {
+		return f.attach(e, scen)
+	}
+	for i := range scen.Experiments {
+		if f.Baseline != "" {
+			scen.Experiments[i].Baseline = f.Baseline
+		}
+	}
+	return nil, nil
+}
+
+// loader attaches baselines to experiments one at a time, as merge
+// rebuilds them from their saved plans (each plan's baseline path, or
+// --baseline); warnings prints what --allow-missing-baseline let through.
+func (f *baselineFlags) loader(e *env) (b *resultset.Baselines, warnings func()) {
+	opt := resultset.BaselineOptions{FailOnInconclusive: f.FailOnInconclusive, AllowMissing: f.AllowMissingBaseline}
+	b = resultset.NewBaselines(f.Baseline, opt, resultset.Options{Stderr: e.stderr})
+	return b, func() {
+		for _, w := range b.Warnings {
+			fmt.Fprintf(e.stderr, "llmbench: warning: %s\n", w)
+		}
+	}
+}
+
 // compareWithBaselines compares the run just written in out with its
 // experiments' baselines, as `llmbench compare` would; nil when none has
 // one. The gates have judged already, so a comparison that cannot be

@@ -14,7 +14,8 @@ import (
 // mergeCmd joins the shards of a distributed run (run --shard I/N) into
 // the run one machine would have written: the union of their records per
 // point, every metric and gate recomputed from it, check() judged with
-// --scenario; the exit code is the verdict.
+// --scenario, baseline gates against the baseline the shards' plans name
+// (or --baseline); the exit code is the verdict.
 type mergeCmd struct {
 	Dirs         []string `arg:"" type:"path" help:"The shards' output folders (each one's --out)."`
 	Scenario     string   `type:"path" help:"The scenario the shards ran, to judge its check() over the merged results."`
@@ -22,6 +23,7 @@ type mergeCmd struct {
 	AllowMissing bool     `help:"Merge the shards that are there when some are missing or failed: a warning, and a result marked partial."`
 	outputFlags
 	starlarkFlags
+	baselineFlags
 }
 
 func (c *mergeCmd) Run(e *env) error {
@@ -39,10 +41,12 @@ func (c *mergeCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	results, err := artifacts.RebuildRun(e.stdout, e.stderr, c.Out, views.GenAIPerf)
+	baselines, warnings := c.baselineFlags.loader(e)
+	results, err := artifacts.RebuildRun(e.stdout, e.stderr, c.Out, views.GenAIPerf, baselines.Attach)
 	if err != nil {
 		return err
 	}
+	warnings()
 	rep := &verdict.Report{Scenario: mergedName(scen, c.Dirs), Verdicts: verdict.Collect(results),
 		Partial: partialMerge(merged), Check: verdict.CheckNotDefined}
 	var checkErr error
@@ -50,7 +54,7 @@ func (c *mergeCmd) Run(e *env) error {
 		checkErr = judgeCheck(scen, results, rep, nil)
 	}
 	run := artifacts.RunReport{Dir: c.Out, File: c.Scenario, Config: mergeConfig(c, merged), Results: results,
-		Verdicts: rep, Plots: true, JUnit: c.Junit, Markdown: c.SummaryMd}
+		Verdicts: rep, Plots: true, JUnit: c.Junit, Markdown: c.SummaryMd, Comparison: compareWithBaselines(e, c.Out, baselines)}
 	if err := run.Write(e.stdout, e.stderr); err != nil {
 		return runFailed("writing results: %w", err)
 	}

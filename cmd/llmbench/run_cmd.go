@@ -63,10 +63,6 @@ func (c *runCmd) Run(e *env) error {
 	if err := c.outputFlags.check(); err != nil {
 		return err
 	}
-	baselines, err := c.baselineFlags.attach(e, scen)
-	if err != nil {
-		return err
-	}
 	if err := c.telemetryFlags.check(); err != nil {
 		return err
 	}
@@ -82,6 +78,10 @@ func (c *runCmd) Run(e *env) error {
 	}
 	defer stopBarrier()
 	if err := applyShard(scen, shard, meet); err != nil {
+		return err
+	}
+	baselines, err := c.baselineFlags.attachUnlessShard(e, scen, shard)
+	if err != nil {
 		return err
 	}
 	if c.DryRun {

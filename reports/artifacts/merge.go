@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports/genaiperf"
 	"github.com/llmbench/llmbench/reports/records"
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/failure"
@@ -151,6 +152,7 @@ func (g *shardGroup) merge(stderr io.Writer, opts MergeOptions) (MergedPoint, er
 		return m, err
 	}
 	m.Shards = plan.Shards
+	mergeExports(stderr, dir, first.pf.Run.ProfileExportFile, present)
 	// The dataset and the server's telemetry are the same seen from every
 	// shard: shard 0's (the first present) stand for the run.
 	for _, name := range []string{"inputs.json", records.TelemetryFile} {
@@ -307,6 +309,22 @@ func recordsOf(pf *PointFile, errs *[]error) iter.Seq[metrics.Record] {
 	}
 }
 
+// mergeExports writes the point's profile_export.json from the shards'
+// (genaiperf.MergeProfileExports). One that cannot be merged (a shard's
+// export is missing or was cut short by a kill) is a warning: the point's
+// other files are made from its records and stand without it.
+func mergeExports(stderr io.Writer, dir, name string, shards []shardFile) {
+	paths := make([]string, len(shards))
+	for i, s := range shards {
+		paths[i] = filepath.Join(filepath.Dir(s.path), name)
+	}
+	out := filepath.Join(dir, name)
+	if err := WriteFile(out, func(w io.Writer) error { return genaiperf.MergeProfileExports(w, paths) }); err != nil {
+		os.Remove(out)
+		fmt.Fprintf(stderr, "llmbench: warning: %s not merged: %v\n", out, err)
+	}
+}
+
 func copyIfThere(from, to string) {
 	b, err := os.ReadFile(from)
 	if err == nil {
@@ -325,8 +343,10 @@ func writeShards(w io.Writer, shares []runtime.ShardShare) {
 
 // RebuildRun re-renders every point below dir (a merged run) and returns
 // its experiments rebuilt from their saved plans, judged afresh, for the
-// caller to write the run's files (RunReport) after check().
-func RebuildRun(stdout, stderr io.Writer, dir, view string) ([]runtime.ExperimentResult, error) {
+// caller to write the run's files (RunReport) after check(). attach, when
+// not nil, is given each experiment before its points are judged, to set
+// the baseline its baseline gates compare with.
+func RebuildRun(stdout, stderr io.Writer, dir, view string, attach func(*runtime.Experiment) error) ([]runtime.ExperimentResult, error) {
 	files, err := FindRecords(dir)
 	if err != nil {
 		return nil, failure.Inputf("%w", err)
@@ -335,7 +355,7 @@ func RebuildRun(stdout, stderr io.Writer, dir, view string) ([]runtime.Experimen
 	if err != nil {
 		return nil, err
 	}
-	run := &storedRun{root: dir}
+	run := &storedRun{root: dir, attach: attach}
 	var results []runtime.ExperimentResult
 	for _, g := range groupExperiments(stored) {
 		res, err := g.rebuild(run)

@@ -21,7 +21,9 @@ type pointRun struct {
 // written), the points in run order with their repeats, each judged as
 // the runtime judges a point, and the capacity analysed by the same
 // function, an adaptive sweep's decisions replayed from the points.
-func rebuild(runs []pointRun) (runtime.ExperimentResult, error) {
+// attach, when not nil, is given the rebuilt experiment before its points
+// are judged (merge sets its baseline there).
+func rebuild(runs []pointRun, attach func(*runtime.Experiment) error) (runtime.ExperimentResult, error) {
 	if len(runs) == 0 {
 		return runtime.ExperimentResult{}, fmt.Errorf("no stored runs")
 	}
@@ -38,6 +40,11 @@ func rebuild(runs []pointRun) (runtime.ExperimentResult, error) {
 	exp, err := runs[0].Record.Plan.Experiment()
 	if err != nil {
 		return runtime.ExperimentResult{}, err
+	}
+	if attach != nil {
+		if err := attach(exp); err != nil {
+			return runtime.ExperimentResult{}, err
+		}
 	}
 	res := runtime.ExperimentResult{Experiment: exp}
 	for start := 0; start < len(runs); {

@@ -54,6 +54,7 @@ func rerender(stdout, stderr io.Writer, file, view string) (*storedPoint, error)
 	if saved != nil {
 		reps.URLs = saved.Plan.Endpoint.URLs
 	}
+	series := baselineSeries(saved)
 	var sent map[int64]bool // the completed requests, to repair the export by
 	if meta.Recovered {
 		sent = map[int64]bool{}
@@ -63,6 +64,9 @@ func rerender(stdout, stderr io.Writer, file, view string) (*storedPoint, error)
 		parts.Add(r)
 		reps.Add(r)
 		data.Add(r)
+		if series != nil && !r.Warmup {
+			series.Add(r)
+		}
 		if sent != nil && r.Err == nil {
 			sent[r.Sent] = true
 		}
@@ -70,7 +74,7 @@ func rerender(stdout, stderr io.Writer, file, view string) (*storedPoint, error)
 	}); err != nil {
 		return nil, failure.Inputf("%s: %w", file, err)
 	}
-	out := &runtime.Outcome{Counting: counting, Summary: acc.Summary(), Components: parts.Summaries(), Replicas: reps.Summaries(), Goodput: slos,
+	out := &runtime.Outcome{Counting: counting, Summary: acc.Summary(), Components: parts.Summaries(), Replicas: reps.Summaries(), Goodput: slos, Series: series,
 		Interrupted: saved != nil && saved.Partial || meta.Recovered} // a killed run's point is partial
 	if saved != nil {
 		out.Summary.Client = saved.Client // judged from the client's CPU while it ran
@@ -110,6 +114,29 @@ func rerender(stdout, stderr io.Writer, file, view string) (*storedPoint, error)
 	writeTelemetryLines(stdout, out)
 	writeSteadyLine(stdout, out.Steady)
 	return &storedPoint{file: file, meta: meta, run: run, out: out, record: saved}, nil
+}
+
+// baselineSeries is an empty series of what the point's baseline gates
+// compare on, as the run kept it (Job.Track), so that a rebuild given a
+// baseline (merge) judges them as the run would have; nil when the point
+// has none.
+func baselineSeries(saved *runtime.PointRecord) *metrics.Series {
+	if saved == nil {
+		return nil
+	}
+	exp, err := saved.Plan.Experiment()
+	if err != nil {
+		return nil // the rebuild reports it
+	}
+	track := exp.BaselineTrack()
+	if len(track) == 0 {
+		return nil
+	}
+	s, err := metrics.NewSeries(track...)
+	if err != nil {
+		return nil
+	}
+	return s
 }
 
 // ReadPointTelemetry rebuilds a point's telemetry from its

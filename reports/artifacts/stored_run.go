@@ -73,6 +73,9 @@ type storedRun struct {
 	// partial is set when a point was interrupted or recovered from a
 	// killed run, which wrote no gates.json to say so.
 	partial bool
+	// attach is given each rebuilt experiment before it is judged (see
+	// RebuildOptions); nil leaves it without a baseline.
+	attach func(*runtime.Experiment) error
 }
 
 // verdicts judges the rebuilt points as the run judged them; check()'s
@@ -248,7 +251,7 @@ func (g *storedExperiment) rebuild(r *storedRun) (runtime.ExperimentResult, erro
 		}
 		runs[i] = pointRun{Record: *p.record, Outcome: p.out}
 	}
-	res, err := rebuild(runs)
+	res, err := rebuild(runs, r.attach)
 	if err != nil {
 		return res, failure.Inputf("%s: %w", g.points[0].file, err)
 	}

@@ -18,7 +18,7 @@ func TestRebuildKeepsPointsApart(t *testing.T) {
 		return pointRun{Record: rec, Outcome: &runtime.Outcome{Summary: metrics.Summary{Completed: 1}}}
 	}
 	c1, r5 := runtime.Params{metrics.ParamConcurrency: 1}, runtime.Params{metrics.ParamRate: 5}
-	res, err := rebuild([]pointRun{run(0, 1, r5), run(0, 2, c1), run(0, 1, c1), run(1, 1, runtime.Params{metrics.ParamConcurrency: 2})})
+	res, err := rebuild([]pointRun{run(0, 1, r5), run(0, 2, c1), run(0, 1, c1), run(1, 1, runtime.Params{metrics.ParamConcurrency: 2})}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -170,35 +170,52 @@ type Baselines struct {
 	ByExperiment map[string]*Set
 	// Warnings are what --allow-missing-baseline let through.
 	Warnings []string
+
+	override string
+	opt      BaselineOptions
+	load     Options
+	loaded   map[string]*Set
 }
 
-// AttachBaselines loads each experiment's baseline — override (run
-// --baseline) when given, else its experiment(baseline=) — and sets its
-// Against, recording the path in its Baseline so the saved plan says
-// what it was compared with. A baseline gate with nothing to compare
-// with, and a baseline that cannot be read or does not fit, is an input
-// error naming both, unless AllowMissing makes it a warning and skips
-// the experiment's baseline gates (a branch's first run).
+// NewBaselines attaches baselines to experiments one by one (Attach):
+// override (run --baseline) when given, else each experiment's own
+// baseline path (experiment(baseline=), or the path a stored plan saved).
+func NewBaselines(override string, opt BaselineOptions, load Options) *Baselines {
+	return &Baselines{ByExperiment: map[string]*Set{}, override: override, opt: opt, load: load, loaded: map[string]*Set{}}
+}
+
+// AttachBaselines attaches every experiment of scen (Attach).
 func AttachBaselines(scen *runtime.Scenario, override string, opt BaselineOptions, load Options) (*Baselines, error) {
-	out := &Baselines{ByExperiment: map[string]*Set{}}
-	loaded := map[string]*Set{}
+	b := NewBaselines(override, opt, load)
 	for i := range scen.Experiments {
-		e := &scen.Experiments[i]
-		if override != "" {
-			e.Baseline = override
-		}
-		set, warns, err := attach(e, override != "", opt, func(path string) (*Set, error) { return loadOnce(loaded, path, load) })
-		switch {
-		case err != nil && !opt.AllowMissing:
+		if err := b.Attach(&scen.Experiments[i]); err != nil {
 			return nil, err
-		case err != nil:
-			warns = append(warns, err.Error()+": its baseline gates are skipped")
-		case set != nil:
-			out.ByExperiment[e.Name] = set
 		}
-		out.Warnings = append(out.Warnings, warns...)
 	}
-	return out, nil
+	return b, nil
+}
+
+// Attach loads e's baseline and sets its Against, recording the path in
+// its Baseline so the saved plan says what it was compared with. A
+// baseline gate with nothing to compare with, and a baseline that cannot
+// be read or does not fit, is an input error naming both, unless
+// AllowMissing makes it a warning and skips the experiment's baseline
+// gates (a branch's first run).
+func (b *Baselines) Attach(e *runtime.Experiment) error {
+	if b.override != "" {
+		e.Baseline = b.override
+	}
+	set, warns, err := attach(e, b.override != "", b.opt, func(path string) (*Set, error) { return loadOnce(b.loaded, path, b.load) })
+	switch {
+	case err != nil && !b.opt.AllowMissing:
+		return err
+	case err != nil:
+		warns = append(warns, err.Error()+": its baseline gates are skipped")
+	case set != nil:
+		b.ByExperiment[e.Name] = set
+	}
+	b.Warnings = append(b.Warnings, warns...)
+	return nil
 }
 
 // attach loads e's baseline and sets e.Against; a nil set and no error

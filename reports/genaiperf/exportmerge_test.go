@@ -1,0 +1,86 @@
+package genaiperf
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/llmbench/llmbench/metrics"
+)
+
+// TestMergeProfileExportsIsTheUnionsExport: two shards' exports, each
+// with completed, failed and warm-up requests, merge into exactly the
+// export one writer makes of the union in completion order — entries,
+// failures, window, header, byte for byte.
+func TestMergeProfileExportsIsTheUnionsExport(t *testing.T) {
+	r := exampleRun()
+	_, payloads := exampleRecords()
+	rec := func(id int64, sent, done int64, failed bool) metrics.Record {
+		x := metrics.Record{ID: id, Entry: int(id % 2), Sent: sent, Chunks: []int64{sent + 3, done - 1}, ChunkEnds: []int32{1, 3},
+			Output: "a b", Done: done}
+		if failed {
+			x.Err = &metrics.Failure{Class: metrics.ErrReset, Message: "connection reset by peer"}
+		}
+		return x
+	}
+	warm := rec(100, 1, 50, false)
+	warm.Warmup = true
+	shard0 := []metrics.Record{warm, rec(0, 10, 40, false), rec(2, 20, 70, true), rec(4, 30, 90, false)}
+	shard1 := []metrics.Record{rec(1, 15, 45, false), rec(3, 25, 60, false), rec(5, 35, 80, true), rec(7, 5, 95, false)}
+	union := []metrics.Record{shard0[0], shard0[1], shard1[0], shard1[1], shard0[2], shard1[2], shard0[3], shard1[3]}
+
+	dir := t.TempDir()
+	var paths []string
+	for i, recs := range [][]metrics.Record{shard0, shard1} {
+		p := filepath.Join(dir, string(rune('a'+i))+".json")
+		if err := os.WriteFile(p, []byte(writeProfileExport(t, r, recs, payloads)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	var got bytes.Buffer
+	if err := MergeProfileExports(&got, paths); err != nil {
+		t.Fatal(err)
+	}
+	if want := writeProfileExport(t, r, union, payloads); got.String() != want {
+		t.Errorf("merged export\n%s\nwant the union's\n%s", got.String(), want)
+	}
+}
+
+// TestMergeProfileExportsWithoutFailures: no "llmbench_failed_requests"
+// key appears when no shard failed a request, and a shard that measured
+// nothing adds nothing but its (empty) window.
+func TestMergeProfileExportsWithoutFailures(t *testing.T) {
+	r := exampleRun()
+	recs, payloads := exampleRecords()
+	dir := t.TempDir()
+	full, empty := filepath.Join(dir, "full.json"), filepath.Join(dir, "empty.json")
+	os.WriteFile(full, []byte(writeProfileExport(t, r, recs, payloads)), 0o644)
+	os.WriteFile(empty, []byte(writeProfileExport(t, r, nil, payloads)), 0o644)
+	var got bytes.Buffer
+	if err := MergeProfileExports(&got, []string{empty, full}); err != nil {
+		t.Fatal(err)
+	}
+	if want := writeProfileExport(t, r, recs, payloads); got.String() != want {
+		t.Errorf("merged export\n%s\nwant\n%s", got.String(), want)
+	}
+}
+
+// TestMergeProfileExportsRefusesATornFile: an export a kill cut short is
+// an error naming it, not a silently shorter merge.
+func TestMergeProfileExportsRefusesATornFile(t *testing.T) {
+	r := exampleRun()
+	recs, payloads := exampleRecords()
+	whole := writeProfileExport(t, r, recs, payloads)
+	dir := t.TempDir()
+	good, torn := filepath.Join(dir, "good.json"), filepath.Join(dir, "torn.json")
+	os.WriteFile(good, []byte(whole), 0o644)
+	os.WriteFile(torn, []byte(whole[:len(whole)/2]), 0o644)
+	var got bytes.Buffer
+	err := MergeProfileExports(&got, []string{good, torn})
+	if err == nil || !strings.Contains(err.Error(), torn) {
+		t.Fatalf("merging a torn export: %v, want an error naming %s", err, torn)
+	}
+}
