@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"io/fs"
 	"net"
 	"net/http"
 	"os/exec"
@@ -63,7 +64,7 @@ func TestShardsMergeToTheSingleMachineRun(t *testing.T) {
 				t.Errorf("the server saw %d requests from %d shards, %d from one process", got, n, want)
 			}
 			merged := filepath.Join(dir, fmt.Sprintf("merged%d", n))
-			r := runCLIEnv(t, dir, env, append(append([]string{"merge"}, shards...), "--out", merged, "--scenario", file)...)
+			r := runCLIEnv(t, dir, env, append(append([]string{"merge"}, shards...), "--out", merged, "--scenario", file, "--no-plots")...)
 			if r.code != 0 || !strings.Contains(r.stdout, "check(): passed") {
 				t.Fatalf("merge: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 			}
@@ -74,6 +75,10 @@ func TestShardsMergeToTheSingleMachineRun(t *testing.T) {
 				assertSameSchedule(t, filepath.Join(single, point), filepath.Join(merged, point))
 			}
 			logSkew(t, merged, n)
+			assertSameTree(t, single, merged)
+			for _, point := range []string{"open/request_rate40.0", "closed/concurrency4"} {
+				assertSameExportRequests(t, filepath.Join(single, point), filepath.Join(merged, point))
+			}
 			for _, point := range []string{"open/request_rate40.0", "closed/concurrency4"} {
 				assertUnionPercentiles(t, shards, filepath.Join(merged, point), point)
 			}
@@ -157,6 +162,64 @@ func assertUnionPercentiles(t *testing.T, shards []string, merged, point string)
 				t.Errorf("%s %s %s: merged %v, union of the shards %v", point, c.name, p, got, want)
 			}
 		}
+	}
+}
+
+// assertSameTree: merge writes every file a single-machine run writes,
+// but for checkpoint.json (a shard's own resume state); neither drew
+// plots (--no-plots).
+func assertSameTree(t *testing.T, single, merged string) {
+	t.Helper()
+	files := func(root string) []string {
+		var out []string
+		filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(root, path)
+			if !d.IsDir() && rel != "checkpoint.json" {
+				out = append(out, rel)
+			}
+			return nil
+		})
+		return out
+	}
+	if a, b := files(single), files(merged); !slices.Equal(a, b) {
+		t.Errorf("merged files differ from a single run's:\n single %v\n merged %v", a, b)
+	}
+}
+
+// assertSameExportRequests: the merged profile_export.json describes the
+// point as the single run's does: the same experiment, as many requests,
+// each entry whole.
+func assertSameExportRequests(t *testing.T, single, merged string) {
+	t.Helper()
+	read := func(dir string) (mode string, value float64, requests int) {
+		var doc struct {
+			Experiments []struct {
+				Experiment struct {
+					Mode  string
+					Value float64
+				}
+				Requests []struct {
+					Timestamp          int64
+					ResponseTimestamps []int64 `json:"response_timestamps"`
+				}
+			}
+		}
+		readJSONFile(t, filepath.Join(dir, "profile_export.json"), &doc)
+		e := doc.Experiments[0]
+		for _, r := range e.Requests {
+			if r.Timestamp == 0 || len(r.ResponseTimestamps) == 0 {
+				t.Errorf("%s: an export entry without its times", dir)
+			}
+		}
+		return e.Experiment.Mode, e.Experiment.Value, len(e.Requests)
+	}
+	m1, v1, n1 := read(single)
+	m2, v2, n2 := read(merged)
+	if m1 != m2 || v1 != v2 || n1 != n2 {
+		t.Errorf("%s: merged export is %s %v with %d requests, the single run's %s %v with %d", merged, m2, v2, n2, m1, v1, n1)
 	}
 }
 

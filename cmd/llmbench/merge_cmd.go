@@ -21,6 +21,7 @@ type mergeCmd struct {
 	Scenario     string   `type:"path" help:"The scenario the shards ran, to judge its check() over the merged results."`
 	Define       []string `short:"D" sep:"none" help:"key=value for the scenario's ctx.vars, as the shards were given (repeatable)."`
 	AllowMissing bool     `help:"Merge the shards that are there when some are missing or failed: a warning, and a result marked partial."`
+	NoPlots      bool     `help:"Do not render PNG plots (per point in <point>/plots/, per sweep in OUT/)."`
 	outputFlags
 	starlarkFlags
 	baselineFlags
@@ -42,7 +43,8 @@ func (c *mergeCmd) Run(e *env) error {
 		return err
 	}
 	baselines, warnings := c.baselineFlags.loader(e)
-	results, err := artifacts.RebuildRun(e.stdout, e.stderr, c.Out, views.GenAIPerf, baselines.Attach)
+	results, err := artifacts.RebuildRun(e.stdout, e.stderr, c.Out,
+		artifacts.RebuildOptions{View: views.GenAIPerf, Plots: !c.NoPlots, Attach: baselines.Attach})
 	if err != nil {
 		return err
 	}
@@ -54,7 +56,7 @@ func (c *mergeCmd) Run(e *env) error {
 		checkErr = judgeCheck(scen, results, rep, nil)
 	}
 	run := artifacts.RunReport{Dir: c.Out, File: c.Scenario, Config: mergeConfig(c, merged), Results: results,
-		Verdicts: rep, Plots: true, JUnit: c.Junit, Markdown: c.SummaryMd, Comparison: compareWithBaselines(e, c.Out, baselines)}
+		Verdicts: rep, Plots: !c.NoPlots, JUnit: c.Junit, Markdown: c.SummaryMd, Comparison: compareWithBaselines(e, c.Out, baselines)}
 	if err := run.Write(e.stdout, e.stderr); err != nil {
 		return runFailed("writing results: %w", err)
 	}

@@ -341,21 +341,31 @@ func writeShards(w io.Writer, shares []runtime.ShardShare) {
 	}
 }
 
+// RebuildOptions are how RebuildRun re-renders a merged run.
+type RebuildOptions struct {
+	// View names the tool whose definitions the point tables print
+	// (views.Names).
+	View string
+	// Plots draws each point's plots, as run does unless --no-plots.
+	Plots bool
+	// Attach, when not nil, is given each experiment before its points
+	// are judged, to set the baseline its baseline gates compare with.
+	Attach func(*runtime.Experiment) error
+}
+
 // RebuildRun re-renders every point below dir (a merged run) and returns
 // its experiments rebuilt from their saved plans, judged afresh, for the
-// caller to write the run's files (RunReport) after check(). attach, when
-// not nil, is given each experiment before its points are judged, to set
-// the baseline its baseline gates compare with.
-func RebuildRun(stdout, stderr io.Writer, dir, view string, attach func(*runtime.Experiment) error) ([]runtime.ExperimentResult, error) {
+// caller to write the run's files (RunReport) after check().
+func RebuildRun(stdout, stderr io.Writer, dir string, opts RebuildOptions) ([]runtime.ExperimentResult, error) {
 	files, err := FindRecords(dir)
 	if err != nil {
 		return nil, failure.Inputf("%w", err)
 	}
-	stored, err := rerenderAll(stdout, stderr, files, view)
+	stored, err := rerenderAll(stdout, stderr, files, opts.View, opts.Plots)
 	if err != nil {
 		return nil, err
 	}
-	run := &storedRun{root: dir, attach: attach}
+	run := &storedRun{root: dir, attach: opts.Attach}
 	var results []runtime.ExperimentResult
 	for _, g := range groupExperiments(stored) {
 		res, err := g.rebuild(run)

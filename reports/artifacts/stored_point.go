@@ -39,7 +39,7 @@ func FindRecords(path string) ([]string, error) {
 // point for the sweep reports. Records are read a page at a time, so memory does not grow
 // with the file. A file left without its footer by a crashed run is
 // recovered first (see records.Recover).
-func rerender(stdout, stderr io.Writer, file, view string) (*storedPoint, error) {
+func rerender(stdout, stderr io.Writer, file, view string, plotsOn bool) (*storedPoint, error) {
 	pf, err := OpenPoint(stderr, file)
 	if err != nil {
 		return nil, err
@@ -98,11 +98,8 @@ func rerender(stdout, stderr io.Writer, file, view string) (*storedPoint, error)
 	if err := WriteFile(filepath.Join(dir, csvName), func(w io.Writer) error { return genaiperf.WriteCSV(w, &run, &out.Summary) }); err != nil {
 		return nil, failure.Runf("%w", err)
 	}
-	if _, err := plots.WritePointPlots(filepath.Join(dir, "plots"), meta.Point, data); err != nil {
-		fmt.Fprintf(stderr, "llmbench: plots for %s: %v\n", dir, err)
-	}
-	if _, err := plots.WriteTelemetryPlots(filepath.Join(dir, "plots"), meta.Point, out.Telemetry); err != nil {
-		fmt.Fprintf(stderr, "llmbench: telemetry plot for %s: %v\n", dir, err)
+	if plotsOn {
+		writeStoredPlots(stderr, dir, meta.Point, data, out.Telemetry)
 	}
 	if err := views.WriteConsole(stdout, view, &run, &out.Summary); err != nil {
 		return nil, err
@@ -114,6 +111,15 @@ func rerender(stdout, stderr io.Writer, file, view string) (*storedPoint, error)
 	writeTelemetryLines(stdout, out)
 	writeSteadyLine(stdout, out.Steady)
 	return &storedPoint{file: file, meta: meta, run: run, out: out, record: saved}, nil
+}
+
+func writeStoredPlots(stderr io.Writer, dir, title string, data *plots.PointData, tel *runtime.PointTelemetry) {
+	if _, err := plots.WritePointPlots(filepath.Join(dir, "plots"), title, data); err != nil {
+		fmt.Fprintf(stderr, "llmbench: plots for %s: %v\n", dir, err)
+	}
+	if _, err := plots.WriteTelemetryPlots(filepath.Join(dir, "plots"), title, tel); err != nil {
+		fmt.Fprintf(stderr, "llmbench: telemetry plot for %s: %v\n", dir, err)
+	}
 }
 
 // baselineSeries is an empty series of what the point's baseline gates
@@ -264,7 +270,7 @@ func RerenderView(stdout, stderr io.Writer, path, version, view string) (found b
 	if err != nil || len(files) == 0 {
 		return false, failure.New(failure.Input, err)
 	}
-	stored, err := rerenderAll(stdout, stderr, files, view)
+	stored, err := rerenderAll(stdout, stderr, files, view, true)
 	if err != nil {
 		return true, err
 	}
@@ -273,11 +279,11 @@ func RerenderView(stdout, stderr io.Writer, path, version, view string) (found b
 
 // rerenderAll re-renders every records file, each under its folder's
 // heading.
-func rerenderAll(stdout, stderr io.Writer, files []string, view string) ([]*storedPoint, error) {
+func rerenderAll(stdout, stderr io.Writer, files []string, view string, plotsOn bool) ([]*storedPoint, error) {
 	stored := make([]*storedPoint, 0, len(files))
 	for _, file := range files {
 		fmt.Fprintf(stdout, "\n== %s ==\n", filepath.Dir(file))
-		p, err := rerender(stdout, stderr, file, view)
+		p, err := rerender(stdout, stderr, file, view, plotsOn)
 		if err != nil {
 			return nil, err
 		}
