@@ -40,8 +40,8 @@ func (f *baselineFlags) attachUnlessShard(e *env, scen *runtime.Scenario, s runt
 	if !s.Sharded() {
 		return f.attach(e, scen)
 	}
-	for i := range scen.Experiments {
-		if f.Baseline != "" {
+	if f.Baseline != "" {
+		for i := range scen.Experiments {
 			scen.Experiments[i].Baseline = f.Baseline
 		}
 	}

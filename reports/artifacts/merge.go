@@ -341,7 +341,8 @@ func writeShards(w io.Writer, shares []runtime.ShardShare) {
 	}
 }
 
-// RebuildOptions are how RebuildRun re-renders a merged run.
+// RebuildOptions are how stored points are re-rendered and rebuilt
+// (RebuildRun; a report re-renders with Plots and no Attach).
 type RebuildOptions struct {
 	// View names the tool whose definitions the point tables print
 	// (views.Names).
@@ -361,7 +362,7 @@ func RebuildRun(stdout, stderr io.Writer, dir string, opts RebuildOptions) ([]ru
 	if err != nil {
 		return nil, failure.Inputf("%w", err)
 	}
-	stored, err := rerenderAll(stdout, stderr, files, opts.View, opts.Plots)
+	stored, err := rerenderAll(stdout, stderr, files, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -39,7 +39,7 @@ func FindRecords(path string) ([]string, error) {
 // point for the sweep reports. Records are read a page at a time, so memory does not grow
 // with the file. A file left without its footer by a crashed run is
 // recovered first (see records.Recover).
-func rerender(stdout, stderr io.Writer, file, view string, plotsOn bool) (*storedPoint, error) {
+func rerender(stdout, stderr io.Writer, file string, opts RebuildOptions) (*storedPoint, error) {
 	pf, err := OpenPoint(stderr, file)
 	if err != nil {
 		return nil, err
@@ -54,7 +54,10 @@ func rerender(stdout, stderr io.Writer, file, view string, plotsOn bool) (*store
 	if saved != nil {
 		reps.URLs = saved.Plan.Endpoint.URLs
 	}
-	series := baselineSeries(saved)
+	var series *metrics.Series
+	if opts.Attach != nil { // its baseline gates will be judged again
+		series = baselineSeries(saved)
+	}
 	var sent map[int64]bool // the completed requests, to repair the export by
 	if meta.Recovered {
 		sent = map[int64]bool{}
@@ -98,10 +101,10 @@ func rerender(stdout, stderr io.Writer, file, view string, plotsOn bool) (*store
 	if err := WriteFile(filepath.Join(dir, csvName), func(w io.Writer) error { return genaiperf.WriteCSV(w, &run, &out.Summary) }); err != nil {
 		return nil, failure.Runf("%w", err)
 	}
-	if plotsOn {
+	if opts.Plots {
 		writeStoredPlots(stderr, dir, meta.Point, data, out.Telemetry)
 	}
-	if err := views.WriteConsole(stdout, view, &run, &out.Summary); err != nil {
+	if err := views.WriteConsole(stdout, opts.View, &run, &out.Summary); err != nil {
 		return nil, err
 	}
 	writeComponents(stdout, out.Components)
@@ -113,6 +116,8 @@ func rerender(stdout, stderr io.Writer, file, view string, plotsOn bool) (*store
 	return &storedPoint{file: file, meta: meta, run: run, out: out, record: saved}, nil
 }
 
+// writeStoredPlots draws a point's plots and its telemetry's; a plot that
+// fails is reported, not fatal.
 func writeStoredPlots(stderr io.Writer, dir, title string, data *plots.PointData, tel *runtime.PointTelemetry) {
 	if _, err := plots.WritePointPlots(filepath.Join(dir, "plots"), title, data); err != nil {
 		fmt.Fprintf(stderr, "llmbench: plots for %s: %v\n", dir, err)
@@ -125,7 +130,7 @@ func writeStoredPlots(stderr io.Writer, dir, title string, data *plots.PointData
 // baselineSeries is an empty series of what the point's baseline gates
 // compare on, as the run kept it (Job.Track), so that a rebuild given a
 // baseline (merge) judges them as the run would have; nil when the point
-// has none.
+// has none. A report, which keeps the verdicts the run wrote, needs none.
 func baselineSeries(saved *runtime.PointRecord) *metrics.Series {
 	if saved == nil {
 		return nil
@@ -270,7 +275,7 @@ func RerenderView(stdout, stderr io.Writer, path, version, view string) (found b
 	if err != nil || len(files) == 0 {
 		return false, failure.New(failure.Input, err)
 	}
-	stored, err := rerenderAll(stdout, stderr, files, view, true)
+	stored, err := rerenderAll(stdout, stderr, files, RebuildOptions{View: view, Plots: true})
 	if err != nil {
 		return true, err
 	}
@@ -279,11 +284,11 @@ func RerenderView(stdout, stderr io.Writer, path, version, view string) (found b
 
 // rerenderAll re-renders every records file, each under its folder's
 // heading.
-func rerenderAll(stdout, stderr io.Writer, files []string, view string, plotsOn bool) ([]*storedPoint, error) {
+func rerenderAll(stdout, stderr io.Writer, files []string, opts RebuildOptions) ([]*storedPoint, error) {
 	stored := make([]*storedPoint, 0, len(files))
 	for _, file := range files {
 		fmt.Fprintf(stdout, "\n== %s ==\n", filepath.Dir(file))
-		p, err := rerender(stdout, stderr, file, view, plotsOn)
+		p, err := rerender(stdout, stderr, file, opts)
 		if err != nil {
 			return nil, err
 		}
