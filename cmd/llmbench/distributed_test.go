@@ -6,8 +6,10 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -78,6 +80,7 @@ func TestShardsMergeToTheSingleMachineRun(t *testing.T) {
 			assertSameTree(t, single, merged)
 			for _, point := range []string{"open/request_rate40.0", "closed/concurrency4"} {
 				assertSameExportRequests(t, filepath.Join(single, point), filepath.Join(merged, point))
+				assertExportReproduces(t, filepath.Join(merged, point))
 			}
 			for _, point := range []string{"open/request_rate40.0", "closed/concurrency4"} {
 				assertUnionPercentiles(t, shards, filepath.Join(merged, point), point)
@@ -220,6 +223,31 @@ func assertSameExportRequests(t *testing.T, single, merged string) {
 	m2, v2, n2 := read(merged)
 	if m1 != m2 || v1 != v2 || n1 != n2 {
 		t.Errorf("%s: merged export is %s %v with %d requests, the single run's %s %v with %d", merged, m2, v2, n2, m1, v1, n1)
+	}
+}
+
+// assertExportReproduces: the merged profile_export.json, imported alone
+// (`llmbench report FILE`, as GenAI-Perf would read it), gives exactly
+// the metrics merge computed from the merged records.
+func assertExportReproduces(t *testing.T, point string) {
+	t.Helper()
+	dir := t.TempDir()
+	b, err := os.ReadFile(filepath.Join(point, "profile_export.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	export := filepath.Join(dir, "profile_export.json")
+	if err := os.WriteFile(export, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r := runCLI(t, dir, "report", export); r.code != 0 {
+		t.Fatalf("report of the merged export: exit %d\n%s", r.code, r.stderr)
+	}
+	imported, merged := genaiPerfJSON(t, filepath.Join(dir, "llmbench-report")), genaiPerfJSON(t, point)
+	for _, m := range []string{"time_to_first_token", "request_latency", "inter_token_latency", "request_throughput", "output_token_throughput"} {
+		if !reflect.DeepEqual(imported[m], merged[m]) {
+			t.Errorf("%s: %s from the merged export %v, from the merged records %v", point, m, imported[m], merged[m])
+		}
 	}
 }
 
