@@ -224,7 +224,7 @@ func attach(e *runtime.Experiment, fromFlag bool, opt BaselineOptions, load func
 	if e.Baseline == "" {
 		if g := firstBaselineGate(e); g != "" {
 			return nil, nil, failure.Inputf("experiment %q: gate %q compares with a baseline, but none is given: "+
-				"set experiment(baseline=) or run --baseline DIR%s", e.Name, g, allowHint(opt))
+				"set experiment(baseline=) or give --baseline DIR%s", e.Name, g, allowHint(opt))
 		}
 		return nil, nil, nil
 	}
