@@ -106,7 +106,7 @@ func TestCompareHistoryFolderPlots(t *testing.T) {
 	}
 	base := profileInto(t, dir, "base", "itl=8ms&seed=1")
 	profileInto(t, hist, "a-same", "itl=8ms&seed=2")
-	profileInto(t, hist, "b-slow", "itl=9.5ms&seed=3")
+	profileInto(t, hist, "b-slow", "itl=12ms&seed=3") // 50% slower: a regression even on a loaded machine
 
 	plotDir := filepath.Join(dir, "plots")
 	r := runCLI(t, dir, "compare", base, hist, "--metrics", "itl.p50,ttft.p50", "--plot-dir", plotDir)
