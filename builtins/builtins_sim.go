@@ -37,6 +37,7 @@ const (
 	simInt
 	simFloat
 	simBool
+	simString
 )
 
 // simParams are sim()'s keywords in the order the simulator's Config
@@ -61,11 +62,17 @@ var simParams = []simParam{
 	{"seed", "seed", simInt},
 	{"prefix_cache_blocks", "prefix_cache_blocks", simInt},
 	{"prefix_block_tokens", "prefix_block_tokens", simInt},
+	{"flavor", "flavor", simString},
+	{"context_tokens", "context_tokens", simInt},
+	{"merge_rate", "merge_rate", simFloat},
+	{"strict_model", "strict_model", simBool},
 }
 
 // sim(ttft=, itl=, prefill_per_token=, max_batch=, jitter=, error_rate=,
 // ...) describes the built-in simulator (SPEC §9); unset keywords keep
-// the simulator's defaults (sim.DefaultConfig).
+// the simulator's defaults (sim.DefaultConfig). Its keywords are `llmbench
+// sim`'s flags, flavor="ollama", context_tokens=, merge_rate= and
+// strict_model= included.
 func simBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	vals := make([]starlark.Value, len(simParams))
 	pairs := make([]any, 0, 2*len(simParams))
@@ -118,6 +125,10 @@ func simQueryValue(kind simKind, v starlark.Value) (string, error) {
 		var n number
 		err := n.Unpack(v)
 		return num(float64(n)), err
+	case simString:
+		var text string
+		err := starlark.UnpackArg(v, &text)
+		return text, err
 	default:
 		var on bool
 		err := starlark.UnpackArg(v, &on)
