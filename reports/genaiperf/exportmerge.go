@@ -8,7 +8,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
+
+	"github.com/buger/jsonparser"
 )
 
 // MergeProfileExports writes to w the profile_export.json of a point
@@ -179,15 +180,30 @@ func (r *exportReader) next() (*exportEntry, error) {
 	if err := r.decode(&e.raw); err != nil {
 		return nil, err
 	}
-	var t entryTimes
-	if err := json.Unmarshal(e.raw, &t); err != nil {
+	var err error
+	if e.sent, e.done, err = entryOrder(e.raw); err != nil {
 		return nil, r.errorf("a request entry: %v", err)
 	}
-	e.sent, e.done = t.Timestamp, t.Timestamp
-	if n := len(t.ResponseTimestamps); n > 0 {
-		e.done = slices.Max(t.ResponseTimestamps)
-	}
 	return e, nil
+}
+
+// entryOrder reads an entry's send time and its last response's (the send
+// time when it has none), skipping over the rest of the entry unparsed.
+func entryOrder(raw []byte) (sent, done int64, err error) {
+	if sent, err = jsonparser.GetInt(raw, "timestamp"); err != nil {
+		return 0, 0, fmt.Errorf("timestamp: %w", err)
+	}
+	done = sent
+	var bad error
+	_, err = jsonparser.ArrayEach(raw, func(v []byte, _ jsonparser.ValueType, _ int, _ error) {
+		at, perr := jsonparser.ParseInt(v)
+		bad = cmp.Or(bad, perr)
+		done = max(done, at)
+	}, "response_timestamps")
+	if err = cmp.Or(err, bad); err != nil {
+		return 0, 0, fmt.Errorf("response_timestamps: %w", err)
+	}
+	return sent, done, nil
 }
 
 // failures moves from the end of the request list into the list of

@@ -84,3 +84,23 @@ func TestMergeProfileExportsRefusesATornFile(t *testing.T) {
 		t.Fatalf("merging a torn export: %v, want an error naming %s", err, torn)
 	}
 }
+
+// entryOrder reads a failed request's entry without responses, and
+// refuses an entry whose times are not integers.
+func TestEntryOrder(t *testing.T) {
+	for _, tc := range []struct {
+		entry      string
+		sent, done int64
+		ok         bool
+	}{
+		{`{"timestamp":5,"request_inputs":{"payload":"{\"timestamp\":9}"},"response_timestamps":[7,12,9],"response_outputs":[]}`, 5, 12, true},
+		{`{"timestamp":5,"request_inputs":{},"response_timestamps":[],"response_outputs":[]}`, 5, 5, true},
+		{`{"timestamp":5,"response_timestamps":[7,"x"]}`, 0, 0, false},
+		{`{"request_inputs":{}}`, 0, 0, false},
+	} {
+		sent, done, err := entryOrder([]byte(tc.entry))
+		if (err == nil) != tc.ok || sent != tc.sent || done != tc.done {
+			t.Errorf("%s: %d, %d, %v; want %d, %d, ok %v", tc.entry, sent, done, err, tc.sent, tc.done, tc.ok)
+		}
+	}
+}
