@@ -18,18 +18,31 @@ type baselineFlags struct {
 	FailOnInconclusive   bool   `help:"Fail a baseline gate whose comparison is inconclusive (the interval straddles the limit) instead of passing it with a warning."`
 }
 
+// baselines is an empty set of baselines as these flags say to load
+// them; its Attach gives one experiment its baseline.
+func (f *baselineFlags) baselines(e *env) *resultset.Baselines {
+	opt := resultset.BaselineOptions{FailOnInconclusive: f.FailOnInconclusive, AllowMissing: f.AllowMissingBaseline}
+	return resultset.NewBaselines(f.Baseline, opt, resultset.Options{Stderr: e.stderr})
+}
+
 // attach loads the experiments' baselines and prints what
 // --allow-missing-baseline let through.
 func (f *baselineFlags) attach(e *env, scen *runtime.Scenario) (*resultset.Baselines, error) {
-	opt := resultset.BaselineOptions{FailOnInconclusive: f.FailOnInconclusive, AllowMissing: f.AllowMissingBaseline}
-	b, err := resultset.AttachBaselines(scen, f.Baseline, opt, resultset.Options{Stderr: e.stderr})
-	if err != nil {
-		return nil, err
+	b := f.baselines(e)
+	for i := range scen.Experiments {
+		if err := b.Attach(&scen.Experiments[i]); err != nil {
+			return nil, err
+		}
 	}
+	printBaselineWarnings(e, b)
+	return b, nil
+}
+
+// printBaselineWarnings prints what --allow-missing-baseline let through.
+func printBaselineWarnings(e *env, b *resultset.Baselines) {
 	for _, w := range b.Warnings {
 		fmt.Fprintf(e.stderr, "llmbench: warning: %s\n", w)
 	}
-	return b, nil
 }
 
 // attachUnlessShard attaches the baselines of an unsharded run. A shard
@@ -46,19 +59,6 @@ func (f *baselineFlags) attachUnlessShard(e *env, scen *runtime.Scenario, s runt
 		}
 	}
 	return nil, nil
-}
-
-// loader attaches baselines to experiments one at a time, as merge
-// rebuilds them from their saved plans (each plan's baseline path, or
-// --baseline); warnings prints what --allow-missing-baseline let through.
-func (f *baselineFlags) loader(e *env) (b *resultset.Baselines, warnings func()) {
-	opt := resultset.BaselineOptions{FailOnInconclusive: f.FailOnInconclusive, AllowMissing: f.AllowMissingBaseline}
-	b = resultset.NewBaselines(f.Baseline, opt, resultset.Options{Stderr: e.stderr})
-	return b, func() {
-		for _, w := range b.Warnings {
-			fmt.Fprintf(e.stderr, "llmbench: warning: %s\n", w)
-		}
-	}
 }
 
 // compareWithBaselines compares the run just written in out with its

@@ -42,13 +42,13 @@ func (c *mergeCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	baselines, warnings := c.baselineFlags.loader(e)
+	baselines := c.baselineFlags.baselines(e) // each rebuilt experiment attaches its own
 	results, err := artifacts.RebuildRun(e.stdout, e.stderr, c.Out,
 		artifacts.RebuildOptions{View: views.GenAIPerf, Plots: !c.NoPlots, Attach: baselines.Attach})
 	if err != nil {
 		return err
 	}
-	warnings()
+	printBaselineWarnings(e, baselines)
 	rep := &verdict.Report{Scenario: mergedName(scen, c.Dirs), Verdicts: verdict.Collect(results),
 		Partial: partialMerge(merged), Check: verdict.CheckNotDefined}
 	var checkErr error

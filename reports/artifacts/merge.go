@@ -321,7 +321,7 @@ func mergeExports(stderr io.Writer, dir, name string, shards []shardFile) {
 	out := filepath.Join(dir, name)
 	if err := WriteFile(out, func(w io.Writer) error { return genaiperf.MergeProfileExports(w, paths) }); err != nil {
 		os.Remove(out)
-		fmt.Fprintf(stderr, "llmbench: warning: %s not merged: %v\n", out, err)
+		fmt.Fprintf(stderr, "llmbench: warning: not merged: %v\n", err) // err names out, then the shard
 	}
 }
 

@@ -2,6 +2,7 @@ package genaiperf
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,21 +32,12 @@ func TestMergeProfileExportsIsTheUnionsExport(t *testing.T) {
 	shard1 := []metrics.Record{rec(1, 15, 45, false), rec(3, 25, 60, false), rec(5, 35, 80, true), rec(7, 5, 95, false)}
 	union := []metrics.Record{shard0[0], shard0[1], shard1[0], shard1[1], shard0[2], shard1[2], shard0[3], shard1[3]}
 
-	dir := t.TempDir()
-	var paths []string
-	for i, recs := range [][]metrics.Record{shard0, shard1} {
-		p := filepath.Join(dir, string(rune('a'+i))+".json")
-		if err := os.WriteFile(p, []byte(writeProfileExport(t, r, recs, payloads)), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		paths = append(paths, p)
-	}
-	var got bytes.Buffer
-	if err := MergeProfileExports(&got, paths); err != nil {
+	got, err := mergeExportTexts(t, writeProfileExport(t, r, shard0, payloads), writeProfileExport(t, r, shard1, payloads))
+	if err != nil {
 		t.Fatal(err)
 	}
-	if want := writeProfileExport(t, r, union, payloads); got.String() != want {
-		t.Errorf("merged export\n%s\nwant the union's\n%s", got.String(), want)
+	if want := writeProfileExport(t, r, union, payloads); got != want {
+		t.Errorf("merged export\n%s\nwant the union's\n%s", got, want)
 	}
 }
 
@@ -55,16 +47,12 @@ func TestMergeProfileExportsIsTheUnionsExport(t *testing.T) {
 func TestMergeProfileExportsWithoutFailures(t *testing.T) {
 	r := exampleRun()
 	recs, payloads := exampleRecords()
-	dir := t.TempDir()
-	full, empty := filepath.Join(dir, "full.json"), filepath.Join(dir, "empty.json")
-	os.WriteFile(full, []byte(writeProfileExport(t, r, recs, payloads)), 0o644)
-	os.WriteFile(empty, []byte(writeProfileExport(t, r, nil, payloads)), 0o644)
-	var got bytes.Buffer
-	if err := MergeProfileExports(&got, []string{empty, full}); err != nil {
+	got, err := mergeExportTexts(t, writeProfileExport(t, r, nil, payloads), writeProfileExport(t, r, recs, payloads))
+	if err != nil {
 		t.Fatal(err)
 	}
-	if want := writeProfileExport(t, r, recs, payloads); got.String() != want {
-		t.Errorf("merged export\n%s\nwant\n%s", got.String(), want)
+	if want := writeProfileExport(t, r, recs, payloads); got != want {
+		t.Errorf("merged export\n%s\nwant\n%s", got, want)
 	}
 }
 
@@ -74,15 +62,27 @@ func TestMergeProfileExportsRefusesATornFile(t *testing.T) {
 	r := exampleRun()
 	recs, payloads := exampleRecords()
 	whole := writeProfileExport(t, r, recs, payloads)
-	dir := t.TempDir()
-	good, torn := filepath.Join(dir, "good.json"), filepath.Join(dir, "torn.json")
-	os.WriteFile(good, []byte(whole), 0o644)
-	os.WriteFile(torn, []byte(whole[:len(whole)/2]), 0o644)
-	var got bytes.Buffer
-	err := MergeProfileExports(&got, []string{good, torn})
-	if err == nil || !strings.Contains(err.Error(), torn) {
-		t.Fatalf("merging a torn export: %v, want an error naming %s", err, torn)
+	_, err := mergeExportTexts(t, whole, whole[:len(whole)/2])
+	if err == nil || !strings.Contains(err.Error(), "export-1.json") {
+		t.Fatalf("merging a torn export: %v, want an error naming export-1.json", err)
 	}
+}
+
+// mergeExportTexts writes each export to a file of its own (export-I.json)
+// and merges them in that order.
+func mergeExportTexts(t *testing.T, exports ...string) (string, error) {
+	t.Helper()
+	dir := t.TempDir()
+	paths := make([]string, len(exports))
+	for i, text := range exports {
+		paths[i] = filepath.Join(dir, fmt.Sprintf("export-%d.json", i))
+		if err := os.WriteFile(paths[i], []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got bytes.Buffer
+	err := MergeProfileExports(&got, paths)
+	return got.String(), err
 }
 
 // entryOrder reads a failed request's entry without responses, and

@@ -184,17 +184,6 @@ func NewBaselines(override string, opt BaselineOptions, load Options) *Baselines
 	return &Baselines{ByExperiment: map[string]*Set{}, override: override, opt: opt, load: load, loaded: map[string]*Set{}}
 }
 
-// AttachBaselines attaches every experiment of scen (Attach).
-func AttachBaselines(scen *runtime.Scenario, override string, opt BaselineOptions, load Options) (*Baselines, error) {
-	b := NewBaselines(override, opt, load)
-	for i := range scen.Experiments {
-		if err := b.Attach(&scen.Experiments[i]); err != nil {
-			return nil, err
-		}
-	}
-	return b, nil
-}
-
 // Attach loads e's baseline and sets its Against, recording the path in
 // its Baseline so the saved plan says what it was compared with. A
 // baseline gate with nothing to compare with, and a baseline that cannot
