@@ -83,15 +83,17 @@ func readTelemetryRows(f *parquet.File) ([]metrics.TelemetrySample, error) {
 	pr := parquet.NewGenericReader[telemetryRow](f)
 	defer pr.Close()
 	var out []metrics.TelemetrySample
+	in := newSeriesInterner()
 	buf := make([]telemetryRow, 1024)
 	for {
 		n, err := pr.Read(buf)
 		for _, row := range buf[:n] {
-			labels, lerr := decodeLabels(row.Labels)
+			labels, lerr := in.labels(row.Labels)
 			if lerr != nil {
 				return nil, fmt.Errorf("%s: %w", TelemetryFile, lerr)
 			}
-			out = append(out, metrics.TelemetrySample{Time: row.TimeNs, Source: row.Source, Name: row.Metric, Labels: labels, Value: row.Value})
+			out = append(out, metrics.TelemetrySample{Time: row.TimeNs, Source: in.text(row.Source), Name: in.text(row.Metric),
+				Labels: labels, Value: row.Value})
 		}
 		if errors.Is(err, io.EOF) {
 			return out, nil
@@ -100,6 +102,50 @@ func readTelemetryRows(f *parquet.File) ([]metrics.TelemetrySample, error) {
 			return nil, fmt.Errorf("%s: %w", TelemetryFile, err)
 		}
 	}
+}
+
+// seriesInterner gives every row of a series the same source and metric
+// strings and the same labels slice, as the scraper's samples share them:
+// a long point read back then costs a sample's fixed size per row, not
+// its labels again, and each distinct labels text is decoded once.
+type seriesInterner struct {
+	texts     map[string]string
+	labelSets map[string][]metrics.Label
+}
+
+// maxInterned bounds what an interner remembers: past it (a file whose
+// label values never repeat) rows get their own copies.
+const maxInterned = 1 << 16
+
+func newSeriesInterner() *seriesInterner {
+	return &seriesInterner{texts: map[string]string{}, labelSets: map[string][]metrics.Label{}}
+}
+
+func (in *seriesInterner) text(s string) string {
+	if t, ok := in.texts[s]; ok {
+		return t
+	}
+	if len(in.texts) < maxInterned {
+		in.texts[s] = s
+	}
+	return s
+}
+
+// labels decodes an encoded label set, capped at its length so that a
+// consumer appending to one sample's labels copies them.
+func (in *seriesInterner) labels(encoded string) ([]metrics.Label, error) {
+	if ls, ok := in.labelSets[encoded]; ok {
+		return ls, nil
+	}
+	ls, err := decodeLabels(encoded)
+	if err != nil {
+		return nil, err
+	}
+	ls = ls[:len(ls):len(ls)]
+	if len(in.labelSets) < maxInterned {
+		in.labelSets[encoded] = ls
+	}
+	return ls, nil
 }
 
 // encodeLabels writes labels as name="value" pairs joined by commas,

@@ -42,6 +42,26 @@ func TestTelemetryRoundTrip(t *testing.T) {
 	}
 }
 
+// Rows of one series read back sharing one labels slice and one metric
+// string, as the scraper's samples do, so a long point read back by
+// report or merge is not its labels again per row.
+func TestReadTelemetrySharesASeries(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteTelemetry(&buf, telemetrySamples(), ""); err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := ReadTelemetry(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if &got[0].Labels[0] != &got[1].Labels[0] {
+		t.Error("two rows of one GPU's labels read back as two copies")
+	}
+	if &got[0].Labels[0] == &got[2].Labels[0] || len(got[0].Labels) != cap(got[0].Labels) {
+		t.Errorf("labels shared across label sets, or not capped at their length (%d of %d)", len(got[0].Labels), cap(got[0].Labels))
+	}
+}
+
 // pyarrow, an independent reader, sees SPEC §8's columns.
 func TestTelemetryReadableByPyarrow(t *testing.T) {
 	py := needPyarrow(t)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -276,4 +277,50 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Every scrape's sample of a series shares the first scrape's name and
+// labels (a long point keeps them all), while different series, and
+// series past the parser's bound, keep their own.
+func TestParseSharesASeriesAcrossScrapes(t *testing.T) {
+	page := "a{gpu=\"0\"} 1\na{gpu=\"1\"} 2\nh_bucket{le=\"1\"} 3\nh_bucket{le=\"+Inf\"} 4\nh_sum 5\nh_count 4\n"
+	p := newParser()
+	first, err := p.parse(strings.NewReader(page), "s", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := p.parse(strings.NewReader(page), "s", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(first) != 6 || len(second) != 6 {
+		t.Fatalf("%d and %d samples, want 6", len(first), len(second))
+	}
+	for i := range first {
+		if line(first[i]) != line(second[i]) || second[i].Time != 2 {
+			t.Errorf("sample %d: %s then %s at %d", i, line(first[i]), line(second[i]), second[i].Time)
+		}
+		if len(first[i].Labels) > 0 && &first[i].Labels[0] != &second[i].Labels[0] {
+			t.Errorf("%s: the second scrape has its own copy of the labels", line(second[i]))
+		}
+	}
+	if &first[0].Labels[0] == &first[1].Labels[0] {
+		t.Error("two series share one label slice")
+	}
+
+	var big strings.Builder
+	for i := range maxSeries + 10 {
+		fmt.Fprintf(&big, "m{i=\"%d\"} %d\n", i, i)
+	}
+	for range 2 {
+		samples, err := p.parse(strings.NewReader(big.String()), "s", 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range samples {
+			if s.Label("i") != strconv.FormatFloat(s.Value, 'f', -1, 64) {
+				t.Fatalf("past the bound: %s", line(s))
+			}
+		}
+	}
 }

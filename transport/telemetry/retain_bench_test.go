@@ -1,0 +1,39 @@
+package telemetry
+
+import (
+	"bytes"
+	"runtime"
+	"testing"
+
+	"github.com/llmbench/llmbench/metrics"
+)
+
+// benchRetained parses body scrapes times, keeping every sample as a
+// point's telemetry does, and reports the live heap that holds them per
+// sample: the memory a long point costs per scrape.
+func benchRetained(b *testing.B, body []byte) {
+	const scrapes = 2000
+	for b.Loop() {
+		p := newParser()
+		var kept []metrics.TelemetrySample
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for i := range scrapes {
+			s, err := p.parse(bytes.NewReader(body), "gpu1:9400", int64(i))
+			if err != nil {
+				b.Fatal(err)
+			}
+			kept = append(kept, s...)
+		}
+		kept = kept[:len(kept):len(kept)]
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/float64(len(kept)), "retained-B/sample")
+		b.ReportMetric(float64(len(kept)/scrapes), "samples/scrape")
+		runtime.KeepAlive(kept)
+	}
+}
+
+func BenchmarkRetainedDCGM8(b *testing.B) { benchRetained(b, dcgmPage(b, 8)) }
+func BenchmarkRetainedVLLM(b *testing.B)  { benchRetained(b, readFixture(b, "vllm.txt")) }
