@@ -96,6 +96,20 @@ func TestTelemetryOrderIndependent(t *testing.T) {
 			t.Fatalf("shuffled samples give another summary:\n%+v\nwant\n%+v", got, want)
 		}
 	}
+	// Samples sharing one labels slice per label set, as the scraper's do
+	// (here even across series names), give the same summary too.
+	shared := slices.Clone(samples)
+	bySet := map[string][]Label{}
+	for i := range shared {
+		k := labelsKey(sortedLabels(shared[i].Labels))
+		if bySet[k] == nil {
+			bySet[k] = shared[i].Labels
+		}
+		shared[i].Labels = bySet[k]
+	}
+	if got := ReduceTelemetry(shared, w); !reflect.DeepEqual(got, want) {
+		t.Fatalf("samples sharing labels give another summary:\n%+v\nwant\n%+v", got, want)
+	}
 	// Two hosts scraped at different instants: 0.33 s and 0.5 s. Each
 	// holds its last value until its next scrape, so every instant where
 	// both have a fresh value totals 300 + 200 W.

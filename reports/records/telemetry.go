@@ -51,10 +51,11 @@ func WriteTelemetry(w io.Writer, samples []metrics.TelemetrySample, account stri
 		rows = rows[:0]
 		return err
 	}
+	encoded := labelsEncoder{}
 	for i := range samples {
 		s := &samples[i]
 		rows = append(rows, telemetryRow{TimeNs: s.Time, Source: s.Source, Host: s.Label("Hostname"), GPU: s.Label("gpu"),
-			Metric: s.Name, Value: s.Value, Labels: encodeLabels(s.Labels)})
+			Metric: s.Name, Value: s.Value, Labels: encoded.of(s.Labels)})
 		if len(rows) == cap(rows) {
 			if err := flush(); err != nil {
 				return err
@@ -146,6 +147,32 @@ func (in *seriesInterner) labels(encoded string) ([]metrics.Label, error) {
 		in.labelSets[encoded] = ls
 	}
 	return ls, nil
+}
+
+// labelsEncoder encodes each labels slice once: the scraper gives every
+// sample of a series the same slice, and encoding per sample had been
+// most of a long point's write time. A slice is known by where it starts
+// and its length; samples are not changed while they are written.
+type labelsEncoder map[labelsAt]string
+
+type labelsAt struct {
+	first *metrics.Label
+	n     int
+}
+
+func (e labelsEncoder) of(labels []metrics.Label) string {
+	if len(labels) == 0 {
+		return ""
+	}
+	at := labelsAt{&labels[0], len(labels)}
+	text, ok := e[at]
+	if !ok {
+		text = encodeLabels(labels)
+		if len(e) < maxInterned { // slices not shared: stop remembering
+			e[at] = text
+		}
+	}
+	return text
 }
 
 // encodeLabels writes labels as name="value" pairs joined by commas,
