@@ -65,7 +65,10 @@ type telemetryRun struct {
 	scraper  *telemetry.Scraper
 	interval time.Duration
 	mu       sync.Mutex
-	samples  []metrics.TelemetrySample
+	// scrapes are the sink's batches as they came, joined once the point
+	// is over: appending each to one slice would copy everything kept so
+	// far each time it grew, mid-point, beside the requests.
+	scrapes [][]metrics.TelemetrySample
 	// latest is each source's newest scrape time, for waiting until a
 	// scrape after the last response.
 	latest   map[string]int64
@@ -129,7 +132,7 @@ func metricsURLOf(base string) string {
 func (t *telemetryRun) take(batch []metrics.TelemetrySample) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.samples = append(t.samples, batch...)
+	t.scrapes = append(t.scrapes, batch)
 	for i := range batch {
 		t.latest[batch[i].Source] = max(t.latest[batch[i].Source], batch[i].Time)
 	}
@@ -150,7 +153,8 @@ func (t *telemetryRun) finish(ctx context.Context, window metrics.TelemetryWindo
 	pt.Reports = t.scraper.Stop()
 	pt.URLs = t.scraper.URLs()
 	t.mu.Lock()
-	pt.Samples = t.samples
+	pt.Samples = slices.Concat(t.scrapes...)
+	t.scrapes = nil
 	t.mu.Unlock()
 	pt.Summary = metrics.ReduceTelemetry(pt.Samples, window)
 	for _, r := range pt.Reports {
