@@ -20,15 +20,20 @@ func profileInto(t *testing.T, dir, name, query string, extra ...string) string 
 	return filepath.Join(dir, name)
 }
 
-// The same server twice is exit 0, no significant change; a server ~15%
-// slower per token as measured (itl=9.5ms against 8ms, the simulator
-// adding ~0.7 ms per gap) is exit 1 naming ITL; 3% slower within the default
-// 10% tolerance is exit 0; compare.json and the Markdown say the same.
+// The same server twice is exit 0, no significant change; a server 25%
+// slower per token (itl=10ms against 8ms) is exit 1 naming ITL; 3% slower
+// within the default 10% tolerance is exit 0; compare.json and the
+// Markdown say the same. The slower server is 25%, not the ~15% it was:
+// the client's and simulator's overhead per token, larger on a loaded
+// machine, is added to both sides and shrinks a planned difference (a
+// planned 19% measured 9.3% in a fresh CI run of a sibling test); telling
+// a 15% change from noise is the comparison's own tests' job
+// (metrics/compare_sim_test.go).
 func TestCompareSameAndSlowerServers(t *testing.T) {
 	dir := t.TempDir()
 	base := profileInto(t, dir, "base", "itl=8ms&seed=1")
 	same := profileInto(t, dir, "same", "itl=8ms&seed=2")
-	slow := profileInto(t, dir, "slow", "itl=9.5ms&seed=3")
+	slow := profileInto(t, dir, "slow", "itl=10ms&seed=3")
 	little := profileInto(t, dir, "little", "itl=8.24ms&seed=4")
 
 	if r := runCLI(t, dir, "compare", base, same); r.code != 0 || !strings.Contains(r.stdout, "no regression beyond the tolerance") ||
@@ -37,8 +42,8 @@ func TestCompareSameAndSlowerServers(t *testing.T) {
 	}
 	js, md := filepath.Join(dir, "c.json"), filepath.Join(dir, "c.md")
 	r := runCLI(t, dir, "compare", base, slow, "--json", js, "--summary-md", md)
-	if r.code != 1 || !strings.Contains(r.stderr, "regressions: concurrency4 itl.p50 +1") {
-		t.Errorf("15%% slower ITL: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	if r.code != 1 || !strings.Contains(r.stderr, "regressions: concurrency4 itl.p50 +") {
+		t.Errorf("25%% slower ITL: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	var f struct {
 		Regressions int `json:"regressions"`
