@@ -74,10 +74,11 @@ func SampleOf(metric string, runs []RunData) (Sample, error) {
 }
 
 // MeasureRun is g's statistic in one run: from its telemetry for a
-// telemetry metric (compared on repeats: telemetry has no per-request
-// values), else from its summary.
+// telemetry metric and for cost_per_mtok, whose price travels with the
+// telemetry (compared on repeats: neither has per-request values), else
+// from its summary.
 func (g Gate) MeasureRun(r RunData) (float64, error) {
-	if g.MeasuredFromTelemetry() && g.Metric != "cost_per_mtok" {
+	if g.MeasuredFromTelemetry() {
 		return g.MeasureTelemetry(r.Telemetry)
 	}
 	return g.Measure(r.Summary)

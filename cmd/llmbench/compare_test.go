@@ -146,3 +146,58 @@ func TestCompareHistoryFolderPlots(t *testing.T) {
 		t.Errorf("a folder of nothing: exit %d\n%s", r.code, r.stderr)
 	}
 }
+
+// cost_per_mtok is judged from repeats like energy_per_token, from each
+// run's own price: the same server at 1.5× the hourly price is a ~50%
+// regression (three repeats a side: with two, Welch's interval is too
+// wide to call it); a run whose server exported nothing (no telemetry.parquet:
+// here removed) still has its cost, exactly the scraped run's.
+func TestCompareJudgesCostPerMtok(t *testing.T) {
+	dir := t.TempDir()
+	writeFileIn(t, dir, "s.star", `
+def main(ctx):
+    return [experiment(name = "e", endpoint = sim(ttft = "2ms", itl = "2ms"),
+                       dataset = synthetic(input_tokens = fixed(16), output_tokens = fixed(8)),
+                       traffic = concurrency(2), requests = 20, repeats = 3,
+                       cost_per_hour = float(ctx.vars.get("price", "4.0")))]
+`)
+	for _, run := range [][]string{{"base"}, {"dear", "-D", "price=6.0"}} {
+		if r := runCLI(t, dir, append([]string{"run", "s.star", "--out", run[0]}, run[1:]...)...); r.code != 0 {
+			t.Fatalf("run %s: exit %d\n%s", run[0], r.code, r.stderr)
+		}
+	}
+	cost := func(args ...string) (metric struct{ Baseline, Candidate, Change float64 }, r cliResult) {
+		js := filepath.Join(dir, "c.json")
+		os.Remove(js) // a failed compare must not leave the last one's numbers to read
+		r = runCLI(t, dir, append([]string{"compare", "--metrics", "cost_per_mtok", "--json", js}, args...)...)
+		var f struct {
+			Points []struct {
+				Metrics []struct{ Baseline, Candidate, Change float64 }
+			}
+		}
+		if b, err := os.ReadFile(js); err != nil || json.Unmarshal(b, &f) != nil || len(f.Points) != 1 || len(f.Points[0].Metrics) != 1 {
+			t.Fatalf("compare %v: exit %d, compare.json %v\n%s%s", args, r.code, err, r.stdout, r.stderr)
+		}
+		return f.Points[0].Metrics[0], r
+	}
+	if m, r := cost("base", "dear"); r.code != 1 || !strings.Contains(r.stderr, "cost_per_mtok +") || m.Change < 0.3 || m.Change > 0.7 {
+		t.Errorf("1.5× the price: exit %d, change %+.1f%%\n%s%s", r.code, 100*m.Change, r.stdout, r.stderr)
+	}
+	unscraped := filepath.Join(dir, "unscraped")
+	if err := os.CopyFS(unscraped, os.DirFS(filepath.Join(dir, "base"))); err != nil {
+		t.Fatal(err)
+	}
+	repeats, _ := filepath.Glob(filepath.Join(unscraped, "e", "concurrency2", "*", "telemetry.parquet"))
+	removed := append(repeats, filepath.Join(unscraped, "e", "concurrency2", "telemetry.parquet"))
+	for _, f := range removed {
+		if err := os.Remove(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(removed) != 3 {
+		t.Fatalf("removed %d telemetry files, want one per repeat (3)", len(removed))
+	}
+	if m, r := cost("base", "unscraped"); r.code != 0 || m.Baseline != m.Candidate || m.Baseline <= 0 {
+		t.Errorf("without telemetry files: exit %d, %v vs %v\n%s%s", r.code, m.Baseline, m.Candidate, r.stdout, r.stderr)
+	}
+}
