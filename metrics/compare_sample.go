@@ -54,7 +54,7 @@ func SampleOf(metric string, runs []RunData) (Sample, error) {
 	for _, r := range runs {
 		v, err := g.MeasureRun(r)
 		if err != nil {
-			return Sample{}, fmt.Errorf("%s: %w", metric, err)
+			return Sample{}, err // it names the metric already
 		}
 		s.Repeats = append(s.Repeats, v)
 	}
