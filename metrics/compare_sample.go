@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"time"
 )
@@ -17,6 +18,9 @@ type RunData struct {
 	// Telemetry is the run's telemetry, what telemetry metrics
 	// (gpu_power, energy_per_token, ...) are compared on; nil without.
 	Telemetry *TelemetrySummary
+	// CostPerHour is the run's price (cost_per_hour=), what cost_per_mtok
+	// is computed from with the summary's output throughput; 0 without.
+	CostPerHour float64
 }
 
 // minWindow and windowsPerRun size the windows a whole-run rate is cut
@@ -73,12 +77,26 @@ func SampleOf(metric string, runs []RunData) (Sample, error) {
 	return s, nil
 }
 
-// MeasureRun is g's statistic in one run: from its telemetry for a
-// telemetry metric and for cost_per_mtok, whose price travels with the
-// telemetry (compared on repeats: neither has per-request values), else
-// from its summary.
+// MeasureRun is g's statistic in one run: cost_per_mtok from its price
+// and its summary's output throughput, a telemetry metric from its
+// telemetry (both compared on repeats: neither has per-request values),
+// anything else from its summary.
 func (g Gate) MeasureRun(r RunData) (float64, error) {
-	if g.MeasuredFromTelemetry() {
+	switch {
+	case g.Metric == "cost_per_mtok":
+		var throughput float64
+		if r.Summary != nil {
+			throughput = r.Summary.OutputTokenThroughput
+		}
+		v, ok := CostPerMillionTokens(r.CostPerHour, throughput)
+		if !ok && r.CostPerHour <= 0 {
+			return math.NaN(), fmt.Errorf("%s: %w: no price was given (cost_per_hour=)", g.name(), ErrNotMeasured)
+		}
+		if !ok {
+			return math.NaN(), fmt.Errorf("%s: %w (no output tokens)", g.name(), ErrNotMeasured)
+		}
+		return v, nil
+	case g.MeasuredFromTelemetry():
 		return g.MeasureTelemetry(r.Telemetry)
 	}
 	return g.Measure(r.Summary)

@@ -74,11 +74,12 @@ func prepareTelemetry(samples []TelemetrySample) *telemetryData {
 			nonFinite[s.Name]++
 			continue
 		}
-		se := byPlace[whereLabels(s)]
+		at := whereLabels(s)
+		se := byPlace[at]
 		if se == nil {
 			se = d.series(byKey, s)
 			if len(byPlace) < maxPlaces { // else labels are not shared: stop remembering
-				byPlace[whereLabels(s)] = se
+				byPlace[at] = se
 			}
 		}
 		if n := len(se.points); n > 0 && se.points[n-1].t == s.Time {

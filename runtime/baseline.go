@@ -97,7 +97,7 @@ func (e *Experiment) compareWithBaseline(g metrics.Gate, params Params, outs []*
 	if err != nil {
 		return metrics.Comparison{}, fmt.Errorf("baseline %s: %w", e.Against.Path, err)
 	}
-	cand, err := metrics.SampleOf(name, candidateRuns(g, outs))
+	cand, err := metrics.SampleOf(name, candidateRuns(g, outs, e.CostPerHour))
 	if err != nil {
 		return metrics.Comparison{}, err
 	}
@@ -109,15 +109,15 @@ func (e *Experiment) compareWithBaseline(g metrics.Gate, params Params, outs []*
 }
 
 // candidateRuns are a point's runs as a comparison reads them, whole or
-// for the gate's dataset component.
-func candidateRuns(g metrics.Gate, outs []*Outcome) []metrics.RunData {
+// for the gate's dataset component, priced at costPerHour.
+func candidateRuns(g metrics.Gate, outs []*Outcome, costPerHour float64) []metrics.RunData {
 	runs := make([]metrics.RunData, len(outs))
 	for i, o := range outs {
 		s := o.Series
 		if s != nil && g.Component != "" {
 			s = s.Component(g.Component)
 		}
-		runs[i] = metrics.RunData{Summary: o.gateSummary(g), Series: s}
+		runs[i] = metrics.RunData{Summary: o.gateSummary(g), Series: s, CostPerHour: costPerHour}
 		if o.Telemetry != nil {
 			runs[i].Telemetry = &o.Telemetry.Summary
 		}

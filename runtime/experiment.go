@@ -461,24 +461,14 @@ func runRepeat(ctx context.Context, job Job, key PointKey, obs Observer) (*Outco
 	return out, err
 }
 
-// measure is g's value in out: from the summary g judges, or for cost per
-// million tokens from the experiment's price and that summary's output.
+// measure is g's value in out, as a comparison measures it
+// (metrics.Gate.MeasureRun): from the summary g judges, its telemetry, or
+// for cost per million tokens the experiment's price.
 func (e *Experiment) measure(g metrics.Gate, out *Outcome) (float64, error) {
-	s := out.gateSummary(g)
-	switch {
-	case g.Metric != "cost_per_mtok" && g.MeasuredFromTelemetry():
-		if out.Telemetry == nil {
-			return 0, fmt.Errorf("%s: %w (no telemetry was scraped: give telemetry=[...] or --server-metrics-urls)", g.Metric, metrics.ErrNotMeasured)
-		}
-		return g.MeasureTelemetry(&out.Telemetry.Summary)
-	case g.Metric != "cost_per_mtok":
-		return g.Measure(s)
+	if g.Metric != "cost_per_mtok" && g.MeasuredFromTelemetry() && out.Telemetry == nil {
+		return 0, fmt.Errorf("%s: %w (no telemetry was scraped: give telemetry=[...] or --server-metrics-urls)", g.Metric, metrics.ErrNotMeasured)
 	}
-	v, ok := metrics.CostPerMillionTokens(e.CostPerHour, s.OutputTokenThroughput)
-	if !ok {
-		return 0, fmt.Errorf("cost_per_mtok: %w (no output tokens)", metrics.ErrNotMeasured)
-	}
-	return v, nil
+	return g.MeasureRun(candidateRuns(g, []*Outcome{out}, e.CostPerHour)[0])
 }
 
 // gateSummary is what g is judged on: the whole point, or the one dataset

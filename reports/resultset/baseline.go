@@ -158,7 +158,7 @@ func (p *Point) ComponentRuns(component string) []metrics.RunData {
 			}
 		}
 		s := metrics.Summarize(recs, metrics.Options{Goodput: p.Goodput})
-		out[i] = metrics.RunData{Summary: &s, Records: recs}
+		out[i] = metrics.RunData{Summary: &s, Records: recs, CostPerHour: p.CostPerHour}
 	}
 	return out
 }

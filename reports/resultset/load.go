@@ -101,18 +101,14 @@ func readPoint(stderr io.Writer, file string) (*Point, *Repeat, error) {
 	p := &Point{Experiment: pf.Meta.Experiment, Scenario: pf.Meta.Scenario, Params: pf.Params, Desc: describe(pf), Goodput: pf.Goodput}
 	rep := &Repeat{Index: max(pf.Meta.Repeat, 1), Source: file, Records: recs, Summary: acc.Summary(),
 		Partial: pf.Meta.Recovered || pf.Plan != nil && pf.Plan.Partial}
-	switch t, err := artifacts.ReadPointTelemetry(filepath.Dir(file), &rep.Summary, pf.Plan); {
-	case err != nil:
+	if t, err := artifacts.ReadPointTelemetry(filepath.Dir(file), &rep.Summary, pf.Plan); err != nil {
 		fmt.Fprintf(stderr, "llmbench: %s: %v (compared without its telemetry)\n", file, err)
-	case t != nil:
+	} else if t != nil {
 		rep.Telemetry = &t.Summary
-	case pf.Plan != nil && pf.Plan.Plan.Cost > 0:
-		// Nothing was scraped, but with the price cost_per_mtok is known.
-		priced, _ := runtime.RebuildTelemetry(nil, "", &rep.Summary, pf.Plan.Plan.Cost, pf.Plan.Plan.Currency)
-		rep.Telemetry = &priced.Summary
 	}
 	if pf.Plan != nil {
 		rep.Index = max(pf.Plan.Point.Repeat, 1)
+		p.CostPerHour = pf.Plan.Plan.Cost
 	}
 	return p, rep, nil
 }

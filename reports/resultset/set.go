@@ -37,6 +37,8 @@ type Point struct {
 	Repeats []*Repeat
 	// Goodput are the SLOs its goodput was judged against.
 	Goodput []metrics.SLO
+	// CostPerHour is its experiment's price (cost_per_hour=), 0 without.
+	CostPerHour float64
 }
 
 // Label names the point as its folder does: "concurrency16".
@@ -165,7 +167,7 @@ func loadText(p runtime.Params, arrival string) string {
 func (p *Point) Runs() []metrics.RunData {
 	out := make([]metrics.RunData, len(p.Repeats))
 	for i, r := range p.Repeats {
-		out[i] = metrics.RunData{Summary: &r.Summary, Records: r.Records, Telemetry: r.Telemetry}
+		out[i] = metrics.RunData{Summary: &r.Summary, Records: r.Records, Telemetry: r.Telemetry, CostPerHour: p.CostPerHour}
 	}
 	return out
 }
