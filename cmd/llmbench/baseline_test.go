@@ -33,11 +33,11 @@ func writeFileIn(t *testing.T, dir, name, src string) {
 
 // The issue's cases, from the CLI: a branch's first run skips its
 // baseline gate; the same server again passes it ("no significant
-// change") and the run's folder holds its comparison; a server 15% slower
-// per token as the client measures it fails it, naming ITL (itl=9.5ms
-// against 8ms: the simulator adds about 0.7 ms to every token gap, so
-// 9.2ms would measure only ~14%, too close to the 10% limit to be
-// certain); 3% slower is within the gate's 10%.
+// change") and the run's folder holds its comparison; a server 25% slower
+// per token (itl=10ms against 8ms) fails it, naming ITL. It was 9.5ms,
+// planned ~15%, until a fresh CI run on a loaded machine measured +10.2%
+// and called it inconclusive: the overhead added to every token gap grows
+// with load and shrinks the difference. 3% slower is within the gate's 10%.
 func TestRunBaselineGates(t *testing.T) {
 	dir, _ := writeScenario(t, baselineScenario)
 	r := runCLI(t, dir, "run", "s.star", "--out", "base", "--no-plots", "--allow-missing-baseline")
@@ -71,10 +71,10 @@ func TestRunBaselineGates(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(dir, "same.md")); !strings.Contains(string(b), "### ✅ llmbench compare") {
 		t.Errorf("summary lacks the comparison:\n%s", b)
 	}
-	r = runCLI(t, dir, "run", "s.star", "-D", "seed=3", "-D", "itl=9.5ms", "--out", "slow", "--no-plots", "--baseline", "base")
+	r = runCLI(t, dir, "run", "s.star", "-D", "seed=3", "-D", "itl=10ms", "--out", "slow", "--no-plots", "--baseline", "base")
 	if r.code != 1 || !strings.Contains(r.stdout, "✗ itl.p50 <= baseline * 1.10 [chat/concurrency4]: itl.p50 = ") ||
 		!strings.Contains(r.stdout, "regression (limit <= baseline * 1.1)") {
-		t.Errorf("15%% slower ITL: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+		t.Errorf("25%% slower ITL: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	r = runCLI(t, dir, "run", "s.star", "-D", "seed=4", "-D", "itl=8.24ms", "--out", "little", "--no-plots", "--baseline", "base")
 	if r.code != 0 {
