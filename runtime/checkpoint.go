@@ -25,8 +25,13 @@ const CheckpointVersion = 1
 // same numbers an uninterrupted sweep would have used, even if artifact
 // folders were moved.
 type Checkpoint struct {
-	Version int               `json:"version"`
-	Points  []CheckpointPoint `json:"points"`
+	Version int `json:"version"`
+	// APIKeyGiven marks that the points were measured with an API key,
+	// whose value is never stored (secrets never reach an artifact, SPEC
+	// §11): a resume must be given the key again rather than measure the
+	// remaining points unauthenticated.
+	APIKeyGiven bool              `json:"api_key_given,omitempty"`
+	Points      []CheckpointPoint `json:"points"`
 }
 
 // CheckpointPoint is one finished point.
@@ -96,6 +101,33 @@ func (c *Checkpoint) Find(config []byte) (CheckpointPoint, bool) {
 		}
 	}
 	return CheckpointPoint{}, false
+}
+
+// ForgetConfigField removes the member name from every point's config,
+// reporting whether any held a value other than "", false or null: how a
+// checkpoint written by an older llmbench, which kept a secret in its
+// configs, is cleaned before it is written again.
+func (c *Checkpoint) ForgetConfigField(name string) (hadValue bool) {
+	for i := range c.Points {
+		var m map[string]json.RawMessage
+		if json.Unmarshal(c.Points[i].Config, &m) != nil {
+			continue
+		}
+		v, ok := m[name]
+		if !ok {
+			continue
+		}
+		switch string(v) {
+		case `""`, "false", "null":
+		default:
+			hadValue = true
+		}
+		delete(m, name)
+		if b, err := json.Marshal(m); err == nil {
+			c.Points[i].Config = b
+		}
+	}
+	return hadValue
 }
 
 // NextID is the ID for a point not in the checkpoint: one more than the

@@ -42,7 +42,7 @@ func (c *analyzeCmd) Run(e *env) error {
 		return err
 	}
 	plan.exp.Telemetry = c.Telemetry.genaiPerfDefault(e)
-	cp, err := artifacts.OpenSweepCheckpoint(c.checkpointPath(), c.Model[0], c.resuming())
+	cp, err := artifacts.OpenSweepCheckpoint(c.checkpointPath(), c.Model[0], c.resuming(), c.APIKey != "")
 	if err != nil {
 		return err
 	}
@@ -54,7 +54,7 @@ func (c *analyzeCmd) Run(e *env) error {
 		runErr = errInterrupted
 	}
 	if runErr == nil {
-		runErr = allFailed(*res)
+		runErr = requestFailures(*res)
 	}
 	if runErr == nil {
 		runErr = strictClient(c.Strict, *res)

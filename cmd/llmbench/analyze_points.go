@@ -44,10 +44,12 @@ func sweepPoints(base *profileFlags, spec sweepSpec) ([]analyzePoint, error) {
 // GenAI-Perf's checkpoint "representation" (which drops the URL and the
 // artifact paths): they may change between an interrupted sweep and its
 // resume without changing what is measured. Header values are secrets and
-// are replaced by the header names.
+// are replaced by the header names; the API key is a secret too, and the
+// checkpoint only marks that one was given (artifacts.OpenSweepCheckpoint).
 var configExcluded = map[string]bool{
 	"URL": true, "SourceAddress": true, "ArtifactDir": true, "ProfileExportFile": true,
 	"GeneratePlots": true, "Verbose": true, "Insecure": true, "Telemetry": true, "Strict": true,
+	"APIKey": true,
 }
 
 // pointConfig renders the identity of a point as a JSON object: the sweep

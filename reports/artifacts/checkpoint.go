@@ -177,7 +177,12 @@ type SweepCheckpoint struct {
 // sweep starts an empty one, replacing any old file as its first point
 // finishes, so a checkpoint always describes one sweep's points; the old
 // file is named in a warning because --resume may have been forgotten.
-func OpenSweepCheckpoint(path, model string, resume bool) (*SweepCheckpoint, error) {
+//
+// apiKey says whether --api-key was given. The key itself is never
+// stored, only that there was one, so a resume of a sweep measured with a
+// key needs it again: without it the remaining points would be measured
+// unauthenticated, all errors, and that is refused before any traffic.
+func OpenSweepCheckpoint(path, model string, resume, apiKey bool) (*SweepCheckpoint, error) {
 	if _, err := os.Stat(path); err == nil && !resume {
 		log.Warn().Str("checkpoint", path).Msg("starting afresh; its finished points will be replaced (pass --resume to skip them)")
 	}
@@ -185,8 +190,21 @@ func OpenSweepCheckpoint(path, model string, resume bool) (*SweepCheckpoint, err
 	if err != nil {
 		return nil, err
 	}
+	// An older llmbench kept the key in every point's config: forget it,
+	// so the file is rewritten without it and its points still match.
+	if cp.ForgetConfigField(apiKeyField) {
+		cp.APIKeyGiven = true
+	}
+	if cp.APIKeyGiven && !apiKey {
+		return nil, failure.Inputf("resuming from %s: its points were measured with --api-key, which is never stored: give --api-key again", path)
+	}
+	cp.APIKeyGiven = apiKey
 	return &SweepCheckpoint{cp: cp, path: path, resuming: resume, model: model, ids: map[string]int{}}, nil
 }
+
+// apiKeyField is the profile flag --api-key's name in a point's config,
+// where an older llmbench wrote the key.
+const apiKeyField = "APIKey"
 
 // find is the finished point of this identity, when resuming.
 func (c *SweepCheckpoint) find(config []byte) (runtime.CheckpointPoint, bool) {
