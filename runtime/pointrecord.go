@@ -81,6 +81,10 @@ type PlanRecord struct {
 	Baseline string              `json:"baseline,omitempty"`
 	Tags     map[string]string   `json:"tags,omitempty"`
 
+	// ErrorBudget is experiment(error_budget=) / --max-error-rate as
+	// written back ("5%"): a rebuild must know the user judged errors.
+	ErrorBudget string `json:"error_budget,omitempty"`
+
 	// PointSeeds is Experiment.PointSeeds: each point drew its own
 	// prompts. Absent (false) in records of runs before it existed,
 	// which all sent the same prompts at every point.
@@ -152,6 +156,9 @@ func RecordOf(scenario string, e *Experiment, key PointKey, index int) PointReco
 		Repeats: max(e.Repeats, 1), Seed: e.Seed, PointSeeds: e.PointSeeds, Cost: e.CostPerHour, Currency: e.Currency, Baseline: e.Baseline, Tags: e.Tags,
 		Sweep: sweepRecord(e.Sweep),
 	}
+	if e.ErrorBudget != nil {
+		plan.ErrorBudget = e.ErrorBudget.String()
+	}
 	if e.Dataset != nil {
 		plan.Dataset = e.Dataset.String()
 	}
@@ -222,6 +229,13 @@ func (p PlanRecord) Experiment() (*Experiment, error) {
 			URLs: ep.URLs, URLSelection: ep.URLSelection},
 		Requests: p.Requests, Duration: time.Duration(p.DurationMS) * time.Millisecond, Sessions: p.Sessions, Warmup: p.Warmup, Steady: p.Steady,
 		Repeats: p.Repeats, Seed: p.Seed, PointSeeds: p.PointSeeds, CostPerHour: p.Cost, Currency: p.Currency, Baseline: p.Baseline, Tags: p.Tags,
+	}
+	if p.ErrorBudget != "" {
+		b, err := ParseErrorBudget(p.ErrorBudget)
+		if err != nil {
+			return nil, fmt.Errorf("experiment %q: error_budget: %w", p.Name, err)
+		}
+		e.ErrorBudget = b
 	}
 	for _, src := range p.Gates {
 		g, err := metrics.ParseGate(src)

@@ -56,14 +56,15 @@ func exitCode(err error, stderr io.Writer) int {
 	return exitRunFailed
 }
 
-// allFailed is the run failure (exit 3) of a run in which every measured
-// request failed, naming the most common error; nil otherwise.
-func allFailed(results ...runtime.ExperimentResult) error {
-	e, ok := runtime.AllFailed(results)
-	if !ok {
-		return nil
+// requestFailures is the run failure (exit 3) of a run in which every
+// measured request failed, naming the most common error, or else of one
+// whose errors passed the default error budget with nothing set to judge
+// them (runtime.CheckErrors); nil otherwise.
+func requestFailures(results ...runtime.ExperimentResult) error {
+	if e, ok := runtime.AllFailed(results); ok {
+		return runFailed("every request failed; the most common error (%d times): %s", e.Count, runtime.DescribeError(e))
 	}
-	return runFailed("every request failed; the most common error (%d times): %s", e.Count, runtime.DescribeError(e))
+	return runtime.CheckErrors(results)
 }
 
 // strictClient is --strict's verdict: exit 3 when the client, not the

@@ -60,7 +60,7 @@ func (c *mergeCmd) Run(e *env) error {
 	if err := run.Write(e.stdout, e.stderr); err != nil {
 		return runFailed("writing results: %w", err)
 	}
-	return firstByPrecedence(nil, checkErr, rep)
+	return firstByPrecedence(requestFailures(results...), checkErr, rep)
 }
 
 func partialMerge(merged []artifacts.MergedPoint) bool {

@@ -29,7 +29,7 @@ func (c *profileCmd) Run(e *env) error {
 	case e.ctx.Err() != nil || interrupted(res):
 		return errInterrupted
 	}
-	if err := allFailed(*res); err != nil {
+	if err := requestFailures(*res); err != nil {
 		return err
 	}
 	return strictClient(c.Strict, *res)

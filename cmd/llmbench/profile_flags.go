@@ -80,7 +80,7 @@ type profileFlags struct {
 	StreamIdleTimeout time.Duration `default:"0s" help:"Fail a request the server is silent on for this long: waiting for the response headers, or between two reads of the body, streamed or not (0: off)."`
 	MaxResponseSize   string        `default:"256MiB" help:"Fail a response whose body is larger (error class oversize): bytes, or with a unit (KiB, MiB, GiB, KB, MB, GB)."`
 	MaxSSELineSize    string        `name:"max-sse-line-size" default:"16MiB" help:"Fail a stream with an SSE line longer than this (error class oversize); same units."`
-	MaxErrorRate      string        `help:"Error budget: stop the run (exit 3, what finished is written) once more than this share of a point's requests failed, e.g. 5% or 0.05; judged over at least 20 requests (default: never stop)."`
+	MaxErrorRate      string        `help:"Error budget: stop the run (exit 3, what finished is written) once more than this share of a point's requests failed, e.g. 5% or 0.05; judged over at least 20 requests. Without it the run never stops, but a point where more than 10% failed makes it exit 3 when it ends; 100% accepts any share."`
 	Insecure          bool          `help:"Skip TLS certificate verification."`
 	Verbose           bool          `short:"v" help:"Log more."`
 }

@@ -12,7 +12,7 @@ import (
 // records.parquet alone, byte for byte, failures and goodput included.
 func TestReportReproducesArtifacts(t *testing.T) {
 	dir := t.TempDir()
-	r := runCLI(t, dir, "profile", "-m", "org/m", "-u", "sim://?itl=1ms&ttft=2ms&error_rate_500=0.1&reset_rate=0.05",
+	r := runCLI(t, dir, "profile", "-m", "org/m", "-u", "sim://?itl=1ms&ttft=2ms&error_rate_500=0.1&reset_rate=0.05", "--max-error-rate", "100%",
 		"--streaming", "--concurrency", "4", "--request-count", "40", "--goodput", "time_to_first_token:50",
 		"--output-tokens-mean", "8", "--synthetic-input-tokens-mean", "20")
 	if r.code != 0 {

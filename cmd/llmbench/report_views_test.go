@@ -15,7 +15,7 @@ import (
 // E2EL GenAI-Perf's export holds (the same definitions, in ms).
 func TestReportViewVLLM(t *testing.T) {
 	dir := t.TempDir()
-	r := runCLI(t, dir, "profile", "-m", "org/m", "-u", "sim://?itl=1ms&ttft=2ms&error_rate_500=0.1",
+	r := runCLI(t, dir, "profile", "-m", "org/m", "-u", "sim://?itl=1ms&ttft=2ms&error_rate_500=0.1", "--max-error-rate", "100%",
 		"--streaming", "--concurrency", "4", "--request-count", "40",
 		"--output-tokens-mean", "8", "--synthetic-input-tokens-mean", "20")
 	if r.code != 0 {

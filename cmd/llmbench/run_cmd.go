@@ -106,7 +106,7 @@ func (c *runCmd) Run(e *env) error {
 		return runFailed("writing results: %w", err)
 	}
 	if runErr == nil {
-		runErr = allFailed(results...)
+		runErr = requestFailures(results...)
 	}
 	if runErr == nil {
 		runErr = strictClient(c.Strict, results...)

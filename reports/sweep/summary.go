@@ -19,6 +19,10 @@ type summaryFile struct {
 	Units       map[string]string `json:"units"`
 	Partial     bool              `json:"partial"`
 	Experiments []experimentJSON  `json:"experiments"`
+	// ErrorAlarms are the points whose errors passed the default error
+	// budget with nothing set to judge them (the run exits 3); absent
+	// when there are none.
+	ErrorAlarms []runtime.ErrorAlarm `json:"error_alarms,omitempty"`
 }
 
 type experimentJSON struct {
@@ -88,6 +92,7 @@ func WriteSummaryJSON(w io.Writer, scenario string, results []runtime.Experiment
 		}
 		f.Experiments = append(f.Experiments, ej)
 	}
+	f.ErrorAlarms = runtime.ErrorAlarms(results)
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
