@@ -14,7 +14,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/valyala/fasthttp"
@@ -81,8 +80,7 @@ type Client struct {
 	watch  *watchdog
 	states sync.Pool
 	// dialed maps a connection's local address to its *watchedConn, so
-	// Send can tell a reused keep-alive connection from one opened for the
-	// attempt, and an idle timeout from the error fasthttp made of it.
+	// Send can tell an idle timeout from the error fasthttp made of it.
 	dialed sync.Map
 	// sources counts connections dialed from SourceAddrs, for the round
 	// robin over them.
@@ -149,7 +147,7 @@ func (c *Client) dial(addr string, timeout time.Duration) (net.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &watchedConn{Conn: conn, dialed: c.clock.Now(), clock: c.clock, watch: c.watch, onClose: c.forget}
+	w := &watchedConn{Conn: conn, clock: c.clock, watch: c.watch, onClose: c.forget}
 	c.dialed.Store(conn.LocalAddr().String(), w)
 	if c.watch != nil {
 		c.watch.add(w)
@@ -192,34 +190,14 @@ func (c *Client) connOf(resp *fasthttp.Response) *watchedConn {
 	return conn
 }
 
-// reused reports whether the attempt sent at sent went out on a
-// connection dialed before it: one the server may have closed while idle.
-// A connection the client cannot place counts as reused.
-func (c *Client) reused(resp *fasthttp.Response, sent int64) bool {
-	conn := c.connOf(resp)
-	return conn == nil || conn.dialed < sent
-}
+// maxResends bounds how often one request is sent again after its write
+// failed on a keep-alive connection (see notSentError).
+const maxResends = 3
 
-// maxStaleRetries bounds the retries of one request on connections the
-// server had closed; a fresh connection that fails is a fault, never
-// retried.
-const maxStaleRetries = 3
-
-// noRetry leaves every retry decision to Send, which knows what the
-// request's record needs (fasthttp would retry on the next pooled
-// connection, often as stale as the first).
+// noRetry leaves every retry decision to Send, which knows whether the
+// request reached the server (fasthttp would retry on the next pooled
+// connection whatever had happened).
 func noRetry(*fasthttp.Request, int, error) (resetTimeout, retry bool) { return false, false }
-
-// staleConn reports an attempt that failed before any response byte the
-// way one does on a keep-alive connection the server had closed: on a
-// reused connection the request never reached a live server, so it is
-// not a server fault.
-// Servers close idle connections routinely (uvicorn, so vLLM and SGLang,
-// after 5 s) and the close races the next request.
-func staleConn(err error) bool {
-	return errors.Is(err, fasthttp.ErrConnectionClosed) || errors.Is(err, io.EOF) ||
-		errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNRESET)
-}
 
 func targetURL(cfg Config) (string, error) {
 	u, err := url.Parse(cfg.URL)
@@ -257,14 +235,10 @@ func (c *Client) Send(ctx context.Context, body []byte, rec *metrics.Record) {
 
 	rec.Sent = c.clock.Now()
 	err := c.hc.Do(req, resp)
-	for err != nil && staleConn(err) && c.reused(resp, rec.Sent) && ctx.Err() == nil && rec.Retries < maxStaleRetries {
-		// Go net/http's rule: a reused connection the server had closed
-		// before any response byte is retried, on a new connection. The
-		// idle ones the server dropped go first; timing starts again with
-		// the attempt that is answered. Under load another request may
-		// hand back a connection that goes stale before the retry takes
-		// it, hence a few tries, not one.
-		c.hc.CloseIdleConnections()
+	for errors.As(err, new(notSentError)) && ctx.Err() == nil && rec.Retries < maxResends {
+		// The request never reached the server whole (a keep-alive
+		// connection it closed while idle took the write): send it on
+		// another connection, timed from that attempt.
 		rec.Retries++
 		rec.Sent = c.clock.Now()
 		err = c.hc.Do(req, resp)

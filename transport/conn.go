@@ -31,7 +31,10 @@ const interrupted = -1
 // goroutine, so no timer is reset per chunk.
 type watchedConn struct {
 	net.Conn
-	dialed int64 // clock ns
+	// requests counts the requests written on the connection, so a
+	// keep-alive connection is told from a fresh one. Only the goroutine
+	// holding the connection (fasthttp's pool hands it over) touches it.
+	requests int
 	// lastRead is when the last Read that returned data did (clock ns):
 	// the arrival stamp of what it brought. Only the reading goroutine
 	// touches it.

@@ -28,32 +28,41 @@ const maxInterim = 100
 var errTooManyInterim = errors.New("more than 100 interim (1xx) responses")
 
 // RoundTrip implements fasthttp.RoundTripper. Its retry result is never
-// used (the client's RetryIfErr refuses every retry; Send retries stale
-// connections itself).
+// used (the client's RetryIfErr refuses every retry): Send resends a
+// request itself, and only one that failed as a notSentError.
 func (t *bodyTrip) RoundTrip(hc *fasthttp.HostClient, req *fasthttp.Request, resp *fasthttp.Response) (bool, error) {
 	var deadline time.Time
 	if t.timeout > 0 {
 		deadline = time.Now().Add(t.timeout)
 	}
 	cc, err := hc.AcquireConn(t.timeout, req.ConnectionClose())
+	for err == nil && closedWhileIdle(cc.Conn()) {
+		// Each one closed is gone from the pool, and a new connection is
+		// never probed, so this ends.
+		hc.CloseConn(cc)
+		cc, err = hc.AcquireConn(t.timeout, req.ConnectionClose())
+	}
 	if err != nil {
 		return false, err
 	}
 	conn := cc.Conn()
 	resp.ParseNetConn(conn)
+	reused := startRequest(conn)
 	if err := conn.SetDeadline(deadline); err != nil { // a zero deadline clears the last request's
 		hc.CloseConn(cc)
-		return true, err
+		return false, unsent(reused, err)
 	}
 	if err := writeRequest(hc, conn, req); err != nil {
 		hc.CloseConn(cc)
-		return true, err
+		return false, unsent(reused, err)
 	}
 	br := hc.AcquireReader(conn)
 	if err := readHeaders(resp, br); err != nil {
+		// The request was written: whatever the server did with it, it is
+		// not sent again (a POST is not idempotent).
 		hc.ReleaseReader(br)
 		hc.CloseConn(cc)
-		return true, err
+		return false, err
 	}
 	body := bodyPool.Get().(*connBody)
 	*body = connBody{br: br, conn: conn, watched: watchedOf(conn), clock: t.clock, limit: t.limit,
@@ -69,6 +78,48 @@ func (t *bodyTrip) RoundTrip(hc *fasthttp.HostClient, req *fasthttp.Request, res
 	}
 	resp.SetBodyStream(body, resp.Header.ContentLength())
 	return false, nil
+}
+
+// notSentError is an attempt that provably never reached the server
+// whole, so sending it again cannot make the server do its work twice:
+// Go's net/http rule for a request that is not idempotent (a POST). That is
+// a write that failed on a keep-alive connection the server had closed
+// while it was idle; closedWhileIdle catches most of those before a byte
+// is written. An attempt that failed after the whole request was written
+// — a reset, a close before the answer — may have reached the server, and
+// is a fault.
+type notSentError struct{ err error }
+
+func (e notSentError) Error() string { return e.err.Error() }
+func (e notSentError) Unwrap() error { return e.err }
+
+// unsent marks a failure to write the request on a reused connection as
+// one that may be sent again. On a connection dialed for the request the
+// failure is the server's (it accepted and dropped it), and a timeout
+// means the request's time is up: neither is sent again.
+func unsent(reused bool, err error) error {
+	if !reused || errors.Is(err, fasthttp.ErrTimeout) {
+		return err
+	}
+	return notSentError{err}
+}
+
+// closedWhileIdle reports a pooled keep-alive connection the server has
+// closed (or written to unasked) since its last response; see closedByPeer.
+func closedWhileIdle(conn net.Conn) bool {
+	w := watchedOf(conn)
+	return w != nil && w.requests > 0 && closedByPeer(w.Conn)
+}
+
+// startRequest counts a request on conn and reports whether the
+// connection had carried one before.
+func startRequest(conn net.Conn) (reused bool) {
+	w := watchedOf(conn)
+	if w == nil {
+		return false
+	}
+	w.requests++
+	return w.requests > 1
 }
 
 // writeRequest writes req through fasthttp's pooled writer; a timeout is

@@ -17,7 +17,8 @@ import (
 
 // keepAliveServer answers each request with a complete keep-alive SSE
 // response and then, as uvicorn does after its keep-alive timeout, closes
-// a connection that stays idle for idle without saying so. With
+// a connection that stays idle for idle without saying so, whenever its
+// read deadline happens to fire. With
 // closeUnanswered it instead closes every connection as soon as it has read
 // a request: a server fault, not a stale connection.
 type keepAliveServer struct {
@@ -66,16 +67,20 @@ func (s *keepAliveServer) serve(conn net.Conn, idle time.Duration, closeUnanswer
 	}
 }
 
-// A server that closes idle keep-alive connections gets no false errors:
-// a request sent on a connection the server had just dropped is sent once
-// more on a fresh one, counted in Retries, and timed from that attempt.
-// Open loop with Poisson gaps around the idle timeout, so the close races
-// requests on several pooled connections (the fasthttp default retried on
-// the next pooled connection, as stale: ~1% false resets here).
-func TestStaleKeepAliveIsRetried(t *testing.T) {
+// A server that closes idle keep-alive connections at random moments
+// races the requests sent on them. The client takes no connection the
+// server has visibly closed (TestIdleClosedConnectionIsNotUsed shows that
+// without a race); what is left is the instant between the server's
+// decision to close and the close reaching the client, where a request is
+// written to a connection that is already being closed. That request may
+// have reached the server, so it is a reset, never sent again: the server
+// receives each request at most once. Open loop with Poisson gaps around
+// the idle timeout, so the close races requests on several pooled
+// connections.
+func TestIdleCloseRaceNeverSendsTwice(t *testing.T) {
 	srv := startKeepAliveServer(t, 30*time.Millisecond, false)
 	c, _ := newTestClient(t, Config{URL: srv.addr, API: Chat, Stream: true, Timeout: 5 * time.Second})
-	const n = 300
+	const n = 200
 	var failed, retried atomic.Int64
 	rng := rand.New(rand.NewPCG(1, 2))
 	var wg sync.WaitGroup
@@ -85,7 +90,9 @@ func TestStaleKeepAliveIsRetried(t *testing.T) {
 			c.Send(context.Background(), []byte(`{}`), &rec)
 			if rec.Err != nil {
 				failed.Add(1)
-				t.Logf("failed: %v", rec.Err)
+				if rec.Err.Class != metrics.ErrReset {
+					t.Errorf("failed as %v, want a reset", rec.Err)
+				}
 			}
 			retried.Add(int64(rec.Retries))
 			if len(rec.Chunks) > 0 && rec.Chunks[0] < rec.Sent {
@@ -95,12 +102,9 @@ func TestStaleKeepAliveIsRetried(t *testing.T) {
 		time.Sleep(time.Duration(rng.ExpFloat64() * float64(10*time.Millisecond)))
 	}
 	wg.Wait()
-	t.Logf("%d requests: %d failed, %d retried, server received %d", n, failed.Load(), retried.Load(), srv.received.Load())
-	if failed.Load() != 0 {
-		t.Errorf("%d of %d requests failed against a healthy server", failed.Load(), n)
-	}
-	if got := srv.received.Load(); got != n {
-		t.Errorf("server received %d requests, want %d: a retry reached it twice or not at all", got, n)
+	t.Logf("%d requests: %d lost the race (reset), %d sent again, server received %d", n, failed.Load(), retried.Load(), srv.received.Load())
+	if got := srv.received.Load(); got > n {
+		t.Errorf("server received %d requests, more than the %d sent: one was sent twice", got, n)
 	}
 }
 
