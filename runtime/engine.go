@@ -58,7 +58,7 @@ const openLoopLead = 5 * time.Millisecond
 // returns what completed.
 func Run(ctx context.Context, p Point, s Sender, clock *transport.Clock, reqs []Request) *Result {
 	return execute(ctx, p, s, clock, func(r *run) {
-		r.reqs = shardRequests(reqs, p)
+		r.reqs, r.entryBase = shardRequests(reqs, p)
 		switch {
 		case p.Load.Closed():
 			r.closedLoop()
@@ -93,6 +93,8 @@ type run struct {
 	reqs    []Request
 	ctx     context.Context
 	sendCtx context.Context
+
+	entryBase int // the whole dataset's index of reqs[0] (shardRequests)
 
 	issued atomic.Int64 // tickets handed out (closed loop)
 	stopAt atomic.Int64 // end of a duration-bound closed loop, ns
@@ -256,7 +258,7 @@ func (r *run) send(i, scheduled int64) {
 	req := &r.reqs[i%int64(len(r.reqs))]
 	rec := metrics.Record{
 		ID:        i - int64(r.p.Warmup),
-		Entry:     int(i % int64(len(r.reqs))),
+		Entry:     r.entryBase + int(i%int64(len(r.reqs))),
 		Component: req.Component,
 		Scheduled: scheduled,
 	}

@@ -118,16 +118,19 @@ func (p Point) MeasuredRequests() int {
 // shardRequests is the shard's segment of a closed loop's dataset (the
 // whole dataset when the segment would be empty), so shards send
 // different prompts as one process would cycle through them; an open loop
-// keeps them all, since arrival k sends entry k whoever owns it.
-func shardRequests(reqs []Request, p Point) []Request {
+// keeps them all, since arrival k sends entry k whoever owns it. base is
+// the index of the segment's first entry in the whole dataset, so that a
+// record's dataset entry names the same prompt on every shard (and in
+// inputs.json, which holds the whole dataset).
+func shardRequests(reqs []Request, p Point) (segment []Request, base int) {
 	if !p.Shard.Sharded() || !p.Load.Closed() {
-		return reqs
+		return reqs, 0
 	}
 	lo, hi := p.Shard.Segment(len(reqs))
 	if hi <= lo {
-		return reqs
+		return reqs, 0
 	}
-	return reqs[lo:hi]
+	return reqs[lo:hi], lo
 }
 
 // CheckShardable refuses what a sharded run cannot do (SPEC §10): points

@@ -31,6 +31,9 @@ func (c *mergeCmd) Run(e *env) error {
 	if err := c.outputFlags.check(); err != nil {
 		return err
 	}
+	if err := checkApart(c.outputFlags.paths(), append([]string{c.Scenario, c.Baseline}, c.Dirs...)...); err != nil {
+		return err
+	}
 	var scen *runtime.Scenario
 	if c.Scenario != "" {
 		var err error

@@ -13,7 +13,8 @@ import (
 
 // A profile killed outright (SIGKILL: no chance to write footers) leaves a
 // records.parquet that `llmbench report` recovers: every row group flushed
-// before the kill is summarized, and the file reads normally afterwards.
+// before the kill is summarized from records.recovered.parquet, written
+// beside the killed file, which is left as it was.
 func TestReportRecoversKilledRun(t *testing.T) {
 	dir := t.TempDir()
 	cmd := exec.Command(binary, "profile", "-m", "m", "-u", "sim://?itl=1ms&ttft=1ms", "--streaming",
@@ -38,7 +39,7 @@ func TestReportRecoversKilledRun(t *testing.T) {
 	_ = cmd.Wait()
 
 	r := runCLI(t, dir, "report", point)
-	if r.code != 0 || !strings.Contains(r.stderr, "had no footer") || !strings.Contains(r.stderr, "recovered") {
+	if r.code != 0 || !strings.Contains(r.stderr, "has no footer") || !strings.Contains(r.stderr, "into "+filepath.Join(point, "records.recovered.parquet")) {
 		t.Fatalf("report exit %d\nstderr: %s", r.code, r.stderr)
 	}
 	n := genaiPerfJSON(t, point)["request_count"]["avg"].(float64)
@@ -48,9 +49,9 @@ func TestReportRecoversKilledRun(t *testing.T) {
 	if !strings.Contains(r.stdout, "Token counting: usage") {
 		t.Errorf("the recovered point lost how its tokens were counted:\n%s", r.stdout)
 	}
-	// The raw export the kill cut is repaired to the completed requests
-	// the records hold, so importing it gives the same count.
-	export, err := os.ReadFile(filepath.Join(point, "profile_export.json"))
+	// The raw export the kill cut is repaired, beside it, to the completed
+	// requests the records hold, so importing it gives the same count.
+	export, err := os.ReadFile(filepath.Join(point, "profile_export.recovered.json"))
 	if err != nil || !json.Valid(export) || !strings.Contains(r.stderr, "profile_export.json was cut by the crash: repaired") {
 		t.Fatalf("profile_export.json not repaired (%v):\n%s", err, r.stderr)
 	}
@@ -70,7 +71,7 @@ func TestReportRecoversKilledRun(t *testing.T) {
 		t.Errorf("importing the repaired export: exit %d, want %d requests\n%s%s", r.code, kept, r.stdout, r.stderr)
 	}
 	again := runCLI(t, dir, "report", point)
-	if again.code != 0 || strings.Contains(again.stderr, "no footer") {
+	if again.code != 0 || !strings.Contains(again.stderr, "recovered earlier") {
 		t.Errorf("second report: exit %d, stderr %s", again.code, again.stderr)
 	}
 }

@@ -2,6 +2,7 @@ package artifacts
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -38,7 +39,13 @@ type PointFile struct {
 func OpenPoint(stderr io.Writer, path string) (*PointFile, error) {
 	f, size, err := openRecordsFile(stderr, path)
 	if err != nil {
-		return nil, failure.Inputf("%s: %w", path, err)
+		// Bad input, unless the recovery said otherwise (nothing recovered).
+		class := failure.Input
+		var c failure.Classifier
+		if errors.As(err, &c) {
+			class = c.FailureClass()
+		}
+		return nil, failure.New(class, fmt.Errorf("%s: %w", path, err))
 	}
 	p, err := describePoint(f, size, path)
 	if err != nil {

@@ -1,6 +1,7 @@
 package artifacts
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -94,7 +95,7 @@ func rerender(stdout, stderr io.Writer, file string, opts RebuildOptions) (*stor
 	if err := describeTelemetry(&run, out); err != nil {
 		return nil, failure.Runf("%w", err)
 	}
-	jsonName, csvName := genaiperf.ExportFileNames(run.ProfileExportFile)
+	jsonName, csvName := exportNames(stderr, dir, run.ProfileExportFile, meta.Recovered, &out.Summary)
 	if err := WriteFile(filepath.Join(dir, jsonName), func(w io.Writer) error { return genaiperf.WriteJSON(w, &run, &out.Summary) }); err != nil {
 		return nil, failure.Runf("%w", err)
 	}
@@ -182,18 +183,32 @@ func readTelemetry(dir string, s *metrics.Summary, cost float64, currency string
 	return runtime.RebuildTelemetry(samples, account, s, cost, currency)
 }
 
-// repairExport makes the raw export of a killed run valid again, saying
-// what it kept; a failure to do so is reported, not fatal, since the
+// repairExport makes a valid copy of the raw export a killed run left cut
+// mid-write, beside it (recoveredName), keeping the completed requests the
+// recovered records hold, and says what it kept; the cut file itself is
+// left as it is. A failure to do so is reported, not fatal, since the
 // records are what every other report is rebuilt from.
 func repairExport(stderr io.Writer, path string, run *genaiperf.Run, sent map[int64]bool) {
-	kept, repaired, err := genaiperf.RepairProfileExport(path, run, sent)
-	switch {
-	case err != nil && !errors.Is(err, fs.ErrNotExist):
-		fmt.Fprintf(stderr, "llmbench: %s: cannot repair: %v\n", path, err)
-	case repaired:
-		fmt.Fprintf(stderr, "llmbench: %s was cut by the crash: repaired, keeping %d of the %d completed requests records.parquet holds (the rest were not written to it yet; failed ones are in the records only)\n",
-			path, kept, len(sent))
+	b, err := os.ReadFile(path)
+	if err != nil || json.Valid(b) {
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			fmt.Fprintf(stderr, "llmbench: %s: cannot repair: %v\n", path, err)
+		}
+		return
 	}
+	repairedPath := recoveredName(path)
+	if err := os.WriteFile(repairedPath, b, 0o644); err != nil {
+		fmt.Fprintf(stderr, "llmbench: %s: cannot repair: %v\n", path, err)
+		return
+	}
+	kept, _, err := genaiperf.RepairProfileExport(repairedPath, run, sent)
+	if err != nil {
+		os.Remove(repairedPath)
+		fmt.Fprintf(stderr, "llmbench: %s: cannot repair: %v\n", path, err)
+		return
+	}
+	fmt.Fprintf(stderr, "llmbench: %s was cut by the crash: repaired into %s, keeping %d of the %d completed requests the recovered records hold (failed ones are in the records only); %s is left as it was\n",
+		path, repairedPath, kept, len(sent), path)
 }
 
 // savedPlan decodes the file's saved plan; nil for a file of schema
@@ -221,8 +236,9 @@ func goodputAndCounting(saved *runtime.PointRecord, run *genaiperf.Run) ([]metri
 	return exp.Goodput, saved.Counting, nil
 }
 
-// openRecordsFile opens a records file for reading, first recovering one
-// whose run was killed before it could write the footer.
+// openRecordsFile opens a records file for reading. One whose run was
+// killed before it could write the footer is recovered beside it (see
+// recoverBeside) and the recovered file is opened instead.
 func openRecordsFile(stderr io.Writer, path string) (*os.File, int64, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -236,22 +252,8 @@ func openRecordsFile(stderr io.Writer, path string) (*os.File, int64, error) {
 	if _, err := records.ReadMeta(f, st.Size()); !errors.Is(err, records.ErrNoFooter) {
 		return f, st.Size(), nil // readable, or an error the reader will report
 	}
-	f.Close()
-	if f, err = os.OpenFile(path, os.O_RDWR, 0); err != nil {
-		return nil, 0, fmt.Errorf("its run was interrupted before finishing it, and it cannot be opened to recover it: %w", err)
-	}
-	info, err := records.Recover(f)
-	if err != nil {
-		f.Close()
-		return nil, 0, err
-	}
-	fmt.Fprintf(stderr, "llmbench: %s had no footer (its run was killed before finishing it): recovered %d requests in %d row groups, dropped %d bytes of an unfinished row group\n",
-		path, info.Rows, info.RowGroups, info.DroppedBytes)
-	if st, err = f.Stat(); err != nil {
-		f.Close()
-		return nil, 0, err
-	}
-	return f, st.Size(), nil
+	defer f.Close()
+	return recoverBeside(stderr, f, path)
 }
 
 // Rerender re-renders every report of the llmbench folder at path from

@@ -19,30 +19,36 @@ var ErrNotRecords = errors.New("records: not a records file")
 
 // RecoverInfo says what Recover found and did.
 type RecoverInfo struct {
-	// Recovered is true when Recover gave the file a footer; false when the
-	// file already had one and was left untouched.
+	// Recovered is true when the file had no footer and Recover wrote its
+	// good frames with one to dst; false when the file already had one and
+	// nothing was written.
 	Recovered bool
-	// Rows and RowGroups are what the file holds now.
+	// Rows and RowGroups are what the recovered file holds (or the finished
+	// file, when Recovered is false).
 	Rows      int64
 	RowGroups int
-	// DroppedBytes is the size of the torn tail cut off: the row group being
-	// written when the run crashed.
+	// DroppedBytes is the size of the torn tail left out: the row group
+	// being written when the run crashed, or what followed a damaged frame.
 	DroppedBytes int64
 }
 
-// Recover gives a records file whose run crashed (SIGKILL, OOM, power
-// loss: no footer) the footer Close would have written, so that every
-// Parquet reader can open it. It keeps every complete frame — its length in
-// the file, its CRC right and its Parquet file readable — up to the first
-// one that is not, cuts the file after the last good frame and appends a
-// footer listing their row groups, with the key-value metadata of the last
-// one plus "llmbench.recovered" = "true".
+// Recover reads a records file whose run crashed (SIGKILL, OOM, power
+// loss: no footer) and writes to dst the file Close would have written for
+// the part that survived, so that every Parquet reader can open it. It
+// keeps every complete frame — its length in the file, its CRC right and
+// its Parquet file readable — up to the first one that is not, and appends
+// a footer listing their row groups, with the key-value metadata of the
+// last one plus "llmbench.recovered" = "true".
+//
+// The crashed file itself is only read, never changed: it may hold more
+// than Recover can make sense of (a damaged frame in the middle, a tail a
+// better tool could read), and what was measured is never destroyed.
 //
 // A file that already has its footer (a finished records file, or any
-// Parquet file) is left untouched, with Recovered false. A file that is
-// neither is refused with ErrNotRecords. Recover reads the whole file once;
-// it must not run while a Writer is still writing to f.
-func Recover(f *os.File) (RecoverInfo, error) {
+// Parquet file) gets Recovered false and nothing is written to dst. A file
+// that is neither is refused with ErrNotRecords. Recover reads the whole
+// file once; it must not run while a Writer is still writing to f.
+func Recover(f *os.File, dst io.Writer) (RecoverInfo, error) {
 	st, err := f.Stat()
 	if err != nil {
 		return RecoverInfo{}, err
@@ -69,14 +75,14 @@ func Recover(f *os.File) (RecoverInfo, error) {
 	if err != nil {
 		return info, err
 	}
-	if err := f.Truncate(end); err != nil {
+	if _, err := io.Copy(dst, io.NewSectionReader(f, 0, end)); err != nil {
 		return info, err
 	}
-	if _, err := f.WriteAt(tail, end); err != nil {
+	if _, err := dst.Write(tail); err != nil {
 		return info, err
 	}
 	info.Recovered, info.DroppedBytes = true, size-end
-	return info, f.Sync()
+	return info, nil
 }
 
 // scanFrames walks the frames from the start of the file and returns the

@@ -69,24 +69,36 @@ func crashedRun(t *testing.T, recs []metrics.Record) (data []byte, frameEnds []i
 	return data, frameEnds
 }
 
-// recoverBytes writes data to a file, recovers it and returns the result.
+// recoverBytes writes data to a file, recovers it and returns the result:
+// the recovered file, or data when there was nothing to recover. The file
+// recovered from must be left as it was.
 func recoverBytes(t *testing.T, data []byte) (RecoverInfo, []byte, error) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "records.parquet")
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	info, rerr := Recover(f)
-	out, err := os.ReadFile(path)
+	var recovered bytes.Buffer
+	info, rerr := Recover(f, &recovered)
+	after, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return info, out, rerr
+	if !bytes.Equal(after, data) {
+		t.Fatal("Recover changed the file it recovered")
+	}
+	if !info.Recovered {
+		if recovered.Len() > 0 {
+			t.Fatalf("Recover wrote %d bytes for a file it did not recover", recovered.Len())
+		}
+		return info, after, rerr
+	}
+	return info, recovered.Bytes(), rerr
 }
 
 // checkRecords reads data and checks it holds exactly want, field by field.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/llmbench/llmbench/metrics"
@@ -17,15 +18,25 @@ import (
 
 // DefaultRowGroupRows is the row group size used when Options.RowGroupRows
 // is 0. At ordinary rates DefaultFlushInterval ends row groups first; above
-// ~1,600 requests/s this limit is what bounds the writer's memory and what
+// ~16,000 requests/s this limit is what bounds the writer's memory and what
 // a crash loses. 16 Ki rows of ~30 chunks each measured ~6 MB of column
 // buffers plus ~3 MB encoded (64 Ki: ~34 + ~21 MB), and ~3 MB on disk is
 // still large against the ~4 KB of metadata a row group adds.
 const DefaultRowGroupRows = 16 * 1024
 
 // DefaultFlushInterval is the flush interval used when Options.FlushInterval
-// is 0: a crash loses at most about this much of a slow run.
-const DefaultFlushInterval = 10 * time.Second
+// is 0: the oldest record a crash (SIGKILL, OOM, power loss) can lose is
+// this old. One second keeps a kill's loss to "the last second" while a
+// row group's ~4 KB of footer metadata costs ~15 MB an hour of a busy run;
+// an idle writer flushes nothing, so a quiet point adds no row groups.
+const DefaultFlushInterval = time.Second
+
+// DefaultFlushBytes is the flush size used when Options.FlushBytes is 0:
+// a row group ends once its records hold about this many bytes (chunk
+// timestamps and gaps, error messages), so that records of very long
+// streams (32 Ki chunks: ~400 KB a record) neither fill memory before
+// DefaultRowGroupRows rows nor make one row group a crash loses large.
+const DefaultFlushBytes = 8 << 20
 
 // Options tune a Writer; the zero value is the default.
 type Options struct {
@@ -33,30 +44,59 @@ type Options struct {
 	// DefaultRowGroupRows). A row group is written out as soon as it is full.
 	RowGroupRows int
 	// FlushInterval ends the open row group early (0: DefaultFlushInterval;
-	// negative: never): Write writes it out once this long has passed since
-	// the last row group was written. Checked on Write only, so an idle
-	// writer holds its rows until the next Write, Flush or Close.
+	// negative: never): once its oldest record is this old it is written
+	// out, by the next Write or, when none comes, by a timer, so a writer
+	// left idle does not hold its records.
 	FlushInterval time.Duration
+	// FlushBytes ends the open row group once the records in it hold
+	// about this many bytes (0: DefaultFlushBytes; negative: never).
+	FlushBytes int64
+
+	// clock is the writer's time; nil is the real one. Tests set it to
+	// fire the flush timer when they choose.
+	clock clock
 }
+
+// clock is where a Writer reads the time and sets its flush timer.
+type clock interface {
+	Now() time.Time
+	// AfterFunc calls f in its own goroutine after d; stop cancels it.
+	AfterFunc(d time.Duration, f func()) (stop func() bool)
+}
+
+// realClock is the wall clock.
+type realClock struct{}
+
+func (realClock) Now() time.Time { return time.Now() }
+
+func (realClock) AfterFunc(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
 
 // Writer streams records to a records.parquet file, in the crash-recoverable
 // layout described in layout.go: every row group is written out as a frame
-// as soon as it ends, and Close adds the footer. It is not safe for
-// concurrent use.
+// as soon as it ends, and Close adds the footer. Its methods may be called
+// from one goroutine at a time; the writer's own flush timer takes the same
+// lock they do.
 type Writer struct {
-	out      io.Writer
-	pw       *parquet.GenericWriter[row] // writes the open frame's Parquet file into frame
-	frame    bytes.Buffer                // header placeholder, then the open frame's file
-	footer   footer
-	offset   int64 // bytes written to out
-	meta     Meta
-	limit    int
-	interval time.Duration
-	flushed  time.Time // when the last frame was written
-	open     int       // rows in the open (unflushed) row group
-	buf      []row
-	closed   bool
-	written  int64
+	mu        sync.Mutex
+	out       io.Writer
+	pw        *parquet.GenericWriter[row] // writes the open frame's Parquet file into frame
+	frame     bytes.Buffer                // header placeholder, then the open frame's file
+	footer    footer
+	offset    int64 // bytes written to out
+	meta      Meta
+	limit     int
+	interval  time.Duration
+	maxBytes  int64
+	clock     clock
+	oldest    time.Time   // when the open row group's first record was written
+	stopTimer func() bool // the armed flush timer's stop, nil when none is armed
+	timerErr  error       // a flush by the timer that failed, returned by the next call
+	open      int         // rows in the open (unflushed) row group
+	openBytes int64       // their estimated size (rowBytes)
+	shard     int32       // the shard column of rows written from now on
+	buf       []row
+	closed    bool
+	written   int64
 }
 
 // NewWriter starts a records file on w with meta in its key-value metadata
@@ -74,12 +114,19 @@ func NewWriterOptions(w io.Writer, meta Meta, opts Options) (*Writer, error) {
 	}
 	meta.SchemaVersion = strconv.Itoa(SchemaVersion)
 	meta.EndpointURL = runtime.RedactURL(meta.EndpointURL)
-	wr := &Writer{out: w, meta: meta, limit: opts.RowGroupRows, interval: opts.FlushInterval}
+	wr := &Writer{out: w, meta: meta, limit: opts.RowGroupRows, interval: opts.FlushInterval,
+		maxBytes: opts.FlushBytes, clock: opts.clock, shard: int32(meta.Shard)}
 	if wr.limit <= 0 {
 		wr.limit = DefaultRowGroupRows
 	}
 	if wr.interval == 0 {
 		wr.interval = DefaultFlushInterval
+	}
+	if wr.maxBytes == 0 {
+		wr.maxBytes = DefaultFlushBytes
+	}
+	if wr.clock == nil {
+		wr.clock = realClock{}
 	}
 	wopts := []parquet.WriterOption{
 		parquet.Compression(&zstd.Codec{Level: zstd.SpeedDefault}),
@@ -101,50 +148,133 @@ func NewWriterOptions(w io.Writer, meta Meta, opts Options) (*Writer, error) {
 	return wr, nil
 }
 
-// Write appends records, in order. Whenever the open row group reaches
-// Options.RowGroupRows rows, or Options.FlushInterval has passed since the
-// last one was written, it is compressed and written to the underlying
-// io.Writer, so memory holds at most one row group.
+// Write appends records, in order. The open row group is compressed and
+// written to the underlying io.Writer whenever it reaches
+// Options.RowGroupRows rows or Options.FlushBytes bytes, or its oldest
+// record is Options.FlushInterval old, so memory holds at most one row
+// group and a crash loses at most that.
 func (w *Writer) Write(recs ...metrics.Record) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	if w.closed {
 		return errors.New("records: write after Close")
+	}
+	if err := w.takeTimerErr(); err != nil {
+		return err
 	}
 	for len(recs) > 0 {
 		n := min(len(recs), w.limit-w.open)
 		w.buf = w.buf[:0]
 		for i := range recs[:n] {
+			if w.maxBytes > 0 && w.open+len(w.buf) > 0 && w.openBytes >= w.maxBytes {
+				n = i // full by size: write these, flush, go on
+				break
+			}
 			w.buf = append(w.buf, w.toRow(&recs[i]))
+			w.openBytes += rowBytes(&w.buf[len(w.buf)-1])
 		}
 		if _, err := w.pw.Write(w.buf); err != nil {
 			return err
 		}
 		clear(w.buf) // drop references to slices until the next call
+		if w.open == 0 && n > 0 {
+			w.oldest = w.clock.Now()
+		}
 		w.open += n
 		w.written += int64(n)
 		recs = recs[n:]
-		if w.open >= w.limit {
-			if err := w.Flush(); err != nil {
+		if w.open >= w.limit || (w.maxBytes > 0 && w.openBytes >= w.maxBytes) {
+			if err := w.flush(); err != nil {
 				return err
 			}
 		}
 	}
-	if w.interval > 0 && time.Since(w.flushed) >= w.interval {
-		return w.Flush()
+	return w.flushWhenDue()
+}
+
+// flushWhenDue writes the open row group out once its oldest record is
+// FlushInterval old, and otherwise arms the timer that will, so that a
+// record never waits for a next Write that may not come.
+func (w *Writer) flushWhenDue() error {
+	if w.interval < 0 || w.open == 0 {
+		return nil
+	}
+	age := w.clock.Now().Sub(w.oldest)
+	if age >= w.interval {
+		return w.flush()
+	}
+	if w.stopTimer == nil {
+		w.stopTimer = w.clock.AfterFunc(w.interval-age, w.timerFlush)
 	}
 	return nil
+}
+
+// timerFlush is the flush timer firing: it writes the open row group out
+// (an error is kept for the next call to return).
+func (w *Writer) timerFlush() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.stopTimer = nil
+	if w.closed || w.open == 0 {
+		return
+	}
+	if err := w.flush(); err != nil && w.timerErr == nil {
+		w.timerErr = err
+	}
+}
+
+// takeTimerErr returns, once, the error of a failed timer flush.
+func (w *Writer) takeTimerErr() error {
+	err := w.timerErr
+	w.timerErr = nil
+	return err
+}
+
+// rowBytes estimates what a row holds, for FlushBytes: its lists and
+// strings plus a fixed part for its scalar columns.
+func rowBytes(r *row) int64 {
+	n := 200 + 8*len(r.ChunkOffsetsNs) + 4*len(r.ChunkGapsUs)
+	if r.ErrorMessage != nil {
+		n += len(*r.ErrorMessage)
+	}
+	return int64(n)
 }
 
 // Flush ends the open row group early and writes it out to the underlying
 // io.Writer (no-op when it is empty), e.g. at a checkpoint.
 func (w *Writer) Flush() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	if w.closed {
 		return errors.New("records: flush after Close")
+	}
+	if err := w.takeTimerErr(); err != nil {
+		return err
+	}
+	return w.flush()
+}
+
+// flush is Flush with the lock held.
+func (w *Writer) flush() error {
+	if w.stopTimer != nil {
+		w.stopTimer()
+		w.stopTimer = nil
 	}
 	if w.open == 0 {
 		return nil
 	}
-	w.open = 0
+	w.open, w.openBytes = 0, 0
 	return w.writeFrame()
+}
+
+// SetShard makes rows written from now on carry shard index i in their
+// shard column (the file's own shard, from its Meta, until then): a merge
+// writes every shard's records into one file and keeps where each came
+// from.
+func (w *Writer) SetShard(i int) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.shard = int32(i)
 }
 
 // writeFrame ends the open frame's Parquet file, writes the frame out in a
@@ -167,7 +297,6 @@ func (w *Writer) writeFrame() error {
 	w.footer.add(md, base)
 	w.frame.Truncate(frameHeaderSize)
 	w.pw.Reset(&w.frame)
-	w.flushed = time.Now()
 	return nil
 }
 
@@ -183,6 +312,8 @@ func (w *Writer) emit(b []byte) error {
 // — in the metadata the footer (and the frame of the open row group) will
 // carry.
 func (w *Writer) Finish(tokenCounting, config string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	w.meta.TokenCounting, w.meta.Config = tokenCounting, config
 	w.pw.SetKeyValueMetadata(keyTokenCounting, tokenCounting)
 	w.pw.SetKeyValueMetadata(keyConfig, config)
@@ -192,20 +323,28 @@ func (w *Writer) Finish(tokenCounting, config string) {
 // Meta.PointRecord); the footer keeps the last one set, so a runner sets
 // it when it opens the file and again when the outcome is known.
 func (w *Writer) SetPointRecord(record string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	w.meta.PointRecord = record
 	w.pw.SetKeyValueMetadata(keyPointRecord, record)
 }
 
 // Rows returns the number of rows written so far.
-func (w *Writer) Rows() int64 { return w.written }
+func (w *Writer) Rows() int64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.written
+}
 
 // Close writes the open row group and the footer. It does not close the
 // underlying io.Writer.
 func (w *Writer) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	if w.closed {
 		return nil
 	}
-	if err := w.Flush(); err != nil {
+	if err := errors.Join(w.takeTimerErr(), w.flush()); err != nil {
 		return err
 	}
 	w.closed = true
@@ -223,7 +362,7 @@ func (w *Writer) toRow(r *metrics.Record) row {
 		Experiment:       w.meta.Experiment,
 		Point:            w.meta.Point,
 		Repeat:           int32(w.meta.Repeat),
-		Shard:            int32(w.meta.Shard),
+		Shard:            w.shard,
 		RequestID:        r.ID,
 		DatasetEntry:     int64(r.Entry),
 		DatasetComponent: text(r.Component),
