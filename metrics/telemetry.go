@@ -76,6 +76,17 @@ type TelemetrySummary struct {
 	// Notes say what the input held that was not used, and why: NaN
 	// values, duplicate samples, counter resets, series without a GPU.
 	Notes []string
+	// Simulated is true when every figure above comes from llmbench's
+	// simulator (SimulatedMarker): made up, never to be read as measured.
+	Simulated bool
+	// SimulatedSources are the sources whose pages carried the marker,
+	// and SimulatedLeftOut those of them no figure reads, because real
+	// exporters were scraped too.
+	SimulatedSources, SimulatedLeftOut []string
+	// Warnings say what a reader must know of what was left out (a
+	// simulated source beside real ones), for reports to print with the
+	// scraper's warnings.
+	Warnings []string
 }
 
 // ReduceTelemetry reduces the samples of one point's scrapes (any order,
@@ -89,7 +100,8 @@ type TelemetrySummary struct {
 // the samples inside [Start, End], both edges included.
 func ReduceTelemetry(samples []TelemetrySample, w TelemetryWindow) TelemetrySummary {
 	d := prepareTelemetry(samples)
-	s := TelemetrySummary{Window: w}
+	s := TelemetrySummary{Window: w, Simulated: d.sources.allSimulated(), SimulatedSources: d.sources.simulated,
+		SimulatedLeftOut: d.sources.leftOut, Warnings: d.sources.warnings()}
 	if w.End <= w.Start {
 		s.Notes = append(d.notes, fmt.Sprintf("the window is empty (end %d ns is not after start %d ns), so nothing was reduced", w.End, w.Start))
 		empty := unknownValue("the window is empty")
@@ -98,7 +110,7 @@ func ReduceTelemetry(samples []TelemetrySample, w TelemetryWindow) TelemetrySumm
 		return s
 	}
 	gpus := collectGPUs(d)
-	s.GPUs = reduceGPUs(gpus, w)
+	s.GPUs = reduceGPUs(gpus, w, s.Simulated)
 	s.Power, s.Utilization = gpuTotals(gpus, w)
 	s.Energy = totalEnergy(s.GPUs)
 	s.deriveEnergy()

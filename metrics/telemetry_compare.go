@@ -13,8 +13,25 @@ type ServerClientGap struct {
 	Client, Server float64
 	// Difference is Client − Server: the network both ways, the server's
 	// HTTP front end before its clock starts (vLLM's starts at
-	// tokenisation) and the client's own overhead.
-	Difference float64
+	// tokenisation) and the client's own overhead. It is unknown when
+	// negative: the server's clock runs inside the client's for every
+	// request, so a server mean above the client's is not a measurement of
+	// those but a sign that the two windows held different requests
+	// (another client's, requests the scrapes around the window caught).
+	Difference TelemetryValue
+}
+
+// WindowsDiffer is why a negative server-vs-client difference is no
+// figure; reports print it where the difference would be.
+const WindowsDiffer = "n/a (server window differs from client's)"
+
+// gapDifference is Client − Server, unknown when negative.
+func gapDifference(client, server float64) TelemetryValue {
+	if d := client - server; d >= 0 {
+		return knownValue(d)
+	}
+	return unknownValue("%s: the server's mean %.2f ms is above the client's %.2f ms, so the server's histograms counted other requests than the client's",
+		WindowsDiffer, server/1e6, client/1e6)
 }
 
 // CompareServerLatency puts the server's mean TTFT (or request latency)
@@ -53,5 +70,5 @@ func CompareServerLatency(metric string, client *Summary, server *TelemetrySumma
 	case math.IsNaN(l.Mean):
 		return ServerClientGap{}, fmt.Errorf("server %s: %w: the histogram has no _sum", metric, ErrNotMeasured)
 	}
-	return ServerClientGap{Metric: metric, Client: d.Avg, Server: l.Mean, Difference: d.Avg - l.Mean}, nil
+	return ServerClientGap{Metric: metric, Client: d.Avg, Server: l.Mean, Difference: gapDifference(d.Avg, l.Mean)}, nil
 }

@@ -88,8 +88,11 @@ type GPUField struct {
 type GPUTelemetry struct {
 	ID GPUID
 	// GenAIPerfKey is the GPU's key in GenAI-Perf's telemetry_stats and CSV
-	// GPU column (GenAIPerfGPUKey).
+	// GPU column (GenAIPerfGPUKey), with " (simulated)" after it for the
+	// simulator's GPU: those files have no other place for the word.
 	GenAIPerfKey string
+	// Simulated marks the simulator's made-up GPU (SimulatedMarker).
+	Simulated bool
 	// ModelName is the DCGM modelName label ("NVIDIA H100 80GB HBM3").
 	ModelName string
 	// Fields are the fields this GPU exported inside the window, in
@@ -153,15 +156,19 @@ func collectGPUs(d *telemetryData) []*gpuData {
 	return order
 }
 
-// reduceGPUs computes each GPU's field statistics and energy.
-func reduceGPUs(gpus []*gpuData, w TelemetryWindow) []GPUTelemetry {
+// reduceGPUs computes each GPU's field statistics and energy; simulated
+// says the GPUs are the simulator's.
+func reduceGPUs(gpus []*gpuData, w TelemetryWindow, simulated bool) []GPUTelemetry {
 	sources := map[string]bool{}
 	for _, g := range gpus {
 		sources[g.id.Source] = true
 	}
 	out := make([]GPUTelemetry, 0, len(gpus))
 	for _, g := range gpus {
-		t := GPUTelemetry{ID: g.id, GenAIPerfKey: GenAIPerfGPUKey(g.id, len(sources) > 1), ModelName: g.model}
+		t := GPUTelemetry{ID: g.id, GenAIPerfKey: GenAIPerfGPUKey(g.id, len(sources) > 1), ModelName: g.model, Simulated: simulated}
+		if simulated {
+			t.GenAIPerfKey += simulatedLabel
+		}
 		for i, f := range TelemetryFields {
 			in := inWindow(g.fields[i], w)
 			if len(in) == 0 {

@@ -41,6 +41,8 @@ type telemetryData struct {
 	// was read then.
 	scrapes map[string][]int64
 	notes   []string
+	// sources says which sources were read and which were simulated.
+	sources sourceChoice
 }
 
 // dcgmBlank is the smallest of DCGM's "blank" sentinels: DCGM marks a
@@ -55,20 +57,24 @@ func isDCGMBlank(v float64) bool { return v >= dcgmBlank }
 // drops what no statistic can use, saying so in notes: values that are NaN
 // or ±Inf or a DCGM blank (an exporter's ways of saying "no reading") and a second sample
 // of the same series at the same instant (a duplicated exposition line),
-// of which the first is kept.
+// of which the first is kept. A simulated source beside real ones is left
+// out whole (chooseSources).
 func prepareTelemetry(samples []TelemetrySample) *telemetryData {
 	order := make([]int, len(samples))
 	for i := range order {
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(samples[a].Time, samples[b].Time) })
-	d := &telemetryData{byName: map[string][]*telemetrySeries{}, scrapes: map[string][]int64{}}
+	d := &telemetryData{byName: map[string][]*telemetrySeries{}, scrapes: map[string][]int64{}, sources: chooseSources(samples)}
 	byKey := map[string]*telemetrySeries{}
 	byPlace := map[labelsAt]*telemetrySeries{}
 	nonFinite := map[string]int{}
 	duplicates := 0
 	for _, i := range order {
 		s := &samples[i]
+		if !d.sources.reads(s.Source) {
+			continue
+		}
 		d.scrapes[s.Source] = append(d.scrapes[s.Source], s.Time)
 		if math.IsNaN(s.Value) || math.IsInf(s.Value, 0) || isDCGMBlank(s.Value) {
 			nonFinite[s.Name]++

@@ -195,7 +195,7 @@ func TestServerLatency(t *testing.T) {
 	}
 	client := &Summary{TimeToFirstToken: NewDistribution([]float64{300e6, 320e6})}
 	gap, err := CompareServerLatency(LatencyTTFT, client, &ts)
-	if err != nil || math.Abs(gap.Difference-30e6) > 1e-3 || gap.Client != 310e6 || math.Abs(gap.Server-280e6) > 1e-3 {
+	if err != nil || !gap.Difference.OK || math.Abs(gap.Difference.Value-30e6) > 1e-3 || gap.Client != 310e6 || math.Abs(gap.Server-280e6) > 1e-3 {
 		t.Errorf("CompareServerLatency = %+v, %v; want 310 ms − 280 ms = 30 ms", gap, err)
 	}
 	if _, err := CompareServerLatency(LatencyRequestLatency, client, &ts); !errors.Is(err, ErrNotMeasured) {

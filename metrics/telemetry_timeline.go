@@ -23,13 +23,16 @@ type TelemetryTimeline struct {
 	Running, Waiting []TimedValue
 	// KVCacheUsage is the fullest engine's KV-cache use, in %.
 	KVCacheUsage []TimedValue
+	// Simulated is true when the values are the simulator's made-up ones
+	// (TelemetrySummary.Simulated).
+	Simulated bool
 }
 
 // TimelineOf lays out a point's samples (any order, any mix of sources)
 // over time, with the reductions' name tables and cleaning.
 func TimelineOf(samples []TelemetrySample) TelemetryTimeline {
 	d := prepareTelemetry(samples)
-	var tl TelemetryTimeline
+	tl := TelemetryTimeline{Simulated: d.sources.allSimulated()}
 	var power [][]point
 	for _, g := range collectGPUs(d) {
 		if ps := g.fields[fieldPower]; len(ps) > 0 {

@@ -60,6 +60,12 @@ type PointTelemetry struct {
 	Warnings []string
 }
 
+// AllWarnings are the scraper's warnings, then the reduction's (a
+// simulated source left out beside real ones): what reports print.
+func (pt *PointTelemetry) AllWarnings() []string {
+	return slices.Concat(pt.Warnings, pt.Summary.Warnings)
+}
+
 // telemetryRun scrapes during one run.
 type telemetryRun struct {
 	scraper  *telemetry.Scraper

@@ -76,7 +76,7 @@ func TestAnalyzeAgainstSimulator(t *testing.T) {
 	}
 	// The simulator's /metrics (found at the endpoint) gives GenAI-Perf's
 	// second table: one row per config for its one GPU.
-	if len(gpus) != 4 || gpus[0][2] != "p99 GPU Power Usage (W)" || gpus[1][1] != "gpu0" {
+	if len(gpus) != 4 || gpus[0][2] != "p99 GPU Power Usage (W)" || gpus[1][1] != "gpu0 (simulated)" {
 		t.Errorf("GPU table: %v", gpus)
 	}
 	want := map[string][]string{}

@@ -46,13 +46,16 @@ func (f *telemetryFlags) apply(e *runtime.Experiment) {
 
 // genaiPerfDefault is what profile and analyze scrape without
 // --server-metrics-url: GenAI-Perf's DCGM exporter URL when it answers,
-// else nothing, with one warning (not one per point).
+// else nothing, with one warning (not one per point). The warning names
+// the URL, not "no GPU telemetry": the endpoint's own /metrics is still
+// tried, and may export a GPU (the simulator's, labelled simulated).
 func (f *telemetryFlags) genaiPerfDefault(e *env) []string {
 	if len(f.ServerMetricsURL) > 0 {
 		return f.ServerMetricsURL
 	}
 	if err := runtime.ProbeTelemetry(e.ctx, genaiPerfMetricsURL); err != nil {
-		fmt.Fprintf(e.stderr, "llmbench: warning: no GPU telemetry: GenAI-Perf's default %s does not answer (%v); give --server-metrics-url\n", genaiPerfMetricsURL, err)
+		fmt.Fprintf(e.stderr, "llmbench: warning: GenAI-Perf's default DCGM exporter %s does not answer (%v); give --server-metrics-url to scrape one elsewhere\n",
+			genaiPerfMetricsURL, err)
 		return nil
 	}
 	return []string{genaiPerfMetricsURL}

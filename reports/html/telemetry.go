@@ -67,7 +67,7 @@ func newTelemetryView(res *runtime.ExperimentResult) *telemetryView {
 			continue
 		}
 		seen = true
-		for _, w := range tel.Warnings {
+		for _, w := range tel.AllWarnings() {
 			warnings.add(label, w)
 		}
 		for _, u := range tel.URLs {
@@ -109,7 +109,7 @@ func newTelemetryView(res *runtime.ExperimentResult) *telemetryView {
 }
 
 func newEnergyRow(point string, b *telemetry.Block, u *unknownValues) energyRow {
-	r := energyRow{Point: point, GPUs: gpuWords(b.GPUs), PowerAvg: absent, PowerP99: absent, Utilization: absent,
+	r := energyRow{Point: point, GPUs: gpuWords(b.GPUs, b.Simulated), PowerAvg: absent, PowerP99: absent, Utilization: absent,
 		Energy:     u.value(point, "energy", b.EnergyJ, 1e-3, "%.2f"),
 		PerToken:   u.value(point, "energy per output token", b.EnergyPerToken, 1, "%.3f"),
 		TokensPerJ: u.value(point, "tokens per joule", b.TokensPerJoule, 1, "%.2f"),
@@ -125,7 +125,11 @@ func newEnergyRow(point string, b *telemetry.Block, u *unknownValues) energyRow 
 
 func newServerRow(point string, b *telemetry.Block, u *unknownValues) serverRow {
 	s := &b.Server
-	r := serverRow{Point: point, Engines: strings.Join(s.Engines, ", "),
+	engines := strings.Join(s.Engines, ", ")
+	if s.Simulated {
+		engines += simulatedWord
+	}
+	r := serverRow{Point: point, Engines: engines,
 		Running: avgMax(s.Running), Waiting: avgMax(s.Waiting), KVPeak: absent,
 		PrefixHits:  u.value(point, "prefix-cache hit rate", s.PrefixCacheHitRate, 100, "%.1f"),
 		Preemptions: u.value(point, "preemptions", s.Preemptions, 1, "%.0f"),
@@ -136,7 +140,10 @@ func newServerRow(point string, b *telemetry.Block, u *unknownValues) serverRow 
 	for _, g := range b.ServerVsClient {
 		if g.Metric == metrics.LatencyTTFT {
 			r.ServerTTFT, r.ClientTTFT = fmt.Sprintf("%.2f", g.ServerMS), fmt.Sprintf("%.2f", g.ClientMS)
-			r.Difference = fmt.Sprintf("%+.2f", g.DifferenceMS)
+			r.Difference = metrics.WindowsDiffer
+			if g.DifferenceMS != nil {
+				r.Difference = fmt.Sprintf("%+.2f", *g.DifferenceMS)
+			}
 		}
 	}
 	return r
@@ -150,8 +157,12 @@ func avgMax(s *telemetry.Stats) string {
 	return fmt.Sprintf("%.1f / %.0f", s.Avg, s.Max)
 }
 
-// gpuWords counts the GPUs by model: "2 × NVIDIA H100 80GB HBM3".
-func gpuWords(gpus []telemetry.GPU) string {
+// simulatedWord follows what the simulator made up, in a cell.
+const simulatedWord = " (simulated)"
+
+// gpuWords counts the GPUs by model: "2 × NVIDIA H100 80GB HBM3", and
+// "(simulated)" after the simulator's.
+func gpuWords(gpus []telemetry.GPU, simulated bool) string {
 	if len(gpus) == 0 {
 		return absent
 	}
@@ -171,7 +182,11 @@ func gpuWords(gpus []telemetry.GPU) string {
 	for i, m := range models {
 		parts[i] = fmt.Sprintf("%d × %s", count[m], m)
 	}
-	return strings.Join(parts, ", ")
+	words := strings.Join(parts, ", ")
+	if simulated {
+		words += simulatedWord
+	}
+	return words
 }
 
 // unknownValues collects why values could not be known, by quantity and

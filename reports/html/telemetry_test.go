@@ -210,3 +210,24 @@ func TestTelemetryWarningsOnce(t *testing.T) {
 		t.Errorf("the dropped URL is warned about %d times, want once for both points", n)
 	}
 }
+
+// The simulator's figures say so in the page (its GPUs and its server),
+// and a server TTFT above the client's is not a negative difference: the
+// cell says the windows differ.
+func TestTelemetrySimulatedAndWindowsDiffer(t *testing.T) {
+	results, _ := sweepFixture(t, t.TempDir())
+	withTelemetry(t, &results[0], t.TempDir())
+	tel := results[0].Points[0].Outcome.Telemetry
+	tel.Summary.Simulated = true
+	tel.Summary.Server.Latencies[0].Mean = results[0].Points[0].Outcome.Summary.TimeToFirstToken.Avg + 4e6
+	v := newTelemetryView(&results[0])
+	if r := v.Energy[0]; r.GPUs != "2 × NVIDIA H100 80GB HBM3 (simulated)" {
+		t.Errorf("GPUs cell %q", r.GPUs)
+	}
+	if r := v.Server[0]; r.Engines != "vllm (simulated)" || r.Difference != metrics.WindowsDiffer {
+		t.Errorf("server row: engines %q, difference %q", r.Engines, r.Difference)
+	}
+	if r := v.Energy[1]; strings.Contains(r.GPUs, "simulated") {
+		t.Errorf("a real point's GPUs cell %q", r.GPUs)
+	}
+}

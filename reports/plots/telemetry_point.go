@@ -25,7 +25,8 @@ const FileTelemetry = "telemetry_over_time.png"
 // response) the tables reduce over: the scrapes before and after it are
 // drawn too. A panel whose quantity no source exported is left out, and
 // a point with none of them (or no telemetry) gets no figure. title
-// names the point, as on the point plots.
+// names the point, as on the point plots; the simulator's made-up
+// figures say "simulated" in the heading.
 func RenderTelemetryPlots(title string, pt *runtime.PointTelemetry) ([]Image, error) {
 	if pt == nil || len(pt.Samples) == 0 {
 		return nil, nil
@@ -56,7 +57,7 @@ func RenderTelemetryPlots(title string, pt *runtime.PointTelemetry) ([]Image, er
 	if len(out) == 0 {
 		return nil, nil
 	}
-	out[0].Title.Text = withTitle("Telemetry over time", title)
+	out[0].Title.Text = withTitle(simulatedTitle("Telemetry over time", tl.Simulated), title)
 	out[len(out)-1].X.Label.Text = xlabel
 	if w.End > w.Start {
 		if err := markWindow(out, float64(w.End-w.Start)/1e9); err != nil {

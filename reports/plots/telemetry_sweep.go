@@ -115,7 +115,7 @@ func threeAxes(d *sweepData) ([]*plot.Plot, error) {
 	for i, pn := range panels {
 		p := newPlot("", "", pn.ylabel)
 		if i == 0 {
-			p.Title.Text = "Performance, energy and cost vs load\n" + d.param + " sweep"
+			p.Title.Text = simulatedTitle("Performance, energy and cost vs load", sweepSimulated(d)) + "\n" + d.param + " sweep"
 		}
 		if i == len(panels)-1 {
 			p.X.Label.Text = loadAxis(d.param)
@@ -193,7 +193,8 @@ func powerVsLoad(d *sweepData) (*plot.Plot, error) {
 		return nil, nil
 	}
 	gpus, limit := sweepGPUs(d)
-	p := newPlot("Total GPU power vs load\n"+d.param+" sweep · "+gpuWords(gpus), loadAxis(d.param), "power, all GPUs (W)")
+	p := newPlot(simulatedTitle("Total GPU power vs load", sweepSimulated(d))+"\n"+d.param+" sweep · "+gpuWords(gpus),
+		loadAxis(d.param), "power, all GPUs (W)")
 	series := []struct {
 		lv    loadValues
 		name  string
@@ -235,6 +236,26 @@ func powerVsLoad(d *sweepData) (*plot.Plot, error) {
 	scaleLoadAxis(&p.X, d.param, loads)
 	fromZero(&p.Y)
 	return p, markPoints(p, d, marks.at)
+}
+
+// sweepSimulated says whether some point's telemetry is the simulator's
+// made-up one.
+func sweepSimulated(d *sweepData) bool {
+	for _, p := range d.pts {
+		if t := p.pr.Outcome.Telemetry; t != nil && t.Summary.Simulated {
+			return true
+		}
+	}
+	return false
+}
+
+// simulatedTitle is a heading with "(simulated)" after it when its
+// figures are the simulator's.
+func simulatedTitle(title string, simulated bool) string {
+	if simulated {
+		return title + " (simulated)"
+	}
+	return title
 }
 
 // sweepGPUs is the most GPUs a point saw and, at that point, their summed

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/llmbench/llmbench/metrics"
@@ -19,15 +20,17 @@ const TelemetryFile = "telemetry.parquet"
 // Polars read it without unnesting. host and gpu are the DCGM labels
 // (Hostname, gpu) pulled out because every GPU query groups by them;
 // labels keeps every label, so nothing is lost (histogram buckets' le,
-// model_name, UUID).
+// model_name, UUID). simulated flags the rows of a source that served
+// llmbench's simulator's made-up metrics (metrics.SimulatedMarker).
 type telemetryRow struct {
-	TimeNs int64   `parquet:"time_ns,timestamp(nanosecond)"`
-	Source string  `parquet:"source,dict"`
-	Host   string  `parquet:"host,dict"`
-	GPU    string  `parquet:"gpu,dict"`
-	Metric string  `parquet:"metric,dict"`
-	Value  float64 `parquet:"value"`
-	Labels string  `parquet:"labels"`
+	TimeNs    int64   `parquet:"time_ns,timestamp(nanosecond)"`
+	Source    string  `parquet:"source,dict"`
+	Host      string  `parquet:"host,dict"`
+	GPU       string  `parquet:"gpu,dict"`
+	Metric    string  `parquet:"metric,dict"`
+	Value     float64 `parquet:"value"`
+	Labels    string  `parquet:"labels"`
+	Simulated bool    `parquet:"simulated"`
 }
 
 // telemetryAccountKey is the file metadata key holding how the scrapes
@@ -52,10 +55,11 @@ func WriteTelemetry(w io.Writer, samples []metrics.TelemetrySample, account stri
 		return err
 	}
 	encoded := labelsEncoder{}
+	simulated := metrics.SimulatedSources(samples)
 	for i := range samples {
 		s := &samples[i]
 		rows = append(rows, telemetryRow{TimeNs: s.Time, Source: s.Source, Host: s.Label("Hostname"), GPU: s.Label("gpu"),
-			Metric: s.Name, Value: s.Value, Labels: encoded.of(s.Labels)})
+			Metric: s.Name, Value: s.Value, Labels: encoded.of(s.Labels), Simulated: slices.Contains(simulated, s.Source)})
 		if len(rows) == cap(rows) {
 			if err := flush(); err != nil {
 				return err

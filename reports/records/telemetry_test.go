@@ -80,7 +80,7 @@ t = pq.read_table(sys.argv[1])
 print(",".join(t.column_names))
 print(t.num_rows, t.column("host")[0].as_py(), t.column("gpu")[0].as_py(), t.column("metric")[0].as_py(), t.column("value")[0].as_py())
 `, path)
-	if got := strings.TrimSpace(string(out)); got != "time_ns,source,host,gpu,metric,value,labels\n4 node-1 0 DCGM_FI_DEV_POWER_USAGE 312.5" {
+	if got := strings.TrimSpace(string(out)); got != "time_ns,source,host,gpu,metric,value,labels,simulated\n4 node-1 0 DCGM_FI_DEV_POWER_USAGE 312.5" {
 		t.Errorf("pyarrow read:\n%s", got)
 	}
 }

@@ -2,6 +2,7 @@ package telemetry
 
 import (
 	"math"
+	"slices"
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime"
@@ -12,8 +13,10 @@ import (
 // of each point in summary.json). Energy, power and cost are llmbench's
 // own figures (the counter's delta over the window), beside GenAI-Perf's
 // telemetry_stats over the raw counter. A value that could not be known is
-// null with a "why".
+// null with a "why". Simulated says every figure is the simulator's, made
+// up (metrics.SimulatedMarker); its sources, GPUs and server say so too.
 type Block struct {
+	Simulated      bool     `json:"simulated"`
 	Sources        []Source `json:"sources"`
 	GPUs           []GPU    `json:"gpus"`
 	EnergyJ        Value    `json:"energy_j"`
@@ -32,9 +35,13 @@ type Block struct {
 	Samples        int      `json:"samples"`
 }
 
-// Source is one scraped URL and how its scrapes went.
+// Source is one scraped URL and how its scrapes went. Simulated marks
+// the simulator's page; LeftOut one that no figure reads, since real
+// exporters were scraped beside it.
 type Source struct {
 	URL            string     `json:"url"`
+	Simulated      bool       `json:"simulated"`
+	LeftOut        bool       `json:"left_out"`
 	Attempts       int        `json:"attempts"`
 	Failures       int        `json:"failures"`
 	FirstError     string     `json:"first_error,omitempty"`
@@ -48,6 +55,7 @@ type GPU struct {
 	Source        string `json:"source"`
 	UUID          string `json:"uuid,omitempty"`
 	Model         string `json:"model,omitempty"`
+	Simulated     bool   `json:"simulated"`
 	EnergyJ       Value  `json:"energy_j"`
 	AveragePowerW Value  `json:"average_power_w"`
 }
@@ -55,6 +63,7 @@ type GPU struct {
 // Server is the inference server's own view of the point.
 type Server struct {
 	Engines            []string  `json:"engines"`
+	Simulated          bool      `json:"simulated"`
 	Running            *Stats    `json:"running,omitempty"`
 	Waiting            *Stats    `json:"waiting,omitempty"`
 	KVCacheUsagePct    *Stats    `json:"kv_cache_usage_pct,omitempty"`
@@ -75,12 +84,14 @@ type Latency struct {
 }
 
 // Gap is the server's mean beside the client's, ms: the difference is
-// what the network and the client add.
+// what the network and the client add, null with a "why" when the
+// server's mean is the longer (its window held other requests).
 type Gap struct {
-	Metric       string  `json:"metric"`
-	ClientMS     float64 `json:"client_ms"`
-	ServerMS     float64 `json:"server_ms"`
-	DifferenceMS float64 `json:"difference_ms"`
+	Metric       string   `json:"metric"`
+	ClientMS     float64  `json:"client_ms"`
+	ServerMS     float64  `json:"server_ms"`
+	DifferenceMS *float64 `json:"difference_ms"`
+	Why          string   `json:"why,omitempty"`
 }
 
 // Stats are a sampled quantity's avg, max and p99.
@@ -102,13 +113,14 @@ func BlockOf(pt *runtime.PointTelemetry, client *metrics.Summary) *Block {
 		return nil
 	}
 	t := &pt.Summary
-	b := &Block{EnergyJ: value(t.Energy), AveragePowerW: value(t.AveragePower), PowerW: stats(t.Power, 1),
+	b := &Block{Simulated: t.Simulated, EnergyJ: value(t.Energy), AveragePowerW: value(t.AveragePower), PowerW: stats(t.Power, 1),
 		UtilizationPct: stats(t.Utilization, 1), EnergyPerToken: value(t.EnergyPerToken), TokensPerJoule: value(t.TokensPerJoule),
-		CostPerMTok: value(t.CostPerMillionTokens), Currency: Currency(t), Server: serverOf(&t.Server),
-		Notes: nonNil(t.Notes), Warnings: nonNil(pt.Warnings), Window: [2]int64{t.Window.Start, t.Window.End},
+		CostPerMTok: value(t.CostPerMillionTokens), Currency: Currency(t), Server: serverOf(&t.Server, t.Simulated),
+		Notes: nonNil(t.Notes), Warnings: nonNil(pt.AllWarnings()), Window: [2]int64{t.Window.Start, t.Window.End},
 		Samples: len(pt.Samples), GPUs: []GPU{}, Sources: []Source{}, ServerVsClient: []Gap{}}
 	for _, r := range pt.Reports {
-		s := Source{URL: r.Source, Attempts: r.Attempts, Failures: r.Failures, FirstError: r.FirstError, Gaps: [][2]int64{},
+		s := Source{URL: r.Source, Simulated: slices.Contains(t.SimulatedSources, r.Source),
+			LeftOut: slices.Contains(t.SimulatedLeftOut, r.Source), Attempts: r.Attempts, Failures: r.Failures, FirstError: r.FirstError, Gaps: [][2]int64{},
 			CPUPerScrapeMS: float64(r.CPUPerScrape().Microseconds()) / 1e3}
 		for _, g := range r.Gaps {
 			s.Gaps = append(s.Gaps, [2]int64{g.Start, g.End})
@@ -117,19 +129,22 @@ func BlockOf(pt *runtime.PointTelemetry, client *metrics.Summary) *Block {
 	}
 	for _, g := range t.GPUs {
 		b.GPUs = append(b.GPUs, GPU{Key: g.GenAIPerfKey, Source: g.ID.Source, UUID: g.ID.UUID, Model: g.ModelName,
-			EnergyJ: value(g.Energy), AveragePowerW: value(g.AveragePower)})
+			Simulated: g.Simulated, EnergyJ: value(g.Energy), AveragePowerW: value(g.AveragePower)})
 	}
 	for _, m := range []string{metrics.LatencyTTFT, metrics.LatencyRequestLatency} {
 		if gap, err := metrics.CompareServerLatency(m, client, t); err == nil {
+			d := scaled(gap.Difference, 1e-6)
 			b.ServerVsClient = append(b.ServerVsClient, Gap{Metric: m, ClientMS: gap.Client / 1e6, ServerMS: gap.Server / 1e6,
-				DifferenceMS: gap.Difference / 1e6})
+				DifferenceMS: d.Value, Why: d.Why})
 		}
 	}
 	return b
 }
 
-func serverOf(s *metrics.ServerTelemetry) Server {
-	out := Server{Engines: nonNil(s.Engines), Running: stats(s.Running, 1), Waiting: stats(s.Waiting, 1),
+// serverOf is the server part; simulated says the server is the
+// simulator.
+func serverOf(s *metrics.ServerTelemetry, simulated bool) Server {
+	out := Server{Engines: nonNil(s.Engines), Simulated: simulated && len(s.Engines) > 0, Running: stats(s.Running, 1), Waiting: stats(s.Waiting, 1),
 		KVCacheUsagePct: stats(s.KVCacheUsage, 1), PrefixCacheHitRate: value(s.PrefixCacheHitRate),
 		Preemptions: value(s.Preemptions), Latencies: []Latency{}}
 	for _, l := range s.Latencies {
@@ -145,6 +160,12 @@ func value(v metrics.TelemetryValue) Value {
 	}
 	x := v.Value
 	return Value{Value: &x}
+}
+
+// scaled is v times scale, as a Value.
+func scaled(v metrics.TelemetryValue, scale float64) Value {
+	v.Value *= scale
+	return value(v)
 }
 
 func stats(d *metrics.Distribution, scale float64) *Stats {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/llmbench/llmbench/metrics"
@@ -13,8 +14,9 @@ import (
 // WriteConsole prints a point's telemetry in at most three lines — the
 // GPUs (power, energy, J/token, utilisation, cost), the server's queue
 // and KV cache, the server's latencies beside the client's — then every
-// warning (a URL dropped, scrapes failed, a gap). Nothing when nothing was
-// scraped.
+// warning (a URL dropped, scrapes failed, a gap, a simulated source left
+// out). Each line about the simulator's made-up metrics says "simulated"
+// in its heading. Nothing when nothing was scraped.
 func WriteConsole(w io.Writer, pt *runtime.PointTelemetry, client *metrics.Summary) {
 	if pt == nil {
 		return
@@ -23,13 +25,13 @@ func WriteConsole(w io.Writer, pt *runtime.PointTelemetry, client *metrics.Summa
 	if line := gpuLine(t); line != "" {
 		fmt.Fprintln(w, line)
 	}
-	if line := serverLine(&t.Server); line != "" {
+	if line := serverLine(&t.Server, t.Simulated); line != "" {
 		fmt.Fprintln(w, line)
 	}
 	if line := latencyLine(t, client); line != "" {
 		fmt.Fprintln(w, line)
 	}
-	for _, warn := range pt.Warnings {
+	for _, warn := range pt.AllWarnings() {
 		fmt.Fprintf(w, "warning: %s\n", warn)
 	}
 }
@@ -38,7 +40,7 @@ func gpuLine(t *metrics.TelemetrySummary) string {
 	if len(t.GPUs) == 0 {
 		return ""
 	}
-	parts := []string{fmt.Sprintf("GPU: %d (%s)", len(t.GPUs), gpuNames(t))}
+	parts := []string{fmt.Sprintf("%s: %d (%s)", heading("GPU", t.Simulated), len(t.GPUs), gpuNames(t))}
 	if t.Power != nil {
 		parts = append(parts, fmt.Sprintf("%.1f W avg, %.1f W p99 in total", t.Power.Avg, t.Power.Percentile(99)))
 	}
@@ -89,7 +91,16 @@ func joules(j float64) string {
 	return fmt.Sprintf("%.1f J", j)
 }
 
-func serverLine(s *metrics.ServerTelemetry) string {
+// heading is a console line's heading, with "(simulated)" after it when
+// its figures are the simulator's.
+func heading(what string, simulated bool) string {
+	if simulated {
+		return what + " (simulated)"
+	}
+	return what
+}
+
+func serverLine(s *metrics.ServerTelemetry, simulated bool) string {
 	var parts []string
 	if s.Running != nil {
 		parts = append(parts, fmt.Sprintf("running %.1f avg / %.0f max", s.Running.Avg, s.Running.Max))
@@ -109,11 +120,17 @@ func serverLine(s *metrics.ServerTelemetry) string {
 	if len(parts) == 0 {
 		return ""
 	}
-	return "Server (" + strings.Join(s.Engines, ", ") + "): " + strings.Join(parts, ", ")
+	engines := slices.Clone(s.Engines)
+	if simulated {
+		engines = append(engines, "simulated")
+	}
+	return "Server (" + strings.Join(engines, ", ") + "): " + strings.Join(parts, ", ")
 }
 
 // latencyLine puts the server's own TTFT and request latency beside the
-// client's: the difference is what the network and the client add.
+// client's: the difference is what the network and the client add. A
+// server mean above the client's is no such figure: it says the windows
+// differ (metrics.WindowsDiffer), never a negative time.
 func latencyLine(t *metrics.TelemetrySummary, client *metrics.Summary) string {
 	var parts []string
 	for _, m := range []struct{ metric, name string }{{metrics.LatencyTTFT, "TTFT"}, {metrics.LatencyRequestLatency, "request latency"}} {
@@ -121,8 +138,11 @@ func latencyLine(t *metrics.TelemetrySummary, client *metrics.Summary) string {
 		if err != nil {
 			continue
 		}
-		parts = append(parts, fmt.Sprintf("%s %.2f ms mean (client %.2f ms: %+.2f ms network + client)",
-			m.name, gap.Server/1e6, gap.Client/1e6, gap.Difference/1e6))
+		diff := metrics.WindowsDiffer
+		if gap.Difference.OK {
+			diff = fmt.Sprintf("%+.2f ms network + client", gap.Difference.Value/1e6)
+		}
+		parts = append(parts, fmt.Sprintf("%s %.2f ms mean (client %.2f ms: %s)", m.name, gap.Server/1e6, gap.Client/1e6, diff))
 	}
 	if l := t.Server.Latency(metrics.LatencyQueueTime); l != nil && l.OK && !math.IsNaN(l.Mean) {
 		parts = append(parts, fmt.Sprintf("queue %.2f ms mean", l.Mean/1e6))
@@ -130,5 +150,5 @@ func latencyLine(t *metrics.TelemetrySummary, client *metrics.Summary) string {
 	if len(parts) == 0 {
 		return ""
 	}
-	return "Server latency: " + strings.Join(parts, ", ")
+	return heading("Server latency", t.Simulated) + ": " + strings.Join(parts, ", ")
 }

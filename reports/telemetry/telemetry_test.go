@@ -8,6 +8,7 @@ import (
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/transport/telemetry"
 )
 
 // gpuSamples are one GPU drawing 400 W, its energy counter rising at that
@@ -55,5 +56,76 @@ func TestBlockAndConsole(t *testing.T) {
 	}
 	if WriteConsole(&con, nil, nil); BlockOf(nil, nil) != nil {
 		t.Error("no telemetry must give no block")
+	}
+}
+
+// A server mean above the client's is never printed as a negative
+// "network + client": the console and the block say the windows differ.
+// By hand: client TTFT mean 50 ms, server 60 ms; request latency 1000
+// against 900 ms is a real +100 ms.
+func TestServerLongerThanClientSaysWindowsDiffer(t *testing.T) {
+	pt := &runtime.PointTelemetry{Summary: metrics.TelemetrySummary{Server: metrics.ServerTelemetry{Engines: []string{"vllm"},
+		Latencies: []metrics.ServerLatency{
+			{Metric: metrics.LatencyTTFT, OK: true, Count: 3, Mean: 60e6},
+			{Metric: metrics.LatencyRequestLatency, OK: true, Count: 3, Mean: 900e6},
+		}}}}
+	client := &metrics.Summary{TimeToFirstToken: metrics.NewDistribution([]float64{40e6, 50e6, 60e6}),
+		RequestLatency: metrics.NewDistribution([]float64{1000e6})}
+	var con bytes.Buffer
+	WriteConsole(&con, pt, client)
+	want := "Server latency: TTFT 60.00 ms mean (client 50.00 ms: n/a (server window differs from client's)), " +
+		"request latency 900.00 ms mean (client 1000.00 ms: +100.00 ms network + client)"
+	if !strings.Contains(con.String(), want) || strings.Contains(con.String(), "-10.00") {
+		t.Errorf("console:\n%s\nwant %q", con.String(), want)
+	}
+	b := BlockOf(pt, client)
+	if len(b.ServerVsClient) != 2 || b.ServerVsClient[0].DifferenceMS != nil || !strings.Contains(b.ServerVsClient[0].Why, "server window differs") ||
+		b.ServerVsClient[1].DifferenceMS == nil || *b.ServerVsClient[1].DifferenceMS != 100 {
+		js, _ := json.Marshal(b.ServerVsClient)
+		t.Errorf("server_vs_client: %s", js)
+	}
+}
+
+// The simulator's made-up figures say "simulated" on every console line
+// and in every part of the block; a simulated source left out beside
+// real exporters is a warning and marked in the sources.
+func TestSimulatedIsLabelled(t *testing.T) {
+	page := gpuSamples()
+	for s := int64(0); s <= 10; s++ {
+		page = append(page, metrics.TelemetrySample{Time: s * 1e9, Source: "h:9400", Name: metrics.SimulatedMarker, Value: 1},
+			metrics.TelemetrySample{Time: s * 1e9, Source: "h:9400", Name: "vllm:num_requests_running", Value: 2})
+	}
+	w := metrics.TelemetryWindow{Start: 3e9, End: 5e9, OutputTokens: 1600}
+	pt := &runtime.PointTelemetry{Samples: page, Summary: metrics.ReduceTelemetry(page, w),
+		Reports: []telemetry.Report{{Source: "h:9400", URL: "http://h:9400/metrics"}}}
+	var con bytes.Buffer
+	WriteConsole(&con, pt, &metrics.Summary{})
+	for _, want := range []string{"GPU (simulated): 1 (gpu0 (simulated) H100), 400.0 W avg", "Server (vllm, simulated): running 2.0"} {
+		if !strings.Contains(con.String(), want) {
+			t.Errorf("console lacks %q:\n%s", want, con.String())
+		}
+	}
+	b := BlockOf(pt, &metrics.Summary{})
+	if !b.Simulated || !b.GPUs[0].Simulated || !b.Server.Simulated || !b.Sources[0].Simulated || b.Sources[0].LeftOut {
+		js, _ := json.Marshal(b)
+		t.Errorf("block: %s", js)
+	}
+
+	real := metrics.TelemetrySample{Time: 4e9, Source: "real:9400", Name: "DCGM_FI_DEV_POWER_USAGE", Value: 100,
+		Labels: []metrics.Label{{Name: "UUID", Value: "GPU-R"}, {Name: "gpu", Value: "0"}}}
+	page = append(page, real)
+	pt = &runtime.PointTelemetry{Samples: page, Summary: metrics.ReduceTelemetry(page, w),
+		Reports: []telemetry.Report{{Source: "h:9400"}, {Source: "real:9400"}}}
+	con.Reset()
+	WriteConsole(&con, pt, &metrics.Summary{})
+	if !strings.Contains(con.String(), "GPU: 1 (gpu0), 100.0 W avg") || strings.Contains(con.String(), "Server (") ||
+		!strings.Contains(con.String(), "warning: h:9400 serves llmbench's simulated metrics") {
+		t.Errorf("console beside a real exporter:\n%s", con.String())
+	}
+	b = BlockOf(pt, &metrics.Summary{})
+	if b.Simulated || len(b.GPUs) != 1 || b.GPUs[0].Simulated || !b.Sources[0].Simulated || !b.Sources[0].LeftOut || b.Sources[1].Simulated ||
+		len(b.Warnings) != 1 {
+		js, _ := json.Marshal(b)
+		t.Errorf("block beside a real exporter: %s", js)
 	}
 }

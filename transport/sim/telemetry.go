@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/llmbench/llmbench/metrics"
 )
 
 // The simulated GPU is an H100 SXM serving an 8B model. Its readings are
@@ -65,9 +67,13 @@ var labelEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
 
 // serveMetrics answers like a DCGM exporter and a vLLM server sharing one
 // endpoint, so one scrape URL exercises both halves of the telemetry path.
+// The page opens with metrics.SimulatedMarker: its numbers are made up,
+// and a scraper must be able to tell them from a real exporter's.
 func (s *Server) serveMetrics(w http.ResponseWriter, _ *http.Request) {
 	st := s.batch.state()
 	var p promText
+	fmt.Fprintf(&p, "# HELP %[1]s 1: every metric on this page is made up by llmbench's simulator, none is measured.\n# TYPE %[1]s gauge\n%[1]s 1\n",
+		metrics.SimulatedMarker)
 	s.writeDCGM(&p, st)
 	s.writeVLLM(&p, st)
 	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")

@@ -9,10 +9,12 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/llmbench/llmbench/metrics"
 )
 
 var (
-	sampleLine  = regexp.MustCompile(`^([a-zA-Z_:][a-zA-Z0-9_:]*)\{((?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\]|\\.)*",?)*)\} (\S+)$`)
+	sampleLine  = regexp.MustCompile(`^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{((?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\]|\\.)*",?)*)\})? (\S+)$`)
 	commentLine = regexp.MustCompile(`^# (HELP [a-zA-Z_:][a-zA-Z0-9_:]* .+|TYPE [a-zA-Z_:][a-zA-Z0-9_:]* (gauge|counter|histogram))$`)
 )
 
@@ -53,6 +55,9 @@ func TestMetricsFollowTheBatch(t *testing.T) {
 	s := startSim(t, func(c *Config) { c.Model = `we"ird\model` })
 	idle := scrape(t, s)
 	checkMetricNames(t, idle)
+	if m, ok := idle[metrics.SimulatedMarker]; !ok || m.value != 1 || m.labels != "" {
+		t.Errorf("%s = %+v, want 1 without labels: a scraper must know the page is made up", metrics.SimulatedMarker, m)
+	}
 	if l := idle["vllm:num_requests_running"].labels; l != `model_name="we\"ird\\model"` {
 		t.Errorf("vLLM labels = %s", l)
 	}

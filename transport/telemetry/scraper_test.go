@@ -147,6 +147,9 @@ func TestScrapeSimulator(t *testing.T) {
 	if _, ok := sampleNamed(samples, "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION", "gpu", "0"); !ok {
 		t.Error("no energy counter")
 	}
+	if m, ok := sampleNamed(samples, metrics.SimulatedMarker); !ok || m.Value != 1 || len(m.Labels) != 0 {
+		t.Errorf("%s = %+v (found %v): the page must say it is made up", metrics.SimulatedMarker, m, ok)
+	}
 	running, ok := sampleNamed(samples, "vllm:num_requests_running", "model_name", "sim-model")
 	if !ok || running.Value != 0 || len(running.Labels) != 1 {
 		t.Errorf("vllm:num_requests_running = %+v (found %v)", running, ok)
