@@ -30,7 +30,7 @@ type endpointValue struct {
 
 // endpoint(url, model, api="chat", stream=True, headers={}, extra={},
 // tokenizer=None, token_count="auto", timeout="10m", server_metrics=[],
-// insecure=False, model_selection="round_robin", idle_timeout=0,
+// insecure=False, model_selection="round_robin", idle_timeout="60s",
 // max_response_size="256MiB", max_sse_line_size="16MiB",
 // session_header=None, backend=None, url_selection="round_robin",
 // source_addresses=[]) describes where requests go and how they are shaped (SPEC §5). url is a string or a sim(...)
@@ -53,7 +53,7 @@ func endpointBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 		metricURLs stringList
 		insecure   bool
 		selection  = oneOf(runtime.RoundRobin, runtime.RoundRobin, runtime.RandomModel)
-		idle       duration
+		idle       = duration(transport.DefaultIdleTimeout)
 		maxResp    = byteSize(transport.DefaultMaxResponseSize)
 		maxLine    = byteSize(transport.DefaultMaxSSELineSize)
 		sessionHdr string

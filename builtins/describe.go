@@ -66,7 +66,7 @@ func DescribeEndpoint(e runtime.Endpoint) string {
 // from their defaults.
 func describeLimits(e runtime.Endpoint) []string {
 	var args []string
-	if e.IdleTimeout != 0 {
+	if e.IdleTimeout != transport.DefaultIdleTimeout {
 		args = append(args, "idle_timeout="+quote(durationText(e.IdleTimeout)))
 	}
 	if n := e.MaxResponseSize; n != 0 && n != transport.DefaultMaxResponseSize {

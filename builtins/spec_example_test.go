@@ -27,7 +27,7 @@ func TestSpecExamplePlan(t *testing.T) {
 	wantEndpoint := runtime.Endpoint{
 		URL: "sim://", API: transport.Chat, Stream: true, Model: "meta-llama/Llama-3.1-8B-Instruct",
 		Extra:   []transport.Field{{Key: "ignore_eos", Value: json.RawMessage("true")}},
-		Timeout: 10 * time.Minute, TokenCount: "auto",
+		Timeout: 10 * time.Minute, IdleTimeout: transport.DefaultIdleTimeout, TokenCount: "auto",
 		MaxResponseSize: transport.DefaultMaxResponseSize, MaxSSELineSize: transport.DefaultMaxSSELineSize,
 	}
 	if !reflect.DeepEqual(e.Endpoint, wantEndpoint) {

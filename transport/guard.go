@@ -79,7 +79,8 @@ func (g *guard) failure(err error) *metrics.Failure {
 
 // idleFailure is the timeout of a response silent for longer than idle.
 func idleFailure(idle time.Duration) *metrics.Failure {
-	return fail(metrics.ErrTimeout, 0, fmt.Sprintf("no data from the server for %s (idle timeout)", idle))
+	return fail(metrics.ErrTimeout, 0, fmt.Sprintf("no data from the server for %s (idle timeout: --stream-idle-timeout, endpoint idle_timeout=; "+
+		"a non-streamed answer sends nothing until it is complete)", idle))
 }
 
 // classify maps a client-side error to an error class and message.

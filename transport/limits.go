@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // The default response limits: far above any real answer (a 128k-token
@@ -15,6 +16,17 @@ const (
 	DefaultMaxResponseSize int64 = 256 << 20
 	DefaultMaxSSELineSize  int64 = 16 << 20
 )
+
+// DefaultIdleTimeout is how long a request may wait on a silent server
+// when the user set no idle timeout (--stream-idle-timeout,
+// endpoint(idle_timeout=)). A minute is longer than any real prefill of a
+// long prompt on a loaded server (the wait before a stream's first byte),
+// yet a server that takes a request and never answers costs a run a
+// minute, not the whole 10-minute request timeout. A non-streamed answer
+// sends nothing until it is complete, so one generating for longer than
+// this needs the timeout raised; the failure message says so. The client
+// itself applies none: Config.IdleTimeout 0 is off.
+const DefaultIdleTimeout = 60 * time.Second
 
 // sizeError is a response that grew past a configured limit. The message
 // names the limit, its value and where to raise it.

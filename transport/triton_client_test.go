@@ -80,7 +80,7 @@ func TestTritonClientFaults(t *testing.T) {
 				return status.Error(codes.InvalidArgument, "unexpected inference input 'foo'")
 			}},
 		{name: "idle after a piece", cfg: Config{IdleTimeout: 100 * time.Millisecond}, class: metrics.ErrTimeout, chunks: 1,
-			msg: "no data from the server for 100ms (idle timeout)",
+			msg: "no data from the server for 100ms (idle timeout",
 			stream: func(s tritonpb.GRPCInferenceService_ModelStreamInferServer) error {
 				_ = s.Send(textPiece(" a", false))
 				<-s.Context().Done()

@@ -77,7 +77,7 @@ type profileFlags struct {
 	GeneratePlots     bool   `help:"Also render PNG plots (TTFT and latency distributions, TTFT vs ISL, ITL vs token position, ISL vs OSL) into <run>/plots/."`
 
 	RequestTimeout    time.Duration `default:"10m" help:"Per-request timeout, send to last byte."`
-	StreamIdleTimeout time.Duration `default:"0s" help:"Fail a request the server is silent on for this long: waiting for the response headers, or between two reads of the body, streamed or not (0: off)."`
+	StreamIdleTimeout time.Duration `default:"60s" help:"Fail a request the server is silent on for this long: waiting for the response headers, or between two reads of the body, streamed or not. A non-streamed answer sends nothing until it is complete: raise it above the longest generation (0: off)."`
 	MaxResponseSize   string        `default:"256MiB" help:"Fail a response whose body is larger (error class oversize): bytes, or with a unit (KiB, MiB, GiB, KB, MB, GB)."`
 	MaxSSELineSize    string        `name:"max-sse-line-size" default:"16MiB" help:"Fail a stream with an SSE line longer than this (error class oversize); same units."`
 	MaxErrorRate      string        `help:"Error budget: stop the run (exit 3, what finished is written) once more than this share of a point's requests failed, e.g. 5% or 0.05; judged over at least 20 requests. Without it the run never stops, but a point where more than 10% failed makes it exit 3 when it ends; 100% accepts any share."`
