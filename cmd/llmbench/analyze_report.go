@@ -20,7 +20,10 @@ const analyzeCSVName = "analyze_export_genai_perf.csv"
 
 // report writes the sweep's files and prints its table. It runs after an
 // interrupt too, over the points that finished, so a stopped sweep still
-// leaves a readable result; a resumed sweep rewrites them all.
+// leaves a readable result; a resumed sweep rewrites them all. Sweep plots
+// asked for that cannot be written are an error (exit 3), returned once
+// everything else is written: a CI job that archives them must not pass
+// with none.
 func (c *analyzeCmd) report(e *env, plan *analyzePlan, res *runtime.ExperimentResult, cp *artifacts.SweepCheckpoint) error {
 	dir := c.ArtifactDir
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -36,9 +39,10 @@ func (c *analyzeCmd) report(e *env, plan *analyzePlan, res *runtime.ExperimentRe
 	if err := artifacts.WriteFile(summaryPath, func(w io.Writer) error { return sweep.WriteSummaryJSON(w, "analyze", results) }); err != nil {
 		return err
 	}
+	var plotErr error
 	if c.GeneratePlots {
 		if _, err := plots.WriteSweepPlots(dir, res); err != nil {
-			fmt.Fprintf(e.stderr, "llmbench: sweep plots: %v\n", err)
+			plotErr = fmt.Errorf("--generate-plots: the sweep plots were not written: %w", err)
 		}
 	}
 	fmt.Fprintf(e.stdout, "\nSweep of %s (%s)\n", plan.spec.kind.name, c.Model[0])
@@ -49,7 +53,7 @@ func (c *analyzeCmd) report(e *env, plan *analyzePlan, res *runtime.ExperimentRe
 	if n := cp.Points(); n > 0 {
 		fmt.Fprintf(e.stdout, "Checkpoint: %s (%d finished points; --resume skips them)\n", cp.Path(), n)
 	}
-	return nil
+	return plotErr // last, so every other file is written and the table printed
 }
 
 // csvRows are the finished points as analyze_export_genai_perf.csv lists

@@ -42,7 +42,8 @@ type RunReport struct {
 // Write prints each sweep's table and the gate list to stdout and writes
 // the run's files: the sweep plots, gates.json, summary.json, report.html,
 // and JUnit and Markdown when asked. A sweep plot that cannot be drawn is
-// reported on stderr and left out; any other failure is returned.
+// reported on stderr and left out; one drawn but not written is returned
+// once every other file is written, as is any other failure.
 func (r *RunReport) Write(stdout, stderr io.Writer) error {
 	if err := os.MkdirAll(r.Dir, 0o755); err != nil {
 		return err
@@ -84,7 +85,10 @@ func (r *RunReport) Write(stdout, stderr io.Writer) error {
 	if err := r.WriteSummary(); err != nil {
 		return err
 	}
-	return r.WriteHTML(sweeps)
+	if err := r.WriteHTML(sweeps); err != nil {
+		return err
+	}
+	return sweeps.WriteErr
 }
 
 // writeMarkdown is the Markdown summary: the gates, then the comparison
@@ -109,6 +113,9 @@ func (r *RunReport) writeMarkdown(w io.Writer) error {
 // the experiment's telemetry section.
 type SweepPlots struct {
 	Capacity, Telemetry map[string][]plots.Image
+	// WriteErr is the first sweep plot drawn but not written: plots were
+	// asked for, so the run fails (exit 3) once everything else is written.
+	WriteErr error
 }
 
 // WriteSweeps prints the table of every experiment with more than one
@@ -137,12 +144,12 @@ func (r *RunReport) WriteSweeps(stdout, stderr io.Writer) SweepPlots {
 			{"telemetry sweep plots", plots.RenderTelemetrySweepPlots, sweeps.Telemetry},
 		} {
 			imgs, err := set.render(res)
-			if err == nil {
-				_, err = plots.WriteImages(r.Dir, imgs)
-			}
 			if err != nil {
 				fmt.Fprintf(stderr, "llmbench: %s of %s: %v\n", set.what, res.Experiment.Name, err)
 				continue
+			}
+			if _, err := plots.WriteImages(r.Dir, imgs); err != nil && sweeps.WriteErr == nil {
+				sweeps.WriteErr = fmt.Errorf("%s of %s were not written: %w", set.what, res.Experiment.Name, err)
 			}
 			set.into[res.Experiment.Name] = imgs
 		}

@@ -2,6 +2,7 @@ package plots
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"image/color"
 	"math"
@@ -124,7 +125,9 @@ func encode(p *plot.Plot, name string) (Image, error) {
 }
 
 // WriteImages writes each image as dir/Name, creating dir when there is
-// something to write, and returns the paths written in order.
+// something to write, and returns the paths written in order; an image
+// that cannot be written does not stop the others, and every failure is
+// returned.
 func WriteImages(dir string, imgs []Image) ([]string, error) {
 	if len(imgs) == 0 {
 		return nil, nil
@@ -133,14 +136,16 @@ func WriteImages(dir string, imgs []Image) ([]string, error) {
 		return nil, fmt.Errorf("plots: %w", err)
 	}
 	paths := make([]string, 0, len(imgs))
+	var errs []error
 	for _, img := range imgs {
 		path := filepath.Join(dir, img.Name)
 		if err := os.WriteFile(path, img.PNG, 0o644); err != nil {
-			return paths, fmt.Errorf("plots: %w", err)
+			errs = append(errs, fmt.Errorf("plots: %w", err)) // the others are still written
+			continue
 		}
 		paths = append(paths, path)
 	}
-	return paths, nil
+	return paths, errors.Join(errs...)
 }
 
 // percentile is numpy's default (linear between closest ranks), as in the

@@ -252,3 +252,26 @@ func TestRenderMatchesWrite(t *testing.T) {
 		}
 	}
 }
+
+// analyze names its experiment after the model: a Hugging Face id's "/"
+// must not turn the plot's name into a path into a folder that does not
+// exist (every sweep plot was lost for `-m org/model`).
+func TestWriteSweepPlotsModelID(t *testing.T) {
+	res := sweepResult(false, false)
+	res.Experiment.Name = "org/my\\model"
+	dir := t.TempDir()
+	paths, err := WriteSweepPlots(dir, res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"org_my_model-" + StemThroughputTTFT + ".png", "org_my_model-" + StemThroughputITL + ".png"}
+	if got := names(paths); !slices.Equal(got, want) {
+		t.Fatalf("wrote %v, want %v", got, want)
+	}
+	for _, p := range paths {
+		if filepath.Dir(p) != dir {
+			t.Errorf("%s is not in %s", p, dir)
+		}
+		checkPNG(t, p)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 
@@ -69,12 +70,26 @@ func RenderSweepPlots(res *runtime.ExperimentResult) ([]Image, error) {
 }
 
 // sweepPrefix starts the sweep plots' file names: the experiment's name,
-// "sweep" when unnamed.
+// "sweep" when unnamed. analyze names its experiment after the model, and
+// a Hugging Face model id (org/model) holds a "/": as in GenAI-Perf's
+// folder names it becomes "_", so the plot lands in the folder asked for
+// instead of a subfolder that does not exist.
 func sweepPrefix(res *runtime.ExperimentResult) string {
 	if res.Experiment != nil && res.Experiment.Name != "" {
-		return res.Experiment.Name
+		return fileSafe(res.Experiment.Name)
 	}
 	return "sweep"
+}
+
+// fileSafe is name with every path separator and control character
+// replaced by "_": one file name, never a path.
+func fileSafe(name string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r < 0x20 || r == 0x7f {
+			return '_'
+		}
+		return r
+	}, name)
 }
 
 // WriteSweepPlots writes RenderSweepPlots' plots, then
