@@ -1,23 +1,30 @@
 // Package rendezvous starts every shard of a distributed run on each point
 // at the same instant, with nothing to run but the shards themselves
-// (SPEC §10): shard 0 serves a small HTTP barrier, the others reach it by
-// the stable host name Kubernetes gives an Indexed Job's pod
-// (<job>-0.<service>) or 127.0.0.1 in a test. Each shard calls Meet before
-// a point; the call returns once all have arrived, with the instant the
-// point starts at on every shard, a margin after the last arrival so the
-// answer reaches them all first. Clocks are assumed NTP-synchronised: the
-// instant is wall time.
+// (SPEC §10): shard 0 serves a small HTTP barrier on exactly the address it
+// is given, the others reach it by the stable host name Kubernetes gives
+// an Indexed Job's pod (<job>-0.<service>) or 127.0.0.1 in a test. Each
+// shard calls Meet before a point; the call returns once all have arrived,
+// with the instant the point starts at on every shard, a margin after the
+// last arrival so the answer reaches them all first. Clocks are assumed
+// NTP-synchronised: the instant is wall time.
+//
+// A barrier decides when load is sent, so it trusts nobody by default:
+// shards prove themselves with a shared token (compared in constant time;
+// no token is allowed on loopback only), a shard claimed twice, a shard
+// count or a point that differs, and a shard whose connection drops while
+// it waits all fail the meeting on every shard at once (a load without one
+// shard's share would look complete and be wrong), and a start announced
+// further away than the meeting's timeout is refused.
 package rendezvous
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
-	"strconv"
 	"sync"
 	"time"
 )
@@ -28,29 +35,38 @@ type Options struct {
 	// the answer to reach every shard. 0 means DefaultMargin.
 	Margin time.Duration
 	// Timeout bounds one meeting: a shard that has not arrived by then has
-	// died, and the others give up. 0 means DefaultTimeout.
+	// died, and the others give up. It also bounds how far from now a
+	// start shard 0 announces may lie. It must be positive.
 	Timeout time.Duration
 	// StartAt, when set, is the earliest start of the first point
 	// (--start-at): a run scheduled for a given instant.
 	StartAt time.Time
+	// Token is the secret every shard shares, sent by the others and
+	// checked by shard 0 in constant time. It may be empty only when the
+	// barrier's address is a loopback one.
+	Token string
+	// Now is the wall clock (time.Now when nil); tests set it.
+	Now func() time.Time
 }
 
-// The defaults: half a second covers an answer's trip through a cluster
-// network many times over; ten minutes covers a slow point on one shard.
-const (
-	DefaultMargin  = 500 * time.Millisecond
-	DefaultTimeout = 10 * time.Minute
-)
+// DefaultMargin: half a second covers an answer's trip through a cluster
+// network many times over.
+const DefaultMargin = 500 * time.Millisecond
 
-func (o Options) withDefaults() Options {
+func (o Options) check(addr string) (Options, error) {
 	if o.Margin <= 0 {
 		o.Margin = DefaultMargin
 	}
 	if o.Timeout <= 0 {
-		o.Timeout = DefaultTimeout
+		return o, fmt.Errorf("barrier timeout %s: want a positive duration", o.Timeout)
 	}
-	return o
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return o, needToken(addr, o.Token)
 }
+
+func (o Options) now() time.Time { return o.Now() }
 
 // Barrier is one shard's side of the rendezvous.
 type Barrier struct {
@@ -63,33 +79,50 @@ type Barrier struct {
 	srv  *http.Server
 }
 
-// Serve is shard 0's barrier: it listens on addr's port on every
-// interface and takes part in its own meetings.
-func Serve(addr string, count int, opts Options) (*Barrier, error) {
-	_, port, err := net.SplitHostPort(addr)
-	if err != nil {
-		return nil, fmt.Errorf("barrier %q: want host:port", addr)
+// Serve is shard 0's barrier: it listens on exactly listen (a host name
+// is resolved, an empty host is every interface) and takes part in its
+// own meetings. Without a token, listen must be a loopback address.
+func Serve(listen string, count int, opts Options) (*Barrier, error) {
+	if _, _, err := net.SplitHostPort(listen); err != nil {
+		return nil, fmt.Errorf("barrier %q: want host:port", listen)
 	}
-	ln, err := net.Listen("tcp", ":"+port)
+	opts, err := opts.check(listen)
 	if err != nil {
-		return nil, fmt.Errorf("barrier: shard 0 cannot listen on port %s: %w", port, err)
+		return nil, err
 	}
-	opts = opts.withDefaults()
-	h := &host{count: count, opts: opts, meetings: map[string]*meeting{}}
-	b := &Barrier{shard: 0, count: count, addr: addr, opts: opts, host: h,
-		srv: &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}}
+	ln, err := net.Listen("tcp", listen)
+	if err != nil {
+		return nil, fmt.Errorf("barrier: shard 0 cannot listen on %s: %w", listen, err)
+	}
+	h := &host{count: count, opts: opts}
+	if opts.Token != "" {
+		d := tokenDigest(opts.Token)
+		h.token = &d
+	}
+	b := &Barrier{shard: 0, count: count, addr: ln.Addr().String(), opts: opts, host: h,
+		srv: &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 16 << 10}}
 	go func() { _ = b.srv.Serve(ln) }()
 	return b, nil
 }
 
+// Addr is where shard 0 listens (with the port chosen when it was 0).
+func (b *Barrier) Addr() string { return b.addr }
+
 // Dial is the barrier of shard i (> 0), reaching shard 0 at addr.
+// Without a token, addr must be a loopback address.
 func Dial(addr string, shard, count int, opts Options) (*Barrier, error) {
 	if _, _, err := net.SplitHostPort(addr); err != nil {
 		return nil, fmt.Errorf("barrier %q: want host:port", addr)
 	}
-	opts = opts.withDefaults()
+	opts, err := opts.check(addr)
+	if err != nil {
+		return nil, err
+	}
+	// One connection per arrival: its dropping is how shard 0 learns that
+	// a shard died, and how a shard learns that shard 0 did.
+	transport := &http.Transport{DisableKeepAlives: true, MaxResponseHeaderBytes: 16 << 10}
 	return &Barrier{shard: shard, count: count, addr: addr, opts: opts,
-		client: &http.Client{Timeout: opts.Timeout + time.Minute}}, nil
+		client: &http.Client{Transport: transport, Timeout: opts.Timeout + answerGrace}}, nil
 }
 
 // Close stops shard 0's server.
@@ -105,15 +138,11 @@ func (b *Barrier) Close() error {
 // A shard other than 0 waits a little longer than the meeting's timeout,
 // so shard 0's answer naming the shards that never came reaches it.
 func (b *Barrier) Meet(ctx context.Context, point string) (time.Time, error) {
-	timeout := b.opts.Timeout
-	if b.host == nil {
-		timeout += answerGrace
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
 	if b.host != nil {
-		return b.host.arrive(ctx, point, 0, b.count)
+		return b.host.meet(ctx, point)
 	}
+	ctx, cancel := context.WithTimeout(ctx, b.opts.Timeout+answerGrace)
+	defer cancel()
 	return b.ask(ctx, point)
 }
 
@@ -121,136 +150,64 @@ func (b *Barrier) Meet(ctx context.Context, point string) (time.Time, error) {
 // 0's verdict on it.
 const answerGrace = 5 * time.Second
 
+// retryEvery is how often a shard tries again to reach a shard 0 that is
+// not listening yet.
+const retryEvery = 200 * time.Millisecond
+
 // ask calls shard 0 until it answers: it may not be up (or resolvable)
-// yet when the other pods start, so a connection error is retried until
-// the meeting's timeout.
+// yet when the other pods start, so a failure to connect is retried until
+// the meeting's timeout. Once connected, the request may have arrived: a
+// connection lost then means shard 0 died, and is not retried (shard 0
+// counts a second arrival of this shard as a fault).
 func (b *Barrier) ask(ctx context.Context, point string) (time.Time, error) {
-	q := url.Values{"point": {point}, "shard": {strconv.Itoa(b.shard)}, "count": {strconv.Itoa(b.count)}}
-	target := "http://" + b.addr + "/meet?" + q.Encode()
+	a := arrival{point: point, shard: b.shard, count: b.count}
+	if err := checkPoint(point); err != nil {
+		return time.Time{}, err
+	}
 	for {
-		at, retry, err := b.askOnce(ctx, target)
-		if !retry {
-			return at, err
+		at, connected, err := b.askOnce(ctx, meetURL(b.addr, a))
+		if err == nil {
+			if err := checkStart(at, b.opts.now(), b.opts.StartAt, b.opts.Timeout); err != nil {
+				return time.Time{}, fmt.Errorf("point %s: shard 0 at %s %w", point, b.addr, err)
+			}
+			return at, nil
+		}
+		if connected || ctx.Err() != nil {
+			return time.Time{}, fmt.Errorf("point %s: shard 0 at %s: %w", point, b.addr, err)
 		}
 		select {
 		case <-ctx.Done():
-			return time.Time{}, fmt.Errorf("shard 0 at %s: %w (last error: %v)", b.addr, ctx.Err(), err)
-		case <-time.After(200 * time.Millisecond):
+			return time.Time{}, fmt.Errorf("point %s: shard 0 at %s: %w (last error: %v)", point, b.addr, ctx.Err(), err)
+		case <-time.After(retryEvery):
 		}
 	}
 }
 
-func (b *Barrier) askOnce(ctx context.Context, target string) (time.Time, bool, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, target, nil)
+// askOnce sends one arrival; connected says whether a connection to shard
+// 0 was made, after which the arrival may have registered.
+func (b *Barrier) askOnce(ctx context.Context, target string) (at time.Time, connected bool, err error) {
+	trace := &httptrace.ClientTrace{GotConn: func(httptrace.GotConnInfo) { connected = true }}
+	req, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, trace), http.MethodGet, target, nil)
 	if err != nil {
 		return time.Time{}, false, err
 	}
+	if b.opts.Token != "" {
+		req.Header.Set("Authorization", "Bearer "+b.opts.Token)
+	}
 	resp, err := b.client.Do(req)
 	if err != nil {
-		return time.Time{}, ctx.Err() == nil, err
+		var uerr *url.Error // its text repeats the URL; the caller names shard 0
+		if errors.As(err, &uerr) {
+			err = uerr.Err
+		}
+		if connected {
+			err = fmt.Errorf("the connection dropped while this shard waited (shard 0 died or was cut off): %w", err)
+		}
+		return time.Time{}, connected, err
 	}
 	defer resp.Body.Close()
-	var a answer
-	if err := json.NewDecoder(resp.Body).Decode(&a); err != nil {
-		return time.Time{}, false, fmt.Errorf("shard 0 answered %s, not a start: %w", resp.Status, err)
-	}
-	if a.Error != "" {
-		return time.Time{}, false, errors.New(a.Error)
-	}
-	return time.Unix(0, a.StartNs), false, nil
-}
-
-// answer is the barrier's reply: the start instant, or why there is none.
-type answer struct {
-	StartNs int64  `json:"start_unix_ns,omitempty"`
-	Error   string `json:"error,omitempty"`
-}
-
-// host holds shard 0's meetings, one per point.
-type host struct {
-	count    int
-	opts     Options
-	mu       sync.Mutex
-	meetings map[string]*meeting
-	first    bool // a first meeting was held (StartAt applies to it)
-}
-
-type meeting struct {
-	arrived map[int]bool
-	done    chan struct{}
-	at      time.Time
-}
-
-func (h *host) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
-	shard, err1 := strconv.Atoi(q.Get("shard"))
-	count, err2 := strconv.Atoi(q.Get("count"))
-	var a answer
-	switch {
-	case r.URL.Path != "/meet" || err1 != nil || err2 != nil || q.Get("point") == "":
-		a.Error = "barrier: want GET /meet?point=P&shard=I&count=N"
-	default:
-		ctx, cancel := context.WithTimeout(r.Context(), h.opts.Timeout)
-		defer cancel()
-		at, err := h.arrive(ctx, q.Get("point"), shard, count)
-		if err != nil {
-			a.Error = err.Error()
-		} else {
-			a.StartNs = at.UnixNano()
-		}
-	}
-	w.Header().Set("Content-Type", "application/json")
-	_ = json.NewEncoder(w).Encode(a)
-}
-
-// arrive registers shard at point's meeting and waits for the others.
-func (h *host) arrive(ctx context.Context, point string, shard, count int) (time.Time, error) {
-	if count != h.count || shard < 0 || shard >= h.count {
-		return time.Time{}, fmt.Errorf("barrier: shard %d/%d arrived at a run of %d shards", shard, count, h.count)
-	}
-	m := h.meeting(point, shard)
-	select {
-	case <-m.done:
-		return m.at, nil
-	case <-ctx.Done():
-		return time.Time{}, fmt.Errorf("point %s: shards %v never arrived: %w", point, h.missing(point), ctx.Err())
-	}
-}
-
-func (h *host) meeting(point string, shard int) *meeting {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	m := h.meetings[point]
-	if m == nil {
-		m = &meeting{arrived: map[int]bool{}, done: make(chan struct{})}
-		h.meetings[point] = m
-	}
-	if m.arrived[shard] {
-		return m
-	}
-	m.arrived[shard] = true
-	if len(m.arrived) == h.count {
-		m.at = time.Now().Add(h.opts.Margin)
-		if !h.first && m.at.Before(h.opts.StartAt) {
-			m.at = h.opts.StartAt
-		}
-		h.first = true
-		close(m.done)
-	}
-	return m
-}
-
-// missing lists the shards that have not arrived at point.
-func (h *host) missing(point string) []int {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	var out []int
-	for i := range h.count {
-		if m := h.meetings[point]; m == nil || !m.arrived[i] {
-			out = append(out, i)
-		}
-	}
-	return out
+	at, err = readAnswer(resp.StatusCode, resp.Body)
+	return at, true, err
 }
 
 // FixedStart is the rendezvous of a one-point sharded run given

@@ -53,36 +53,37 @@ func meetAll(bs []*Barrier, point string, stagger time.Duration) ([]time.Time, [
 	return at, errs
 }
 
+// fixedClock is a wall clock stopped at one instant: starts computed
+// from it are exact, whatever the machine's load.
+func fixedClock(at time.Time) func() time.Time { return func() time.Time { return at } }
+
+var epoch = time.Date(2026, 12, 5, 10, 0, 0, 0, time.UTC)
+
 func TestEveryShardGetsOneStartAfterTheLastArrival(t *testing.T) {
-	bs := barriers(t, 4, Options{Margin: 100 * time.Millisecond})
+	bs := barriers(t, 4, Options{Margin: 100 * time.Millisecond, Timeout: time.Minute, Now: fixedClock(epoch)})
 	for _, point := range []string{"e / concurrency4", "e / concurrency8"} {
-		before := time.Now()
 		at, errs := meetAll(bs, point, 20*time.Millisecond)
 		for i, err := range errs {
 			if err != nil {
 				t.Fatalf("%s: shard %d: %v", point, i, err)
 			}
-			if !at[i].Equal(at[0]) {
-				t.Errorf("%s: shard %d starts at %v, shard 0 at %v", point, i, at[i], at[0])
+			if want := epoch.Add(100 * time.Millisecond); !at[i].Equal(want) {
+				t.Errorf("%s: shard %d starts at %v, want the margin after the last arrival, %v", point, i, at[i], want)
 			}
-		}
-		// The last shard arrived about 60 ms in; the start is 100 ms later.
-		if wait := at[0].Sub(before); wait < 160*time.Millisecond || wait > 5*time.Second {
-			t.Errorf("%s: start %v after the first arrival, want about 160 ms", point, wait)
 		}
 	}
 }
 
 func TestStartAtHoldsTheFirstPoint(t *testing.T) {
-	start := time.Now().Add(700 * time.Millisecond).Truncate(time.Millisecond)
-	bs := barriers(t, 2, Options{StartAt: start, Margin: 10 * time.Millisecond})
+	start := epoch.Add(700 * time.Millisecond)
+	bs := barriers(t, 2, Options{StartAt: start, Margin: 10 * time.Millisecond, Timeout: time.Minute, Now: fixedClock(epoch)})
 	at, errs := meetAll(bs, "first", 0)
 	if errs[0] != nil || errs[1] != nil || !at[0].Equal(start) || !at[1].Equal(start) {
 		t.Fatalf("starts %v (errors %v), want both at --start-at %v", at, errs, start)
 	}
 	at, _ = meetAll(bs, "second", 0)
-	if !at[0].Before(start.Add(500 * time.Millisecond)) {
-		t.Errorf("the second point waits for --start-at too: %v", at[0])
+	if want := epoch.Add(10 * time.Millisecond); !at[0].Equal(want) || !at[1].Equal(want) {
+		t.Errorf("the second point starts at %v, want the margin after its last arrival %v, not --start-at", at, want)
 	}
 }
 
@@ -105,7 +106,7 @@ func TestShardsWaitForShardZeroToListen(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { _, err := b1.Meet(context.Background(), "p"); done <- err }()
 	time.Sleep(300 * time.Millisecond)
-	b0, err := Serve(addr, 2, Options{})
+	b0, err := Serve(addr, 2, Options{Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
