@@ -4,7 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
-		"fmt"
+	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
