@@ -25,6 +25,12 @@ type TelemetryWindow struct {
 	// when none was given; Currency names its unit for reports ("USD").
 	CostPerHour float64
 	Currency    string
+	// Share, when not "", says OutputTokens are only part of the tokens
+	// the GPUs and the server produced in the window — a shard's share of
+	// a point whose other shards load the same server — and why. Energy
+	// per token, tokens per joule and cost per token are then unknown for
+	// that reason, not N times too high: the merged point has them.
+	Share string
 }
 
 // seconds is the window's length in seconds.
@@ -149,6 +155,10 @@ func (s *TelemetrySummary) deriveEnergy() {
 		s.EnergyPerToken, s.TokensPerJoule = perToken(s.Energy.Value, tokens)
 	}
 	s.CostPerMillionTokens = costPerMillion(w)
+	if w.Share != "" {
+		share := unknownValue("%s", w.Share)
+		s.EnergyPerToken, s.TokensPerJoule, s.CostPerMillionTokens = share, share, share
+	}
 }
 
 // perToken divides energy by output tokens both ways.

@@ -105,3 +105,20 @@ func TestServerLongerThanClientIsNoDifference(t *testing.T) {
 		t.Errorf("request latency gap %+v (%v), want 100 ms", g, err)
 	}
 }
+
+// A shard's window holds only its share of the point's tokens while the
+// GPUs' energy is the whole server's: its energy per token, tokens per
+// joule and cost per token are unknown, saying why, not N times too high;
+// energy and power are still the GPUs'.
+func TestShardShareHasNoPerTokenFigures(t *testing.T) {
+	samples := constantPowerGPU("h:9400", "0", 300, 0, 1, 10, func(at float64) float64 { return 300 * at * 1e3 })
+	w := TelemetryWindow{Start: sec(2), End: sec(6), OutputTokens: 600, CostPerHour: 3.6, Share: "shard 1 of 2 sent only its share"}
+	s := ReduceTelemetry(samples, w)
+	within(t, "energy", s.Energy, 1200, 1e-9)
+	within(t, "average power", s.AveragePower, 300, 1e-9)
+	for what, v := range map[string]TelemetryValue{"J/token": s.EnergyPerToken, "tokens/J": s.TokensPerJoule, "cost": s.CostPerMillionTokens} {
+		if v.OK || v.Why != w.Share {
+			t.Errorf("%s %+v, want unknown: %s", what, v, w.Share)
+		}
+	}
+}

@@ -145,7 +145,7 @@ func Execute(ctx context.Context, job Job) (*Outcome, error) {
 		Goodput:  job.Goodput, RecordsErr: red.writeErr, Series: red.series, Steady: red.steadyOut}
 	out.Summary.Client = meter.verdict(&job, &out.Summary)
 	out.Shard = shardRun(job.Point, res.Started)
-	out.Telemetry = tel.finish(ctx, telemetryWindow(&out.Summary, job.CostPerHour, job.Currency))
+	out.Telemetry = tel.finish(ctx, shardWindow(telemetryWindow(&out.Summary, job.CostPerHour, job.Currency), out.Shard))
 	if red.overBudget {
 		out.Aborted = red.exceeded(&out.Summary)
 	}

@@ -47,6 +47,18 @@ func telemetryWindow(s *metrics.Summary, costPerHour float64, currency string) m
 	return w
 }
 
+// shardWindow marks a shard's window as holding only its share of the
+// point's tokens: every shard scrapes the same exporters, whose energy is
+// the whole server's, so a shard's J/token and cost per token would be N
+// times the point's.
+func shardWindow(w metrics.TelemetryWindow, shard *ShardRun) metrics.TelemetryWindow {
+	if shard != nil && shard.Count > 1 {
+		w.Share = fmt.Sprintf("shard %d of %d sent only its share of the point's tokens while every shard loads the same GPUs; llmbench merge gives the point's",
+			shard.Index, shard.Count)
+	}
+	return w
+}
+
 // PointTelemetry is what was scraped during one run of a point and what
 // it comes to over the run's window.
 type PointTelemetry struct {

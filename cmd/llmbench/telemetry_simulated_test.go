@@ -206,3 +206,36 @@ func hasRow(rows [][]string, cells ...string) bool {
 	}
 	return false
 }
+
+// A shard scrapes the whole server's GPUs but sends only its share of the
+// point's tokens: its console and summary.json give the GPUs' energy and
+// power, and no energy per token or cost per token (they would be twice
+// the point's here); the merge of the shards has them.
+func TestShardHasNoPerTokenFigures(t *testing.T) {
+	dcgm := startDCGMHost(t, 250, 310)
+	simURL := startSimCommand(t, "--ttft", "5ms", "--itl", "2ms")
+	dir, file := writeScenario(t, fmt.Sprintf(`
+def main(ctx):
+    return experiment(name = "e", endpoint = endpoint(url = %q, model = "llmbench-sim", api = "chat", stream = True),
+        dataset = synthetic(input_tokens = fixed(32), output_tokens = fixed(20)), traffic = concurrency(4), requests = 40,
+        telemetry = [%q], cost_per_hour = 4)
+`, simURL, dcgm.URL+"/metrics"))
+	start := fmt.Sprint(time.Now().Add(time.Second).Unix() + 1)
+	r := runCLI(t, dir, "run", file, "--shard", "1/2", "--start-at", start, "--no-plots")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	why := "shard 1 of 2 sent only its share of the point's tokens while every shard loads the same GPUs; llmbench merge gives the point's"
+	if !strings.Contains(r.stdout, "J/token unknown: "+why) || strings.Contains(r.stdout, "per million output tokens") {
+		t.Errorf("console:\n%s", r.stdout)
+	}
+	block, _ := telemetryPoint(t, filepath.Join(dir, "out"))
+	for _, k := range []string{"energy_per_token_j", "tokens_per_joule", "cost_per_million_tokens"} {
+		if v := block[k].(map[string]any); v["value"] != nil || v["why"] != why {
+			t.Errorf("%s: %v", k, v)
+		}
+	}
+	if p := num(t, block, "power_w", "avg"); p != 560 {
+		t.Errorf("total power %v W, want 250 + 310", p)
+	}
+}
