@@ -74,9 +74,14 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintf(stderr, "llmbench: internal error: %v\n", err)
 		return exitRunFailed
 	}
-	if err := passthroughError(args); err != nil {
-		fmt.Fprintf(stderr, "llmbench: %v\n", err)
-		return exitInvalidInput
+	if len(args) == 0 { // a new user's first try: the help, not an error
+		args = []string{"--help"}
+	}
+	for _, check := range []func([]string) error{passthroughError, genaiPerfCommandError} {
+		if err := check(args); err != nil {
+			fmt.Fprintf(stderr, "llmbench: %v\n", err)
+			return exitInvalidInput
+		}
 	}
 	kctx, err := parser.Parse(normalizeArgs(args))
 	if err != nil {

@@ -258,12 +258,16 @@ func interrupted(res *runtime.ExperimentResult) bool {
 	return false
 }
 
-// writeVerdicts prints the sweep tables and the gate list and writes the
-// run's files (see artifacts.RunReport).
+// writeVerdicts prints the sweep tables and the gate list, writes the
+// run's files (see artifacts.RunReport) and says where they went.
 func (c *runCmd) writeVerdicts(e *env, scen *runtime.Scenario, results []runtime.ExperimentResult, rep *verdict.Report, cmp *comparison.Report) error {
 	run := artifacts.RunReport{Dir: c.Out, File: scen.File, Config: scenarioConfig(scen), Results: results,
 		Verdicts: rep, Plots: !c.NoPlots, JUnit: c.Junit, Markdown: c.SummaryMd, Comparison: cmp}
-	return run.Write(e.stdout, e.stderr)
+	if err := run.Write(e.stdout, e.stderr); err != nil {
+		return err
+	}
+	fmt.Fprintln(e.stdout)
+	return run.WriteFileList(e.stdout)
 }
 
 // scenarioName is the scenario file's base name without extension.
