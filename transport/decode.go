@@ -59,8 +59,12 @@ type decoder struct {
 	// rule): a slice of the response object itself, so a huge answer is
 	// not copied once more on its way to the record.
 	view []byte
-	p    piece
-	s    scanner
+	// inPlace says the object decoded is the caller's to overwrite (a
+	// whole body read for it), so an escaped answer is unescaped where it
+	// lies and viewed, never copied: its text is never longer.
+	inPlace bool
+	p       piece
+	s       scanner
 }
 
 func (d *decoder) decode(data []byte) (*piece, error) {
@@ -100,6 +104,15 @@ func (d *decoder) addAnswer(raw []byte, escaped bool) {
 	if !escaped && d.view == nil && len(d.answer) == 0 {
 		d.view = raw
 		return
+	}
+	if escaped && d.inPlace && d.view == nil && len(d.answer) == 0 {
+		// The scanner has checked every escape, and an escape is never
+		// shorter than what it stands for, so Unescape writes behind
+		// what it reads.
+		if out, err := jsonparser.Unescape(raw, raw[:0:len(raw)]); err == nil {
+			d.view = out
+			return
+		}
 	}
 	if d.view != nil {
 		d.answer, d.view = append(d.answer, d.view...), nil

@@ -32,6 +32,11 @@ type streamState struct {
 	// events counts dispatched SSE events, for the message of an empty
 	// stream.
 	events int
+	// adopt lets a whole body's large answer text be taken as the output
+	// where it lies (in the body, or the decoder's buffer) instead of
+	// copied once more; adopted says it was, and afterWhole then lets go
+	// of every buffer the text may share, since the record keeps it.
+	adopt, adopted bool
 }
 
 func newStreamState(clock *Clock, maxLine int64, api API) *streamState {
@@ -215,7 +220,11 @@ func (st *streamState) apply(data []byte, at int64, rec *metrics.Record) *metric
 	if p.reasoning && rec.ReasoningChunks == len(rec.Chunks) {
 		rec.ReasoningChunks++
 	}
-	st.out = append(st.out, p.text...)
+	if st.adopt && len(st.out) == 0 && len(p.text) >= handOver {
+		st.out, st.adopted = p.text[:len(p.text):len(p.text)], true // see adopt
+	} else {
+		st.out = append(st.out, p.text...)
+	}
 	rec.Chunks = append(rec.Chunks, at)
 	rec.ChunkEnds = append(rec.ChunkEnds, int32(len(st.out)))
 	return nil
@@ -254,16 +263,16 @@ func (st *streamState) malformedMessage(err error, data []byte) string {
 // chat or completions response without text is empty unless the server
 // said it finished with 0 completion tokens.
 func (st *streamState) readWhole(body io.Reader, rec *metrics.Record, g *guard, api API) {
-	buf := bytes.NewBuffer(st.body[:0])
-	_, err := buf.ReadFrom(body)
-	st.body = buf.Bytes()
+	data, err := st.readBody(body)
 	rec.Done = st.clock.Now()
 	if err != nil {
 		rec.Err = g.failure(err)
 		return
 	}
 	st.reset()
-	if rec.Err = st.apply(st.body, rec.Done, rec); rec.Err != nil {
+	st.dec.inPlace, st.adopt = true, true
+	defer st.afterWhole()
+	if rec.Err = st.apply(data, rec.Done, rec); rec.Err != nil {
 		return
 	}
 	if len(rec.Chunks) == 0 {
@@ -275,6 +284,16 @@ func (st *streamState) readWhole(body io.Reader, rec *metrics.Record, g *guard, 
 		}
 	}
 	rec.Output = st.output(rec)
+}
+
+// afterWhole ends the reading of a whole body. When its answer was
+// adopted, the buffers the text may lie in belong to the record now (or
+// to nobody, when output copied it after all): none is reused.
+func (st *streamState) afterWhole() {
+	if st.adopted {
+		st.out, st.body, st.dec.answer, st.dec.thought = nil, nil, nil, nil
+	}
+	st.dec.inPlace, st.adopt, st.adopted = false, false, false
 }
 
 // wholeLacks is what an empty whole response of the API lacks.
