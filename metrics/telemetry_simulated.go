@@ -69,8 +69,12 @@ func (c sourceChoice) warnings() []string {
 	if len(c.leftOut) == 0 {
 		return nil
 	}
-	return []string{fmt.Sprintf("%s serves llmbench's simulated metrics (%s 1): left out of every figure, since real exporters were scraped too; its samples are kept in telemetry.parquet",
-		strings.Join(c.leftOut, ", "), SimulatedMarker)}
+	serves, its := "serves", "its"
+	if len(c.leftOut) > 1 {
+		serves, its = "serve", "their"
+	}
+	return []string{fmt.Sprintf("%s %s llmbench's simulated metrics (%s 1): left out of every figure, since real exporters were scraped too; %s samples are kept in telemetry.parquet",
+		strings.Join(c.leftOut, ", "), serves, SimulatedMarker, its)}
 }
 
 // simulatedLabel is the word shown beside a simulated GPU's key in
