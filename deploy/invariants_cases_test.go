@@ -65,6 +65,24 @@ func TestManifestInvariantsCatchBreakage(t *testing.T) {
 		{"writable root", func(m *manifests) { f := false; shard(m).SecurityContext.ReadOnlyRootFilesystem = &f }, "readOnlyRootFilesystem"},
 		{"no /tmp", func(m *manifests) { shard(m).VolumeMounts = shard(m).VolumeMounts[:2] }, "/tmp"},
 		{"no requests", func(m *manifests) { merge(m).Resources.Requests = nil }, "requests"},
+		{"no token", func(m *manifests) { shard(m).Env = withoutEnv(shard(m).Env, tokenVar) }, "no LLMBENCH_BARRIER_TOKEN"},
+		{"a literal token", func(m *manifests) {
+			shard(m).Env = append(withoutEnv(shard(m).Env, tokenVar), corev1.EnvVar{Name: tokenVar, Value: "0123456789abcdef"})
+		}, "not taken from a Secret"},
+		{"a token on the command line", func(m *manifests) { shard(m).Args = append(shard(m).Args, "--barrier-token", "x") }, "--barrier-token in args"},
+		{"another Secret", func(m *manifests) {
+			for i := range shard(m).Env {
+				if e := &shard(m).Env[i]; e.Name == tokenVar {
+					e.ValueFrom.SecretKeyRef.Name = "other"
+				}
+			}
+		}, "want llmbench-barrier key token"},
+		{"shard 0 on every interface", func(m *manifests) { setArg(shard(m), "--barrier-listen", ":7480") }, "--barrier-listen"},
+		{"shard 0 on another port", func(m *manifests) { setArg(shard(m), "--barrier-listen", "[$(POD_IP)]:7481") }, "--barrier-listen"},
+		{"no POD_IP", func(m *manifests) { shard(m).Env = withoutEnv(shard(m).Env, "POD_IP") }, "POD_IP"},
+		{"the merge gets the token", func(m *manifests) {
+			merge(m).Env = append(merge(m).Env, corev1.EnvVar{Name: tokenVar, Value: "x"})
+		}, "needs no token"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -82,4 +100,15 @@ func TestManifestInvariantsCatchBreakage(t *testing.T) {
 			t.Fatalf("check found %q, want a problem containing %q", got, c.want)
 		})
 	}
+}
+
+// withoutEnv is env without the variable name.
+func withoutEnv(env []corev1.EnvVar, name string) []corev1.EnvVar {
+	var out []corev1.EnvVar
+	for _, e := range env {
+		if e.Name != name {
+			out = append(out, e)
+		}
+	}
+	return out
 }

@@ -26,6 +26,7 @@ func check(m *manifests) problems {
 	checkShardJob(m, &p)
 	checkService(m, &p)
 	checkBarrier(m, &p)
+	checkBarrierToken(m, &p)
 	checkMerge(m, &p)
 	checkVolumes(m, &p)
 	for _, job := range []*batchv1.Job{m.shards, m.merge} {
@@ -148,6 +149,56 @@ func checkBarrier(m *manifests, p *problems) {
 		}
 	}
 }
+
+// tokenVar is where llmbench reads the barrier's shared token.
+const tokenVar = "LLMBENCH_BARRIER_TOKEN"
+
+// checkBarrierToken: the shards take the barrier's token from a Secret,
+// never from a literal in a manifest or from a command line that every
+// reader of the pod spec sees; shard 0 listens on its pod's address (the
+// --barrier port), not on every interface; the merge gets no token.
+func checkBarrierToken(m *manifests, p *problems) {
+	c, _ := container(m.shards)
+	if _, ok := flagValue(c.Args, "--barrier-token"); ok {
+		p.addf("job.yaml: --barrier-token in args: the token would be in the pod spec for all to read; use %s from a Secret", tokenVar)
+	}
+	token, ok := envVar(c, tokenVar)
+	switch {
+	case !ok:
+		p.addf("job.yaml: no %s: a barrier off loopback refuses to run without a token", tokenVar)
+	case token.Value != "" || token.ValueFrom == nil || token.ValueFrom.SecretKeyRef == nil:
+		p.addf("job.yaml: %s is not taken from a Secret (secretKeyRef)", tokenVar)
+	case token.ValueFrom.SecretKeyRef.Name != barrierSecret || token.ValueFrom.SecretKeyRef.Key != "token":
+		p.addf("job.yaml: %s from Secret %s key %s, want %s key token (the one run.sh creates)",
+			tokenVar, token.ValueFrom.SecretKeyRef.Name, token.ValueFrom.SecretKeyRef.Key, barrierSecret)
+	}
+	barrier, _ := flagValue(c.Args, "--barrier")
+	_, port, _ := strings.Cut(barrier, ":")
+	if listen, _ := flagValue(c.Args, "--barrier-listen"); listen != "[$(POD_IP)]:"+port {
+		p.addf("job.yaml: --barrier-listen %q, want [$(POD_IP)]:%s (shard 0's pod address and the --barrier port)", listen, port)
+	}
+	if ip, ok := envVar(c, "POD_IP"); !ok || ip.ValueFrom == nil || ip.ValueFrom.FieldRef == nil || ip.ValueFrom.FieldRef.FieldPath != "status.podIP" {
+		p.addf("job.yaml: POD_IP is not the downward API's status.podIP")
+	}
+	if mc, _ := container(m.merge); hasEnv(mc, tokenVar) {
+		p.addf("merge-job.yaml: sets %s: the merge meets no one and needs no token", tokenVar)
+	}
+}
+
+// barrierSecret is the Secret holding the barrier's token.
+const barrierSecret = "llmbench-barrier"
+
+// envVar finds a container's variable by name.
+func envVar(c corev1.Container, name string) (corev1.EnvVar, bool) {
+	for _, e := range c.Env {
+		if e.Name == name {
+			return e, true
+		}
+	}
+	return corev1.EnvVar{}, false
+}
+
+func hasEnv(c corev1.Container, name string) bool { _, ok := envVar(c, name); return ok }
 
 // checkMerge: one merge of exactly the N shard folders, judged with the
 // shards' scenario, never retried.

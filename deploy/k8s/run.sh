@@ -46,8 +46,19 @@ await() {
   echo "job/$1: $state" >&2
 }
 
+# barrier_secret: a fresh random token for the shards' barrier, in the
+# Secret job.yaml reads (LLMBENCH_BARRIER_TOKEN). It goes through a pipe
+# only: never a file, never a command line that ps would show.
+barrier_secret() {
+  local token
+  token=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
+  printf 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: llmbench-barrier\n  labels:\n    app.kubernetes.io/name: llmbench\ntype: Opaque\nstringData:\n  token: %s\n' "$token" |
+    k apply -f - >/dev/null
+}
+
 # Jobs are immutable and a finished one would satisfy the waits at once.
 k delete job llmbench-merge llmbench-shard --ignore-not-found --wait=true
+barrier_secret
 k apply -k "$kustomize_dir"
 await llmbench-shard
 
