@@ -11,6 +11,11 @@ type ServerClientGap struct {
 	Metric string
 	// Client and Server are the two means, in ns.
 	Client, Server float64
+	// ClientCount and ServerCount are the requests each mean is over: the
+	// client's measured requests, and those the server's histogram
+	// counted between the scrapes around the window (warm-up requests and
+	// other clients' too). Equal counts make the two means comparable.
+	ClientCount, ServerCount float64
 	// Difference is Client − Server: the network both ways, the server's
 	// HTTP front end before its clock starts (vLLM's starts at
 	// tokenisation) and the client's own overhead. It is unknown when
@@ -70,5 +75,6 @@ func CompareServerLatency(metric string, client *Summary, server *TelemetrySumma
 	case math.IsNaN(l.Mean):
 		return ServerClientGap{}, fmt.Errorf("server %s: %w: the histogram has no _sum", metric, ErrNotMeasured)
 	}
-	return ServerClientGap{Metric: metric, Client: d.Avg, Server: l.Mean, Difference: gapDifference(d.Avg, l.Mean)}, nil
+	return ServerClientGap{Metric: metric, Client: d.Avg, Server: l.Mean, ClientCount: float64(d.Count), ServerCount: l.Count,
+		Difference: gapDifference(d.Avg, l.Mean)}, nil
 }

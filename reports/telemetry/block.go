@@ -90,6 +90,8 @@ type Gap struct {
 	Metric       string   `json:"metric"`
 	ClientMS     float64  `json:"client_ms"`
 	ServerMS     float64  `json:"server_ms"`
+	ClientCount  float64  `json:"client_count"`
+	ServerCount  float64  `json:"server_count"`
 	DifferenceMS *float64 `json:"difference_ms"`
 	Why          string   `json:"why,omitempty"`
 }
@@ -135,7 +137,7 @@ func BlockOf(pt *runtime.PointTelemetry, client *metrics.Summary) *Block {
 		if gap, err := metrics.CompareServerLatency(m, client, t); err == nil {
 			d := scaled(gap.Difference, 1e-6)
 			b.ServerVsClient = append(b.ServerVsClient, Gap{Metric: m, ClientMS: gap.Client / 1e6, ServerMS: gap.Server / 1e6,
-				DifferenceMS: d.Value, Why: d.Why})
+				ClientCount: gap.ClientCount, ServerCount: gap.ServerCount, DifferenceMS: d.Value, Why: d.Why})
 		}
 	}
 	return b

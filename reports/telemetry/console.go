@@ -130,7 +130,8 @@ func serverLine(s *metrics.ServerTelemetry, simulated bool) string {
 // latencyLine puts the server's own TTFT and request latency beside the
 // client's: the difference is what the network and the client add. A
 // server mean above the client's is no such figure: it says the windows
-// differ (metrics.WindowsDiffer), never a negative time.
+// differ (metrics.WindowsDiffer), never a negative time. Counts that
+// differ are said too: the means are then over different requests.
 func latencyLine(t *metrics.TelemetrySummary, client *metrics.Summary) string {
 	var parts []string
 	for _, m := range []struct{ metric, name string }{{metrics.LatencyTTFT, "TTFT"}, {metrics.LatencyRequestLatency, "request latency"}} {
@@ -141,6 +142,9 @@ func latencyLine(t *metrics.TelemetrySummary, client *metrics.Summary) string {
 		diff := metrics.WindowsDiffer
 		if gap.Difference.OK {
 			diff = fmt.Sprintf("%+.2f ms network + client", gap.Difference.Value/1e6)
+		}
+		if gap.ServerCount != gap.ClientCount {
+			diff += fmt.Sprintf("; the server counted %.0f requests, the client %.0f", gap.ServerCount, gap.ClientCount)
 		}
 		parts = append(parts, fmt.Sprintf("%s %.2f ms mean (client %.2f ms: %s)", m.name, gap.Server/1e6, gap.Client/1e6, diff))
 	}

@@ -67,7 +67,7 @@ func TestServerLongerThanClientSaysWindowsDiffer(t *testing.T) {
 	pt := &runtime.PointTelemetry{Summary: metrics.TelemetrySummary{Server: metrics.ServerTelemetry{Engines: []string{"vllm"},
 		Latencies: []metrics.ServerLatency{
 			{Metric: metrics.LatencyTTFT, OK: true, Count: 3, Mean: 60e6},
-			{Metric: metrics.LatencyRequestLatency, OK: true, Count: 3, Mean: 900e6},
+			{Metric: metrics.LatencyRequestLatency, OK: true, Count: 1, Mean: 900e6},
 		}}}}
 	client := &metrics.Summary{TimeToFirstToken: metrics.NewDistribution([]float64{40e6, 50e6, 60e6}),
 		RequestLatency: metrics.NewDistribution([]float64{1000e6})}
@@ -78,7 +78,17 @@ func TestServerLongerThanClientSaysWindowsDiffer(t *testing.T) {
 	if !strings.Contains(con.String(), want) || strings.Contains(con.String(), "-10.00") {
 		t.Errorf("console:\n%s\nwant %q", con.String(), want)
 	}
+	// Counts that differ are said: the means are over other requests.
+	pt.Summary.Server.Latencies[1].Count = 2
+	con.Reset()
+	WriteConsole(&con, pt, client)
+	if !strings.Contains(con.String(), "(client 1000.00 ms: +100.00 ms network + client; the server counted 2 requests, the client 1)") {
+		t.Errorf("console with counts that differ:\n%s", con.String())
+	}
 	b := BlockOf(pt, client)
+	if g := b.ServerVsClient[1]; g.ServerCount != 2 || g.ClientCount != 1 {
+		t.Errorf("counts %+v", g)
+	}
 	if len(b.ServerVsClient) != 2 || b.ServerVsClient[0].DifferenceMS != nil || !strings.Contains(b.ServerVsClient[0].Why, "server window differs") ||
 		b.ServerVsClient[1].DifferenceMS == nil || *b.ServerVsClient[1].DifferenceMS != 100 {
 		js, _ := json.Marshal(b.ServerVsClient)
