@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -100,10 +99,16 @@ func endpointBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 		return nil, err
 	}
 	for i, k := range headers.keys {
+		if err := transport.CheckReservedHeader(k); err != nil {
+			return nil, paramError(b.Name(), "headers", err)
+		}
 		e.Headers = append(e.Headers, transport.Header{Name: k, Value: headers.values[i]})
 	}
 	if sessionHdr != "" {
 		if err := runtime.CheckHeader(sessionHdr, "session"); err != nil {
+			return nil, paramError(b.Name(), "session_header", err)
+		}
+		if err := transport.CheckReservedHeader(sessionHdr); err != nil {
 			return nil, paramError(b.Name(), "session_header", err)
 		}
 		e.SessionHeader = sessionHdr
@@ -346,9 +351,8 @@ func targetURL(v starlark.Value, api transport.API) (string, error) {
 // checkHTTPURL accepts what the transport can dial: http(s)://host[:port]
 // with an optional path prefix, or GenAI-Perf's bare host:port.
 func checkHTTPURL(raw string) error {
-	u, err := url.Parse(runtime.BaseURL(raw))
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fmt.Errorf("got %q, want an http:// or https:// URL, host:port, \"sim://\" or sim(...)", raw)
+	if err := transport.CheckURL(runtime.BaseURL(raw)); err != nil {
+		return fmt.Errorf("got %q, want an http:// or https:// URL, host:port, \"sim://\" or sim(...): %v", runtime.RedactURL(raw), err)
 	}
 	return nil
 }

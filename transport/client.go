@@ -200,10 +200,15 @@ const maxResends = 3
 func noRetry(*fasthttp.Request, int, error) (resetTimeout, retry bool) { return false, false }
 
 func targetURL(cfg Config) (string, error) {
-	u, err := url.Parse(cfg.URL)
-	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return "", fmt.Errorf("invalid url %q: want http://host:port or https://host:port", cfg.URL)
+	if err := CheckURL(cfg.URL); err != nil {
+		return "", fmt.Errorf("invalid url: %v; want http://host:port or https://host:port", err)
 	}
+	for _, h := range cfg.Headers {
+		if err := CheckReservedHeader(h.Name); err != nil {
+			return "", fmt.Errorf("header %v", err)
+		}
+	}
+	u, _ := url.Parse(cfg.URL)
 	path := cfg.Path
 	if path == "" {
 		path = defaultPathUnder(u.Path, cfg.API.DefaultPath(cfg.Model, cfg.Stream))

@@ -60,6 +60,9 @@ func ParseTritonURL(raw string) (TritonTarget, error) {
 	case strings.Trim(u.Path, "/") != "" || u.RawQuery != "" || u.Fragment != "":
 		return bad("gRPC has no path, query or fragment")
 	}
+	if err := checkPort(u.Port(), strings.HasSuffix(u.Host, ":")); err != nil {
+		return bad(err.Error())
+	}
 	port := u.Port()
 	if port == "" {
 		port = TritonPort

@@ -129,6 +129,9 @@ func parseHeaders(specs []string) ([]transport.Header, error) {
 		if err := runtime.CheckHeader(name, value); err != nil {
 			return nil, invalid("--header: got %q: %w", headerShown(spec), err)
 		}
+		if err := transport.CheckReservedHeader(name); err != nil {
+			return nil, invalid("--header: %w", err)
+		}
 		headers = append(headers, transport.Header{Name: name, Value: value})
 	}
 	return headers, nil

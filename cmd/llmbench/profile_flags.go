@@ -60,7 +60,7 @@ type profileFlags struct {
 	InputFile                     string   `help:"Prompts from a file: FILE.jsonl (GenAI-Perf's {\"text\"|\"text_input\", \"output_length\"} lines) or payload:FILE.jsonl (a Mooncake-style trace: timestamp, input_length, output_length, hash_ids)."`
 	FixedSchedule                 bool     `help:"Send each payload entry at its own timestamp (needs --input-file payload:FILE with timestamps)."`
 	ExtraInputs                   []string `sep:"none" help:"name:value merged into every request body (repeatable)."`
-	Header                        []string `short:"H" sep:"none" help:"Name:Value request header (repeatable); never written to artifacts."`
+	Header                        []string `short:"H" sep:"none" help:"Name:Value request header (repeatable); never written to artifacts. Host, Content-Length and Transfer-Encoding are the client's to set and refused."`
 	APIKey                        string   `name:"api-key" help:"API key sent as 'Authorization: Bearer KEY' (as AIPerf and vLLM bench do), or as 'x-api-key: KEY' with --endpoint-type messages (as Anthropic takes it); never written to artifacts or logs, never read from the environment."`
 	Goodput                       []string `short:"g" sep:"none" help:"Goodput SLOs as metric:value (ms for times), e.g. time_to_first_token:500."`
 	Tokenizer                     string   `help:"Tokenizer for exact ISL/OSL: a tokenizer.json, a folder holding one, or a Hugging Face model id in the local cache."`
@@ -281,6 +281,11 @@ func checkURL(raw string) error {
 	}
 	if scheme, _, ok := strings.Cut(raw, "://"); ok && scheme != "http" && scheme != "https" && scheme != "sim" {
 		return invalid("--url %s: scheme %q is not served, want http, https or sim", runtime.RedactURL(raw), scheme)
+	}
+	if !strings.HasPrefix(raw, "sim://") {
+		if err := transport.CheckURL(runtime.BaseURL(raw)); err != nil {
+			return invalid("--url %s: %v", runtime.RedactURL(raw), err)
+		}
 	}
 	return nil
 }
