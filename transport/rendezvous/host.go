@@ -69,7 +69,7 @@ func (h *host) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	select {
 	case <-m.done:
 	case <-r.Context().Done():
-		h.fail(m, fmt.Errorf("point %s: shard %d (%s) arrived and its connection dropped before the start: it died or was cut off, and the load without its share would be incomplete", a.point, a.shard, r.RemoteAddr))
+		h.fail(m, fmt.Errorf("shard %d (%s) arrived and its connection dropped before the start: it died or was cut off, and the load without its share would be incomplete", a.shard, r.RemoteAddr))
 		return // nobody to answer
 	case <-timer.C:
 		h.fail(m, h.neverArrived(m))
@@ -102,7 +102,7 @@ func (h *host) meet(ctx context.Context, point string) (time.Time, error) {
 	select {
 	case <-m.done:
 	case <-ctx.Done():
-		h.fail(m, fmt.Errorf("point %s: shard 0 stopped waiting: %w", point, ctx.Err()))
+		h.fail(m, fmt.Errorf("shard 0 stopped waiting: %w", ctx.Err()))
 	case <-timer.C:
 		h.fail(m, h.neverArrived(m))
 	}
@@ -185,8 +185,8 @@ func (h *host) neverArrived(m *meeting) error {
 			missing = append(missing, i)
 		}
 	}
-	return fmt.Errorf("point %s: shards %s never arrived within the barrier timeout %s: %w",
-		m.point, list(missing, h.count-len(m.arrived)), h.opts.Timeout, context.DeadlineExceeded)
+	return fmt.Errorf("shards %s never arrived within the barrier timeout %s: %w",
+		list(missing, h.count-len(m.arrived)), h.opts.Timeout, context.DeadlineExceeded)
 }
 
 func arrivedShards(m *meeting) []int {

@@ -168,16 +168,16 @@ func (b *Barrier) ask(ctx context.Context, point string) (time.Time, error) {
 		at, connected, err := b.askOnce(ctx, meetURL(b.addr, a))
 		if err == nil {
 			if err := checkStart(at, b.opts.now(), b.opts.StartAt, b.opts.Timeout); err != nil {
-				return time.Time{}, fmt.Errorf("point %s: shard 0 at %s %w", point, b.addr, err)
+				return time.Time{}, fmt.Errorf("shard 0 at %s %w", b.addr, err)
 			}
 			return at, nil
 		}
 		if connected || ctx.Err() != nil {
-			return time.Time{}, fmt.Errorf("point %s: shard 0 at %s: %w", point, b.addr, err)
+			return time.Time{}, fmt.Errorf("shard 0 at %s: %w", b.addr, err)
 		}
 		select {
 		case <-ctx.Done():
-			return time.Time{}, fmt.Errorf("point %s: shard 0 at %s: %w (last error: %v)", point, b.addr, ctx.Err(), err)
+			return time.Time{}, fmt.Errorf("shard 0 at %s: %w (last error: %v)", b.addr, ctx.Err(), err)
 		case <-time.After(retryEvery):
 		}
 	}
