@@ -73,3 +73,29 @@ func TestAnalyzeResumeScrubsAnOldCheckpointsKey(t *testing.T) {
 	}
 	assertNoSecretIn(t, dir)
 }
+
+// A scenario's endpoint(headers=...) reaches no file of a run, its
+// checkpoint included, nor the console, also when the run is resumed.
+func TestRunWritesNoEndpointHeader(t *testing.T) {
+	dir, file := writeScenario(t, `
+def main(ctx):
+    return experiment(name = "e", endpoint = endpoint(url = "sim://", model = "m",
+            headers = {"Authorization": "Bearer SECRET-AUTH", "X-Api-Key": "SECRET-X"}),
+        dataset = synthetic(input_tokens = 8, output_tokens = 4), traffic = concurrency(1), requests = 3,
+        sweep = sweep(concurrency = [1, 2]))
+`)
+	out := filepath.Join(dir, "out")
+	for _, extra := range [][]string{nil, {"--resume"}} {
+		r := runCLI(t, dir, append([]string{"run", file, "--out", out, "--no-plots"}, extra...)...)
+		if r.code != 0 {
+			t.Fatalf("run %v: exit %d\n%s", extra, r.code, r.stderr)
+		}
+		if strings.Contains(r.stdout+r.stderr, "SECRET") {
+			t.Errorf("run %v: a header value reached the console:\n%s%s", extra, r.stdout, r.stderr)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "checkpoint.json")); err != nil {
+		t.Errorf("no checkpoint to check: %v", err)
+	}
+	assertNoSecretIn(t, dir)
+}
