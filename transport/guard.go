@@ -101,7 +101,7 @@ func classOf(err error) metrics.ErrorClass {
 	case errors.Is(err, errIdle), errors.Is(err, fasthttp.ErrTimeout), errors.Is(err, os.ErrDeadlineExceeded),
 		errors.As(err, &netErr) && netErr.Timeout():
 		return metrics.ErrTimeout
-	case errors.Is(err, fasthttp.ErrDialTimeout), errors.Is(err, syscall.ECONNREFUSED),
+	case errors.As(err, new(*tlsHandshakeError)), errors.Is(err, fasthttp.ErrDialTimeout), errors.Is(err, syscall.ECONNREFUSED),
 		errors.Is(err, fasthttp.ErrNoFreeConns), errors.As(err, &opErr) && opErr.Op == "dial":
 		return metrics.ErrConnect
 	}

@@ -43,7 +43,7 @@ func (t *bodyTrip) RoundTrip(hc *fasthttp.HostClient, req *fasthttp.Request, res
 		cc, err = hc.AcquireConn(t.timeout, req.ConnectionClose())
 	}
 	if err != nil {
-		return false, err
+		return false, dialFailure(err)
 	}
 	conn := cc.Conn()
 	resp.ParseNetConn(conn)
@@ -51,6 +51,10 @@ func (t *bodyTrip) RoundTrip(hc *fasthttp.HostClient, req *fasthttp.Request, res
 	if err := conn.SetDeadline(deadline); err != nil { // a zero deadline clears the last request's
 		hc.CloseConn(cc)
 		return false, unsent(reused, err)
+	}
+	if err := handshake(conn, reused); err != nil {
+		hc.CloseConn(cc)
+		return false, err
 	}
 	if err := writeRequest(hc, conn, req); err != nil {
 		hc.CloseConn(cc)
@@ -120,6 +124,20 @@ func startRequest(conn net.Conn) (reused bool) {
 	}
 	w.requests++
 	return w.requests > 1
+}
+
+// handshake completes a new TLS connection's handshake before the request
+// is written (fasthttp leaves it to the first write), so a failed one is a
+// connect failure that says so, not a write that failed.
+func handshake(conn net.Conn, reused bool) error {
+	tc, ok := conn.(*tls.Conn)
+	if !ok || reused {
+		return nil
+	}
+	if err := tc.Handshake(); err != nil {
+		return &tlsHandshakeError{err}
+	}
+	return nil
 }
 
 // writeRequest writes req through fasthttp's pooled writer; a timeout is
