@@ -8,6 +8,8 @@ import (
 	"github.com/rs/zerolog/log"
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
+
+	_ "github.com/llmbench/llmbench/builtins/addrspace/afterstarlark" // llmbench's address space grows with use, see package addrspace
 )
 
 // DefaultMaxSteps bounds a scenario's computation when Options.MaxSteps is
