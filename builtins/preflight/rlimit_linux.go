@@ -20,9 +20,9 @@ const supported = true
 func selfExecutable() string { return "/proc/self/exe" }
 
 // setLimits caps this process's address space at what it maps now plus
-// memory, so the budget is the evaluation's own whatever the runtime and
-// go.starlark.net reserved at start-up (4 GB of address space for its
-// small integers, unbacked), and its processor time at what it has used
+// memory, so the budget is the evaluation's own whatever the Go runtime
+// reserved at start-up (go.starlark.net's 4 GB for small integers no
+// longer is: see package addrspace), and its processor time at what it has used
 // plus cpu. The Go garbage collector is told a soft limit just under the
 // memory budget, so a scenario whose live memory fits is collected rather
 // than stopped by garbage it has already dropped. A lower limit the user
