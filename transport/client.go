@@ -264,8 +264,18 @@ func (c *Client) sendFailure(ctx context.Context, resp *fasthttp.Response, err e
 	if conn := c.connOf(resp); conn != nil && conn.idled.Load() {
 		return idleFailure(c.cfg.IdleTimeout)
 	}
+	if errors.Is(err, fasthttp.ErrConnectionClosed) {
+		// fasthttp's own text blames a missing "Connection: close"; a reset
+		// reads the same to it (it takes any error on the first byte for
+		// an end), and the request may have reached the server either way.
+		return fail(metrics.ErrReset, 0, errClosedUnanswered)
+	}
 	return classify(err)
 }
+
+// errClosedUnanswered is the failure of a request the server took the
+// connection away from before answering.
+const errClosedUnanswered = "the server closed or reset the connection after the request was sent, before any response byte"
 
 // read consumes the response to a request whose headers have arrived.
 func (c *Client) read(ctx context.Context, resp *fasthttp.Response, rec *metrics.Record) {

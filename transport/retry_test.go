@@ -66,10 +66,10 @@ func (s *resetServer) serve(conn *net.TCPConn, answer func(int) bool) {
 
 // sendAll sends n requests from workers goroutines and counts the
 // outcomes by class ("completed" for none) and the retries.
-func sendAll(t *testing.T, c *Client, n, workers int) (map[string]int, int) {
+func sendAll(t *testing.T, c *Client, n, workers int) (got map[string]int, retries int, msg string) {
 	t.Helper()
 	var mu sync.Mutex
-	got, retries := map[string]int{}, 0
+	got = map[string]int{}
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range workers {
@@ -83,13 +83,14 @@ func sendAll(t *testing.T, c *Client, n, workers int) (map[string]int, int) {
 					got[outcome("")]++
 				} else {
 					got[outcome(rec.Err.Class)]++
+					msg = rec.Err.Message
 				}
 				mu.Unlock()
 			}
 		})
 	}
 	wg.Wait()
-	return got, retries
+	return got, retries, msg
 }
 
 // A request the server read and then answered with a reset reached the
@@ -113,7 +114,7 @@ func TestResetAfterRequestIsNotRetried(t *testing.T) {
 			const n = 40
 			srv := startResetServer(t, tc.answer)
 			c, _ := newTestClient(t, Config{URL: srv.addr, API: Chat})
-			got, retries := sendAll(t, c, n, 4)
+			got, retries, msg := sendAll(t, c, n, 4)
 			t.Logf("%d requests: %s; %d retries; server received %d, reset %d", n, classCounts(got), retries, srv.received.Load(), srv.resets.Load())
 			if srv.received.Load() != n {
 				t.Errorf("server received %d requests, want exactly %d: a request that reached it was sent again", srv.received.Load(), n)
@@ -122,8 +123,8 @@ func TestResetAfterRequestIsNotRetried(t *testing.T) {
 			if resets == 0 {
 				t.Error("the server reset no request")
 			}
-			if got[string(metrics.ErrReset)] != resets || got[outcome("")] != n-resets || retries != 0 {
-				t.Errorf("recorded %s with %d retries, want %d × reset, %d × completed, no retry", classCounts(got), retries, resets, n-resets)
+			if got[string(metrics.ErrReset)] != resets || got[outcome("")] != n-resets || retries != 0 || resets > 0 && msg != errClosedUnanswered {
+				t.Errorf("recorded %s with %d retries (%q), want %d × reset saying the request went unanswered, %d × completed, no retry", classCounts(got), retries, msg, resets, n-resets)
 			}
 		})
 	}
