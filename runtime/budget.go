@@ -222,7 +222,8 @@ func (e *UnjudgedErrors) Error() string {
 	}
 	return fmt.Sprintf("too many requests failed, over the default error budget of %s with no error_rate gate or error budget set: %s. "+
 		"Everything measured is written, but its latencies describe only the requests that succeeded; to accept failures, "+
-		"set an error budget (experiment(error_budget=\"100%%\"), --max-error-rate 100%%) or gate them (\"error_rate < 20%%\")",
+		"set an error budget (--max-error-rate 100%% in profile and analyze, error_budget=\"100%%\" in a scenario) or, in a scenario, "+
+		"gate them (\"error_rate < 20%%\")",
 		percent(DefaultErrorAlarm), strings.Join(lines, " | "))
 }
 

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -45,6 +46,21 @@ type Job struct {
 	CostPerHour float64
 	Currency    string
 }
+
+// PointError is a point that could not be measured, named by its
+// experiment and point: a command that has one point (profile) speaks of
+// the point alone.
+type PointError struct {
+	Experiment, Point string
+	Err               error
+}
+
+func (e *PointError) Error() string {
+	return fmt.Sprintf("experiment %q, point %s: %v", e.Experiment, e.Point, e.Err)
+}
+
+// Unwrap keeps the cause's failure class and identity.
+func (e *PointError) Unwrap() error { return e.Err }
 
 // RecordWriter takes finished records in completion order.
 type RecordWriter interface {

@@ -321,7 +321,7 @@ func (r *experimentRun) measure(spec PointSpec) error {
 		}
 	}
 	if err != nil {
-		return fmt.Errorf("experiment %q, point %s: %w", r.e.Name, spec.Params.Label(), err)
+		return &PointError{Experiment: r.e.Name, Point: spec.Params.Label(), Err: err}
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -118,5 +119,26 @@ func TestProfileUnjudgedErrorsExitThree(t *testing.T) {
 	}
 	if r := runCLI(t, t.TempDir(), append(base, "--max-error-rate", "100%")...); r.code != 0 {
 		t.Errorf("half failing under a 100%% budget: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// profile measures one point, so its errors name that point by its
+// artifact folder, never an "experiment" the user did not write.
+func TestProfileErrorsSpeakOfPoints(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := l.Addr().String()
+	l.Close()
+	r := runCLI(t, t.TempDir(), "profile", "-m", "m", "-u", closed)
+	if r.code != 3 || !strings.Contains(r.stderr, "point m-openai-chat-concurrency1: target unreachable") || strings.Contains(r.stderr, "experiment") {
+		t.Errorf("unreachable: exit %d, stderr %q", r.code, r.stderr)
+	}
+	r = runCLI(t, t.TempDir(), "profile", "-m", "m", "--request-count", "40", "-u", "sim://?error_rate_500=0.5&seed=3&ttft=1ms&itl=1ms",
+		"--output-tokens-mean", "4")
+	if r.code != 3 || !strings.Contains(r.stderr, "point m-openai-chat-concurrency1: ") || strings.Contains(r.stderr, "experiment") ||
+		strings.Contains(r.stderr, "/concurrency1") {
+		t.Errorf("errors over the default budget: exit %d, stderr %q", r.code, r.stderr)
 	}
 }

@@ -1,6 +1,10 @@
 package main
 
 import (
+	"errors"
+	"fmt"
+	"slices"
+
 	"github.com/llmbench/llmbench/reports/artifacts"
 	"github.com/llmbench/llmbench/runtime"
 )
@@ -17,6 +21,9 @@ func (c *profileCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	if err := c.outputsApart(); err != nil {
+		return err
+	}
 	c.warnInert()
 	cpt.exp.Telemetry = c.Telemetry.genaiPerfDefault(e)
 	obs := &artifacts.GenAIPerfObserver{Session: e.session(c.GeneratePlots), Exp: cpt.exp,
@@ -25,12 +32,35 @@ func (c *profileCmd) Run(e *env) error {
 	obs.Display.End()
 	switch {
 	case err != nil:
-		return err
+		return ofPoint(cpt.exp.Name, err)
 	case e.ctx.Err() != nil || interrupted(res):
 		return errInterrupted
 	}
 	if err := requestFailures(*res); err != nil {
-		return err
+		return ofPoint(cpt.exp.Name, err)
 	}
 	return strictClient(c.Strict, *res)
+}
+
+// ofPoint words err for a command of one point: profile runs its point as
+// an experiment named after the point's artifact folder, so the runtime's
+// "experiment X, point concurrency1" and "X/concurrency1" would speak of
+// an experiment the user never wrote. The point is named by its folder.
+func ofPoint(name string, err error) error {
+	var pe *runtime.PointError
+	var plan *runtime.PlanError
+	var alarms *runtime.UnjudgedErrors
+	switch {
+	case errors.As(err, &pe):
+		return fmt.Errorf("point %s: %w", name, pe.Err)
+	case errors.As(err, &plan):
+		return fmt.Errorf("point %s: %w", name, plan.Err)
+	case errors.As(err, &alarms):
+		renamed := &runtime.UnjudgedErrors{Alarms: slices.Clone(alarms.Alarms)}
+		for i := range renamed.Alarms {
+			renamed.Alarms[i].Experiment, renamed.Alarms[i].Point = "", "point "+name
+		}
+		return renamed
+	}
+	return err
 }
