@@ -120,7 +120,7 @@ func (a *experimentArgs) build(fn string) (*runtime.Experiment, *endpointValue, 
 // telemetry and tags.
 func (a *experimentArgs) planChecks(fn string, e *runtime.Experiment) error {
 	var err error
-	if e.Gates, err = parseGates(fn, a.gates); err != nil {
+	if e.Gates, err = parseGates(fn, a.gates, cmp.Or(e.Currency, "EUR")); err != nil {
 		return err
 	}
 	if err := gatesReachPoints(fn, e); err != nil {

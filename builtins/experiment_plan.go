@@ -97,10 +97,13 @@ func sweepFits(sw *sweepValue, load *loadValue, data *datasetValue) error {
 
 // parseGates parses every gate now, so a malformed one is a load error
 // (SPEC §6); the error wraps the *metrics.GateError with its column.
-func parseGates(fn string, texts []string) ([]metrics.Gate, error) {
+func parseGates(fn string, texts []string, currency string) ([]metrics.Gate, error) {
 	gates := make([]metrics.Gate, 0, len(texts))
 	for _, t := range texts {
 		g, err := metrics.ParseGate(t)
+		if err == nil {
+			err = g.PriceIn(currency) // a cost gate is in cost_per_hour's currency
+		}
 		if err != nil {
 			return nil, paramError(fn, "gates", err)
 		}

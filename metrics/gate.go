@@ -45,6 +45,11 @@ type Gate struct {
 	// Replica, when set, judges the gate on the requests one replica of
 	// the endpoint served ("@ replica=1": index 1 of its URL list).
 	Replica *int
+	// Currency is the unit of a cost_per_mtok gate ("USD"): as written
+	// ("cost_per_mtok <= 2 USD"), or the experiment's currency given by
+	// PriceIn, so that reports say what the limit is counted in. Empty
+	// for other metrics.
+	Currency string
 }
 
 // PointCondition selects sweep points by one load parameter.

@@ -120,6 +120,9 @@ func (g Gate) Describe(measured float64) string {
 	if m != nil {
 		q, unit = m.q, m.unit
 	}
+	if g.Currency != "" {
+		unit = g.Currency + " " + unit // "USD per Mtok"
+	}
 	toDisplay, _ := q.displayConversions()
 	got := strconv.FormatFloat(toDisplay(measured), 'f', 2, 64)
 	limit := "baseline"
@@ -215,6 +218,8 @@ func (g Gate) canonicalValue() string {
 		return plainNumber(g.Value) + "ns"
 	case m.q == quantityRatio && exact:
 		return t + "%"
+	case g.Currency != "":
+		return plainNumber(g.Value) + " " + g.Currency
 	}
 	return plainNumber(g.Value)
 }

@@ -26,7 +26,8 @@ const (
 	// quantityPower is watts, written plain or with W.
 	quantityPower
 	// quantityCost is the cost per million output tokens, in the currency
-	// of cost_per_hour, written as a plain number.
+	// of cost_per_hour, written as a plain number or with that currency's
+	// code (Gate.Currency).
 	quantityCost
 	// quantityCount is a number of requests (a queue length), written as a
 	// plain number.
@@ -59,7 +60,7 @@ var quantityUnits = map[quantity]struct {
 	quantityRatio:      {map[string]unitConversion{"": sameUnit, "%": divideBy(100)}, "% or a plain ratio such as 0.01"},
 	quantityEnergy:     {map[string]unitConversion{"": sameUnit, "J": sameUnit}, "J or no unit (joules per output token)"},
 	quantityPower:      {map[string]unitConversion{"": sameUnit, "W": sameUnit}, "W or no unit"},
-	quantityCost:       {map[string]unitConversion{"": sameUnit}, "a plain number (cost per million output tokens)"},
+	quantityCost:       {map[string]unitConversion{"": sameUnit}, "a plain number or the currency of cost_per_hour, such as 2.5 USD (cost per million output tokens)"},
 	quantityCount:      {map[string]unitConversion{"": sameUnit}, "a plain number of requests"},
 	quantityFlag:       {map[string]unitConversion{"": sameUnit}, "0 or 1"},
 }
@@ -67,6 +68,9 @@ var quantityUnits = map[quantity]struct {
 // isKnownUnit reports whether u is a unit of some quantity, which tells
 // "this unit does not apply to this metric" apart from "no such unit".
 func isKnownUnit(u string) bool {
+	if isCurrencyCode(u) {
+		return true
+	}
 	for _, q := range quantityUnits {
 		if _, ok := q.units[u]; ok {
 			return true
@@ -96,6 +100,10 @@ type gateMetric struct {
 	// perGPU marks a GPU metric that can also be judged GPU by GPU
 	// (gpu_power.per_gpu.max): see Gate.PerGPU.
 	perGPU bool
+	// whole, for a ratio whose 100% is a failure of everything, says what
+	// it is ("every request fails"): a gate that only that can fail
+	// (error_rate < 100%) guards nothing, see checkRatio.
+	whole string
 }
 
 // Need is a property of the run without which a gate's metric is never
@@ -173,7 +181,7 @@ var gateMetrics = []*gateMetric{
 		}, needs: NeedGoodput},
 	// An error rate over no requests at all is no evidence that errors
 	// are rare, so an empty run leaves it unmeasured.
-	{name: "error_rate", q: quantityRatio, unit: "%",
+	{name: "error_rate", q: quantityRatio, unit: "%", whole: "every request fails",
 		value: func(s *Summary) (float64, bool) { return s.ErrorRate, s.Completed+s.Failed > 0 }},
 	// cache_hit_share is unmeasured, so a gate on it fails, when the
 	// server reports no cached-token counts.

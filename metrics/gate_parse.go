@@ -51,8 +51,19 @@ const pointParamList = "concurrency, rate, input_tokens, output_tokens or compon
 // ms; a ratio for error_rate, where 1% is 0.01). A malformed gate is a
 // *GateError naming the offending token, its column and what was wanted.
 func ParseGate(s string) (Gate, error) {
-	p := &gateParser{src: s}
-	g := Gate{Source: s}
+	return parseGate(&gateParser{src: s})
+}
+
+// ParseStoredGate reads a gate as a stored run holds it: as ParseGate,
+// but without the refusals of gates that cannot mean what they say
+// (checkRatio), which came after runs were stored with such gates — a
+// stored run is re-read as it was judged, never refused.
+func ParseStoredGate(s string) (Gate, error) {
+	return parseGate(&gateParser{src: s, stored: true})
+}
+
+func parseGate(p *gateParser) (Gate, error) {
+	g := Gate{Source: p.src}
 	m, err := p.metric(&g)
 	if err == nil {
 		err = p.operator(&g)
@@ -76,6 +87,8 @@ type gateParser struct {
 	pos int
 	// m is the gate's metric, once read.
 	m *gateMetric
+	// stored reads a gate a stored run holds (ParseStoredGate).
+	stored bool
 }
 
 func (p *gateParser) errorf(pos int, format string, args ...any) *GateError {
@@ -290,6 +303,9 @@ func (p *gateParser) limit(g *Gate, m *gateMetric) *GateError {
 	unit := p.scan(func(c byte) bool { return !isGateSpace(c) && c != '@' && c != ',' && c != '*' })
 	units := quantityUnits[m.q]
 	convert, ok := units.units[unit]
+	if m.q == quantityCost && isCurrencyCode(unit) {
+		g.Currency, convert, ok = unit, sameUnit, true
+	}
 	switch {
 	case !ok && isKnownUnit(unit):
 		return p.errorf(unitPos, "unit %q does not apply to %s, want %s", unit, m.name, units.want)
@@ -303,6 +319,9 @@ func (p *gateParser) limit(g *Gate, m *gateMetric) *GateError {
 	g.Value = convert(v)
 	if math.IsInf(g.Value, 0) {
 		return p.errorf(start, "value %q is out of range", text+unit)
+	}
+	if m.q == quantityRatio && !p.stored {
+		return p.checkRatio(g, m, start, text, unit)
 	}
 	return nil
 }

@@ -13,7 +13,8 @@ import (
 // sameGate compares gates but for Source.
 func sameGate(a, b Gate) bool {
 	return a.Metric == b.Metric && a.Stat == b.Stat && a.Op == b.Op && a.Value == b.Value &&
-		a.Baseline == b.Baseline && slices.Equal(a.At, b.At) && a.Component == b.Component && a.PerGPU == b.PerGPU
+		a.Baseline == b.Baseline && slices.Equal(a.At, b.At) && a.Component == b.Component && a.PerGPU == b.PerGPU &&
+		a.Currency == b.Currency
 }
 
 func TestParseGate(t *testing.T) {
@@ -101,7 +102,9 @@ func TestParseGate(t *testing.T) {
 
 		// Ratios, throughputs and the other quantities.
 		{"error_rate < 0.01", Gate{Metric: "error_rate", Op: "<", Value: 0.01}},
-		{"error_rate <= 100%", Gate{Metric: "error_rate", Op: "<=", Value: 1}},
+		{"error_rate <= 99.5%", Gate{Metric: "error_rate", Op: "<=", Value: 0.995}},
+		{"kv_cache_usage.max < 100%", Gate{Metric: "kv_cache_usage", Stat: "max", Op: "<", Value: 1}},
+		{"cost_per_mtok <= 2 USD", Gate{Metric: "cost_per_mtok", Op: "<=", Value: 2, Currency: "USD"}},
 		{"error_rate == 0", Gate{Metric: "error_rate", Op: "==", Value: 0}},
 		{"error_rate < 0.5%", Gate{Metric: "error_rate", Op: "<", Value: 0.005}},
 		{"request_throughput > 10/s", Gate{Metric: "request_throughput", Op: ">", Value: 10}},
@@ -222,7 +225,8 @@ func TestParseGateErrors(t *testing.T) {
 			`value per dataset component; drop component=`},
 		{"cost_per_mtok < $5", `gate "cost_per_mtok < $5": col 17: want a number or baseline, got "$5"`},
 		{"cost_per_mtok < 5$", `gate "cost_per_mtok < 5$": col 18: unknown unit "$", ` +
-			`want a plain number (cost per million output tokens)`},
+			`want a plain number or the currency of cost_per_hour, such as 2.5 USD (cost per million output tokens)`},
+		{"ttft < 5 USD", `gate "ttft < 5 USD": col 10: unit "USD" does not apply to ttft, want ms, s, us or ns`},
 		// Baseline.
 		{"ttft <= baseline * fast", `gate "ttft <= baseline * fast": col 20: want a factor after "baseline *", ` +
 			`such as 1.1, got "fast"`},
@@ -502,6 +506,7 @@ func TestGateDescribe(t *testing.T) {
 		{"kv_cache_usage.max < 90%", 0.875, "kv_cache_usage.max = 87.50%, limit < 90%"},
 		{"num_requests_waiting.p99 <= 4", 3.5, "num_requests_waiting.p99 = 3.50 requests, limit <= 4 requests"},
 		{"cost_per_mtok < 2.5", 1.2, "cost_per_mtok = 1.20 per Mtok, limit < 2.5 per Mtok"},
+		{"cost_per_mtok < 2.5 USD", 1.2, "cost_per_mtok = 1.20 USD per Mtok, limit < 2.5 USD per Mtok"},
 		{"ttft.p99 <= baseline * 1.10", 612.3e6, "ttft.p99 = 612.30 ms, limit <= baseline * 1.1"},
 		{"request_throughput >= baseline", 9.25, "request_throughput = 9.25 requests/s, limit >= baseline"},
 	}
@@ -529,6 +534,7 @@ func TestGateString(t *testing.T) {
 		{"gpu_utilization.per_gpu>0.5", "gpu_utilization.per_gpu.avg > 50%"},
 		{"kv_cache_usage.max<0.9", "kv_cache_usage.max < 90%"},
 		{"ttft.p99<5 @ replica = 2,concurrency=4", "ttft.p99 < 5ms @ concurrency=4, replica=2"},
+		{"cost_per_mtok<=2.5USD", "cost_per_mtok <= 2.5 USD"},
 	}
 	for _, c := range cases {
 		g := mustParseGate(t, c.in)

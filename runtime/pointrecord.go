@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -238,7 +239,10 @@ func (p PlanRecord) Experiment() (*Experiment, error) {
 		e.ErrorBudget = b
 	}
 	for _, src := range p.Gates {
-		g, err := metrics.ParseGate(src)
+		g, err := metrics.ParseStoredGate(src)
+		if err == nil {
+			err = g.PriceIn(cmp.Or(p.Currency, "EUR"))
+		}
 		if err != nil {
 			return nil, fmt.Errorf("experiment %q: %w", p.Name, err)
 		}
@@ -271,7 +275,7 @@ func (r *SweepRecord) sweep() (*Sweep, error) {
 	}
 	s := &Sweep{Params: r.Params, Saturation: r.Saturation}
 	if t := r.Search; t != nil {
-		g, err := metrics.ParseGate(t.Gate)
+		g, err := metrics.ParseStoredGate(t.Gate)
 		if err != nil {
 			return nil, fmt.Errorf("search: %w", err)
 		}

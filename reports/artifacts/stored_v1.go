@@ -34,7 +34,7 @@ func gatesOf(vs []verdict.Verdict) (map[string][]metrics.Gate, error) {
 			continue
 		}
 		seen[k] = true
-		g, err := metrics.ParseGate(v.Gate)
+		g, err := metrics.ParseStoredGate(v.Gate)
 		if err != nil {
 			return nil, fmt.Errorf("gate %q: %w", v.Gate, err)
 		}
