@@ -3,9 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/llmbench/llmbench/builtins"
+	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime"
 )
 
@@ -28,6 +30,9 @@ func (c *checkCmd) Run(e *env) error {
 		return err
 	}
 	if err := c.outputFlags.check(); err != nil {
+		return err
+	}
+	if err := checkApart(c.outputFlags.paths(), scenarioInputs(c.File, &c.baselineFlags, scen)...); err != nil {
 		return err
 	}
 	if _, err := c.baselineFlags.attach(e, scen); err != nil {
@@ -76,7 +81,7 @@ func printPlan(w io.Writer, scen *runtime.Scenario) error {
 			fmt.Fprintf(w, "  baseline:  %s (not loaded: baseline gates skipped)\n", exp.Baseline)
 		}
 		for _, g := range exp.Gates {
-			fmt.Fprintf(w, "  gate:      %s\n", g.Source)
+			fmt.Fprintf(w, "  gate:      %s\n", gateText(g))
 		}
 	}
 	if scen.Check != nil {
@@ -93,13 +98,30 @@ func stopText(exp *runtime.Experiment) string {
 		}
 		return fmt.Sprintf("until p50/p99 CIs are within ±%g%% (at least %d requests after the warm-up, at most %s)", 100*r.CI, r.MinRequests, limit)
 	}
-	if exp.Duration > 0 {
+	switch {
+	case exp.Duration > 0:
 		return "for " + exp.Duration.String()
+	case exp.Sessions > 0: // conversations stopped by a count of sessions, each run to its last turn
+		return fmt.Sprintf("%d sessions", exp.Sessions)
 	}
 	return fmt.Sprintf("%d requests", exp.Requests)
 }
 
+// gateText is a gate as written, with the currency a cost gate is
+// counted in when the gate does not say it.
+func gateText(g metrics.Gate) string {
+	if g.Currency != "" && !strings.Contains(g.Source, g.Currency) {
+		return g.Source + " (" + g.Currency + " per Mtok)"
+	}
+	return g.Source
+}
+
+// loadText is what a point's label leaves out of its load: an open loop's
+// arrivals and cap, users' rate.
 func loadText(l runtime.Load) string {
+	if l.Paced() {
+		return " (qps=" + strconv.FormatFloat(l.Rate, 'g', -1, 64) + ")"
+	}
 	if l.Closed() {
 		return ""
 	}
