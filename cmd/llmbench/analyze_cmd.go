@@ -41,6 +41,9 @@ func (c *analyzeCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	if err := c.outputsApart(); err != nil {
+		return err
+	}
 	plan.exp.Telemetry = c.Telemetry.genaiPerfDefault(e)
 	cp, err := artifacts.OpenSweepCheckpoint(c.checkpointPath(), c.Model[0], c.resuming(), c.APIKey != "")
 	if err != nil {

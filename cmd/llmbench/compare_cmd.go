@@ -39,6 +39,10 @@ func (c *compareCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
+	outs := []outPath{{"--json", c.JSON}, {"--summary-md", c.SummaryMd}, {"--junit", c.Junit}, {"--plot-dir", c.PlotDir}}
+	if err := checkApart(outs, append([]string{c.Baseline}, c.Candidates...)...); err != nil {
+		return err
+	}
 	load := resultset.Options{Stderr: e.stderr, Import: resultset.ImportOptions{Tokenizer: c.Tokenizer}}
 	base, err := loadBaseline(c.Baseline, load)
 	if err != nil {

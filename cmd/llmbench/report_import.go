@@ -27,6 +27,9 @@ func (c *reportCmd) importExport(e *env, path string) error {
 	run := im.Run()
 	run.Tokenizer = c.Tokenizer
 	dir := filepath.Join(filepath.Dir(path), "llmbench-report")
+	if err := checkApart([]outPath{{"report's output folder", dir}}, path); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return runFailed("%w", err)
 	}

@@ -63,6 +63,9 @@ func (c *runCmd) Run(e *env) error {
 	if err := c.outputFlags.check(); err != nil {
 		return err
 	}
+	if err := checkApart(c.outputFlags.paths(), scenarioInputs(c.File, &c.baselineFlags, scen)...); err != nil {
+		return err
+	}
 	if err := c.telemetryFlags.check(); err != nil {
 		return err
 	}

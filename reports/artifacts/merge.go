@@ -54,6 +54,9 @@ func MergeShards(stderr io.Writer, dirs []string, opts MergeOptions) ([]MergedPo
 	if len(groups) == 0 {
 		return nil, failure.Inputf("no records.parquet of a sharded run under %s", strings.Join(dirs, ", "))
 	}
+	// In run order, so that the merged run lists its experiments and
+	// points in the scenario's order, not its folders' alphabetical one.
+	slices.SortStableFunc(groups, func(a, b *shardGroup) int { return cmp.Compare(a.started(), b.started()) })
 	var merged []MergedPoint
 	for _, g := range groups {
 		m, err := g.merge(stderr, opts)
@@ -104,12 +107,26 @@ func shardGroups(stderr io.Writer, dirs []string) ([]*shardGroup, error) {
 			}
 			if f.run.Count != g.count {
 				closeGroups(order)
-				return nil, failure.Inputf("%s: shard %d of %d, but other shards of this point ran %d shards", path, f.run.Index, f.run.Count, g.count)
+				first := g.files[0]
+				return nil, failure.Inputf("shard counts differ: %s is shard %d of %d, but %s is shard %d of %d; merge the folders of one run, all written with --shard I/%d or all with I/%d",
+					path, f.run.Index, f.run.Count, first.path, first.run.Index, first.run.Count, g.count, f.run.Count)
 			}
 			g.files = append(g.files, f)
 		}
 	}
 	return order, nil
+}
+
+// started is when the group's point began: the earliest start of its
+// shards (Unix ns), which every shard wrote in its plan.
+func (g *shardGroup) started() int64 {
+	first := int64(0)
+	for i, f := range g.files {
+		if i == 0 || f.run.Started < first {
+			first = f.run.Started
+		}
+	}
+	return first
 }
 
 func closeGroups(gs []*shardGroup) {
@@ -203,9 +220,12 @@ func anyPartial(fs []shardFile) bool {
 // writeUnion writes every shard's records to path in completion order (a
 // k-way merge of files each already in completion order, so memory stays
 // bounded), with the first shard's run description and the merged plan.
-// Request ids stay unique: an open loop's ids already number its whole
-// schedule; a closed loop's, and a conversation's (turns are numbered
-// per shard), shard-local id j of shard i becomes j·N + i.
+// Each row keeps its shard's index in the shard column, and its dataset
+// entry, which numbers the whole dataset on every shard (inputs.json, the
+// first shard's, lists it whole). Request ids stay unique: an open
+// loop's ids already number its whole schedule; a closed loop's, and a
+// conversation's (turns are numbered per shard), shard-local id j of
+// shard i becomes j·N + i.
 // The plan records each shard's share of the requests and its start.
 func writeUnion(path string, first *PointFile, shards []shardFile, plan *runtime.PointRecord) error {
 	f, err := os.Create(path)
@@ -223,6 +243,7 @@ func writeUnion(path string, first *PointFile, shards []shardFile, plan *runtime
 	closed := plan.Plan.Traffic.Concurrency > 0
 	err = mergeInOrder(shards, func(i int, r *metrics.Record) error {
 		counts[shards[i].run.Index]++
+		w.SetShard(shards[i].run.Index) // the shard column keeps who measured it
 		if closed || r.Turn > 0 {
 			r.ID = r.ID*int64(shards[i].run.Count) + int64(shards[i].run.Index)
 		}

@@ -36,7 +36,7 @@ func CheckOutputApart(flag, out string, inputs ...string) error {
 			return failure.Inputf("%s %s: input %s: %w", flag, out, in, err)
 		}
 		if how := overlap(o, i); how != "" {
-			return failure.Inputf("%s %s %s the input %s: measured data is never written over; choose an output outside every input",
+			return failure.Inputf("%s %s %s the input %s: choose an output apart from every input, so that nothing read (measured data above all) is written over",
 				flag, out, how, in)
 		}
 	}

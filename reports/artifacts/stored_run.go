@@ -184,12 +184,27 @@ func groupExperiments(stored []*storedPoint) []*storedExperiment {
 			groups = append(groups, g)
 		}
 		g.points = append(g.points, p)
-		if t := modTime(p.file); g.written.IsZero() || t.Before(g.written) {
+		if t := p.started(); g.written.IsZero() || t.Before(g.written) {
 			g.written = t
 		}
 	}
 	slices.SortStableFunc(groups, func(a, b *storedExperiment) int { return a.written.Compare(b.written) })
 	return groups
+}
+
+// started orders a stored point in its run: when it started for a point
+// merged from shards (merge writes its files in that order, but file
+// times may be too coarse to tell them apart), else when its records
+// file was written.
+func (p *storedPoint) started() time.Time {
+	if p.record != nil && len(p.record.Shards) > 0 {
+		first := p.record.Shards[0].Started
+		for _, s := range p.record.Shards[1:] {
+			first = min(first, s.Started)
+		}
+		return time.Unix(0, first)
+	}
+	return modTime(p.file)
 }
 
 func modTime(path string) time.Time {

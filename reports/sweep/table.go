@@ -62,9 +62,26 @@ func TableOf(res *runtime.ExperimentResult) Table {
 	if w := CacheShiftWarning(res, c.Param); w != "" {
 		b.WriteString(w + "\n")
 	}
-	writeAnalysis(&b, res, c)
+	if s := shardOf(res); s != nil {
+		// One shard measured a share of each point: its knee or
+		// saturation would be the capacity of a fraction of the load.
+		fmt.Fprintf(&b, "Capacity (knee, max goodput, saturation): not judged on shard %d/%d, which ran a share of the load; llmbench merge judges it over every shard\n", s.Index, s.Count)
+	} else {
+		writeAnalysis(&b, res, c)
+	}
 	t.Notes = strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
 	return t
+}
+
+// shardOf is the shard that measured the result's points, nil when one
+// process measured them all (a run, or a merge of shards).
+func shardOf(res *runtime.ExperimentResult) *runtime.ShardRun {
+	for i := range res.Points {
+		if o := res.Points[i].Outcome; o != nil && o.Shard != nil && o.Shard.Count > 1 {
+			return o.Shard
+		}
+	}
+	return nil
 }
 
 // tableRow renders one point.
