@@ -3,6 +3,7 @@ package builtins
 import (
 	"errors"
 	"regexp"
+	"slices"
 
 	"go.starlark.net/starlark"
 	"go.starlark.net/syntax"
@@ -15,7 +16,36 @@ import (
 func (s *session) fault(path string, err error) *LoadError {
 	le := scriptError(path, err)
 	s.refine(le)
+	le.Msg = s.suggestBuiltins(le.Msg)
 	return le
+}
+
+// undefinedName finds the interpreter's "undefined: NAME" that came
+// without a suggestion.
+var undefinedName = regexp.MustCompile(`undefined: (\w+)(\n|$)`)
+
+// suggestBuiltins adds "did you mean experiment?" to an undefined name
+// that is a typo of a builtin (experimnt, sweeep): the interpreter
+// suggests only the file's own names, since it cannot list the
+// predeclared ones, so a misspelt builtin got no hint where a misspelt
+// keyword argument does.
+func (s *session) suggestBuiltins(msg string) string {
+	return undefinedName.ReplaceAllStringFunc(msg, func(m string) string {
+		sub := undefinedName.FindStringSubmatch(m)
+		names := make([]string, 0, len(s.predeclared)+len(starlark.Universe))
+		for name := range s.predeclared {
+			names = append(names, name)
+		}
+		for name := range starlark.Universe {
+			names = append(names, name)
+		}
+		slices.Sort(names) // the nearest wins; of equals, the first in order, as the interpreter does
+		near := nearest(sub[1], names)
+		if near == "" {
+			return m
+		}
+		return "undefined: " + sub[1] + " (did you mean " + near + "?)" + sub[2]
+	})
 }
 
 // paramPattern finds the parameter an argument error is about, in
