@@ -77,9 +77,9 @@ func TestSyntaxAndResolveErrors(t *testing.T) {
 		t.Errorf("syntax error: %+v", le)
 	}
 	le = loadErr(t, writeScenario(t, "s.star", "x = enpoint\ny = concurency(1)\n"), Options{})
-	// Every undefined name at once, each with its position.
-	if le.Line != 1 || le.Col != 5 || !strings.HasPrefix(le.Msg, "undefined: enpoint\n") ||
-		!strings.HasSuffix(le.Msg, "s.star:2:5: undefined: concurency") {
+	// Every undefined name at once, each with its position and the builtin meant.
+	if le.Line != 1 || le.Col != 5 || !strings.HasPrefix(le.Msg, "undefined: enpoint (did you mean endpoint?)\n") ||
+		!strings.HasSuffix(le.Msg, "s.star:2:5: undefined: concurency (did you mean concurrency?)") {
 		t.Errorf("resolve error: %+v", le)
 	}
 }
