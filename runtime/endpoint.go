@@ -189,25 +189,30 @@ func preflight(base string) error {
 // Parameters are checked in name order, so the error is always the same.
 func SimConfig(raw string) (sim.Config, error) {
 	cfg := sim.DefaultConfig()
+	shown := RedactURL(raw) // a message never shows a credential, even on sim://
 	u, err := url.Parse(raw)
 	if err != nil {
-		return cfg, fmt.Errorf("invalid simulator url %q: %v", raw, err)
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // without the URL it quotes
+		}
+		return cfg, fmt.Errorf("invalid simulator url %q: %v", shown, err)
 	}
 	if u.Scheme != "sim" || u.Opaque != "" || u.User != nil || u.Host != "" || u.Path != "" || u.Fragment != "" {
-		return cfg, fmt.Errorf("simulator url %q: want sim:// and settings after ?, as in sim://?max_batch=8&itl=5ms", raw)
+		return cfg, fmt.Errorf("simulator url %q: want sim:// and settings after ?, as in sim://?max_batch=8&itl=5ms", shown)
 	}
 	query, err := url.ParseQuery(u.RawQuery)
 	if err != nil {
-		return cfg, fmt.Errorf("simulator url %q: %v (want name=value pairs joined by &)", raw, err)
+		return cfg, fmt.Errorf("simulator url %q: %v (want name=value pairs joined by &)", shown, err)
 	}
 	for _, key := range slices.Sorted(maps.Keys(query)) {
 		set, ok := simParams[key]
 		if !ok {
-			return cfg, fmt.Errorf("simulator url %q: unknown parameter %q, want one of %s", raw, key, simParamNames())
+			return cfg, fmt.Errorf("simulator url %q: unknown parameter %q, want one of %s", shown, key, simParamNames())
 		}
 		vals := query[key]
 		if err := set(&cfg, vals[len(vals)-1]); err != nil {
-			return cfg, fmt.Errorf("simulator url %q: parameter %s: %v", raw, key, err)
+			return cfg, fmt.Errorf("simulator url %q: parameter %s: %v", shown, key, err)
 		}
 	}
 	return cfg, cfg.Validate()

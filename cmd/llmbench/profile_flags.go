@@ -279,15 +279,32 @@ func checkURL(raw string) error {
 	if strings.TrimSpace(raw) == "" {
 		return invalid("--url: got an empty address, want host:port, http(s)://host:port or sim://")
 	}
+	// Redacted as the URL it is taken for: "user:pw@host:port" is read
+	// with the scheme "user" on its own, and would keep its password.
+	shown := runtime.RedactURL(runtime.BaseURL(raw))
 	if scheme, _, ok := strings.Cut(raw, "://"); ok && scheme != "http" && scheme != "https" && scheme != "sim" {
-		return invalid("--url %s: scheme %q is not served, want http, https or sim", runtime.RedactURL(raw), scheme)
+		if !isScheme(scheme) { // "user:pw@host://…": what precedes :// may be a credential
+			return invalid("--url: the text before :// is not a scheme, want host:port, http(s)://host:port or sim://")
+		}
+		return invalid("--url %s: scheme %q is not served, want http, https or sim", shown, scheme)
 	}
 	if !strings.HasPrefix(raw, "sim://") {
 		if err := transport.CheckURL(runtime.BaseURL(raw)); err != nil {
-			return invalid("--url %s: %v", runtime.RedactURL(raw), err)
+			return invalid("--url %s: %v", shown, err)
 		}
 	}
 	return nil
+}
+
+// isScheme reports whether s is a URL scheme (RFC 3986: a letter, then
+// letters, digits, +, - and .).
+func isScheme(s string) bool {
+	for i, r := range s {
+		if !('a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || i > 0 && ('0' <= r && r <= '9' || r == '+' || r == '-' || r == '.')) {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // notBuilt says, per GenAI-Perf service kind llmbench does not speak, what
