@@ -3,6 +3,7 @@ package genaiperf
 import (
 	"path/filepath"
 	"strings"
+	"unicode"
 )
 
 // ArtifactDirName returns the run directory GenAI-Perf creates under the
@@ -11,7 +12,21 @@ import (
 // with "/" replaced by "_", the service part, and the stimulus (a rate is
 // written as Python prints a float). Scripts locate results by this name.
 func ArtifactDirName(model, endpointType string, st Stimulus) string {
-	return strings.ReplaceAll(model, "/", "_") + "-openai-" + endpointType + "-" + st.String()
+	return FileSafe(model) + "-openai-" + endpointType + "-" + st.String()
+}
+
+// FileSafe is name made one file or folder name: every path separator
+// ("/" as GenAI-Perf replaces it, and "\\") and every control character
+// (a newline or terminal escape in a model name given with -m) becomes
+// "_", so a name from the command line never makes a path of its own nor
+// an unprintable file name.
+func FileSafe(name string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || unicode.IsControl(r) {
+			return '_'
+		}
+		return r
+	}, name)
 }
 
 // DirName is ArtifactDirName for this run; with several models GenAI-Perf
@@ -27,10 +42,10 @@ func (r *Run) DirName() string {
 		model += "_multi"
 	}
 	if r.Objective != "" {
-		return strings.ReplaceAll(model, "/", "_") + "-" + r.servicePart() + "-" + r.Objective
+		return FileSafe(model) + "-" + r.servicePart() + "-" + r.Objective
 	}
 	if r.isTriton() {
-		return strings.ReplaceAll(model, "/", "_") + "-" + r.servicePart() + "-" + r.Stimulus.String()
+		return FileSafe(model) + "-" + r.servicePart() + "-" + r.Stimulus.String()
 	}
 	return ArtifactDirName(model, r.EndpointType, r.Stimulus)
 }

@@ -4,11 +4,11 @@ import (
 	"cmp"
 	"slices"
 	"strconv"
-	"strings"
 
 	"gonum.org/v1/plot"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports/genaiperf"
 	"github.com/llmbench/llmbench/runtime"
 )
 
@@ -76,20 +76,9 @@ func RenderSweepPlots(res *runtime.ExperimentResult) ([]Image, error) {
 // instead of a subfolder that does not exist.
 func sweepPrefix(res *runtime.ExperimentResult) string {
 	if res.Experiment != nil && res.Experiment.Name != "" {
-		return fileSafe(res.Experiment.Name)
+		return genaiperf.FileSafe(res.Experiment.Name)
 	}
 	return "sweep"
-}
-
-// fileSafe is name with every path separator and control character
-// replaced by "_": one file name, never a path.
-func fileSafe(name string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '/' || r == '\\' || r < 0x20 || r == 0x7f {
-			return '_'
-		}
-		return r
-	}, name)
 }
 
 // WriteSweepPlots writes RenderSweepPlots' plots, then
