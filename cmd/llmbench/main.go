@@ -34,7 +34,7 @@ type cli struct {
 	VersionFlag kong.VersionFlag `name:"version" help:"Print the version and exit."`
 	LogLevel    string           `help:"Log level: debug, info, warn, error." default:"info" enum:"debug,info,warn,error"`
 	// RecordsFlush bounds what a crash can lose of records.parquet.
-	RecordsFlush time.Duration `name:"records-flush-interval" env:"LLMBENCH_RECORDS_FLUSH_INTERVAL" help:"How often records.parquet is flushed to disk, the most a crash can lose (0: every 10 s; docs/records.md)."`
+	RecordsFlush time.Duration `name:"records-flush-interval" env:"LLMBENCH_RECORDS_FLUSH_INTERVAL" help:"How often records.parquet is flushed to disk, the most a crash can lose (0: every 1 s; docs/records.md)."`
 	LogFormat    string        `help:"Log format: console or json." default:"console" enum:"console,json"`
 }
 
