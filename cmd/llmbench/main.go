@@ -63,13 +63,12 @@ func main() {
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var c cli
-	parser, err := kong.New(&c,
+	parser, err := kong.New(&c, append(helpSetup(),
 		kong.Name("llmbench"),
 		kong.Description("Load-test LLM inference servers; GenAI-Perf compatible."),
 		kong.Writers(stdout, stderr),
-		kong.ConfigureHelp(kong.HelpOptions{Compact: true}),
 		kong.Vars{"version": "llmbench " + version},
-	)
+	)...)
 	if err != nil {
 		fmt.Fprintf(stderr, "llmbench: internal error: %v\n", err)
 		return exitRunFailed
