@@ -110,6 +110,9 @@ func (a *experimentArgs) build(fn string) (*runtime.Experiment, *endpointValue, 
 	if err := a.planLoad(fn, e); err != nil {
 		return nil, nil, err
 	}
+	if err := scheduleFits(fn, e); err != nil {
+		return nil, nil, err
+	}
 	if err := a.planChecks(fn, e); err != nil {
 		return nil, nil, err
 	}

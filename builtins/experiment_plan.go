@@ -65,6 +65,31 @@ func (a *experimentArgs) planLoad(fn string, e *runtime.Experiment) error {
 	return nil
 }
 
+// scheduleFits refuses an open loop whose requests would take more than
+// a day to send at its rate, at the traffic's own rate and at every
+// point of a grid sweep, by the rule the CLI's --request-rate follows
+// (runtime.CheckSchedule): rate(1e-9) planned its first send 30 years
+// ahead and the run hung.
+func scheduleFits(fn string, e *runtime.Experiment) error {
+	count := max(e.Requests, e.Sessions) + e.Warmup
+	if err := runtime.CheckSchedule(e.Load, count); err != nil {
+		return paramError(fn, "traffic", err)
+	}
+	if e.Sweep == nil || e.Adaptive() {
+		return nil // an adaptive sweep chooses its loads while it runs
+	}
+	points, err := e.Points()
+	if err != nil {
+		return nil // the plan's validation says what is wrong with the sweep
+	}
+	for _, p := range points {
+		if err := runtime.CheckSchedule(p.Load, count); err != nil {
+			return paramError(fn, "sweep", fmt.Errorf("point %s: %w", p.Params.Label(), err))
+		}
+	}
+	return nil
+}
+
 // conversationFits refuses multi-turn sessions for an API that takes one
 // flat prompt: its requests could not carry the history.
 func conversationFits(e *runtime.Experiment, load *loadValue, data *datasetValue) error {

@@ -14,9 +14,9 @@ import (
 type analyzeCmd struct {
 	profileFlags
 
-	SweepType  string `default:"concurrency" help:"Parameter to sweep: concurrency, request_rate, input_sequence_length or output_sequence_length."`
-	SweepRange string `help:"MIN:MAX (powers of two from 2^floor(log2 MIN) to 2^floor(log2 MAX)) or MIN:MAX:STEP (not for concurrency); default 1:1024."`
-	SweepList  string `help:"Comma-separated values to sweep, in this order (instead of --sweep-range)."`
+	SweepType  string    `default:"concurrency" help:"Parameter to sweep: concurrency, request_rate, input_sequence_length or output_sequence_length."`
+	SweepRange string    `help:"MIN:MAX (powers of two from 2^floor(log2 MIN) to 2^floor(log2 MAX)) or MIN:MAX:STEP (not for concurrency); default 1:1024."`
+	SweepList  sweepList `help:"Comma-separated values to sweep, in this order (instead of --sweep-range)."`
 
 	EnableCheckpointing bool   `help:"Skip points already finished in the checkpoint (GenAI-Perf's flag; same as --resume)."`
 	CheckpointDir       string `default:"checkpoint" help:"Folder of checkpoint.json, written after every finished point."`
@@ -71,7 +71,7 @@ func (c *analyzeCmd) Run(e *env) error {
 // sweepPlan checks the sweep and every point's flags before any traffic,
 // so a bad flag is exit 2 at once, not after an hour of sweeping.
 func (c *analyzeCmd) sweepPlan() (*analyzePlan, error) {
-	spec, err := parseSweep(c.SweepType, c.SweepRange, c.SweepList)
+	spec, err := parseSweep(c.SweepType, c.SweepRange, string(c.SweepList))
 	if err != nil {
 		return nil, err
 	}

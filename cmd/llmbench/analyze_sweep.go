@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"math"
 	"math/bits"
 	"strconv"
@@ -176,4 +177,19 @@ func objective(kind sweepKind, v float64) string {
 		return kind.name + strconv.FormatFloat(v, 'f', 0, 64)
 	}
 	return kind.name + strconv.FormatFloat(v, 'f', -1, 64)
+}
+
+// sweepList is --sweep-list as given. An empty list is refused when the
+// flag is read: as a plain string it could not be told from no flag at
+// all, and `--sweep-list ""` (a shell variable left empty) silently ran
+// the default sweep of 11 points.
+type sweepList string
+
+// UnmarshalText refuses an empty or blank list.
+func (l *sweepList) UnmarshalText(b []byte) error {
+	if strings.TrimSpace(string(b)) == "" {
+		return errors.New("got an empty list, want comma-separated values such as 1,2,4,8")
+	}
+	*l = sweepList(b)
+	return nil
 }

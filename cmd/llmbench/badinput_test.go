@@ -34,7 +34,7 @@ func TestProfileRefusesUnusableValues(t *testing.T) {
 		{[]string{"-H", "Bad Name: s3cret"}, "--header: got \"Bad Name: <redacted>\""},
 		{[]string{"--concurrency", "1000000000"}, "open files"},
 		{[]string{"--concurrency", "0"}, "--concurrency: got 0, want >= 1"},
-		{[]string{"--num-dataset-entries", "1000000000"}, "dataset: 1000000000 prompts of about 550 tokens need about"},
+		{[]string{"--num-dataset-entries", "1000000000"}, "--num-dataset-entries 1000000000: 1000000000 prompts of about 550 tokens need about"},
 		{[]string{"--synthetic-input-tokens-mean", "1000000000"}, "more than a quarter of this machine's"},
 		{[]string{"--synthetic-input-tokens-mean", "0"}, "want a mean > 0 (every prompt would be empty)"},
 		{[]string{"--input-file", writeFile(t, "e.jsonl", "{\"text\": \"hi\"}\n{\"text\": \" \"}\n")}, "e.jsonl:2: text: got \" \", want a prompt with text"},

@@ -122,6 +122,9 @@ func (c *profileFlags) compile() (compiled, error) {
 	if err != nil {
 		return compiled{}, err
 	}
+	if err := checkDatasetMemory(src); err != nil {
+		return compiled{}, err
+	}
 	p := c.point()
 	run := c.describe(endpoint)
 	run.Tokenizer = c.Tokenizer
@@ -224,9 +227,9 @@ func (c *profileFlags) validateValues() error {
 	if _, _, err := c.sizeLimits(); err != nil {
 		return err
 	}
-	if p := c.point(); p.Load.Rate > 0 && p.Stop.Requests > 0 {
-		if secs := float64(p.Stop.Requests+p.Warmup) / p.Load.Rate; secs > 86400 {
-			return invalid("--request-rate %g: %d requests would take %.3g s, more than a day; raise the rate or lower --request-count", c.RequestRate, p.Stop.Requests+p.Warmup, secs)
+	if p := c.point(); p.Stop.Requests > 0 {
+		if err := runtime.CheckSchedule(p.Load, p.Stop.Requests+p.Warmup); err != nil { // the rule rate() in a scenario follows
+			return invalid("--request-rate %g: %w (--request-count)", c.RequestRate, err)
 		}
 	}
 	for _, u := range c.URL {
