@@ -3,6 +3,8 @@ package transport
 import (
 	"errors"
 	"fmt"
+	"net"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
@@ -28,7 +30,21 @@ func CheckURL(raw string) error {
 	if u.Hostname() == "" {
 		return errors.New("no host")
 	}
+	if err := checkHost(u.Hostname()); err != nil {
+		return err
+	}
 	return checkPort(u.Port(), strings.HasSuffix(u.Host, ":"))
+}
+
+// checkHost refuses a host that url.Parse lets through but no dial can
+// use: one that does not read back from host:port ("0]0000"), or holds a
+// colon without being an IPv6 address (":" of an unbracketed "::1").
+func checkHost(host string) error {
+	h, _, err := net.SplitHostPort(net.JoinHostPort(host, "1"))
+	if _, ierr := netip.ParseAddr(host); err != nil || h != host || strings.Contains(host, ":") && ierr != nil {
+		return fmt.Errorf("host %q is not a host name or an IP address (an IPv6 address goes in brackets: [::1]:8000)", host)
+	}
+	return nil
 }
 
 // checkPort accepts an address's port: none (the scheme's), or 1 to 65535.

@@ -1,9 +1,11 @@
 package transport
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"net/url"
+	"strconv"
 	"strings"
 )
 
@@ -34,8 +36,12 @@ func (t TritonTarget) URL() string {
 // prefix, and http(s):// is refused, since it names Triton's HTTP port and
 // API (api="kserve") rather than its gRPC one.
 func ParseTritonURL(raw string) (TritonTarget, error) {
+	shown := strconv.Quote(raw)
+	if strings.Contains(raw, "@") { // user information, often a password: never shown
+		shown = "an address with user information (not shown)"
+	}
 	bad := func(why string) (TritonTarget, error) {
-		return TritonTarget{}, fmt.Errorf("got %q for api=\"triton\" (KServe v2 over gRPC): %s; want grpc://host:port, grpcs://host:port or host:port (Triton's gRPC port is %s)", raw, why, TritonPort)
+		return TritonTarget{}, fmt.Errorf("got %s for api=\"triton\" (KServe v2 over gRPC): %s; want grpc://host:port, grpcs://host:port or host:port (Triton's gRPC port is %s)", shown, why, TritonPort)
 	}
 	s := strings.TrimSpace(raw)
 	scheme, rest, hasScheme := strings.Cut(s, "://")
@@ -47,11 +53,18 @@ func ParseTritonURL(raw string) (TritonTarget, error) {
 	case "http", "https":
 		return bad(`http(s) is Triton's HTTP API, which api="kserve" speaks`)
 	default:
+		if strings.Contains(scheme, "@") {
+			return bad("the text before :// is not a scheme")
+		}
 		return bad("scheme " + scheme + " is not gRPC")
 	}
 	u, err := url.Parse("grpc://" + rest)
 	switch {
 	case err != nil:
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // without the URL it quotes, credentials and all
+		}
 		return bad(err.Error())
 	case u.Host == "" || u.Hostname() == "":
 		return bad("no host")
@@ -61,6 +74,9 @@ func ParseTritonURL(raw string) (TritonTarget, error) {
 		return bad("gRPC has no path, query or fragment")
 	}
 	if err := checkPort(u.Port(), strings.HasSuffix(u.Host, ":")); err != nil {
+		return bad(err.Error())
+	}
+	if err := checkHost(u.Hostname()); err != nil {
 		return bad(err.Error())
 	}
 	port := u.Port()

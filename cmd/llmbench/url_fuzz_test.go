@@ -67,7 +67,7 @@ func FuzzURL(f *testing.F) {
 	for _, s := range []string{"localhost:8000", "http://127.0.0.1:8000/v1", "https://api.example.com", "sim://", "sim://?itl=5ms", "sim://admin:s3cr3t@h?itl=5ms",
 		"http://", "http:///x", ":8000", "localhost:99999", "localhost:0", "localhost:", "http://[::1", "http://[::1]:8000",
 		"ftp://x:1", "http://u:secret@127.0.0.1:1/x?api_key=sk-secret#frag", "u:secret@h://x", "admin:s3cr3t@localhost:99999", "http://a b:80", " ", "",
-		"HTTP://h:1", "http://h:1?token=abcd", "http://h:+80", "http://h:0080", "grpc://h:8001"} {
+		"HTTP://h:1", "http://h:1?token=abcd", "http://h:+80", "http://h:0080", "grpc://h:8001", "0]0000", "http://[::1]]:80"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
@@ -97,6 +97,9 @@ func FuzzURL(f *testing.F) {
 		u, perr := url.Parse(base)
 		if perr != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" {
 			t.Fatalf("%q accepted as %q: %v", raw, base, perr)
+		}
+		if h, _, err := net.SplitHostPort(net.JoinHostPort(u.Hostname(), "80")); err != nil || h != u.Hostname() {
+			t.Fatalf("%q accepted with the host %q, which no address can hold: %v", raw, u.Hostname(), err)
 		}
 		if p := u.Port(); p != "" {
 			if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
