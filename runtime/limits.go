@@ -160,12 +160,8 @@ func syntheticFootprint(s dataset.Synthetic) footprint {
 	entries := float64(max(s.Entries, 1))
 	input, prefix := max(s.Input.Mean(), 0), float64(max(s.PrefixTokens, 0))
 	tokens := input + prefix
-	field := "input_tokens"
-	if prefix > input {
-		field = "prefix_tokens"
-	}
 	prompts := footprint{bytes: entries * tokens * bytesPerPromptToken,
-		sizes: []size{{"entries", entries}, {field, tokens}},
+		sizes: []size{{"entries", entries}, {"input_tokens", input}, {"prefix_tokens", prefix}},
 		shape: fmt.Sprintf("%.0f prompts of about %.0f tokens", entries, tokens)}
 	prefixes := float64(max(s.Prefixes, 1))
 	return prompts.plus(footprint{bytes: prefixes * prefix * bytesPerPromptToken,

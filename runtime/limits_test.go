@@ -61,6 +61,8 @@ func TestHugeDatasetsAreRefusedByName(t *testing.T) {
 		{dataset.Conversations{Turns: fixed(1e9), Input: fixed(550)}, "turns=1000000000: 100 sessions of about 1000000000 turns"},
 		{dataset.Conversations{Turns: fixed(2), Input: fixed(10), SystemTokens: 1e12, SharedSystem: true}, "system_prompt_tokens=1000000000000: 1 system prompts of 1000000000000 tokens"},
 		{dataset.Rankings{Queries: dataset.Synthetic{Input: fixed(550)}, Passages: dataset.Synthetic{Input: fixed(550)}, BatchSize: 1e9}, "batch_size=1000000000: 100 queries with 1000000000 passages"},
+		// The parameter's own value, not the prompt length it is part of.
+		{dataset.Synthetic{Input: fixed(550), PrefixTokens: 1e9, Prefixes: 2, Entries: 100}, "prefix_tokens=1000000000: 100 prompts of about 1000000550 tokens"},
 	} {
 		err := CheckDatasetMemory(c.src, PointSpec{})
 		var me *DatasetMemoryError
