@@ -235,7 +235,9 @@ func writeUnion(path string, first *PointFile, shards []shardFile, plan *runtime
 	defer f.Close()
 	meta := first.Meta
 	meta.Shard = 0
-	w, err := records.NewWriter(f, meta)
+	// No flush timer: a merge measures nothing a crash could lose (the
+	// shards' files stay), so row groups end by size alone.
+	w, err := records.NewWriterOptions(f, meta, records.Options{FlushInterval: -1})
 	if err != nil {
 		return failure.Runf("%w", err)
 	}
