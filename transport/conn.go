@@ -32,9 +32,12 @@ const interrupted = -1
 type watchedConn struct {
 	net.Conn
 	// requests counts the requests written on the connection, so a
-	// keep-alive connection is told from a fresh one. Only the goroutine
-	// holding the connection (fasthttp's pool hands it over) touches it.
+	// keep-alive connection is told from a fresh one, and received the
+	// bytes read from it, so a request's answer is told from none. Only
+	// the goroutine holding the connection (fasthttp's pool hands it over)
+	// touches them.
 	requests int
+	received int64
 	// lastRead is when the last Read that returned data did (clock ns):
 	// the arrival stamp of what it brought. Only the reading goroutine
 	// touches it.
@@ -61,6 +64,7 @@ func (w *watchedConn) Read(b []byte) (int, error) {
 	n, err := w.Conn.Read(b)
 	if n > 0 {
 		w.lastRead = w.clock.Now()
+		w.received += int64(n)
 	}
 	if w.watch != nil && w.waiting.Swap(0) == interrupted {
 		return w.afterInterrupt(n, err)

@@ -23,16 +23,19 @@ type resetServer struct {
 	addr     string
 	received atomic.Int64
 	resets   atomic.Int64
+	// fin closes the connection in the normal way (a FIN) instead of
+	// resetting it: a server that read the request and then exited.
+	fin bool
 }
 
-func startResetServer(t *testing.T, answer func(onConn int) bool) *resetServer {
+func startResetServer(t *testing.T, answer func(onConn int) bool, fin ...bool) *resetServer {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ln.Close() })
-	s := &resetServer{addr: "http://" + ln.Addr().String()}
+	s := &resetServer{addr: "http://" + ln.Addr().String(), fin: len(fin) > 0 && fin[0]}
 	go func() {
 		for {
 			conn, err := ln.Accept()
@@ -57,7 +60,9 @@ func (s *resetServer) serve(conn *net.TCPConn, answer func(int) bool) {
 		s.received.Add(1)
 		if !answer(i) {
 			s.resets.Add(1)
-			_ = conn.SetLinger(0)
+			if !s.fin {
+				_ = conn.SetLinger(0)
+			}
 			return
 		}
 		fmt.Fprintf(conn, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n%s", len(chatJSON), chatJSON)
@@ -104,15 +109,17 @@ func TestResetAfterRequestIsNotRetried(t *testing.T) {
 	cases := []struct {
 		name   string
 		answer func(int) bool
+		fin    bool
 	}{
-		{"every request reset", func(int) bool { return false }},
-		{"second request on each connection reset", func(i int) bool { return i%2 == 0 }},
-		{"third request on each connection reset", func(i int) bool { return i%3 != 2 }},
+		{"every request reset", func(int) bool { return false }, false},
+		{"second request on each connection reset", func(i int) bool { return i%2 == 0 }, false},
+		{"third request on each connection reset", func(i int) bool { return i%3 != 2 }, false},
+		{"second request on each connection closed unanswered", func(i int) bool { return i%2 == 0 }, true},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			const n = 40
-			srv := startResetServer(t, tc.answer)
+			srv := startResetServer(t, tc.answer, tc.fin)
 			c, _ := newTestClient(t, Config{URL: srv.addr, API: Chat})
 			got, retries, msg := sendAll(t, c, n, 4)
 			t.Logf("%d requests: %s; %d retries; server received %d, reset %d", n, classCounts(got), retries, srv.received.Load(), srv.resets.Load())

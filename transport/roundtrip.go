@@ -56,15 +56,18 @@ func (t *bodyTrip) RoundTrip(hc *fasthttp.HostClient, req *fasthttp.Request, res
 		hc.CloseConn(cc)
 		return false, err
 	}
+	if reused && beforeWrite != nil {
+		beforeWrite()
+	}
+	heard := received(conn)
 	if err := writeRequest(hc, conn, req); err != nil {
 		hc.CloseConn(cc)
 		return false, unsent(reused, err)
 	}
 	br := hc.AcquireReader(conn)
 	if err := readHeaders(resp, br); err != nil {
-		// The request was written: whatever the server did with it, it is
-		// not sent again (a POST is not idempotent).
 		hc.ReleaseReader(br)
+		err = unanswered(conn, reused && received(conn) == heard, err)
 		hc.CloseConn(cc)
 		return false, err
 	}
@@ -106,6 +109,31 @@ func unsent(reused bool, err error) error {
 		return err
 	}
 	return notSentError{err}
+}
+
+// beforeWrite, when set (by a test), runs after a reused connection
+// passed closedWhileIdle and before the request is written to it: the
+// instant a server's idle close can still race the request.
+var beforeWrite func()
+
+// unanswered is the failure of a request written whole that got no
+// response. It is not sent again — whatever the server did with it, a
+// POST is not idempotent — unless, on a reused connection that brought no
+// byte back, the kernel shows the server had closed it before the request
+// arrived (closedBeforeRequest).
+func unanswered(conn net.Conn, silentReuse bool, err error) error {
+	if w := watchedOf(conn); silentReuse && w != nil && closedBeforeRequest(w.Conn) {
+		return notSentError{err}
+	}
+	return err
+}
+
+// received is how many bytes have been read from conn's socket.
+func received(conn net.Conn) int64 {
+	if w := watchedOf(conn); w != nil {
+		return w.received
+	}
+	return 0
 }
 
 // closedWhileIdle reports a pooled keep-alive connection the server has

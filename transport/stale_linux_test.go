@@ -179,3 +179,35 @@ func TestIdleClosedConnectionIsNotUsed(t *testing.T) {
 		})
 	}
 }
+
+// The race left after the look before writing: the server closes an idle
+// keep-alive connection after the client looked at it and before the
+// request arrives. The request reached a closed socket, never the server's
+// application (its FIN came first and acknowledged none of it), so it is
+// sent again on another connection — counted in Retries — and the server
+// gets each request once. beforeWrite makes the server close at exactly
+// that instant on every reused connection.
+func TestRequestRacingIdleCloseIsResent(t *testing.T) {
+	srv := startIdleCloseServer(t, "")
+	c, _ := newTestClient(t, Config{URL: srv.addr, API: Chat, Stream: true})
+	var raced atomic.Int64
+	beforeWrite = func() {
+		raced.Add(1)
+		srv.closeAllIdle()
+	}
+	t.Cleanup(func() { beforeWrite = nil })
+	const n = 10
+	retries := 0
+	for range n {
+		var rec metrics.Record
+		c.Send(context.Background(), []byte(`{}`), &rec)
+		if rec.Err != nil {
+			t.Errorf("failed: %v", rec.Err)
+		}
+		retries += rec.Retries
+	}
+	t.Logf("%d requests, %d raced an idle close, %d sent again, server received %d", n, raced.Load(), retries, srv.received.Load())
+	if got := srv.received.Load(); got != n || raced.Load() == 0 || retries != int(raced.Load()) {
+		t.Errorf("server received %d of %d requests; %d raced the close, %d were sent again", got, n, raced.Load(), retries)
+	}
+}
