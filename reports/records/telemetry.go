@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/llmbench/llmbench/metrics"
@@ -181,23 +182,70 @@ func (e labelsEncoder) of(labels []metrics.Label) string {
 
 // encodeLabels writes labels as name="value" pairs joined by commas,
 // values quoted as in the exposition they came from, so the column reads
-// like the Prometheus series it was.
+// like the Prometheus series it was. A name other than a classic
+// Prometheus one (letters, digits, _) is quoted too, as the exposition
+// quotes it: a page may send {"a=b"="v"}, and unquoted its = and , would
+// make the file unreadable.
 func encodeLabels(labels []metrics.Label) string {
 	var b strings.Builder
 	for i, l := range labels {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		fmt.Fprintf(&b, "%s=%q", l.Name, l.Value)
+		if plainLabelName(l.Name) {
+			b.WriteString(l.Name)
+		} else {
+			b.WriteString(strconv.Quote(l.Name))
+		}
+		b.WriteByte('=')
+		b.WriteString(strconv.Quote(l.Value))
 	}
 	return b.String()
+}
+
+// plainLabelName reports a classic Prometheus label name,
+// [a-zA-Z_][a-zA-Z0-9_]*, which encodeLabels writes unquoted.
+func plainLabelName(s string) bool {
+	for i, r := range s {
+		if !(r == '_' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || i > 0 && '0' <= r && r <= '9') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// cutLabelName reads the name at the start of s, quoted or not, and
+// returns what follows its "=".
+func cutLabelName(s string) (name, rest string, err error) {
+	if s[0] != '"' {
+		name, rest, ok := strings.Cut(s, "=")
+		if !ok {
+			return "", "", fmt.Errorf("labels: want name=\"value\", got %q", s)
+		}
+		return name, rest, nil
+	}
+	end := closingQuote(s)
+	if end < 0 {
+		return "", "", fmt.Errorf("labels: unterminated name in %q", s)
+	}
+	if name, err = strconv.Unquote(s[:end+1]); err != nil {
+		return "", "", fmt.Errorf("labels: name %s: %w", s[:end+1], err)
+	}
+	rest, ok := strings.CutPrefix(s[end+1:], "=")
+	if !ok {
+		return "", "", fmt.Errorf("labels: want \"name\"=\"value\", got %q", s)
+	}
+	return name, rest, nil
 }
 
 func decodeLabels(s string) ([]metrics.Label, error) {
 	var out []metrics.Label
 	for s != "" {
-		name, rest, ok := strings.Cut(s, "=")
-		if !ok || rest == "" || rest[0] != '"' {
+		name, rest, err := cutLabelName(s)
+		if err != nil {
+			return nil, err
+		}
+		if rest == "" || rest[0] != '"' {
 			return nil, fmt.Errorf("labels: want name=\"value\", got %q", s)
 		}
 		end := closingQuote(rest)
