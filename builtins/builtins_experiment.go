@@ -185,7 +185,7 @@ func experimentEndpoint(fn string, v starlark.Value) (*endpointValue, error) {
 		return v, nil
 	case *simValue:
 		return newEndpointValue(runtime.Endpoint{URL: v.url, Model: simDefaultModel, API: transport.Chat,
-			Stream: true, TokenCount: "auto", Timeout: defaultTimeout}, nil), nil
+			Stream: true, TokenCount: "auto", Timeout: defaultTimeout, IdleTimeout: transport.DefaultIdleTimeout}, nil), nil
 	}
 	return nil, paramErrorf(fn, "endpoint", "got %s, want endpoint or sim", v.Type())
 }
