@@ -109,7 +109,7 @@ func results(scen *runtime.Scenario, runs []experimentRun) ([]runtime.Experiment
 				p.Outcome = p.Repeats[0]
 			}
 			for _, gr := range pr.Gates {
-				g, err := metrics.ParseGate(gr.Source)
+				g, err := metrics.ParseStoredGate(gr.Source) // judged already: read as it was
 				if err != nil {
 					return nil, err
 				}
