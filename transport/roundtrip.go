@@ -47,27 +47,8 @@ func (t *bodyTrip) RoundTrip(hc *fasthttp.HostClient, req *fasthttp.Request, res
 	}
 	conn := cc.Conn()
 	resp.ParseNetConn(conn)
-	reused := startRequest(conn)
-	if err := conn.SetDeadline(deadline); err != nil { // a zero deadline clears the last request's
-		hc.CloseConn(cc)
-		return false, unsent(reused, err)
-	}
-	if err := handshake(conn, reused); err != nil {
-		hc.CloseConn(cc)
-		return false, err
-	}
-	if reused && beforeWrite != nil {
-		beforeWrite()
-	}
-	heard := received(conn)
-	if err := writeRequest(hc, conn, req); err != nil {
-		hc.CloseConn(cc)
-		return false, unsent(reused, err)
-	}
-	br := hc.AcquireReader(conn)
-	if err := readHeaders(resp, br); err != nil {
-		hc.ReleaseReader(br)
-		err = unanswered(conn, reused && received(conn) == heard, err)
+	br, err := exchange(hc, conn, req, resp, deadline)
+	if err != nil {
 		hc.CloseConn(cc)
 		return false, err
 	}
@@ -87,14 +68,41 @@ func (t *bodyTrip) RoundTrip(hc *fasthttp.HostClient, req *fasthttp.Request, res
 	return false, nil
 }
 
+// exchange writes req on conn and reads the response headers into resp,
+// returning the reader the body is to be read from. A failure says, as a
+// notSentError, when the request provably never reached the server.
+func exchange(hc *fasthttp.HostClient, conn net.Conn, req *fasthttp.Request, resp *fasthttp.Response, deadline time.Time) (*bufio.Reader, error) {
+	reused := startRequest(conn)
+	if err := conn.SetDeadline(deadline); err != nil { // a zero deadline clears the last request's
+		return nil, unsent(reused, err)
+	}
+	if err := handshake(conn, reused); err != nil {
+		return nil, err
+	}
+	if reused && beforeWrite != nil {
+		beforeWrite()
+	}
+	heard := received(conn)
+	if err := writeRequest(hc, conn, req); err != nil {
+		return nil, unsent(reused, err)
+	}
+	br := hc.AcquireReader(conn)
+	if err := readHeaders(resp, br); err != nil {
+		hc.ReleaseReader(br)
+		return nil, unanswered(conn, reused && received(conn) == heard, err)
+	}
+	return br, nil
+}
+
 // notSentError is an attempt that provably never reached the server
 // whole, so sending it again cannot make the server do its work twice:
 // Go's net/http rule for a request that is not idempotent (a POST). That is
 // a write that failed on a keep-alive connection the server had closed
-// while it was idle; closedWhileIdle catches most of those before a byte
-// is written. An attempt that failed after the whole request was written
-// — a reset, a close before the answer — may have reached the server, and
-// is a fault.
+// while it was idle (closedWhileIdle catches most of those before a byte
+// is written), or a request the kernel shows arrived after the server had
+// closed the connection (closedBeforeRequest). Any other attempt that
+// failed after the whole request was written — a reset, a close before
+// the answer — may have reached the server, and is a fault.
 type notSentError struct{ err error }
 
 func (e notSentError) Error() string { return e.err.Error() }
