@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	binenc "encoding/binary"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -131,4 +132,69 @@ func copyDir(t *testing.T, from, to string) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// TestReportKeepsWhatARunFinished: in a scenario run, a point whose
+// records recover nothing (a kill as it began) is left out and said, the
+// points before it are still reported (summary.json rebuilt, partial) and
+// the exit is 3; and a finished run whose records were damaged later
+// keeps its summary.json and report.html, never replaced by a partial
+// rebuild holding less.
+func TestReportKeepsWhatARunFinished(t *testing.T) {
+	dir, file := writeScenario(t, `
+def main(ctx):
+    return experiment(name = "e", endpoint = endpoint(url = "sim://?itl=1ms&ttft=1ms", model = "m"),
+                      dataset = synthetic(input_tokens = 8, output_tokens = 4), traffic = concurrency(2),
+                      requests = 8, sweep = sweep(concurrency = [2, 4]))
+`)
+	if r := runCLI(t, dir, "run", file, "--out", "fixture", "--no-plots"); r.code != 0 {
+		t.Fatalf("run: exit %d\n%s", r.code, r.stderr)
+	}
+	cut := func(t *testing.T, run string, keep func(full []byte) int) {
+		t.Helper()
+		path := filepath.Join(run, "e", "concurrency4", "records.parquet")
+		full, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, full[:keep(full)], 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Run("a point killed as it began", func(t *testing.T) {
+		run := filepath.Join(t.TempDir(), "killed")
+		copyTree(t, filepath.Join(dir, "fixture"), run)
+		os.Remove(filepath.Join(run, "summary.json")) // a killed run has none
+		cut(t, run, func(full []byte) int { return frameEnds(t, full)[0] })
+		r := runCLI(t, dir, "report", run)
+		if r.code != 3 || !strings.Contains(r.stderr, "recovered 0 requests") || !strings.Contains(r.stdout, "concurrency2") {
+			t.Fatalf("report: exit %d, want 3 saying what was lost and reporting concurrency2\n%s%s", r.code, r.stdout, r.stderr)
+		}
+		var summary struct {
+			Partial     bool `json:"partial"`
+			Experiments []struct {
+				Points []json.RawMessage `json:"points"`
+			} `json:"experiments"`
+		}
+		b, err := os.ReadFile(filepath.Join(run, "summary.json"))
+		if err != nil || json.Unmarshal(b, &summary) != nil || !summary.Partial || len(summary.Experiments) != 1 || len(summary.Experiments[0].Points) != 1 {
+			t.Errorf("summary.json of the points before the lost one (%v): %s", err, b)
+		}
+	})
+	t.Run("a finished run damaged later", func(t *testing.T) {
+		run := filepath.Join(t.TempDir(), "damaged")
+		copyTree(t, filepath.Join(dir, "fixture"), run)
+		before, err := os.ReadFile(filepath.Join(run, "summary.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cut(t, run, func(full []byte) int { return len(full) - 1 }) // the footer cut off
+		r := runCLI(t, dir, "report", run)
+		if r.code != 0 || !strings.Contains(r.stderr, "left as they are") {
+			t.Fatalf("report: exit %d\n%s", r.code, r.stderr)
+		}
+		if after, _ := os.ReadFile(filepath.Join(run, "summary.json")); !bytes.Equal(after, before) {
+			t.Error("the finished run's summary.json was replaced by a rebuild from recovered records")
+		}
+	})
 }

@@ -385,8 +385,8 @@ func RebuildRun(stdout, stderr io.Writer, dir string, opts RebuildOptions) ([]ru
 	if err != nil {
 		return nil, failure.Inputf("%w", err)
 	}
-	stored, err := rerenderAll(stdout, stderr, files, opts)
-	if err != nil {
+	stored, lost, err := rerenderAll(stdout, stderr, files, opts)
+	if err = cmp.Or(err, lostPoints(lost)); err != nil { // merged files are whole: none is lost
 		return nil, err
 	}
 	run := &storedRun{root: dir, attach: opts.Attach}

@@ -2,6 +2,7 @@ package artifacts
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -21,6 +22,10 @@ import (
 // any recovery gives back. Recovered files are named by recoveredName:
 // records.parquet → records.recovered.parquet, profile_export.json →
 // profile_export.recovered.json.
+
+// errNothingRecovered is a records file with no footer and not one
+// complete row group: a run killed before it wrote any (exit 3).
+var errNothingRecovered = errors.New("no footer (its run was killed before finishing it) and not one complete row group: recovered 0 requests, nothing to rebuild; the file is left as it was")
 
 // recoveredName is where what is recovered from path is written.
 func recoveredName(path string) string {
@@ -51,7 +56,7 @@ func recoverBeside(stderr io.Writer, f *os.File, path string) (*os.File, int64, 
 		return nil, 0, err
 	}
 	if info.Rows == 0 {
-		return nil, 0, failure.Runf("no footer (its run was killed before finishing it) and not one complete row group: recovered 0 requests, nothing to rebuild; the file is left as it was")
+		return nil, 0, failure.New(failure.Run, errNothingRecovered)
 	}
 	if prev := rowsIn(dst); prev >= info.Rows {
 		fmt.Fprintf(stderr, "llmbench: %s has no footer (its run was killed before finishing it): using %s, recovered earlier with %d requests; the file is left as it was\n",

@@ -160,7 +160,7 @@ func (r *RunReport) WriteSweeps(stdout, stderr io.Writer) SweepPlots {
 // WriteSummary writes summary.json.
 func (r *RunReport) WriteSummary() error {
 	return WriteFile(filepath.Join(r.Dir, SummaryFile), func(w io.Writer) error {
-		return sweep.WriteSummaryJSON(w, r.Verdicts.Scenario, r.Results)
+		return sweep.WritePartialSummaryJSON(w, r.Verdicts.Scenario, r.Results, r.Verdicts.Partial)
 	})
 }
 

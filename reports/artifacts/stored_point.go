@@ -1,6 +1,7 @@
 package artifacts
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/genaiperf"
@@ -277,24 +279,41 @@ func RerenderView(stdout, stderr io.Writer, path, version, view string) (found b
 	if err != nil || len(files) == 0 {
 		return false, failure.New(failure.Input, err)
 	}
-	stored, err := rerenderAll(stdout, stderr, files, RebuildOptions{View: view, Plots: true})
-	if err != nil {
-		return true, err
+	stored, lost, err := rerenderAll(stdout, stderr, files, RebuildOptions{View: view, Plots: true})
+	if err != nil || len(stored) == 0 {
+		return true, cmp.Or(err, lostPoints(lost))
 	}
-	return true, reportSweeps(stdout, stderr, path, version, stored)
+	return true, cmp.Or(reportSweeps(stdout, stderr, path, version, stored, lost), lostPoints(lost))
 }
 
 // rerenderAll re-renders every records file, each under its folder's
-// heading.
-func rerenderAll(stdout, stderr io.Writer, files []string, opts RebuildOptions) ([]*storedPoint, error) {
-	stored := make([]*storedPoint, 0, len(files))
+// heading. A point that a crash left without a single row (a run killed
+// as the point began) is said and skipped, so the points measured before
+// it are still reported; lost lists those files, for the caller to mark
+// their runs partial and fail with lostPoints once the rest is written.
+func rerenderAll(stdout, stderr io.Writer, files []string, opts RebuildOptions) (stored []*storedPoint, lost []string, err error) {
+	stored = make([]*storedPoint, 0, len(files))
 	for _, file := range files {
 		fmt.Fprintf(stdout, "\n== %s ==\n", filepath.Dir(file))
 		p, err := rerender(stdout, stderr, file, opts)
+		if errors.Is(err, errNothingRecovered) {
+			fmt.Fprintf(stderr, "llmbench: %v\n", err)
+			lost = append(lost, file)
+			continue
+		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		stored = append(stored, p)
 	}
-	return stored, nil
+	return stored, lost, nil
+}
+
+// lostPoints is the run failure (exit 3) of records files that recovered
+// no request; nil when there are none.
+func lostPoints(files []string) error {
+	if len(files) == 0 {
+		return nil
+	}
+	return failure.Runf("%d records files recovered no request, their points are left out: %s", len(files), strings.Join(files, ", "))
 }

@@ -131,8 +131,9 @@ func (r *storedRun) keepBaselineVerdicts(vs []verdict.Verdict) []verdict.Verdict
 // re-rendered points alone: for each experiment of two or more points the
 // sweep table and plots, and for each `run` folder at or below the
 // report's path (so every one of its points was read) summary.json and
-// report.html.
-func reportSweeps(stdout, stderr io.Writer, path, version string, stored []*storedPoint) error {
+// report.html. lost are records files a crash left nothing of: their runs
+// are partial.
+func reportSweeps(stdout, stderr io.Writer, path, version string, stored []*storedPoint, lost []string) error {
 	var runs []*storedRun
 	byRoot := map[string]*storedRun{}
 	for _, g := range groupExperiments(stored) {
@@ -150,6 +151,9 @@ func reportSweeps(stdout, stderr io.Writer, path, version string, stored []*stor
 		}
 		for _, p := range g.points {
 			r.partial = r.partial || p.out.Interrupted
+		}
+		for _, file := range lost { // a point a crash left nothing of
+			r.partial = r.partial || within(r.root, file)
 		}
 		res, err := g.rebuild(r)
 		if err != nil {
@@ -237,6 +241,19 @@ type storedVerdicts struct {
 	Partial  bool               `json:"partial"`
 }
 
+// finishedSummary tells whether path is the summary.json of a run that
+// finished (not partial), which a partial rebuild must not replace.
+func finishedSummary(path string) bool {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	var doc struct {
+		Partial *bool `json:"partial"`
+	}
+	return json.Unmarshal(b, &doc) == nil && doc.Partial != nil && !*doc.Partial
+}
+
 // readVerdicts reads back gates.json; a folder without one has no
 // verdicts.
 func readVerdicts(path string) (storedVerdicts, error) {
@@ -291,6 +308,11 @@ func writeRunReports(stdout, stderr io.Writer, path, version string, r *storedRu
 	if r.mixed != "" {
 		fmt.Fprintf(stderr, "llmbench: %s holds the points of scenarios %q and %q: its summary.json and report.html are left as they are\n",
 			r.root, r.scenario, r.mixed)
+		return nil
+	}
+	if r.partial && finishedSummary(filepath.Join(r.root, SummaryFile)) {
+		fmt.Fprintf(stderr, "llmbench: %s: summary.json and report.html of the finished run are left as they are: rebuilt from records recovered after a crash or damage, they would hold less\n",
+			r.root)
 		return nil
 	}
 	if err := rr.WriteSummary(); err != nil {

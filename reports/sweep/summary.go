@@ -84,7 +84,14 @@ type searchJSON struct {
 // console table says without parsing it. The schema is SummarySchema,
 // documented in docs/summary-json.md.
 func WriteSummaryJSON(w io.Writer, scenario string, results []runtime.ExperimentResult) error {
-	f := summaryFile{Schema: SummarySchema, Scenario: scenario, Units: summaryUnits, Experiments: []experimentJSON{}}
+	return WritePartialSummaryJSON(w, scenario, results, false)
+}
+
+// WritePartialSummaryJSON is WriteSummaryJSON of a run known to be partial
+// beyond its points (partial true): one whose point a crash left nothing
+// of, which `report` leaves out of the results.
+func WritePartialSummaryJSON(w io.Writer, scenario string, results []runtime.ExperimentResult, partial bool) error {
+	f := summaryFile{Schema: SummarySchema, Scenario: scenario, Units: summaryUnits, Experiments: []experimentJSON{}, Partial: partial}
 	for i := range results {
 		ej := experimentOf(&results[i])
 		for _, p := range ej.Points {
