@@ -289,6 +289,8 @@ func describeExperiment(e *runtime.Experiment, load string) string {
 		s += ", duration=" + quote(durationText(e.Duration))
 	case e.Requests > 0: // a replay without either sends its whole trace
 		s += fmt.Sprintf(", requests=%d", e.Requests)
+	case e.Sessions > 0:
+		s += fmt.Sprintf(", sessions=%d", e.Sessions)
 	}
 	if e.Sweep != nil {
 		s += ", sweep=" + e.Sweep.String()
