@@ -35,34 +35,29 @@ import (
 // for, or the mapping would succeed.
 const headroom = 1 << 30
 
-// restore puts back what the initialiser changed; nil when it changed
-// nothing.
-var restore func()
+// undo puts back the limit the initialiser lowered; nil when it left the
+// limit alone (a user's limit already too low for the mapping).
+var undo func()
 
 var once sync.Once
 
 func init() {
-	undo := lowerLimit(headroom)
-	if undo == nil {
-		return
-	}
-	// The interpreter logs its fallback ("Integer performance may
-	// suffer") with the standard logger: a warning about a choice made
-	// on purpose would only worry users.
+	undo = lowerLimit(headroom)
+	// The interpreter logs its fallback ("Starlark failed to allocate 4GB
+	// address space ... Integer performance may suffer") with the
+	// standard logger: a warning about a choice made on purpose, or
+	// about the user's own ulimit -v, would only worry users.
 	log.SetOutput(io.Discard)
-	restore = func() {
-		undo()
-		log.SetOutput(os.Stderr)
-	}
 }
 
-// Restore gives back the address-space limit the process started with.
-// It is called once go.starlark.net/starlark is initialised; calling it
-// again does nothing.
+// Restore gives back the address-space limit the process started with,
+// and the standard logger's output. It is called once
+// go.starlark.net/starlark is initialised; calling it again does nothing.
 func Restore() {
 	once.Do(func() {
-		if restore != nil {
-			restore()
+		if undo != nil {
+			undo()
 		}
+		log.SetOutput(os.Stderr)
 	})
 }
