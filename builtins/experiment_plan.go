@@ -71,8 +71,11 @@ func (a *experimentArgs) planLoad(fn string, e *runtime.Experiment) error {
 // (runtime.CheckSchedule): rate(1e-9) planned its first send 30 years
 // ahead and the run hung.
 func scheduleFits(fn string, e *runtime.Experiment) error {
-	count := max(e.Requests, e.Sessions) + e.Warmup
-	if err := runtime.CheckSchedule(e.Load, count); err != nil {
+	count, what := e.Requests+e.Warmup, "requests"
+	if e.Sessions > 0 {
+		count, what = e.Sessions+e.Warmup, "sessions"
+	}
+	if err := runtime.CheckSchedule(e.Load, count, what); err != nil {
 		return paramError(fn, "traffic", err)
 	}
 	if e.Sweep == nil || e.Adaptive() {
@@ -83,7 +86,7 @@ func scheduleFits(fn string, e *runtime.Experiment) error {
 		return nil // the plan's validation says what is wrong with the sweep
 	}
 	for _, p := range points {
-		if err := runtime.CheckSchedule(p.Load, count); err != nil {
+		if err := runtime.CheckSchedule(p.Load, count, what); err != nil {
 			return paramError(fn, "sweep", fmt.Errorf("point %s: %w", p.Params.Label(), err))
 		}
 	}

@@ -273,10 +273,12 @@ func bytesText(b float64) string {
 const maxSchedule = 24 * time.Hour
 
 // CheckSchedule refuses an open loop (rate(), users(), --request-rate)
-// whose count of requests or sessions, warm-up included, would take more
-// than a day to start at its rate. The scenario's rate() and the CLI's
-// --request-rate are judged by this one rule.
-func CheckSchedule(l Load, count int) error {
+// whose count of requests or sessions (what names them), warm-up
+// included, would take more than a day to start at its rate. The
+// scenario's rate() and the CLI's --request-rate are judged by this one
+// rule. A count of turns is judged as if each started at the rate, which
+// errs toward refusing only rates below one every 86,400/count seconds.
+func CheckSchedule(l Load, count int, what string) error {
 	if l.Rate <= 0 || count <= 0 {
 		return nil
 	}
@@ -284,6 +286,6 @@ func CheckSchedule(l Load, count int) error {
 	if secs <= maxSchedule.Seconds() {
 		return nil
 	}
-	return failure.Inputf("%d requests at %s per second would take %.3g s, more than a day; raise the rate or lower the count",
-		count, num(l.Rate), secs)
+	return failure.Inputf("%d %s at %s per second would take %.3g s, more than a day; raise the rate or lower the count",
+		count, what, num(l.Rate), secs)
 }

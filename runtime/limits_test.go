@@ -90,7 +90,7 @@ func TestCheckSchedule(t *testing.T) {
 		{Load{Concurrency: 1}, 1e9, true},
 		{Load{Rate: 1e-9}, 0, true}, // stopped by a duration
 	} {
-		if err := CheckSchedule(c.load, c.count); (err == nil) != c.ok {
+		if err := CheckSchedule(c.load, c.count, "requests"); (err == nil) != c.ok {
 			t.Errorf("%s, %d requests: %v", c.load, c.count, err)
 		}
 	}

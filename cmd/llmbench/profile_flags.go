@@ -228,7 +228,7 @@ func (c *profileFlags) validateValues() error {
 		return err
 	}
 	if p := c.point(); p.Stop.Requests > 0 {
-		if err := runtime.CheckSchedule(p.Load, p.Stop.Requests+p.Warmup); err != nil { // the rule rate() in a scenario follows
+		if err := runtime.CheckSchedule(p.Load, p.Stop.Requests+p.Warmup, "requests"); err != nil { // the rule rate() in a scenario follows
 			return invalid("--request-rate %g: %w (--request-count)", c.RequestRate, err)
 		}
 	}
