@@ -137,7 +137,8 @@ func TestProfileCountsServerFaults(t *testing.T) {
 	defer srv.Close()
 	dir := t.TempDir()
 	r := runCLI(t, dir, "profile", "-m", "m", "-u", srv.URL(), "--streaming", "--concurrency", "8",
-		"--request-count", "200", "--synthetic-input-tokens-mean", "20", "--output-tokens-mean", "10")
+		"--request-count", "200", "--synthetic-input-tokens-mean", "20", "--output-tokens-mean", "10",
+		"--max-error-rate", "100%") // the faults are wanted: without a budget, 40% would be exit 3
 	if r.code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
