@@ -76,17 +76,14 @@ def main(ctx):
 			if r.code != c.code {
 				t.Fatalf("exit %d, want %d\nstdout %s\nstderr %s", r.code, c.code, r.stdout, r.stderr)
 			}
-			var summary struct {
-				Alarms []struct {
-					Point     string  `json:"point"`
-					Failed    int     `json:"failed"`
-					Finished  int     `json:"finished"`
-					ErrorRate float64 `json:"error_rate"`
-				} `json:"error_alarms"`
+			summary, b := readAlarms(t, out)
+			// llmbench report rebuilds summary.json from the records and the
+			// saved plan (its error budget included) and judges alike.
+			if rr := runCLI(t, dir, "report", out); rr.code != 0 && rr.code != 1 {
+				t.Fatalf("report: exit %d\n%s", rr.code, rr.stderr)
 			}
-			b, err := os.ReadFile(filepath.Join(out, "summary.json"))
-			if err != nil || json.Unmarshal(b, &summary) != nil {
-				t.Fatalf("summary.json: %v %s", err, b)
+			if rebuilt, rb := readAlarms(t, out); len(rebuilt.Alarms) != len(summary.Alarms) {
+				t.Errorf("report rebuilt summary.json with %d error alarms, the run wrote %d: %s", len(rebuilt.Alarms), len(summary.Alarms), rb)
 			}
 			if c.code != 3 {
 				if len(summary.Alarms) != 0 || strings.Contains(r.stderr, "default error budget") {
@@ -106,6 +103,26 @@ def main(ctx):
 			}
 		})
 	}
+}
+
+// alarmSummary is what summary.json says of the default error budget.
+type alarmSummary struct {
+	Alarms []struct {
+		Point     string  `json:"point"`
+		Failed    int     `json:"failed"`
+		Finished  int     `json:"finished"`
+		ErrorRate float64 `json:"error_rate"`
+	} `json:"error_alarms"`
+}
+
+func readAlarms(t *testing.T, out string) (alarmSummary, []byte) {
+	t.Helper()
+	var s alarmSummary
+	b, err := os.ReadFile(filepath.Join(out, "summary.json"))
+	if err != nil || json.Unmarshal(b, &s) != nil {
+		t.Fatalf("summary.json: %v %s", err, b)
+	}
+	return s, b
 }
 
 // profile has no gates: its errors are judged by --max-error-rate, and
