@@ -21,6 +21,9 @@ const (
 func (st *streamState) readBody(body io.Reader) ([]byte, error) {
 	cb, _ := body.(*connBody)
 	size, err := nextBlock(cb, 0)
+	if err == nil && size == 0 {
+		err = atEnd(body)
+	}
 	if err != nil || size == 0 {
 		return st.body[:0], err
 	}
@@ -44,7 +47,10 @@ func (st *streamState) readBody(body io.Reader) ([]byte, error) {
 		if rest, ok := thirdArrived(cb, total); ok {
 			return st.readRest(body, full, total, rest)
 		}
-		if size, err = nextBlock(cb, total); err != nil {
+		if size, err = nextBlock(cb, total); err == nil && size == 0 {
+			err = atEnd(body)
+		}
+		if err != nil {
 			return nil, err
 		}
 		if size == 0 { // the body ended with the block
@@ -110,11 +116,20 @@ func (st *streamState) readRest(body io.Reader, full [][]byte, total int, rest i
 	if _, err := io.ReadFull(body, buf[total:]); err != nil {
 		return nil, err
 	}
-	if _, err := body.Read(nil); err != io.EOF {
+	if err := atEnd(body); err != nil {
 		return nil, err
 	}
 	st.body = buf
 	return buf, nil
+}
+
+// atEnd reads the end of a body that has nothing more to give, so it is
+// known to have ended cleanly (and its connection can be reused).
+func atEnd(body io.Reader) error {
+	if _, err := body.Read(nil); err != io.EOF {
+		return err
+	}
+	return nil
 }
 
 // join appends the blocks and then last to dst.

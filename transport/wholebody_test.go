@@ -2,6 +2,7 @@ package transport
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -193,4 +194,41 @@ func TestAnnouncedBodyIsNotAllocatedAhead(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzReadBody reads any bytes as a whole body — chunked, sized or up to
+// the close, in reads of any sizes, under any limit — with readBody and
+// with a plain read to the end: both give the same payload and the same
+// end (complete, cut, malformed or oversize), and readBody leaves the body
+// at its end when it completes, so the connection can be reused.
+func FuzzReadBody(f *testing.F) {
+	f.Add([]byte("5\r\nhello\r\n0\r\n\r\n"), []byte{3}, uint8(byChunks), int64(0), uint16(100))
+	f.Add([]byte("hello, world"), []byte{1, 7}, uint8(bySize), int64(0), uint16(12))
+	f.Add([]byte("hello, world"), []byte{1, 7}, uint8(bySize), int64(4), uint16(12))
+	f.Add([]byte("hello"), []byte{2}, uint8(bySize), int64(0), uint16(9))
+	f.Add([]byte("hello"), []byte(nil), uint8(byClose), int64(3), uint16(0))
+	f.Add([]byte("ffffff\r\nab"), []byte(nil), uint8(byChunks), int64(0), uint16(0))
+	f.Fuzz(func(t *testing.T, data, sizes []byte, frame uint8, limit int64, length uint16) {
+		frame %= 3
+		open := func() *connBody {
+			b := &connBody{br: bufio.NewReaderSize(&netReads{data: data, sizes: sizes}, 8<<10), clock: NewClock(),
+				release: func(bool) {}, limit: max(limit, 0)}
+			if b.framing = framing(frame); b.framing == bySize {
+				b.left = int64(length)
+			} else if b.framing == byClose {
+				b.left = -1
+			}
+			return b
+		}
+		want, wantErr := io.ReadAll(open())
+		st := &streamState{}
+		b := open()
+		got, err := st.readBody(b)
+		if (err == nil) != (wantErr == nil) || err != nil && classOf(err) != classOf(wantErr) {
+			t.Fatalf("readBody ended with %v, a plain read with %v", err, wantErr)
+		}
+		if err == nil && (!bytes.Equal(got, want) || !b.eof) {
+			t.Fatalf("readBody read %q (at the end: %v), a plain read %q", clipBytes(got), b.eof, clipBytes(want))
+		}
+	})
 }
