@@ -190,8 +190,8 @@ func (c *Client) connOf(resp *fasthttp.Response) *watchedConn {
 	return conn
 }
 
-// maxResends bounds how often one request is sent again after its write
-// failed on a keep-alive connection (see notSentError).
+// maxResends bounds how often one request that never reached the server
+// is sent again (see notSentError).
 const maxResends = 3
 
 // noRetry leaves every retry decision to Send, which knows whether the
@@ -241,9 +241,8 @@ func (c *Client) Send(ctx context.Context, body []byte, rec *metrics.Record) {
 	rec.Sent = c.clock.Now()
 	err := c.hc.Do(req, resp)
 	for errors.As(err, new(notSentError)) && ctx.Err() == nil && rec.Retries < maxResends {
-		// The request never reached the server whole (a keep-alive
-		// connection it closed while idle took the write): send it on
-		// another connection, timed from that attempt.
+		// The request never reached the server whole (see notSentError):
+		// send it on another connection, timed from that attempt.
 		rec.Retries++
 		rec.Sent = c.clock.Now()
 		err = c.hc.Do(req, resp)
@@ -264,7 +263,7 @@ func (c *Client) sendFailure(ctx context.Context, resp *fasthttp.Response, err e
 	if conn := c.connOf(resp); conn != nil && conn.idled.Load() {
 		return idleFailure(c.cfg.IdleTimeout)
 	}
-	if errors.Is(err, fasthttp.ErrConnectionClosed) {
+	if errors.Is(err, fasthttp.ErrConnectionClosed) || errors.Is(err, io.EOF) {
 		// fasthttp's own text blames a missing "Connection: close"; a reset
 		// reads the same to it (it takes any error on the first byte for
 		// an end), and the request may have reached the server either way.
