@@ -159,3 +159,27 @@ func TestProfileErrorsSpeakOfPoints(t *testing.T) {
 		t.Errorf("errors over the default budget: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
+
+// A shard leaves the default error budget to merge, as it leaves the
+// gates: the merged run of shards against a server that died is exit 3
+// naming the point, with summary.json's alarm, and merge says where its
+// files went, as run does.
+func TestMergeJudgesUnjudgedErrors(t *testing.T) {
+	dir, file := writeScenario(t, `
+def main(ctx):
+    return experiment(name = "e", endpoint = endpoint(url = env("SIM_URL"), model = "m", stream = False, token_count = "usage"),
+                      dataset = synthetic(input_tokens = fixed(8), output_tokens = fixed(3)), traffic = concurrency(2), requests = 20)
+`)
+	shards := runShards(t, dir, file, []string{"SIM_URL=" + dyingServer(t, 2)}, 2)
+	out := filepath.Join(dir, "merged")
+	r := runCLI(t, dir, append(append([]string{"merge"}, shards...), "--out", out)...)
+	if r.code != 3 || !strings.Contains(r.stderr, "over the default error budget of 10%") || !strings.Contains(r.stderr, "e/concurrency2: 18 of 20 requests failed") {
+		t.Fatalf("merge: exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+	if s, b := readAlarms(t, out); len(s.Alarms) != 1 || s.Alarms[0].Failed != 18 {
+		t.Errorf("merged summary.json: %s", b)
+	}
+	if lastLine(r.stdout, "Report:") != "Report:  "+filepath.Join(out, "report.html") {
+		t.Errorf("merge does not say where report.html went:\n%s", r.stdout)
+	}
+}

@@ -63,6 +63,10 @@ func (c *mergeCmd) Run(e *env) error {
 	if err := run.Write(e.stdout, e.stderr); err != nil {
 		return runFailed("writing results: %w", err)
 	}
+	fmt.Fprintln(e.stdout)
+	if err := run.WriteFileList(e.stdout); err != nil {
+		return runFailed("writing results: %w", err)
+	}
 	return firstByPrecedence(requestFailures(results...), checkErr, rep)
 }
 
