@@ -32,21 +32,15 @@ func smallFile(tb testing.TB, n int, closed bool) []byte {
 	return buf.Bytes()
 }
 
-// FuzzReadRecords feeds the records reader arbitrary bytes, seeded with a
-// small file and the fixtures of every schema version. It must return an
-// error or records with valid UTF-8 strings, never panic, and its three
-// entry points must agree.
+// FuzzReadRecords feeds the records reader small files and the fixtures
+// of every schema version, each edited by the fuzzer (edited: a patch and
+// a cut), or any bytes at all. It must return an error or records with
+// valid UTF-8 strings, never panic, and its three entry points must agree.
 func FuzzReadRecords(f *testing.F) {
-	f.Add(smallFile(f, 10, true))
-	f.Add(smallFile(f, 10, false))
-	for _, name := range []string{"v1-02975ef", "v1", "v2", "v3"} {
-		b, err := os.ReadFile(filepath.Join("testdata", "fixtures", name+".parquet"))
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
+	bases := fileBases(f)
+	addEdits(f, bases)
+	f.Fuzz(func(t *testing.T, base uint8, at uint32, patch []byte, cut uint32) {
+		data := edited(bases[int(base)%len(bases)], at, patch, cut)
 		r := bytes.NewReader(data)
 		recs, meta, err := ReadRecords(r, int64(len(data)))
 		n := 0
@@ -67,17 +61,16 @@ func FuzzReadRecords(f *testing.F) {
 	})
 }
 
-// FuzzRecover feeds Recover arbitrary files, seeded with crashed and
-// finished small files. It must not panic; a file it leaves untouched is
-// byte for byte the same; one it recovers reads back with the rows it
-// says, and recovering it again changes nothing.
+// FuzzRecover feeds Recover crashed and finished small files and the
+// fixtures, each edited by the fuzzer (edited), or any bytes at all. It
+// must not panic; a file it leaves untouched is byte for byte the same; one
+// it recovers reads back with the rows it says, and recovering it again
+// changes nothing.
 func FuzzRecover(f *testing.F) {
-	crashed := smallFile(f, 10, false)
-	f.Add(crashed)
-	f.Add(crashed[:len(crashed)-7]) // torn inside the last frame
-	f.Add(smallFile(f, 10, true))
-	f.Add([]byte("PAR1"))
-	f.Fuzz(func(t *testing.T, data []byte) {
+	bases := fileBases(f)
+	addEdits(f, bases)
+	f.Fuzz(func(t *testing.T, base uint8, at uint32, patch []byte, cut uint32) {
+		data := edited(bases[int(base)%len(bases)], at, patch, cut)
 		path := filepath.Join(t.TempDir(), "records.parquet")
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)

@@ -76,7 +76,11 @@ func WriteTelemetry(w io.Writer, samples []metrics.TelemetrySample, account stri
 // ReadTelemetry reads telemetry.parquet back (llmbench report rebuilds a
 // point's telemetry from it): the samples and the scrapes' account.
 func ReadTelemetry(r io.ReaderAt, size int64) ([]metrics.TelemetrySample, string, error) {
-	f, err := parquet.OpenFile(r, size)
+	var f *parquet.File
+	err := guard("its footer", func() (err error) {
+		f, err = parquet.OpenFile(r, size)
+		return err
+	})
 	if err != nil {
 		return nil, "", fmt.Errorf("%s: %w", TelemetryFile, err)
 	}
@@ -86,13 +90,23 @@ func ReadTelemetry(r io.ReaderAt, size int64) ([]metrics.TelemetrySample, string
 }
 
 func readTelemetryRows(f *parquet.File) ([]metrics.TelemetrySample, error) {
-	pr := parquet.NewGenericReader[telemetryRow](f)
-	defer pr.Close()
+	var pr *parquet.GenericReader[telemetryRow]
+	if err := guard("its schema", func() error {
+		pr = parquet.NewGenericReader[telemetryRow](f)
+		return nil
+	}); err != nil {
+		return nil, fmt.Errorf("%s: %w", TelemetryFile, err)
+	}
+	defer guard("its end", pr.Close) //nolint:errcheck // the rows were read
 	var out []metrics.TelemetrySample
 	in := newSeriesInterner()
 	buf := make([]telemetryRow, 1024)
 	for {
-		n, err := pr.Read(buf)
+		var n int
+		err := guard(fmt.Sprintf("rows from %d", len(out)+1), func() (err error) {
+			n, err = pr.Read(buf)
+			return err
+		})
 		for _, row := range buf[:n] {
 			labels, lerr := in.labels(row.Labels)
 			if lerr != nil {
@@ -101,11 +115,16 @@ func readTelemetryRows(f *parquet.File) ([]metrics.TelemetrySample, error) {
 			out = append(out, metrics.TelemetrySample{Time: row.TimeNs, Source: in.text(row.Source), Name: in.text(row.Metric),
 				Labels: labels, Value: row.Value})
 		}
-		if errors.Is(err, io.EOF) {
+		switch {
+		case errors.Is(err, io.EOF):
 			return out, nil
-		}
-		if err != nil {
+		case err != nil:
 			return nil, fmt.Errorf("%s: %w", TelemetryFile, err)
+		case n == 0:
+			// A damaged page can make the reader return no rows and no
+			// error for ever: the read would never end.
+			return nil, fmt.Errorf("%s: %w", TelemetryFile, &corruptError{where: fmt.Sprintf("row %d of %d", len(out)+1, f.NumRows()),
+				what: "the Parquet reader returned no rows and no end"})
 		}
 	}
 }

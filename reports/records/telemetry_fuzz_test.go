@@ -33,18 +33,22 @@ func FuzzTelemetryLabels(f *testing.F) {
 	})
 }
 
-// FuzzReadTelemetry feeds telemetry.parquet's reader arbitrary bytes,
-// seeded with small files. It returns an error naming the file, or
-// samples and an account that, written again, read back the same.
+// FuzzReadTelemetry feeds telemetry.parquet's reader small files edited
+// by the fuzzer (edited), or any bytes at all. It returns an error naming
+// the file, or samples and an account that, written again, read back the
+// same.
 func FuzzReadTelemetry(f *testing.F) {
+	bases := [][]byte{nil}
 	for _, n := range []int{0, 1, 4} {
 		var buf bytes.Buffer
 		if err := WriteTelemetry(&buf, telemetrySamples()[:n], `{"sources":[]}`); err != nil {
 			f.Fatal(err)
 		}
-		f.Add(buf.Bytes())
+		bases = append(bases, buf.Bytes())
 	}
-	f.Fuzz(func(t *testing.T, data []byte) {
+	addEdits(f, bases)
+	f.Fuzz(func(t *testing.T, base uint8, at uint32, patch []byte, cut uint32) {
+		data := edited(bases[int(base)%len(bases)], at, patch, cut)
 		samples, account, err := ReadTelemetry(bytes.NewReader(data), int64(len(data)))
 		if err != nil {
 			if samples != nil || !strings.Contains(err.Error(), TelemetryFile) {
