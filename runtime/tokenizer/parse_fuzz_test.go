@@ -28,23 +28,27 @@ func gunzip(t testing.TB, path string) []byte {
 	return b
 }
 
-// FuzzParse feeds the tokenizer.json parser arbitrary bytes, seeded with
-// the synthetic files the generator trained (every component the package
-// supports) cut down to ~2 KB each by tinyTokenizers: the 20–56 KB files
-// themselves ran 12 executions in 30 s, the fuzzer minimizing its first
-// find the whole time, and the model-sized files are slower still. A file is
+// FuzzParse feeds the tokenizer.json parser the synthetic files the
+// generator trained (every component the package supports), cut down to
+// ~1 KB each by tinyTokenizers, each edited by the fuzzer (edited: a patch
+// and a cut), or any bytes at all. The 20–56 KB files themselves, as whole
+// inputs, ran 12 executions in 30 s, the fuzzer minimizing its first find
+// the whole time; the model-sized files are slower still. A file is
 // refused with an error or accepted; an accepted one must encode any text
 // to ids inside its vocabulary, decode them without panicking, and be
 // refused once its last byte is cut off (the defect where a file missing
 // its final brace loaded).
 func FuzzParse(f *testing.F) {
-	texts := []string{"Hello, world! 123", " \n\t x  y", "中文😀 café", "<|endoftext|>hi", "\xff\xfe bad"}
-	for i, tiny := range tinyTokenizers(f) {
-		f.Add(tiny, texts[i%len(texts)])
+	texts := []string{"Hello, world! 123", " \n\t x  y", "中文😀 café", "<|endoftext|>hi", "\xff\xfe bad", "abab ba", "a<s>a"}
+	bases := append([][]byte{nil, []byte(`{"model":{"type":"BPE","vocab":{"a":0,"b":1,"ab":2},"merges":["a b"]}}`),
+		[]byte(`{"model":{"vocab":{"a":0},"merges":[["a","a"]]},"added_tokens":[{"id":5,"content":"<s>","special":true}]}`)},
+		tinyTokenizers(f)...)
+	for i := range bases {
+		f.Add(uint8(i), uint32(0), []byte(nil), uint32(0), texts[i%len(texts)])
+		f.Add(uint8(i), uint32(9), []byte(`"`), uint32(0), texts[i%len(texts)])
 	}
-	f.Add([]byte(`{"model":{"type":"BPE","vocab":{"a":0,"b":1,"ab":2},"merges":["a b"]}}`), "abab ba")
-	f.Add([]byte(`{"model":{"vocab":{"a":0},"merges":[["a","a"]]},"added_tokens":[{"id":5,"content":"<s>","special":true}]}`), "a<s>a")
-	f.Fuzz(func(t *testing.T, data []byte, text string) {
+	f.Fuzz(func(t *testing.T, base uint8, at uint32, patch []byte, cut uint32, text string) {
+		data := edited(bases[int(base)%len(bases)], at, patch, cut)
 		tk, err := parse(data)
 		if err != nil {
 			if tk != nil {

@@ -208,3 +208,18 @@ func TestTinyTokenizersAreSmall(t *testing.T) {
 		}
 	}
 }
+
+// edited is base with patch written over it from at (on past its end if
+// the patch is longer), then cut short by cut bytes: FuzzParse mutates
+// this small edit rather than a whole file, which the fuzzer would spend
+// its time minimizing byte by byte. An empty base makes the patch the
+// whole file. (reports/records' file targets edit their seeds the same
+// way.)
+func edited(base []byte, at uint32, patch []byte, cut uint32) []byte {
+	pos := int(at % uint32(len(base)+1))
+	data := append(bytes.Clone(base[:pos]), patch...)
+	if end := pos + len(patch); end < len(base) {
+		data = append(data, base[end:]...)
+	}
+	return data[:len(data)-int(cut%uint32(len(data)+1))]
+}
