@@ -59,10 +59,11 @@ type Record struct {
 	ReasoningChunks int
 	// Done is when the response was read to its end (or failed).
 	Done int64
-	// Retries counts the attempts sent again because the keep-alive
-	// connection they went out on had been closed by the server before any
-	// response byte (the request never reached it); Sent is the answered
-	// attempt's.
+	// Retries counts the attempts sent again because the request provably
+	// never reached the server (its write failed on a reused keep-alive
+	// connection, or the kernel saw the server close that connection before
+	// the request got there); a request the server may have read is never
+	// sent again. Sent is the answered attempt's.
 	Retries int
 
 	// Output is the concatenated text of every content chunk (reasoning and

@@ -52,8 +52,9 @@ type Summary struct {
 	// Completed and Failed partition every measured (non-warmup) request.
 	Completed, Failed int
 	// Retried counts the requests sent again on a fresh connection because
-	// the server had closed their keep-alive connection before answering
-	// (Record.Retries): client-side races, not server errors.
+	// they never reached the server (Record.Retries): a keep-alive
+	// connection it had closed took the write. Client-side races, not
+	// server errors; a request the server may have read is never resent.
 	Retried int
 	// Warmup counts the records an auto point's warm-up rule dropped
 	// (Record.Warmup): measured, kept in records.parquet, in no metric.

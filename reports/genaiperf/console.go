@@ -65,7 +65,7 @@ func consoleAdditions(r *Run, s *metrics.Summary) string {
 		s.Completed, s.Failed, pyComma2(s.ErrorRate*100))
 	b.WriteString(errorLines(s.Errors))
 	if s.Retried > 0 {
-		fmt.Fprintf(&b, "Retried on a fresh connection: %d (the server had closed an idle keep-alive connection; not errors)\n", s.Retried)
+		fmt.Fprintf(&b, "Retried on a fresh connection: %d (the request never reached the server: it had closed the keep-alive connection; not errors)\n", s.Retried)
 	}
 	if r.isLLM() && r.TokenCounting != "" {
 		fmt.Fprintf(&b, "Token counting: %s\n", r.TokenCounting)

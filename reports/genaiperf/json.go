@@ -133,7 +133,7 @@ func llmbenchBlock(r *Run, s *metrics.Summary) *object {
 		o.set("partial", true) // absent means complete, as in every earlier file
 	}
 	if s.Retried > 0 {
-		o.set("retried", s.Retried) // sent again on a fresh connection (stale keep-alive)
+		o.set("retried", s.Retried) // sent again on a fresh connection: never reached the server
 	}
 	if r.Stimulus.Mode() == "request_rate" && r.Stimulus.SessionConcurrency == 0 && r.Stimulus.SessionRate == 0 && r.Stimulus.Users == 0 {
 		o.set("request_distribution", r.RequestDistribution)

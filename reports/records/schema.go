@@ -71,8 +71,8 @@ type row struct {
 
 	ReasoningChunks int32 `parquet:"reasoning_chunks"`
 	// Retries (since version 3) counts the attempts sent again on a fresh
-	// connection because the server had closed a reused keep-alive one
-	// before answering; NULL in older files, which did not record it.
+	// connection because they never reached the server (metrics.Record
+	// Retries); NULL in older files, which did not record it.
 	Retries *int32 `parquet:"retries,optional"`
 	// CachedTokens (since version 5) is how many of the prompt's tokens the
 	// server said it served from its prefix cache; NULL when it did not

@@ -48,8 +48,8 @@ type requestsJSON struct {
 	Completed int     `json:"completed"`
 	Failed    int     `json:"failed"`
 	ErrorRate float64 `json:"error_rate"`
-	// Retried are requests sent again on a fresh connection (stale
-	// keep-alive), absent when none was.
+	// Retried are requests sent again on a fresh connection because they
+	// never reached the server (stale keep-alive), absent when none was.
 	Retried int `json:"retried,omitempty"`
 	// Warmup are measured requests an auto point's warm-up rule dropped
 	// from every metric, absent when none was.
