@@ -25,7 +25,7 @@ func fuzzSamples(b []byte) []TelemetrySample {
 		if gpu := b[2] % 4; gpu < 3 {
 			labels = []Label{{Name: "gpu", Value: string('0' + rune(gpu))}, {Name: "UUID", Value: "GPU-" + string('a'+rune(gpu))}}
 		}
-		if b[0]%len8(fuzzSeries) == 7 {
+		if int(b[0])%len(fuzzSeries) == 7 { // a bucket: give it a bound
 			labels = append(labels, Label{Name: "le", Value: []string{"0.1", "1", "+Inf", "x"}[b[2]%4]})
 		}
 		at += int64(int8(b[3])) * 1e7
@@ -35,8 +35,6 @@ func fuzzSamples(b []byte) []TelemetrySample {
 	}
 	return out
 }
-
-func len8(s []string) byte { return byte(len(s)) }
 
 // FuzzReduceTelemetry reduces any samples a /metrics page or a damaged
 // telemetry.parquet can hand over, over any window (the run's tokens and
