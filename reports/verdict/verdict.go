@@ -99,6 +99,7 @@ func Collect(results []runtime.ExperimentResult) []Verdict {
 				v := fromGate(er.Experiment.Name, p.Params.Label(), g)
 				if p.Outcome != nil {
 					v.Seconds = float64(p.Outcome.Summary.Duration) / 1e9
+					warnSimulated(&v, g, p.Outcome.Telemetry)
 				}
 				out = append(out, v)
 			}
@@ -125,6 +126,26 @@ func fromGate(experiment, point string, g runtime.GateResult) Verdict {
 	}
 	withBaseline(&v, g)
 	return v
+}
+
+// simulatedWarning is the warning of a gate judged on figures the
+// simulator made up (its GPU, its server metrics).
+const simulatedWarning = "judged on the simulator's made-up telemetry, not on a measurement"
+
+// warnSimulated marks a telemetry gate judged on simulated figures: it
+// passes or fails as written, but no reader may take its value for a
+// measured GPU or server (SPEC §8: simulated figures are labelled
+// everywhere they appear). A warning of its own kind already set (an
+// inconclusive baseline) is kept and this one joined to it.
+func warnSimulated(v *Verdict, g runtime.GateResult, t *runtime.PointTelemetry) {
+	if t == nil || !t.Summary.Simulated || g.Gate.Needs() != metrics.NeedTelemetry || g.Err != nil || g.Skipped != "" {
+		return
+	}
+	if v.Warning != "" {
+		v.Warning += "; " + simulatedWarning
+		return
+	}
+	v.Warning = simulatedWarning
 }
 
 func conditions(g metrics.Gate) string {

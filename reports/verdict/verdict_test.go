@@ -148,3 +148,32 @@ func TestWritersSayPartial(t *testing.T) {
 		}
 	}
 }
+
+// A telemetry gate judged on the simulator's made-up GPU is marked, on
+// every writer (console, gates.json, Markdown, report.html read the
+// Warning); the same gate on real telemetry, and a latency gate beside
+// it, are not. Before, the line read like a measured 300 W.
+func TestSimulatedTelemetryGateIsMarked(t *testing.T) {
+	exp := &runtime.Experiment{Name: "chat", Gates: []metrics.Gate{
+		mustGate(t, "gpu_power.avg < 500"), mustGate(t, "ttft.p99 < 500ms"),
+	}}
+	point := func(simulated bool) runtime.PointResult {
+		out := &runtime.Outcome{Summary: metrics.Summary{TimeToFirstToken: &metrics.Distribution{Count: 10, P99: 4e8}, Completed: 10}}
+		out.Telemetry = &runtime.PointTelemetry{Summary: metrics.TelemetrySummary{
+			Simulated: simulated, Power: &metrics.Distribution{Count: 3, Avg: 300}}}
+		params := runtime.Params{"concurrency": 1}
+		return runtime.PointResult{Params: params, Outcome: out, Gates: runtime.EvaluateGates(exp, params, out)}
+	}
+	for _, simulated := range []bool{true, false} {
+		vs := Collect([]runtime.ExperimentResult{{Experiment: exp, Points: []runtime.PointResult{point(simulated)}}})
+		if len(vs) != 2 || !vs[0].Passed || !vs[1].Passed {
+			t.Fatalf("simulated=%v: verdicts %+v", simulated, vs)
+		}
+		if got := vs[0].Warning; (got == simulatedWarning) != simulated {
+			t.Errorf("simulated=%v: gpu_power warning %q", simulated, got)
+		}
+		if vs[1].Warning != "" {
+			t.Errorf("simulated=%v: a latency gate is measured by the client, yet warned %q", simulated, vs[1].Warning)
+		}
+	}
+}
