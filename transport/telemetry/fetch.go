@@ -51,9 +51,14 @@ type fetcher struct {
 	parser  *parser
 }
 
-// result is one scrape's outcome.
+// result is one scrape's outcome. Its samples are stamped with sent, not
+// at: the exposition is the server's state at some instant after the GET
+// left, so only a scrape sent after a response is sure to count it. A
+// scrape sent before a point's last response whose headers arrive after
+// it would otherwise bound the point's window and miss that request.
 type result struct {
 	samples []metrics.TelemetrySample
+	sent    int64         // when the GET was handed to the connection
 	at      int64         // when the response headers arrived (or the failure was seen)
 	cpu     time.Duration // thread CPU reading and parsing the body
 	err     error
@@ -70,24 +75,25 @@ func (f *fetcher) scrape(ctx context.Context, timeout time.Duration) result {
 	}
 	req.Header.Set("Accept", acceptText)
 	req.Header.Set("User-Agent", "llmbench-telemetry")
+	sent := f.clock.Now()
 	resp, err := f.client.Do(req)
 	at := f.clock.Now()
 	if err != nil {
-		return result{at: at, err: f.fail(f.why(ctx, err, timeout))}
+		return result{sent: sent, at: at, err: f.fail(f.why(ctx, err, timeout))}
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		// Read a little so the connection can be reused, then give up.
 		_, _ = io.CopyN(io.Discard, resp.Body, 64<<10)
-		return result{at: at, err: f.fail("HTTP " + resp.Status)}
+		return result{sent: sent, at: at, err: f.fail("HTTP " + resp.Status)}
 	}
-	r := result{at: at}
+	r := result{sent: sent, at: at}
 	r.cpu = onThread(func() {
 		if err := f.readBody(resp.Body); err != nil {
 			r.err = f.fail(f.why(ctx, err, timeout))
 			return
 		}
-		samples, err := f.parser.parse(bytes.NewReader(f.buf.Bytes()), f.source, at)
+		samples, err := f.parser.parse(bytes.NewReader(f.buf.Bytes()), f.source, sent)
 		if err != nil {
 			r.err = f.fail("parse: " + err.Error())
 			return

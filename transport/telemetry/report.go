@@ -53,6 +53,9 @@ type worker struct {
 	fetcher
 	report Report
 	lastOK int64
+	// now asks for a scrape before the next tick (ScrapeNow); it holds
+	// one request, so asking twice while one is pending asks once.
+	now chan struct{}
 }
 
 func (w *worker) begin(start int64) {
@@ -71,6 +74,7 @@ func (w *worker) loop(ctx context.Context, start int64, cfg Config) {
 		case <-ctx.Done():
 			return
 		case <-timer.C:
+		case <-w.now:
 		}
 		if cfg.beforeScrape != nil {
 			cfg.beforeScrape(w.display)
@@ -112,8 +116,8 @@ func (w *worker) record(r result, cfg Config) {
 	w.report.Samples += len(r.samples)
 	w.report.CPU += r.cpu
 	w.report.CPUMax = max(w.report.CPUMax, r.cpu)
-	w.gapUntil(r.at, cfg.Interval)
-	w.lastOK = r.at
+	w.gapUntil(r.sent, cfg.Interval) // on the samples' stamps: a gap is where they stop
+	w.lastOK = r.sent
 	if len(r.samples) > 0 {
 		cfg.Sink(r.samples)
 	}

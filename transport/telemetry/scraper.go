@@ -263,7 +263,27 @@ func (s *Scraper) Stop() []Report {
 	return reports
 }
 
+// ScrapeNow asks every URL for a scrape at once instead of at its next
+// tick, and returns without waiting for it: the runtime calls it the
+// moment a warm-up or a point ends, so the scrape that bounds the
+// server's window is sent right after the last response rather than up
+// to an interval later. A URL whose scrape is in flight scrapes again as
+// soon as that one ends. Without Start it does nothing.
+func (s *Scraper) ScrapeNow() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.run == nil {
+		return
+	}
+	for _, w := range s.run.workers {
+		select {
+		case w.now <- struct{}{}:
+		default: // one is already asked for
+		}
+	}
+}
+
 func (s *Scraper) newWorker(t target) *worker {
 	return &worker{fetcher: fetcher{target: t, client: s.client, clock: s.cfg.Clock,
-		maxBody: s.cfg.MaxBody, parser: newParser()}}
+		maxBody: s.cfg.MaxBody, parser: newParser()}, now: make(chan struct{}, 1)}
 }
