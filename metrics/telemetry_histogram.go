@@ -2,9 +2,11 @@ package metrics
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 )
 
 // HistogramBucket is one bucket of a Prometheus histogram: Count
@@ -46,25 +48,10 @@ func HistogramQuantile(q float64, buckets []HistogramBucket) float64 {
 	case len(buckets) == 0:
 		return math.NaN()
 	}
-	b := slices.Clone(buckets)
-	slices.SortFunc(b, func(x, y HistogramBucket) int { return cmp.Compare(x.UpperBound, y.UpperBound) })
-	if !math.IsInf(b[len(b)-1].UpperBound, +1) {
-		return math.NaN()
-	}
-	b = coalesceBuckets(b)
-	for i := 1; i < len(b); i++ {
-		b[i].Count = max(b[i].Count, b[i-1].Count)
-	}
-	if len(b) < 2 {
-		return math.NaN()
-	}
-	observations := b[len(b)-1].Count
-	if observations == 0 {
-		return math.NaN()
-	}
-	rank := q * observations
-	i := sort.Search(len(b)-1, func(i int) bool { return b[i].Count >= rank })
+	b, i, rank, ok := quantileBucket(q, buckets)
 	switch {
+	case !ok:
+		return math.NaN()
 	case i == len(b)-1:
 		return b[len(b)-2].UpperBound
 	case i == 0 && b[0].UpperBound <= 0:
@@ -77,6 +64,73 @@ func HistogramQuantile(q float64, buckets []HistogramBucket) float64 {
 		rank -= b[i-1].Count
 	}
 	return start + (end-start)*(rank/count)
+}
+
+// quantileBucket prepares buckets as HistogramQuantile reads them (sorted,
+// merged, made monotonic) and finds the index of the bucket the
+// q-quantile's rank falls in; ok is false when the histogram cannot say
+// (no +Inf bucket, fewer than two buckets, no observations). q is in [0, 1].
+func quantileBucket(q float64, buckets []HistogramBucket) (b []HistogramBucket, i int, rank float64, ok bool) {
+	b = slices.Clone(buckets)
+	slices.SortFunc(b, func(x, y HistogramBucket) int { return cmp.Compare(x.UpperBound, y.UpperBound) })
+	if !math.IsInf(b[len(b)-1].UpperBound, +1) {
+		return nil, 0, 0, false
+	}
+	b = coalesceBuckets(b)
+	for i := 1; i < len(b); i++ {
+		b[i].Count = max(b[i].Count, b[i-1].Count)
+	}
+	if len(b) < 2 || b[len(b)-1].Count == 0 {
+		return nil, 0, 0, false
+	}
+	rank = q * b[len(b)-1].Count
+	i = sort.Search(len(b)-1, func(i int) bool { return b[i].Count >= rank })
+	return b, i, rank, true
+}
+
+// HistogramRange is the bucket a histogram quantile lies in, (Lower,
+// Upper] in the histogram's unit (seconds as exposed). It is all a
+// histogram measures of a quantile: HistogramQuantile's value inside it is
+// a linear interpolation, which with wide buckets can land far from every
+// observation (vLLM's queue-time histogram puts a 0.02 ms mean in
+// (0, 0.3] s, whose interpolated p50 is 150 ms). Upper is +Inf when the
+// quantile lies above the highest finite bound.
+type HistogramRange struct {
+	Lower, Upper float64
+}
+
+// HistogramQuantileBucket is the bucket the q-quantile (0 ≤ q ≤ 1) of the
+// buckets falls in, by the same rank as HistogramQuantile; ok is false
+// when HistogramQuantile would be NaN or q is outside [0, 1]. The first
+// bucket's lower bound is 0 (observations are durations), or its own
+// bound when that is ≤ 0.
+func HistogramQuantileBucket(q float64, buckets []HistogramBucket) (r HistogramRange, ok bool) {
+	if math.IsNaN(q) || q < 0 || q > 1 || len(buckets) == 0 {
+		return HistogramRange{}, false
+	}
+	b, i, _, ok := quantileBucket(q, buckets)
+	switch {
+	case !ok:
+		return HistogramRange{}, false
+	case i == 0:
+		return HistogramRange{Lower: min(0, b[0].UpperBound), Upper: b[0].UpperBound}, true
+	}
+	return HistogramRange{Lower: b[i-1].UpperBound, Upper: b[i].UpperBound}, true
+}
+
+// Format says the range in a unit: scale converts the histogram's unit to
+// it (1e3 for seconds to ms). A range from 0 is "≤ upper", one above
+// every finite bound "> lower", any other "in (lower, upper]", so a
+// quantile reads "p99 in (100, 250] ms" — the bucket, never a point.
+func (r HistogramRange) Format(scale float64, unit string) string {
+	lo, hi := r.Lower*scale, r.Upper*scale
+	switch {
+	case math.IsInf(r.Upper, +1):
+		return fmt.Sprintf("> %s %s", strconv.FormatFloat(lo, 'g', 6, 64), unit)
+	case r.Lower == 0:
+		return fmt.Sprintf("≤ %s %s", strconv.FormatFloat(hi, 'g', 6, 64), unit)
+	}
+	return fmt.Sprintf("in (%s, %s] %s", strconv.FormatFloat(lo, 'g', 6, 64), strconv.FormatFloat(hi, 'g', 6, 64), unit)
 }
 
 // coalesceBuckets merges sorted buckets with the same upper bound.

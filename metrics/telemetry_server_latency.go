@@ -12,9 +12,11 @@ import (
 // time_to_first_token_seconds, ...) over a point: the increase of each
 // bucket, _sum and _count between the last scrape at or before the
 // window's start and the first at or after its end, summed over label
-// sets (model_name, engine) and sources. The server's clock starts when
-// its front end receives the request, so next to the client's view the
-// difference is the network and the client (CompareServerLatency).
+// sets (model_name, engine) and sources. Its mean is exact (Δsum/Δcount);
+// its quantiles are known only to the bucket they fall in (P99In). The
+// server's clock starts inside its front end, after the request has been
+// received and parsed, so next to the client's view the difference is the
+// server's front end, the network and the client (CompareServerLatency).
 type ServerLatency struct {
 	// Metric is what it measures: LatencyTTFT, LatencyQueueTime, ...
 	Metric string
@@ -22,10 +24,16 @@ type ServerLatency struct {
 	Families []string
 	// Count is the number of observations in the window.
 	Count float64
-	// Mean is Δsum / Δcount, and P50, P90 and P99 are HistogramQuantile of
-	// the bucket increases, all in ns; NaN when the histogram lacks what
-	// they need (a _sum series, a +Inf bucket).
+	// Mean is Δsum / Δcount, exact, and P50, P90 and P99 are
+	// HistogramQuantile of the bucket increases (what a Grafana panel
+	// shows), all in ns; NaN when the histogram lacks what they need (a
+	// _sum series, a +Inf bucket). The quantiles are interpolations inside
+	// a bucket, not measurements: reports say P50In/P90In/P99In instead
+	// and never set them against a client's quantile.
 	Mean, P50, P90, P99 float64
+	// P50In, P90In and P99In are the buckets the quantiles fall in,
+	// seconds as exposed; nil when unknown.
+	P50In, P90In, P99In *HistogramRange
 	// Buckets are the bucket increases, upper bounds in seconds as exposed.
 	Buckets []HistogramBucket
 	// OK is false when the window could not be differenced; Why says why.
@@ -37,6 +45,15 @@ type ServerLatency struct {
 // the window, in ns, by HistogramQuantile.
 func (l *ServerLatency) Quantile(q float64) float64 {
 	return HistogramQuantile(q, l.Buckets) * 1e9
+}
+
+// QuantileIn is the bucket the q-quantile of the server's observations in
+// the window falls in, seconds; nil when the histogram cannot say.
+func (l *ServerLatency) QuantileIn(q float64) *HistogramRange {
+	if r, ok := HistogramQuantileBucket(q, l.Buckets); ok {
+		return &r
+	}
+	return nil
 }
 
 // histDelta is a histogram's increase over a window.
@@ -121,6 +138,7 @@ func (l ServerLatency) finish(h histDelta) ServerLatency {
 		l.Mean = h.sum / h.count * 1e9
 	}
 	l.P50, l.P90, l.P99 = l.Quantile(0.5), l.Quantile(0.9), l.Quantile(0.99)
+	l.P50In, l.P90In, l.P99In = l.QuantileIn(0.5), l.QuantileIn(0.9), l.QuantileIn(0.99)
 	return l
 }
 

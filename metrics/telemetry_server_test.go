@@ -193,7 +193,7 @@ func TestServerLatency(t *testing.T) {
 	if ts.Server.Latency(LatencyITL) != nil {
 		t.Error("an ITL latency without an ITL histogram")
 	}
-	client := &Summary{TimeToFirstToken: NewDistribution([]float64{300e6, 320e6})}
+	client := &Summary{TimeToFirstToken: NewDistribution([]float64{300e6, 320e6}), TimeToSecondToken: NewDistribution([]float64{5e6, 6e6})}
 	gap, err := CompareServerLatency(LatencyTTFT, client, &ts)
 	if err != nil || !gap.Difference.OK || math.Abs(gap.Difference.Value-30e6) > 1e-3 || gap.Client != 310e6 || math.Abs(gap.Server-280e6) > 1e-3 {
 		t.Errorf("CompareServerLatency = %+v, %v; want 310 ms − 280 ms = 30 ms", gap, err)

@@ -91,7 +91,7 @@ func TestServerLongerThanClientIsNoDifference(t *testing.T) {
 		{Metric: LatencyTTFT, OK: true, Count: 10, Mean: 60e6},
 		{Metric: LatencyRequestLatency, OK: true, Count: 10, Mean: 900e6},
 	}}}
-	client := &Summary{TimeToFirstToken: NewDistribution([]float64{40e6, 50e6, 60e6}), RequestLatency: NewDistribution([]float64{1000e6})}
+	client := &Summary{TimeToFirstToken: NewDistribution([]float64{40e6, 50e6, 60e6}), TimeToSecondToken: NewDistribution([]float64{5e6}), RequestLatency: NewDistribution([]float64{1000e6})}
 	g, err := CompareServerLatency(LatencyTTFT, client, server)
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package html
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -43,9 +44,16 @@ type energyRow struct {
 	Point, GPUs, PowerAvg, PowerP99, Energy, PerToken, TokensPerJ, Cost, Utilization string
 }
 
+// serverRow is a point's server figures. ServerTTFT is the server's exact
+// mean and ServerTTFTP99 the histogram bucket its p99 falls in, never a
+// point a client p99 could be read against. Compared is the quantity whose
+// means are set side by side — TTFT when the client timed a first token,
+// else request latency (a non-streamed client's TTFT is its whole answer)
+// — and Difference is client − server (metrics.GapName).
 type serverRow struct {
 	Point, Engines, Running, Waiting, KVPeak, PrefixHits, Preemptions string
-	ServerTTFT, ClientTTFT, Difference                                string
+	ServerTTFT, ServerTTFTP99                                         string
+	Compared, ClientMean, ServerMean, Difference                      string
 }
 
 // newTelemetryView gathers the experiment's telemetry; nil when no point
@@ -133,20 +141,46 @@ func newServerRow(point string, b *telemetry.Block, u *unknownValues) serverRow 
 		Running: avgMax(s.Running), Waiting: avgMax(s.Waiting), KVPeak: absent,
 		PrefixHits:  u.value(point, "prefix-cache hit rate", s.PrefixCacheHitRate, 100, "%.1f"),
 		Preemptions: u.value(point, "preemptions", s.Preemptions, 1, "%.0f"),
-		ServerTTFT:  absent, ClientTTFT: absent, Difference: absent}
+		ServerTTFT:  absent, ServerTTFTP99: absent, Compared: absent, ClientMean: absent, ServerMean: absent, Difference: absent}
 	if s.KVCacheUsagePct != nil {
 		r.KVPeak = fmt.Sprintf("%.1f", s.KVCacheUsagePct.Max)
 	}
-	for _, g := range b.ServerVsClient {
-		if g.Metric == metrics.LatencyTTFT {
-			r.ServerTTFT, r.ClientTTFT = fmt.Sprintf("%.2f", g.ServerMS), fmt.Sprintf("%.2f", g.ClientMS)
-			r.Difference = metrics.WindowsDiffer
-			if g.DifferenceMS != nil {
-				r.Difference = fmt.Sprintf("%+.2f", *g.DifferenceMS)
-			}
+	for _, l := range s.Latencies {
+		if l.Metric != metrics.LatencyTTFT {
+			continue
+		}
+		if l.MeanMS != nil {
+			r.ServerTTFT = fmt.Sprintf("%.2f", *l.MeanMS)
+		}
+		if l.P99 != nil {
+			r.ServerTTFTP99 = bucketWords(l.P99.BucketMS)
 		}
 	}
+	if len(b.ServerVsClient) == 0 {
+		return r
+	}
+	g := b.ServerVsClient[0] // TTFT when compared, else request latency
+	r.Compared, r.ClientMean, r.ServerMean = comparedNames[g.Metric], fmt.Sprintf("%.2f", g.ClientMS), fmt.Sprintf("%.2f", g.ServerMS)
+	r.Difference = metrics.WindowsDiffer
+	if g.DifferenceMS != nil {
+		r.Difference = fmt.Sprintf("%+.2f", *g.DifferenceMS)
+	}
 	return r
+}
+
+// comparedNames name the quantities a server row compares.
+var comparedNames = map[string]string{metrics.LatencyTTFT: "TTFT", metrics.LatencyRequestLatency: "request latency"}
+
+// bucketWords says a quantile's bucket, ms, as the console does.
+func bucketWords(b [2]*float64) string {
+	r := metrics.HistogramRange{Upper: math.Inf(+1)} // a null upper bound is +Inf
+	if b[0] != nil {
+		r.Lower = *b[0] / 1e3
+	}
+	if b[1] != nil {
+		r.Upper = *b[1] / 1e3
+	}
+	return strings.TrimSpace(r.Format(1e3, ""))
 }
 
 // avgMax prints a queue length as "avg / max".

@@ -152,9 +152,30 @@ func TestTelemetryServerLatency(t *testing.T) {
 	v := newTelemetryView(&results[0])
 	client := results[0].Points[0].Outcome.Summary.TimeToFirstToken.Avg / 1e6
 	r := v.Server[0]
-	if r.ClientTTFT != num(client) || r.ServerTTFT != num(client-1.5) || r.Difference != "+1.50" {
-		t.Errorf("server %s ms, client %s ms, difference %s; want %.2f, %.2f, +1.50", r.ServerTTFT, r.ClientTTFT, r.Difference,
+	if r.Compared != "TTFT" || r.ClientMean != num(client) || r.ServerMean != num(client-1.5) || r.ServerTTFT != num(client-1.5) || r.Difference != "+1.50" {
+		t.Errorf("%s: server %s ms, client %s ms, difference %s; want TTFT %.2f, %.2f, +1.50", r.Compared, r.ServerMean, r.ClientMean, r.Difference,
 			client-1.5, client)
+	}
+}
+
+// The server's TTFT p99 is its histogram bucket, never a bare figure; a
+// non-streamed point compares request latency, not the server's TTFT with
+// the client's whole answer (before: the TTFT columns set 42 ms against
+// the whole request).
+func TestTelemetryServerBucketAndNonStreamed(t *testing.T) {
+	results, _ := sweepFixture(t, t.TempDir())
+	withTelemetry(t, &results[0], t.TempDir())
+	out := results[0].Points[0].Outcome
+	lat := &out.Telemetry.Summary.Server.Latencies
+	(*lat)[0].P99In = &metrics.HistogramRange{Lower: 0.1, Upper: 0.25}
+	*lat = append(*lat, metrics.ServerLatency{Metric: metrics.LatencyRequestLatency, OK: true, Count: 60, Mean: out.Summary.RequestLatency.Avg - 7e6})
+	out.Summary.TimeToSecondToken = nil // one chunk per response: not streamed
+	r := newTelemetryView(&results[0]).Server[0]
+	if r.ServerTTFTP99 != "in (100, 250]" {
+		t.Errorf("server TTFT p99 cell %q, want \"in (100, 250]\"", r.ServerTTFTP99)
+	}
+	if r.Compared != "request latency" || r.ClientMean != num(out.Summary.RequestLatency.Avg/1e6) || r.Difference != "+7.00" {
+		t.Errorf("non-streamed row compares %q: client %s, difference %s; want request latency, +7.00", r.Compared, r.ClientMean, r.Difference)
 	}
 }
 

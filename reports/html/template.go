@@ -86,10 +86,10 @@ const pageHTML = `<!DOCTYPE html>
 {{range .}}<tr><td class="l">{{.Point}}</td><td class="l">{{.GPUs}}</td><td>{{.PowerAvg}}</td><td>{{.PowerP99}}</td><td>{{.Energy}}</td><td>{{.PerToken}}</td><td>{{.TokensPerJ}}</td>{{if $.Cost}}<td>{{.Cost}}</td>{{end}}<td>{{.Utilization}}</td></tr>
 {{end}}</table>{{end}}
 {{with .Server}}<h4>Inference server</h4>
-<table><tr><th class="l">point</th><th class="l">server</th><th>running avg / max</th><th>waiting avg / max</th><th>KV cache peak (%)</th><th>prefix-cache hits (%)</th><th>preemptions</th><th>TTFT mean, server (ms)</th><th>TTFT mean, client (ms)</th><th>client − server (ms)</th></tr>
-{{range .}}<tr><td class="l">{{.Point}}</td><td class="l">{{.Engines}}</td><td>{{.Running}}</td><td>{{.Waiting}}</td><td>{{.KVPeak}}</td><td>{{.PrefixHits}}</td><td>{{.Preemptions}}</td><td>{{.ServerTTFT}}</td><td>{{.ClientTTFT}}</td><td>{{.Difference}}</td></tr>
+<table><tr><th class="l">point</th><th class="l">server</th><th>running avg / max</th><th>waiting avg / max</th><th>KV cache peak (%)</th><th>prefix-cache hits (%)</th><th>preemptions</th><th>server TTFT mean (ms)</th><th>server TTFT p99 (ms, its histogram bucket)</th><th class="l">compared</th><th>client mean (ms)</th><th>server mean (ms)</th><th>client − server (ms)</th></tr>
+{{range .}}<tr><td class="l">{{.Point}}</td><td class="l">{{.Engines}}</td><td>{{.Running}}</td><td>{{.Waiting}}</td><td>{{.KVPeak}}</td><td>{{.PrefixHits}}</td><td>{{.Preemptions}}</td><td>{{.ServerTTFT}}</td><td>{{.ServerTTFTP99}}</td><td class="l">{{.Compared}}</td><td>{{.ClientMean}}</td><td>{{.ServerMean}}</td><td>{{.Difference}}</td></tr>
 {{end}}</table>
-<p class="muted">The server times a request from when its front end receives it; what the client measures beyond that is the network and the client.</p>{{end}}
+<p class="muted">The server's means are exact; its quantiles are known only to the histogram bucket they fall in. Client − server is everything outside the server's clock: the server's own front end (the server starts timing after it has received and parsed the request, and stops before the response is sent), the network and the client. It compares TTFT when the responses were streamed, request latency otherwise.</p>{{end}}
 {{with .Unknown}}<ul class="notes muted">{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{with .Warnings}}<p class="warn">Telemetry warnings</p><ul class="notes warnings">{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{with .Notes}}<ul class="notes muted">{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}

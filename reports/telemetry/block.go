@@ -73,19 +73,36 @@ type Server struct {
 }
 
 // Latency is one of the server's latency histograms over the point, ms.
+// The mean is exact (Δsum/Δcount); a quantile is known only to the
+// histogram bucket it falls in, so each is its bucket, with
+// histogram_quantile's interpolation inside it beside (what a Grafana
+// panel shows, not a measurement: with wide buckets it can lie far from
+// every request). Null when unknown.
 type Latency struct {
-	Metric string   `json:"metric"`
-	Count  float64  `json:"count"`
-	MeanMS *float64 `json:"mean_ms"`
-	P50MS  *float64 `json:"p50_ms"`
-	P90MS  *float64 `json:"p90_ms"`
-	P99MS  *float64 `json:"p99_ms"`
-	Why    string   `json:"why,omitempty"`
+	Metric string    `json:"metric"`
+	Count  float64   `json:"count"`
+	MeanMS *float64  `json:"mean_ms"`
+	P50    *Quantile `json:"p50"`
+	P90    *Quantile `json:"p90"`
+	P99    *Quantile `json:"p99"`
+	Why    string    `json:"why,omitempty"`
 }
 
-// Gap is the server's mean beside the client's, ms: the difference is
-// what the network and the client add, null with a "why" when the
-// server's mean is the longer (its window held other requests).
+// Quantile is a server quantile read from a histogram: BucketMS is the
+// bucket it lies in, [lower, upper] meaning (lower, upper] ms, upper null
+// when it lies above the highest finite bound; InterpolatedMS is
+// histogram_quantile's value.
+type Quantile struct {
+	BucketMS       [2]*float64 `json:"bucket_ms"`
+	InterpolatedMS *float64    `json:"interpolated_ms"`
+}
+
+// Gap is the server's mean beside the client's, ms, between like
+// quantities only (TTFT when the client timed a first token, request
+// latency always): the difference is what happens outside the server's
+// clock (Covers: the server's front end, the network and the client),
+// null with a "why" when the server's mean is the longer (its window held
+// other requests).
 type Gap struct {
 	Metric       string   `json:"metric"`
 	ClientMS     float64  `json:"client_ms"`
@@ -93,6 +110,7 @@ type Gap struct {
 	ClientCount  float64  `json:"client_count"`
 	ServerCount  float64  `json:"server_count"`
 	DifferenceMS *float64 `json:"difference_ms"`
+	Covers       string   `json:"difference_covers"`
 	Why          string   `json:"why,omitempty"`
 }
 
@@ -137,7 +155,7 @@ func BlockOf(pt *runtime.PointTelemetry, client *metrics.Summary) *Block {
 		if gap, err := metrics.CompareServerLatency(m, client, t); err == nil {
 			d := scaled(gap.Difference, 1e-6)
 			b.ServerVsClient = append(b.ServerVsClient, Gap{Metric: m, ClientMS: gap.Client / 1e6, ServerMS: gap.Server / 1e6,
-				ClientCount: gap.ClientCount, ServerCount: gap.ServerCount, DifferenceMS: d.Value, Why: d.Why})
+				ClientCount: gap.ClientCount, ServerCount: gap.ServerCount, DifferenceMS: d.Value, Covers: metrics.GapName, Why: d.Why})
 		}
 	}
 	return b
@@ -150,10 +168,19 @@ func serverOf(s *metrics.ServerTelemetry, simulated bool) Server {
 		KVCacheUsagePct: stats(s.KVCacheUsage, 1), PrefixCacheHitRate: value(s.PrefixCacheHitRate),
 		Preemptions: value(s.Preemptions), Latencies: []Latency{}}
 	for _, l := range s.Latencies {
-		out.Latencies = append(out.Latencies, Latency{Metric: l.Metric, Count: l.Count, MeanMS: ms(l.Mean), P50MS: ms(l.P50),
-			P90MS: ms(l.P90), P99MS: ms(l.P99), Why: l.Why})
+		out.Latencies = append(out.Latencies, Latency{Metric: l.Metric, Count: l.Count, MeanMS: ms(l.Mean), P50: quantile(l.P50In, l.P50),
+			P90: quantile(l.P90In, l.P90), P99: quantile(l.P99In, l.P99), Why: l.Why})
 	}
 	return out
+}
+
+// quantile is a server quantile's bucket (seconds) and interpolation
+// (ns) in ms; nil when the histogram cannot say.
+func quantile(in *metrics.HistogramRange, interpolated float64) *Quantile {
+	if in == nil {
+		return nil
+	}
+	return &Quantile{BucketMS: [2]*float64{ms(in.Lower * 1e9), ms(in.Upper * 1e9)}, InterpolatedMS: ms(interpolated)}
 }
 
 func value(v metrics.TelemetryValue) Value {

@@ -1,6 +1,7 @@
 package telemetry
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -127,32 +128,57 @@ func serverLine(s *metrics.ServerTelemetry, simulated bool) string {
 	return "Server (" + strings.Join(engines, ", ") + "): " + strings.Join(parts, ", ")
 }
 
-// latencyLine puts the server's own TTFT and request latency beside the
-// client's: the difference is what the network and the client add. A
-// server mean above the client's is no such figure: it says the windows
-// differ (metrics.WindowsDiffer), never a negative time. Counts that
-// differ are said too: the means are then over different requests.
+// latencyLine says the server's own TTFT, request latency and queue
+// time: each exact mean, and its p99 as the histogram bucket it falls in
+// ("p99 in (100, 250] ms", "≤ 300 ms"), never as a point a client p99
+// could be set against. Beside a mean, the client's mean of the same
+// quantity and the difference, named for what it holds
+// (metrics.GapName); TTFT only when the client timed a first token, so a
+// non-streamed run compares request latency alone. A server mean above
+// the client's is no such figure: it says the windows differ
+// (metrics.WindowsDiffer), never a negative time. Counts that differ are
+// said too: the means are then over different requests.
 func latencyLine(t *metrics.TelemetrySummary, client *metrics.Summary) string {
 	var parts []string
-	for _, m := range []struct{ metric, name string }{{metrics.LatencyTTFT, "TTFT"}, {metrics.LatencyRequestLatency, "request latency"}} {
-		gap, err := metrics.CompareServerLatency(m.metric, client, t)
-		if err != nil {
+	for _, m := range []struct{ metric, name string }{{metrics.LatencyTTFT, "TTFT"}, {metrics.LatencyRequestLatency, "request latency"}, {metrics.LatencyQueueTime, "queue"}} {
+		l := t.Server.Latency(m.metric)
+		if l == nil || !l.OK || math.IsNaN(l.Mean) {
 			continue
 		}
-		diff := metrics.WindowsDiffer
-		if gap.Difference.OK {
-			diff = fmt.Sprintf("%+.2f ms network + client", gap.Difference.Value/1e6)
+		part := serverStat(m.name, l)
+		gap, err := metrics.CompareServerLatency(m.metric, client, t)
+		switch {
+		case err == nil:
+			part += " (" + gapWords(gap) + ")"
+		case errors.Is(err, metrics.ErrNoFirstToken):
+			part += " (not compared: not streamed, so the client's TTFT is its whole answer)"
 		}
-		if gap.ServerCount != gap.ClientCount {
-			diff += fmt.Sprintf("; the server counted %.0f requests, the client %.0f", gap.ServerCount, gap.ClientCount)
-		}
-		parts = append(parts, fmt.Sprintf("%s %.2f ms mean (client %.2f ms: %s)", m.name, gap.Server/1e6, gap.Client/1e6, diff))
-	}
-	if l := t.Server.Latency(metrics.LatencyQueueTime); l != nil && l.OK && !math.IsNaN(l.Mean) {
-		parts = append(parts, fmt.Sprintf("queue %.2f ms mean", l.Mean/1e6))
+		parts = append(parts, part)
 	}
 	if len(parts) == 0 {
 		return ""
 	}
 	return heading("Server latency", t.Simulated) + ": " + strings.Join(parts, ", ")
+}
+
+// serverStat is a server latency's exact mean and its p99's bucket.
+func serverStat(name string, l *metrics.ServerLatency) string {
+	s := fmt.Sprintf("%s %.2f ms mean", name, l.Mean/1e6)
+	if l.P99In != nil {
+		s += ", p99 " + l.P99In.Format(1e3, "ms")
+	}
+	return s
+}
+
+// gapWords is the client's mean beside the server's and what the
+// difference holds.
+func gapWords(gap metrics.ServerClientGap) string {
+	diff := metrics.WindowsDiffer
+	if gap.Difference.OK {
+		diff = fmt.Sprintf("%+.2f ms %s", gap.Difference.Value/1e6, metrics.GapName)
+	}
+	if gap.ServerCount != gap.ClientCount {
+		diff += fmt.Sprintf("; the server counted %.0f requests, the client %.0f", gap.ServerCount, gap.ClientCount)
+	}
+	return fmt.Sprintf("client mean %.2f ms: %s", gap.Client/1e6, diff)
 }
