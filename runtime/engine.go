@@ -274,6 +274,9 @@ func (r *run) send(i, scheduled int64) {
 func (r *run) record(rec *metrics.Record) {
 	if rec.ID < 0 {
 		r.p.Progress.warmedUp()
+		if r.p.OnWarmup != nil {
+			r.p.OnWarmup(rec.Done)
+		}
 		return
 	}
 	if rec.Err != nil && rec.Err.Class == metrics.ErrCanceled {

@@ -141,12 +141,13 @@ func Execute(ctx context.Context, job Job) (*Outcome, error) {
 	if reqs == nil {
 		reqs = Requests(job.Endpoint, job.Entries)
 	}
-	tel := startTelemetry(ctx, job.Telemetry, bases, clock) // warm-up included: counters must bracket the window
+	tel := startTelemetry(ctx, job.Telemetry, bases, clock, warmups(&job)) // before the warm-up: counters must bracket the window
 	runCtx, abort := context.WithCancel(ctx)
 	defer abort()
 	red := newReduction(&job, reqs, abort)
 	red.replicas.URLs = replicaURLs(job.Endpoint.ReplicaURLs())
-	job.Point.OnRecord = red.take
+	job.Point.OnRecord = tel.observing(red.take)
+	job.Point.OnWarmup = tel.warmupDone
 	meter := startClientMeter()
 	var res *Result
 	if len(job.Sessions) > 0 {

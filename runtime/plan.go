@@ -140,6 +140,10 @@ type Point struct {
 	// OnRecord, when set, receives every measured record as it finishes
 	// (before token counting), never after Run has returned.
 	OnRecord func(metrics.Record)
+	// OnWarmup, when set, hears when each warm-up request finished (its
+	// Done), never after Run has returned: the server's telemetry window
+	// starts after the last one.
+	OnWarmup func(done int64)
 	// Shard is this process's part of a sharded run (see Shard); its
 	// counts are already this shard's share (shardPoint).
 	Shard Shard

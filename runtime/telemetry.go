@@ -70,6 +70,46 @@ type PointTelemetry struct {
 	// Warnings say which URLs were dropped and why (they never stop a
 	// run).
 	Warnings []string
+	// ServerWindow is the span the server's own figures (Summary.Server)
+	// cover and the requests each side counted in it; nil when no
+	// scrape was kept.
+	ServerWindow *ServerWindow
+}
+
+// ServerWindow is the server side of a point's window. The server's
+// counters and histograms are differenced between two scrapes, each
+// stamped with when it was sent: Start, the first sent after the
+// warm-up's last response (or the last before the first send when there
+// was no warm-up), so warm-up requests never enter server figures; End,
+// the first sent after the point's last response, so the last request
+// always does. Requests that finished between the warm-up's end and
+// Start are in the client's figures only.
+type ServerWindow struct {
+	Start     int64 `json:"start"`
+	End       int64 `json:"end"`
+	WarmupEnd int64 `json:"warmup_end,omitempty"`
+	// ServerCount is how many requests the server's request-latency (or
+	// else TTFT) histogram counted in the window, -1 when it exports
+	// neither; ClientCount the point's completed measured requests, and
+	// ClientInWindow those of them that finished after Start.
+	ServerCount    float64 `json:"server_count"`
+	ClientCount    int     `json:"client_count"`
+	ClientInWindow int     `json:"client_in_window"`
+}
+
+// mismatch is the warning a count that differs deserves, naming both;
+// "" when they agree or the server counts nothing.
+func (w *ServerWindow) mismatch() string {
+	if w == nil || w.ServerCount < 0 || w.ServerCount == float64(w.ClientCount) {
+		return ""
+	}
+	msg := fmt.Sprintf("telemetry: the server counted %.0f requests in its window, the client %d", w.ServerCount, w.ClientCount)
+	if lost := w.ClientCount - w.ClientInWindow; lost > 0 {
+		msg += fmt.Sprintf(" (%d of them finished while the warm-up's last requests were still running, before the first scrape after the warm-up, so the server's figures leave them out)", lost)
+	} else if w.ServerCount > float64(w.ClientCount) {
+		msg += " (another client's requests, or ones the server finished late, are in the server's figures)"
+	}
+	return msg
 }
 
 // AllWarnings are the scraper's warnings, then the reduction's (a
@@ -91,14 +131,24 @@ type telemetryRun struct {
 	// scrape after the last response.
 	latest   map[string]int64
 	warnings []string
+	// warmups is how many warm-up requests the point sends (0 when not
+	// known in advance, as for sessions); warmed counts those finished
+	// and warmEnd is the latest one's end. The last of them asks for a
+	// scrape at once: the server window's start.
+	warmups, warmed int
+	warmEnd         int64
+	// dones are the ends of the completed measured requests, to count
+	// those inside the server's window.
+	dones []int64
 }
 
 // startTelemetry probes the plan's URLs and starts scraping those that
 // answer; nil when there is nothing to scrape. bases are the endpoint's
 // resolved replica URLs (a simulator's real address for sim://): each
-// replica's own /metrics is discovered.
-func startTelemetry(ctx context.Context, plan TelemetryPlan, bases []string, clock *transport.Clock) *telemetryRun {
-	t := &telemetryRun{latest: map[string]int64{}, interval: plan.Interval}
+// replica's own /metrics is discovered. warmups is how many warm-up
+// requests the point sends, 0 when unknown.
+func startTelemetry(ctx context.Context, plan TelemetryPlan, bases []string, clock *transport.Clock, warmups int) *telemetryRun {
+	t := &telemetryRun{latest: map[string]int64{}, interval: plan.Interval, warmups: warmups}
 	if t.interval <= 0 {
 		t.interval = telemetry.DefaultInterval
 	}
@@ -147,6 +197,49 @@ func metricsURLOf(base string) string {
 	return u.String()
 }
 
+// warmups is how many warm-up requests this process sends for the point
+// (a shard's Point.Warmup is already its share), 0 when that is not
+// known in advance: sessions warm up in sessions of any number of turns.
+// Only the early scrape depends on it: a wrong count asks for one scrape
+// too many or leaves the start to the next tick, never a wrong window.
+func warmups(job *Job) int {
+	if len(job.Sessions) > 0 {
+		return 0
+	}
+	return job.Point.Warmup
+}
+
+// warmupDone hears of one finished warm-up request (Point.OnWarmup).
+func (t *telemetryRun) warmupDone(done int64) {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	t.warmed++
+	t.warmEnd = max(t.warmEnd, done)
+	last := t.warmed == t.warmups
+	t.mu.Unlock()
+	if last && t.scraper != nil {
+		t.scraper.ScrapeNow()
+	}
+}
+
+// observing wraps a point's OnRecord so the ends of its completed
+// requests are kept for the server window's count.
+func (t *telemetryRun) observing(next func(metrics.Record)) func(metrics.Record) {
+	if t == nil || t.scraper == nil {
+		return next
+	}
+	return func(rec metrics.Record) {
+		if rec.Err == nil {
+			t.mu.Lock()
+			t.dones = append(t.dones, rec.Done)
+			t.mu.Unlock()
+		}
+		next(rec)
+	}
+}
+
 func (t *telemetryRun) take(batch []metrics.TelemetrySample) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -167,20 +260,101 @@ func (t *telemetryRun) finish(ctx context.Context, window metrics.TelemetryWindo
 	if t.scraper == nil {
 		return pt
 	}
+	t.scraper.ScrapeNow() // sent after the last response: it bounds the server's window
 	t.waitFor(ctx, len(t.scraper.URLs()), window.End)
 	pt.Reports = t.scraper.Stop()
 	pt.URLs = t.scraper.URLs()
 	t.mu.Lock()
 	pt.Samples = slices.Concat(t.scrapes...)
 	t.scrapes = nil
+	warmEnd, dones := t.warmEnd, t.dones
 	t.mu.Unlock()
-	pt.Summary = metrics.ReduceTelemetry(pt.Samples, window)
+	sw := &ServerWindow{Start: serverStart(pt.Samples, window.Start, warmEnd), End: serverEnd(pt.Samples, window.End),
+		WarmupEnd: warmEnd, ClientCount: len(dones)}
+	for _, d := range dones {
+		if d > sw.Start {
+			sw.ClientInWindow++
+		}
+	}
+	pt.Summary = reduceTelemetry(pt.Samples, window, sw)
+	pt.ServerWindow = sw
+	if w := sw.mismatch(); w != "" {
+		pt.Warnings = append(pt.Warnings, w)
+	}
 	for _, r := range pt.Reports {
 		if r.Failures > 0 {
 			pt.Warnings = append(pt.Warnings, gapWarning(r))
 		}
 	}
 	return pt
+}
+
+// serverStart is the start of the server's window: the first send, or,
+// when the warm-up's last response came later than the last scrape sent
+// before it, the first scrape sent after that response (the latest such
+// across sources, so every source's start scrape is one).
+func serverStart(samples []metrics.TelemetrySample, start, warmEnd int64) int64 {
+	if warmEnd == 0 {
+		return start
+	}
+	first := map[string]int64{}
+	for _, s := range samples {
+		if s.Time >= warmEnd && (first[s.Source] == 0 || s.Time < first[s.Source]) {
+			first[s.Source] = s.Time
+		}
+	}
+	out := start
+	for _, at := range first {
+		out = max(out, at)
+	}
+	return out
+}
+
+// serverEnd is the send time of the scrape that ends the server's
+// window: the latest across sources of the first scrape sent at or
+// after end (end itself when there is none).
+func serverEnd(samples []metrics.TelemetrySample, end int64) int64 {
+	first := map[string]int64{}
+	for _, s := range samples {
+		if s.Time >= end && (first[s.Source] == 0 || s.Time < first[s.Source]) {
+			first[s.Source] = s.Time
+		}
+	}
+	out := end
+	for _, at := range first {
+		out = max(out, at)
+	}
+	return out
+}
+
+// reduceTelemetry reduces the samples over the point's window, the
+// server's figures over the server's (which starts later when the
+// warm-up ran into the measured requests), and counts the requests the
+// server saw in it.
+func reduceTelemetry(samples []metrics.TelemetrySample, window metrics.TelemetryWindow, sw *ServerWindow) metrics.TelemetrySummary {
+	sum := metrics.ReduceTelemetry(samples, window)
+	if sw == nil {
+		return sum
+	}
+	if sw.Start > window.Start {
+		w := window
+		w.Start = sw.Start
+		srv := metrics.ReduceTelemetry(samples, w)
+		sum.Server = srv.Server
+		for _, n := range srv.Notes {
+			if !slices.Contains(sum.Notes, n) {
+				sum.Notes = append(sum.Notes, n)
+			}
+		}
+	}
+	sw.ServerCount = -1
+	for _, m := range []string{metrics.LatencyRequestLatency, metrics.LatencyTTFT} {
+		if l := sum.Server.Latency(m); l != nil && l.OK {
+			sw.ServerCount = l.Count
+			break
+		}
+	}
+	return sum
 }
 
 // waitFor waits until each of n sources has been scraped at or after
@@ -190,7 +364,7 @@ func (t *telemetryRun) finish(ctx context.Context, window metrics.TelemetryWindo
 func (t *telemetryRun) waitFor(ctx context.Context, n int, instant int64) {
 	deadline := time.Now().Add(3*t.interval + t.scraper.Timeout())
 	for ctx.Err() == nil && !t.scrapedAfter(n, instant) && time.Now().Before(deadline) {
-		time.Sleep(t.interval / 16)
+		time.Sleep(min(t.interval/16, 20*time.Millisecond)) // a long interval must not make the wait as long
 	}
 }
 
@@ -238,14 +412,15 @@ func ProbeTelemetry(ctx context.Context, u string) error {
 // telemetryAccount is how a point's scrapes went, kept with its samples
 // (telemetry.parquet's metadata) so a rebuilt point reports them too.
 type telemetryAccount struct {
-	URLs     []string           `json:"urls"`
-	Reports  []telemetry.Report `json:"reports"`
-	Warnings []string           `json:"warnings"`
+	URLs         []string           `json:"urls"`
+	Reports      []telemetry.Report `json:"reports"`
+	Warnings     []string           `json:"warnings"`
+	ServerWindow *ServerWindow      `json:"server_window,omitempty"`
 }
 
 // Account is the scrapes' account as JSON.
 func (pt *PointTelemetry) Account() (string, error) {
-	b, err := json.Marshal(telemetryAccount{URLs: pt.URLs, Reports: pt.Reports, Warnings: pt.Warnings})
+	b, err := json.Marshal(telemetryAccount{URLs: pt.URLs, Reports: pt.Reports, Warnings: pt.Warnings, ServerWindow: pt.ServerWindow})
 	return string(b), err
 }
 
@@ -258,7 +433,10 @@ func RebuildTelemetry(samples []metrics.TelemetrySample, account string, s *metr
 		if err := json.Unmarshal([]byte(account), &a); err != nil {
 			return pt, fmt.Errorf("telemetry account: %w", err)
 		}
-		pt.URLs, pt.Reports, pt.Warnings = a.URLs, a.Reports, a.Warnings
+		pt.URLs, pt.Reports, pt.Warnings, pt.ServerWindow = a.URLs, a.Reports, a.Warnings, a.ServerWindow
+		if pt.ServerWindow != nil {
+			pt.Summary = reduceTelemetry(samples, telemetryWindow(s, costPerHour, currency), pt.ServerWindow)
+		}
 	}
 	return pt, nil
 }
