@@ -25,6 +25,28 @@ type endpointValue struct {
 	object
 	plan          runtime.Endpoint
 	serverMetrics []string
+	// serverMetricsOff is server_metrics=False: the endpoint's own
+	// /metrics is not scraped.
+	serverMetricsOff bool
+}
+
+// serverMetricsParam is endpoint(server_metrics=): the URLs to scrape
+// beside the endpoint's own /metrics, or False to leave that one
+// unscraped (issue 28: each scrape costs vLLM's API server CPU).
+type serverMetricsParam struct {
+	urls stringList
+	off  bool
+}
+
+func (p *serverMetricsParam) Unpack(v starlark.Value) error {
+	if b, ok := v.(starlark.Bool); ok {
+		if b {
+			return fmt.Errorf("got True, want a list of URLs, or False to leave the endpoint's own /metrics unscraped")
+		}
+		p.off = true
+		return nil
+	}
+	return p.urls.Unpack(v)
 }
 
 // endpoint(url, model, api="chat", stream=True, headers={}, extra={},
@@ -49,7 +71,7 @@ func endpointBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 		tokenizer  string
 		tokenCount = oneOf("auto", "auto", "tokenizer", "usage", "chunks")
 		timeout    = duration(defaultTimeout)
-		metricURLs stringList
+		metricURLs serverMetricsParam
 		insecure   bool
 		selection  = oneOf(runtime.RoundRobin, runtime.RoundRobin, runtime.RandomModel)
 		idle       = duration(transport.DefaultIdleTimeout)
@@ -95,7 +117,7 @@ func endpointBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 			return nil, paramErrorf(b.Name(), "source_addresses", `got addresses with api="triton", whose gRPC connections are not bound to them; use an HTTP API`)
 		}
 	}
-	if err := checkEndpoint(b.Name(), &e, metricURLs); err != nil {
+	if err := checkEndpoint(b.Name(), &e, metricURLs.urls); err != nil {
 		return nil, err
 	}
 	for i, k := range headers.keys {
@@ -128,7 +150,12 @@ func endpointBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 	if e.TokenCount == "tokenizer" && e.Tokenizer == "" {
 		return nil, paramErrorf(b.Name(), "token_count", `got "tokenizer" without a tokenizer; set tokenizer= or use "usage" or "chunks"`)
 	}
-	return newEndpointValue(e, metricURLs), nil
+	v := newEndpointValue(e, metricURLs.urls)
+	if metricURLs.off {
+		v.serverMetricsOff = true
+		v.attrs["server_metrics"] = starlark.False
+	}
+	return v, nil
 }
 
 // checkEndpoint reports the first value a server could never accept.

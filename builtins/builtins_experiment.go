@@ -104,6 +104,7 @@ func (a *experimentArgs) build(fn string) (*runtime.Experiment, *endpointValue, 
 	}
 	e.Endpoint = ep.plan
 	e.Telemetry = union(a.telemetry, ep.serverMetrics)
+	e.ServerMetricsOff = ep.serverMetricsOff
 	if err := a.checkCounts(fn, e); err != nil {
 		return nil, nil, err
 	}

@@ -52,8 +52,13 @@ type Experiment struct {
 	// Telemetry lists Prometheus /metrics URLs to scrape during each point
 	// (the endpoint's own /metrics is tried too).
 	Telemetry []string
-	// TelemetryInterval is the scrape period; 0 means 0.33 s.
+	// TelemetryInterval is the scrape period; 0 means 0.33 s, and a
+	// negative one (--telemetry-interval off) scrapes nothing at all.
 	TelemetryInterval time.Duration
+	// ServerMetricsOff leaves the endpoint's own /metrics unscraped
+	// (--no-server-metrics, endpoint(server_metrics = False)); URLs in
+	// Telemetry are still scraped.
+	ServerMetricsOff bool
 	// CostPerHour prices the deployment, in Currency ("EUR" when empty).
 	CostPerHour float64
 	Currency    string

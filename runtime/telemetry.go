@@ -31,10 +31,16 @@ type TelemetryPlan struct {
 }
 
 // telemetryPlan is what the experiment's points scrape: its URLs, and the
-// endpoint's own /metrics — except the simulator's when URLs are given,
-// whose made-up GPU would be added to the real ones.
+// endpoint's own /metrics — unless turned off, or the simulator's when
+// URLs are given, whose made-up GPU would be added to the real ones.
+// Scraping off (a negative interval) is an empty plan: nothing is
+// probed, nothing scraped.
 func (e *Experiment) telemetryPlan() TelemetryPlan {
-	return TelemetryPlan{URLs: e.Telemetry, Interval: e.TelemetryInterval, Discover: !(e.Endpoint.IsSim() && len(e.Telemetry) > 0)}
+	if e.TelemetryInterval < 0 {
+		return TelemetryPlan{}
+	}
+	return TelemetryPlan{URLs: e.Telemetry, Interval: e.TelemetryInterval,
+		Discover: !e.ServerMetricsOff && !(e.Endpoint.IsSim() && len(e.Telemetry) > 0)}
 }
 
 // telemetryWindow is the measured span of a run for its telemetry: its
@@ -82,7 +88,7 @@ type PointTelemetry struct {
 // warm-up's last response (or the last before the first send when there
 // was no warm-up), so warm-up requests never enter server figures; End,
 // the first sent after the point's last response, so the last request
-// always does. Requests that finished between the warm-up's end and
+// always does — both at least serverSettle after the response. Requests that finished between the warm-up's end and
 // Start are in the client's figures only.
 type ServerWindow struct {
 	Start     int64 `json:"start"`
@@ -121,6 +127,7 @@ func (pt *PointTelemetry) AllWarnings() []string {
 // telemetryRun scrapes during one run.
 type telemetryRun struct {
 	scraper  *telemetry.Scraper
+	clock    *transport.Clock
 	interval time.Duration
 	mu       sync.Mutex
 	// scrapes are the sink's batches as they came, joined once the point
@@ -148,7 +155,7 @@ type telemetryRun struct {
 // replica's own /metrics is discovered. warmups is how many warm-up
 // requests the point sends, 0 when unknown.
 func startTelemetry(ctx context.Context, plan TelemetryPlan, bases []string, clock *transport.Clock, warmups int) *telemetryRun {
-	t := &telemetryRun{latest: map[string]int64{}, interval: plan.Interval, warmups: warmups}
+	t := &telemetryRun{latest: map[string]int64{}, clock: clock, interval: plan.Interval, warmups: warmups}
 	if t.interval <= 0 {
 		t.interval = telemetry.DefaultInterval
 	}
@@ -220,9 +227,18 @@ func (t *telemetryRun) warmupDone(done int64) {
 	last := t.warmed == t.warmups
 	t.mu.Unlock()
 	if last && t.scraper != nil {
-		t.scraper.ScrapeNow()
+		time.AfterFunc(serverSettle, t.scraper.ScrapeNow) // never sleeps on the request's goroutine
 	}
 }
+
+// serverSettle is how long after a response a scrape must be sent to
+// count it: vLLM records a finished request's histograms in its output
+// handler after it has queued the final chunk for the client, so a
+// scrape sent the instant the client has the response can still miss
+// it. A margin this size costs the window nothing measurable (the
+// scrape ends it; the client's window is unchanged) and is far above
+// that handler's step.
+const serverSettle = 25 * time.Millisecond
 
 // observing wraps a point's OnRecord so the ends of its completed
 // requests are kept for the server window's count.
@@ -260,8 +276,15 @@ func (t *telemetryRun) finish(ctx context.Context, window metrics.TelemetryWindo
 	if t.scraper == nil {
 		return pt
 	}
-	t.scraper.ScrapeNow() // sent after the last response: it bounds the server's window
-	t.waitFor(ctx, len(t.scraper.URLs()), window.End)
+	settled := window.End + int64(serverSettle)
+	if wait := time.Duration(settled - t.clock.Now()); wait > 0 {
+		select {
+		case <-ctx.Done():
+		case <-time.After(wait):
+		}
+	}
+	t.scraper.ScrapeNow() // sent after the last response has settled: it ends the server's window
+	t.waitFor(ctx, len(t.scraper.URLs()), settled)
 	pt.Reports = t.scraper.Stop()
 	pt.URLs = t.scraper.URLs()
 	t.mu.Lock()
@@ -269,7 +292,7 @@ func (t *telemetryRun) finish(ctx context.Context, window metrics.TelemetryWindo
 	t.scrapes = nil
 	warmEnd, dones := t.warmEnd, t.dones
 	t.mu.Unlock()
-	sw := &ServerWindow{Start: serverStart(pt.Samples, window.Start, warmEnd), End: serverEnd(pt.Samples, window.End),
+	sw := &ServerWindow{Start: serverStart(pt.Samples, window.Start, warmEnd), End: serverEnd(pt.Samples, settled),
 		WarmupEnd: warmEnd, ClientCount: len(dones)}
 	for _, d := range dones {
 		if d > sw.Start {
@@ -297,9 +320,10 @@ func serverStart(samples []metrics.TelemetrySample, start, warmEnd int64) int64 
 	if warmEnd == 0 {
 		return start
 	}
+	from := warmEnd + int64(serverSettle)
 	first := map[string]int64{}
 	for _, s := range samples {
-		if s.Time >= warmEnd && (first[s.Source] == 0 || s.Time < first[s.Source]) {
+		if s.Time >= from && (first[s.Source] == 0 || s.Time < first[s.Source]) {
 			first[s.Source] = s.Time
 		}
 	}

@@ -103,7 +103,7 @@ func (r *windowRun) warmedUp(k int) {
 		r.tel.warmupDone(end)
 	}
 	deadline := time.Now().Add(time.Minute) // a hang guard, not a timing assertion
-	for !r.tel.scrapedAfter(1, end) {
+	for !r.tel.scrapedAfter(1, end+int64(serverSettle)) {
 		if time.Now().After(deadline) {
 			r.t.Fatal("no scrape after the warm-up")
 		}
@@ -198,5 +198,26 @@ func TestServerWindowRebuilt(t *testing.T) {
 	}
 	if l := back.Summary.Server.Latency(metrics.LatencyRequestLatency); l == nil || l.Count != 20 || *back.ServerWindow != *pt.ServerWindow {
 		t.Errorf("rebuilt %+v, %+v; want 20 requests in %+v", l, back.ServerWindow, pt.ServerWindow)
+	}
+}
+
+// Scraping is a choice: a negative interval (--telemetry-interval off)
+// plans nothing, not even the endpoint's own /metrics, and
+// ServerMetricsOff leaves only that one out (issue 28 item 5).
+func TestTelemetryPlanOff(t *testing.T) {
+	e := Experiment{Telemetry: []string{"http://gpu:9400/metrics"}, TelemetryInterval: -1}
+	if p := e.telemetryPlan(); len(p.URLs) != 0 || p.Discover {
+		t.Errorf("interval off: plan %+v, want nothing", p)
+	}
+	e.TelemetryInterval, e.ServerMetricsOff = 0, true
+	if p := e.telemetryPlan(); len(p.URLs) != 1 || p.Discover {
+		t.Errorf("server metrics off: plan %+v, want the URL and no discovery", p)
+	}
+	e.ServerMetricsOff = false
+	if p := e.telemetryPlan(); !p.Discover {
+		t.Errorf("default: plan %+v, want the endpoint's own /metrics tried", p)
+	}
+	if startTelemetry(context.Background(), TelemetryPlan{}, []string{"http://127.0.0.1:1"}, transport.NewClock(), 0) != nil {
+		t.Error("an empty plan scraped")
 	}
 }

@@ -32,7 +32,10 @@ type Block struct {
 	Notes          []string `json:"notes"`
 	Warnings       []string `json:"warnings"`
 	Window         [2]int64 `json:"window_ns"`
-	Samples        int      `json:"samples"`
+	// ServerWindow is the span the server's figures cover, with the
+	// requests the server and the client counted in it.
+	ServerWindow *runtime.ServerWindow `json:"server_window,omitempty"`
+	Samples      int                   `json:"samples"`
 }
 
 // Source is one scraped URL and how its scrapes went. Simulated marks
@@ -137,7 +140,7 @@ func BlockOf(pt *runtime.PointTelemetry, client *metrics.Summary) *Block {
 		UtilizationPct: stats(t.Utilization, 1), EnergyPerToken: value(t.EnergyPerToken), TokensPerJoule: value(t.TokensPerJoule),
 		CostPerMTok: value(t.CostPerMillionTokens), Currency: Currency(t), Server: serverOf(&t.Server, t.Simulated),
 		Notes: nonNil(t.Notes), Warnings: nonNil(pt.AllWarnings()), Window: [2]int64{t.Window.Start, t.Window.End},
-		Samples: len(pt.Samples), GPUs: []GPU{}, Sources: []Source{}, ServerVsClient: []Gap{}}
+		Samples: len(pt.Samples), GPUs: []GPU{}, Sources: []Source{}, ServerVsClient: []Gap{}, ServerWindow: pt.ServerWindow}
 	for _, r := range pt.Reports {
 		s := Source{URL: r.Source, Simulated: slices.Contains(t.SimulatedSources, r.Source),
 			LeftOut: slices.Contains(t.SimulatedLeftOut, r.Source), Attempts: r.Attempts, Failures: r.Failures, FirstError: r.FirstError, Gaps: [][2]int64{},
