@@ -100,6 +100,11 @@ type run struct {
 	stopAt atomic.Int64 // end of a duration-bound closed loop, ns
 	wg     sync.WaitGroup
 
+	// warmed counts finished warm-up requests; warmGate, when not nil, is
+	// closed once all have finished and Point.AfterWarmup has returned.
+	warmed   atomic.Int64
+	warmGate chan struct{}
+
 	mu     sync.Mutex
 	recs   []metrics.Record
 	sealed bool // set once results are returned; late records are dropped
@@ -108,6 +113,9 @@ type run struct {
 // closedLoop keeps exactly Concurrency requests in flight: each worker
 // sends its next request the moment its previous one ends.
 func (r *run) closedLoop() {
+	if r.p.Warmup > 0 && r.p.AfterWarmup != nil {
+		r.warmGate = make(chan struct{})
+	}
 	start := r.clock.Now()
 	for w := range r.p.Load.Concurrency {
 		r.wg.Go(func() {
@@ -132,6 +140,9 @@ func (r *run) ticket() (int64, bool) {
 	}
 	w := int64(r.p.Warmup)
 	i := r.issued.Add(1) - 1
+	if i >= w && !r.pastWarmup() {
+		return 0, false
+	}
 	if n := int64(r.p.Stop.Requests); n > 0 {
 		return i, i < w+n
 	}
@@ -141,6 +152,22 @@ func (r *run) ticket() (int64, bool) {
 	}
 	stop := r.stopAt.Load()
 	return i, i <= w || stop == 0 || now < stop
+}
+
+// pastWarmup waits, when the warm-up is a phase apart (warmGate), until
+// it is over; false when the point is interrupted meanwhile.
+func (r *run) pastWarmup() bool {
+	if r.warmGate == nil {
+		return true
+	}
+	select {
+	case <-r.warmGate:
+		return true
+	case <-r.ctx.Done():
+		return false
+	case <-r.p.Halt.Done():
+		return false
+	}
 }
 
 // openLoop sends each request at its planned instant, independently of
@@ -276,6 +303,10 @@ func (r *run) record(rec *metrics.Record) {
 		r.p.Progress.warmedUp()
 		if r.p.OnWarmup != nil {
 			r.p.OnWarmup(rec.Done)
+		}
+		if r.warmGate != nil && r.warmed.Add(1) == int64(r.p.Warmup) {
+			r.p.AfterWarmup()
+			close(r.warmGate)
 		}
 		return
 	}

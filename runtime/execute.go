@@ -148,6 +148,7 @@ func Execute(ctx context.Context, job Job) (*Outcome, error) {
 	red.replicas.URLs = replicaURLs(job.Endpoint.ReplicaURLs())
 	job.Point.OnRecord = tel.observing(red.take)
 	job.Point.OnWarmup = tel.warmupDone
+	job.Point.AfterWarmup = tel.afterWarmup(runCtx)
 	meter := startClientMeter()
 	var res *Result
 	if len(job.Sessions) > 0 {

@@ -144,6 +144,13 @@ type Point struct {
 	// Done), never after Run has returned: the server's telemetry window
 	// starts after the last one.
 	OnWarmup func(done int64)
+	// AfterWarmup, when set, makes a closed loop with a warm-up a phase
+	// apart: once every warm-up request has finished it is called, and
+	// no measured request is sent before it returns. Telemetry uses it
+	// to take the scrape that starts the server's window, so no measured
+	// request finishes beside the warm-up's and out of the server's
+	// figures. Open loops and replays keep their schedule and ignore it.
+	AfterWarmup func()
 	// Shard is this process's part of a sharded run (see Shard); its
 	// counts are already this shard's share (shardPoint).
 	Shard Shard

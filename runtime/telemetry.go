@@ -240,6 +240,34 @@ func (t *telemetryRun) warmupDone(done int64) {
 // that handler's step.
 const serverSettle = 25 * time.Millisecond
 
+// afterWarmup is Point.AfterWarmup for a point that scrapes: before any
+// measured request of a closed loop is sent, it takes the scrape that
+// starts the server's window, serverSettle after the warm-up's last
+// response; nil when nothing is scraped, so the loop runs as it would.
+func (t *telemetryRun) afterWarmup(ctx context.Context) func() {
+	if t == nil || t.scraper == nil {
+		return nil
+	}
+	return func() {
+		t.mu.Lock()
+		from := t.warmEnd + int64(serverSettle)
+		t.mu.Unlock()
+		t.sleepUntil(ctx, from)
+		t.scraper.ScrapeNow()
+		t.waitFor(ctx, len(t.scraper.URLs()), from)
+	}
+}
+
+// sleepUntil waits until instant on the run's clock, or ctx's end.
+func (t *telemetryRun) sleepUntil(ctx context.Context, instant int64) {
+	if wait := time.Duration(instant - t.clock.Now()); wait > 0 {
+		select {
+		case <-ctx.Done():
+		case <-time.After(wait):
+		}
+	}
+}
+
 // observing wraps a point's OnRecord so the ends of its completed
 // requests are kept for the server window's count.
 func (t *telemetryRun) observing(next func(metrics.Record)) func(metrics.Record) {
@@ -277,12 +305,7 @@ func (t *telemetryRun) finish(ctx context.Context, window metrics.TelemetryWindo
 		return pt
 	}
 	settled := window.End + int64(serverSettle)
-	if wait := time.Duration(settled - t.clock.Now()); wait > 0 {
-		select {
-		case <-ctx.Done():
-		case <-time.After(wait):
-		}
-	}
+	t.sleepUntil(ctx, settled)
 	t.scraper.ScrapeNow() // sent after the last response has settled: it ends the server's window
 	t.waitFor(ctx, len(t.scraper.URLs()), settled)
 	pt.Reports = t.scraper.Stop()
