@@ -60,6 +60,7 @@ func (p *serverMetricsParam) Unpack(v starlark.Value) error {
 // url may be a list: replicas of one model, spread over by url_selection
 // (round_robin or least_in_flight). source_addresses are local addresses
 // or ranges ("127.0.0.2-127.0.0.9") the connections are bound to in turn.
+// server_metrics=False leaves the endpoint's own /metrics unscraped.
 func endpointBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var (
 		target     starlark.Value

@@ -31,7 +31,8 @@
 //	    (default) or "vllm" shaping its input tensors. A tokenizer
 //	    naming a file or folder inside the scenario's folder becomes its
 //	    absolute path; anything else is kept as a Hugging Face model id.
-//	    server_metrics join the experiment's telemetry.
+//	    server_metrics join the experiment's telemetry; server_metrics=False
+//	    leaves the endpoint's own /metrics (tried by default) unscraped.
 //	sim(ttft=, itl=, prefill_per_token=, max_batch=, jitter=, error_rate=,
 //	    itl_per_seq=, error_rate_429=, reset_rate=, malformed_rate=,
 //	    stall_rate=, stall=, output_tokens=, reasoning=, reasoning_tokens=, seed=)
