@@ -11,17 +11,23 @@ import (
 	"github.com/llmbench/llmbench/runtime"
 )
 
-// profile --request-count auto stops on the steady-state rule, flags its
-// warm-up rows in records.parquet (as many as the saved point record
-// says were dropped) and `llmbench report` re-renders its numbers byte
-// for byte from the records alone.
+// profile --request-count auto stops on the steady-state rule or its cap,
+// flags its warm-up rows in records.parquet (as many as the saved point
+// record says were dropped), says what the rule did, and `llmbench
+// report` re-renders its numbers byte for byte from the records alone.
+// Whether the rule converges before the cap depends on the machine's
+// noise (on a loaded 2-core machine the run went on to 10,000 requests
+// and past the suite's timeout), so the test holds the wiring for either
+// outcome under a cap; when the rule converges is runtime's and
+// metrics' tests' to say, on planned data.
 func TestProfileRequestCountAuto(t *testing.T) {
 	dir := t.TempDir()
 	r := runCLI(t, dir, "profile", "-m", "org/m", "-u", "sim://?ttft=20ms&itl=5ms&jitter=0.05",
 		"--streaming", "--concurrency", "8", "--request-count", "auto", "--steady-ci", "0.1",
-		"--output-tokens-mean", "8", "--synthetic-input-tokens-mean", "20")
-	if r.code != 0 || !strings.Contains(r.stdout, "Steady state: converged after ") {
-		t.Fatalf("profile: exit %d, want a converged steady-state line\n%s%s", r.code, r.stdout, r.stderr)
+		"--steady-max-requests", "1500", "--output-tokens-mean", "8", "--synthetic-input-tokens-mean", "20")
+	said := steadyLine(r.stdout)
+	if r.code != 0 || said == "" {
+		t.Fatalf("profile: exit %d, want a steady-state line\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	point := filepath.Join(dir, "artifacts", "org_m-openai-chat-concurrency8")
 	recs, meta := readRecords(t, filepath.Join(point, "records.parquet"))
@@ -39,8 +45,11 @@ func TestProfileRequestCountAuto(t *testing.T) {
 			}
 		}
 	}
-	if !s.Converged || flagged != s.Warmup || len(recs) != s.Measured || s.Requests < 100 {
+	if flagged != s.Warmup || len(recs) != s.Measured || s.Requests < 100 || s.Requests > 1500+8 {
 		t.Errorf("%d rows, %d flagged; saved %+v", len(recs), flagged, s)
+	}
+	if converged := strings.HasPrefix(said, "Steady state: converged after "); converged != s.Converged {
+		t.Errorf("console %q, saved converged=%v", said, s.Converged)
 	}
 	name := "profile_export_genai_perf.json"
 	original, err := os.ReadFile(filepath.Join(point, name))
@@ -52,9 +61,22 @@ func TestProfileRequestCountAuto(t *testing.T) {
 	if got, _ := os.ReadFile(filepath.Join(point, name)); rep.code != 0 || !bytes.Equal(got, original) {
 		t.Errorf("report: exit %d; %s re-rendered differs\n got %s\nwant %s", rep.code, name, got, original)
 	}
-	if !strings.Contains(rep.stdout, "Steady state: converged after ") {
-		t.Errorf("report does not say what the rule did:\n%s", rep.stdout)
+	if got := steadyLine(rep.stdout); got != said {
+		t.Errorf("report says %q of the rule, the run said %q", got, said)
 	}
+}
+
+// steadyLine is what the console says of the steady-state rule: its
+// "Steady state: converged ..." line, or the not-converged warning; ""
+// when neither.
+func steadyLine(stdout string) string {
+	for line := range strings.Lines(stdout) {
+		line = strings.TrimSpace(line)
+		if strings.HasPrefix(line, "Steady state: ") || strings.HasPrefix(line, "WARNING: steady state NOT converged") {
+			return line
+		}
+	}
+	return ""
 }
 
 // A run whose rule cannot be met under its cap warns that the point did
