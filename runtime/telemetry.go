@@ -180,7 +180,7 @@ func startTelemetry(ctx context.Context, plan TelemetryPlan, bases []string, clo
 		return t
 	}
 	t.scraper = s
-	t.waitFor(ctx, len(s.URLs()), 0) // a scrape before the first send: counters must bracket the window
+	t.waitFor(ctx, len(s.URLs()), 0, t.patience()) // a scrape before the first send: counters must bracket the window
 	return t
 }
 
@@ -254,7 +254,10 @@ func (t *telemetryRun) afterWarmup(ctx context.Context) func() {
 		t.mu.Unlock()
 		t.sleepUntil(ctx, from)
 		t.scraper.ScrapeNow()
-		t.waitFor(ctx, len(t.scraper.URLs()), from)
+		// asked for now, so it ends within two timeouts (one in flight,
+		// then this one): the measured requests wait no longer than that
+		// for a server whose /metrics stopped answering.
+		t.waitFor(ctx, len(t.scraper.URLs()), from, 2*t.scraper.Timeout())
 	}
 }
 
@@ -307,7 +310,7 @@ func (t *telemetryRun) finish(ctx context.Context, window metrics.TelemetryWindo
 	settled := window.End + int64(serverSettle)
 	t.sleepUntil(ctx, settled)
 	t.scraper.ScrapeNow() // sent after the last response has settled: it ends the server's window
-	t.waitFor(ctx, len(t.scraper.URLs()), settled)
+	t.waitFor(ctx, len(t.scraper.URLs()), settled, t.patience())
 	pt.Reports = t.scraper.Stop()
 	pt.URLs = t.scraper.URLs()
 	t.mu.Lock()
@@ -405,15 +408,19 @@ func reduceTelemetry(samples []metrics.TelemetrySample, window metrics.Telemetry
 }
 
 // waitFor waits until each of n sources has been scraped at or after
-// instant (0: once at all), giving up after three intervals and the
-// scrape timeout, at once when interrupted: a source that never answers
-// then shows as a gap, and an energy it could not know.
-func (t *telemetryRun) waitFor(ctx context.Context, n int, instant int64) {
-	deadline := time.Now().Add(3*t.interval + t.scraper.Timeout())
+// instant (0: once at all), giving up after within, at once when
+// interrupted: a source that never answers then shows as a gap, and an
+// energy it could not know.
+func (t *telemetryRun) waitFor(ctx context.Context, n int, instant int64, within time.Duration) {
+	deadline := time.Now().Add(within)
 	for ctx.Err() == nil && !t.scrapedAfter(n, instant) && time.Now().Before(deadline) {
 		time.Sleep(min(t.interval/16, 20*time.Millisecond)) // a long interval must not make the wait as long
 	}
 }
+
+// patience is how long a scrape may take to come at a tick: three
+// intervals and the scrape timeout.
+func (t *telemetryRun) patience() time.Duration { return 3*t.interval + t.scraper.Timeout() }
 
 func (t *telemetryRun) scrapedAfter(n int, instant int64) bool {
 	t.mu.Lock()
