@@ -101,6 +101,14 @@ type ServerWindow struct {
 	ServerCount    float64 `json:"server_count"`
 	ClientCount    int     `json:"client_count"`
 	ClientInWindow int     `json:"client_in_window"`
+	// ServerTTFTCount is how many first tokens the server's TTFT
+	// histogram counted in the window (-1 when it has none), and
+	// ClientTTFTInWindow how many of the client's completed requests had
+	// their first chunk after Start: in an open loop whose warm-up
+	// overlaps the measured requests, a request can finish inside the
+	// window and have had its first token before it.
+	ServerTTFTCount    float64 `json:"server_ttft_count"`
+	ClientTTFTInWindow int     `json:"client_ttft_in_window"`
 }
 
 // mismatch is the warning a count that differs deserves, naming both;
@@ -114,6 +122,20 @@ func (w *ServerWindow) mismatch() string {
 		msg += fmt.Sprintf(" (%d of them finished while the warm-up's last requests were still running, before the first scrape after the warm-up, so the server's figures leave them out)", lost)
 	} else if w.ServerCount > float64(w.ClientCount) {
 		msg += " (another client's requests, or ones the server finished late, are in the server's figures)"
+	}
+	return msg
+}
+
+// ttftMismatch is the warning a TTFT count that differs from the
+// client's deserves, when the request counts agree (else mismatch has
+// said it); "" otherwise.
+func (w *ServerWindow) ttftMismatch() string {
+	if w == nil || w.ServerTTFTCount < 0 || w.ServerTTFTCount == float64(w.ClientCount) || w.mismatch() != "" {
+		return ""
+	}
+	msg := fmt.Sprintf("telemetry: the server's TTFT histogram counted %.0f first tokens in its window, the client %d requests", w.ServerTTFTCount, w.ClientCount)
+	if early := w.ClientCount - w.ClientTTFTInWindow; early > 0 {
+		msg += fmt.Sprintf(" (%d of them had their first token while the warm-up was still running, before the first scrape after it, so the server's TTFT leaves them out: an open loop's warm-up overlaps its measured requests)", early)
 	}
 	return msg
 }
@@ -144,9 +166,9 @@ type telemetryRun struct {
 	// scrape at once: the server window's start.
 	warmups, warmed int
 	warmEnd         int64
-	// dones are the ends of the completed measured requests, to count
-	// those inside the server's window.
-	dones []int64
+	// dones and firsts are the ends and first chunks of the completed
+	// measured requests, to count those inside the server's window.
+	dones, firsts []int64
 }
 
 // startTelemetry probes the plan's URLs and starts scraping those that
@@ -279,8 +301,13 @@ func (t *telemetryRun) observing(next func(metrics.Record)) func(metrics.Record)
 	}
 	return func(rec metrics.Record) {
 		if rec.Err == nil {
+			first := rec.Done
+			if len(rec.Chunks) > 0 {
+				first = rec.Chunks[0]
+			}
 			t.mu.Lock()
 			t.dones = append(t.dones, rec.Done)
+			t.firsts = append(t.firsts, first)
 			t.mu.Unlock()
 		}
 		next(rec)
@@ -316,19 +343,24 @@ func (t *telemetryRun) finish(ctx context.Context, window metrics.TelemetryWindo
 	t.mu.Lock()
 	pt.Samples = slices.Concat(t.scrapes...)
 	t.scrapes = nil
-	warmEnd, dones := t.warmEnd, t.dones
+	warmEnd, dones, firsts := t.warmEnd, t.dones, t.firsts
 	t.mu.Unlock()
 	sw := &ServerWindow{Start: serverStart(pt.Samples, window.Start, warmEnd), End: serverEnd(pt.Samples, settled),
 		WarmupEnd: warmEnd, ClientCount: len(dones)}
-	for _, d := range dones {
+	for i, d := range dones {
 		if d > sw.Start {
 			sw.ClientInWindow++
+		}
+		if firsts[i] > sw.Start {
+			sw.ClientTTFTInWindow++
 		}
 	}
 	pt.Summary = reduceTelemetry(pt.Samples, window, sw)
 	pt.ServerWindow = sw
-	if w := sw.mismatch(); w != "" {
-		pt.Warnings = append(pt.Warnings, w)
+	for _, w := range []string{sw.mismatch(), sw.ttftMismatch()} {
+		if w != "" {
+			pt.Warnings = append(pt.Warnings, w)
+		}
 	}
 	for _, r := range pt.Reports {
 		if r.Failures > 0 {
@@ -397,12 +429,15 @@ func reduceTelemetry(samples []metrics.TelemetrySample, window metrics.Telemetry
 			}
 		}
 	}
-	sw.ServerCount = -1
+	sw.ServerCount, sw.ServerTTFTCount = -1, -1
 	for _, m := range []string{metrics.LatencyRequestLatency, metrics.LatencyTTFT} {
 		if l := sum.Server.Latency(m); l != nil && l.OK {
 			sw.ServerCount = l.Count
 			break
 		}
+	}
+	if l := sum.Server.Latency(metrics.LatencyTTFT); l != nil && l.OK {
+		sw.ServerTTFTCount = l.Count
 	}
 	return sum
 }

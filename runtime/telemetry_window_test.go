@@ -21,7 +21,7 @@ import (
 // request that finishes meanwhile.
 type steppedExporter struct {
 	mu      sync.Mutex
-	n       int
+	n, ttft int
 	hold    bool
 	held    chan struct{}
 	release chan struct{}
@@ -31,7 +31,7 @@ func newSteppedExporter(t *testing.T) (*steppedExporter, string) {
 	e := &steppedExporter{held: make(chan struct{}, 1), release: make(chan struct{})}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		e.mu.Lock()
-		n, hold := e.n, e.hold
+		n, ttft, hold := e.n, e.ttft, e.hold
 		e.hold = false
 		e.mu.Unlock()
 		if hold {
@@ -42,16 +42,28 @@ func newSteppedExporter(t *testing.T) (*steppedExporter, string) {
 			"vllm:e2e_request_latency_seconds_bucket{le=\"1.0\",model_name=\"m\"} %d\n"+
 			"vllm:e2e_request_latency_seconds_bucket{le=\"+Inf\",model_name=\"m\"} %d\n"+
 			"vllm:e2e_request_latency_seconds_sum{model_name=\"m\"} %g\n"+
-			"vllm:e2e_request_latency_seconds_count{model_name=\"m\"} %d\n", n, n, 0.5*float64(n), n)
+			"vllm:e2e_request_latency_seconds_count{model_name=\"m\"} %d\n"+
+			"# TYPE vllm:time_to_first_token_seconds histogram\n"+
+			"vllm:time_to_first_token_seconds_bucket{le=\"+Inf\",model_name=\"m\"} %d\n"+
+			"vllm:time_to_first_token_seconds_sum{model_name=\"m\"} %g\n"+
+			"vllm:time_to_first_token_seconds_count{model_name=\"m\"} %d\n", n, n, 0.5*float64(n), n, ttft, 0.01*float64(ttft), ttft)
 	}))
 	t.Cleanup(srv.Close)
 	return e, srv.URL + "/metrics"
 }
 
-// finished makes the server count k more requests.
+// finished makes the server count k more requests, first tokens and
+// ends; firstTokens only their first tokens.
 func (e *steppedExporter) finished(k int) {
 	e.mu.Lock()
 	e.n += k
+	e.ttft += k
+	e.mu.Unlock()
+}
+
+func (e *steppedExporter) firstTokens(k int) {
+	e.mu.Lock()
+	e.ttft += k
 	e.mu.Unlock()
 }
 
@@ -219,5 +231,38 @@ func TestTelemetryPlanOff(t *testing.T) {
 	}
 	if startTelemetry(context.Background(), TelemetryPlan{}, []string{"http://127.0.0.1:1"}, transport.NewClock(), 0) != nil {
 		t.Error("an empty plan scraped")
+	}
+}
+
+// A measured request whose first token came while the warm-up was still
+// running (an open loop's schedule overlaps them) and which finished
+// inside the window is in the server's request latency but not in its
+// TTFT: the warning says so, naming both counts.
+func TestServerWindowTTFTCountedBeforeTheStart(t *testing.T) {
+	r := startWindowRun(t, 2)
+	start := r.clock.Now()
+	r.e.mu.Lock()
+	r.e.ttft++ // the measured request's first token; the warm-up's finish below
+	r.e.mu.Unlock()
+	first := r.clock.Now()
+	r.warmedUp(2)
+	r.e.mu.Lock()
+	r.e.n++ // that request ends inside the window
+	r.e.mu.Unlock()
+	r.take(metrics.Record{Chunks: []int64{first}, Done: r.clock.Now()})
+	r.measured(18)
+	end := r.lastWithScrapeInFlight()
+	pt := r.tel.finish(context.Background(), metrics.TelemetryWindow{Start: start, End: end})
+	sw := pt.ServerWindow
+	if sw == nil || sw.ServerCount != 20 || sw.ServerTTFTCount != 19 || sw.ClientTTFTInWindow != 19 {
+		t.Fatalf("server window %+v; want 20 requests, 19 first tokens on both sides", sw)
+	}
+	want := "telemetry: the server's TTFT histogram counted 19 first tokens in its window, the client 20 requests (1 of them"
+	found := false
+	for _, w := range pt.AllWarnings() {
+		found = found || strings.HasPrefix(w, want)
+	}
+	if !found {
+		t.Errorf("warnings %q; want one starting %q", pt.AllWarnings(), want)
 	}
 }
