@@ -254,12 +254,12 @@ func (t *telemetryRun) warmupDone(done int64) {
 }
 
 // serverSettle is how long after a response a scrape must be sent to
-// count it: vLLM records a finished request's histograms in its output
-// handler after it has queued the final chunk for the client, so a
-// scrape sent the instant the client has the response can still miss
-// it. A margin this size costs the window nothing measurable (the
-// scrape ends it; the client's window is unchanged) and is far above
-// that handler's step.
+// count it: vLLM 0.32's output handler pushes a batch's outputs to the
+// requests' queues and records their histograms after, and when it
+// yields in between (many outputs, stop-string aborts) the client can
+// have its last chunk before the request is counted. A margin this
+// size costs the client's window nothing (the scrape only bounds the
+// server's) and is far above that handler's step.
 const serverSettle = 25 * time.Millisecond
 
 // afterWarmup is Point.AfterWarmup for a point that scrapes: before any
