@@ -43,7 +43,9 @@ def main(ctx):
 // Profile's --max-error-rate is the same budget; a budget the run stays
 // within changes nothing, and a malformed one is exit 2 naming the flag.
 func TestMaxErrorRateFlag(t *testing.T) {
-	base := []string{"profile", "-m", "m", "--request-count", "40"}
+	// Short answers: what is judged is the share of failures, and 40
+	// default-length answers took 45 s of the suite.
+	base := []string{"profile", "-m", "m", "--request-count", "40", "--output-tokens-mean", "8"}
 	r := runCLI(t, t.TempDir(), append(base, "-u", "sim://?error_rate_500=1", "--max-error-rate", "0.05")...)
 	if r.code != 3 || !strings.Contains(r.stderr, "error budget exceeded") {
 		t.Errorf("all failing: exit %d, stderr %q", r.code, r.stderr)
