@@ -378,35 +378,31 @@ func serverStart(samples []metrics.TelemetrySample, start, warmEnd int64) int64 
 	if warmEnd == 0 {
 		return start
 	}
-	from := warmEnd + int64(serverSettle)
-	first := map[string]int64{}
-	for _, s := range samples {
-		if s.Time >= from && (first[s.Source] == 0 || s.Time < first[s.Source]) {
-			first[s.Source] = s.Time
-		}
-	}
-	out := start
-	for _, at := range first {
-		out = max(out, at)
-	}
-	return out
+	return max(start, firstScrapeFrom(samples, warmEnd+int64(serverSettle)))
 }
 
 // serverEnd is the send time of the scrape that ends the server's
 // window: the latest across sources of the first scrape sent at or
 // after end (end itself when there is none).
 func serverEnd(samples []metrics.TelemetrySample, end int64) int64 {
+	return max(end, firstScrapeFrom(samples, end))
+}
+
+// firstScrapeFrom is, across sources, the latest of each source's first
+// scrape sent at or after from, so that every source has a scrape at or
+// before it; 0 when no source has one.
+func firstScrapeFrom(samples []metrics.TelemetrySample, from int64) int64 {
 	first := map[string]int64{}
 	for _, s := range samples {
-		if s.Time >= end && (first[s.Source] == 0 || s.Time < first[s.Source]) {
+		if s.Time >= from && (first[s.Source] == 0 || s.Time < first[s.Source]) {
 			first[s.Source] = s.Time
 		}
 	}
-	out := end
+	var latest int64
 	for _, at := range first {
-		out = max(out, at)
+		latest = max(latest, at)
 	}
-	return out
+	return latest
 }
 
 // reduceTelemetry reduces the samples over the point's window, the

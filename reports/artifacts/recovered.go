@@ -68,16 +68,7 @@ func recoverBeside(stderr io.Writer, f *os.File, path string) (*os.File, int64, 
 		fmt.Fprintf(stderr, "llmbench: %s has no footer (its run was killed before finishing it): recovered %d requests in %d row groups into %s (%d bytes of an unfinished row group left out); the file is left as it was\n",
 			path, info.Rows, info.RowGroups, dst, info.DroppedBytes)
 	}
-	r, err := os.Open(dst)
-	if err != nil {
-		return nil, 0, err
-	}
-	st, err := r.Stat()
-	if err != nil {
-		r.Close()
-		return nil, 0, err
-	}
-	return r, st.Size(), nil
+	return openSized(dst)
 }
 
 // rowsIn is the number of rows of the finished records file at path; -1

@@ -242,6 +242,20 @@ func goodputAndCounting(saved *runtime.PointRecord, run *genaiperf.Run) ([]metri
 // killed before it could write the footer is recovered beside it (see
 // recoverBeside) and the recovered file is opened instead.
 func openRecordsFile(stderr io.Writer, path string) (*os.File, int64, error) {
+	f, size, err := openSized(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	if _, err := records.ReadMeta(f, size); !errors.Is(err, records.ErrNoFooter) {
+		return f, size, nil // readable, or an error the reader will report
+	}
+	defer f.Close()
+	return recoverBeside(stderr, f, path)
+}
+
+// openSized opens path for reading with its size, which the Parquet
+// reader needs.
+func openSized(path string) (*os.File, int64, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, 0, err
@@ -251,11 +265,7 @@ func openRecordsFile(stderr io.Writer, path string) (*os.File, int64, error) {
 		f.Close()
 		return nil, 0, err
 	}
-	if _, err := records.ReadMeta(f, st.Size()); !errors.Is(err, records.ErrNoFooter) {
-		return f, st.Size(), nil // readable, or an error the reader will report
-	}
-	defer f.Close()
-	return recoverBeside(stderr, f, path)
+	return f, st.Size(), nil
 }
 
 // Rerender re-renders every report of the llmbench folder at path from
