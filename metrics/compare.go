@@ -38,29 +38,34 @@ func (d Direction) String() string {
 // not judged.
 var ErrNoDirection = errors.New("has no better direction to judge a change by")
 
-// MetricDirection is the direction of a metric named as gates write it
-// ("ttft.p99", "itl", "output_token_throughput", "error_rate", or a
-// GenAI-Perf long name). Times, error_rate, energy per token and cost per
-// token are lower-is-better; throughputs and goodput higher-is-better.
-// The statistic does not change the direction (a lower ttft.std is
-// better too).
+// MetricDirection is the Direction of a metric named as gates write it
+// ("ttft.p99", "itl", "error_rate", or a GenAI-Perf long name), with or
+// without a dataset component. The statistic does not change the
+// direction (a lower ttft.std is better too).
 func MetricDirection(name string) (Direction, error) {
 	name, _, err := SplitComponent(name)
 	if err != nil {
 		return 0, err
 	}
-	metric, _, _ := strings.Cut(name, ".")
-	m := lookupGateMetric(metric)
+	m, err := namedMetric(name)
+	if err != nil {
+		return 0, err
+	}
+	if m.Direction == 0 {
+		return 0, fmt.Errorf("%s %w", m.Name, ErrNoDirection)
+	}
+	return m.Direction, nil
+}
+
+// namedMetric is the gate metric of a name as gates write it, whatever
+// statistic follows the dot.
+func namedMetric(name string) (*Metric, error) {
+	base, _, _ := strings.Cut(name, ".")
+	m := lookupGated(base)
 	if m == nil {
-		return 0, fmt.Errorf("unknown metric %q, want %s", metric, gateMetricList())
+		return nil, fmt.Errorf("unknown metric %q, want %s", base, gatedList())
 	}
-	switch {
-	case m.q == quantityTime, m.q == quantityEnergy, m.q == quantityCost, m.name == "error_rate":
-		return LowerIsBetter, nil
-	case m.q == quantityThroughput:
-		return HigherIsBetter, nil
-	}
-	return 0, fmt.Errorf("%s %w", m.name, ErrNoDirection)
+	return m, nil
 }
 
 // componentPrefix introduces the dataset component a compared metric is
@@ -235,7 +240,11 @@ func Compare(metric string, baseline, candidate Sample, opt CompareOptions) (Com
 	if c.Direction, err = MetricDirection(metric); err != nil {
 		return c, err
 	}
-	if c.Interval, err = ratioInterval(metric, baseline, candidate, opt); err != nil {
+	stat, err := metricStatistic(metric)
+	if err != nil {
+		return c, err
+	}
+	if c.Interval, err = ratioInterval(stat, baseline, candidate, opt); err != nil {
 		return c, fmt.Errorf("%s: %w", metric, err)
 	}
 	c.Baseline, c.Candidate = c.Interval.Baseline, c.Interval.Candidate
@@ -257,8 +266,8 @@ func claimPValues(d Direction, tol float64, ri RatioInterval) (regression, impro
 }
 
 // ratioInterval picks the method: repeats when both sides have two, a
-// bootstrap of the values otherwise.
-func ratioInterval(metric string, baseline, candidate Sample, opt CompareOptions) (RatioInterval, error) {
+// bootstrap of the values, for the statistic stat, otherwise.
+func ratioInterval(stat string, baseline, candidate Sample, opt CompareOptions) (RatioInterval, error) {
 	if len(baseline.Repeats) >= 2 && len(candidate.Repeats) >= 2 {
 		if allZero(baseline.Repeats) && allZero(candidate.Repeats) {
 			return exactRatio(MethodWelch, 0, 0, opt.Confidence), nil
@@ -271,10 +280,6 @@ func ratioInterval(metric string, baseline, candidate Sample, opt CompareOptions
 	}
 	if len(baseline.Values) == 0 || len(candidate.Values) == 0 {
 		return RatioInterval{}, errors.New("need two repeats or the per-request values on each side")
-	}
-	stat, err := metricStatistic(metric)
-	if err != nil {
-		return RatioInterval{}, err
 	}
 	bo := opt.Bootstrap
 	bo.Confidence = opt.Confidence

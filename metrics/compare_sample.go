@@ -30,29 +30,34 @@ const (
 	windowsPerRun = 30
 )
 
-// SampleOf is one side of the comparison of metric (named as gates name
-// it, "ttft.p99"): each run's value of the metric from its summary
-// (Repeats, used when both sides have two or more) and the first run's
-// per-request values in send order (Values, bootstrapped otherwise).
-// Values are what the run's statistics are computed from: completed
-// requests' TTFT, ITL, latency...; 1 or 0 per request, failed or not, for
-// error_rate; per-window rates for the whole-run throughputs.
+// SampleOf is one side of the comparison of a metric named as gates name
+// it ("ttft.p99", as `llmbench compare --metrics` takes it): the name
+// read once, then Gate.Sample.
 func SampleOf(metric string, runs []RunData) (Sample, error) {
-	base, stat, _ := strings.Cut(metric, ".")
-	m := lookupGateMetric(base)
-	if m == nil {
-		return Sample{}, fmt.Errorf("unknown metric %q, want %s", base, gateMetricList())
-	}
-	if len(runs) == 0 {
-		return Sample{}, fmt.Errorf("%s: no runs to compare", metric)
+	m, err := namedMetric(metric)
+	if err != nil {
+		return Sample{}, err
 	}
 	norm, err := metricStatistic(metric)
 	if err != nil {
 		return Sample{}, err
 	}
-	g := Gate{Metric: m.name, Stat: stat}
-	if stat != "" {
+	g := Gate{Metric: m}
+	if strings.Contains(metric, ".") {
 		g.Stat = norm
+	}
+	return g.Sample(runs)
+}
+
+// Sample is one side of the comparison of g's statistic: each run's value
+// of it (Repeats, used when both sides have two or more) and the first
+// run's per-request values in send order (Values, bootstrapped
+// otherwise). Values are what the run's statistics are computed from:
+// completed requests' TTFT, ITL, latency...; 1 or 0 per request, failed or
+// not, for error_rate; per-window rates for the whole-run throughputs.
+func (g Gate) Sample(runs []RunData) (Sample, error) {
+	if len(runs) == 0 {
+		return Sample{}, fmt.Errorf("%s: no runs to compare", g.name())
 	}
 	var s Sample
 	for _, r := range runs {
@@ -62,17 +67,16 @@ func SampleOf(metric string, runs []RunData) (Sample, error) {
 		}
 		s.Repeats = append(s.Repeats, v)
 	}
-	if !HasSeries(m.name) {
+	if !g.Metric.HasSeries() {
 		return s, nil // repeats only
 	}
 	series := runs[0].Series
 	if series == nil {
-		if series, err = SeriesOf(m.name, runs[0].Records); err != nil {
-			return Sample{}, err
-		}
+		series = SeriesOf(g.Metric, runs[0].Records)
 	}
-	if s.Values, err = series.values(m.name); err != nil && len(runs) < 2 {
-		return Sample{}, fmt.Errorf("%s: %w", metric, err) // with repeats the values may go unused
+	var err error
+	if s.Values, err = series.values(g.Metric); err != nil && len(runs) < 2 {
+		return Sample{}, fmt.Errorf("%s: %w", g.name(), err) // with repeats the values may go unused
 	}
 	return s, nil
 }
@@ -83,23 +87,40 @@ func SampleOf(metric string, runs []RunData) (Sample, error) {
 // anything else from its summary.
 func (g Gate) MeasureRun(r RunData) (float64, error) {
 	switch {
-	case g.Metric == "cost_per_mtok":
-		var throughput float64
-		if r.Summary != nil {
-			throughput = r.Summary.OutputTokenThroughput
-		}
-		v, ok := CostPerMillionTokens(r.CostPerHour, throughput)
-		if !ok && r.CostPerHour <= 0 {
-			return math.NaN(), fmt.Errorf("%s: %w: no price was given (cost_per_hour=)", g.name(), ErrNotMeasured)
-		}
-		if !ok {
-			return math.NaN(), fmt.Errorf("%s: %w (no output tokens)", g.name(), ErrNotMeasured)
-		}
-		return v, nil
+	case g.Metric != nil && g.Metric.run != nil:
+		return g.Metric.run(g, r)
 	case g.MeasuredFromTelemetry():
 		return g.MeasureTelemetry(r.Telemetry)
 	}
 	return g.Measure(r.Summary)
+}
+
+// costOfRun is cost_per_mtok in one run: its price over its summary's
+// output throughput.
+func (g Gate) costOfRun(r RunData) (float64, error) {
+	var throughput float64
+	if r.Summary != nil {
+		throughput = r.Summary.OutputTokenThroughput
+	}
+	v, ok := CostPerMillionTokens(r.CostPerHour, throughput)
+	if !ok && r.CostPerHour <= 0 {
+		return g.notMeasured("no price was given (cost_per_hour=)")
+	}
+	if !ok {
+		return math.NaN(), fmt.Errorf("%s: %w (no output tokens)", g.name(), ErrNotMeasured)
+	}
+	return v, nil
+}
+
+// CostPerMillionTokens is the cost of a million output tokens at a price
+// per hour and an output token throughput (SPEC §8):
+// cost_per_hour / (output_token_throughput × 3600) × 1e6. ok is false
+// without a price or without output.
+func CostPerMillionTokens(costPerHour, outputTokensPerSecond float64) (v float64, ok bool) {
+	if costPerHour <= 0 || outputTokensPerSecond <= 0 {
+		return 0, false
+	}
+	return costPerHour / (outputTokensPerSecond * 3600) * 1e6, true
 }
 
 func some(ok bool, v float64) []float64 {
@@ -121,11 +142,9 @@ func indicator(b bool) float64 {
 // times, % for error_rate, tokens/s for throughput.
 func InReportUnits(metric string, native float64) (float64, string) {
 	metric, _, _ = strings.Cut(metric, "@")
-	base, _, _ := strings.Cut(metric, ".")
-	m := lookupGateMetric(base)
-	if m == nil {
+	m, err := namedMetric(metric)
+	if err != nil {
 		return native, ""
 	}
-	toDisplay, _ := m.q.displayConversions()
-	return toDisplay(native), m.unit
+	return m.Display(native), m.Unit
 }

@@ -12,17 +12,17 @@ func TestRequestValueFromSchedule(t *testing.T) {
 	open := Record{Scheduled: 100, Sent: 130, Chunks: []int64{150, 190}, OutputTokens: 2}
 	closed := Record{Sent: 130, Chunks: []int64{150, 190}, OutputTokens: 2}
 	cases := []struct {
-		metric string
+		metric *Metric
 		r      *Record
 		want   []float64
 	}{
-		{"ttft_from_schedule", &open, []float64{50}},
-		{"request_latency_from_schedule", &open, []float64{90}},
-		{"ttft_from_schedule", &closed, nil},
-		{"request_latency_from_schedule", &closed, nil},
+		{TTFTFromSchedule, &open, []float64{50}},
+		{RequestLatencyFromSchedule, &open, []float64{90}},
+		{TTFTFromSchedule, &closed, nil},
+		{RequestLatencyFromSchedule, &closed, nil},
 	}
 	for _, c := range cases {
-		got := requestValue[c.metric](c.r, Derive(c.r))
+		got := c.metric.request(c.r, Derive(c.r))
 		if !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s of %+v = %v, want %v", c.metric, *c.r, got, c.want)
 		}

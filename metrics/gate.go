@@ -9,15 +9,11 @@ package metrics
 type Gate struct {
 	// Source is the gate as written, for messages and reports.
 	Source string
-	// Metric is the SPEC §2 short name: ttft, ttst, itl, request_latency,
-	// ttfo, isl, osl, output_token_throughput,
-	// output_token_throughput_per_user, request_throughput,
-	// request_goodput, error_rate, schedule_lag, ttft_from_schedule,
-	// request_latency_from_schedule, chunk_gap, energy_per_token,
-	// cost_per_mtok, gpu_power, gpu_utilization, kv_cache_usage or
-	// num_requests_waiting.
-	// ParseGate maps GenAI-Perf's long names (time_to_first_token...) here.
-	Metric string
+	// Metric is what the gate bounds, an entry of the Catalogue (never a
+	// report-only one); ParseGate resolves GenAI-Perf's long names
+	// (time_to_first_token...) to it. Held, not its name, so that nothing
+	// downstream parses the gate's text again.
+	Metric *Metric
 	// PerGPU, for gpu_power and gpu_utilization, judges every GPU on its
 	// own samples instead of the total power (or mean utilisation) across
 	// GPUs at each scrape: "gpu_power.per_gpu.max < 700W" holds when no GPU
@@ -57,4 +53,12 @@ type PointCondition struct {
 	// Param is concurrency, rate, input_tokens or output_tokens.
 	Param string
 	Value float64
+}
+
+// Needs is what the run must do for g's metric to be measured.
+func (g Gate) Needs() Need {
+	if g.Metric == nil {
+		return NeedNothing
+	}
+	return g.Metric.Need
 }

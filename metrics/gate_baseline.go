@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"cmp"
 	"fmt"
 )
 
@@ -32,7 +33,7 @@ func (g Gate) CompareWithBaseline(baseline, candidate Sample, opt CompareOptions
 		opt.Confidence = DefaultCompareOptions().Confidence
 	}
 	var err error
-	if c.Interval, err = ratioInterval(c.Metric, baseline, candidate, opt); err != nil {
+	if c.Interval, err = ratioInterval(cmp.Or(g.Stat, "avg"), baseline, candidate, opt); err != nil {
 		return c, fmt.Errorf("%s: %w", c.Metric, err)
 	}
 	c.Baseline, c.Candidate = c.Interval.Baseline, c.Interval.Candidate

@@ -33,28 +33,26 @@ func (g Gate) Applies(params map[string]float64) bool {
 // second for throughputs), ready for Check. It is an error wrapping
 // ErrNotMeasured, never a panic, when the run has no such value.
 func (g Gate) Measure(s *Summary) (float64, error) {
-	m := lookupGateMetric(g.Metric)
-	if m == nil {
-		return math.NaN(), fmt.Errorf("%s: unknown metric %q", g.name(), g.Metric)
-	}
-	notMeasured := fmt.Errorf("%s: %w", g.name(), ErrNotMeasured)
+	m := g.Metric
 	switch {
+	case m == nil:
+		return math.NaN(), errors.New("a gate without a metric")
 	case s == nil:
-		return math.NaN(), notMeasured
+		return g.notMeasured("")
 	case m.distribution != nil:
 		d := m.distribution(s)
 		if d == nil {
-			return math.NaN(), notMeasured
+			return g.notMeasured("")
 		}
 		return g.statistic(d)
 	case m.value != nil:
 		v, ok := m.value(s)
-		if !ok {
-			return math.NaN(), notMeasured
+		if !ok || m.unmeasuredWhenEmpty && s.Completed+s.Failed == 0 {
+			return g.notMeasured("")
 		}
 		return v, nil
 	}
-	return math.NaN(), notMeasured
+	return g.notMeasured("")
 }
 
 // statistic picks the gate's statistic from a distribution; an empty Stat
@@ -114,11 +112,10 @@ func (g Gate) Check(measured, baseline float64) bool {
 // for times, % for ratios), for console ✓/✗ lines and JUnit failure
 // messages: "ttft.p99 = 612.30 ms, limit < 500 ms".
 func (g Gate) Describe(measured float64) string {
-	m := lookupGateMetric(g.Metric)
 	var q quantity = -1
 	unit := ""
-	if m != nil {
-		q, unit = m.q, m.unit
+	if m := g.Metric; m != nil {
+		q, unit = m.q, m.Unit
 	}
 	if g.Currency != "" {
 		unit = g.Currency + " " + unit // "USD per Mtok"
@@ -142,11 +139,13 @@ func (g Gate) Describe(measured float64) string {
 }
 
 // InReportUnits converts a value of g's metric from its native unit to
-// what every report prints (ms for times, % for ratios), by the same table
-// Describe uses.
+// what every report prints (ms for times, % for ratios), as Describe
+// does.
 func (g Gate) InReportUnits(native float64) float64 {
-	v, _ := InReportUnits(g.Metric, native)
-	return v
+	if g.Metric == nil {
+		return native
+	}
+	return g.Metric.Display(native)
 }
 
 // withUnit appends a unit, with a space except for %.
@@ -205,7 +204,7 @@ func (g Gate) String() string {
 // exactly: ms or else ns for times, % or else a bare ratio for ratios, a
 // bare number otherwise.
 func (g Gate) canonicalValue() string {
-	m := lookupGateMetric(g.Metric)
+	m := g.Metric
 	if m == nil {
 		return plainNumber(g.Value)
 	}
@@ -227,7 +226,7 @@ func (g Gate) canonicalValue() string {
 // name is METRIC, METRIC.STAT or METRIC.per_gpu.STAT, as messages and reports show the gate's
 // subject.
 func (g Gate) name() string {
-	m := g.Metric
+	m := g.Metric.String()
 	if g.PerGPU {
 		m += "." + perGPUKey
 	}

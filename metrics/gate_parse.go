@@ -86,7 +86,7 @@ type gateParser struct {
 	src string
 	pos int
 	// m is the gate's metric, once read.
-	m *gateMetric
+	m *Metric
 	// stored reads a gate a stored run holds (ParseStoredGate).
 	stored bool
 }
@@ -145,7 +145,7 @@ func isNameByte(c byte) bool {
 }
 
 // metric reads METRIC[.per_gpu][.STAT], filling Metric, PerGPU and Stat.
-func (p *gateParser) metric(g *Gate) (*gateMetric, *GateError) {
+func (p *gateParser) metric(g *Gate) (*Metric, *GateError) {
 	p.skipSpace()
 	if p.eof() {
 		return nil, p.errorf(p.pos, `empty gate, want METRIC[.STAT] OP VALUE such as "ttft.p99 < 500ms"`)
@@ -156,15 +156,15 @@ func (p *gateParser) metric(g *Gate) (*gateMetric, *GateError) {
 		return nil, p.errorf(start, "want a metric such as ttft.p99 or error_rate, got %s", p.got(start))
 	}
 	name, stat, dotted := strings.Cut(word, ".")
-	m := lookupGateMetric(name)
+	m := lookupGated(name)
 	if m == nil {
-		return nil, p.errorf(start, "unknown metric %q, want %s", name, gateMetricList())
+		return nil, p.errorf(start, "unknown metric %q, want %s", name, gatedList())
 	}
-	g.Metric, p.m = m.name, m
+	g.Metric, p.m = m, m
 	statPos := start + len(name) + 1
 	if rest, ok := cutPerGPU(stat); dotted && ok {
-		if !m.perGPU {
-			return nil, p.errorf(statPos, "%s is not measured per GPU; %s applies to gpu_power and gpu_utilization", m.name, perGPUKey)
+		if !m.PerGPU {
+			return nil, p.errorf(statPos, "%s is not measured per GPU; %s applies to gpu_power and gpu_utilization", m.Name, perGPUKey)
 		}
 		g.PerGPU = true
 		name += "." + perGPUKey
@@ -172,7 +172,7 @@ func (p *gateParser) metric(g *Gate) (*gateMetric, *GateError) {
 		statPos += len(perGPUKey) + 1
 	}
 	switch {
-	case !dotted && m.perRequest:
+	case !dotted && m.Stats():
 		g.Stat = "avg"
 	case !dotted:
 	case stat == "":
@@ -182,9 +182,9 @@ func (p *gateParser) metric(g *Gate) (*gateMetric, *GateError) {
 		switch {
 		case msg != "":
 			return nil, p.errorf(statPos, "%s", msg)
-		case !m.perRequest && norm != "avg":
-			return nil, p.errorf(statPos, "%s is a run-level value and takes no statistic (at most .avg), got %q", m.name, stat)
-		case m.perRequest:
+		case !m.Stats() && norm != "avg":
+			return nil, p.errorf(statPos, "%s is a run-level value and takes no statistic (at most .avg), got %q", m.Name, stat)
+		case m.Stats():
 			g.Stat = norm
 		}
 	}
@@ -277,7 +277,7 @@ func (p *gateParser) number() (v float64, text string, ok bool, err *GateError) 
 
 // limit reads the right-hand side: VALUE[UNIT], baseline [* FACTOR] or
 // FACTOR * baseline, filling Value and Baseline.
-func (p *gateParser) limit(g *Gate, m *gateMetric) *GateError {
+func (p *gateParser) limit(g *Gate, m *Metric) *GateError {
 	p.skipSpace()
 	start := p.pos
 	if p.keyword("baseline") {
@@ -308,13 +308,13 @@ func (p *gateParser) limit(g *Gate, m *gateMetric) *GateError {
 	}
 	switch {
 	case !ok && isKnownUnit(unit):
-		return p.errorf(unitPos, "unit %q does not apply to %s, want %s", unit, m.name, units.want)
+		return p.errorf(unitPos, "unit %q does not apply to %s, want %s", unit, m.Name, units.want)
 	case !ok:
 		return p.errorf(unitPos, "unknown unit %q, want %s", unit, units.want)
 	case m.q == quantityRatio && unit == "%" && v > 100:
-		return p.errorf(start, "%s cannot exceed 100%%, got %s%%", m.name, text)
+		return p.errorf(start, "%s cannot exceed 100%%, got %s%%", m.Name, text)
 	case m.q == quantityRatio && unit == "" && v > 1:
-		return p.errorf(start, "%s is a ratio from 0 to 1, got %s; write %s%% for a percentage", m.name, text, text)
+		return p.errorf(start, "%s is a ratio from 0 to 1, got %s; write %s%% for a percentage", m.Name, text, text)
 	}
 	g.Value = convert(v)
 	if math.IsInf(g.Value, 0) {
@@ -415,8 +415,8 @@ func (p *gateParser) component(g *Gate) (string, *GateError) {
 	switch {
 	case g.Component != "":
 		return "", p.errorf(start, "component is given twice")
-	case p.m != nil && p.m.needs == NeedTelemetry:
-		return "", p.errorf(start, "%s is measured from telemetry for the whole point, which has no value per dataset component; drop component=", p.m.name)
+	case p.m != nil && p.m.Need == NeedTelemetry:
+		return "", p.errorf(start, "%s is measured from telemetry for the whole point, which has no value per dataset component; drop component=", p.m.Name)
 	}
 	p.pos += len(componentKey)
 	p.skipSpace()

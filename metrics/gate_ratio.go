@@ -13,15 +13,15 @@ import (
 // so is one that only a total failure can fail (error_rate < 100%): none
 // of them guards anything. Other limits at 100% stay: "kv_cache_usage.max
 // < 100%" (the cache never filled) is a real condition.
-func (p *gateParser) checkRatio(g *Gate, m *gateMetric, start int, text, unit string) *GateError {
+func (p *gateParser) checkRatio(g *Gate, m *Metric, start int, text, unit string) *GateError {
 	written := strings.TrimSpace(p.src[start:p.pos])
 	switch {
 	case unit == "" && g.Value == 1:
 		return p.errorf(start, "a bare %s is the ratio 1, that is 100%%: did you mean 1%%? Write a ratio as a percentage (1%%) or as a fraction below 1 (0.01)", text)
 	case g.Op == "<=" && g.Value == 1, g.Op == ">=" && g.Value == 0:
-		return p.errorf(start, "%s %s %s can never fail: %s is always between 0%% and 100%%", g.name(), g.Op, written, m.name)
+		return p.errorf(start, "%s %s %s can never fail: %s is always between 0%% and 100%%", g.name(), g.Op, written, m.Name)
 	case g.Op == "<" && g.Value == 0, g.Op == ">" && g.Value == 1:
-		return p.errorf(start, "%s %s %s can never pass: %s is always between 0%% and 100%%", g.name(), g.Op, written, m.name)
+		return p.errorf(start, "%s %s %s can never pass: %s is always between 0%% and 100%%", g.name(), g.Op, written, m.Name)
 	case m.whole != "" && g.Value == 1 && (g.Op == "<" || g.Op == "!="):
 		return p.errorf(start, "%s %s %s fails only when %s: did you mean 1%%?", g.name(), g.Op, written, m.whole)
 	}
@@ -47,7 +47,7 @@ func isCurrencyCode(u string) bool {
 // Mtok", and refuses a gate written in another currency: llmbench does not
 // convert. Other gates are left alone.
 func (g *Gate) PriceIn(currency string) error {
-	if g.Metric != "cost_per_mtok" || currency == "" {
+	if g.Needs() != NeedCost || currency == "" {
 		return nil
 	}
 	if g.Currency != "" && g.Currency != currency {

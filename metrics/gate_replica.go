@@ -14,8 +14,8 @@ func (p *gateParser) replica(g *Gate) (string, *GateError) {
 	switch {
 	case g.Replica != nil:
 		return "", p.errorf(start, "replica is given twice")
-	case p.m != nil && p.m.needs == NeedTelemetry:
-		return "", p.errorf(start, "%s is measured from telemetry for the whole point, which has no value per replica; drop replica=", p.m.name)
+	case p.m != nil && p.m.Need == NeedTelemetry:
+		return "", p.errorf(start, "%s is measured from telemetry for the whole point, which has no value per replica; drop replica=", p.m.Name)
 	case g.Baseline:
 		return "", p.errorf(start, "a baseline gate compares whole points; drop replica=")
 	}

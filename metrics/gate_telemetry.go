@@ -22,7 +22,7 @@ func cutPerGPU(stat string) (rest string, ok bool) {
 // cost_per_mtok, whose price travels in the TelemetryWindow (a summary
 // reduced from no samples at all still has it).
 func (g Gate) MeasuredFromTelemetry() bool {
-	return g.Needs() == NeedTelemetry || g.Metric == "cost_per_mtok"
+	return g.Metric != nil && g.Metric.telemetry != nil
 }
 
 // MeasureTelemetry returns the gate's metric from a point's
@@ -48,44 +48,34 @@ func (g Gate) MeasureTelemetry(t *TelemetrySummary) (float64, error) {
 	if !g.MeasuredFromTelemetry() {
 		return math.NaN(), fmt.Errorf("%s is not measured from telemetry; use Measure", g.name())
 	}
-	notMeasured := func(why string) (float64, error) {
-		if why == "" {
-			return math.NaN(), fmt.Errorf("%s: %w", g.name(), ErrNotMeasured)
-		}
-		return math.NaN(), fmt.Errorf("%s: %w: %s", g.name(), ErrNotMeasured, why)
-	}
 	if t == nil {
-		return notMeasured("no telemetry")
+		return g.notMeasured("no telemetry")
 	}
-	value := func(v TelemetryValue) (float64, error) {
-		if !v.OK {
-			return notMeasured(v.Why)
-		}
-		return v.Value, nil
+	return g.Metric.telemetry(g, t)
+}
+
+// notMeasured is the error of a gate whose run lacks its value, saying
+// why when why is not empty.
+func (g Gate) notMeasured(why string) (float64, error) {
+	if why == "" {
+		return math.NaN(), fmt.Errorf("%s: %w", g.name(), ErrNotMeasured)
 	}
-	switch g.Metric {
-	case "energy_per_token":
-		return value(t.EnergyPerToken)
-	case "cost_per_mtok":
-		return value(t.CostPerMillionTokens)
-	case "gpu_power":
-		return g.gpuStatistic(t, t.Power, "gpu_power_usage", 1, notMeasured)
-	case "gpu_utilization":
-		return g.gpuStatistic(t, t.Utilization, "gpu_utilization", 100, notMeasured)
-	case "kv_cache_usage":
-		return g.scaledStatistic(t.Server.KVCacheUsage, 100, "the server exports no KV-cache use", notMeasured)
-	case "num_requests_waiting":
-		return g.scaledStatistic(t.Server.Waiting, 1, "the server exports no queue length", notMeasured)
+	return math.NaN(), fmt.Errorf("%s: %w: %s", g.name(), ErrNotMeasured, why)
+}
+
+// telemetryValue is a value the telemetry holds or says why it lacks.
+func (g Gate) telemetryValue(v TelemetryValue) (float64, error) {
+	if !v.OK {
+		return g.notMeasured(v.Why)
 	}
-	return notMeasured("")
+	return v.Value, nil
 }
 
 // scaledStatistic is the gate's statistic of d divided by unit (100 turns
 // a % into the gate's ratio).
-func (g Gate) scaledStatistic(d *Distribution, unit float64, missing string,
-	notMeasured func(string) (float64, error)) (float64, error) {
+func (g Gate) scaledStatistic(d *Distribution, unit float64, missing string) (float64, error) {
 	if d == nil {
-		return notMeasured(missing)
+		return g.notMeasured(missing)
 	}
 	v, err := g.statistic(d)
 	return v / unit, err
@@ -93,14 +83,13 @@ func (g Gate) scaledStatistic(d *Distribution, unit float64, missing string,
 
 // gpuStatistic measures a GPU gate on the aggregate across GPUs, or per
 // GPU on field's statistics.
-func (g Gate) gpuStatistic(t *TelemetrySummary, aggregate *Distribution, field string, unit float64,
-	notMeasured func(string) (float64, error)) (float64, error) {
+func (g Gate) gpuStatistic(t *TelemetrySummary, aggregate *Distribution, field string, unit float64) (float64, error) {
 	missing := "no GPU telemetry (no DCGM exporter among the telemetry URLs)"
 	if len(t.GPUs) > 0 {
 		missing = "no GPU exported " + field + " during the point"
 	}
 	if !g.PerGPU {
-		return g.scaledStatistic(aggregate, unit, missing, notMeasured)
+		return g.scaledStatistic(aggregate, unit, missing)
 	}
 	worst := math.NaN()
 	for i := range t.GPUs {
@@ -117,7 +106,7 @@ func (g Gate) gpuStatistic(t *TelemetrySummary, aggregate *Distribution, field s
 		}
 	}
 	if math.IsNaN(worst) {
-		return notMeasured(missing)
+		return g.notMeasured(missing)
 	}
 	return worst, nil
 }

@@ -24,105 +24,105 @@ func TestParseGate(t *testing.T) {
 		want Gate
 	}{
 		// The SPEC §6 and issue examples.
-		{"ttft.p99 < 500ms @ concurrency=16", Gate{Metric: "ttft", Stat: "p99", Op: "<", Value: 500e6,
+		{"ttft.p99 < 500ms @ concurrency=16", Gate{Metric: TTFT, Stat: "p99", Op: "<", Value: 500e6,
 			At: at(PointCondition{"concurrency", 16})}},
-		{"error_rate < 1%", Gate{Metric: "error_rate", Op: "<", Value: 0.01}},
-		{"output_token_throughput >= 1000 @ concurrency=16", Gate{Metric: "output_token_throughput", Op: ">=",
+		{"error_rate < 1%", Gate{Metric: ErrorRate, Op: "<", Value: 0.01}},
+		{"output_token_throughput >= 1000 @ concurrency=16", Gate{Metric: OutputTokenThroughput, Op: ">=",
 			Value: 1000, At: at(PointCondition{"concurrency", 16})}},
-		{"output_token_throughput >= 1500", Gate{Metric: "output_token_throughput", Op: ">=", Value: 1500}},
-		{"itl.p90 < 30ms @ concurrency=16", Gate{Metric: "itl", Stat: "p90", Op: "<", Value: 30e6,
+		{"output_token_throughput >= 1500", Gate{Metric: OutputTokenThroughput, Op: ">=", Value: 1500}},
+		{"itl.p90 < 30ms @ concurrency=16", Gate{Metric: ITL, Stat: "p90", Op: "<", Value: 30e6,
 			At: at(PointCondition{"concurrency", 16})}},
-		{"ttft.p99 <= baseline * 1.10", Gate{Metric: "ttft", Stat: "p99", Op: "<=", Value: 1.1, Baseline: true}},
+		{"ttft.p99 <= baseline * 1.10", Gate{Metric: TTFT, Stat: "p99", Op: "<=", Value: 1.1, Baseline: true}},
 		// Per-component gates, alone and with a point.
-		{"ttft.p99 < 300ms @ component=chat", Gate{Metric: "ttft", Stat: "p99", Op: "<", Value: 300e6, Component: "chat"}},
-		{"ttft.p99 < 300ms @ concurrency=16, component=chat", Gate{Metric: "ttft", Stat: "p99", Op: "<", Value: 300e6,
+		{"ttft.p99 < 300ms @ component=chat", Gate{Metric: TTFT, Stat: "p99", Op: "<", Value: 300e6, Component: "chat"}},
+		{"ttft.p99 < 300ms @ concurrency=16, component=chat", Gate{Metric: TTFT, Stat: "p99", Op: "<", Value: 300e6,
 			At: at(PointCondition{"concurrency", 16}), Component: "chat"}},
 		// Per-replica gates.
-		{"ttft.p99 < 300ms @ replica=1", Gate{Metric: "ttft", Stat: "p99", Op: "<", Value: 300e6, Replica: ptrInt(1)}},
-		{"ttft.p99 < 300ms @ replica = 0, concurrency=16, component=chat", Gate{Metric: "ttft", Stat: "p99", Op: "<", Value: 300e6,
+		{"ttft.p99 < 300ms @ replica=1", Gate{Metric: TTFT, Stat: "p99", Op: "<", Value: 300e6, Replica: ptrInt(1)}},
+		{"ttft.p99 < 300ms @ replica = 0, concurrency=16, component=chat", Gate{Metric: TTFT, Stat: "p99", Op: "<", Value: 300e6,
 			At: at(PointCondition{"concurrency", 16}), Component: "chat", Replica: ptrInt(0)}},
-		{"ttft.p99 < 300ms @ component = rag-long.v2 , concurrency=16", Gate{Metric: "ttft", Stat: "p99", Op: "<", Value: 300e6,
+		{"ttft.p99 < 300ms @ component = rag-long.v2 , concurrency=16", Gate{Metric: TTFT, Stat: "p99", Op: "<", Value: 300e6,
 			At: at(PointCondition{"concurrency", 16}), Component: "rag-long.v2"}},
 
 		// Baseline forms.
-		{"ttft.p99 <= baseline*1.1", Gate{Metric: "ttft", Stat: "p99", Op: "<=", Value: 1.1, Baseline: true}},
-		{"ttft.p99 <= 1.1 * baseline", Gate{Metric: "ttft", Stat: "p99", Op: "<=", Value: 1.1, Baseline: true}},
-		{"ttft.p99 <= 1.1*baseline", Gate{Metric: "ttft", Stat: "p99", Op: "<=", Value: 1.1, Baseline: true}},
-		{"request_throughput >= baseline", Gate{Metric: "request_throughput", Op: ">=", Value: 1, Baseline: true}},
-		{"output_token_throughput >= baseline * 0.95 @ rate=10", Gate{Metric: "output_token_throughput",
+		{"ttft.p99 <= baseline*1.1", Gate{Metric: TTFT, Stat: "p99", Op: "<=", Value: 1.1, Baseline: true}},
+		{"ttft.p99 <= 1.1 * baseline", Gate{Metric: TTFT, Stat: "p99", Op: "<=", Value: 1.1, Baseline: true}},
+		{"ttft.p99 <= 1.1*baseline", Gate{Metric: TTFT, Stat: "p99", Op: "<=", Value: 1.1, Baseline: true}},
+		{"request_throughput >= baseline", Gate{Metric: RequestThroughput, Op: ">=", Value: 1, Baseline: true}},
+		{"output_token_throughput >= baseline * 0.95 @ rate=10", Gate{Metric: OutputTokenThroughput,
 			Op: ">=", Value: 0.95, Baseline: true, At: at(PointCondition{"rate", 10})}},
 
 		// Time units; a bare number is ms.
-		{"ttft < 500", Gate{Metric: "ttft", Stat: "avg", Op: "<", Value: 500e6}},
-		{"ttft < 0.5s", Gate{Metric: "ttft", Stat: "avg", Op: "<", Value: 500e6}},
-		{"ttft < 1.5 s", Gate{Metric: "ttft", Stat: "avg", Op: "<", Value: 1.5e9}},
-		{"itl < 250us", Gate{Metric: "itl", Stat: "avg", Op: "<", Value: 250e3}},
-		{"itl < 250µs", Gate{Metric: "itl", Stat: "avg", Op: "<", Value: 250e3}},
-		{"itl < 250μs", Gate{Metric: "itl", Stat: "avg", Op: "<", Value: 250e3}},
-		{"itl < 1234ns", Gate{Metric: "itl", Stat: "avg", Op: "<", Value: 1234}},
-		{"ttft < .5ms", Gate{Metric: "ttft", Stat: "avg", Op: "<", Value: 500e3}},
-		{"ttft < 1e3ms", Gate{Metric: "ttft", Stat: "avg", Op: "<", Value: 1e9}},
-		{"ttft < 0.1ms", Gate{Metric: "ttft", Stat: "avg", Op: "<", Value: 1e5}},
+		{"ttft < 500", Gate{Metric: TTFT, Stat: "avg", Op: "<", Value: 500e6}},
+		{"ttft < 0.5s", Gate{Metric: TTFT, Stat: "avg", Op: "<", Value: 500e6}},
+		{"ttft < 1.5 s", Gate{Metric: TTFT, Stat: "avg", Op: "<", Value: 1.5e9}},
+		{"itl < 250us", Gate{Metric: ITL, Stat: "avg", Op: "<", Value: 250e3}},
+		{"itl < 250µs", Gate{Metric: ITL, Stat: "avg", Op: "<", Value: 250e3}},
+		{"itl < 250μs", Gate{Metric: ITL, Stat: "avg", Op: "<", Value: 250e3}},
+		{"itl < 1234ns", Gate{Metric: ITL, Stat: "avg", Op: "<", Value: 1234}},
+		{"ttft < .5ms", Gate{Metric: TTFT, Stat: "avg", Op: "<", Value: 500e3}},
+		{"ttft < 1e3ms", Gate{Metric: TTFT, Stat: "avg", Op: "<", Value: 1e9}},
+		{"ttft < 0.1ms", Gate{Metric: TTFT, Stat: "avg", Op: "<", Value: 1e5}},
 
 		// Statistics and their normalisation.
-		{"ttft.mean < 5", Gate{Metric: "ttft", Stat: "avg", Op: "<", Value: 5e6}},
-		{"ttft.median < 5", Gate{Metric: "ttft", Stat: "p50", Op: "<", Value: 5e6}},
-		{"ttft.min > 1", Gate{Metric: "ttft", Stat: "min", Op: ">", Value: 1e6}},
-		{"ttft.max < 9", Gate{Metric: "ttft", Stat: "max", Op: "<", Value: 9e6}},
-		{"ttft.std < 2", Gate{Metric: "ttft", Stat: "std", Op: "<", Value: 2e6}},
-		{"ttft.p99.9 < 800ms", Gate{Metric: "ttft", Stat: "p99.9", Op: "<", Value: 800e6}},
-		{"ttft.p099.90 < 800ms", Gate{Metric: "ttft", Stat: "p99.9", Op: "<", Value: 800e6}},
-		{"ttft.p0 < 1", Gate{Metric: "ttft", Stat: "p0", Op: "<", Value: 1e6}},
-		{"ttft.p100 < 1", Gate{Metric: "ttft", Stat: "p100", Op: "<", Value: 1e6}},
-		{"output_token_throughput.avg > 1", Gate{Metric: "output_token_throughput", Op: ">", Value: 1}},
-		{"error_rate.avg < 1%", Gate{Metric: "error_rate", Op: "<", Value: 0.01}},
-		{"output_token_throughput_per_user.p10 >= 20", Gate{Metric: "output_token_throughput_per_user",
+		{"ttft.mean < 5", Gate{Metric: TTFT, Stat: "avg", Op: "<", Value: 5e6}},
+		{"ttft.median < 5", Gate{Metric: TTFT, Stat: "p50", Op: "<", Value: 5e6}},
+		{"ttft.min > 1", Gate{Metric: TTFT, Stat: "min", Op: ">", Value: 1e6}},
+		{"ttft.max < 9", Gate{Metric: TTFT, Stat: "max", Op: "<", Value: 9e6}},
+		{"ttft.std < 2", Gate{Metric: TTFT, Stat: "std", Op: "<", Value: 2e6}},
+		{"ttft.p99.9 < 800ms", Gate{Metric: TTFT, Stat: "p99.9", Op: "<", Value: 800e6}},
+		{"ttft.p099.90 < 800ms", Gate{Metric: TTFT, Stat: "p99.9", Op: "<", Value: 800e6}},
+		{"ttft.p0 < 1", Gate{Metric: TTFT, Stat: "p0", Op: "<", Value: 1e6}},
+		{"ttft.p100 < 1", Gate{Metric: TTFT, Stat: "p100", Op: "<", Value: 1e6}},
+		{"output_token_throughput.avg > 1", Gate{Metric: OutputTokenThroughput, Op: ">", Value: 1}},
+		{"error_rate.avg < 1%", Gate{Metric: ErrorRate, Op: "<", Value: 0.01}},
+		{"output_token_throughput_per_user.p10 >= 20", Gate{Metric: OutputTokenThroughputPerUser,
 			Stat: "p10", Op: ">=", Value: 20}},
-		{"isl.max <= 4096", Gate{Metric: "isl", Stat: "max", Op: "<=", Value: 4096}},
-		{"gpu_power.max < 700W", Gate{Metric: "gpu_power", Stat: "max", Op: "<", Value: 700}},
-		{"gpu_utilization > 80%", Gate{Metric: "gpu_utilization", Stat: "avg", Op: ">", Value: 0.8}},
-		{"kv_cache_usage.max < 90%", Gate{Metric: "kv_cache_usage", Stat: "max", Op: "<", Value: 0.9}},
-		{"kv_cache_usage < 0.5", Gate{Metric: "kv_cache_usage", Stat: "avg", Op: "<", Value: 0.5}},
-		{"num_requests_waiting.max <= 4", Gate{Metric: "num_requests_waiting", Stat: "max", Op: "<=", Value: 4}},
-		{"num_requests_waiting < 1.5 @ concurrency=64", Gate{Metric: "num_requests_waiting", Stat: "avg", Op: "<",
+		{"isl.max <= 4096", Gate{Metric: ISL, Stat: "max", Op: "<=", Value: 4096}},
+		{"gpu_power.max < 700W", Gate{Metric: GPUPower, Stat: "max", Op: "<", Value: 700}},
+		{"gpu_utilization > 80%", Gate{Metric: GPUUtilization, Stat: "avg", Op: ">", Value: 0.8}},
+		{"kv_cache_usage.max < 90%", Gate{Metric: KVCacheUsage, Stat: "max", Op: "<", Value: 0.9}},
+		{"kv_cache_usage < 0.5", Gate{Metric: KVCacheUsage, Stat: "avg", Op: "<", Value: 0.5}},
+		{"num_requests_waiting.max <= 4", Gate{Metric: NumRequestsWaiting, Stat: "max", Op: "<=", Value: 4}},
+		{"num_requests_waiting < 1.5 @ concurrency=64", Gate{Metric: NumRequestsWaiting, Stat: "avg", Op: "<",
 			Value: 1.5, At: at(PointCondition{"concurrency", 64})}},
 
 		// Per-GPU forms.
-		{"gpu_power.per_gpu.max < 700W", Gate{Metric: "gpu_power", PerGPU: true, Stat: "max", Op: "<", Value: 700}},
-		{"gpu_power.per_gpu < 500", Gate{Metric: "gpu_power", PerGPU: true, Stat: "avg", Op: "<", Value: 500}},
-		{"gpu_utilization.per_gpu.p10 >= 50%", Gate{Metric: "gpu_utilization", PerGPU: true, Stat: "p10", Op: ">=", Value: 0.5}},
+		{"gpu_power.per_gpu.max < 700W", Gate{Metric: GPUPower, PerGPU: true, Stat: "max", Op: "<", Value: 700}},
+		{"gpu_power.per_gpu < 500", Gate{Metric: GPUPower, PerGPU: true, Stat: "avg", Op: "<", Value: 500}},
+		{"gpu_utilization.per_gpu.p10 >= 50%", Gate{Metric: GPUUtilization, PerGPU: true, Stat: "p10", Op: ">=", Value: 0.5}},
 
 		// GenAI-Perf's long names.
-		{"time_to_first_token.p99 < 5", Gate{Metric: "ttft", Stat: "p99", Op: "<", Value: 5e6}},
-		{"time_to_second_token < 5", Gate{Metric: "ttst", Stat: "avg", Op: "<", Value: 5e6}},
-		{"inter_token_latency.p50 < 5", Gate{Metric: "itl", Stat: "p50", Op: "<", Value: 5e6}},
-		{"input_sequence_length.avg > 5", Gate{Metric: "isl", Stat: "avg", Op: ">", Value: 5}},
-		{"output_sequence_length < 5", Gate{Metric: "osl", Stat: "avg", Op: "<", Value: 5}},
-		{"time_to_first_output_token.p90 < 5", Gate{Metric: "ttfo", Stat: "p90", Op: "<", Value: 5e6}},
+		{"time_to_first_token.p99 < 5", Gate{Metric: TTFT, Stat: "p99", Op: "<", Value: 5e6}},
+		{"time_to_second_token < 5", Gate{Metric: TTST, Stat: "avg", Op: "<", Value: 5e6}},
+		{"inter_token_latency.p50 < 5", Gate{Metric: ITL, Stat: "p50", Op: "<", Value: 5e6}},
+		{"input_sequence_length.avg > 5", Gate{Metric: ISL, Stat: "avg", Op: ">", Value: 5}},
+		{"output_sequence_length < 5", Gate{Metric: OSL, Stat: "avg", Op: "<", Value: 5}},
+		{"time_to_first_output_token.p90 < 5", Gate{Metric: TTFO, Stat: "p90", Op: "<", Value: 5e6}},
 
 		// Ratios, throughputs and the other quantities.
-		{"error_rate < 0.01", Gate{Metric: "error_rate", Op: "<", Value: 0.01}},
-		{"error_rate <= 99.5%", Gate{Metric: "error_rate", Op: "<=", Value: 0.995}},
-		{"kv_cache_usage.max < 100%", Gate{Metric: "kv_cache_usage", Stat: "max", Op: "<", Value: 1}},
-		{"cost_per_mtok <= 2 USD", Gate{Metric: "cost_per_mtok", Op: "<=", Value: 2, Currency: "USD"}},
-		{"error_rate == 0", Gate{Metric: "error_rate", Op: "==", Value: 0}},
-		{"error_rate < 0.5%", Gate{Metric: "error_rate", Op: "<", Value: 0.005}},
-		{"request_throughput > 10/s", Gate{Metric: "request_throughput", Op: ">", Value: 10}},
-		{"request_goodput >= 8.5", Gate{Metric: "request_goodput", Op: ">=", Value: 8.5}},
-		{"energy_per_token < 0.3J", Gate{Metric: "energy_per_token", Op: "<", Value: 0.3}},
-		{"cost_per_mtok < 2.5", Gate{Metric: "cost_per_mtok", Op: "<", Value: 2.5}},
-		{"schedule_lag.p99 < 5ms", Gate{Metric: "schedule_lag", Stat: "p99", Op: "<", Value: 5e6}},
-		{"ttft_from_schedule.p99 < 1s", Gate{Metric: "ttft_from_schedule", Stat: "p99", Op: "<", Value: 1e9}},
-		{"request_latency_from_schedule < 2500", Gate{Metric: "request_latency_from_schedule", Stat: "avg", Op: "<", Value: 2500e6}},
-		{"chunk_gap.max != 0", Gate{Metric: "chunk_gap", Stat: "max", Op: "!=", Value: 0}},
-		{"ttst.p95 > 0", Gate{Metric: "ttst", Stat: "p95", Op: ">", Value: 0}},
-		{"request_latency.p75 < 2s", Gate{Metric: "request_latency", Stat: "p75", Op: "<", Value: 2e9}},
+		{"error_rate < 0.01", Gate{Metric: ErrorRate, Op: "<", Value: 0.01}},
+		{"error_rate <= 99.5%", Gate{Metric: ErrorRate, Op: "<=", Value: 0.995}},
+		{"kv_cache_usage.max < 100%", Gate{Metric: KVCacheUsage, Stat: "max", Op: "<", Value: 1}},
+		{"cost_per_mtok <= 2 USD", Gate{Metric: CostPerMtok, Op: "<=", Value: 2, Currency: "USD"}},
+		{"error_rate == 0", Gate{Metric: ErrorRate, Op: "==", Value: 0}},
+		{"error_rate < 0.5%", Gate{Metric: ErrorRate, Op: "<", Value: 0.005}},
+		{"request_throughput > 10/s", Gate{Metric: RequestThroughput, Op: ">", Value: 10}},
+		{"request_goodput >= 8.5", Gate{Metric: RequestGoodput, Op: ">=", Value: 8.5}},
+		{"energy_per_token < 0.3J", Gate{Metric: EnergyPerToken, Op: "<", Value: 0.3}},
+		{"cost_per_mtok < 2.5", Gate{Metric: CostPerMtok, Op: "<", Value: 2.5}},
+		{"schedule_lag.p99 < 5ms", Gate{Metric: ScheduleLag, Stat: "p99", Op: "<", Value: 5e6}},
+		{"ttft_from_schedule.p99 < 1s", Gate{Metric: TTFTFromSchedule, Stat: "p99", Op: "<", Value: 1e9}},
+		{"request_latency_from_schedule < 2500", Gate{Metric: RequestLatencyFromSchedule, Stat: "avg", Op: "<", Value: 2500e6}},
+		{"chunk_gap.max != 0", Gate{Metric: ChunkGap, Stat: "max", Op: "!=", Value: 0}},
+		{"ttst.p95 > 0", Gate{Metric: TTST, Stat: "p95", Op: ">", Value: 0}},
+		{"request_latency.p75 < 2s", Gate{Metric: RequestLatency, Stat: "p75", Op: "<", Value: 2e9}},
 
 		// Spacing and conditions.
-		{"ttft.p99<500ms@concurrency=16", Gate{Metric: "ttft", Stat: "p99", Op: "<", Value: 500e6,
+		{"ttft.p99<500ms@concurrency=16", Gate{Metric: TTFT, Stat: "p99", Op: "<", Value: 500e6,
 			At: at(PointCondition{"concurrency", 16})}},
 		{"  ttft.p99\t<  500 ms  @  concurrency = 16 ,rate= 2.5 , input_tokens=512, output_tokens =128  ",
-			Gate{Metric: "ttft", Stat: "p99", Op: "<", Value: 500e6, At: at(
+			Gate{Metric: TTFT, Stat: "p99", Op: "<", Value: 500e6, At: at(
 				PointCondition{"concurrency", 16}, PointCondition{"rate", 2.5},
 				PointCondition{"input_tokens", 512}, PointCondition{"output_tokens", 128})}},
 	}
@@ -164,7 +164,7 @@ func TestParseGateErrors(t *testing.T) {
 		{"ttft.p99 < baseline * 1.1 @ replica=0", `gate "ttft.p99 < baseline * 1.1 @ replica=0": col 29: a baseline gate compares whole points; drop replica=`},
 		// Metric.
 		{"ttfb.p99 < 5", `gate "ttfb.p99 < 5": col 1: unknown metric "ttfb", want ttft, ttst, itl, request_latency, ` +
-			`ttfo, isl, osl, output_token_throughput, output_token_throughput_per_user, request_throughput, ` +
+			`ttfo, isl, osl, output_token_throughput_per_user, output_token_throughput, request_throughput, ` +
 			`request_goodput, error_rate, cache_hit_share, schedule_lag, ttft_from_schedule, request_latency_from_schedule, ` +
 			`chunk_gap, energy_per_token, cost_per_mtok, gpu_power, ` +
 			`gpu_utilization, kv_cache_usage, num_requests_waiting or client_limited`},
@@ -405,14 +405,14 @@ func TestGateMeasureNotMeasured(t *testing.T) {
 		t.Errorf("ttft.p99.9 on fixed percentiles: err = %v, want %q", err, want)
 	}
 
-	// Hand-built gates with a bad metric or statistic are errors too.
-	for _, g := range []Gate{{Metric: "ttfb", Op: "<"}, {Metric: "ttft", Stat: "p101", Op: "<"}, {Metric: "ttft", Stat: "mode"}} {
+	// Hand-built gates without a metric or with a bad statistic are errors too.
+	for _, g := range []Gate{{Op: "<"}, {Metric: TTFT, Stat: "p101", Op: "<"}, {Metric: TTFT, Stat: "mode"}} {
 		if _, err := g.Measure(s); err == nil {
 			t.Errorf("%+v.Measure: no error", g)
 		}
 	}
 	// An empty Stat on a distribution metric means the average.
-	if v, err := (Gate{Metric: "ttft", Op: "<"}).Measure(s); err != nil || v != 300e6 {
+	if v, err := (Gate{Metric: TTFT, Op: "<"}).Measure(s); err != nil || v != 300e6 {
 		t.Errorf("ttft with no stat: %v, %v; want 3e8", v, err)
 	}
 }
@@ -448,7 +448,7 @@ func TestGateCheck(t *testing.T) {
 			t.Errorf("%q.Check(%v, %v) = %v, want %v", c.gate, c.measured, c.baseline, got, c.want)
 		}
 	}
-	if (Gate{Metric: "ttft", Op: "=~"}).Check(1, 1) {
+	if (Gate{Metric: TTFT, Op: "=~"}).Check(1, 1) {
 		t.Error("a gate with an unknown operator passed")
 	}
 }

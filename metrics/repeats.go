@@ -1,6 +1,9 @@
 package metrics
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // DisagreeSpread is how far apart repeats of one point may be before the
 // point is flagged: the design article measures 5–10% run-to-run variance
@@ -93,15 +96,15 @@ func relativeRange(values []float64, mean float64) float64 {
 // way a gate on it would read it, so "ttft.p99" means the same thing in a
 // gate, a repeat statistic and a report.
 var headline = []Gate{
-	{Metric: "ttft", Stat: "p50"},
-	{Metric: "ttft", Stat: "p99"},
-	{Metric: "itl", Stat: "p50"},
-	{Metric: "itl", Stat: "p99"},
-	{Metric: "request_latency", Stat: "p99"},
-	{Metric: "output_token_throughput"},
-	{Metric: "request_throughput"},
-	{Metric: "request_goodput"},
-	{Metric: "error_rate"},
+	{Metric: TTFT, Stat: "p50"},
+	{Metric: TTFT, Stat: "p99"},
+	{Metric: ITL, Stat: "p50"},
+	{Metric: ITL, Stat: "p99"},
+	{Metric: RequestLatency, Stat: "p99"},
+	{Metric: OutputTokenThroughput},
+	{Metric: RequestThroughput},
+	{Metric: RequestGoodput},
+	{Metric: ErrorRate},
 }
 
 // HeadlineNames lists the headline metrics in the order reports show
@@ -114,6 +117,22 @@ func HeadlineNames() []string {
 		names[i] = g.name()
 	}
 	return names
+}
+
+// Headline is the headline metrics as gates on them read them (metric
+// and statistic), in HeadlineNames' order, for reports that need a
+// headline metric's unit or its comparison.
+func Headline() []Gate { return slices.Clone(headline) }
+
+// HeadlineMetric is the metric of a headline name ("ttft.p99" is ttft);
+// nil for a name that is not a headline's.
+func HeadlineMetric(name string) *Metric {
+	for _, g := range headline {
+		if g.name() == name {
+			return g.Metric
+		}
+	}
+	return nil
 }
 
 // HeadlineValues reads the headline metrics of one run, in native units

@@ -71,11 +71,11 @@ func (r SteadyRule) Validate() error {
 // SteadyMetrics are the metrics the rule judges: TTFT and ITL for a
 // streamed point, request latency for a whole-response one (its TTFT is
 // its latency, and it has no ITL).
-func SteadyMetrics(stream bool) []string {
+func SteadyMetrics(stream bool) []*Metric {
 	if stream {
-		return []string{"ttft", "itl"}
+		return []*Metric{TTFT, ITL}
 	}
-	return []string{"request_latency"}
+	return []*Metric{RequestLatency}
 }
 
 // steadyStats are the percentiles judged of every metric.
@@ -121,7 +121,7 @@ func (c SteadyCheck) Widest() float64 {
 // goroutine.
 type SteadyChecker struct {
 	rule    SteadyRule
-	metrics []string
+	metrics []*Metric
 	// rows hold per record each metric's value, NaN when the record has
 	// none (failed, or no ITL).
 	rows [][]float64
@@ -130,7 +130,7 @@ type SteadyChecker struct {
 }
 
 // NewSteadyChecker starts the rule over the named metrics (SteadyMetrics).
-func NewSteadyChecker(rule SteadyRule, metrics []string) *SteadyChecker {
+func NewSteadyChecker(rule SteadyRule, metrics []*Metric) *SteadyChecker {
 	return &SteadyChecker{rule: rule, metrics: metrics, next: rule.MinRequests}
 }
 
@@ -145,7 +145,7 @@ func (c *SteadyChecker) Add(r *Record) *SteadyCheck {
 	for i, m := range c.metrics {
 		row[i] = math.NaN()
 		if r.Err == nil {
-			if v := requestValue[m](r, d); len(v) == 1 {
+			if v := m.request(r, d); len(v) == 1 {
 				row[i] = v[0]
 			}
 		}
@@ -172,7 +172,7 @@ func (c *SteadyChecker) Check() SteadyCheck {
 // NaN), in finish order: MSER-5 on each metric's values gives a cut, the
 // latest of them drops that many leading records, and each percentile's
 // interval is computed on what is left.
-func SteadyRows(rule SteadyRule, metrics []string, rows [][]float64) SteadyCheck {
+func SteadyRows(rule SteadyRule, metrics []*Metric, rows [][]float64) SteadyCheck {
 	chk := SteadyCheck{Requests: len(rows)}
 	for i := range metrics {
 		idx, vals := column(rows, i, 0)

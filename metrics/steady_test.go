@@ -66,7 +66,7 @@ func TestSteadyCheckerDropsWarmup(t *testing.T) {
 		}
 		rows = append(rows, []float64{base + rng.NormFloat64(), math.NaN()})
 	}
-	chk := SteadyRows(SteadyRule{CI: 0.05, Confidence: 0.95, MinRequests: 100}, []string{"ttft", "itl"}, rows)
+	chk := SteadyRows(SteadyRule{CI: 0.05, Confidence: 0.95, MinRequests: 100}, []*Metric{TTFT, ITL}, rows)
 	if chk.Warmup < 200 || chk.Warmup > 210 {
 		t.Errorf("warmup = %d, want 200..210", chk.Warmup)
 	}
