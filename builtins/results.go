@@ -129,10 +129,11 @@ func newPointValue(exp *runtime.Experiment, pr *runtime.PointResult) *pointValue
 	if pr.Outcome != nil {
 		p.summary = &pr.Outcome.Summary
 	}
-	addMetrics(attrs, p.summary, exp.CostPerHour)
+	run := metrics.RunData{Summary: p.summary, CostPerHour: exp.CostPerHour}
 	if pr.Outcome != nil && pr.Outcome.Telemetry != nil {
-		addTelemetry(attrs, &pr.Outcome.Telemetry.Summary)
+		run.Telemetry = &pr.Outcome.Telemetry.Summary
 	}
+	addMetrics(attrs, run)
 	attrs["components"] = componentValues(exp, pr)
 	attrs["gates"] = gateResults(pr.Gates)
 	attrs["passed"] = starlark.Bool(allPassed(pr.Gates))
@@ -152,7 +153,7 @@ func componentValues(exp *runtime.Experiment, pr *runtime.PointResult) *starlark
 	for i := range parts {
 		c := &parts[i]
 		attrs := starlark.StringDict{"name": str(c.Name)}
-		addMetrics(attrs, &c.Summary, exp.CostPerHour)
+		addMetrics(attrs, metrics.RunData{Summary: &c.Summary, CostPerHour: exp.CostPerHour})
 		_ = d.SetKey(str(c.Name), newObjectValue("component", "component("+quote(c.Name)+")", attrs))
 	}
 	d.Freeze()

@@ -9,87 +9,42 @@ import (
 	"github.com/llmbench/llmbench/metrics"
 )
 
-// nsToMs scales time distributions to the ms every report shows.
-const nsToMs = 1e-6
-
-// distMetrics are the per-request distributions a point exposes, named as
-// gates name them (SPEC §2), with the factor to report units.
-var distMetrics = []struct {
-	name  string
-	scale float64
-	get   func(*metrics.Summary) *metrics.Distribution
-}{
-	{"ttft", nsToMs, func(s *metrics.Summary) *metrics.Distribution { return s.TimeToFirstToken }},
-	{"ttst", nsToMs, func(s *metrics.Summary) *metrics.Distribution { return s.TimeToSecondToken }},
-	{"itl", nsToMs, func(s *metrics.Summary) *metrics.Distribution { return s.InterTokenLatency }},
-	{"request_latency", nsToMs, func(s *metrics.Summary) *metrics.Distribution { return s.RequestLatency }},
-	{"ttfo", nsToMs, func(s *metrics.Summary) *metrics.Distribution { return s.TimeToFirstOutputToken }},
-	{"isl", 1, func(s *metrics.Summary) *metrics.Distribution { return s.InputSequenceLength }},
-	{"osl", 1, func(s *metrics.Summary) *metrics.Distribution { return s.OutputSequenceLength }},
-	{"output_token_throughput_per_user", 1, func(s *metrics.Summary) *metrics.Distribution { return s.OutputTokenThroughputPerUser }},
-	{"schedule_lag", nsToMs, func(s *metrics.Summary) *metrics.Distribution { return s.ScheduleLag }},
-	{"ttft_from_schedule", nsToMs, func(s *metrics.Summary) *metrics.Distribution { return s.TTFTFromSchedule }},
-	{"request_latency_from_schedule", nsToMs, func(s *metrics.Summary) *metrics.Distribution { return s.RequestLatencyFromSchedule }},
-	{"chunk_gap", nsToMs, func(s *metrics.Summary) *metrics.Distribution { return s.ChunkGap }},
-}
-
-// telemetryMetrics are the gate metrics read from a point's telemetry;
-// None when nothing was scraped or the scrape lacked them, so a check()
-// written for them fails clearly rather than on a typo.
-var telemetryMetrics = []string{"energy_per_token", "gpu_power", "gpu_utilization", "kv_cache_usage", "num_requests_waiting"}
-
-// addTelemetry sets the telemetry metrics a point measured, each as its
-// gate reads it (gpu_power the average total in W, gpu_utilization and
-// kv_cache_usage in %, energy_per_token in J/token), in report units.
-func addTelemetry(attrs starlark.StringDict, t *metrics.TelemetrySummary) {
-	for _, name := range telemetryMetrics {
-		v, err := metrics.Gate{Metric: name}.MeasureTelemetry(t)
-		if err == nil {
-			shown, _ := metrics.InReportUnits(name, v)
-			attrs[name] = float(shown)
-		}
+// addMetrics sets one attribute per metric of the catalogue, named as
+// gates name it (SPEC §2) and in the units a bare number in a gate is read
+// in (Metric.ScenarioScale: ms for times, ratios from 0 to 1), so that
+// p.ttft.p99 < 500 and p.error_rate < 0.01 in check() mean what the gates
+// "ttft.p99 < 500" and "error_rate < 0.01" mean. A per-request metric is
+// its statistics; any other metric is one number, read as its gate reads
+// it (telemetry's average over the point, cost from the price). An
+// attribute is None when the run did not measure it, and all are None
+// when the point has no summary.
+func addMetrics(attrs starlark.StringDict, run metrics.RunData) {
+	for _, m := range metrics.Catalogue() {
+		attrs[m.Name] = metricValue(m, run)
+	}
+	attrs["errors"] = starlark.None
+	if run.Summary != nil {
+		attrs["errors"] = errorList(run.Summary.Errors)
 	}
 }
 
-// addMetrics sets every metric attribute of a point; all are None when the
-// point has no summary.
-func addMetrics(attrs starlark.StringDict, s *metrics.Summary, costPerHour float64) {
-	for _, m := range distMetrics {
-		attrs[m.name] = starlark.None
-		if s != nil {
-			if d := m.get(s); d != nil {
-				attrs[m.name] = newStatsValue(m.name, d.Scaled(m.scale))
-			}
+// metricValue is m's attribute in run.
+func metricValue(m *metrics.Metric, run metrics.RunData) starlark.Value {
+	if m.Kind == metrics.PerRequest {
+		d := m.Distribution(run.Summary)
+		if d == nil {
+			return starlark.None
 		}
+		return newStatsValue(m.Name, d.Scaled(m.ScenarioScale()))
 	}
-	for _, name := range append([]string{"output_token_throughput", "request_throughput", "request_goodput",
-		"error_rate", "request_count", "completed", "failed", "duration", "achieved_request_rate",
-		"mean_concurrency", "cost_per_mtok", "errors", "cache_hit_share"}, telemetryMetrics...) {
-		attrs[name] = starlark.None
+	v, err := metrics.Gate{Metric: m}.MeasureRun(run)
+	switch {
+	case err != nil:
+		return starlark.None
+	case m.WholeNumber():
+		return integer(int(v))
 	}
-	if s == nil {
-		return
-	}
-	attrs["output_token_throughput"] = float(s.OutputTokenThroughput)
-	attrs["request_throughput"] = float(s.RequestThroughput)
-	if s.RequestGoodput != nil {
-		attrs["request_goodput"] = float(*s.RequestGoodput)
-	}
-	if s.Completed+s.Failed > 0 {
-		attrs["error_rate"] = float(s.ErrorRate)
-	}
-	attrs["request_count"] = integer(s.RequestCount)
-	attrs["completed"], attrs["failed"] = integer(s.Completed), integer(s.Failed)
-	attrs["duration"] = float(float64(s.Duration) * nsToMs)
-	attrs["achieved_request_rate"] = float(s.AchievedRequestRate)
-	attrs["mean_concurrency"] = float(s.MeanConcurrency)
-	if cost, ok := metrics.CostPerMillionTokens(costPerHour, s.OutputTokenThroughput); ok {
-		attrs["cost_per_mtok"] = float(cost)
-	}
-	attrs["errors"] = errorList(s.Errors)
-	if c := s.PrefixCache; c != nil { // a ratio, as error_rate; None when the server reports no cached tokens
-		attrs["cache_hit_share"] = float(c.Share)
-	}
+	return float(v * m.ScenarioScale())
 }
 
 // errorList is a point's error list: class, HTTP status, message, count.

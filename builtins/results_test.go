@@ -1,6 +1,7 @@
 package builtins
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/llmbench/llmbench/metrics"
@@ -81,6 +82,38 @@ func TestPointFromSchedule(t *testing.T) {
 		got, err := stats.Attr(c.stat)
 		if err != nil || got.String() != c.want {
 			t.Errorf("%s.%s = %v, %v; want %s", c.metric, c.stat, got, err, c.want)
+		}
+	}
+}
+
+// check() reads a ratio as a bare number in a gate is read: from 0 to 1.
+// kv_cache_usage and gpu_utilization were percentages (50.0) in check()
+// while the gate "kv_cache_usage < 0.6" and p.error_rate took 0.5, so one
+// scenario compared the same quantity in two units.
+func TestCheckReadsRatiosAsGatesDo(t *testing.T) {
+	tel := &runtime.PointTelemetry{Summary: metrics.TelemetrySummary{
+		Utilization: metrics.NewDistribution([]float64{40, 60}),
+		Power:       metrics.NewDistribution([]float64{300, 500}),
+		Server:      metrics.ServerTelemetry{KVCacheUsage: metrics.NewDistribution([]float64{25, 75})},
+	}}
+	s := summaryWith(5e6)
+	p := newPointValue(&runtime.Experiment{}, &runtime.PointResult{Params: runtime.Params{"concurrency": 1},
+		Outcome: &runtime.Outcome{Summary: s, Telemetry: tel}})
+	for name, want := range map[string]string{"kv_cache_usage": "0.5", "gpu_utilization": "0.5", "gpu_power": "400.0",
+		"error_rate": "0.2", "duration": "400.0", "completed": "4", "client_limited": "None"} {
+		v, err := p.Attr(name)
+		if err != nil || fmt.Sprint(v) != want {
+			t.Errorf("p.%s = %v (%v), want %s", name, v, err, want)
+		}
+	}
+	for _, gate := range []string{"kv_cache_usage < 0.6", "gpu_utilization.avg < 0.6"} {
+		g, err := metrics.ParseGate(gate)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := g.MeasureTelemetry(&tel.Summary)
+		if err != nil || v != 0.5 {
+			t.Errorf("%s measures %v (%v), want the 0.5 check() reads", gate, v, err)
 		}
 	}
 }

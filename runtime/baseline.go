@@ -30,10 +30,10 @@ type Baseline struct {
 
 // BaselineTrack are the metrics the experiment's baseline gates compare
 // on (Job.Track): what a run's Series must hold.
-func (e *Experiment) BaselineTrack() []string {
-	var track []string
+func (e *Experiment) BaselineTrack() []*metrics.Metric {
+	var track []*metrics.Metric
 	for _, g := range e.Gates {
-		if g.Baseline && metrics.HasSeries(g.Metric) {
+		if g.Baseline && g.Metric.HasSeries() {
 			track = append(track, g.Metric)
 		}
 	}
@@ -89,15 +89,11 @@ func (e *Experiment) compareWithBaseline(g metrics.Gate, params Params, outs []*
 	if !ok {
 		return metrics.Comparison{}, errNoBaselinePoint
 	}
-	name := g.Metric
-	if g.Stat != "" {
-		name += "." + g.Stat
-	}
-	base, err := metrics.SampleOf(name, runs)
+	base, err := g.Sample(runs)
 	if err != nil {
 		return metrics.Comparison{}, fmt.Errorf("baseline %s: %w", e.Against.Path, err)
 	}
-	cand, err := metrics.SampleOf(name, candidateRuns(g, outs, e.CostPerHour))
+	cand, err := g.Sample(candidateRuns(g, outs, e.CostPerHour))
 	if err != nil {
 		return metrics.Comparison{}, err
 	}

@@ -175,7 +175,7 @@ func ErrorAlarms(results []ExperimentResult) []ErrorAlarm {
 // budget.
 func pointAlarm(p *PointResult) (ErrorAlarm, bool) {
 	for _, g := range p.Gates {
-		if g.Gate.Metric == "error_rate" {
+		if g.Gate.Metric == metrics.ErrorRate {
 			return ErrorAlarm{}, false
 		}
 	}

@@ -214,18 +214,15 @@ func varies(points []PointResult, name string) bool {
 	return len(seen) > 1
 }
 
-// latencyMetrics are the metrics whose gates define a knee: a knee is
-// where latency stops meeting its SLO.
-var latencyMetrics = map[string]bool{"ttft": true, "ttst": true, "itl": true, "request_latency": true, "ttfo": true}
-
-// firstLatencyGate is the experiment's first latency gate that applies at
-// every point (no @), not a baseline gate.
+// firstLatencyGate is the experiment's first latency gate (Metric.Latency:
+// a knee is where latency stops meeting its SLO) that applies at every
+// point (no @), not a baseline gate.
 func firstLatencyGate(e *Experiment) (metrics.Gate, bool) {
 	if e == nil {
 		return metrics.Gate{}, false
 	}
 	for _, g := range e.Gates {
-		if len(g.At) == 0 && g.Component == "" && g.Replica == nil && !g.Baseline && latencyMetrics[g.Metric] {
+		if len(g.At) == 0 && g.Component == "" && g.Replica == nil && !g.Baseline && g.Metric.Latency {
 			return g, true
 		}
 	}

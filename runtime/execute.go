@@ -37,7 +37,7 @@ type Job struct {
 	Budget *ErrorBudget
 	// Track names the metrics a baseline gate compares on: the outcome
 	// keeps their per-request values in Series (not the records).
-	Track []string
+	Track []*metrics.Metric
 	// Telemetry is what is scraped while the point runs.
 	Telemetry TelemetryPlan
 	// Rendezvous, when set, gives the point its shared start (Point.StartAt).

@@ -134,7 +134,7 @@ func (e *Experiment) Validate() error {
 		errs = append(errs, &PlanError{Experiment: e.Name, Param: param, Err: err})
 	}
 	for _, g := range e.Gates {
-		if g.Baseline && !metrics.HasSeries(g.Metric) && e.Repeats < 2 {
+		if g.Baseline && !g.Metric.HasSeries() && e.Repeats < 2 {
 			fail("gates", fmt.Errorf("gate %q: %s has no per-request values, so it is compared with a baseline on repeats: set repeats=2 or more", g.Source, g.Metric))
 		} else if need := e.unmet(g.Needs()); need != "" {
 			fail("gates", fmt.Errorf("gate %q can never be measured here: %s needs %s", g.Source, g.Metric, need))
@@ -465,7 +465,7 @@ func runRepeat(ctx context.Context, job Job, key PointKey, obs Observer) (*Outco
 // (metrics.Gate.MeasureRun): from the summary g judges, its telemetry, or
 // for cost per million tokens the experiment's price.
 func (e *Experiment) measure(g metrics.Gate, out *Outcome) (float64, error) {
-	if g.Metric != "cost_per_mtok" && g.MeasuredFromTelemetry() && out.Telemetry == nil {
+	if g.Needs() == metrics.NeedTelemetry && out.Telemetry == nil {
 		return 0, fmt.Errorf("%s: %w (no telemetry was scraped: give telemetry=[...] or --server-metrics-urls)", g.Metric, metrics.ErrNotMeasured)
 	}
 	return g.MeasureRun(candidateRuns(g, []*Outcome{out}, e.CostPerHour)[0])

@@ -66,8 +66,12 @@ type steadyReduction struct {
 
 func newSteadyReduction(rule metrics.SteadyRule, stream bool, halt *Halt) *steadyReduction {
 	ms := metrics.SteadyMetrics(stream)
+	names := make([]string, len(ms))
+	for i, m := range ms {
+		names[i] = m.Name
+	}
 	return &steadyReduction{checker: metrics.NewSteadyChecker(rule, ms), halt: halt,
-		out: SteadyOutcome{Rule: rule, Metrics: ms, WarmupMethod: "MSER-5"}}
+		out: SteadyOutcome{Rule: rule, Metrics: names, WarmupMethod: "MSER-5"}}
 }
 
 // add takes the next finished record; the first check that meets the

@@ -47,7 +47,7 @@ func withBaseline(v *Verdict, g runtime.GateResult) {
 	v.Comparison = &GateComparison{Change: ri.Ratio - 1, Interval: NewInterval(ri.Low, ri.High),
 		Confidence: ri.Confidence, Method: string(ri.Method), Verdict: string(c.Verdict), PRegression: c.PRegression}
 	v.Message = fmt.Sprintf("%s = %s vs baseline %s: %+.1f%% %s at %g%%, %s (limit %s)",
-		g.Gate.Metric+stat(g.Gate), reportValue(g.Gate, c.Candidate), reportValue(g.Gate, c.Baseline),
+		g.Gate.Metric.Name+stat(g.Gate), reportValue(g.Gate, c.Candidate), reportValue(g.Gate, c.Baseline),
 		100*(ri.Ratio-1), v.Comparison.Interval, 100*ri.Confidence, c.Verdict, limitText(g.Gate))
 	if c.Verdict == metrics.VerdictInconclusive && g.Passed {
 		v.Warning = "inconclusive: the runs cannot tell whether the limit holds; passed (--fail-on-inconclusive fails it)"
@@ -72,7 +72,7 @@ func limitText(g metrics.Gate) string {
 // reportValue is a native value of g's metric in report units with the
 // unit: "123.40 ms", "0.50%", "812.00 tokens/s".
 func reportValue(g metrics.Gate, native float64) string {
-	return FormatValue(metrics.InReportUnits(g.Metric, native))
+	return FormatValue(g.Metric.Display(native), g.Metric.Unit)
 }
 
 // FormatValue writes a value in report units with its unit, as every
