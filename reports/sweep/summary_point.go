@@ -63,28 +63,30 @@ type errorJSON struct {
 	Count   int    `json:"count"`
 }
 
-// metricsJSON are a point's headline metrics in report units; a metric
-// the point did not measure is null.
-type metricsJSON struct {
-	TTFT                         *distJSON `json:"ttft"`
-	TTST                         *distJSON `json:"ttst"`
-	ITL                          *distJSON `json:"itl"`
-	RequestLatency               *distJSON `json:"request_latency"`
-	TTFO                         *distJSON `json:"ttfo"`
-	ISL                          *distJSON `json:"isl"`
-	OSL                          *distJSON `json:"osl"`
-	OutputTokenThroughputPerUser *distJSON `json:"output_token_throughput_per_user"`
-	OutputTokenThroughput        float64   `json:"output_token_throughput"`
-	RequestThroughput            float64   `json:"request_throughput"`
-	RequestGoodput               *float64  `json:"request_goodput"`
-	RequestCount                 int       `json:"request_count"`
-	ErrorRate                    float64   `json:"error_rate"`
-	Duration                     float64   `json:"duration"`
-	ScheduleLag                  *distJSON `json:"schedule_lag"`
-	TTFTFromSchedule             *distJSON `json:"ttft_from_schedule"`
-	RequestLatencyFromSchedule   *distJSON `json:"request_latency_from_schedule"`
-	AchievedRequestRate          float64   `json:"achieved_request_rate"`
-	MeanConcurrency              float64   `json:"mean_concurrency"`
+// metricsJSON is a point's metrics block: the catalogue's summary.json
+// metrics (Metric.InSummaryJSON), in catalogue order and report units; a
+// distribution the point did not measure, or a value its summary does not
+// hold (request_goodput without SLOs), is null.
+type metricsJSON struct{ s *metrics.Summary }
+
+// MarshalJSON writes the block by walking the catalogue.
+func (mj metricsJSON) MarshalJSON() ([]byte, error) {
+	o := &views.Object{}
+	for _, m := range metrics.Catalogue() {
+		if !m.InSummaryJSON() {
+			continue
+		}
+		if m.Kind == metrics.PerRequest {
+			o.Set(m.Name, distIn(m, m.Distribution(mj.s)))
+			continue
+		}
+		var v any
+		if x, ok := m.Value(mj.s); ok {
+			v = x * m.Scale()
+		}
+		o.Set(m.Name, v)
+	}
+	return o.MarshalJSON()
 }
 
 type distJSON struct {
@@ -156,7 +158,7 @@ func pointOf(i int, p *runtime.PointResult) pointJSON {
 		if g.Err != nil {
 			gj.Message = g.Err.Error()
 		} else {
-			gj.Measured, gj.Message = num(reportUnits(g.Gate.Metric, g.Measured)), g.Gate.Describe(g.Measured)
+			gj.Measured, gj.Message = num(g.Measured*g.Gate.Metric.Scale()), g.Gate.Describe(g.Measured)
 		}
 		pj.Gates = append(pj.Gates, gj)
 	}
@@ -183,22 +185,11 @@ func replicasOf(reps []runtime.ReplicaSummary) []replicaJSON {
 	return out
 }
 
-func metricsOf(s *metrics.Summary) *metricsJSON {
-	return &metricsJSON{
-		TTFT: msDist(s.TimeToFirstToken), TTST: msDist(s.TimeToSecondToken), ITL: msDist(s.InterTokenLatency),
-		RequestLatency: msDist(s.RequestLatency), TTFO: msDist(s.TimeToFirstOutputToken),
-		ISL: dist(s.InputSequenceLength), OSL: dist(s.OutputSequenceLength),
-		OutputTokenThroughputPerUser: dist(s.OutputTokenThroughputPerUser),
-		OutputTokenThroughput:        s.OutputTokenThroughput, RequestThroughput: s.RequestThroughput,
-		RequestGoodput: s.RequestGoodput, RequestCount: s.RequestCount, ErrorRate: 100 * s.ErrorRate,
-		Duration: ms(float64(s.Duration)), ScheduleLag: msDist(s.ScheduleLag),
-		TTFTFromSchedule: msDist(s.TTFTFromSchedule), RequestLatencyFromSchedule: msDist(s.RequestLatencyFromSchedule),
-		AchievedRequestRate: s.AchievedRequestRate, MeanConcurrency: s.MeanConcurrency,
-	}
-}
+func metricsOf(s *metrics.Summary) *metricsJSON { return &metricsJSON{s} }
 
-// msDist is a time distribution in ms, scaled as GenAI-Perf scales.
-func msDist(d *metrics.Distribution) *distJSON { return dist(d.Scaled(1e-6)) }
+// distIn is a distribution of m in report units, scaled statistic by
+// statistic as GenAI-Perf scales (Metric.Scale).
+func distIn(m *metrics.Metric, d *metrics.Distribution) *distJSON { return dist(d.Scaled(m.Scale())) }
 
 func dist(d *metrics.Distribution) *distJSON {
 	if d == nil {
@@ -216,42 +207,16 @@ func repeatsOf(p *runtime.PointResult) *repeatsJSON {
 	}
 	rj := &repeatsJSON{N: len(p.Repeats), Metrics: map[string]repeatStatJSON{}}
 	for name, st := range p.RepeatStats {
-		metric := metricOfHeadline(name)
+		scale := 1.0
+		if m := metrics.HeadlineMetric(name); m != nil {
+			scale = m.Scale()
+		}
 		rj.Metrics[name] = repeatStatJSON{
-			N: st.N, Mean: num(reportUnits(metric, st.Mean)), Stddev: num(reportUnits(metric, st.Stddev)),
-			CILow: num(reportUnits(metric, st.CILow)), CIHigh: num(reportUnits(metric, st.CIHigh)),
+			N: st.N, Mean: num(st.Mean * scale), Stddev: num(st.Stddev * scale),
+			CILow: num(st.CILow * scale), CIHigh: num(st.CIHigh * scale),
 			Spread: num(100 * st.Spread), Disagree: st.Disagree,
 		}
 		rj.Disagree = rj.Disagree || st.Disagree
 	}
 	return rj
-}
-
-// metricOfHeadline is the metric of a headline name: "ttft.p99" → "ttft".
-func metricOfHeadline(name string) string {
-	for i := range len(name) {
-		if name[i] == '.' {
-			return name[:i]
-		}
-	}
-	return name
-}
-
-// timeMetrics are the metrics held in ns and reported in ms; ratios are
-// held from 0 to 1 and reported in %.
-var (
-	timeMetrics = map[string]bool{"ttft": true, "ttst": true, "itl": true, "request_latency": true, "ttfo": true,
-		"schedule_lag": true, "ttft_from_schedule": true, "request_latency_from_schedule": true, "chunk_gap": true}
-	ratioMetrics = map[string]bool{"error_rate": true, "gpu_utilization": true, "cache_hit_share": true}
-)
-
-// reportUnits converts a native value of metric to report units.
-func reportUnits(metric string, v float64) float64 {
-	switch {
-	case timeMetrics[metric]:
-		return ms(v)
-	case ratioMetrics[metric]:
-		return 100 * v
-	}
-	return v
 }

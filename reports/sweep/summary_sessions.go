@@ -29,11 +29,11 @@ func sessionsOf(s *metrics.SessionSummary) *sessionsJSON {
 		return nil
 	}
 	sj := &sessionsJSON{Sessions: s.Sessions, Completed: s.Completed, Failed: s.Failed, Cut: s.Cut,
-		Duration: msDist(s.Duration), Turns: dist(s.Turns), Throughput: s.Throughput, PerTurn: []turnJSON{}}
+		Duration: distIn(metrics.Duration, s.Duration), Turns: dist(s.Turns), Throughput: s.Throughput, PerTurn: []turnJSON{}}
 	for _, t := range s.PerTurn {
 		sj.PerTurn = append(sj.PerTurn, turnJSON{Turn: t.Turn, Requests: t.Requests,
-			TTFT: msDist(t.TimeToFirstToken), RequestLatency: msDist(t.RequestLatency),
-			ISL: dist(t.InputSequenceLength), OSL: dist(t.OutputSequenceLength)})
+			TTFT: distIn(metrics.TTFT, t.TimeToFirstToken), RequestLatency: distIn(metrics.RequestLatency, t.RequestLatency),
+			ISL: distIn(metrics.ISL, t.InputSequenceLength), OSL: distIn(metrics.OSL, t.OutputSequenceLength)})
 	}
 	return sj
 }

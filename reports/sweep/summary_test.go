@@ -204,9 +204,34 @@ func TestMetricsFromSchedule(t *testing.T) {
 			t.Errorf("closed loop: %s lacks %s", b, key)
 		}
 	}
-	for _, m := range []string{"ttft_from_schedule", "request_latency_from_schedule"} {
-		if v := reportUnits(m, 5e6); v != 5 {
-			t.Errorf("reportUnits(%s, 5e6) = %v, want 5 (ms)", m, v)
+	for _, m := range []*metrics.Metric{metrics.TTFTFromSchedule, metrics.RequestLatencyFromSchedule} {
+		if v := 5e6 * m.Scale(); v != 5 {
+			t.Errorf("%s: 5e6 ns in report units = %v, want 5 (ms)", m, v)
+		}
+	}
+}
+
+// A gate's measured value is in the report units its message prints:
+// kv_cache_usage was written as the ratio 0.875 beside "87.50%", the one
+// ratio the old table of report units had left out.
+func TestGateMeasuredInReportUnits(t *testing.T) {
+	out := &runtime.Outcome{Summary: metrics.Summary{}}
+	p := runtime.PointResult{Params: runtime.Params{"concurrency": 1}, Outcome: out}
+	for _, c := range []struct {
+		gate     string
+		measured float64
+	}{{"kv_cache_usage.max < 90%", 0.875}, {"gpu_utilization > 50%", 0.5}, {"ttft.p99 < 1s", 250e6}} {
+		g, err := metrics.ParseGate(c.gate)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Gates = append(p.Gates, runtime.GateResult{Gate: g, Measured: c.measured, Passed: true})
+	}
+	pj := pointOf(0, &p)
+	for i, want := range []float64{87.5, 50, 250} {
+		if got := pj.Gates[i].Measured; got == nil || *got != want {
+			b, _ := json.Marshal(got)
+			t.Errorf("%s: measured %s, want %v (%s)", pj.Gates[i].Gate, b, want, pj.Gates[i].Message)
 		}
 	}
 }
