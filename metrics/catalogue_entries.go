@@ -65,8 +65,10 @@ var (
 	// OutputTokenThroughput is output tokens per second of the run.
 	OutputTokenThroughput = &Metric{Name: "output_token_throughput", Kind: PerRun, q: quantityThroughput,
 		Unit: "tokens/s", Direction: HigherIsBetter, summaryJSON: true,
-		value:    func(s *Summary) (float64, bool) { return s.OutputTokenThroughput, true },
-		wholeRun: func(rows []seriesRow) []float64 { return rowRates(rows, func(r seriesRow) float64 { return float64(r.outputTokens) }) }}
+		value: func(s *Summary) (float64, bool) { return s.OutputTokenThroughput, true },
+		wholeRun: func(rows []seriesRow) []float64 {
+			return rowRates(rows, func(r seriesRow) float64 { return float64(r.outputTokens) })
+		}}
 	// RequestThroughput is completed requests per second.
 	RequestThroughput = &Metric{Name: "request_throughput", Kind: PerRun, q: quantityThroughput,
 		Unit: "requests/s", Direction: HigherIsBetter, summaryJSON: true,

@@ -57,7 +57,7 @@ func SampleOf(metric string, runs []RunData) (Sample, error) {
 // not, for error_rate; per-window rates for the whole-run throughputs.
 func (g Gate) Sample(runs []RunData) (Sample, error) {
 	if len(runs) == 0 {
-		return Sample{}, fmt.Errorf("%s: no runs to compare", g.name())
+		return Sample{}, fmt.Errorf("%s: no runs to compare", g.Name())
 	}
 	var s Sample
 	for _, r := range runs {
@@ -76,7 +76,7 @@ func (g Gate) Sample(runs []RunData) (Sample, error) {
 	}
 	var err error
 	if s.Values, err = series.values(g.Metric); err != nil && len(runs) < 2 {
-		return Sample{}, fmt.Errorf("%s: %w", g.name(), err) // with repeats the values may go unused
+		return Sample{}, fmt.Errorf("%s: %w", g.Name(), err) // with repeats the values may go unused
 	}
 	return s, nil
 }
@@ -107,7 +107,7 @@ func (g Gate) costOfRun(r RunData) (float64, error) {
 		return g.notMeasured("no price was given (cost_per_hour=)")
 	}
 	if !ok {
-		return math.NaN(), fmt.Errorf("%s: %w (no output tokens)", g.name(), ErrNotMeasured)
+		return math.NaN(), fmt.Errorf("%s: %w (no output tokens)", g.Name(), ErrNotMeasured)
 	}
 	return v, nil
 }

@@ -17,7 +17,7 @@ import (
 // one means the runs cannot tell. Judge the gates of one point together
 // with JudgeFamily.
 func (g Gate) CompareWithBaseline(baseline, candidate Sample, opt CompareOptions) (Comparison, error) {
-	c := Comparison{Metric: g.name()}
+	c := Comparison{Metric: g.Name()}
 	if !g.Baseline {
 		return c, fmt.Errorf("%s: not a baseline gate", g.Source)
 	}

@@ -70,11 +70,11 @@ func (g Gate) statistic(d *Distribution) (float64, error) {
 	}
 	p, ok := percentileOf(g.Stat)
 	if !ok || p > 100 {
-		return math.NaN(), fmt.Errorf("%s: unknown statistic %q", g.name(), g.Stat)
+		return math.NaN(), fmt.Errorf("%s: unknown statistic %q", g.Name(), g.Stat)
 	}
 	v := d.Percentile(p)
 	if math.IsNaN(v) {
-		return math.NaN(), fmt.Errorf("%s: this summary kept only the fixed percentiles (p1 p5 p10 p25 p50 p75 p90 p95 p99), not the values %s needs", g.name(), g.Stat)
+		return math.NaN(), fmt.Errorf("%s: this summary kept only the fixed percentiles (p1 p5 p10 p25 p50 p75 p90 p95 p99), not the values %s needs", g.Name(), g.Stat)
 	}
 	return v, nil
 }
@@ -135,7 +135,7 @@ func (g Gate) Describe(measured float64) string {
 			limit = withUnit(limit, unit)
 		}
 	}
-	return fmt.Sprintf("%s = %s, limit %s %s", g.name(), got, g.Op, limit)
+	return fmt.Sprintf("%s = %s, limit %s %s", g.Name(), got, g.Op, limit)
 }
 
 // InReportUnits converts a value of g's metric from its native unit to
@@ -174,7 +174,7 @@ func (g Gate) displayValue(q quantity) string {
 // show as the gate's identity.
 func (g Gate) String() string {
 	var b strings.Builder
-	b.WriteString(g.name())
+	b.WriteString(g.Name())
 	b.WriteString(" " + g.Op + " ")
 	switch {
 	case g.Baseline && g.Value == 1:
@@ -223,9 +223,10 @@ func (g Gate) canonicalValue() string {
 	return plainNumber(g.Value)
 }
 
-// name is METRIC, METRIC.STAT or METRIC.per_gpu.STAT, as messages and reports show the gate's
-// subject.
-func (g Gate) name() string {
+// Name is METRIC, METRIC.STAT or METRIC.per_gpu.STAT: the gate's
+// subject as messages and reports show it, and as SampleOf and
+// `llmbench compare --metrics` read it.
+func (g Gate) Name() string {
 	m := g.Metric.String()
 	if g.PerGPU {
 		m += "." + perGPUKey

@@ -19,11 +19,11 @@ func (p *gateParser) checkRatio(g *Gate, m *Metric, start int, text, unit string
 	case unit == "" && g.Value == 1:
 		return p.errorf(start, "a bare %s is the ratio 1, that is 100%%: did you mean 1%%? Write a ratio as a percentage (1%%) or as a fraction below 1 (0.01)", text)
 	case g.Op == "<=" && g.Value == 1, g.Op == ">=" && g.Value == 0:
-		return p.errorf(start, "%s %s %s can never fail: %s is always between 0%% and 100%%", g.name(), g.Op, written, m.Name)
+		return p.errorf(start, "%s %s %s can never fail: %s is always between 0%% and 100%%", g.Name(), g.Op, written, m.Name)
 	case g.Op == "<" && g.Value == 0, g.Op == ">" && g.Value == 1:
-		return p.errorf(start, "%s %s %s can never pass: %s is always between 0%% and 100%%", g.name(), g.Op, written, m.Name)
+		return p.errorf(start, "%s %s %s can never pass: %s is always between 0%% and 100%%", g.Name(), g.Op, written, m.Name)
 	case m.whole != "" && g.Value == 1 && (g.Op == "<" || g.Op == "!="):
-		return p.errorf(start, "%s %s %s fails only when %s: did you mean 1%%?", g.name(), g.Op, written, m.whole)
+		return p.errorf(start, "%s %s %s fails only when %s: did you mean 1%%?", g.Name(), g.Op, written, m.whole)
 	}
 	return nil
 }

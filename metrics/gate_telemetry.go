@@ -46,7 +46,7 @@ func (g Gate) MeasuredFromTelemetry() bool {
 // measured from telemetry (see MeasuredFromTelemetry).
 func (g Gate) MeasureTelemetry(t *TelemetrySummary) (float64, error) {
 	if !g.MeasuredFromTelemetry() {
-		return math.NaN(), fmt.Errorf("%s is not measured from telemetry; use Measure", g.name())
+		return math.NaN(), fmt.Errorf("%s is not measured from telemetry; use Measure", g.Name())
 	}
 	if t == nil {
 		return g.notMeasured("no telemetry")
@@ -58,9 +58,9 @@ func (g Gate) MeasureTelemetry(t *TelemetrySummary) (float64, error) {
 // why when why is not empty.
 func (g Gate) notMeasured(why string) (float64, error) {
 	if why == "" {
-		return math.NaN(), fmt.Errorf("%s: %w", g.name(), ErrNotMeasured)
+		return math.NaN(), fmt.Errorf("%s: %w", g.Name(), ErrNotMeasured)
 	}
-	return math.NaN(), fmt.Errorf("%s: %w: %s", g.name(), ErrNotMeasured, why)
+	return math.NaN(), fmt.Errorf("%s: %w: %s", g.Name(), ErrNotMeasured, why)
 }
 
 // telemetryValue is a value the telemetry holds or says why it lacks.

@@ -114,7 +114,7 @@ var headline = []Gate{
 func HeadlineNames() []string {
 	names := make([]string, len(headline))
 	for i, g := range headline {
-		names[i] = g.name()
+		names[i] = g.Name()
 	}
 	return names
 }
@@ -128,7 +128,7 @@ func Headline() []Gate { return slices.Clone(headline) }
 // nil for a name that is not a headline's.
 func HeadlineMetric(name string) *Metric {
 	for _, g := range headline {
-		if g.name() == name {
+		if g.Name() == name {
 			return g.Metric
 		}
 	}
@@ -144,7 +144,7 @@ func HeadlineValues(s *Summary) map[string]float64 {
 	values := make(map[string]float64, len(headline))
 	for _, g := range headline {
 		if v, err := g.Measure(s); err == nil {
-			values[g.name()] = v
+			values[g.Name()] = v
 		}
 	}
 	return values

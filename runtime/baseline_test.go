@@ -28,7 +28,7 @@ func streamed(n int, seed uint64, scale float64) []metrics.Record {
 
 // outcomeOf is a measured run as the engine leaves it: a summary and the
 // series baseline gates read, no records.
-func outcomeOf(t *testing.T, recs []metrics.Record, track ...string) *Outcome {
+func outcomeOf(t *testing.T, recs []metrics.Record, track ...*metrics.Metric) *Outcome {
 	t.Helper()
 	s, err := metrics.NewSeries(track...)
 	if err != nil {
@@ -116,7 +116,7 @@ func TestBaselineGatesInconclusive(t *testing.T) {
 func TestBaselineGatesMissingPoint(t *testing.T) {
 	b := baselineOf(streamed(100, 1, 1))
 	e := gateExperiment(t, b, "ttft.p50 <= baseline * 1.10")
-	out := outcomeOf(t, streamed(100, 2, 1), "ttft")
+	out := outcomeOf(t, streamed(100, 2, 1), metrics.TTFT)
 	at := Params{metrics.ParamConcurrency: 8}
 	if r := EvaluateGates(e, at, out)[0]; r.Passed || r.Err == nil {
 		t.Errorf("missing point: %+v", r)

@@ -19,8 +19,8 @@ func TestErrorAlarms(t *testing.T) {
 	point := func(gates []GateResult, outs ...*Outcome) PointResult {
 		return PointResult{Params: Params{"concurrency": 4}, Outcome: outs[0], Repeats: outs, Gates: gates}
 	}
-	errGate := []GateResult{{Gate: metrics.Gate{Source: "error_rate < 99%", Metric: "error_rate"}, Passed: true}}
-	ttftGate := []GateResult{{Gate: metrics.Gate{Source: "ttft.p99 < 1s", Metric: "ttft", Stat: "p99"}, Passed: true}}
+	errGate := []GateResult{{Gate: metrics.Gate{Source: "error_rate < 99%", Metric: metrics.ErrorRate}, Passed: true}}
+	ttftGate := []GateResult{{Gate: metrics.Gate{Source: "ttft.p99 < 1s", Metric: metrics.TTFT, Stat: "p99"}, Passed: true}}
 	budget, _ := NewErrorBudget(1)
 	for _, c := range []struct {
 		name   string

@@ -127,7 +127,7 @@ func (c *RunCheckpoint) finished(scenario string, exp *runtime.Experiment, key r
 
 // readSeries is what baseline gates compare on, read back from a
 // finished run's records (a checkpoint keeps only its summary).
-func readSeries(path string, track []string) (*metrics.Series, error) {
+func readSeries(path string, track []*metrics.Metric) (*metrics.Series, error) {
 	pf, err := OpenPoint(io.Discard, path)
 	if err != nil {
 		return nil, err

@@ -6,9 +6,20 @@ import (
 	"github.com/llmbench/llmbench/metrics"
 )
 
-// DefaultMetrics are compared when --metrics names none (issue 11's list).
-var DefaultMetrics = []string{"ttft.p50", "ttft.p99", "itl.p50", "itl.p99", "request_latency.p99",
-	"output_token_throughput", "request_throughput", "error_rate"}
+// DefaultMetrics are compared when --metrics names none: the headline
+// metrics (metrics.Headline) a single run can be compared on, which leaves
+// out request_goodput (repeats only, and absent without SLOs).
+var DefaultMetrics = defaultMetrics()
+
+func defaultMetrics() []string {
+	var names []string
+	for _, g := range metrics.Headline() {
+		if g.Metric.HasSeries() {
+			names = append(names, g.Name())
+		}
+	}
+	return names
+}
 
 // Pair is one point measured on both sides, each side its runs (repeats).
 type Pair struct {

@@ -250,18 +250,14 @@ func newRepeatView(pt *runtime.PointResult) repeatView {
 	return rv
 }
 
-// repeatUnit scales a headline metric from its native unit to the one
-// reports print.
+// repeatUnit is the factor from a headline metric's native unit to
+// report units, and that unit, from the catalogue.
 func repeatUnit(name string) (float64, string) {
-	switch {
-	case strings.HasPrefix(name, "ttft.") || strings.HasPrefix(name, "itl.") || strings.HasPrefix(name, "request_latency."):
-		return 1e-6, "ms"
-	case name == "error_rate":
-		return 100, "%"
-	case name == "output_token_throughput":
-		return 1, "tokens/s"
+	m := metrics.HeadlineMetric(name)
+	if m == nil {
+		return 1, ""
 	}
-	return 1, "req/s"
+	return m.Scale(), m.Unit
 }
 
 // num prints a statistic with 2 decimals; NaN (one repeat measured it)
