@@ -34,3 +34,19 @@ func (a *Accumulator) aiperfView(s *Summary) AIPerfView {
 	v.RequestThroughput = perSecond(float64(v.RequestCount), v.BenchmarkDuration)
 	return v
 }
+
+// Summary is the view as a Summary holding AIPerf's values of the
+// metrics both tools define, so that a report reads AIPerf's numbers
+// through the catalogue exactly as it reads GenAI-Perf's (the Summary
+// itself).
+func (v *AIPerfView) Summary() *Summary {
+	return &Summary{
+		TimeToFirstToken: v.TimeToFirstToken, TimeToSecondToken: v.TimeToSecondToken,
+		RequestLatency: v.RequestLatency, InterTokenLatency: v.InterTokenLatency,
+		OutputTokenThroughputPerUser: v.OutputTokenThroughputPerUser,
+		OutputSequenceLength:         v.OutputSequenceLength, InputSequenceLength: v.InputSequenceLength,
+		OutputTokenThroughput: v.OutputTokenThroughput, RequestThroughput: v.RequestThroughput,
+		RequestGoodput: v.RequestGoodput, RequestCount: v.RequestCount,
+		Completed: v.RequestCount, Failed: v.ErrorRequestCount, Duration: v.BenchmarkDuration,
+	}
+}

@@ -97,42 +97,50 @@ func statsJSON(unit string, scale float64, d *metrics.Distribution) any {
 
 func avgJSON(unit string, v float64) any { return obj("unit", unit, "avg", v) }
 
+// genAIPerfMetrics are the metrics of GenAI-Perf's
+// profile_export_genai_perf.json in its order, each keyed by its GenAI-Perf
+// name (Metric.GenAIPerfName) with GenAI-Perf's unit name; AIPerf's metric
+// records use the same tags and units.
+var genAIPerfMetrics = []struct {
+	metric *metrics.Metric
+	unit   string
+}{
+	{metrics.TTFT, "ms"}, {metrics.TTST, "ms"}, {metrics.RequestLatency, "ms"}, {metrics.ITL, "ms"},
+	{metrics.OutputTokenThroughputPerUser, "tokens/sec/user"}, {metrics.OSL, "tokens"}, {metrics.ISL, "tokens"},
+	{metrics.OutputTokenThroughput, "tokens/sec"}, {metrics.RequestThroughput, "requests/sec"},
+}
+
+// genAIPerfRecords are s's genAIPerfMetrics as GenAI-Perf writes them:
+// distributions with their statistics, run-level values avg-only.
+func genAIPerfRecords(s *metrics.Summary) *Object {
+	o := &Object{}
+	for _, g := range genAIPerfMetrics {
+		m := g.metric
+		if m.Kind == metrics.PerRequest {
+			o.Set(m.GenAIPerfName(), statsJSON(g.unit, m.Scale(), m.Distribution(s)))
+			continue
+		}
+		v, _ := m.Value(s)
+		o.Set(m.GenAIPerfName(), avgJSON(g.unit, v*m.Scale()))
+	}
+	return o
+}
+
 // genAIPerfJSON is GenAI-Perf's metrics, named as profile_export_genai_perf.json names them.
 func genAIPerfJSON(s *metrics.Summary) *Object {
-	o := obj(
-		"time_to_first_token", statsJSON("ms", 1e-6, s.TimeToFirstToken),
-		"time_to_second_token", statsJSON("ms", 1e-6, s.TimeToSecondToken),
-		"request_latency", statsJSON("ms", 1e-6, s.RequestLatency),
-		"inter_token_latency", statsJSON("ms", 1e-6, s.InterTokenLatency),
-		"output_token_throughput_per_user", statsJSON("tokens/sec/user", 1, s.OutputTokenThroughputPerUser),
-		"output_sequence_length", statsJSON("tokens", 1, s.OutputSequenceLength),
-		"input_sequence_length", statsJSON("tokens", 1, s.InputSequenceLength),
-		"output_token_throughput", avgJSON("tokens/sec", s.OutputTokenThroughput),
-		"request_throughput", avgJSON("requests/sec", s.RequestThroughput),
-		"request_count", avgJSON("count", float64(s.RequestCount)),
-	)
+	o := genAIPerfRecords(s).Set("request_count", avgJSON("count", float64(s.RequestCount)))
 	if s.RequestGoodput != nil {
 		o.Set("request_goodput", avgJSON("requests/sec", *s.RequestGoodput))
 	}
 	return o
 }
 
-// aiperfJSON is AIPerf's metric records by tag, in display units.
+// aiperfJSON is AIPerf's metric records by tag, in display units: the
+// GenAI-Perf ones under AIPerf's definitions, then AIPerf's own.
 func aiperfJSON(v *metrics.AIPerfView) *Object {
-	o := obj(
-		"time_to_first_token", statsJSON("ms", 1e-6, v.TimeToFirstToken),
-		"time_to_second_token", statsJSON("ms", 1e-6, v.TimeToSecondToken),
-		"request_latency", statsJSON("ms", 1e-6, v.RequestLatency),
-		"inter_token_latency", statsJSON("ms", 1e-6, v.InterTokenLatency),
-		"output_token_throughput_per_user", statsJSON("tokens/sec/user", 1, v.OutputTokenThroughputPerUser),
-		"output_sequence_length", statsJSON("tokens", 1, v.OutputSequenceLength),
-		"input_sequence_length", statsJSON("tokens", 1, v.InputSequenceLength),
-		"output_token_throughput", avgJSON("tokens/sec", v.OutputTokenThroughput),
-		"request_throughput", avgJSON("requests/sec", v.RequestThroughput),
-		"request_count", avgJSON("requests", float64(v.RequestCount)),
-		"error_request_count", avgJSON("requests", float64(v.ErrorRequestCount)),
-		"benchmark_duration", avgJSON("sec", float64(v.BenchmarkDuration)/1e9),
-	)
+	o := genAIPerfRecords(v.Summary()).Set("request_count", avgJSON("requests", float64(v.RequestCount))).
+		Set("error_request_count", avgJSON("requests", float64(v.ErrorRequestCount))).
+		Set("benchmark_duration", avgJSON("sec", float64(v.BenchmarkDuration)/1e9))
 	if v.RequestGoodput != nil {
 		o.Set("goodput", avgJSON("requests/sec", *v.RequestGoodput))
 	}
