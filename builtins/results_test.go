@@ -117,3 +117,24 @@ func TestCheckReadsRatiosAsGatesDo(t *testing.T) {
 		}
 	}
 }
+
+// A point's attributes are its parameters, its gates and errors, and one
+// attribute per catalogue metric: check() cannot name a metric the
+// catalogue lacks, and sees every one it has.
+func TestPointAttrsNameCatalogueMetrics(t *testing.T) {
+	s := summaryWith(5e6)
+	p := newPointValue(&runtime.Experiment{}, &runtime.PointResult{Params: runtime.Params{"concurrency": 1},
+		Outcome: &runtime.Outcome{Summary: s}})
+	notMetrics := map[string]bool{"label": true, "concurrency": true, "rate": true, "input_tokens": true,
+		"output_tokens": true, "passed": true, "gates": true, "components": true, "errors": true}
+	for _, name := range p.AttrNames() {
+		if _, ok := metrics.Lookup(name); !ok && !notMetrics[name] {
+			t.Errorf("point attribute %q is no catalogue metric", name)
+		}
+	}
+	for _, m := range metrics.Catalogue() {
+		if v, err := p.Attr(m.Name); err != nil || v == nil {
+			t.Errorf("point has no attribute %s", m.Name)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package comparison
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/llmbench/llmbench/metrics"
@@ -44,5 +45,20 @@ func TestBuildNamesTheSlowerMetric(t *testing.T) {
 	opt.Tolerances = map[string]float64{"ttft.p50": 0.5}
 	if lax, err := Build("a", "b", []Pair{{Baseline: runOf(1), Candidate: runOf(1.3)}}, opt); err != nil || len(lax.Regressions()) != 0 {
 		t.Errorf("30%% slower within a 50%% tolerance: %v (%v)", Headline(lax), err)
+	}
+}
+
+// compare's default metrics are the headline's that a single run can be
+// compared on, each a catalogue metric with a direction to judge by.
+func TestDefaultMetricsAreCatalogueMetrics(t *testing.T) {
+	want := []string{"ttft.p50", "ttft.p99", "itl.p50", "itl.p99", "request_latency.p99",
+		"output_token_throughput", "request_throughput", "error_rate"} // issue 11's list
+	if fmt.Sprint(DefaultMetrics) != fmt.Sprint(want) {
+		t.Errorf("DefaultMetrics = %v, want %v", DefaultMetrics, want)
+	}
+	for _, name := range DefaultMetrics {
+		if _, err := metrics.MetricDirection(name); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
 	}
 }

@@ -292,3 +292,27 @@ func TestWriteShowsClientLimitedPoints(t *testing.T) {
 		t.Errorf("page lacks the client-limited point %q", want)
 	}
 }
+
+// The repeats table names catalogue metrics in their catalogue units:
+// ms for times, % for error_rate, requests/s for request throughput and
+// goodput (it said req/s, guessed from the names).
+func TestRepeatRowsNameCatalogueMetrics(t *testing.T) {
+	s := metrics.Summary{TimeToFirstToken: metrics.NewDistribution([]float64{1e6, 2e6}),
+		InterTokenLatency: metrics.NewDistribution([]float64{1e6}), RequestLatency: metrics.NewDistribution([]float64{3e6}),
+		RequestThroughput: 2, OutputTokenThroughput: 20, Completed: 2}
+	goodput := 1.5
+	s.RequestGoodput = &goodput
+	pt := &runtime.PointResult{Params: runtime.Params{"concurrency": 1},
+		RepeatStats: metrics.HeadlineRepeats([]*metrics.Summary{&s, &s}), Repeats: make([]*runtime.Outcome, 2)}
+	rows := newRepeatView(pt).Rows
+	if len(rows) != len(metrics.HeadlineNames()) {
+		t.Fatalf("%d rows, want one per headline metric", len(rows))
+	}
+	for _, r := range rows {
+		base, _, _ := strings.Cut(r.Metric, ".")
+		m, ok := metrics.Lookup(base)
+		if !ok || r.Unit != m.Unit {
+			t.Errorf("row %s in %q: catalogue metric %v", r.Metric, r.Unit, m)
+		}
+	}
+}

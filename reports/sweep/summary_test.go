@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/llmbench/llmbench/metrics"
@@ -233,5 +234,55 @@ func TestGateMeasuredInReportUnits(t *testing.T) {
 			b, _ := json.Marshal(got)
 			t.Errorf("%s: measured %s, want %v (%s)", pj.Gates[i].Gate, b, want, pj.Gates[i].Message)
 		}
+	}
+}
+
+// summary.json names only catalogue metrics: the metrics block holds
+// exactly the catalogue's summary.json metrics, and the gates and repeat
+// statistics are of catalogue metrics.
+func TestSummaryNamesOnlyCatalogueMetrics(t *testing.T) {
+	res := saturating()
+	p := &res.Points[0]
+	p.RepeatStats = metrics.HeadlineRepeats([]*metrics.Summary{&p.Outcome.Summary, &res.Points[1].Outcome.Summary})
+	raw, _ := summaryJSON(t, *res)
+	var doc struct {
+		Experiments []struct {
+			Points []struct {
+				Metrics map[string]any `json:"metrics"`
+				Gates   []struct {
+					Gate string `json:"gate"`
+				} `json:"gates"`
+				Repeats *struct {
+					Metrics map[string]any `json:"metrics"`
+				} `json:"repeats"`
+			} `json:"points"`
+		} `json:"experiments"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	named := func(what, name string) {
+		base, _, _ := strings.Cut(name, ".")
+		if _, ok := metrics.Lookup(base); !ok {
+			t.Errorf("summary.json %s names %q, which the catalogue lacks", what, name)
+		}
+	}
+	pt := doc.Experiments[0].Points[0]
+	for _, m := range metrics.Catalogue() {
+		if _, ok := pt.Metrics[m.Name]; ok != m.InSummaryJSON() {
+			t.Errorf("metrics block has %s: %v, catalogue says %v", m.Name, ok, m.InSummaryJSON())
+		}
+	}
+	for key := range pt.Metrics {
+		named("metrics", key)
+	}
+	for _, g := range pt.Gates {
+		named("gates", strings.Fields(g.Gate)[0])
+	}
+	if pt.Repeats == nil {
+		t.Fatal("no repeats")
+	}
+	for key := range pt.Repeats.Metrics {
+		named("repeats", key)
 	}
 }

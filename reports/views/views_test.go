@@ -171,3 +171,27 @@ func keys(m map[string]map[string]any) []string {
 	}
 	return out
 }
+
+// The GenAI-Perf view, and AIPerf's records of the metrics both tools
+// define, name catalogue metrics by their GenAI-Perf names; AIPerf's own
+// records (error_request_count, benchmark_duration, goodput) are its
+// tool's, with no llmbench metric of that name to be confused with.
+func TestViewsNameOnlyCatalogueMetrics(t *testing.T) {
+	s := fixture()
+	aiperfOwn := map[string]bool{"error_request_count": true, "benchmark_duration": true, "goodput": true}
+	for view, o := range map[string]*Object{GenAIPerf: genAIPerfJSON(&s), AIPerf: aiperfJSON(&s.Views.AIPerf)} {
+		for _, key := range o.keys {
+			m, ok := metrics.Lookup(key)
+			switch {
+			case view == AIPerf && aiperfOwn[key]:
+				if ok {
+					t.Errorf("AIPerf's own %q is also a catalogue metric's name", key)
+				}
+			case !ok:
+				t.Errorf("%s view names %q, which the catalogue lacks", view, key)
+			case m.GenAIPerfName() != key:
+				t.Errorf("%s view names %s %q, GenAI-Perf's name is %q", view, m.Name, key, m.GenAIPerfName())
+			}
+		}
+	}
+}
