@@ -97,7 +97,7 @@ func tableRow(p *runtime.PointResult, param string, streamed bool) []string {
 		return []string{load, "–", "–", "–", "–", "–", "–", "–"}
 	}
 	s := &p.Outcome.Summary
-	first := withSpread(p, "ttft.p99", ms(p99(s.TimeToFirstToken)), 1e-6, 2)
+	first := withSpread(p, "ttft.p99", ms(p99(s.TimeToFirstToken)), 2)
 	if !streamed {
 		first = fixed(ms(p99(s.RequestLatency)), 2)
 	}
@@ -105,7 +105,7 @@ func tableRow(p *runtime.PointResult, param string, streamed bool) []string {
 		load,
 		first,
 		fixed(ms(p99(s.InterTokenLatency)), 2),
-		withSpread(p, "output_token_throughput", s.OutputTokenThroughput, 1, 1),
+		withSpread(p, "output_token_throughput", s.OutputTokenThroughput, 1),
 		fixed(s.RequestThroughput, 2),
 		goodput(s),
 		fmt.Sprintf("%d (%.2f%%)", s.Failed, 100*s.ErrorRate),
@@ -113,13 +113,15 @@ func tableRow(p *runtime.PointResult, param string, streamed bool) []string {
 	}
 }
 
-// withSpread shows a metric as mean ± the 95% CI half-width when the point
-// was repeated, flagged "!" when its repeats disagree; else the value.
-func withSpread(p *runtime.PointResult, name string, value, scale float64, decimals int) string {
+// withSpread shows a headline metric as mean ± the 95% CI half-width, in
+// report units, when the point was repeated, flagged "!" when its repeats
+// disagree; else the value.
+func withSpread(p *runtime.PointResult, name string, value float64, decimals int) string {
 	st, ok := p.RepeatStats[name]
 	if !ok || st.N < 2 || math.IsNaN(st.CIHigh) {
 		return fixed(value, decimals)
 	}
+	scale := metrics.HeadlineMetric(name).Scale()
 	s := fixed(st.Mean*scale, decimals) + " ± " + fixed((st.CIHigh-st.CILow)/2*scale, decimals)
 	if st.Disagree {
 		s += " !"
