@@ -1,7 +1,10 @@
 // Package metrics is the pure arithmetic of llmbench: it turns per-request
 // records into GenAI-Perf's per-request and per-run metrics, and later into
-// goodput, gates and capacity analysis. It imports nothing of llmbench, so
-// every formula can be checked against hand-computed cases in isolation.
+// goodput, gates and capacity analysis. It owns the metric catalogue
+// (Catalogue, Lookup): the one definition of every metric's names, units,
+// direction and readers, which gates, comparisons and every report walk.
+// It imports nothing of llmbench, so every formula can be checked against
+// hand-computed cases in isolation.
 package metrics
 
 import "slices"

@@ -77,7 +77,7 @@ func consoleAdditions(r *Run, s *metrics.Summary) string {
 	if d := mTTFO.dist(s); d != nil && r.isLLM() {
 		fmt.Fprintf(&b, "%s: avg %s, p50 %s, p99 %s\n", mTTFO.label(), pyComma2(d.Avg), pyComma2(d.P50), pyComma2(d.P99))
 	}
-	if d := s.ScheduleLag.Scaled(nsToMS); d != nil {
+	if d := mScheduleLag.dist(s); d != nil {
 		fmt.Fprintf(&b, "Schedule lag (ms): p50 %s, p99 %s\n", pyComma2(d.P50), pyComma2(d.P99))
 	}
 	b.WriteString(fromScheduleLine(r, s))
@@ -90,12 +90,12 @@ func consoleAdditions(r *Run, s *metrics.Summary) string {
 // open loop they differ by the time a request waited to be sent (SPEC
 // §12). TTFT is left out where the table leaves it out (not streaming).
 func fromScheduleLine(r *Run, s *metrics.Summary) string {
-	lat := s.RequestLatencyFromSchedule.Scaled(nsToMS)
+	lat := mLatencyFromSchedule.dist(s)
 	if lat == nil {
 		return ""
 	}
 	var parts []string
-	if ttft := s.TTFTFromSchedule.Scaled(nsToMS); ttft != nil && r.isLLM() && r.Streaming {
+	if ttft := mTTFTFromSchedule.dist(s); ttft != nil && r.isLLM() && r.Streaming {
 		parts = append(parts, fmt.Sprintf("TTFT p50 %s, p99 %s ms", pyComma2(ttft.P50), pyComma2(ttft.P99)))
 	}
 	parts = append(parts, fmt.Sprintf("request latency p50 %s, p99 %s ms", pyComma2(lat.P50), pyComma2(lat.P99)))

@@ -104,7 +104,7 @@ func avgOnly(unit string, v float64) *object {
 // measured.
 func setDist(o *object, m requestMetric, s *metrics.Summary) {
 	if d := m.dist(s); d != nil {
-		o.set(m.key, distObject(m.unit, d))
+		o.set(m.key(), distObject(m.unit, d))
 	}
 }
 
@@ -145,17 +145,8 @@ func llmbenchBlock(r *Run, s *metrics.Summary) *object {
 	if s.MeanConcurrency > 0 {
 		o.set("mean_concurrency", avgOnly("count", s.MeanConcurrency))
 	}
-	if d := s.ScheduleLag.Scaled(nsToMS); d != nil {
-		o.set("schedule_lag", distObject("ms", d))
-	}
-	if d := s.TTFTFromSchedule.Scaled(nsToMS); d != nil {
-		o.set("ttft_from_schedule", distObject("ms", d))
-	}
-	if d := s.RequestLatencyFromSchedule.Scaled(nsToMS); d != nil {
-		o.set("request_latency_from_schedule", distObject("ms", d))
-	}
-	if d := s.ChunkGap.Scaled(nsToMS); d != nil {
-		o.set("chunk_gap", distObject("ms", d))
+	for _, m := range []requestMetric{mScheduleLag, mTTFTFromSchedule, mLatencyFromSchedule, mChunkGap} {
+		setDist(o, m, s)
 	}
 	if r.TelemetryBlock != nil {
 		o.set("telemetry", r.TelemetryBlock)

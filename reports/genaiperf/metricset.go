@@ -6,56 +6,55 @@ import (
 	"github.com/llmbench/llmbench/metrics"
 )
 
-// nsToMS is GenAI-Perf's scale_data factor for time metrics. Multiplying
-// every statistic by it (rather than dividing by 1e6) reproduces its
-// floating-point results bit for bit: 12800000 * 1e-6 = 12.799999999999999.
-const nsToMS = 1e-6
-
 // requestMetric is one per-request metric as GenAI-Perf reports it: a
-// distribution with a JSON key and a unit. The CSV and console label is
-// derived from both the way GenAI-Perf derives it.
+// catalogue metric, keyed by its GenAI-Perf name and scaled to report
+// units statistic by statistic as GenAI-Perf's scale_data does
+// (Metric.Scale: 12800000 * 1e-6 = 12.799999999999999, bit for bit), with
+// GenAI-Perf's unit name. The CSV and console label is derived from both
+// the way GenAI-Perf derives it.
 type requestMetric struct {
-	key  string
-	unit string
-	// scale converts the native unit of metrics.Summary to the reported
-	// one (ns → ms for times, 1 otherwise).
-	scale float64
-	// streamingOnly metrics are hidden in the CSV and console of a
-	// non-streaming run (they are still in the JSON when measured).
-	streamingOnly bool
-	get           func(*metrics.Summary) *metrics.Distribution
+	metric *metrics.Metric
+	unit   string
 }
 
-// The per-request metrics, named as in GenAI-Perf's LLMMetrics.
+// The per-request metrics, in GenAI-Perf's LLMMetrics; mTTFO is llmbench's
+// time to first output (answer) token for reasoning models, which
+// GenAI-Perf lacks.
 var (
-	mTTFT = requestMetric{"time_to_first_token", "ms", nsToMS, true,
-		func(s *metrics.Summary) *metrics.Distribution { return s.TimeToFirstToken }}
-	mTTST = requestMetric{"time_to_second_token", "ms", nsToMS, true,
-		func(s *metrics.Summary) *metrics.Distribution { return s.TimeToSecondToken }}
-	mLatency = requestMetric{"request_latency", "ms", nsToMS, false,
-		func(s *metrics.Summary) *metrics.Distribution { return s.RequestLatency }}
-	mITL = requestMetric{"inter_token_latency", "ms", nsToMS, true,
-		func(s *metrics.Summary) *metrics.Distribution { return s.InterTokenLatency }}
-	mTPSUser = requestMetric{"output_token_throughput_per_user", "tokens/sec/user", 1, true,
-		func(s *metrics.Summary) *metrics.Distribution { return s.OutputTokenThroughputPerUser }}
-	mOSL = requestMetric{"output_sequence_length", "tokens", 1, false,
-		func(s *metrics.Summary) *metrics.Distribution { return s.OutputSequenceLength }}
-	mISL = requestMetric{"input_sequence_length", "tokens", 1, false,
-		func(s *metrics.Summary) *metrics.Distribution { return s.InputSequenceLength }}
-	// mTTFO is llmbench's time to first output (answer) token for
-	// reasoning models; GenAI-Perf has no such metric.
-	mTTFO = requestMetric{"time_to_first_output_token", "ms", nsToMS, true,
-		func(s *metrics.Summary) *metrics.Distribution { return s.TimeToFirstOutputToken }}
+	mTTFT    = requestMetric{metrics.TTFT, "ms"}
+	mTTST    = requestMetric{metrics.TTST, "ms"}
+	mLatency = requestMetric{metrics.RequestLatency, "ms"}
+	mITL     = requestMetric{metrics.ITL, "ms"}
+	mTPSUser = requestMetric{metrics.OutputTokenThroughputPerUser, "tokens/sec/user"}
+	mOSL     = requestMetric{metrics.OSL, "tokens"}
+	mISL     = requestMetric{metrics.ISL, "tokens"}
+	mTTFO    = requestMetric{metrics.TTFO, "ms"}
 )
+
+// llmbench's additions to GenAI-Perf's JSON: the open-loop latencies and
+// the per-chunk gaps.
+var (
+	mScheduleLag         = requestMetric{metrics.ScheduleLag, "ms"}
+	mTTFTFromSchedule    = requestMetric{metrics.TTFTFromSchedule, "ms"}
+	mLatencyFromSchedule = requestMetric{metrics.RequestLatencyFromSchedule, "ms"}
+	mChunkGap            = requestMetric{metrics.ChunkGap, "ms"}
+)
+
+// key is the metric's JSON key.
+func (m requestMetric) key() string { return m.metric.GenAIPerfName() }
+
+// streamingOnly metrics are hidden in the CSV and console of a
+// non-streaming run (they are still in the JSON when measured).
+func (m requestMetric) streamingOnly() bool { return m.metric.Need == metrics.NeedStreaming }
 
 // dist returns the metric's distribution in the reported unit, nil when
 // the run did not measure it.
 func (m requestMetric) dist(s *metrics.Summary) *metrics.Distribution {
-	return m.get(s).Scaled(m.scale)
+	return m.metric.Distribution(s).Scaled(m.metric.Scale())
 }
 
 // label is the metric's CSV and console name.
-func (m requestMetric) label() string { return metricLabel(m.key, m.unit) }
+func (m requestMetric) label() string { return metricLabel(m.key(), m.unit) }
 
 // tableMetrics lists the per-request rows of GenAI-Perf's CSV and console
 // table for a run, in LLMMetrics.request_metrics order: embeddings only have
@@ -66,7 +65,7 @@ func tableMetrics(r *Run) []requestMetric {
 	}
 	var out []requestMetric
 	for _, m := range []requestMetric{mTTFT, mTTST, mLatency, mITL, mTPSUser, mOSL, mISL} {
-		if m.streamingOnly && !r.Streaming {
+		if m.streamingOnly() && !r.Streaming {
 			continue
 		}
 		out = append(out, m)
