@@ -3,6 +3,7 @@ package metrics
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -23,20 +24,12 @@ const (
 	GoodputTPSUser        GoodputMetric = "output_token_throughput_per_user"
 )
 
-// goodputAliases maps every accepted spelling to its metric: GenAI-Perf's
-// names and llmbench's short gate names. Older GenAI-Perf releases'
-// output_token_throughput_per_request is deliberately absent: it was
-// OSL/latency, a different quantity from 1/ITL.
-var goodputAliases = map[string]GoodputMetric{
-	string(GoodputTTFT):           GoodputTTFT,
-	string(GoodputTTST):           GoodputTTST,
-	string(GoodputITL):            GoodputITL,
-	string(GoodputRequestLatency): GoodputRequestLatency,
-	string(GoodputTPSUser):        GoodputTPSUser,
-	"ttft":                        GoodputTTFT,
-	"ttst":                        GoodputTTST,
-	"itl":                         GoodputITL,
-}
+// goodputMetrics are the metrics an SLO can bound. A name is resolved
+// through the catalogue, so llmbench's short gate names work too (ttft,
+// ttst, itl). Older GenAI-Perf releases' output_token_throughput_per_request
+// is deliberately absent: it was OSL/latency, a different quantity from
+// 1/ITL.
+var goodputMetrics = []GoodputMetric{GoodputTTFT, GoodputTTST, GoodputITL, GoodputRequestLatency, GoodputTPSUser}
 
 // SLO is one goodput constraint: a request is good when it meets all of
 // them.
@@ -49,8 +42,8 @@ type SLO struct {
 
 // ParseGoodputMetric resolves a metric name or alias (ttft, ttst, itl).
 func ParseGoodputMetric(name string) (GoodputMetric, error) {
-	if m, ok := goodputAliases[strings.TrimSpace(name)]; ok {
-		return m, nil
+	if m, ok := Lookup(strings.TrimSpace(name)); ok && slices.Contains(goodputMetrics, GoodputMetric(m.GenAIPerfName())) {
+		return GoodputMetric(m.GenAIPerfName()), nil
 	}
 	return "", fmt.Errorf("unknown goodput metric %q: want one of %s, %s, %s, %s, %s (or ttft, ttst, itl)",
 		name, GoodputTTFT, GoodputTTST, GoodputITL, GoodputRequestLatency, GoodputTPSUser)
