@@ -172,10 +172,6 @@ func (m *Metric) String() string {
 	return m.Name
 }
 
-// MarshalText writes the metric as its name, so a Gate in JSON reads as
-// it did when Gate.Metric was the name.
-func (m *Metric) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
-
 // GenAIPerfName is GenAI-Perf's key for the metric
 // (time_to_first_token), its name where GenAI-Perf uses the short one.
 func (m *Metric) GenAIPerfName() string {
