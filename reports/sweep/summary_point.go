@@ -141,7 +141,7 @@ func pointOf(i int, p *runtime.PointResult) pointJSON {
 		pj.Telemetry = telemetry.BlockOf(p.Outcome.Telemetry, s)
 		pj.Client = s.Client
 		pj.TokenCounting = p.Outcome.Counting.String()
-		pj.Requests = requestsJSON{Completed: s.Completed, Failed: s.Failed, ErrorRate: 100 * s.ErrorRate, Retried: s.Retried, Warmup: s.Warmup}
+		pj.Requests = requestsJSON{Completed: s.Completed, Failed: s.Failed, ErrorRate: s.ErrorRate * metrics.ErrorRate.Scale(), Retried: s.Retried, Warmup: s.Warmup}
 		pj.SteadyState = p.Outcome.Steady
 		for _, e := range s.Errors {
 			pj.Errors = append(pj.Errors, errorJSON{Class: string(e.Class), Status: e.Status, Message: e.Message, Count: e.Count})
@@ -180,7 +180,7 @@ func replicasOf(reps []runtime.ReplicaSummary) []replicaJSON {
 	for _, r := range reps {
 		s := &r.Summary
 		out = append(out, replicaJSON{Index: r.Index, URL: r.URL, Metrics: metricsOf(s),
-			Requests: requestsJSON{Completed: s.Completed, Failed: s.Failed, ErrorRate: 100 * s.ErrorRate, Retried: s.Retried}})
+			Requests: requestsJSON{Completed: s.Completed, Failed: s.Failed, ErrorRate: s.ErrorRate * metrics.ErrorRate.Scale(), Retried: s.Retried}})
 	}
 	return out
 }
