@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports/internal/golden"
 	"github.com/llmbench/llmbench/runtime"
 )
 
@@ -87,7 +88,7 @@ func summaryJSON(t *testing.T, results ...runtime.ExperimentResult) ([]byte, dec
 // experiment's knees, max goodput and saturation, as the table says them.
 func TestSummaryJSONSaturating(t *testing.T) {
 	raw, d := summaryJSON(t, *saturating(), *growing())
-	checkGolden(t, "summary_saturating.json", raw)
+	golden.Check(t, "summary_saturating.json", raw)
 	if d.Schema != SummarySchema || d.Scenario != "capacity.star" || d.Partial || len(d.Experiments) != 2 {
 		t.Fatalf("header: %+v", d)
 	}
