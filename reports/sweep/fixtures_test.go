@@ -1,7 +1,6 @@
 package sweep
 
 import (
-
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime"
 )
