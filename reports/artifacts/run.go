@@ -129,7 +129,7 @@ func (r *RunReport) WriteSweeps(stdout, stderr io.Writer) SweepPlots {
 			continue
 		}
 		fmt.Fprintf(stdout, "\n== %s: sweep ==\n", res.Experiment.Name)
-		if err := sweep.WriteTable(stdout, res); err != nil {
+		if err := sweep.Console(res)(stdout); err != nil {
 			fmt.Fprintf(stderr, "llmbench: sweep table of %s: %v\n", res.Experiment.Name, err)
 		}
 		if !r.Plots {
@@ -160,7 +160,7 @@ func (r *RunReport) WriteSweeps(stdout, stderr io.Writer) SweepPlots {
 // WriteSummary writes summary.json.
 func (r *RunReport) WriteSummary() error {
 	return WriteFile(filepath.Join(r.Dir, SummaryFile), func(w io.Writer) error {
-		return sweep.WritePartialSummaryJSON(w, r.Verdicts.Scenario, r.Results, r.Verdicts.Partial)
+		return sweep.SummaryJSON(r.Verdicts.Scenario, r.Results, r.Verdicts.Partial)(w)
 	})
 }
 

@@ -74,7 +74,7 @@ type decoded struct {
 func summaryJSON(t *testing.T, results ...runtime.ExperimentResult) ([]byte, decoded) {
 	t.Helper()
 	var b bytes.Buffer
-	if err := WriteSummaryJSON(&b, "capacity.star", results); err != nil {
+	if err := SummaryJSON("capacity.star", results, false)(&b); err != nil {
 		t.Fatal(err)
 	}
 	var d decoded

@@ -12,7 +12,7 @@ import (
 func table(t *testing.T, res *runtime.ExperimentResult) string {
 	t.Helper()
 	var b strings.Builder
-	if err := WriteTable(&b, res); err != nil {
+	if err := Console(res)(&b); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
