@@ -30,7 +30,7 @@ func FuzzReadGates(f *testing.F) {
 		{},
 	} {
 		var b bytes.Buffer
-		if err := verdict.WriteJSON(&b, r); err != nil {
+		if err := verdict.JSON(r)(&b); err != nil {
 			f.Fatal(err)
 		}
 		f.Add(b.Bytes())
@@ -54,7 +54,7 @@ func FuzzReadGates(f *testing.F) {
 		}
 		checkGates(t, doc.Verdicts)
 		var b bytes.Buffer
-		if err := verdict.WriteJSON(&b, &verdict.Report{Verdicts: doc.Verdicts, Partial: doc.Partial, Check: doc.Check}); err != nil {
+		if err := verdict.JSON(&verdict.Report{Verdicts: doc.Verdicts, Partial: doc.Partial, Check: doc.Check})(&b); err != nil {
 			t.Fatalf("verdicts read back do not write: %v", err)
 		}
 		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {

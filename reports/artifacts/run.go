@@ -57,15 +57,15 @@ func (r *RunReport) Write(stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintln(stdout)
 	}
-	if err := verdict.WriteConsole(stdout, r.Verdicts); err != nil {
+	if err := verdict.Console(r.Verdicts)(stdout); err != nil {
 		return err
 	}
 	files := []struct {
 		path  string
 		write func(io.Writer) error
 	}{
-		{filepath.Join(r.Dir, gatesFile), func(w io.Writer) error { return verdict.WriteJSON(w, r.Verdicts) }},
-		{r.JUnit, func(w io.Writer) error { return verdict.WriteJUnit(w, r.Verdicts) }},
+		{filepath.Join(r.Dir, gatesFile), verdict.JSON(r.Verdicts)},
+		{r.JUnit, verdict.JUnit(r.Verdicts)},
 		{r.Markdown, r.writeMarkdown},
 	}
 	if r.Comparison != nil {
@@ -94,7 +94,7 @@ func (r *RunReport) Write(stdout, stderr io.Writer) error {
 // writeMarkdown is the Markdown summary: the gates, then the comparison
 // with the baseline when there is one.
 func (r *RunReport) writeMarkdown(w io.Writer) error {
-	if err := verdict.WriteMarkdown(w, r.Results, r.Verdicts); err != nil {
+	if err := verdict.Markdown(r.Results, r.Verdicts)(w); err != nil {
 		return err
 	}
 	if r.Comparison == nil {

@@ -2,9 +2,9 @@ package verdict
 
 import (
 	"bytes"
-	"io"
 	"testing"
 
+	"github.com/llmbench/llmbench/reports"
 	"github.com/llmbench/llmbench/reports/internal/golden"
 )
 
@@ -26,11 +26,11 @@ func goldenVerdicts(t *testing.T) *Report {
 // Every verdict file and the console block, byte for byte.
 func TestVerdictGolden(t *testing.T) {
 	rep := goldenVerdicts(t)
-	for name, write := range map[string]func(io.Writer) error{
-		"console.txt": func(w io.Writer) error { return WriteConsole(w, rep) },
-		"gates.json":  func(w io.Writer) error { return WriteJSON(w, rep) },
-		"junit.xml":   func(w io.Writer) error { return WriteJUnit(w, rep) },
-		"summary.md":  func(w io.Writer) error { return WriteMarkdown(w, results(t), rep) },
+	for name, write := range map[string]reports.Reporter{
+		"console.txt": Console(rep),
+		"gates.json":  JSON(rep),
+		"junit.xml":   JUnit(rep),
+		"summary.md":  Markdown(results(t), rep),
 	} {
 		var b bytes.Buffer
 		if err := write(&b); err != nil {

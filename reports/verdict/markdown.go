@@ -6,13 +6,14 @@ import (
 	"strings"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports"
 	"github.com/llmbench/llmbench/runtime"
 )
 
-// WriteMarkdown writes a summary for CI pages (a GitHub job summary, a
+// Markdown writes a summary for CI pages (a GitHub job summary, a
 // merge-request note): the verdict, a table of headline metrics per point,
 // and every gate with ✓/✗.
-func WriteMarkdown(w io.Writer, results []runtime.ExperimentResult, r *Report) error {
+func Markdown(results []runtime.ExperimentResult, r *Report) reports.Reporter {
 	var b strings.Builder
 	status := "✅ "
 	if r.Failed() > 0 {
@@ -47,8 +48,11 @@ func WriteMarkdown(w io.Writer, results []runtime.ExperimentResult, r *Report) e
 			}
 		}
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	text := b.String()
+	return func(w io.Writer) error {
+		_, err := io.WriteString(w, text)
+		return err
+	}
 }
 
 // ms renders a percentile of a time distribution in ms, or "–".
