@@ -109,7 +109,7 @@ func writeSteadyLine(w io.Writer, s *runtime.SteadyOutcome) {
 
 // writeTelemetryLines prints the point's telemetry under its table.
 func writeTelemetryLines(w io.Writer, out *runtime.Outcome) {
-	telemetry.WriteConsole(w, out.Telemetry, &out.Summary)
+	telemetry.Console(out.Telemetry, &out.Summary)(w)
 }
 
 func promptSource(r *genaiperf.Run) string {

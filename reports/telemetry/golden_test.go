@@ -24,7 +24,7 @@ func TestTelemetryGolden(t *testing.T) {
 		pt     *runtime.PointTelemetry
 		client *metrics.Summary
 	}{{gpu, &metrics.Summary{}}, {server, client}} {
-		WriteConsole(&con, c.pt, c.client)
+		Console(c.pt, c.client)(&con)
 		b, err := json.MarshalIndent(BlockOf(c.pt, c.client), "", "  ")
 		if err != nil {
 			t.Fatal(err)
