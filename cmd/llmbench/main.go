@@ -46,12 +46,14 @@ type env struct {
 	stdout       io.Writer
 	stderr       io.Writer
 	recordsFlush time.Duration
+	// drawn are the point plots this command drew, for its report.html.
+	drawn artifacts.PointPlots
 }
 
 // session is how a command's points write their files and show progress.
 func (e *env) session(plots bool) artifacts.Session {
 	return artifacts.Session{Stdout: e.stdout, Stderr: e.stderr, Display: &liveProgress{e: e},
-		Sink: artifacts.SinkOptions{Plots: plots, Version: version, FlushInterval: e.recordsFlush}}
+		Sink: artifacts.SinkOptions{Plots: plots, Version: version, FlushInterval: e.recordsFlush, Drawn: &e.drawn}}
 }
 
 func main() {

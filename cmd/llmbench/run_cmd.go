@@ -265,7 +265,7 @@ func interrupted(res *runtime.ExperimentResult) bool {
 // run's files (see artifacts.RunReport) and says where they went.
 func (c *runCmd) writeVerdicts(e *env, scen *runtime.Scenario, results []runtime.ExperimentResult, rep *verdict.Report, cmp *comparison.Report) error {
 	run := artifacts.RunReport{Dir: c.Out, File: scen.File, Config: scenarioConfig(scen), Results: results,
-		Verdicts: rep, Plots: !c.NoPlots, JUnit: c.Junit, Markdown: c.SummaryMd, Comparison: cmp}
+		Verdicts: rep, Plots: !c.NoPlots, Drawn: &e.drawn, JUnit: c.Junit, Markdown: c.SummaryMd, Comparison: cmp}
 	if err := run.Write(e.stdout, e.stderr); err != nil {
 		return err
 	}

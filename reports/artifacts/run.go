@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/llmbench/llmbench/reports"
 	"github.com/llmbench/llmbench/reports/comparison"
 	"github.com/llmbench/llmbench/reports/html"
 	"github.com/llmbench/llmbench/reports/plots"
@@ -26,8 +27,11 @@ type RunReport struct {
 	Results []runtime.ExperimentResult
 	// Verdicts are the gates judged and check()'s outcome.
 	Verdicts *verdict.Report
-	// Plots renders the sweep plots (once: written to Dir and embedded).
+	// Plots renders the sweep plots (once: written to Dir and embedded)
+	// and embeds the point plots: those in Drawn as drawn, the others
+	// (drawn by an earlier run) from their files.
 	Plots bool
+	Drawn *PointPlots
 	// JUnit and Markdown, when set, are where those verdict files go.
 	JUnit, Markdown string
 	// Comparison is the run compared with its experiments' baselines
@@ -182,16 +186,29 @@ func (r *RunReport) WriteHTML(sweeps SweepPlots) error {
 		rep.Comparison = r.StoredComparison
 	}
 	if r.Plots {
-		dir := func(exp string, pt *runtime.PointResult) string { return pointDir(r.Dir, exp, pt.Params) }
-		rep.Plots = html.PlotGroups(r.Results, sweeps.Capacity, dir)
-		rep.Telemetry = html.TelemetryPlotGroups(r.Results, sweeps.Telemetry, dir)
+		var err error
+		if rep.Plots, err = html.PlotGroups(r.Results, sweeps.Capacity, r.pointImages(pointImages.pointPlots)); err != nil {
+			return err
+		}
+		if rep.Telemetry, err = html.TelemetryPlotGroups(r.Results, sweeps.Telemetry, r.pointImages(pointImages.telemetryPlots)); err != nil {
+			return err
+		}
 	}
-	return WriteFile(filepath.Join(r.Dir, htmlFile), func(w io.Writer) error { return html.Write(w, rep) })
+	return WriteFile(filepath.Join(r.Dir, htmlFile), html.Page(rep))
+}
+
+// pointImages gives the page a point's plots of one kind (which) from
+// Drawn, its first repeat's: the one in the point's own folder.
+func (r *RunReport) pointImages(which func(pointImages) []plots.Image) html.PointImages {
+	return func(exp string, pt *runtime.PointResult) ([]plots.Image, error) {
+		imgs, err := r.Drawn.of(pointDir(r.Dir, exp, pt.Params))
+		return which(imgs), err
+	}
 }
 
 // WriteFile creates path and fills it with write, naming the path in any
 // error.
-func WriteFile(path string, write func(io.Writer) error) error {
+func WriteFile(path string, write reports.Reporter) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err

@@ -71,7 +71,7 @@ func goldenReport(t *testing.T) Report {
 // report.html's every section, byte for byte.
 func TestPageGolden(t *testing.T) {
 	var b bytes.Buffer
-	if err := Write(&b, goldenReport(t)); err != nil {
+	if err := writePage(&b, goldenReport(t)); err != nil {
 		t.Fatal(err)
 	}
 	golden.Check(t, "report.html", b.Bytes())
