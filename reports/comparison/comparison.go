@@ -1,7 +1,8 @@
 // Package comparison writes what `llmbench compare` concluded: the
-// console table, compare.json and the Markdown summary for a pull
-// request. It renders metrics.Comparison values and judges nothing
-// itself.
+// console table, compare.json, the Markdown summary for a pull request,
+// JUnit XML, and a history's series for the trend plots. Build pairs the
+// points' runs and has metrics compare them; this package renders the
+// metrics.Comparison values and judges nothing itself.
 package comparison
 
 import (
