@@ -64,25 +64,11 @@ func (r *RunReport) Write(stdout, stderr io.Writer) error {
 	if err := verdict.Console(r.Verdicts)(stdout); err != nil {
 		return err
 	}
-	files := []struct {
-		path  string
-		write func(io.Writer) error
-	}{
-		{filepath.Join(r.Dir, gatesFile), verdict.JSON(r.Verdicts)},
-		{r.JUnit, verdict.JUnit(r.Verdicts)},
-		{r.Markdown, r.writeMarkdown},
-	}
-	if r.Comparison != nil {
-		files = append(files, struct {
-			path  string
-			write func(io.Writer) error
-		}{filepath.Join(r.Dir, CompareFile), func(w io.Writer) error { return comparison.WriteJSON(w, r.Comparison) }})
-	}
-	for _, f := range files {
+	for _, f := range r.verdictFiles() {
 		if f.path == "" {
 			continue
 		}
-		if err := WriteFile(f.path, f.write); err != nil {
+		if err := WriteFile(f.path, f.report); err != nil {
 			return err
 		}
 	}
@@ -93,6 +79,27 @@ func (r *RunReport) Write(stdout, stderr io.Writer) error {
 		return err
 	}
 	return sweeps.WriteErr
+}
+
+// fileReport is one file and the Reporter that fills it.
+type fileReport struct {
+	path   string
+	report reports.Reporter
+}
+
+// verdictFiles are the files of the verdicts, in the order written:
+// gates.json, then JUnit and Markdown (path "" when not asked for), then
+// compare.json with a baseline.
+func (r *RunReport) verdictFiles() []fileReport {
+	files := []fileReport{
+		{filepath.Join(r.Dir, gatesFile), verdict.JSON(r.Verdicts)},
+		{r.JUnit, verdict.JUnit(r.Verdicts)},
+		{r.Markdown, r.writeMarkdown},
+	}
+	if r.Comparison != nil {
+		files = append(files, fileReport{filepath.Join(r.Dir, CompareFile), func(w io.Writer) error { return comparison.WriteJSON(w, r.Comparison) }})
+	}
+	return files
 }
 
 // writeMarkdown is the Markdown summary: the gates, then the comparison
