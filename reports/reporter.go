@@ -20,16 +20,3 @@ import "io"
 // golden test and a file), so it holds its results, not a half-written
 // state.
 type Reporter func(w io.Writer) error
-
-// Join is reporters one after another, as one console block; the first
-// error stops it.
-func Join(rs ...Reporter) Reporter {
-	return func(w io.Writer) error {
-		for _, r := range rs {
-			if err := r(w); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-}
