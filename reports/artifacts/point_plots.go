@@ -22,12 +22,12 @@ import (
 // nothing.
 type PointPlots struct {
 	mu    sync.Mutex
-	byDir map[string]pointImages
+	byDir map[string]drawnPoint
 }
 
-// pointImages are one point's plots: the per-point plots, then its
+// drawnPoint are one point's plots: the per-point plots, then its
 // telemetry over time, shown in the telemetry section.
-type pointImages struct {
+type drawnPoint struct {
 	plots, telemetry []plots.Image
 }
 
@@ -37,7 +37,7 @@ type pointImages struct {
 // plots and files are still worth having.
 func (p *PointPlots) draw(stderr io.Writer, dir, title, who string, data *plots.PointData, tel *runtime.PointTelemetry) {
 	folder := filepath.Join(dir, plotsDir)
-	var drawn pointImages
+	var drawn drawnPoint
 	var err error
 	if drawn.plots, err = plots.RenderPointPlots(title, data); err == nil {
 		_, err = plots.WriteImages(folder, drawn.plots)
@@ -54,26 +54,26 @@ func (p *PointPlots) draw(stderr io.Writer, dir, title, who string, data *plots.
 	p.keep(dir, drawn)
 }
 
-func (p pointImages) pointPlots() []plots.Image     { return p.plots }
-func (p pointImages) telemetryPlots() []plots.Image { return p.telemetry }
+func (p drawnPoint) pointPlots() []plots.Image     { return p.plots }
+func (p drawnPoint) telemetryPlots() []plots.Image { return p.telemetry }
 
 // keep notes what was drawn into dir, nothing included: a point drawn
 // with no plot must not show files an earlier run left there.
-func (p *PointPlots) keep(dir string, imgs pointImages) {
+func (p *PointPlots) keep(dir string, imgs drawnPoint) {
 	if p == nil {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.byDir == nil {
-		p.byDir = map[string]pointImages{}
+		p.byDir = map[string]drawnPoint{}
 	}
 	p.byDir[filepath.Clean(dir)] = imgs
 }
 
 // of is what was drawn into dir, read from its plots/ folder when this
 // process drew nothing there.
-func (p *PointPlots) of(dir string) (pointImages, error) {
+func (p *PointPlots) of(dir string) (drawnPoint, error) {
 	if p != nil {
 		p.mu.Lock()
 		imgs, ok := p.byDir[filepath.Clean(dir)]
@@ -85,10 +85,10 @@ func (p *PointPlots) of(dir string) (pointImages, error) {
 	folder := filepath.Join(dir, plotsDir)
 	pl, err := readImages(plots.PointFiles(folder))
 	if err != nil {
-		return pointImages{}, err
+		return drawnPoint{}, err
 	}
 	tel, err := readImages(plots.TelemetryFiles(folder))
-	return pointImages{plots: pl, telemetry: tel}, err
+	return drawnPoint{plots: pl, telemetry: tel}, err
 }
 
 // readImages reads plot files written by an earlier run.

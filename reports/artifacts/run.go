@@ -194,19 +194,19 @@ func (r *RunReport) WriteHTML(sweeps SweepPlots) error {
 	}
 	if r.Plots {
 		var err error
-		if rep.Plots, err = html.PlotGroups(r.Results, sweeps.Capacity, r.pointImages(pointImages.pointPlots)); err != nil {
+		if rep.Plots, err = html.PlotGroups(r.Results, sweeps.Capacity, r.plotsOf(drawnPoint.pointPlots)); err != nil {
 			return err
 		}
-		if rep.Telemetry, err = html.TelemetryPlotGroups(r.Results, sweeps.Telemetry, r.pointImages(pointImages.telemetryPlots)); err != nil {
+		if rep.Telemetry, err = html.TelemetryPlotGroups(r.Results, sweeps.Telemetry, r.plotsOf(drawnPoint.telemetryPlots)); err != nil {
 			return err
 		}
 	}
 	return WriteFile(filepath.Join(r.Dir, htmlFile), html.Page(rep))
 }
 
-// pointImages gives the page a point's plots of one kind (which) from
+// plotsOf gives the page a point's plots of one kind (which) from
 // Drawn, its first repeat's: the one in the point's own folder.
-func (r *RunReport) pointImages(which func(pointImages) []plots.Image) html.PointImages {
+func (r *RunReport) plotsOf(which func(drawnPoint) []plots.Image) html.PointImages {
 	return func(exp string, pt *runtime.PointResult) ([]plots.Image, error) {
 		imgs, err := r.Drawn.of(pointDir(r.Dir, exp, pt.Params))
 		return which(imgs), err
