@@ -53,7 +53,7 @@ type env struct {
 // session is how a command's points write their files and show progress.
 func (e *env) session(plots bool) artifacts.Session {
 	return artifacts.Session{Stdout: e.stdout, Stderr: e.stderr, Display: &liveProgress{e: e},
-		Sink: artifacts.SinkOptions{Plots: plots, Version: version, FlushInterval: e.recordsFlush, Drawn: &e.drawn}}
+		Sink: artifacts.SinkOptions{Plots: plots, Version: version, FlushInterval: e.recordsFlush}}
 }
 
 func main() {

@@ -208,6 +208,7 @@ func runExperiments(e *env, scen *runtime.Scenario, out string, plotsOn bool, cp
 	for i := range scen.Experiments {
 		exp := &scen.Experiments[i]
 		obs := &artifacts.ScenarioObserver{Session: e.session(plotsOn), Scenario: scenarioName(scen), Out: out, Exp: exp, Checkpoint: cp}
+		obs.Sink.Drawn = &e.drawn // for report.html
 		res, err := runtime.RunExperiment(e.ctx, exp, obs)
 		obs.Display.End()
 		if res != nil {
