@@ -41,8 +41,7 @@ func Markdown(results []runtime.ExperimentResult, r *Report) reports.Reporter {
 	if len(r.Verdicts) > 0 {
 		b.WriteString("\n## Gates\n\n")
 		for _, v := range r.Verdicts {
-			icon := map[string]string{"✓": "✅", "✗": "❌", "?": "⚠️", "-": "⏭️"}[mark(v)]
-			fmt.Fprintf(&b, "- %s `%s`%s: %s\n", icon, v.Gate, where(v), v.Message)
+			fmt.Fprintf(&b, "- %s `%s`%s: %s\n", markOf(v).icon(), v.Gate, where(v), v.Message)
 			if v.Warning != "" {
 				fmt.Fprintf(&b, "  - %s\n", v.Warning)
 			}

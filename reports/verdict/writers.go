@@ -26,7 +26,7 @@ func writeConsole(w io.Writer, r *Report) error {
 		fmt.Fprintln(w, "Gates:")
 	}
 	for _, v := range r.Verdicts {
-		fmt.Fprintf(w, "  %s %s%s: %s\n", mark(v), v.Gate, where(v), v.Message)
+		fmt.Fprintf(w, "  %s %s%s: %s\n", markOf(v), v.Gate, where(v), v.Message)
 		if v.Warning != "" {
 			fmt.Fprintf(w, "      warning: %s\n", v.Warning)
 		}
@@ -45,19 +45,38 @@ func writeConsole(w io.Writer, r *Report) error {
 	return err
 }
 
-// mark is a verdict's console mark: ✓ passed, ✗ failed, ? passed but
-// inconclusive, - skipped.
-func mark(v Verdict) string {
+// mark is what a verdict came to, as every writer marks it.
+type mark int
+
+const (
+	// markPassed: the gate held.
+	markPassed mark = iota
+	// markFailed: the gate failed or could not be measured.
+	markFailed
+	// markDoubted: it passed, but inconclusively (Warning says why).
+	markDoubted
+	// markSkipped: a baseline gate with no baseline, counted as passed.
+	markSkipped
+)
+
+// markOf is what v came to.
+func markOf(v Verdict) mark {
 	switch {
 	case !v.Passed:
-		return "✗"
+		return markFailed
 	case v.Skipped != "":
-		return "-"
+		return markSkipped
 	case v.Warning != "":
-		return "?"
+		return markDoubted
 	}
-	return "✓"
+	return markPassed
 }
+
+// String is the mark on the console: ✓, ✗, ? or -.
+func (m mark) String() string { return [...]string{"✓", "✗", "?", "-"}[m] }
+
+// icon is the mark in Markdown, where an emoji reads at a glance.
+func (m mark) icon() string { return [...]string{"✅", "❌", "⚠️", "⏭️"}[m] }
 
 func partialNote(r *Report) string {
 	if r.Partial {
