@@ -74,9 +74,10 @@ func be32(b []byte, at int) uint32 {
 	return binary.BigEndian.Uint32(b[at:])
 }
 
-// PointImages gives the plots drawn of an experiment's point, as drawn
-// (nothing read back): report.html is written after every point ran and
-// a run keeps no records, so the caller kept them when it drew them.
+// PointImages gives the plots drawn of an experiment's point. The page is
+// written after every point ran, and a run keeps no records, so the
+// caller keeps the plots' bytes when it draws them (or, for a point an
+// earlier run drew, reads that run's files); the page draws nothing.
 type PointImages func(exp string, pt *runtime.PointResult) ([]plots.Image, error)
 
 // PlotGroups lays out the page's plots, experiment by experiment: its
