@@ -14,6 +14,7 @@ import (
 // so a plot an earlier run into the same --out had left there (a
 // conversation run's TTFT-by-turn plot, say) was shown as this run's.
 func TestRunHTMLShowsOnlyThePlotsItDrew(t *testing.T) {
+	t.Parallel()
 	dir, file := writeScenario(t, `
 def main(ctx):
     return experiment(name = "e", endpoint = endpoint(url = "sim://?ttft=2ms&itl=1ms", model = "m"),
