@@ -36,7 +36,7 @@ func (c *analyzeCmd) report(e *env, plan *analyzePlan, res *runtime.ExperimentRe
 		return err
 	}
 	results := []runtime.ExperimentResult{*res}
-	if err := artifacts.WriteFile(summaryPath, func(w io.Writer) error { return sweep.WriteSummaryJSON(w, "analyze", results) }); err != nil {
+	if err := artifacts.WriteFile(summaryPath, func(w io.Writer) error { return sweep.SummaryJSON("analyze", results, false)(w) }); err != nil {
 		return err
 	}
 	var plotErr error
@@ -46,7 +46,7 @@ func (c *analyzeCmd) report(e *env, plan *analyzePlan, res *runtime.ExperimentRe
 		}
 	}
 	fmt.Fprintf(e.stdout, "\nSweep of %s (%s)\n", plan.spec.kind.name, c.Model[0])
-	if err := sweep.WriteTable(e.stdout, res); err != nil {
+	if err := sweep.Console(res)(e.stdout); err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "Analyze CSV: %s\nSummary: %s\n", csvPath, summaryPath)

@@ -46,6 +46,8 @@ type env struct {
 	stdout       io.Writer
 	stderr       io.Writer
 	recordsFlush time.Duration
+	// drawn are the point plots this command drew, for its report.html.
+	drawn artifacts.PointPlots
 }
 
 // session is how a command's points write their files and show progress.

@@ -208,6 +208,7 @@ func runExperiments(e *env, scen *runtime.Scenario, out string, plotsOn bool, cp
 	for i := range scen.Experiments {
 		exp := &scen.Experiments[i]
 		obs := &artifacts.ScenarioObserver{Session: e.session(plotsOn), Scenario: scenarioName(scen), Out: out, Exp: exp, Checkpoint: cp}
+		obs.Sink.Drawn = &e.drawn // for report.html
 		res, err := runtime.RunExperiment(e.ctx, exp, obs)
 		obs.Display.End()
 		if res != nil {
@@ -265,7 +266,7 @@ func interrupted(res *runtime.ExperimentResult) bool {
 // run's files (see artifacts.RunReport) and says where they went.
 func (c *runCmd) writeVerdicts(e *env, scen *runtime.Scenario, results []runtime.ExperimentResult, rep *verdict.Report, cmp *comparison.Report) error {
 	run := artifacts.RunReport{Dir: c.Out, File: scen.File, Config: scenarioConfig(scen), Results: results,
-		Verdicts: rep, Plots: !c.NoPlots, JUnit: c.Junit, Markdown: c.SummaryMd, Comparison: cmp}
+		Verdicts: rep, Plots: !c.NoPlots, Drawn: &e.drawn, JUnit: c.Junit, Markdown: c.SummaryMd, Comparison: cmp}
 	if err := run.Write(e.stdout, e.stderr); err != nil {
 		return err
 	}

@@ -15,7 +15,7 @@ import (
 
 // FuzzReadGates feeds the gates.json reader (report and compare read a
 // run's verdicts and the gates they judged back from it) arbitrary bytes,
-// seeded with what verdict.WriteJSON writes. It returns an error naming
+// seeded with what verdict.JSON writes. It returns an error naming
 // the file, or verdicts whose gates parse, each once per experiment, and
 // which, written again, read back the same.
 func FuzzReadGates(f *testing.F) {
@@ -30,7 +30,7 @@ func FuzzReadGates(f *testing.F) {
 		{},
 	} {
 		var b bytes.Buffer
-		if err := verdict.WriteJSON(&b, r); err != nil {
+		if err := verdict.JSON(r)(&b); err != nil {
 			f.Fatal(err)
 		}
 		f.Add(b.Bytes())
@@ -54,7 +54,7 @@ func FuzzReadGates(f *testing.F) {
 		}
 		checkGates(t, doc.Verdicts)
 		var b bytes.Buffer
-		if err := verdict.WriteJSON(&b, &verdict.Report{Verdicts: doc.Verdicts, Partial: doc.Partial, Check: doc.Check}); err != nil {
+		if err := verdict.JSON(&verdict.Report{Verdicts: doc.Verdicts, Partial: doc.Partial, Check: doc.Check})(&b); err != nil {
 			t.Fatalf("verdicts read back do not write: %v", err)
 		}
 		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
@@ -62,7 +62,7 @@ func FuzzReadGates(f *testing.F) {
 		}
 		again, err := readVerdicts(path)
 		if doc.Check == "" {
-			doc.Check = verdict.CheckNotDefined // what WriteJSON writes for none
+			doc.Check = verdict.CheckNotDefined // what verdict.JSON writes for none
 		}
 		if err != nil || !reflect.DeepEqual(again, doc) && !(len(again.Verdicts) == 0 && len(doc.Verdicts) == 0) {
 			t.Fatalf("read %+v, written again and read back as %+v, %v", doc, again, err)

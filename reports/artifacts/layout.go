@@ -16,6 +16,8 @@ const (
 	htmlFile    = "report.html"
 	// recordsFile is every point run's records (records.parquet).
 	recordsFile = "records.parquet"
+	// plotsDir is the folder of a point's plots, in the point's folder.
+	plotsDir = "plots"
 )
 
 // pointDir is where a scenario point writes: OUT/<experiment>/<label>/.

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports"
 	"github.com/llmbench/llmbench/reports/genaiperf"
 	"github.com/llmbench/llmbench/reports/records"
 	"github.com/llmbench/llmbench/reports/telemetry"
@@ -16,7 +17,8 @@ import (
 )
 
 // writePoint writes a measured point's GenAI-Perf summary files (JSON and
-// CSV) into dir and prints its console table. What needs the records
+// CSV) and its telemetry.parquet into dir and prints its console block
+// (pointConsole). What needs the records
 // themselves — records.parquet, profile_export.json, inputs.json and the
 // point plots — was written while the point ran: see pointSink.
 func writePoint(stdout io.Writer, dir string, r *genaiperf.Run, out *runtime.Outcome) error {
@@ -45,28 +47,37 @@ func writePoint(stdout io.Writer, dir string, r *genaiperf.Run, out *runtime.Out
 	if err := WriteFile(filepath.Join(dir, csvName), func(w io.Writer) error { return genaiperf.WriteCSV(w, r, &out.Summary) }); err != nil {
 		return err
 	}
-	if err := genaiperf.WriteConsole(stdout, r, &out.Summary); err != nil {
-		return err
-	}
-	writeComponents(stdout, out.Components)
-	writeReplicas(stdout, out.Replicas)
-	writeSessions(stdout, out.Summary.Sessions)
-	writeTelemetryLines(stdout, out)
-	writeClientLine(stdout, out.Summary.Client)
-	writeSteadyLine(stdout, out.Steady)
-	fmt.Fprintf(stdout, "Prompts: %s; ISL and OSL counted by %s\n", promptSource(r), r.TokenCounting)
-	fmt.Fprintf(stdout, "Artifacts: %s\n", dir)
-	switch {
-	case out.Aborted != nil:
-		fmt.Fprintf(stdout, "PARTIAL: stopped by the error budget (%d of %d requests failed); these numbers cover only what was measured.\n", out.Aborted.Failed, out.Aborted.Finished)
-	case out.Interrupted:
-		fmt.Fprintln(stdout, "PARTIAL: interrupted before the point's stop condition; these numbers cover only what was measured.")
-	}
-	return nil
+	return pointConsole(r, out, dir)(stdout)
 }
 
-// promptSource says where the prompts came from, since ISL means
-// different things for token-exact and word-based prompts.
+// pointConsole is a measured point's console block: GenAI-Perf's table,
+// then per component, per replica and per turn, the telemetry, whether
+// the client kept up and the steady state, where its prompts came from
+// and its files went, and whether it is partial.
+func pointConsole(r *genaiperf.Run, out *runtime.Outcome, dir string) reports.Reporter {
+	return func(w io.Writer) error {
+		if err := genaiperf.WriteConsole(w, r, &out.Summary); err != nil {
+			return err
+		}
+		writeComponents(w, out.Components)
+		writeReplicas(w, out.Replicas)
+		writeSessions(w, out.Summary.Sessions)
+		writeTelemetryLines(w, out)
+		writeClientLine(w, out.Summary.Client)
+		writeSteadyLine(w, out.Steady)
+		fmt.Fprintf(w, "Prompts: %s; ISL and OSL counted by %s\n", promptSource(r), r.TokenCounting)
+		fmt.Fprintf(w, "Artifacts: %s\n", dir)
+		var err error
+		switch {
+		case out.Aborted != nil:
+			_, err = fmt.Fprintf(w, "PARTIAL: stopped by the error budget (%d of %d requests failed); these numbers cover only what was measured.\n", out.Aborted.Failed, out.Aborted.Finished)
+		case out.Interrupted:
+			_, err = fmt.Fprintln(w, "PARTIAL: interrupted before the point's stop condition; these numbers cover only what was measured.")
+		}
+		return err
+	}
+}
+
 // describeTelemetry gives the GenAI-Perf files the point's telemetry:
 // telemetry_stats and the GPU tables, and llmbench's own block.
 func describeTelemetry(r *genaiperf.Run, out *runtime.Outcome) error {
@@ -109,9 +120,11 @@ func writeSteadyLine(w io.Writer, s *runtime.SteadyOutcome) {
 
 // writeTelemetryLines prints the point's telemetry under its table.
 func writeTelemetryLines(w io.Writer, out *runtime.Outcome) {
-	telemetry.WriteConsole(w, out.Telemetry, &out.Summary)
+	telemetry.Console(out.Telemetry, &out.Summary)(w)
 }
 
+// promptSource says where the prompts came from, since ISL means
+// different things for token-exact and word-based prompts.
 func promptSource(r *genaiperf.Run) string {
 	switch {
 	case r.InputFile != "":

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/llmbench/llmbench/reports"
 	"github.com/llmbench/llmbench/reports/comparison"
 	"github.com/llmbench/llmbench/reports/html"
 	"github.com/llmbench/llmbench/reports/plots"
@@ -26,8 +27,11 @@ type RunReport struct {
 	Results []runtime.ExperimentResult
 	// Verdicts are the gates judged and check()'s outcome.
 	Verdicts *verdict.Report
-	// Plots renders the sweep plots (once: written to Dir and embedded).
+	// Plots renders the sweep plots (once: written to Dir and embedded)
+	// and embeds the point plots: those in Drawn as drawn, the others
+	// (drawn by an earlier run) from their files.
 	Plots bool
+	Drawn *PointPlots
 	// JUnit and Markdown, when set, are where those verdict files go.
 	JUnit, Markdown string
 	// Comparison is the run compared with its experiments' baselines
@@ -57,28 +61,14 @@ func (r *RunReport) Write(stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintln(stdout)
 	}
-	if err := verdict.WriteConsole(stdout, r.Verdicts); err != nil {
+	if err := verdict.Console(r.Verdicts)(stdout); err != nil {
 		return err
 	}
-	files := []struct {
-		path  string
-		write func(io.Writer) error
-	}{
-		{filepath.Join(r.Dir, gatesFile), func(w io.Writer) error { return verdict.WriteJSON(w, r.Verdicts) }},
-		{r.JUnit, func(w io.Writer) error { return verdict.WriteJUnit(w, r.Verdicts) }},
-		{r.Markdown, r.writeMarkdown},
-	}
-	if r.Comparison != nil {
-		files = append(files, struct {
-			path  string
-			write func(io.Writer) error
-		}{filepath.Join(r.Dir, CompareFile), func(w io.Writer) error { return comparison.WriteJSON(w, r.Comparison) }})
-	}
-	for _, f := range files {
+	for _, f := range r.verdictFiles() {
 		if f.path == "" {
 			continue
 		}
-		if err := WriteFile(f.path, f.write); err != nil {
+		if err := WriteFile(f.path, f.report); err != nil {
 			return err
 		}
 	}
@@ -91,10 +81,31 @@ func (r *RunReport) Write(stdout, stderr io.Writer) error {
 	return sweeps.WriteErr
 }
 
+// fileReport is one file and the Reporter that fills it.
+type fileReport struct {
+	path   string
+	report reports.Reporter
+}
+
+// verdictFiles are the files of the verdicts, in the order written:
+// gates.json, then JUnit and Markdown (path "" when not asked for), then
+// compare.json with a baseline.
+func (r *RunReport) verdictFiles() []fileReport {
+	files := []fileReport{
+		{filepath.Join(r.Dir, gatesFile), verdict.JSON(r.Verdicts)},
+		{r.JUnit, verdict.JUnit(r.Verdicts)},
+		{r.Markdown, r.writeMarkdown},
+	}
+	if r.Comparison != nil {
+		files = append(files, fileReport{filepath.Join(r.Dir, CompareFile), func(w io.Writer) error { return comparison.WriteJSON(w, r.Comparison) }})
+	}
+	return files
+}
+
 // writeMarkdown is the Markdown summary: the gates, then the comparison
 // with the baseline when there is one.
 func (r *RunReport) writeMarkdown(w io.Writer) error {
-	if err := verdict.WriteMarkdown(w, r.Results, r.Verdicts); err != nil {
+	if err := verdict.Markdown(r.Results, r.Verdicts)(w); err != nil {
 		return err
 	}
 	if r.Comparison == nil {
@@ -129,7 +140,7 @@ func (r *RunReport) WriteSweeps(stdout, stderr io.Writer) SweepPlots {
 			continue
 		}
 		fmt.Fprintf(stdout, "\n== %s: sweep ==\n", res.Experiment.Name)
-		if err := sweep.WriteTable(stdout, res); err != nil {
+		if err := sweep.Console(res)(stdout); err != nil {
 			fmt.Fprintf(stderr, "llmbench: sweep table of %s: %v\n", res.Experiment.Name, err)
 		}
 		if !r.Plots {
@@ -160,7 +171,7 @@ func (r *RunReport) WriteSweeps(stdout, stderr io.Writer) SweepPlots {
 // WriteSummary writes summary.json.
 func (r *RunReport) WriteSummary() error {
 	return WriteFile(filepath.Join(r.Dir, SummaryFile), func(w io.Writer) error {
-		return sweep.WritePartialSummaryJSON(w, r.Verdicts.Scenario, r.Results, r.Verdicts.Partial)
+		return sweep.SummaryJSON(r.Verdicts.Scenario, r.Results, r.Verdicts.Partial)(w)
 	})
 }
 
@@ -182,16 +193,29 @@ func (r *RunReport) WriteHTML(sweeps SweepPlots) error {
 		rep.Comparison = r.StoredComparison
 	}
 	if r.Plots {
-		dir := func(exp string, pt *runtime.PointResult) string { return pointDir(r.Dir, exp, pt.Params) }
-		rep.Plots = html.PlotGroups(r.Results, sweeps.Capacity, dir)
-		rep.Telemetry = html.TelemetryPlotGroups(r.Results, sweeps.Telemetry, dir)
+		var err error
+		if rep.Plots, err = html.PlotGroups(r.Results, sweeps.Capacity, r.plotsOf(drawnPoint.pointPlots)); err != nil {
+			return err
+		}
+		if rep.Telemetry, err = html.TelemetryPlotGroups(r.Results, sweeps.Telemetry, r.plotsOf(drawnPoint.telemetryPlots)); err != nil {
+			return err
+		}
 	}
-	return WriteFile(filepath.Join(r.Dir, htmlFile), func(w io.Writer) error { return html.Write(w, rep) })
+	return WriteFile(filepath.Join(r.Dir, htmlFile), html.Page(rep))
+}
+
+// plotsOf gives the page a point's plots of one kind (which) from
+// Drawn, its first repeat's: the one in the point's own folder.
+func (r *RunReport) plotsOf(which func(drawnPoint) []plots.Image) html.PointImages {
+	return func(exp string, pt *runtime.PointResult) ([]plots.Image, error) {
+		imgs, err := r.Drawn.of(pointDir(r.Dir, exp, pt.Params))
+		return which(imgs), err
+	}
 }
 
 // WriteFile creates path and fills it with write, naming the path in any
 // error.
-func WriteFile(path string, write func(io.Writer) error) error {
+func WriteFile(path string, write reports.Reporter) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err

@@ -27,6 +27,7 @@ type pointSink struct {
 	exportFile *os.File
 	export     *genaiperf.ProfileExportWriter
 	plots      *plots.PointData // nil when plots are off
+	drawn      *PointPlots
 	dir        string
 	// record is the point's saved plan, completed by finish.
 	record runtime.PointRecord
@@ -41,6 +42,9 @@ type SinkOptions struct {
 	// FlushInterval bounds how much of records.parquet a crash can lose
 	// (0: the records package's default; see docs/records.md).
 	FlushInterval time.Duration
+	// Drawn keeps the point plots drawn, for the run's report.html; nil
+	// keeps none.
+	Drawn *PointPlots
 }
 
 // openPointSink starts the files of job, one run of a point, in dir. id
@@ -61,7 +65,7 @@ func openPointSink(dir string, r *genaiperf.Run, id records.Meta, rec runtime.Po
 	if err := WriteFile(filepath.Join(dir, "inputs.json"), func(w io.Writer) error { return genaiperf.WriteRunInputs(w, r, payloads) }); err != nil {
 		return nil, err
 	}
-	s := &pointSink{dir: dir, record: rec}
+	s := &pointSink{dir: dir, record: rec, drawn: opts.Drawn}
 	defer func() {
 		if err != nil {
 			s.Abandon() // the sink as far as it got, not the nil returned
@@ -136,12 +140,7 @@ func (s *pointSink) Finish(stderr io.Writer, r *genaiperf.Run, out *runtime.Outc
 		return fmt.Errorf("%s: %w", s.dir, err)
 	}
 	if s.plots != nil {
-		if _, err := plots.WritePointPlots(filepath.Join(s.dir, "plots"), plotTitle, s.plots); err != nil {
-			fmt.Fprintf(stderr, "llmbench: plots for %s: %v\n", plotTitle, err)
-		}
-		if _, err := plots.WriteTelemetryPlots(filepath.Join(s.dir, "plots"), plotTitle, out.Telemetry); err != nil {
-			fmt.Fprintf(stderr, "llmbench: telemetry plot for %s: %v\n", plotTitle, err)
-		}
+		s.drawn.draw(stderr, s.dir, plotTitle, plotTitle, s.plots, out.Telemetry)
 	}
 	return nil
 }

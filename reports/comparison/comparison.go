@@ -1,7 +1,9 @@
 // Package comparison writes what `llmbench compare` concluded: the
-// console table, compare.json and the Markdown summary for a pull
-// request. It renders metrics.Comparison values and judges nothing
-// itself.
+// console table, compare.json, the Markdown summary for a pull request,
+// JUnit XML, and a history's series for the trend plots. Build compares
+// every metric of every pair of points with metrics' statistics, judging
+// a point's metrics as one family (Holm); the writers render the
+// resulting metrics.Comparison values.
 package comparison
 
 import (

@@ -26,5 +26,5 @@ func WriteJUnit(w io.Writer, r *Report, strict bool) error {
 					value(c.Metric, c.Baseline), value(c.Metric, c.Candidate), change(c.Interval.Ratio), interval(c.Interval), Percent(c.Tolerance))})
 		}
 	}
-	return verdict.WriteJUnit(w, rep)
+	return verdict.JUnit(rep)(w)
 }

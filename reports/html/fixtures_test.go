@@ -1,8 +1,10 @@
 package html
 
 import (
+	"io"
 	"maps"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -92,4 +94,31 @@ func components(recs []metrics.Record) []runtime.ComponentSummary {
 		out = append(out, runtime.ComponentSummary{Name: name, Summary: metrics.Summarize(byName[name], metrics.Options{})})
 	}
 	return out
+}
+
+// writePage writes rep's page to w.
+func writePage(w io.Writer, rep Report) error { return Page(rep)(w) }
+
+// filesIn gives each point's plots from the files list finds in its
+// plots/ folder under pointsDir, where the fixtures drew them.
+func filesIn(t *testing.T, pointsDir string, list func(dir string) []string) PointImages {
+	return func(_ string, pt *runtime.PointResult) ([]plots.Image, error) {
+		var imgs []plots.Image
+		for _, path := range list(filepath.Join(pointsDir, pt.Params.Label(), "plots")) {
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			imgs = append(imgs, plots.Image{Name: filepath.Base(path), PNG: b})
+		}
+		return imgs, nil
+	}
+}
+
+// must is v; an error fails the test that called it by a panic.
+func must[V any](v V, err error) V {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

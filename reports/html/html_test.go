@@ -3,7 +3,6 @@ package html
 import (
 	"bytes"
 	"encoding/base64"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -29,13 +28,11 @@ func writeFixtureReport(t *testing.T, dir string) []byte {
 		}
 		sweeps[results[i].Experiment.Name] = imgs
 	}
-	groups := PlotGroups(results, sweeps, func(_ string, pt *runtime.PointResult) string {
-		return filepath.Join(points, pt.Params.Label())
-	})
+	groups := must(PlotGroups(results, sweeps, filesIn(t, points, plots.PointFiles)))
 	rep := Report{Title: "llmbench · chat-mix", Scenario: "scenarios/chat.star", Results: results,
 		Verdicts: verdicts, Plots: groups, Config: []KV{{"llmbench", "v0.0.0-test"}, {"output", dir}}}
 	var b bytes.Buffer
-	if err := Write(&b, rep); err != nil {
+	if err := writePage(&b, rep); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()
@@ -79,22 +76,9 @@ func TestWriteShowsEverySection(t *testing.T) {
 	}
 }
 
-func TestWriteRejectsMissingOrForeignPlots(t *testing.T) {
-	dir := t.TempDir()
-	txt := filepath.Join(dir, "x.png")
-	if err := os.WriteFile(txt, []byte("not a png"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, path := range []string{filepath.Join(dir, "missing.png"), txt} {
-		err := Write(&bytes.Buffer{}, Report{Plots: []PlotGroup{{Title: "p", Paths: []string{path}}}})
-		if err == nil {
-			t.Errorf("%s: no error", path)
-		}
-	}
-}
-
-// Plots rendered in memory are embedded byte for byte, before the
-// group's files, without drawing anything again.
+// Plots rendered in memory are embedded byte for byte, the sweep's
+// before the points', without drawing anything again; bytes that are not
+// a PNG are refused.
 func TestWriteEmbedsRenderedImages(t *testing.T) {
 	dir := t.TempDir()
 	results, _ := sweepFixture(t, dir)
@@ -102,13 +86,12 @@ func TestWriteEmbedsRenderedImages(t *testing.T) {
 	if err != nil || len(imgs) == 0 {
 		t.Fatalf("rendered %d sweep plots: %v", len(imgs), err)
 	}
-	groups := PlotGroups(results, map[string][]plots.Image{"chat-mix": imgs},
-		func(_ string, pt *runtime.PointResult) string { return filepath.Join(dir, pt.Params.Label()) })
-	if len(groups) != 4 || groups[0].Title != "chat-mix · sweep" || len(groups[0].Images) != len(imgs) || len(groups[1].Paths) != 5 {
-		t.Fatalf("groups %+v: want the sweep's images, then three points' five files", groups)
+	groups := must(PlotGroups(results, map[string][]plots.Image{"chat-mix": imgs}, filesIn(t, dir, plots.PointFiles)))
+	if len(groups) != 4 || groups[0].Title != "chat-mix · sweep" || len(groups[0].Images) != len(imgs) || len(groups[1].Images) != 5 {
+		t.Fatalf("groups %+v: want the sweep's images, then three points' five plots", groups)
 	}
 	var b bytes.Buffer
-	if err := Write(&b, Report{Results: results, Plots: groups}); err != nil {
+	if err := writePage(&b, Report{Results: results, Plots: groups}); err != nil {
 		t.Fatal(err)
 	}
 	page := b.String()
@@ -122,14 +105,14 @@ func TestWriteEmbedsRenderedImages(t *testing.T) {
 		t.Errorf("sweep plot at %d, first point plot at %d: want the sweep first", i, j)
 	}
 	bad := Report{Plots: []PlotGroup{{Title: "p", Images: []plots.Image{{Name: "x.png", PNG: []byte("not a png")}}}}}
-	if err := Write(&bytes.Buffer{}, bad); err == nil {
+	if err := writePage(&bytes.Buffer{}, bad); err == nil {
 		t.Error("bytes that are not a PNG were embedded")
 	}
 }
 
 func TestWriteEmptyReport(t *testing.T) {
 	var b bytes.Buffer
-	if err := Write(&b, Report{}); err != nil {
+	if err := writePage(&b, Report{}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), "No gates were set.") {
@@ -151,7 +134,7 @@ func TestRepeatsTable(t *testing.T) {
 	}
 	pt.RepeatStats = metrics.HeadlineRepeats(runs)
 	var b bytes.Buffer
-	if err := Write(&b, Report{Results: results}); err != nil {
+	if err := writePage(&b, Report{Results: results}); err != nil {
 		t.Fatal(err)
 	}
 	page := b.String()
@@ -177,7 +160,7 @@ func TestSweepIsATable(t *testing.T) {
 	results, _ := sweepFixture(t, t.TempDir())
 	results[0].Points[2].Outcome.Interrupted = true
 	var b bytes.Buffer
-	if err := Write(&b, Report{Results: results}); err != nil {
+	if err := writePage(&b, Report{Results: results}); err != nil {
 		t.Fatal(err)
 	}
 	page := b.String()
@@ -230,7 +213,7 @@ func TestCheckLine(t *testing.T) {
 		verdict.CheckFailed:     `<p class="fail">check(): failed</p>`,
 	} {
 		var b bytes.Buffer
-		if err := Write(&b, Report{Check: c}); err != nil {
+		if err := writePage(&b, Report{Check: c}); err != nil {
 			t.Fatal(err)
 		}
 		gates := b.String()[strings.Index(b.String(), `id="gates"`):]
@@ -239,7 +222,7 @@ func TestCheckLine(t *testing.T) {
 		}
 	}
 	var b bytes.Buffer
-	if err := Write(&b, Report{}); err != nil {
+	if err := writePage(&b, Report{}); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(b.String(), "check()") {
@@ -250,7 +233,7 @@ func TestCheckLine(t *testing.T) {
 func TestPartialBanner(t *testing.T) {
 	for _, partial := range []bool{false, true} {
 		var b bytes.Buffer
-		if err := Write(&b, Report{Partial: partial}); err != nil {
+		if err := writePage(&b, Report{Partial: partial}); err != nil {
 			t.Fatal(err)
 		}
 		if got := strings.Contains(b.String(), `<div class="banner" role="alert"><strong>Partial results`); got != partial {
@@ -275,7 +258,7 @@ func TestPlotsFillTheColumn(t *testing.T) {
 func TestWriteShowsClientLimitedPoints(t *testing.T) {
 	results, _ := sweepFixture(t, filepath.Join(t.TempDir(), "points"))
 	var plain bytes.Buffer
-	if err := Write(&plain, Report{Results: results}); err != nil {
+	if err := writePage(&plain, Report{Results: results}); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Contains(plain.String(), "Limited by the client") {
@@ -284,7 +267,7 @@ func TestWriteShowsClientLimitedPoints(t *testing.T) {
 	pt := &results[0].Points[0]
 	pt.Outcome.Summary.Client = &metrics.ClientVerdict{Limited: true, Reasons: []string{"the client used 97% of its 2 cores"}}
 	var b bytes.Buffer
-	if err := Write(&b, Report{Results: results}); err != nil {
+	if err := writePage(&b, Report{Results: results}); err != nil {
 		t.Fatal(err)
 	}
 	if want := pt.Params.Label() + ": the client used 97% of its 2 cores"; !strings.Contains(b.String(), "Limited by the client, not the server") ||

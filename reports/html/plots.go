@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"html/template"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -33,25 +32,13 @@ type imageView struct {
 // an image out of a URI the template trusts.
 var pngMagic = []byte("\x89PNG\r\n\x1a\n")
 
-// embedPlots turns every group's images, then its files, into base64
-// data: URIs.
+// embedPlots turns every group's images into base64 data: URIs.
 func embedPlots(groups []PlotGroup) ([]plotView, error) {
 	var out []plotView
 	for _, g := range groups {
 		pv := plotView{Title: g.Title}
 		for _, img := range g.Images {
 			iv, err := embed(img.Name, img.PNG)
-			if err != nil {
-				return nil, err
-			}
-			pv.Images = append(pv.Images, iv)
-		}
-		for _, path := range g.Paths {
-			b, err := os.ReadFile(path)
-			if err != nil {
-				return nil, fmt.Errorf("report.html: plot: %w", err)
-			}
-			iv, err := embed(path, b)
 			if err != nil {
 				return nil, err
 			}
@@ -87,15 +74,17 @@ func be32(b []byte, at int) uint32 {
 	return binary.BigEndian.Uint32(b[at:])
 }
 
+// PointImages gives the plots drawn of an experiment's point. The page is
+// written after every point ran, and a run keeps no records, so the
+// caller keeps the plots' bytes when it draws them (or, for a point an
+// earlier run drew, reads that run's files); the page draws nothing.
+type PointImages func(exp string, pt *runtime.PointResult) ([]plots.Image, error)
+
 // PlotGroups lays out the page's plots, experiment by experiment: its
 // sweep plots from sweeps (keyed by experiment name, already rendered by
-// plots.RenderSweepPlots, embedded as they are), then each point's plots.
-// Point plots are drawn from records while a point runs (a run keeps no
-// records afterwards), so they are taken from the files already written:
-// pointDir names the folder of an experiment's point, and its plots/
-// subfolder is read; a nil pointDir leaves point plots out.
-func PlotGroups(results []runtime.ExperimentResult, sweeps map[string][]plots.Image,
-	pointDir func(exp string, pt *runtime.PointResult) string) []PlotGroup {
+// plots.RenderSweepPlots), then each point's plots from points; a nil
+// points leaves point plots out.
+func PlotGroups(results []runtime.ExperimentResult, sweeps map[string][]plots.Image, points PointImages) ([]PlotGroup, error) {
 	var groups []PlotGroup
 	for i := range results {
 		res := &results[i]
@@ -103,16 +92,19 @@ func PlotGroups(results []runtime.ExperimentResult, sweeps map[string][]plots.Im
 		if imgs := sweeps[name]; len(imgs) > 0 {
 			groups = append(groups, PlotGroup{Title: name + " · sweep", Images: imgs})
 		}
-		if pointDir == nil {
+		if points == nil {
 			continue
 		}
 		for j := range res.Points {
 			pt := &res.Points[j]
-			groups = append(groups, PlotGroup{Title: name + " · " + pt.Params.Label(),
-				Paths: plots.PointFiles(filepath.Join(pointDir(name, pt), "plots"))})
+			imgs, err := points(name, pt)
+			if err != nil {
+				return nil, err
+			}
+			groups = append(groups, PlotGroup{Title: name + " · " + pt.Params.Label(), Images: imgs})
 		}
 	}
-	return groups
+	return groups, nil
 }
 
 // experimentName names an experiment in plot titles and folders.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/llmbench/llmbench/reports"
 	"github.com/llmbench/llmbench/reports/comparison"
 	"github.com/llmbench/llmbench/reports/plots"
 	"github.com/llmbench/llmbench/reports/verdict"
@@ -20,13 +21,10 @@ type KV struct {
 // five plots or one experiment's sweep plots.
 type PlotGroup struct {
 	Title string
-	// Images are plots already rendered in memory (plots.RenderSweepPlots,
-	// plots.RenderPointPlots); Write embeds their bytes as they are, so a
-	// plot written to disk need not be drawn again or read back.
+	// Images are plots rendered in memory (plots.RenderSweepPlots,
+	// plots.RenderPointPlots); the page embeds their bytes as they are,
+	// the bytes written to disk, so no plot is drawn twice or read back.
 	Images []plots.Image
-	// Paths are PNG files, shown after Images; Write reads and embeds each
-	// one.
-	Paths []string
 }
 
 // Report is everything report.html shows. Only Results is required; the
@@ -61,16 +59,18 @@ type Report struct {
 	Partial bool
 }
 
-// Write renders rep as one self-contained HTML page. It fails only when a
-// plot file cannot be read or w fails, so a report with missing plots is
-// an error rather than a page with broken images.
-func Write(w io.Writer, rep Report) error {
+// Page renders rep as one self-contained HTML page. It fails only when a
+// plot is not a PNG or w fails, so a report with a broken plot is an
+// error rather than a page with a broken image.
+func Page(rep Report) reports.Reporter {
 	page, err := buildPage(rep)
-	if err != nil {
-		return err
+	return func(w io.Writer) error {
+		if err != nil {
+			return err
+		}
+		if err := pageTemplate.Execute(w, page); err != nil {
+			return fmt.Errorf("report.html: %w", err)
+		}
+		return nil
 	}
-	if err := pageTemplate.Execute(w, page); err != nil {
-		return fmt.Errorf("report.html: %w", err)
-	}
-	return nil
 }

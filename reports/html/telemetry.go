@@ -3,7 +3,6 @@ package html
 import (
 	"fmt"
 	"math"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -319,30 +318,33 @@ type TelemetryPlots struct {
 
 // TelemetryPlotGroups lays out each experiment's telemetry plots, keyed
 // by experiment name: its sweep's from sweeps (by experiment name, already
-// rendered), then each point's telemetry over time, read like the point
-// plots from the plots/ subfolder of the folder pointDir names (nil
+// rendered), then each point's telemetry over time from points (nil
 // leaves them out). An experiment with neither is absent.
 func TelemetryPlotGroups(results []runtime.ExperimentResult, sweeps map[string][]plots.Image,
-	pointDir func(exp string, pt *runtime.PointResult) string) map[string]TelemetryPlots {
+	points PointImages) (map[string]TelemetryPlots, error) {
 	out := map[string]TelemetryPlots{}
 	for i := range results {
 		res := &results[i]
 		name := experimentName(res)
 		tp := TelemetryPlots{Sweep: sweeps[name]}
 		for j := range res.Points {
-			if pointDir == nil {
+			if points == nil {
 				break
 			}
 			pt := &res.Points[j]
-			if paths := plots.TelemetryFiles(filepath.Join(pointDir(name, pt), "plots")); len(paths) > 0 {
-				tp.Points = append(tp.Points, PlotGroup{Title: pt.Params.Label(), Paths: paths})
+			imgs, err := points(name, pt)
+			if err != nil {
+				return nil, err
+			}
+			if len(imgs) > 0 {
+				tp.Points = append(tp.Points, PlotGroup{Title: pt.Params.Label(), Images: imgs})
 			}
 		}
 		if len(tp.Sweep) > 0 || len(tp.Points) > 0 {
 			out[name] = tp
 		}
 	}
-	return out
+	return out, nil
 }
 
 // embedTelemetryPlots embeds an experiment's telemetry plots in its

@@ -82,12 +82,11 @@ func telemetryReport(t *testing.T) string {
 	if err != nil || len(tel) != 2 {
 		t.Fatalf("rendered %d telemetry sweep plots: %v", len(tel), err)
 	}
-	pointDir := func(_ string, pt *runtime.PointResult) string { return filepath.Join(points, pt.Params.Label()) }
 	rep := Report{Title: "llmbench · telemetry", Results: results, Verdicts: verdicts,
-		Plots:     PlotGroups(results, nil, pointDir),
-		Telemetry: TelemetryPlotGroups(results, map[string][]plots.Image{"chat-mix": tel}, pointDir)}
+		Plots:     must(PlotGroups(results, nil, filesIn(t, points, plots.PointFiles))),
+		Telemetry: must(TelemetryPlotGroups(results, map[string][]plots.Image{"chat-mix": tel}, filesIn(t, points, plots.TelemetryFiles)))}
 	var b bytes.Buffer
-	if err := Write(&b, rep); err != nil {
+	if err := writePage(&b, rep); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "report-telemetry.html"), b.Bytes(), 0o644); err != nil {
@@ -196,7 +195,7 @@ func TestNoTelemetryNoSection(t *testing.T) {
 	if v := newTelemetryView(&results[0]); v != nil {
 		t.Errorf("telemetry view %+v without telemetry", v)
 	}
-	if groups := TelemetryPlotGroups(results, nil, func(string, *runtime.PointResult) string { return t.TempDir() }); len(groups) != 0 {
+	if groups := must(TelemetryPlotGroups(results, nil, filesIn(t, t.TempDir(), plots.TelemetryFiles))); len(groups) != 0 {
 		t.Errorf("telemetry plot groups %+v without telemetry", groups)
 	}
 }
@@ -212,7 +211,7 @@ func TestTelemetryWithoutPrice(t *testing.T) {
 		tel.Summary.CostPerMillionTokens = metrics.TelemetryValue{Why: "no price was given (cost_per_hour=)"}
 	}
 	var b bytes.Buffer
-	if err := Write(&b, Report{Results: results}); err != nil {
+	if err := writePage(&b, Report{Results: results}); err != nil {
 		t.Fatal(err)
 	}
 	s := section(t, b.String())

@@ -150,7 +150,7 @@ func newVerdictRow(v verdict.Verdict) verdictRow {
 }
 
 // newExperimentView gathers one experiment's tables. The sweep table is
-// sweep.WriteTable's, cut into cells, so the page says exactly what the
+// sweep.TableOf, the console's, so the page says exactly what the
 // console said about the knee and saturation.
 func newExperimentView(res *runtime.ExperimentResult) (experimentView, error) {
 	ev := experimentView{Config: experimentConfig(res.Experiment)}

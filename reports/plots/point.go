@@ -149,23 +149,26 @@ func RenderPointPlots(title string, d *PointData) ([]Image, error) {
 		return nil, nil
 	}
 	d.gaps = d.positionGaps()
-	builders := []struct {
-		file  string
-		build func(*PointData, string) (*plot.Plot, error)
-	}{
-		{FileTTFT, ttftHist},
-		{FileLatency, latencyHist},
-		{FileTTFTvsISL, ttftVsISL},
-		{FileITLvsPos, itlVsPosition},
-		{FileISLvsOSL, islOSLHeatMap},
-		{FileFromSchedule, ttftFromSchedule},
-		{FileTTFTvsTurn, ttftVsTurn},
-	}
-	set := make([]namedPlot, len(builders))
-	for i, b := range builders {
+	set := make([]namedPlot, len(pointPlots))
+	for i, b := range pointPlots {
 		set[i] = namedPlot{b.file, func() (*plot.Plot, error) { return b.build(d, title) }}
 	}
 	return renderAll(set)
+}
+
+// pointPlots are the per-point plots in the order they are drawn, shown
+// and listed (PointFiles).
+var pointPlots = []struct {
+	file  string
+	build func(*PointData, string) (*plot.Plot, error)
+}{
+	{FileTTFT, ttftHist},
+	{FileLatency, latencyHist},
+	{FileTTFTvsISL, ttftVsISL},
+	{FileITLvsPos, itlVsPosition},
+	{FileISLvsOSL, islOSLHeatMap},
+	{FileFromSchedule, ttftFromSchedule},
+	{FileTTFTvsTurn, ttftVsTurn},
 }
 
 // WritePointPlots writes RenderPointPlots' plots into dir (created if
@@ -182,8 +185,8 @@ func WritePointPlots(dir string, title string, d *PointData) ([]string, error) {
 // WritePointPlots draws them.
 func PointFiles(dir string) []string {
 	var paths []string
-	for _, name := range []string{FileTTFT, FileLatency, FileTTFTvsISL, FileITLvsPos, FileISLvsOSL, FileFromSchedule, FileTTFTvsTurn} {
-		path := filepath.Join(dir, name)
+	for _, p := range pointPlots {
+		path := filepath.Join(dir, p.file)
 		if _, err := os.Stat(path); err == nil {
 			paths = append(paths, path)
 		}

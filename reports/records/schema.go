@@ -3,7 +3,9 @@
 // key-value metadata. Files are written in row groups as the run goes, so
 // memory stays bounded however many requests a point sends, and a file read
 // back yields metrics.Record values whose metrics.Summarize is exactly that
-// of the records written. The schema is documented in docs/records.md.
+// of the records written. A file a killed run left without its footer is
+// recovered (Recover); a point's telemetry samples go to telemetry.parquet
+// beside it (WriteTelemetry). The schema is documented in docs/records.md.
 package records
 
 // SchemaVersion is the version of the file's schema (its columns and

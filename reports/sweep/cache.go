@@ -74,11 +74,24 @@ func CacheShift(res *runtime.ExperimentResult) *metrics.CacheShift {
 // CacheShiftWarning says in words what CacheShift found, "" when nothing:
 // the line under the sweep table, in summary.json and in report.html.
 func CacheShiftWarning(res *runtime.ExperimentResult, param string) string {
+	words := cacheShiftWords(res, param)
+	if words == "" {
+		return ""
+	}
+	return Note{cacheShiftLabel, words}.String()
+}
+
+// cacheShiftLabel heads the cache-shift warning, in capitals as the
+// console's other warnings (PARTIAL, CLIENT-LIMITED).
+const cacheShiftLabel = "CACHE"
+
+// cacheShiftWords is the cache-shift warning after its label.
+func cacheShiftWords(res *runtime.ExperimentResult, param string) string {
 	c := CacheShift(res)
 	if c == nil {
 		return ""
 	}
-	return fmt.Sprintf("CACHE: the server's prefix-cache hit share differs between points by %.1f percentage points "+
+	return fmt.Sprintf("the server's prefix-cache hit share differs between points by %.1f percentage points "+
 		"(%s %.1f%%, %s %.1f%%), more than %.0f: their latencies differ by cache hits as well as by load "+
 		"(prompts sent again: same_prompts=True, analyze without --point-seeds, repeats, or a dataset without a seed)",
 		100*c.Spread(), pointName(&res.Points[c.Low], param), 100*c.LowShare,

@@ -55,12 +55,16 @@ func TestCacheShiftWarning(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			res := sweepOf(metrics.ParamConcurrency, nil, pts...)
 			withCache(res, c.shares...)
-			notes := strings.Join(TableOf(res).Notes, "\n")
+			var lines []string
+			for _, n := range TableOf(res).Notes {
+				lines = append(lines, n.String())
+			}
+			notes := strings.Join(lines, "\n")
 			if got := strings.Contains(notes, "CACHE:"); got != (c.want != "") || c.want != "" && !strings.Contains(notes, c.want) {
 				t.Errorf("table notes:\n%s\nwant %q", notes, c.want)
 			}
 			var buf bytes.Buffer
-			if err := WriteSummaryJSON(&buf, "s", []runtime.ExperimentResult{*res}); err != nil {
+			if err := SummaryJSON("s", []runtime.ExperimentResult{*res}, false)(&buf); err != nil {
 				t.Fatal(err)
 			}
 			var f struct {

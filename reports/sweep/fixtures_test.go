@@ -1,39 +1,9 @@
 package sweep
 
 import (
-	"bytes"
-	"flag"
-	"os"
-	"path/filepath"
-	"testing"
-
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime"
 )
-
-// update rewrites testdata/golden: go test ./reports/sweep -update
-var update = flag.Bool("update", false, "rewrite golden files in testdata/golden")
-
-func checkGolden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file:\n--- got\n%s--- want\n%s", name, got, want)
-	}
-}
 
 // measured is one constructed point: p99 TTFT and ITL in ms, output
 // token and request throughput, goodput (< 0: not measured) and errors.

@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 
+	"github.com/llmbench/llmbench/reports"
 	"github.com/llmbench/llmbench/runtime"
 )
 
@@ -77,20 +78,15 @@ type searchJSON struct {
 	Tried int      `json:"points_tried"`
 }
 
-// WriteSummaryJSON writes summary.json: every experiment and every point
-// (its parameters, label, headline metrics in report units, errors, gate
+// SummaryJSON writes summary.json: every experiment and every point (its
+// parameters, label, headline metrics in report units, errors, gate
 // results and repeat statistics), with each experiment's knees, max
 // goodput, saturation and search result, so a program can read what the
-// console table says without parsing it. The schema is SummarySchema,
+// console table says without parsing it. partial marks a run known to be
+// partial beyond its points: one whose point a crash left nothing of,
+// which `report` leaves out of the results. The schema is SummarySchema,
 // documented in docs/summary-json.md.
-func WriteSummaryJSON(w io.Writer, scenario string, results []runtime.ExperimentResult) error {
-	return WritePartialSummaryJSON(w, scenario, results, false)
-}
-
-// WritePartialSummaryJSON is WriteSummaryJSON of a run known to be partial
-// beyond its points (partial true): one whose point a crash left nothing
-// of, which `report` leaves out of the results.
-func WritePartialSummaryJSON(w io.Writer, scenario string, results []runtime.ExperimentResult, partial bool) error {
+func SummaryJSON(scenario string, results []runtime.ExperimentResult, partial bool) reports.Reporter {
 	f := summaryFile{Schema: SummarySchema, Scenario: scenario, Units: summaryUnits, Experiments: []experimentJSON{}, Partial: partial}
 	for i := range results {
 		ej := experimentOf(&results[i])
@@ -100,10 +96,12 @@ func WritePartialSummaryJSON(w io.Writer, scenario string, results []runtime.Exp
 		f.Experiments = append(f.Experiments, ej)
 	}
 	f.ErrorAlarms = runtime.ErrorAlarms(results)
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(f)
+	return func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		return enc.Encode(f)
+	}
 }
 
 // summaryUnits states the units once, so no key needs a unit suffix.

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports/internal/golden"
 	"github.com/llmbench/llmbench/runtime"
 )
 
@@ -74,7 +75,7 @@ type decoded struct {
 func summaryJSON(t *testing.T, results ...runtime.ExperimentResult) ([]byte, decoded) {
 	t.Helper()
 	var b bytes.Buffer
-	if err := WriteSummaryJSON(&b, "capacity.star", results); err != nil {
+	if err := SummaryJSON("capacity.star", results, false)(&b); err != nil {
 		t.Fatal(err)
 	}
 	var d decoded
@@ -88,7 +89,7 @@ func summaryJSON(t *testing.T, results ...runtime.ExperimentResult) ([]byte, dec
 // experiment's knees, max goodput and saturation, as the table says them.
 func TestSummaryJSONSaturating(t *testing.T) {
 	raw, d := summaryJSON(t, *saturating(), *growing())
-	checkGolden(t, "summary_saturating.json", raw)
+	golden.Check(t, "summary_saturating.json", raw)
 	if d.Schema != SummarySchema || d.Scenario != "capacity.star" || d.Partial || len(d.Experiments) != 2 {
 		t.Fatalf("header: %+v", d)
 	}

@@ -8,44 +8,92 @@ import (
 	"unicode/utf8"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports"
 	"github.com/llmbench/llmbench/runtime"
 )
 
 // tableHeader names the columns; the first is the load parameter.
 var tableHeader = []string{"", "TTFT p99 (ms)", "ITL p99 (ms)", "output tok/s", "req/s", "goodput (req/s)", "errors", "gates"}
 
-// WriteTable prints the sweep table: one row per point in run order with
+// Table is the sweep as a table, typed so each page lays it out itself:
+// the console aligns its text (Console), report.html colours its gate
+// marks and bolds its notes' labels, and neither reads the other's
+// strings.
+type Table struct {
+	// Header names the columns; the first is the load parameter.
+	Header []string
+	// Rows are the points in run order.
+	Rows []Row
+	// Notes are the lines under the table: disagreeing repeats, a prefix
+	// cache shift, then the knee, max goodput, saturation and search in
+	// words.
+	Notes []Note
+}
+
+// Row is one point of the sweep: its cells as printed, the gate column
+// last, its gate mark as a value and whether it was cut short.
+type Row struct {
+	Cells []string
+	Gates GateMark
+	// Partial marks a point cut short by an interrupt: shown, left out of
+	// the analyses.
+	Partial bool
+}
+
+// GateMark is what a point's gates came to in the sweep table.
+type GateMark int
+
+const (
+	// GatesNone: no gate applied at the point.
+	GatesNone GateMark = iota
+	// GatesPassed: every gate evaluated at the point passed.
+	GatesPassed
+	// GatesFailed: a gate failed or could not be measured.
+	GatesFailed
+)
+
+// String is the mark as the table prints it.
+func (m GateMark) String() string { return [...]string{"–", "✓", "✗"}[m] }
+
+// Note is one line under the table: what it is about (Label: "Knee
+// (ttft.p99 < 300ms)", "Saturation"; "" for none) and what it says.
+type Note struct {
+	Label, Text string
+}
+
+// String is the note as the console prints it.
+func (n Note) String() string {
+	if n.Label == "" {
+		return n.Text
+	}
+	return n.Label + ": " + n.Text
+}
+
+// Console prints the sweep table: one row per point in run order with
 // its load (param's value), p99 TTFT and ITL, output token and request
 // throughput, goodput, errors and whether every gate evaluated there
-// passed; then the knee, the max-goodput point and the saturation point in
-// words. With repeats, throughput and TTFT read mean ± the 95% confidence
-// half-width, and points whose repeats disagree by more than 10% are
-// flagged with "!". A point cut short by an interrupt is marked partial
-// and left out of the analyses.
-func WriteTable(w io.Writer, res *runtime.ExperimentResult) error {
+// passed, right-aligned; then the notes. With repeats, throughput and
+// TTFT read mean ± the 95% confidence half-width, and points whose
+// repeats disagree by more than 10% are flagged with "!". A point cut
+// short by an interrupt is marked partial and left out of the analyses.
+func Console(res *runtime.ExperimentResult) reports.Reporter {
 	t := TableOf(res)
-	var b strings.Builder
-	writeAligned(&b, append([][]string{t.Header}, t.Rows...))
-	for _, n := range t.Notes {
-		b.WriteString(n + "\n")
+	return func(w io.Writer) error {
+		rows := [][]string{t.Header}
+		for _, r := range t.Rows {
+			rows = append(rows, r.Cells)
+		}
+		var b strings.Builder
+		writeAligned(&b, rows)
+		for _, n := range t.Notes {
+			b.WriteString(n.String() + "\n")
+		}
+		_, err := io.WriteString(w, b.String())
+		return err
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
 }
 
-// Table is the sweep table as cells, for a page that lays it out itself:
-// the header, a row per point in run order (Partial marking points cut
-// short), and the lines under it.
-type Table struct {
-	Header  []string
-	Rows    [][]string
-	Partial []bool
-	// Notes are the lines under the table: disagreeing repeats, then the
-	// knee, max goodput, saturation and search in words.
-	Notes []string
-}
-
-// TableOf is WriteTable's table, unaligned.
+// TableOf is the sweep table of res.
 func TableOf(res *runtime.ExperimentResult) Table {
 	c := res.Analysis()
 	t := Table{Header: append([]string{c.Param}, tableHeader[1:]...)}
@@ -55,21 +103,19 @@ func TableOf(res *runtime.ExperimentResult) Table {
 	}
 	for i := range res.Points {
 		t.Rows = append(t.Rows, tableRow(&res.Points[i], c.Param, streamed))
-		t.Partial = append(t.Partial, partial(&res.Points[i]))
 	}
-	var b strings.Builder
-	writeDisagreements(&b, res, c.Param)
-	if w := CacheShiftWarning(res, c.Param); w != "" {
-		b.WriteString(w + "\n")
+	t.Notes = disagreements(res, c.Param)
+	if words := cacheShiftWords(res, c.Param); words != "" {
+		t.Notes = append(t.Notes, Note{cacheShiftLabel, words})
 	}
 	if s := shardOf(res); s != nil {
 		// One shard measured a share of each point: its knee or
 		// saturation would be the capacity of a fraction of the load.
-		fmt.Fprintf(&b, "Capacity (knee, max goodput, saturation): not judged on shard %d/%d, which ran a share of the load; llmbench merge judges it over every shard\n", s.Index, s.Count)
+		t.Notes = append(t.Notes, Note{"Capacity (knee, max goodput, saturation)", fmt.Sprintf(
+			"not judged on shard %d/%d, which ran a share of the load; llmbench merge judges it over every shard", s.Index, s.Count)})
 	} else {
-		writeAnalysis(&b, res, c)
+		t.Notes = append(t.Notes, analysisNotes(res, c)...)
 	}
-	t.Notes = strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
 	return t
 }
 
@@ -85,23 +131,25 @@ func shardOf(res *runtime.ExperimentResult) *runtime.ShardRun {
 }
 
 // tableRow renders one point.
-func tableRow(p *runtime.PointResult, param string, streamed bool) []string {
+func tableRow(p *runtime.PointResult, param string, streamed bool) Row {
 	load := p.Params.Label()
 	if v, ok := p.Params[param]; ok {
 		load = plain(v)
 	}
-	if partial(p) {
+	row := Row{Partial: partial(p), Gates: gateMark(p.Gates)}
+	if row.Partial {
 		load += " (partial)"
 	}
 	if p.Outcome == nil {
-		return []string{load, "–", "–", "–", "–", "–", "–", "–"}
+		row.Cells = []string{load, "–", "–", "–", "–", "–", "–", row.Gates.String()}
+		return row
 	}
 	s := &p.Outcome.Summary
 	first := withSpread(p, "ttft.p99", ms(p99(s.TimeToFirstToken)), 2)
 	if !streamed {
 		first = fixed(ms(p99(s.RequestLatency)), 2)
 	}
-	return []string{
+	row.Cells = []string{
 		load,
 		first,
 		fixed(ms(p99(s.InterTokenLatency)), 2),
@@ -109,8 +157,9 @@ func tableRow(p *runtime.PointResult, param string, streamed bool) []string {
 		fixed(s.RequestThroughput, 2),
 		goodput(s),
 		fmt.Sprintf("%d (%.2f%%)", s.Failed, 100*s.ErrorRate),
-		gateMark(p.Gates),
+		row.Gates.String(),
 	}
+	return row
 }
 
 // withSpread shows a headline metric as mean ± the 95% CI half-width, in
@@ -136,18 +185,17 @@ func goodput(s *metrics.Summary) string {
 	return fixed(*s.RequestGoodput, 2)
 }
 
-// gateMark is ✓ when every gate evaluated at the point passed, ✗ when one
-// failed or could not be measured, – when none applied there.
-func gateMark(gates []runtime.GateResult) string {
+// gateMark is what the gates evaluated at a point came to.
+func gateMark(gates []runtime.GateResult) GateMark {
 	if len(gates) == 0 {
-		return "–"
+		return GatesNone
 	}
 	for _, g := range gates {
 		if !g.Passed {
-			return "✗"
+			return GatesFailed
 		}
 	}
-	return "✓"
+	return GatesPassed
 }
 
 // writeAligned right-aligns every column, two spaces apart, counting runes
@@ -168,9 +216,10 @@ func writeAligned(b *strings.Builder, rows [][]string) {
 	}
 }
 
-// writeDisagreements names, under the table, each point whose repeats
+// disagreements name, under the table, each point whose repeats
 // disagree and on which metrics, so a "!" is never left unexplained.
-func writeDisagreements(b *strings.Builder, res *runtime.ExperimentResult, param string) {
+func disagreements(res *runtime.ExperimentResult, param string) []Note {
+	var notes []Note
 	for i := range res.Points {
 		p := &res.Points[i]
 		var which []string
@@ -180,8 +229,10 @@ func writeDisagreements(b *strings.Builder, res *runtime.ExperimentResult, param
 			}
 		}
 		if len(which) > 0 {
-			fmt.Fprintf(b, "! %s: its %d repeats differ by more than %.0f%% (%s); treat it as a data point, not a number\n",
-				pointName(p, param), len(p.Repeats), 100*metrics.DisagreeSpread, strings.Join(which, ", "))
+			notes = append(notes, Note{"! " + pointName(p, param), fmt.Sprintf(
+				"its %d repeats differ by more than %.0f%% (%s); treat it as a data point, not a number",
+				len(p.Repeats), 100*metrics.DisagreeSpread, strings.Join(which, ", "))})
 		}
 	}
+	return notes
 }

@@ -5,13 +5,14 @@ import (
 	"testing"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports/internal/golden"
 	"github.com/llmbench/llmbench/runtime"
 )
 
 func table(t *testing.T, res *runtime.ExperimentResult) string {
 	t.Helper()
 	var b strings.Builder
-	if err := WriteTable(&b, res); err != nil {
+	if err := Console(res)(&b); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
@@ -30,7 +31,7 @@ func mustContain(t *testing.T, text string, parts ...string) {
 // gate), its max-goodput point and where and why throughput stopped.
 func TestTableSaturating(t *testing.T) {
 	got := table(t, saturating())
-	checkGolden(t, "table_saturating.txt", []byte(got))
+	golden.Check(t, "table_saturating.txt", []byte(got))
 	mustContain(t, got,
 		"Knee (ttft.p99 < 50ms): concurrency 8, the highest load meeting it before it first fails",
 		"Max goodput: 4.00 req/s at concurrency 4",
@@ -42,7 +43,7 @@ func TestTableSaturating(t *testing.T) {
 // highest load tried, and a gate met everywhere gives a lower bound.
 func TestTableNeverSaturating(t *testing.T) {
 	got := table(t, growing())
-	checkGolden(t, "table_growing.txt", []byte(got))
+	golden.Check(t, "table_growing.txt", []byte(got))
 	mustContain(t, got,
 		"Saturation: never saturated up to concurrency 8: the capacity reported is only the highest load tried",
 		"the gate held at every load tried, so the knee is at least that",
@@ -113,7 +114,7 @@ func TestTableRepeats(t *testing.T) {
 	p.Repeats = p.Repeats[1:]
 	p.RepeatStats = metrics.HeadlineRepeats(runs)
 	got := table(t, res)
-	checkGolden(t, "table_repeats.txt", []byte(got))
+	golden.Check(t, "table_repeats.txt", []byte(got))
 	st := p.RepeatStats["output_token_throughput"]
 	mustContain(t, got, fixed(st.Mean, 1)+" ± "+fixed((st.CIHigh-st.CILow)/2, 1)+" !",
 		"10.00 ± 0.00",

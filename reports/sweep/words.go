@@ -11,23 +11,24 @@ import (
 	"github.com/llmbench/llmbench/runtime"
 )
 
-// writeAnalysis names the knee, the max-goodput point, the saturation
+// analysisNotes name the knee, the max-goodput point, the saturation
 // point and a search's answer in words under the table: a reader should
 // not have to find the capacity in the numbers.
-func writeAnalysis(b *strings.Builder, res *runtime.ExperimentResult, c *runtime.Capacity) {
+func analysisNotes(res *runtime.ExperimentResult, c *runtime.Capacity) []Note {
+	var knee Note
 	switch k := c.Knee; {
 	case k == nil:
-		b.WriteString("Knee: – (no latency gate to judge it by)\n")
+		knee = Note{"Knee", "– (no latency gate to judge it by)"}
 	case c.Note != "":
-		fmt.Fprintf(b, "Knee (%s): %s\n", k.Gate, c.Note)
+		knee = Note{"Knee (" + k.Gate.String() + ")", c.Note}
 	default:
-		fmt.Fprintf(b, "Knee (%s): %s\n", k.Gate, kneeWords(res, c, *k))
+		knee = Note{"Knee (" + k.Gate.String() + ")", kneeWords(res, c, *k)}
 	}
-	fmt.Fprintf(b, "Max goodput: %s\n", maxGoodputWords(res, c))
-	fmt.Fprintf(b, "Saturation: %s\n", saturationWords(res, c))
+	notes := []Note{knee, {"Max goodput", maxGoodputWords(res, c)}, {"Saturation", saturationWords(res, c)}}
 	if s := c.Search; s != nil {
-		fmt.Fprintf(b, "Search: %s\n", searchWords(res, s))
+		notes = append(notes, Note{"Search", searchWords(res, s)})
 	}
+	return notes
 }
 
 func kneeWords(res *runtime.ExperimentResult, c *runtime.Capacity, k runtime.Knee) string {

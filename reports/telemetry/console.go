@@ -9,31 +9,36 @@ import (
 	"strings"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports"
 	"github.com/llmbench/llmbench/runtime"
 )
 
-// WriteConsole prints a point's telemetry in at most three lines — the
-// GPUs (power, energy, J/token, utilisation, cost), the server's queue
-// and KV cache, the server's latencies beside the client's — then every
-// warning (a URL dropped, scrapes failed, a gap, a simulated source left
-// out). Each line about the simulator's made-up metrics says "simulated"
-// in its heading. Nothing when nothing was scraped.
-func WriteConsole(w io.Writer, pt *runtime.PointTelemetry, client *metrics.Summary) {
-	if pt == nil {
-		return
+// Console prints a point's telemetry in at most three lines — the GPUs
+// (power, energy, J/token, utilisation, cost), the server's queue and KV
+// cache, the server's latencies beside the client's — then every warning
+// (a URL dropped, scrapes failed, a gap, a simulated source left out).
+// Each line about the simulator's made-up metrics says "simulated" in its
+// heading. Nothing when nothing was scraped.
+func Console(pt *runtime.PointTelemetry, client *metrics.Summary) reports.Reporter {
+	var lines []string
+	if pt != nil {
+		t := &pt.Summary
+		for _, line := range []string{gpuLine(t), serverLine(&t.Server, t.Simulated), latencyLine(t, client)} {
+			if line != "" {
+				lines = append(lines, line)
+			}
+		}
+		for _, warn := range pt.AllWarnings() {
+			lines = append(lines, "warning: "+warn)
+		}
 	}
-	t := &pt.Summary
-	if line := gpuLine(t); line != "" {
-		fmt.Fprintln(w, line)
-	}
-	if line := serverLine(&t.Server, t.Simulated); line != "" {
-		fmt.Fprintln(w, line)
-	}
-	if line := latencyLine(t, client); line != "" {
-		fmt.Fprintln(w, line)
-	}
-	for _, warn := range pt.AllWarnings() {
-		fmt.Fprintf(w, "warning: %s\n", warn)
+	return func(w io.Writer) error {
+		for _, line := range lines {
+			if _, err := fmt.Fprintln(w, line); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 }
 

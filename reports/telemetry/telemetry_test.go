@@ -48,14 +48,14 @@ func TestBlockAndConsole(t *testing.T) {
 		t.Errorf("JSON (%v): %s", err, js)
 	}
 	var con bytes.Buffer
-	WriteConsole(&con, pt, &metrics.Summary{})
+	Console(pt, &metrics.Summary{})(&con)
 	for _, want := range []string{"GPU: 1 (gpu0 H100), 400.0 W avg", "800.0 J over the point", "0.500 J/token (2.00 tokens/J)",
 		"1.25 EUR per million output tokens", "warning: telemetry: x dropped"} {
 		if !strings.Contains(con.String(), want) {
 			t.Errorf("console lacks %q:\n%s", want, con.String())
 		}
 	}
-	if WriteConsole(&con, nil, nil); BlockOf(nil, nil) != nil {
+	if Console(nil, nil)(&con); BlockOf(nil, nil) != nil {
 		t.Error("no telemetry must give no block")
 	}
 }
@@ -73,7 +73,7 @@ func TestServerLongerThanClientSaysWindowsDiffer(t *testing.T) {
 	client := &metrics.Summary{TimeToFirstToken: metrics.NewDistribution([]float64{40e6, 50e6, 60e6}),
 		TimeToSecondToken: metrics.NewDistribution([]float64{5e6}), RequestLatency: metrics.NewDistribution([]float64{1000e6})}
 	var con bytes.Buffer
-	WriteConsole(&con, pt, client)
+	Console(pt, client)(&con)
 	want := "Server latency: TTFT 60.00 ms mean (client mean 50.00 ms: n/a (server window differs from client's)), " +
 		"request latency 900.00 ms mean (client mean 1000.00 ms: +100.00 ms server front end + network + client)"
 	if !strings.Contains(con.String(), want) || strings.Contains(con.String(), "-10.00") {
@@ -82,7 +82,7 @@ func TestServerLongerThanClientSaysWindowsDiffer(t *testing.T) {
 	// Counts that differ are said: the means are over other requests.
 	pt.Summary.Server.Latencies[1].Count = 2
 	con.Reset()
-	WriteConsole(&con, pt, client)
+	Console(pt, client)(&con)
 	if !strings.Contains(con.String(), "(client mean 1000.00 ms: +100.00 ms server front end + network + client; the server counted 2 requests, the client 1)") {
 		t.Errorf("console with counts that differ:\n%s", con.String())
 	}
@@ -110,7 +110,7 @@ func TestSimulatedIsLabelled(t *testing.T) {
 	pt := &runtime.PointTelemetry{Samples: page, Summary: metrics.ReduceTelemetry(page, w),
 		Reports: []telemetry.Report{{Source: "h:9400", URL: "http://h:9400/metrics"}}}
 	var con bytes.Buffer
-	WriteConsole(&con, pt, &metrics.Summary{})
+	Console(pt, &metrics.Summary{})(&con)
 	for _, want := range []string{"GPU (simulated): 1 (gpu0 (simulated) H100), 400.0 W avg", "Server (vllm, simulated): running 2.0"} {
 		if !strings.Contains(con.String(), want) {
 			t.Errorf("console lacks %q:\n%s", want, con.String())
@@ -128,7 +128,7 @@ func TestSimulatedIsLabelled(t *testing.T) {
 	pt = &runtime.PointTelemetry{Samples: page, Summary: metrics.ReduceTelemetry(page, w),
 		Reports: []telemetry.Report{{Source: "h:9400"}, {Source: "real:9400"}}}
 	con.Reset()
-	WriteConsole(&con, pt, &metrics.Summary{})
+	Console(pt, &metrics.Summary{})(&con)
 	if !strings.Contains(con.String(), "GPU: 1 (gpu0), 100.0 W avg") || strings.Contains(con.String(), "Server (") ||
 		!strings.Contains(con.String(), "warning: h:9400 serves llmbench's simulated metrics") {
 		t.Errorf("console beside a real exporter:\n%s", con.String())
@@ -184,7 +184,7 @@ func TestServerQuantilesAreBuckets(t *testing.T) {
 	client := &metrics.Summary{TimeToFirstToken: metrics.NewDistribution(fill(30, 88e6)), TimeToSecondToken: metrics.NewDistribution(fill(30, 20e6)),
 		RequestLatency: metrics.NewDistribution(fill(30, 1411e6))}
 	var con bytes.Buffer
-	WriteConsole(&con, pt, client)
+	Console(pt, client)(&con)
 	want := "Server latency: TTFT 45.00 ms mean, p99 in (100, 250] ms (client mean 88.00 ms: +43.00 ms server front end + network + client), " +
 		"request latency 1360.00 ms mean, p99 in (1000, 1500] ms (client mean 1411.00 ms: +51.00 ms server front end + network + client), " +
 		"queue 0.02 ms mean, p99 ≤ 300 ms\n"
@@ -220,7 +220,7 @@ func TestNonStreamedHasNoTTFTDifference(t *testing.T) {
 	whole := fill(30, 1411e6)
 	client := &metrics.Summary{TimeToFirstToken: metrics.NewDistribution(whole), RequestLatency: metrics.NewDistribution(whole)}
 	var con bytes.Buffer
-	WriteConsole(&con, pt, client)
+	Console(pt, client)(&con)
 	want := "Server latency: TTFT 45.00 ms mean, p99 in (100, 250] ms (not compared: not streamed, so the client's TTFT is its whole answer), " +
 		"request latency 1360.00 ms mean, p99 in (1000, 1500] ms (client mean 1411.00 ms: +51.00 ms server front end + network + client), "
 	if !strings.Contains(con.String(), want) || strings.Contains(con.String(), "+1366") {

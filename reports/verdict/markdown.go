@@ -6,13 +6,14 @@ import (
 	"strings"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports"
 	"github.com/llmbench/llmbench/runtime"
 )
 
-// WriteMarkdown writes a summary for CI pages (a GitHub job summary, a
+// Markdown writes a summary for CI pages (a GitHub job summary, a
 // merge-request note): the verdict, a table of headline metrics per point,
 // and every gate with ✓/✗.
-func WriteMarkdown(w io.Writer, results []runtime.ExperimentResult, r *Report) error {
+func Markdown(results []runtime.ExperimentResult, r *Report) reports.Reporter {
 	var b strings.Builder
 	status := "✅ "
 	if r.Failed() > 0 {
@@ -40,15 +41,17 @@ func WriteMarkdown(w io.Writer, results []runtime.ExperimentResult, r *Report) e
 	if len(r.Verdicts) > 0 {
 		b.WriteString("\n## Gates\n\n")
 		for _, v := range r.Verdicts {
-			icon := map[string]string{"✓": "✅", "✗": "❌", "?": "⚠️", "-": "⏭️"}[mark(v)]
-			fmt.Fprintf(&b, "- %s `%s`%s: %s\n", icon, v.Gate, where(v), v.Message)
+			fmt.Fprintf(&b, "- %s `%s`%s: %s\n", markOf(v).icon(), v.Gate, where(v), v.Message)
 			if v.Warning != "" {
 				fmt.Fprintf(&b, "  - %s\n", v.Warning)
 			}
 		}
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	text := b.String()
+	return func(w io.Writer) error {
+		_, err := io.WriteString(w, text)
+		return err
+	}
 }
 
 // ms renders a percentile of a time distribution in ms, or "–".

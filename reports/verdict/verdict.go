@@ -1,6 +1,9 @@
 // Package verdict reports a scenario's gate results for people (console
 // ✓/✗ lines, a Markdown summary for CI pages) and for programs (gates.json,
-// JUnit XML with one testcase per gate).
+// JUnit XML with one testcase per gate), each a reports.Reporter. It also
+// owns how a baseline gate's comparison and a relative interval are
+// written (GateComparison, Interval), which compare.json and report.html
+// word the same way.
 package verdict
 
 import (

@@ -67,7 +67,7 @@ func TestWriters(t *testing.T) {
 	rep := &Report{Scenario: "scenario", Verdicts: vs, Check: CheckFailed}
 
 	var console bytes.Buffer
-	if err := WriteConsole(&console, rep); err != nil {
+	if err := Console(rep)(&console); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"  ✗ ttft.p99 < 500ms [chat/concurrency16]: ttft.p99 = 700.00 ms, limit < 500 ms\n",
@@ -78,7 +78,7 @@ func TestWriters(t *testing.T) {
 	}
 
 	var js bytes.Buffer
-	if err := WriteJSON(&js, rep); err != nil {
+	if err := JSON(rep)(&js); err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {
@@ -98,7 +98,7 @@ func TestWriters(t *testing.T) {
 	}
 
 	var junit bytes.Buffer
-	if err := WriteJUnit(&junit, rep); err != nil {
+	if err := JUnit(rep)(&junit); err != nil {
 		t.Fatal(err)
 	}
 	var suites junitSuites
@@ -118,7 +118,7 @@ func TestWriters(t *testing.T) {
 	}
 
 	var md bytes.Buffer
-	if err := WriteMarkdown(&md, res, rep); err != nil {
+	if err := Markdown(res, rep)(&md); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"❌ 4 of 7 gates failed", "check(): failed", "| concurrency16 | 99 | 1 (1.00%) | 0.00 | 700.00 | – |", "- ❌ `check()`"} {
@@ -132,7 +132,7 @@ func TestWriters(t *testing.T) {
 func TestWritersSayPartial(t *testing.T) {
 	rep := &Report{Scenario: "s", Verdicts: Collect(results(t)), Partial: true, Check: CheckNotRun}
 	var console, js, junit, md bytes.Buffer
-	for _, err := range []error{WriteConsole(&console, rep), WriteJSON(&js, rep), WriteJUnit(&junit, rep), WriteMarkdown(&md, results(t), rep)} {
+	for _, err := range []error{Console(rep)(&console), JSON(rep)(&js), JUnit(rep)(&junit), Markdown(results(t), rep)(&md)} {
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -6,11 +6,17 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+
+	"github.com/llmbench/llmbench/reports"
 )
 
-// WriteConsole prints one ✓/✗ line per verdict, what became of check()
+// Console prints one ✓/✗ line per verdict, what became of check()
 // when the scenario defines one, and the closing status.
-func WriteConsole(w io.Writer, r *Report) error {
+func Console(r *Report) reports.Reporter {
+	return func(w io.Writer) error { return writeConsole(w, r) }
+}
+
+func writeConsole(w io.Writer, r *Report) error {
 	if r.Partial {
 		fmt.Fprintln(w, "PARTIAL: the run was interrupted; the gates below judge only the points measured.")
 	}
@@ -20,7 +26,7 @@ func WriteConsole(w io.Writer, r *Report) error {
 		fmt.Fprintln(w, "Gates:")
 	}
 	for _, v := range r.Verdicts {
-		fmt.Fprintf(w, "  %s %s%s: %s\n", mark(v), v.Gate, where(v), v.Message)
+		fmt.Fprintf(w, "  %s %s%s: %s\n", markOf(v), v.Gate, where(v), v.Message)
 		if v.Warning != "" {
 			fmt.Fprintf(w, "      warning: %s\n", v.Warning)
 		}
@@ -39,19 +45,38 @@ func WriteConsole(w io.Writer, r *Report) error {
 	return err
 }
 
-// mark is a verdict's console mark: ✓ passed, ✗ failed, ? passed but
-// inconclusive, - skipped.
-func mark(v Verdict) string {
+// mark is what a verdict came to, as every writer marks it.
+type mark int
+
+const (
+	// markPassed: the gate held.
+	markPassed mark = iota
+	// markFailed: the gate failed or could not be measured.
+	markFailed
+	// markDoubted: it passed, but inconclusively (Warning says why).
+	markDoubted
+	// markSkipped: a baseline gate with no baseline, counted as passed.
+	markSkipped
+)
+
+// markOf is what v came to.
+func markOf(v Verdict) mark {
 	switch {
 	case !v.Passed:
-		return "✗"
+		return markFailed
 	case v.Skipped != "":
-		return "-"
+		return markSkipped
 	case v.Warning != "":
-		return "?"
+		return markDoubted
 	}
-	return "✓"
+	return markPassed
 }
+
+// String is the mark on the console: ✓, ✗, ? or -.
+func (m mark) String() string { return [...]string{"✓", "✗", "?", "-"}[m] }
+
+// icon is the mark in Markdown, where an emoji reads at a glance.
+func (m mark) icon() string { return [...]string{"✅", "❌", "⚠️", "⏭️"}[m] }
 
 func partialNote(r *Report) string {
 	if r.Partial {
@@ -70,10 +95,10 @@ func where(v Verdict) string {
 	return " [" + v.Experiment + "/" + v.Point + "]"
 }
 
-// WriteJSON writes gates.json: every verdict and the overall result, with
+// JSON writes gates.json: every verdict and the overall result, with
 // partial and check() stated, and gates written as the scenario wrote
 // them (no HTML escaping of "<").
-func WriteJSON(w io.Writer, r *Report) error {
+func JSON(r *Report) reports.Reporter {
 	doc := struct {
 		Passed   bool       `json:"passed"`
 		Partial  bool       `json:"partial"`
@@ -85,10 +110,12 @@ func WriteJSON(w io.Writer, r *Report) error {
 	if doc.Verdicts == nil {
 		doc.Verdicts = []Verdict{}
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(doc)
+	return func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		return enc.Encode(doc)
+	}
 }
 
 func checkState(r *Report) CheckState {
@@ -133,11 +160,11 @@ type junitFailure struct {
 	Text    string `xml:",chardata"`
 }
 
-// WriteJUnit writes JUnit XML: one testsuite for the scenario, one
-// testcase per verdict (classname scenario.experiment, or scenario.check
-// for check()), its time the seconds its point ran, the failure message
+// JUnit writes JUnit XML: one testsuite for the scenario, one testcase
+// per verdict (classname scenario.experiment, or scenario.check for
+// check()), its time the seconds its point ran, the failure message
 // naming measured and limit. A partial run says so in a suite property.
-func WriteJUnit(w io.Writer, r *Report) error {
+func JUnit(r *Report) reports.Reporter {
 	suite := junitSuite{Name: r.Scenario, Tests: len(r.Verdicts), Failures: r.Failed()}
 	var total float64
 	for _, v := range r.Verdicts {
@@ -157,16 +184,18 @@ func WriteJUnit(w io.Writer, r *Report) error {
 	suite.Time = seconds(total)
 	suite.Properties = []junitProperty{{"partial", strconv.FormatBool(r.Partial)}, {"check", string(checkState(r))}}
 	doc := junitSuites{Tests: suite.Tests, Failures: suite.Failures, Time: suite.Time, Suites: []junitSuite{suite}}
-	if _, err := io.WriteString(w, xml.Header); err != nil {
+	return func(w io.Writer) error {
+		if _, err := io.WriteString(w, xml.Header); err != nil {
+			return err
+		}
+		enc := xml.NewEncoder(w)
+		enc.Indent("", "  ")
+		if err := enc.Encode(doc); err != nil {
+			return err
+		}
+		_, err := io.WriteString(w, "\n")
 		return err
 	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(doc); err != nil {
-		return err
-	}
-	_, err := io.WriteString(w, "\n")
-	return err
 }
 
 // seconds formats a JUnit time attribute: seconds with millisecond digits.
