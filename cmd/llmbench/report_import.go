@@ -9,7 +9,7 @@ import (
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/artifacts"
 	"github.com/llmbench/llmbench/reports/genaiperf"
-	"github.com/llmbench/llmbench/reports/resultset"
+	"github.com/llmbench/llmbench/reports/storedrun"
 	"github.com/llmbench/llmbench/reports/views"
 )
 
@@ -17,9 +17,9 @@ import (
 // (GenAI-Perf's or llmbench's) and writes them, with the table, into
 // <folder>/llmbench-report/ so the original files are never overwritten,
 // printing the table of the --view asked for.
-// Reading and counting are resultset's, so `compare` imports the same way.
+// Reading and counting are storedrun's, so `compare` imports the same way.
 func (c *reportCmd) importExport(e *env, path string) error {
-	im, err := resultset.ReadExport(path, resultset.ImportOptions{Tokenizer: c.Tokenizer, TokenCount: c.TokenCount})
+	im, err := storedrun.ReadExport(path, storedrun.ImportOptions{Tokenizer: c.Tokenizer, TokenCount: c.TokenCount})
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,8 @@
-package resultset
+package storedrun
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/llmbench/llmbench/metrics"
@@ -119,8 +120,9 @@ func (im *Imported) Run() genaiperf.Run {
 	return run
 }
 
-// addExport imports the export at path as the set's one point.
-func (s *Set) addExport(path string, opt ImportOptions) error {
+// addExport imports the export at path as the run's one point, of one
+// repeat whose records the export holds.
+func (r *Run) addExport(path string, opt ImportOptions) error {
 	im, err := ReadExport(path, opt)
 	if err != nil {
 		return err
@@ -129,7 +131,26 @@ func (s *Set) addExport(path string, opt ImportOptions) error {
 	params := paramsOf(exp.Mode, exp.Value)
 	p := &Point{Params: params, Desc: Description{Models: exp.Models, API: im.EndpointType, Stream: im.Streaming,
 		TokenCounting: string(im.Counting.Mode), Load: loadText(params, ""), Imported: true}}
-	p.Repeats = []*Repeat{{Index: 1, Source: path, Records: exp.Records, Summary: metrics.Summarize(exp.Records, metrics.Options{})}}
-	s.Points = []*Point{p}
+	p.Repeats = []*Repeat{{Index: 1, Path: path, Described: im.Run(), Counting: im.Counting, Params: params, imported: exp.Records}}
+	r.Points = []*Point{p}
 	return nil
+}
+
+// ExportPath finds a perf_analyzer export: path itself when it is a JSON
+// file, or profile_export.json inside the folder path.
+func ExportPath(path string) (string, bool) {
+	if st, err := os.Stat(path); err == nil && !st.IsDir() && strings.HasSuffix(path, ".json") {
+		return path, true
+	}
+	candidate := filepath.Join(path, "profile_export.json")
+	_, err := os.Stat(candidate)
+	return candidate, err == nil
+}
+
+// paramsOf is an export's load as point parameters.
+func paramsOf(mode string, v float64) runtime.Params {
+	if mode == "request_rate" {
+		return runtime.Params{metrics.ParamRate: v}
+	}
+	return runtime.Params{metrics.ParamConcurrency: v}
 }
