@@ -217,4 +217,3 @@ func Chat(name string, requests int, sweep ...float64) runtime.PlanRecord {
 	}
 	return p
 }
-
