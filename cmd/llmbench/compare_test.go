@@ -6,35 +6,35 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/llmbench/llmbench/reports/storedrun/storedruntest"
 )
 
-// profileInto measures one point against the simulator with the given
-// query into dir/name (concurrency 4, 120 streamed requests of 16 tokens).
-func profileInto(t *testing.T, dir, name, query string, extra ...string) string {
+// profileInto writes into dir/name what `profile` leaves of 120 streamed
+// requests of osl tokens at concurrency 4 from a server whose tokens come
+// itl apart, the first sent at second n of 2026: written by
+// storedruntest, no server started, so each comparison sees exactly the
+// planned difference and nothing of the machine's load.
+func profileInto(t *testing.T, dir, name string, n int, itl time.Duration, osl int) string {
 	t.Helper()
-	args := append([]string{"profile", "-m", "m", "-u", "sim://?itl_per_seq=0ms&" + query, "--streaming", "--concurrency", "4",
-		"--request-count", "120", "--output-tokens-mean", "16", "--artifact-dir", name}, extra...)
-	if r := runCLI(t, dir, args...); r.code != 0 {
-		t.Fatalf("profile %s: exit %d\n%s", query, r.code, r.stderr)
-	}
-	return filepath.Join(dir, name)
+	plan := storedruntest.Chat("m", 120)
+	plan.Traffic.Concurrency = 4
+	shape := storedruntest.Shape{TTFT: 20 * time.Millisecond, ITL: itl, OSL: osl, Start: time.Date(2026, 1, 1, 0, 0, n, 0, time.UTC)}
+	return storedruntest.Profile(t, filepath.Join(dir, name), plan, storedruntest.Same(storedruntest.Make(120, shape)))
 }
 
 // The same server twice is exit 0, no significant change; a server 25%
 // slower per token (itl=10ms against 8ms) is exit 1 naming ITL; 3% slower
 // within the default 10% tolerance is exit 0; compare.json and the
-// Markdown say the same. The slower server is 25%, not the ~15% it was:
-// the client's and simulator's overhead per token, larger on a loaded
-// machine, is added to both sides and shrinks a planned difference (a
-// planned 19% measured 9.3% in a fresh CI run of a sibling test); telling
-// a 15% change from noise is the comparison's own tests' job
-// (metrics/compare_sim_test.go).
+// Markdown say the same. Telling a change from noise is the comparison's
+// own tests' job (metrics/compare_sim_test.go); these test the command.
 func TestCompareSameAndSlowerServers(t *testing.T) {
 	dir := t.TempDir()
-	base := profileInto(t, dir, "base", "itl=8ms&seed=1")
-	same := profileInto(t, dir, "same", "itl=8ms&seed=2")
-	slow := profileInto(t, dir, "slow", "itl=10ms&seed=3")
-	little := profileInto(t, dir, "little", "itl=8.24ms&seed=4")
+	base := profileInto(t, dir, "base", 1, 8*time.Millisecond, 16)
+	same := profileInto(t, dir, "same", 2, 8*time.Millisecond, 16)
+	slow := profileInto(t, dir, "slow", 3, 10*time.Millisecond, 16)
+	little := profileInto(t, dir, "little", 4, 8240*time.Microsecond, 16)
 
 	if r := runCLI(t, dir, "compare", base, same); r.code != 0 || !strings.Contains(r.stdout, "no regression beyond the tolerance") ||
 		strings.Contains(r.stdout, "regression (") {
@@ -80,8 +80,8 @@ func TestCompareSameAndSlowerServers(t *testing.T) {
 // unless --force; bad flags are exit 2 naming the flag.
 func TestCompareRefusesIncomparableSets(t *testing.T) {
 	dir := t.TempDir()
-	base := profileInto(t, dir, "base", "itl=8ms")
-	other := profileInto(t, dir, "other", "itl=8ms", "--output-tokens-mean", "32")
+	base := profileInto(t, dir, "base", 1, 8*time.Millisecond, 16)
+	other := profileInto(t, dir, "other", 2, 8*time.Millisecond, 32)
 	r := runCLI(t, dir, "compare", base, other)
 	if r.code != 2 || !strings.Contains(r.stderr, "OSL") && !strings.Contains(r.stderr, "osl") {
 		t.Errorf("other output length: exit %d\n%s", r.code, r.stderr)
@@ -109,9 +109,9 @@ func TestCompareHistoryFolderPlots(t *testing.T) {
 	if err := os.MkdirAll(hist, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	base := profileInto(t, dir, "base", "itl=8ms&seed=1")
-	profileInto(t, hist, "a-same", "itl=8ms&seed=2")
-	profileInto(t, hist, "b-slow", "itl=12ms&seed=3") // 50% slower: a regression even on a loaded machine
+	base := profileInto(t, dir, "base", 1, 8*time.Millisecond, 16)
+	profileInto(t, hist, "a-same", 2, 8*time.Millisecond, 16)
+	profileInto(t, hist, "b-slow", 3, 12*time.Millisecond, 16)
 
 	plotDir := filepath.Join(dir, "plots")
 	r := runCLI(t, dir, "compare", base, hist, "--metrics", "itl.p50,ttft.p50", "--plot-dir", plotDir)
