@@ -57,10 +57,13 @@ type Repeat struct {
 }
 
 // OpenFile reads the footer of the records file at path; a killed run's
-// file is recovered beside it first, saying so on stderr. Every error is
-// an Input failure naming the file, unless the recovery found nothing
-// (ErrNothingRecovered, a Run failure).
+// file is recovered beside it first, saying so on stderr (nil: nowhere).
+// Every error is an Input failure naming the file, unless the recovery
+// found nothing (ErrNothingRecovered, a Run failure).
 func OpenFile(stderr io.Writer, path string) (*Repeat, error) {
+	if stderr == nil {
+		stderr = io.Discard
+	}
 	f, size, err := openRecordsFile(stderr, path)
 	if err != nil {
 		// Bad input, unless the recovery said otherwise (nothing recovered).

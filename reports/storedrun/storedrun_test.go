@@ -291,3 +291,35 @@ func TestLoadHistoryErrors(t *testing.T) {
 		t.Errorf("LoadHistory(nothing) = %v", err)
 	}
 }
+
+// A records file whose footer a kill cut off is recovered beside it,
+// never over it, and read from there as a partial run (cuts elsewhere,
+// and a recovery of nothing, are `report`'s tests:
+// cmd/llmbench/report_recover_test.go).
+func TestKilledFileRecoveredBeside(t *testing.T) {
+	out := t.TempDir()
+	storedruntest.Run(t, out, "s.star", storedruntest.Chat("e", 10), storedruntest.Same(storedruntest.Make(10, storedruntest.Shape{TTFT: time.Millisecond})))
+	path := filepath.Join(out, "e", "concurrency1", "records.parquet")
+	full, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := full[:len(full)-1]
+	if err := os.WriteFile(path, cut, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := storedrun.OpenFile(nil, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := rep.Reduce(storedrun.ReduceOptions{})
+	if err != nil || !rep.Partial || !o.Interrupted || o.Summary.Completed != 10 {
+		t.Fatalf("recovered: partial %v, %+v, %v", rep.Partial, o, err)
+	}
+	if after, _ := os.ReadFile(path); !slices.Equal(after, cut) {
+		t.Error("the cut file was changed")
+	}
+	if _, err := os.Stat(storedrun.RecoveredName(path)); err != nil {
+		t.Errorf("nothing recovered beside it: %v", err)
+	}
+}
