@@ -2,13 +2,16 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/storedrun/storedruntest"
+	"github.com/llmbench/llmbench/runtime"
 )
 
 // profileInto writes into dir/name what `profile` leaves of 120 streamed
@@ -148,23 +151,21 @@ func TestCompareHistoryFolderPlots(t *testing.T) {
 }
 
 // cost_per_mtok is judged from repeats like energy_per_token, from each
-// run's own price: the same server at 1.5× the hourly price is a ~50%
+// run's own price: the same requests at 1.5× the hourly price are a 50%
 // regression (three repeats a side: with two, Welch's interval is too
-// wide to call it); a run whose server exported nothing (no telemetry.parquet:
-// here removed) still has its cost, exactly the scraped run's.
+// wide to call it; written by storedruntest, so the throughput is the
+// same on both sides and nothing of the machine's load shows); a run
+// whose server exported nothing (no telemetry.parquet: here removed from
+// a run of the simulator) still has its cost, exactly the scraped run's.
 func TestCompareJudgesCostPerMtok(t *testing.T) {
 	dir := t.TempDir()
-	writeFileIn(t, dir, "s.star", `
-def main(ctx):
-    return [experiment(name = "e", endpoint = sim(ttft = "2ms", itl = "2ms"),
-                       dataset = synthetic(input_tokens = fixed(16), output_tokens = fixed(8)),
-                       traffic = concurrency(2), requests = 20, repeats = 3,
-                       cost_per_hour = float(ctx.vars.get("price", "4.0")))]
-`)
-	for _, run := range [][]string{{"base"}, {"dear", "-D", "price=6.0"}} {
-		if r := runCLI(t, dir, append([]string{"run", "s.star", "--out", run[0]}, run[1:]...)...); r.code != 0 {
-			t.Fatalf("run %s: exit %d\n%s", run[0], r.code, r.stderr)
-		}
+	for name, price := range map[string]float64{"base": 4, "dear": 6} {
+		plan := storedruntest.Chat("e", 20)
+		plan.Traffic.Concurrency, plan.Repeats, plan.Cost = 2, 3, price
+		storedruntest.Run(t, filepath.Join(dir, name), "s.star", plan, func(key runtime.PointKey) []metrics.Record {
+			itl := time.Duration(2000+50*key.Repeat) * time.Microsecond // repeats that differ, as real ones do
+			return storedruntest.Make(20, storedruntest.Shape{TTFT: 2 * time.Millisecond, ITL: itl})
+		})
 	}
 	cost := func(args ...string) (metric struct{ Baseline, Candidate, Change float64 }, r cliResult) {
 		js := filepath.Join(dir, "c.json")
@@ -180,11 +181,20 @@ def main(ctx):
 		}
 		return f.Points[0].Metrics[0], r
 	}
-	if m, r := cost("base", "dear"); r.code != 1 || !strings.Contains(r.stderr, "cost_per_mtok +") || m.Change < 0.3 || m.Change > 0.7 {
+	if m, r := cost("base", "dear"); r.code != 1 || !strings.Contains(r.stderr, "cost_per_mtok +") || math.Abs(m.Change-0.5) > 1e-9 {
 		t.Errorf("1.5× the price: exit %d, change %+.1f%%\n%s%s", r.code, 100*m.Change, r.stdout, r.stderr)
 	}
+	writeFileIn(t, dir, "s.star", `
+def main(ctx):
+    return [experiment(name = "e", endpoint = sim(ttft = "2ms", itl = "2ms"),
+                       dataset = synthetic(input_tokens = fixed(16), output_tokens = fixed(8)),
+                       traffic = concurrency(2), requests = 20, repeats = 3, cost_per_hour = 4.0)]
+`)
+	if r := runCLI(t, dir, "run", "s.star", "--out", "scraped"); r.code != 0 {
+		t.Fatalf("run: exit %d\n%s", r.code, r.stderr)
+	}
 	unscraped := filepath.Join(dir, "unscraped")
-	if err := os.CopyFS(unscraped, os.DirFS(filepath.Join(dir, "base"))); err != nil {
+	if err := os.CopyFS(unscraped, os.DirFS(filepath.Join(dir, "scraped"))); err != nil {
 		t.Fatal(err)
 	}
 	repeats, _ := filepath.Glob(filepath.Join(unscraped, "e", "concurrency2", "*", "telemetry.parquet"))
@@ -197,7 +207,7 @@ def main(ctx):
 	if len(removed) != 3 {
 		t.Fatalf("removed %d telemetry files, want one per repeat (3)", len(removed))
 	}
-	if m, r := cost("base", "unscraped"); r.code != 0 || m.Baseline != m.Candidate || m.Baseline <= 0 {
+	if m, r := cost("scraped", "unscraped"); r.code != 0 || m.Baseline != m.Candidate || m.Baseline <= 0 {
 		t.Errorf("without telemetry files: exit %d, %v vs %v\n%s%s", r.code, m.Baseline, m.Candidate, r.stdout, r.stderr)
 	}
 }

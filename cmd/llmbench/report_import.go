@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/artifacts"
 	"github.com/llmbench/llmbench/reports/genaiperf"
 	"github.com/llmbench/llmbench/reports/storedrun"
@@ -19,12 +18,12 @@ import (
 // printing the table of the --view asked for.
 // Reading and counting are storedrun's, so `compare` imports the same way.
 func (c *reportCmd) importExport(e *env, path string) error {
-	im, err := storedrun.ReadExport(path, storedrun.ImportOptions{Tokenizer: c.Tokenizer, TokenCount: c.TokenCount})
+	imported, err := storedrun.Load(path, storedrun.Options{Stderr: e.stderr, Import: storedrun.ImportOptions{Tokenizer: c.Tokenizer, TokenCount: c.TokenCount}})
 	if err != nil {
 		return err
 	}
-	summary := metrics.Summarize(im.Export.Records, metrics.Options{})
-	run := im.Run()
+	rep := imported.Points[0].Repeats[0]
+	summary, run := rep.Outcome.Summary, rep.Described
 	run.Tokenizer = c.Tokenizer
 	dir := filepath.Join(filepath.Dir(path), "llmbench-report")
 	if err := checkApart([]outPath{{"report's output folder", dir}}, path); err != nil {
