@@ -32,7 +32,17 @@ type Requests func(key runtime.PointKey) []metrics.Record
 // those after check(), which a test does not have. It returns out.
 func Run(t testing.TB, out, scenario string, plan runtime.PlanRecord, reqs Requests) string {
 	t.Helper()
+	return Shard(t, out, scenario, plan, runtime.Shard{}, reqs)
+}
+
+// Shard is Run as one shard of a distributed run writes it (`run --shard
+// I/N`): the same folders, each run's plan naming the shard and when it
+// started (its first request), for `merge` to join; reqs gives the
+// shard's own requests.
+func Shard(t testing.TB, out, scenario string, plan runtime.PlanRecord, shard runtime.Shard, reqs Requests) string {
+	t.Helper()
 	exp := experiment(t, plan)
+	exp.Shard = shard
 	obs := &artifacts.ScenarioObserver{Session: session(), Scenario: scenario, Out: out, Exp: exp}
 	write(t, obs, exp, reqs)
 	return out
@@ -130,6 +140,9 @@ func writeRepeat(t testing.TB, obs runtime.Observer, exp *runtime.Experiment, sp
 		parts.Add(&recs[i])
 	}
 	out := &runtime.Outcome{Counting: runtime.Counting{Mode: job.Count}, Summary: acc.Summary(), Components: parts.Summaries(), Goodput: exp.Goodput}
+	if exp.Shard.Sharded() && len(recs) > 0 {
+		out.Shard = &runtime.ShardRun{Index: exp.Shard.Index, Count: exp.Shard.Count, Started: recs[0].Sent}
+	}
 	if err := watch.Finish(out); err != nil {
 		t.Fatalf("storedruntest: %s: %v", key, err)
 	}
