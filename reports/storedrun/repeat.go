@@ -186,9 +186,7 @@ func (r *Repeat) Reduce(opt ReduceOptions) (*runtime.Outcome, error) {
 		acc.Add(rec)
 		parts.Add(rec)
 		reps.Add(rec)
-		if series != nil && !rec.Warmup {
-			series.Add(rec)
-		}
+		addMeasured(series, rec)
 		if opt.Observe != nil {
 			opt.Observe(rec)
 		}
@@ -250,7 +248,8 @@ func ReadTelemetry(dir string, s *metrics.Summary, costPerHour float64, currency
 
 // Series is what baseline gates compare on (the metrics of track), read
 // from the finished run's records file at path: a checkpoint keeps only
-// a run's summary.
+// a run's summary. Warm-up rows are left out, as the live run leaves
+// them out of its series.
 func Series(path string, track []string) (*metrics.Series, error) {
 	r, err := OpenFile(io.Discard, path)
 	if err != nil {
@@ -260,5 +259,15 @@ func Series(path string, track []string) (*metrics.Series, error) {
 	if err != nil {
 		return nil, err
 	}
-	return s, r.Each(func(rec *metrics.Record) error { s.Add(rec); return nil })
+	return s, r.Each(func(rec *metrics.Record) error { addMeasured(s, rec); return nil })
+}
+
+// addMeasured adds a record to a series unless it is one of an auto
+// point's warm-up requests, which are kept in records.parquet and left
+// out of every metric (the live run's series leaves them out too); a nil
+// series takes nothing.
+func addMeasured(s *metrics.Series, rec *metrics.Record) {
+	if s != nil && !rec.Warmup {
+		s.Add(rec)
+	}
 }

@@ -14,8 +14,8 @@ import (
 // from its records now. SampleOf reads per-request values from the first
 // run only, so no other repeat's requests are read again, and a series
 // keeps a few numbers per request, never the records. Summarize must
-// have run. Every stored request is in the series, as compare has always
-// read them.
+// have run. An auto point's warm-up requests are in no series, as they
+// are in no summary.
 func (p *Point) Runs(track []string, component string) ([]metrics.RunData, error) {
 	out := make([]metrics.RunData, len(p.Repeats))
 	for i, rep := range p.Repeats {
@@ -38,9 +38,7 @@ func (p *Point) Runs(track []string, component string) ([]metrics.RunData, error
 				if part != nil {
 					part.Add(r)
 				}
-				if series != nil {
-					series.Add(r)
-				}
+				addMeasured(series, r)
 				return nil
 			})
 			if err != nil {

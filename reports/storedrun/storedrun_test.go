@@ -323,3 +323,29 @@ func TestKilledFileRecoveredBeside(t *testing.T) {
 		t.Errorf("nothing recovered beside it: %v", err)
 	}
 }
+
+// An auto point's warm-up requests (the rows its steady-state rule cut,
+// kept in records.parquet) are in no metric: not in the series a
+// comparison bootstraps (compare, baseline gates) nor in the one a
+// resumed point's baseline gates are judged on, as the live run leaves
+// them out of its own.
+func TestSeriesLeaveOutWarmup(t *testing.T) {
+	out := t.TempDir()
+	recs := storedruntest.Make(10, storedruntest.Shape{TTFT: time.Millisecond, ITL: time.Millisecond})
+	for i := range 3 {
+		recs[i].Warmup = true
+	}
+	storedruntest.Run(t, out, "s.star", storedruntest.Chat("e", 10), storedruntest.Same(recs))
+	r := load(t, out)
+	runs, err := r.Points[0].Runs([]string{"ttft"}, "")
+	if err != nil || runs[0].Series.Len() != 7 {
+		t.Errorf("compare's series: %d requests, want the 7 measured (%v)", runs[0].Series.Len(), err)
+	}
+	s, err := storedrun.Series(filepath.Join(out, "e", "concurrency1", "records.parquet"), []string{"ttft"})
+	if err != nil || s.Len() != 7 {
+		t.Errorf("a resumed point's series: %d requests, want the 7 measured (%v)", s.Len(), err)
+	}
+	if c := r.Points[0].Repeats[0].Outcome.Summary.Completed; c != 7 {
+		t.Errorf("summary: %d completed, want 7", c)
+	}
+}
