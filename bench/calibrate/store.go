@@ -41,9 +41,9 @@ type storedRun struct {
 	Records []metrics.Record
 }
 
-// data is the run as `compare` reads a stored run (resultset's
-// readPoint): the summary accumulated over the records in completion
-// order, the records then ordered by send time (ties by ID).
+// data is the run as `compare` reads a stored run (storedrun's
+// Summarize and Point.Runs): the summary accumulated over the records in
+// completion order, the per-request values in send order.
 func (r storedRun) data() metrics.RunData {
 	acc := metrics.NewAccumulator(metrics.Options{})
 	for i := range r.Records {

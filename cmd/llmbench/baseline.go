@@ -6,7 +6,7 @@ import (
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/comparison"
 	"github.com/llmbench/llmbench/reports/regression"
-	"github.com/llmbench/llmbench/reports/resultset"
+	"github.com/llmbench/llmbench/reports/storedrun"
 	"github.com/llmbench/llmbench/runtime"
 )
 
@@ -20,14 +20,14 @@ type baselineFlags struct {
 
 // baselines is an empty set of baselines as these flags say to load
 // them; its Attach gives one experiment its baseline.
-func (f *baselineFlags) baselines(e *env) *resultset.Baselines {
-	opt := resultset.BaselineOptions{FailOnInconclusive: f.FailOnInconclusive, AllowMissing: f.AllowMissingBaseline}
-	return resultset.NewBaselines(f.Baseline, opt, resultset.Options{Stderr: e.stderr})
+func (f *baselineFlags) baselines(e *env) *regression.Baselines {
+	opt := regression.BaselineOptions{FailOnInconclusive: f.FailOnInconclusive, AllowMissing: f.AllowMissingBaseline}
+	return regression.NewBaselines(f.Baseline, opt, storedrun.Options{Stderr: e.stderr})
 }
 
 // attach loads the experiments' baselines and prints what
 // --allow-missing-baseline let through.
-func (f *baselineFlags) attach(e *env, scen *runtime.Scenario) (*resultset.Baselines, error) {
+func (f *baselineFlags) attach(e *env, scen *runtime.Scenario) (*regression.Baselines, error) {
 	b := f.baselines(e)
 	for i := range scen.Experiments {
 		if err := b.Attach(&scen.Experiments[i]); err != nil {
@@ -39,7 +39,7 @@ func (f *baselineFlags) attach(e *env, scen *runtime.Scenario) (*resultset.Basel
 }
 
 // printBaselineWarnings prints what --allow-missing-baseline let through.
-func printBaselineWarnings(e *env, b *resultset.Baselines) {
+func printBaselineWarnings(e *env, b *regression.Baselines) {
 	for _, w := range b.Warnings {
 		fmt.Fprintf(e.stderr, "llmbench: warning: %s\n", w)
 	}
@@ -49,7 +49,7 @@ func printBaselineWarnings(e *env, b *resultset.Baselines) {
 // judges no gate (merge judges them over the union), so it loads none:
 // its saved plans name the baseline, --baseline or experiment(baseline=),
 // for merge to compare with.
-func (f *baselineFlags) attachUnlessShard(e *env, scen *runtime.Scenario, s runtime.Shard) (*resultset.Baselines, error) {
+func (f *baselineFlags) attachUnlessShard(e *env, scen *runtime.Scenario, s runtime.Shard) (*regression.Baselines, error) {
 	if !s.Sharded() {
 		return f.attach(e, scen)
 	}
@@ -65,11 +65,11 @@ func (f *baselineFlags) attachUnlessShard(e *env, scen *runtime.Scenario, s runt
 // experiments' baselines, as `llmbench compare` would; nil when none has
 // one. The gates have judged already, so a comparison that cannot be
 // made is a warning, not a failure of the run.
-func compareWithBaselines(e *env, out string, b *resultset.Baselines) *comparison.Report {
+func compareWithBaselines(e *env, out string, b *regression.Baselines) *comparison.Report {
 	if b == nil || len(b.ByExperiment) == 0 {
 		return nil
 	}
-	set, err := resultset.Load(out, resultset.Options{Stderr: e.stderr})
+	set, err := storedrun.Load(out, storedrun.Options{Stderr: e.stderr})
 	var r *comparison.Report
 	if err == nil {
 		opt := comparison.Options{CompareOptions: metrics.DefaultCompareOptions()}

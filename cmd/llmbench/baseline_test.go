@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/llmbench/llmbench/reports/storedrun/storedruntest"
 )
 
 // baselineScenario measures one point (concurrency 4, 120 streamed
@@ -91,12 +94,14 @@ func TestRunBaselineGates(t *testing.T) {
 
 // A baseline gate with nothing to compare with, and a baseline that does
 // not fit, are exit 2 from run and check alike, naming what is wrong,
-// before anything is sent.
+// before anything is sent. The baseline is the run of the scenario's
+// one point as storedruntest writes it: only its plan matters here.
 func TestBaselineRefusals(t *testing.T) {
 	dir, _ := writeScenario(t, baselineScenario)
-	if r := runCLI(t, dir, "run", "s.star", "--out", "base", "--no-plots", "--allow-missing-baseline"); r.code != 0 {
-		t.Fatalf("baseline run: exit %d\n%s", r.code, r.stderr)
-	}
+	plan := storedruntest.Chat("chat", 120)
+	plan.Traffic.Concurrency, plan.Dataset = 4, ""
+	recs := storedruntest.Make(120, storedruntest.Shape{TTFT: 20 * time.Millisecond, ITL: 8 * time.Millisecond, ISL: 64, OSL: 16})
+	storedruntest.Run(t, filepath.Join(dir, "base"), "s.star", plan, storedruntest.Same(recs))
 	other := strings.Replace(baselineScenario, `model = "m"`, `model = "other"`, 1)
 	writeFileIn(t, dir, "other.star", other)
 	writeFileIn(t, dir, "named.star", strings.Replace(baselineScenario, `name = "chat"`, `name = "rag"`, 1))

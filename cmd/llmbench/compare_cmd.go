@@ -11,7 +11,7 @@ import (
 	"github.com/llmbench/llmbench/reports/comparison"
 	"github.com/llmbench/llmbench/reports/plots"
 	"github.com/llmbench/llmbench/reports/regression"
-	"github.com/llmbench/llmbench/reports/resultset"
+	"github.com/llmbench/llmbench/reports/storedrun"
 	"github.com/llmbench/llmbench/runtime"
 )
 
@@ -43,7 +43,7 @@ func (c *compareCmd) Run(e *env) error {
 	if err := checkApart(outs, append([]string{c.Baseline}, c.Candidates...)...); err != nil {
 		return err
 	}
-	load := resultset.Options{Stderr: e.stderr, Import: resultset.ImportOptions{Tokenizer: c.Tokenizer}}
+	load := storedrun.Options{Stderr: e.stderr, Import: storedrun.ImportOptions{Tokenizer: c.Tokenizer}}
 	base, err := loadBaseline(c.Baseline, load)
 	if err != nil {
 		return err
@@ -78,8 +78,8 @@ func (c *compareCmd) Run(e *env) error {
 // loadBaseline loads the one set the baseline names; a folder of several
 // runs is refused naming them, since which one is the baseline is the
 // user's choice.
-func loadBaseline(path string, load resultset.Options) (*resultset.Set, error) {
-	sets, err := resultset.LoadHistory(path, load)
+func loadBaseline(path string, load storedrun.Options) (*storedrun.Run, error) {
+	sets, err := storedrun.LoadHistory(path, load)
 	if err != nil {
 		return nil, err
 	}
@@ -93,22 +93,22 @@ func loadBaseline(path string, load resultset.Options) (*resultset.Set, error) {
 // loadInRunOrder loads the candidates, a folder of runs giving each of
 // its runs, and orders them by when each run started (its earliest
 // request), the order of a history.
-func loadInRunOrder(paths []string, load resultset.Options) ([]*resultset.Set, error) {
-	var sets []*resultset.Set
+func loadInRunOrder(paths []string, load storedrun.Options) ([]*storedrun.Run, error) {
+	var sets []*storedrun.Run
 	for _, path := range paths {
-		runs, err := resultset.LoadHistory(path, load)
+		runs, err := storedrun.LoadHistory(path, load)
 		if err != nil {
 			return nil, err
 		}
 		sets = append(sets, runs...)
 	}
-	slices.SortStableFunc(sets, func(a, b *resultset.Set) int { return a.Start.Compare(b.Start) })
+	slices.SortStableFunc(sets, func(a, b *storedrun.Run) int { return a.Start.Compare(b.Start) })
 	return sets, nil
 }
 
 // compare compares two sets (refusing incomparable ones unless --force)
 // and prints the comparison.
-func (c *compareCmd) compare(w io.Writer, base, cand *resultset.Set, opt comparison.Options) (*comparison.Report, error) {
+func (c *compareCmd) compare(w io.Writer, base, cand *storedrun.Run, opt comparison.Options) (*comparison.Report, error) {
 	r, err := regression.Sets(base, cand, opt, c.Force)
 	if err != nil {
 		return nil, invalid("%w", err)

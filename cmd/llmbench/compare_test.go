@@ -2,39 +2,42 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports/storedrun/storedruntest"
+	"github.com/llmbench/llmbench/runtime"
 )
 
-// profileInto measures one point against the simulator with the given
-// query into dir/name (concurrency 4, 120 streamed requests of 16 tokens).
-func profileInto(t *testing.T, dir, name, query string, extra ...string) string {
+// profileInto writes into dir/name what `profile` leaves of 120 streamed
+// requests of osl tokens at concurrency 4 from a server whose tokens come
+// itl apart, the first sent at second n of 2026: written by
+// storedruntest, no server started, so each comparison sees exactly the
+// planned difference and nothing of the machine's load.
+func profileInto(t *testing.T, dir, name string, n int, itl time.Duration, osl int) string {
 	t.Helper()
-	args := append([]string{"profile", "-m", "m", "-u", "sim://?itl_per_seq=0ms&" + query, "--streaming", "--concurrency", "4",
-		"--request-count", "120", "--output-tokens-mean", "16", "--artifact-dir", name}, extra...)
-	if r := runCLI(t, dir, args...); r.code != 0 {
-		t.Fatalf("profile %s: exit %d\n%s", query, r.code, r.stderr)
-	}
-	return filepath.Join(dir, name)
+	plan := storedruntest.Chat("m", 120)
+	plan.Traffic.Concurrency = 4
+	shape := storedruntest.Shape{TTFT: 20 * time.Millisecond, ITL: itl, OSL: osl, Start: time.Date(2026, 1, 1, 0, 0, n, 0, time.UTC)}
+	return storedruntest.Profile(t, filepath.Join(dir, name), plan, storedruntest.Same(storedruntest.Make(120, shape)))
 }
 
 // The same server twice is exit 0, no significant change; a server 25%
 // slower per token (itl=10ms against 8ms) is exit 1 naming ITL; 3% slower
 // within the default 10% tolerance is exit 0; compare.json and the
-// Markdown say the same. The slower server is 25%, not the ~15% it was:
-// the client's and simulator's overhead per token, larger on a loaded
-// machine, is added to both sides and shrinks a planned difference (a
-// planned 19% measured 9.3% in a fresh CI run of a sibling test); telling
-// a 15% change from noise is the comparison's own tests' job
-// (metrics/compare_sim_test.go).
+// Markdown say the same. Telling a change from noise is the comparison's
+// own tests' job (metrics/compare_sim_test.go); these test the command.
 func TestCompareSameAndSlowerServers(t *testing.T) {
 	dir := t.TempDir()
-	base := profileInto(t, dir, "base", "itl=8ms&seed=1")
-	same := profileInto(t, dir, "same", "itl=8ms&seed=2")
-	slow := profileInto(t, dir, "slow", "itl=10ms&seed=3")
-	little := profileInto(t, dir, "little", "itl=8.24ms&seed=4")
+	base := profileInto(t, dir, "base", 1, 8*time.Millisecond, 16)
+	same := profileInto(t, dir, "same", 2, 8*time.Millisecond, 16)
+	slow := profileInto(t, dir, "slow", 3, 10*time.Millisecond, 16)
+	little := profileInto(t, dir, "little", 4, 8240*time.Microsecond, 16)
 
 	if r := runCLI(t, dir, "compare", base, same); r.code != 0 || !strings.Contains(r.stdout, "no regression beyond the tolerance") ||
 		strings.Contains(r.stdout, "regression (") {
@@ -80,8 +83,8 @@ func TestCompareSameAndSlowerServers(t *testing.T) {
 // unless --force; bad flags are exit 2 naming the flag.
 func TestCompareRefusesIncomparableSets(t *testing.T) {
 	dir := t.TempDir()
-	base := profileInto(t, dir, "base", "itl=8ms")
-	other := profileInto(t, dir, "other", "itl=8ms", "--output-tokens-mean", "32")
+	base := profileInto(t, dir, "base", 1, 8*time.Millisecond, 16)
+	other := profileInto(t, dir, "other", 2, 8*time.Millisecond, 32)
 	r := runCLI(t, dir, "compare", base, other)
 	if r.code != 2 || !strings.Contains(r.stderr, "OSL") && !strings.Contains(r.stderr, "osl") {
 		t.Errorf("other output length: exit %d\n%s", r.code, r.stderr)
@@ -109,9 +112,9 @@ func TestCompareHistoryFolderPlots(t *testing.T) {
 	if err := os.MkdirAll(hist, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	base := profileInto(t, dir, "base", "itl=8ms&seed=1")
-	profileInto(t, hist, "a-same", "itl=8ms&seed=2")
-	profileInto(t, hist, "b-slow", "itl=12ms&seed=3") // 50% slower: a regression even on a loaded machine
+	base := profileInto(t, dir, "base", 1, 8*time.Millisecond, 16)
+	profileInto(t, hist, "a-same", 2, 8*time.Millisecond, 16)
+	profileInto(t, hist, "b-slow", 3, 12*time.Millisecond, 16)
 
 	plotDir := filepath.Join(dir, "plots")
 	r := runCLI(t, dir, "compare", base, hist, "--metrics", "itl.p50,ttft.p50", "--plot-dir", plotDir)
@@ -148,23 +151,21 @@ func TestCompareHistoryFolderPlots(t *testing.T) {
 }
 
 // cost_per_mtok is judged from repeats like energy_per_token, from each
-// run's own price: the same server at 1.5× the hourly price is a ~50%
+// run's own price: the same requests at 1.5× the hourly price are a 50%
 // regression (three repeats a side: with two, Welch's interval is too
-// wide to call it); a run whose server exported nothing (no telemetry.parquet:
-// here removed) still has its cost, exactly the scraped run's.
+// wide to call it; written by storedruntest, so the throughput is the
+// same on both sides and nothing of the machine's load shows); a run
+// whose server exported nothing (no telemetry.parquet: here removed from
+// a run of the simulator) still has its cost, exactly the scraped run's.
 func TestCompareJudgesCostPerMtok(t *testing.T) {
 	dir := t.TempDir()
-	writeFileIn(t, dir, "s.star", `
-def main(ctx):
-    return [experiment(name = "e", endpoint = sim(ttft = "2ms", itl = "2ms"),
-                       dataset = synthetic(input_tokens = fixed(16), output_tokens = fixed(8)),
-                       traffic = concurrency(2), requests = 20, repeats = 3,
-                       cost_per_hour = float(ctx.vars.get("price", "4.0")))]
-`)
-	for _, run := range [][]string{{"base"}, {"dear", "-D", "price=6.0"}} {
-		if r := runCLI(t, dir, append([]string{"run", "s.star", "--out", run[0]}, run[1:]...)...); r.code != 0 {
-			t.Fatalf("run %s: exit %d\n%s", run[0], r.code, r.stderr)
-		}
+	for name, price := range map[string]float64{"base": 4, "dear": 6} {
+		plan := storedruntest.Chat("e", 20)
+		plan.Traffic.Concurrency, plan.Repeats, plan.Cost = 2, 3, price
+		storedruntest.Run(t, filepath.Join(dir, name), "s.star", plan, func(key runtime.PointKey) []metrics.Record {
+			itl := time.Duration(2000+50*key.Repeat) * time.Microsecond // repeats that differ, as real ones do
+			return storedruntest.Make(20, storedruntest.Shape{TTFT: 2 * time.Millisecond, ITL: itl})
+		})
 	}
 	cost := func(args ...string) (metric struct{ Baseline, Candidate, Change float64 }, r cliResult) {
 		js := filepath.Join(dir, "c.json")
@@ -180,11 +181,20 @@ def main(ctx):
 		}
 		return f.Points[0].Metrics[0], r
 	}
-	if m, r := cost("base", "dear"); r.code != 1 || !strings.Contains(r.stderr, "cost_per_mtok +") || m.Change < 0.3 || m.Change > 0.7 {
+	if m, r := cost("base", "dear"); r.code != 1 || !strings.Contains(r.stderr, "cost_per_mtok +") || math.Abs(m.Change-0.5) > 1e-9 {
 		t.Errorf("1.5× the price: exit %d, change %+.1f%%\n%s%s", r.code, 100*m.Change, r.stdout, r.stderr)
 	}
+	writeFileIn(t, dir, "s.star", `
+def main(ctx):
+    return [experiment(name = "e", endpoint = sim(ttft = "2ms", itl = "2ms"),
+                       dataset = synthetic(input_tokens = fixed(16), output_tokens = fixed(8)),
+                       traffic = concurrency(2), requests = 20, repeats = 3, cost_per_hour = 4.0)]
+`)
+	if r := runCLI(t, dir, "run", "s.star", "--out", "scraped"); r.code != 0 {
+		t.Fatalf("run: exit %d\n%s", r.code, r.stderr)
+	}
 	unscraped := filepath.Join(dir, "unscraped")
-	if err := os.CopyFS(unscraped, os.DirFS(filepath.Join(dir, "base"))); err != nil {
+	if err := os.CopyFS(unscraped, os.DirFS(filepath.Join(dir, "scraped"))); err != nil {
 		t.Fatal(err)
 	}
 	repeats, _ := filepath.Glob(filepath.Join(unscraped, "e", "concurrency2", "*", "telemetry.parquet"))
@@ -197,7 +207,7 @@ def main(ctx):
 	if len(removed) != 3 {
 		t.Fatalf("removed %d telemetry files, want one per repeat (3)", len(removed))
 	}
-	if m, r := cost("base", "unscraped"); r.code != 0 || m.Baseline != m.Candidate || m.Baseline <= 0 {
+	if m, r := cost("scraped", "unscraped"); r.code != 0 || m.Baseline != m.Candidate || m.Baseline <= 0 {
 		t.Errorf("without telemetry files: exit %d, %v vs %v\n%s%s", r.code, m.Baseline, m.Candidate, r.stdout, r.stderr)
 	}
 }

@@ -1,41 +1,61 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/llmbench/llmbench/reports/storedrun/storedruntest"
+	"github.com/llmbench/llmbench/runtime"
 )
 
-// mergeBaselineScenario has a baseline gate, judged by merge alone: the
-// shards record the baseline their scenario names and compare with none.
-const mergeBaselineScenario = `
-def main(ctx):
-    return experiment(name = "e", endpoint = endpoint(url = env("SIM_URL"), model = "m"),
-        dataset = synthetic(input_tokens = 10, output_tokens = 4), traffic = concurrency(4), requests = 60,
-        baseline = env("BASE", ""), gates = ["ttft.p50 <= baseline * 1.50", "error_rate < 1%"])
-`
+// mergePlan is an experiment with a baseline gate, judged by merge
+// alone: the shards record the baseline their plan names (base) and
+// compare with none.
+func mergePlan(base string) runtime.PlanRecord {
+	plan := storedruntest.Chat("e", 60)
+	plan.Traffic.Concurrency, plan.Baseline = 4, base
+	plan.Gates = []string{"ttft.p50 <= baseline * 1.50", "error_rate < 1%"}
+	return plan
+}
 
-// TestMergeJudgesBaselineGates: shards of a scenario with a baseline gate
-// exit 0 (they judge nothing); merge compares the union with the baseline
-// the shards' plans name — a server five times slower than the baseline's
-// fails the gate (exit 1), the baseline's own server passes it — and
-// writes compare.json as run does; --baseline overrides the plans' path.
-func TestMergeJudgesBaselineGates(t *testing.T) {
-	fast := startSimCommand(t, "--itl", "1ms", "--ttft", "4ms", "--prefill-per-token", "0s")
-	slow := startSimCommand(t, "--itl", "1ms", "--ttft", "40ms", "--prefill-per-token", "0s")
-	dir, file := writeScenario(t, mergeBaselineScenario)
-	base := filepath.Join(dir, "base")
-	if r := runCLIEnv(t, dir, []string{"SIM_URL=" + fast}, "run", file, "--out", base, "--no-plots", "--allow-missing-baseline"); r.code != 0 {
-		t.Fatalf("baseline run: exit %d\n%s", r.code, r.stderr)
+// writeShards writes the two shards of a run of mergePlan(base) whose
+// server answers first after ttft, as storedruntest writes them (30
+// requests each), and returns their folders.
+func writeShards(t *testing.T, dir, base string, ttft time.Duration) []string {
+	t.Helper()
+	folder, err := os.MkdirTemp(dir, "shards")
+	if err != nil {
+		t.Fatal(err)
 	}
+	var outs []string
+	for i := range 2 {
+		recs := storedruntest.Make(30, storedruntest.Shape{TTFT: ttft, ITL: time.Millisecond})
+		outs = append(outs, storedruntest.Shard(t, filepath.Join(folder, fmt.Sprint(i)), "s.star", mergePlan(base),
+			runtime.Shard{Index: i, Count: 2}, storedruntest.Same(recs)))
+	}
+	return outs
+}
+
+// TestMergeJudgesBaselineGates: merge compares the union of shards with
+// the baseline the shards' plans name — a server ten times slower than
+// the baseline's fails the gate (exit 1), the baseline's own server
+// passes it — and writes compare.json as run does; --baseline overrides
+// the plans' path. Every run is written by storedruntest: no server.
+func TestMergeJudgesBaselineGates(t *testing.T) {
+	dir := t.TempDir()
+	base := filepath.Join(dir, "base")
+	storedruntest.Run(t, base, "s.star", mergePlan(""), storedruntest.Same(storedruntest.Make(60, storedruntest.Shape{TTFT: 4 * time.Millisecond, ITL: time.Millisecond})))
 	for _, tc := range []struct {
-		name, sim string
-		code      int
-	}{{"same server", fast, 0}, {"slower server", slow, 1}} {
+		name string
+		ttft time.Duration
+		code int
+	}{{"same server", 4 * time.Millisecond, 0}, {"slower server", 40 * time.Millisecond, 1}} {
 		t.Run(tc.name, func(t *testing.T) {
-			env := []string{"SIM_URL=" + tc.sim, "BASE=" + base}
-			shards := runShards(t, dir, file, env, 2)
+			shards := writeShards(t, dir, base, tc.ttft)
 			out := filepath.Join(dir, "merged-"+strings.ReplaceAll(tc.name, " ", "-"))
 			r := runCLIEnv(t, dir, nil, append(append([]string{"merge"}, shards...), "--out", out)...)
 			if r.code != tc.code || !strings.Contains(r.stdout, "ttft.p50 <= baseline * 1.50 [e/concurrency4]: ttft.p50 = ") {
@@ -47,8 +67,7 @@ func TestMergeJudgesBaselineGates(t *testing.T) {
 		})
 	}
 	t.Run("--baseline overrides", func(t *testing.T) {
-		env := []string{"SIM_URL=" + slow, "BASE=" + base}
-		shards := runShards(t, dir, file, env, 2)
+		shards := writeShards(t, dir, base, 40*time.Millisecond)
 		slowBase := filepath.Join(dir, "slow-base")
 		if r := runCLIEnv(t, dir, nil, append(append([]string{"merge"}, shards...), "--out", slowBase)...); r.code != 1 {
 			t.Fatalf("merge against the fast baseline: exit %d, want 1\n%s", r.code, r.stderr)
@@ -63,9 +82,8 @@ func TestMergeJudgesBaselineGates(t *testing.T) {
 // A merge of shards whose baseline gate has no baseline is an input
 // error naming the gate, or with --allow-missing-baseline a skipped gate.
 func TestMergeWithoutABaseline(t *testing.T) {
-	sim := startSimCommand(t, "--itl", "1ms", "--ttft", "2ms")
-	dir, file := writeScenario(t, mergeBaselineScenario)
-	shards := runShards(t, dir, file, []string{"SIM_URL=" + sim}, 2)
+	dir := t.TempDir()
+	shards := writeShards(t, dir, "", 2*time.Millisecond)
 	r := runCLIEnv(t, dir, nil, append(append([]string{"merge"}, shards...), "--out", filepath.Join(dir, "m"))...)
 	if r.code != 2 || !strings.Contains(r.stderr, `gate "ttft.p50 <= baseline * 1.50" compares with a baseline, but none is given`) {
 		t.Errorf("merge without a baseline: exit %d, stderr %q", r.code, r.stderr)

@@ -2,7 +2,7 @@ package main
 
 import (
 	"github.com/llmbench/llmbench/reports/artifacts"
-	"github.com/llmbench/llmbench/reports/resultset"
+	"github.com/llmbench/llmbench/reports/storedrun"
 	"github.com/llmbench/llmbench/reports/views"
 )
 
@@ -24,7 +24,7 @@ func (c *reportCmd) Run(e *env) error {
 	if found || err != nil {
 		return err
 	}
-	if export, ok := resultset.ExportPath(c.Path); ok {
+	if export, ok := storedrun.ExportPath(c.Path); ok {
 		return c.importExport(e, export)
 	}
 	return invalid("%s: no records.parquet and no profile_export.json found", c.Path)

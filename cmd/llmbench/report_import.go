@@ -6,10 +6,9 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/artifacts"
 	"github.com/llmbench/llmbench/reports/genaiperf"
-	"github.com/llmbench/llmbench/reports/resultset"
+	"github.com/llmbench/llmbench/reports/storedrun"
 	"github.com/llmbench/llmbench/reports/views"
 )
 
@@ -17,14 +16,14 @@ import (
 // (GenAI-Perf's or llmbench's) and writes them, with the table, into
 // <folder>/llmbench-report/ so the original files are never overwritten,
 // printing the table of the --view asked for.
-// Reading and counting are resultset's, so `compare` imports the same way.
+// Reading and counting are storedrun's, so `compare` imports the same way.
 func (c *reportCmd) importExport(e *env, path string) error {
-	im, err := resultset.ReadExport(path, resultset.ImportOptions{Tokenizer: c.Tokenizer, TokenCount: c.TokenCount})
+	imported, err := storedrun.Load(path, storedrun.Options{Stderr: e.stderr, Import: storedrun.ImportOptions{Tokenizer: c.Tokenizer, TokenCount: c.TokenCount}})
 	if err != nil {
 		return err
 	}
-	summary := metrics.Summarize(im.Export.Records, metrics.Options{})
-	run := im.Run()
+	rep := imported.Points[0].Repeats[0]
+	summary, run := rep.Outcome.Summary, rep.Described
 	run.Tokenizer = c.Tokenizer
 	dir := filepath.Join(filepath.Dir(path), "llmbench-report")
 	if err := checkApart([]outPath{{"report's output folder", dir}}, path); err != nil {

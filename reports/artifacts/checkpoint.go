@@ -4,14 +4,13 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 
 	"github.com/rs/zerolog/log"
 
-	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports/storedrun"
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/failure"
 )
@@ -114,30 +113,15 @@ func (c *RunCheckpoint) finished(scenario string, exp *runtime.Experiment, key r
 		return nil, false
 	}
 	out := p.Result().Outcome
-	if out.Telemetry, err = readTelemetry(p.Dir, &out.Summary, exp.CostPerHour, exp.Currency); err != nil {
+	if out.Telemetry, err = storedrun.ReadTelemetry(p.Dir, &out.Summary, exp.CostPerHour, exp.Currency); err != nil {
 		return nil, false // measure it again rather than lose its telemetry
 	}
 	if track := exp.BaselineTrack(); len(track) > 0 {
-		if out.Series, err = readSeries(filepath.Join(p.Dir, "records.parquet"), track); err != nil {
+		if out.Series, err = storedrun.Series(filepath.Join(p.Dir, storedrun.RecordsFile), track); err != nil {
 			return nil, false // measure it again rather than judge it blind
 		}
 	}
 	return out, true
-}
-
-// readSeries is what baseline gates compare on, read back from a
-// finished run's records (a checkpoint keeps only its summary).
-func readSeries(path string, track []*metrics.Metric) (*metrics.Series, error) {
-	pf, err := OpenPoint(io.Discard, path)
-	if err != nil {
-		return nil, err
-	}
-	defer pf.Close()
-	s, err := metrics.NewSeries(track...)
-	if err != nil {
-		return nil, err
-	}
-	return s, pf.Each(func(r *metrics.Record) error { s.Add(r); return nil })
 }
 
 // save checkpoints a run that ended normally.

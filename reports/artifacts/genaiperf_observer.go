@@ -9,6 +9,7 @@ import (
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/genaiperf"
 	"github.com/llmbench/llmbench/reports/records"
+	"github.com/llmbench/llmbench/reports/storedrun"
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/failure"
 )
@@ -73,7 +74,7 @@ func (o *GenAIPerfObserver) Finished(key runtime.PointKey) (*runtime.Outcome, bo
 	o.resumed[pt.Label] = true
 	o.Checkpoint.ids[pt.Label] = done.ID
 	out := done.Result().Outcome
-	if out.Telemetry, err = readTelemetry(done.Dir, &out.Summary, o.Exp.CostPerHour, o.Exp.Currency); err != nil {
+	if out.Telemetry, err = storedrun.ReadTelemetry(done.Dir, &out.Summary, o.Exp.CostPerHour, o.Exp.Currency); err != nil {
 		return nil, false // measure it again rather than lose its telemetry
 	}
 	return out, true

@@ -14,6 +14,7 @@ import (
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/genaiperf"
 	"github.com/llmbench/llmbench/reports/records"
+	"github.com/llmbench/llmbench/reports/storedrun"
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/failure"
 )
@@ -71,7 +72,7 @@ func MergeShards(stderr io.Writer, dirs []string, opts MergeOptions) ([]MergedPo
 // shardFile is one shard's records of one point run.
 type shardFile struct {
 	path string
-	pf   *PointFile
+	pf   *storedrun.Repeat
 	run  runtime.ShardRun
 }
 
@@ -88,14 +89,13 @@ func shardGroups(stderr io.Writer, dirs []string) ([]*shardGroup, error) {
 	byRel := map[string]*shardGroup{}
 	var order []*shardGroup
 	for _, dir := range dirs {
-		paths, err := FindRecords(dir)
+		paths, err := storedrun.FindRecords(dir)
 		if err != nil {
 			return nil, failure.Inputf("%s: %w", dir, err)
 		}
 		for _, path := range paths {
 			f, err := openShardFile(stderr, path)
 			if err != nil {
-				closeGroups(order)
 				return nil, err
 			}
 			rel, _ := filepath.Rel(dir, filepath.Dir(path))
@@ -106,7 +106,6 @@ func shardGroups(stderr io.Writer, dirs []string) ([]*shardGroup, error) {
 				order = append(order, g)
 			}
 			if f.run.Count != g.count {
-				closeGroups(order)
 				first := g.files[0]
 				return nil, failure.Inputf("shard counts differ: %s is shard %d of %d, but %s is shard %d of %d; merge the folders of one run, all written with --shard I/%d or all with I/%d",
 					path, f.run.Index, f.run.Count, first.path, first.run.Index, first.run.Count, g.count, f.run.Count)
@@ -129,21 +128,12 @@ func (g *shardGroup) started() int64 {
 	return first
 }
 
-func closeGroups(gs []*shardGroup) {
-	for _, g := range gs {
-		for _, f := range g.files {
-			f.pf.Close()
-		}
-	}
-}
-
 func openShardFile(stderr io.Writer, path string) (shardFile, error) {
-	pf, err := OpenPoint(stderr, path)
+	pf, err := storedrun.OpenFile(stderr, path)
 	if err != nil {
 		return shardFile{}, err
 	}
 	if pf.Plan == nil || pf.Plan.Shard == nil {
-		pf.Close()
 		return shardFile{}, failure.Inputf("%s: not written by `llmbench run --shard I/N` (no shard in its saved plan)", path)
 	}
 	return shardFile{path: path, pf: pf, run: *pf.Plan.Shard}, nil
@@ -151,7 +141,6 @@ func openShardFile(stderr io.Writer, path string) (shardFile, error) {
 
 // merge writes the group's union into opts.Out.
 func (g *shardGroup) merge(stderr io.Writer, opts MergeOptions) (MergedPoint, error) {
-	defer closeGroups([]*shardGroup{g})
 	m := MergedPoint{Path: g.rel}
 	present, err := g.check(stderr, opts.AllowMissing, &m)
 	if err != nil {
@@ -165,11 +154,11 @@ func (g *shardGroup) merge(stderr io.Writer, opts MergeOptions) (MergedPoint, er
 	plan := *first.pf.Plan
 	plan.Shard = nil
 	plan.Partial = len(m.Missing) > 0 || anyPartial(present)
-	if err := writeUnion(filepath.Join(dir, recordsFile), first.pf, present, &plan); err != nil {
+	if err := writeUnion(filepath.Join(dir, storedrun.RecordsFile), first.pf, present, &plan); err != nil {
 		return m, err
 	}
 	m.Shards = plan.Shards
-	mergeExports(stderr, dir, first.pf.Run.ProfileExportFile, present)
+	mergeExports(stderr, dir, first.pf.Described.ProfileExportFile, present)
 	// The dataset and the server's telemetry are the same seen from every
 	// shard: shard 0's (the first present) stand for the run.
 	for _, name := range []string{"inputs.json", records.TelemetryFile} {
@@ -227,7 +216,7 @@ func anyPartial(fs []shardFile) bool {
 // conversation's (turns are numbered per shard), shard-local id j of
 // shard i becomes j·N + i.
 // The plan records each shard's share of the requests and its start.
-func writeUnion(path string, first *PointFile, shards []shardFile, plan *runtime.PointRecord) error {
+func writeUnion(path string, first *storedrun.Repeat, shards []shardFile, plan *runtime.PointRecord) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return failure.Runf("%w", err)
@@ -317,17 +306,16 @@ func before(a, b *metrics.Record) bool {
 }
 
 // recordsOf yields a file's records in order, noting a read error.
-func recordsOf(pf *PointFile, errs *[]error) iter.Seq[metrics.Record] {
+func recordsOf(pf *storedrun.Repeat, errs *[]error) iter.Seq[metrics.Record] {
 	return func(yield func(metrics.Record) bool) {
-		stop := errors.New("stop")
-		err := pf.Each(func(r *metrics.Record) error {
-			if !yield(*r) {
-				return stop
+		for r, err := range pf.All() {
+			if err != nil {
+				*errs = append(*errs, failure.Inputf("%s: %w", pf.Path, err))
+				return
 			}
-			return nil
-		})
-		if err != nil && !errors.Is(err, stop) {
-			*errs = append(*errs, failure.Inputf("%s: %w", pf.Path, err))
+			if !yield(*r) {
+				return
+			}
 		}
 	}
 }
@@ -362,41 +350,4 @@ func writeShards(w io.Writer, shares []runtime.ShardShare) {
 	if len(shares) > 0 {
 		fmt.Fprintf(w, "Shards: %s\n", runtime.DescribeShards(shares))
 	}
-}
-
-// RebuildOptions are how stored points are re-rendered and rebuilt
-// (RebuildRun; a report re-renders with Plots and no Attach).
-type RebuildOptions struct {
-	// View names the tool whose definitions the point tables print
-	// (views.Names).
-	View string
-	// Plots draws each point's plots, as run does unless --no-plots.
-	Plots bool
-	// Attach, when not nil, is given each experiment before its points
-	// are judged, to set the baseline its baseline gates compare with.
-	Attach func(*runtime.Experiment) error
-}
-
-// RebuildRun re-renders every point below dir (a merged run) and returns
-// its experiments rebuilt from their saved plans, judged afresh, for the
-// caller to write the run's files (RunReport) after check().
-func RebuildRun(stdout, stderr io.Writer, dir string, opts RebuildOptions) ([]runtime.ExperimentResult, error) {
-	files, err := FindRecords(dir)
-	if err != nil {
-		return nil, failure.Inputf("%w", err)
-	}
-	stored, lost, err := rerenderAll(stdout, stderr, files, opts)
-	if err = cmp.Or(err, lostPoints(lost)); err != nil { // merged files are whole: none is lost
-		return nil, err
-	}
-	run := &storedRun{root: dir, attach: opts.Attach}
-	var results []runtime.ExperimentResult
-	for _, g := range groupExperiments(stored) {
-		res, err := g.rebuild(run)
-		if err != nil {
-			return nil, err
-		}
-		results = append(results, res)
-	}
-	return results, nil
 }

@@ -1,7 +1,10 @@
-// Package regression compares result sets the way `llmbench compare`
-// does — matched, checked for comparability, every pair judged — and a
-// finished run with its experiments' baselines. It joins resultset (what
-// was measured) and comparison (what the statistics concluded).
+// Package regression owns judging stored runs against each other: what
+// `llmbench compare` does — points matched, checked for comparability,
+// every pair judged — the comparison of a finished run with its
+// experiments' baselines, and the baselines that baseline gates compare
+// with (Baselines, attached to each experiment before it runs). It joins
+// storedrun (what was measured) and comparison (what the statistics
+// concluded).
 package regression
 
 import (
@@ -11,25 +14,22 @@ import (
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/comparison"
-	"github.com/llmbench/llmbench/reports/resultset"
+	"github.com/llmbench/llmbench/reports/storedrun"
 )
 
-// Sets compares two result sets as `llmbench compare` does: their points
-// matched (resultset.Match), refused when not comparable unless force
-// (each difference then a warning), every pair compared (Build), and the
-// points found on one side only listed.
-func Sets(base, cand *resultset.Set, opt comparison.Options, force bool) (*comparison.Report, error) {
-	m := resultset.Match(base, cand)
-	diffs, err := resultset.Check(m, resultset.CheckOptions{Force: force})
+// Sets compares two stored runs as `llmbench compare` does: their
+// points matched (Match), refused when not comparable unless force (each
+// difference then a warning), every pair compared (comparison.Build), and
+// the points found on one side only listed. Both runs must be summarised
+// (storedrun.Load); each pair's requests are read from its records when
+// the pair is compared, so memory holds one pair's series at a time.
+func Sets(base, cand *storedrun.Run, opt comparison.Options, force bool) (*comparison.Report, error) {
+	m := Match(base, cand)
+	diffs, err := Check(m, CheckOptions{Force: force})
 	if err != nil {
 		return nil, err
 	}
-	pairs := make([]comparison.Pair, len(m.Pairs))
-	for i, p := range m.Pairs {
-		pairs[i] = comparison.Pair{Experiment: p.Baseline.Experiment, Label: p.Baseline.Label(),
-			Baseline: p.Baseline.Runs(), Candidate: p.Candidate.Runs(), Components: componentRuns(p)}
-	}
-	r, err := comparison.Build(base.Path, cand.Path, pairs, opt)
+	r, err := buildPairs(base.Path, cand.Path, m.Pairs, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -45,6 +45,74 @@ func Sets(base, cand *resultset.Set, opt comparison.Options, force bool) (*compa
 	return r, nil
 }
 
+// buildPairs is comparison.Build of the pairs, one pair at a time: each
+// side's runs read from its records, compared, and let go before the
+// next pair is read. The reports of the pairs join into what one Build of
+// them all gives: their points in order, each warning once.
+func buildPairs(basePath, candPath string, pairs []Pair, opt comparison.Options) (*comparison.Report, error) {
+	if len(pairs) == 0 {
+		return comparison.Build(basePath, candPath, nil, opt)
+	}
+	track := seriesMetrics(opt.Metrics)
+	var out *comparison.Report
+	for _, p := range pairs {
+		pair, err := comparisonPair(p, track)
+		if err != nil {
+			return nil, err
+		}
+		r, err := comparison.Build(basePath, candPath, []comparison.Pair{pair}, opt)
+		if err != nil {
+			return nil, err
+		}
+		if out == nil {
+			out = r
+			continue
+		}
+		out.Points = append(out.Points, r.Points...)
+		for _, w := range r.Warnings {
+			if !slices.Contains(out.Warnings, w) {
+				out.Warnings = append(out.Warnings, w)
+			}
+		}
+	}
+	return out, nil
+}
+
+// comparisonPair reads both sides' runs of a matched pair.
+func comparisonPair(p Pair, track []*metrics.Metric) (comparison.Pair, error) {
+	base, err := p.Baseline.Runs(track, "")
+	if err != nil {
+		return comparison.Pair{}, err
+	}
+	cand, err := p.Candidate.Runs(track, "")
+	if err != nil {
+		return comparison.Pair{}, err
+	}
+	return comparison.Pair{Experiment: p.Baseline.Experiment, Label: p.Baseline.Label(),
+		Baseline: base, Candidate: cand, Components: componentRuns(p, track)}, nil
+}
+
+// seriesMetrics are the compared metrics (comparison.DefaultMetrics when
+// none is named) that have per-request values, without their component:
+// what each run's series keeps.
+func seriesMetrics(names []string) []*metrics.Metric {
+	if len(names) == 0 {
+		names = comparison.DefaultMetrics
+	}
+	var track []*metrics.Metric
+	for _, name := range names {
+		metric, _, err := metrics.SplitComponent(name)
+		if err != nil {
+			continue
+		}
+		base, _, _ := strings.Cut(metric, ".") // the statistic is not kept
+		if m, ok := metrics.Lookup(base); ok && m.HasSeries() && !slices.Contains(track, m) {
+			track = append(track, m)
+		}
+	}
+	return track
+}
+
 // AgainstBaselines compares a finished run, loaded as a result set, with
 // the baseline of each of its experiments that has one, as `llmbench
 // compare BASELINE OUT` would for that experiment: the comparison a run
@@ -52,7 +120,7 @@ func Sets(base, cand *resultset.Set, opt comparison.Options, force bool) (*compa
 // (sequence lengths, token counting) are warnings: what would make the
 // runs incomparable was refused before the run. Nil when no experiment
 // has a baseline.
-func AgainstBaselines(run *resultset.Set, b *resultset.Baselines, opt comparison.Options) (*comparison.Report, error) {
+func AgainstBaselines(run *storedrun.Run, b *Baselines, opt comparison.Options) (*comparison.Report, error) {
 	var out *comparison.Report
 	var paths []string
 	for _, name := range run.Experiments() {
@@ -83,13 +151,18 @@ func AgainstBaselines(run *resultset.Set, b *resultset.Baselines, opt comparison
 
 // componentRuns gives both sides' runs of one dataset component, refusing
 // a component a side never sent.
-func componentRuns(p resultset.Pair) func(string) ([]metrics.RunData, []metrics.RunData, error) {
+func componentRuns(p Pair, track []*metrics.Metric) func(string) ([]metrics.RunData, []metrics.RunData, error) {
 	return func(name string) ([]metrics.RunData, []metrics.RunData, error) {
-		for _, side := range []*resultset.Point{p.Baseline, p.Candidate} {
+		for _, side := range []*storedrun.Point{p.Baseline, p.Candidate} {
 			if !side.HasComponent(name) {
 				return nil, nil, fmt.Errorf("%s has no requests of dataset component %q (it has %s)", side.Name(), name, side.ComponentNames())
 			}
 		}
-		return p.Baseline.ComponentRuns(name), p.Candidate.ComponentRuns(name), nil
+		base, err := p.Baseline.Runs(track, name)
+		if err != nil {
+			return nil, nil, err
+		}
+		cand, err := p.Candidate.Runs(track, name)
+		return base, cand, err
 	}
 }

@@ -8,7 +8,7 @@ import (
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/comparison"
-	"github.com/llmbench/llmbench/reports/resultset"
+	"github.com/llmbench/llmbench/reports/storedrun"
 )
 
 func options() comparison.Options {
@@ -58,7 +58,7 @@ func TestSetsRefusesIncomparable(t *testing.T) {
 	base := load(t, writeRun(t, stored{"chat", "m", []float64{1}, 1}))
 	cand := load(t, writeRun(t, stored{"chat", "other", []float64{1}, 1}))
 	_, err := Sets(base, cand, options(), false)
-	var inc *resultset.IncomparableError
+	var inc *IncomparableError
 	if !errors.As(err, &inc) || !strings.Contains(err.Error(), "other") {
 		t.Fatalf("comparing models m and other: %v, want an IncomparableError naming the model", err)
 	}
@@ -92,7 +92,7 @@ func TestAgainstBaselines(t *testing.T) {
 	runPath := writeRun(t, stored{"chat", "m", []float64{1}, 1.5}, stored{"solo", "m", []float64{1}, 1})
 	run := load(t, runPath)
 	basePath := writeRun(t, stored{"chat", "m", []float64{1}, 1}, stored{"solo", "m", []float64{1}, 1})
-	r, err := AgainstBaselines(run, &resultset.Baselines{ByExperiment: map[string]*resultset.Set{"chat": load(t, basePath)}}, options())
+	r, err := AgainstBaselines(run, &Baselines{ByExperiment: map[string]*storedrun.Run{"chat": load(t, basePath)}}, options())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func TestAgainstBaselines(t *testing.T) {
 	if r.Count(metrics.VerdictRegression) != 2 {
 		t.Errorf("chat 50%% slower than its baseline: %v", verdicts(r))
 	}
-	if r, err := AgainstBaselines(run, &resultset.Baselines{}, options()); r != nil || err != nil {
+	if r, err := AgainstBaselines(run, &Baselines{}, options()); r != nil || err != nil {
 		t.Errorf("no baseline: report %+v, error %v; want neither", r, err)
 	}
 }

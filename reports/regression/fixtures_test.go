@@ -10,7 +10,7 @@ import (
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/genaiperf"
 	"github.com/llmbench/llmbench/reports/records"
-	"github.com/llmbench/llmbench/reports/resultset"
+	"github.com/llmbench/llmbench/reports/storedrun"
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/transport"
 )
@@ -101,9 +101,9 @@ func requests(n int, slow float64) []metrics.Record {
 }
 
 // load reads a stored run as `llmbench compare` does.
-func load(t *testing.T, path string) *resultset.Set {
+func load(t *testing.T, path string) *storedrun.Run {
 	t.Helper()
-	s, err := resultset.Load(path, resultset.Options{})
+	s, err := storedrun.Load(path, storedrun.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

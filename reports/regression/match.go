@@ -1,8 +1,10 @@
-package resultset
+package regression
+
+import "github.com/llmbench/llmbench/reports/storedrun"
 
 // Pair is a baseline point and the candidate point it is compared with.
 type Pair struct {
-	Baseline, Candidate *Point
+	Baseline, Candidate *storedrun.Point
 }
 
 // Matching is how two sets' points pair up. Unmatched points are listed,
@@ -11,7 +13,7 @@ type Pair struct {
 type Matching struct {
 	Pairs []Pair
 	// OnlyBaseline and OnlyCandidate are the points left unpaired.
-	OnlyBaseline, OnlyCandidate []*Point
+	OnlyBaseline, OnlyCandidate []*storedrun.Point
 }
 
 // Match pairs the points of two sets, in three passes:
@@ -21,14 +23,14 @@ type Matching struct {
 //  3. when each set is a single point, those two, whatever their names:
 //     the user named two points to compare, and Check then names how
 //     their loads differ.
-func Match(baseline, candidate *Set) Matching {
+func Match(baseline, candidate *storedrun.Run) Matching {
 	var m Matching
 	left, right := baseline.Points, candidate.Points
-	left, right = m.pair(left, right, func(a, b *Point) bool {
+	left, right = m.pair(left, right, func(a, b *storedrun.Point) bool {
 		return a.Experiment == b.Experiment && a.Label() == b.Label()
 	})
 	restLeft, restRight := left, right // what pass 2 counts labels among
-	left, right = m.pair(left, right, func(a, b *Point) bool {
+	left, right = m.pair(left, right, func(a, b *storedrun.Point) bool {
 		return (a.Experiment == "" || b.Experiment == "") && a.Label() == b.Label() &&
 			withLabel(restLeft, a.Label()) == 1 && withLabel(restRight, b.Label()) == 1
 	})
@@ -42,9 +44,9 @@ func Match(baseline, candidate *Set) Matching {
 
 // pair moves every point of left that same matches to exactly one point
 // of right into Pairs, returning what is left on each side.
-func (m *Matching) pair(left, right []*Point, same func(a, b *Point) bool) ([]*Point, []*Point) {
+func (m *Matching) pair(left, right []*storedrun.Point, same func(a, b *storedrun.Point) bool) ([]*storedrun.Point, []*storedrun.Point) {
 	taken := make([]bool, len(right))
-	var rest []*Point
+	var rest []*storedrun.Point
 	for _, a := range left {
 		j := -1
 		for i, b := range right {
@@ -60,7 +62,7 @@ func (m *Matching) pair(left, right []*Point, same func(a, b *Point) bool) ([]*P
 		taken[j] = true
 		m.Pairs = append(m.Pairs, Pair{a, right[j]})
 	}
-	var restRight []*Point
+	var restRight []*storedrun.Point
 	for i, b := range right {
 		if !taken[i] {
 			restRight = append(restRight, b)
@@ -70,7 +72,7 @@ func (m *Matching) pair(left, right []*Point, same func(a, b *Point) bool) ([]*P
 }
 
 // withLabel is how many points have the label.
-func withLabel(points []*Point, label string) int {
+func withLabel(points []*storedrun.Point, label string) int {
 	n := 0
 	for _, p := range points {
 		if p.Label() == label {

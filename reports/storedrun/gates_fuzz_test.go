@@ -1,4 +1,4 @@
-package artifacts
+package storedrun
 
 import (
 	"bytes"
@@ -41,11 +41,11 @@ func FuzzReadGates(f *testing.F) {
 	}
 	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		path := filepath.Join(dir, gatesFile)
+		path := filepath.Join(dir, GatesFile)
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		doc, err := readVerdicts(path)
+		doc, err := ReadVerdicts(dir)
 		if err != nil {
 			if !strings.Contains(err.Error(), path) {
 				t.Fatalf("error %q does not name %s", err, path)
@@ -60,7 +60,7 @@ func FuzzReadGates(f *testing.F) {
 		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		again, err := readVerdicts(path)
+		again, err := ReadVerdicts(dir)
 		if doc.Check == "" {
 			doc.Check = verdict.CheckNotDefined // what verdict.JSON writes for none
 		}
@@ -70,14 +70,14 @@ func FuzzReadGates(f *testing.F) {
 	})
 }
 
-// checkGates checks what gatesOf makes of verdicts: an error naming a
+// checkGates checks what GatesOf makes of verdicts: an error naming a
 // gate, or every gate but check()'s, parsed, once per experiment.
 func checkGates(t *testing.T, vs []verdict.Verdict) {
 	t.Helper()
-	gates, err := gatesOf(vs)
+	gates, err := GatesOf(vs)
 	if err != nil {
 		if !strings.Contains(err.Error(), "gate ") {
-			t.Fatalf("gatesOf: %v: want an error naming the gate", err)
+			t.Fatalf("GatesOf: %v: want an error naming the gate", err)
 		}
 		return
 	}

@@ -8,64 +8,26 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
-	"time"
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/comparison"
-	"github.com/llmbench/llmbench/reports/genaiperf"
 	"github.com/llmbench/llmbench/reports/html"
-	"github.com/llmbench/llmbench/reports/records"
+	"github.com/llmbench/llmbench/reports/storedrun"
 	"github.com/llmbench/llmbench/reports/verdict"
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/failure"
 )
 
-// storedPoint is one run of a point as re-rendered from its records file:
-// what the sweep-level reports need, rebuilt without sending a request.
-type storedPoint struct {
-	file string
-	meta records.Meta
-	run  genaiperf.Run
-	out  *runtime.Outcome
-	// record is the saved plan; nil in a file of schema version 1.
-	record *runtime.PointRecord
-}
-
-// root is the folder the point's command wrote its sweep-level files in:
-// OUT for `run` (OUT/<experiment>/<point>[/repeatK]/records.parquet), the
-// artifact folder for `analyze` (<artifact-dir>/<point>/records.parquet),
-// which stores no scenario.
-func (p *storedPoint) root() string {
-	dir := filepath.Dir(p.file)
-	if p.meta.Repeat > 1 {
-		dir = filepath.Dir(dir)
-	}
-	if p.meta.Scenario == "" {
-		return filepath.Dir(dir)
-	}
-	return filepath.Dir(filepath.Dir(dir))
-}
-
-// storedExperiment gathers the stored points of one experiment of one run.
-type storedExperiment struct {
-	root, scenario, name string
-	points               []*storedPoint
-	// written is when its earliest records file was last written: the
-	// experiments of a run ran, and so finished writing, in scenario order.
-	written time.Time
-}
-
-// storedRun is one run folder's experiments, and the verdicts the run
-// wrote to gates.json (empty when it has none).
+// storedRun is one run folder's experiments as `report` rebuilt them, and
+// the verdicts the run wrote to gates.json (empty when it has none).
 type storedRun struct {
 	root, scenario string
 	// mixed names a second scenario whose points share the folder: its
 	// summary.json and report.html can then only belong to one of them.
 	mixed   string
 	results []runtime.ExperimentResult
-	written storedVerdicts
+	written storedrun.Verdicts
 	// gates are the gates of version 1 points, read back from gates.json;
 	// legacy is set when an experiment was rebuilt from them.
 	gates  map[string][]metrics.Gate
@@ -73,9 +35,6 @@ type storedRun struct {
 	// partial is set when a point was interrupted or recovered from a
 	// killed run, which wrote no gates.json to say so.
 	partial bool
-	// attach is given each rebuilt experiment before it is judged (see
-	// RebuildOptions); nil leaves it without a baseline.
-	attach func(*runtime.Experiment) error
 }
 
 // verdicts judges the rebuilt points as the run judged them; check()'s
@@ -133,32 +92,33 @@ func (r *storedRun) keepBaselineVerdicts(vs []verdict.Verdict) []verdict.Verdict
 // report's path (so every one of its points was read) summary.json and
 // report.html. lost are records files a crash left nothing of: their runs
 // are partial.
-func reportSweeps(stdout, stderr io.Writer, path, version string, stored []*storedPoint, lost []string) error {
+func reportSweeps(stdout, stderr io.Writer, path, version string, stored []storedrun.Measured, lost []string) error {
 	var runs []*storedRun
 	byRoot := map[string]*storedRun{}
-	for _, g := range groupExperiments(stored) {
-		r := byRoot[g.root]
+	for _, g := range storedrun.GroupExperiments(stored) {
+		r := byRoot[g.Root]
 		if r == nil {
 			var err error
-			if r, err = openStoredRun(g.root, g.scenario); err != nil {
+			if r, err = openStoredRun(g.Root, g.Scenario); err != nil {
 				return failure.Inputf("%w", err)
 			}
-			byRoot[g.root] = r
+			byRoot[g.Root] = r
 			runs = append(runs, r)
 		}
-		if g.scenario != r.scenario {
-			r.mixed = g.scenario
+		if g.Scenario != r.scenario {
+			r.mixed = g.Scenario
 		}
-		for _, p := range g.points {
-			r.partial = r.partial || p.out.Interrupted
+		for _, p := range g.Points {
+			r.partial = r.partial || p.Out.Interrupted
 		}
 		for _, file := range lost { // a point a crash left nothing of
 			r.partial = r.partial || within(r.root, file)
 		}
-		res, err := g.rebuild(r)
+		res, err := g.Rebuild(nil, r.gates)
 		if err != nil {
 			return err
 		}
+		r.legacy = r.legacy || g.Legacy()
 		r.results = append(r.results, res)
 	}
 	for _, r := range runs {
@@ -169,76 +129,18 @@ func reportSweeps(stdout, stderr io.Writer, path, version string, stored []*stor
 	return nil
 }
 
-// groupExperiments groups the points of `run` and `analyze` experiments (a
-// `profile` run is a single point of no experiment) by folder, scenario
-// and experiment, in the order the experiments ran.
-func groupExperiments(stored []*storedPoint) []*storedExperiment {
-	type key struct{ root, scenario, name string }
-	byKey := map[key]*storedExperiment{}
-	var groups []*storedExperiment
-	for _, p := range stored {
-		if p.meta.Experiment == "" {
-			continue
-		}
-		k := key{p.root(), p.meta.Scenario, p.meta.Experiment}
-		g := byKey[k]
-		if g == nil {
-			g = &storedExperiment{root: k.root, scenario: k.scenario, name: k.name}
-			byKey[k] = g
-			groups = append(groups, g)
-		}
-		g.points = append(g.points, p)
-		if t := p.started(); g.written.IsZero() || t.Before(g.written) {
-			g.written = t
-		}
-	}
-	slices.SortStableFunc(groups, func(a, b *storedExperiment) int { return a.written.Compare(b.written) })
-	return groups
-}
-
-// started orders a stored point in its run: when it started for a point
-// merged from shards (merge writes its files in that order, but file
-// times may be too coarse to tell them apart), else when its records
-// file was written.
-func (p *storedPoint) started() time.Time {
-	if p.record != nil && len(p.record.Shards) > 0 {
-		first := p.record.Shards[0].Started
-		for _, s := range p.record.Shards[1:] {
-			first = min(first, s.Started)
-		}
-		return time.Unix(0, first)
-	}
-	return modTime(p.file)
-}
-
-func modTime(path string) time.Time {
-	st, err := os.Stat(path)
-	if err != nil {
-		return time.Time{}
-	}
-	return st.ModTime()
-}
-
 // openStoredRun reads the verdicts a run left in root, and the gates they
 // judged, so the re-rendered points are judged as the run judged them.
 func openStoredRun(root, scenario string) (*storedRun, error) {
-	path := filepath.Join(root, gatesFile)
-	written, err := readVerdicts(path)
+	written, err := storedrun.ReadVerdicts(root)
 	if err != nil {
 		return nil, err
 	}
-	gates, err := gatesOf(written.Verdicts)
+	gates, err := storedrun.GatesOf(written.Verdicts)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, fmt.Errorf("%s: %w", filepath.Join(root, gatesFile), err)
 	}
 	return &storedRun{root: root, scenario: scenario, written: written, gates: gates}, nil
-}
-
-// storedVerdicts is gates.json as verdict.WriteJSON wrote it.
-type storedVerdicts struct {
-	Verdicts []verdict.Verdict  `json:"verdicts"`
-	Check    verdict.CheckState `json:"check"`
-	Partial  bool               `json:"partial"`
 }
 
 // finishedSummary tells whether path is the summary.json of a run that
@@ -252,42 +154,6 @@ func finishedSummary(path string) bool {
 		Partial *bool `json:"partial"`
 	}
 	return json.Unmarshal(b, &doc) == nil && doc.Partial != nil && !*doc.Partial
-}
-
-// readVerdicts reads back gates.json; a folder without one has no
-// verdicts.
-func readVerdicts(path string) (storedVerdicts, error) {
-	var doc storedVerdicts
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return doc, nil
-	}
-	if err != nil {
-		return doc, err
-	}
-	if err := json.Unmarshal(b, &doc); err != nil {
-		return doc, fmt.Errorf("%s: %w", path, err)
-	}
-	return doc, nil
-}
-
-// rebuild reads the experiment back from its points' saved plans, or,
-// when a point was written before plans were saved (schema version 1),
-// from what its run description and gates.json tell (stored_v1.go).
-func (g *storedExperiment) rebuild(r *storedRun) (runtime.ExperimentResult, error) {
-	runs := make([]pointRun, len(g.points))
-	for i, p := range g.points {
-		if p.record == nil {
-			r.legacy = true
-			return g.result(r.gates[g.name])
-		}
-		runs[i] = pointRun{Record: *p.record, Outcome: p.out}
-	}
-	res, err := rebuild(runs, r.attach)
-	if err != nil {
-		return res, failure.Inputf("%s: %w", g.points[0].file, err)
-	}
-	return res, nil
 }
 
 // writeRunReports prints and redraws each sweep of a folder and rewrites

@@ -1,4 +1,4 @@
-package resultset
+package regression
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports/storedrun"
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/failure"
 )
@@ -21,70 +22,82 @@ type BaselineOptions struct {
 	AllowMissing bool
 }
 
-// Baseline makes the set the baseline of experiment e (run --baseline,
-// experiment(baseline=)): the set's points of the experiment of the same
-// name, matched by parameters — or, for a set of points of no experiment
-// (a profile or analyze folder, an imported GenAI-Perf export), those.
-// It refuses, naming every difference, a set with no such points and one
-// that measured something else (another model, endpoint type, streaming,
-// dataset), as `compare` refuses incomparable sets. A point of e's grid
-// the baseline lacks is refused too, or with AllowMissing returned as a
-// warning, its baseline gates skipped.
-func (s *Set) Baseline(e *runtime.Experiment, opt BaselineOptions) (*runtime.Baseline, []string, error) {
-	points := s.pointsOf(e.Name)
+// Baseline makes the stored run the baseline of experiment e (run
+// --baseline, experiment(baseline=)): its points of the experiment of
+// the same name, matched by parameters — or, for a run of points of no
+// experiment (a profile or analyze folder, an imported GenAI-Perf
+// export), those. It refuses, naming every difference, a run with no
+// such points and one that measured something else (another model,
+// endpoint type, streaming, dataset), as `compare` refuses incomparable
+// runs. A point of e's grid the baseline lacks is refused too, or with
+// AllowMissing returned as a warning, its baseline gates skipped.
+//
+// The baseline's records are read when a gate asks for a point, one
+// point at a time, as the series its gates compare on (e's
+// BaselineTrack): never held for the whole run.
+func Baseline(run *storedrun.Run, e *runtime.Experiment, opt BaselineOptions) (*runtime.Baseline, []string, error) {
+	points := run.PointsOf(e.Name)
 	if len(points) == 0 {
-		return nil, nil, fmt.Errorf("baseline %s: no point of experiment %q (it has %s)", s.Path, e.Name, s.experiments())
+		return nil, nil, fmt.Errorf("baseline %s: no point of experiment %q (it has %s)", run.Path, e.Name, experiments(run))
 	}
 	if diffs := describeAgainst(points, e); len(diffs) > 0 {
-		return nil, nil, fmt.Errorf("baseline %s measured something else: %s", s.Path, strings.Join(diffs, "; "))
+		return nil, nil, fmt.Errorf("baseline %s measured something else: %s", run.Path, strings.Join(diffs, "; "))
 	}
-	byLabel := map[string]*Point{}
+	byLabel := map[string]*storedrun.Point{}
 	for _, p := range points {
 		byLabel[p.Label()] = p
 	}
 	var warnings []string
 	if missing := missingPoints(e, byLabel); len(missing) > 0 {
-		msg := fmt.Sprintf("baseline %s: experiment %q has no point %s", s.Path, e.Name, strings.Join(missing, ", "))
+		msg := fmt.Sprintf("baseline %s: experiment %q has no point %s", run.Path, e.Name, strings.Join(missing, ", "))
 		if !opt.AllowMissing {
 			return nil, nil, fmt.Errorf("%s%s", msg, allowHint(opt))
 		}
 		warnings = append(warnings, msg+": their baseline gates are skipped")
 	}
-	b := &runtime.Baseline{Path: s.Path, FailOnInconclusive: opt.FailOnInconclusive, AllowMissing: opt.AllowMissing,
-		Runs: func(params runtime.Params, component string) ([]metrics.RunData, bool) {
-			p, ok := byLabel[params.Label()]
-			if !ok {
-				return nil, false
-			}
-			if component == "" {
-				return p.Runs(), true
-			}
-			return p.ComponentRuns(component), true
-		}}
+	b := &runtime.Baseline{Path: run.Path, FailOnInconclusive: opt.FailOnInconclusive, AllowMissing: opt.AllowMissing,
+		Runs: lastPointRuns(byLabel, e.BaselineTrack())}
 	return b, warnings, nil
 }
 
-// pointsOf are the set's points of the named experiment, or every point
-// when the set's points belong to no experiment.
-func (s *Set) pointsOf(experiment string) []*Point {
-	var named, none []*Point
-	for _, p := range s.Points {
-		switch p.Experiment {
-		case experiment:
-			named = append(named, p)
-		case "":
-			none = append(none, p)
+// lastPointRuns reads a baseline point's runs when asked, keeping the
+// last point's only: a point's gates ask one after the other.
+func lastPointRuns(byLabel map[string]*storedrun.Point, track []*metrics.Metric) func(runtime.Params, string) ([]metrics.RunData, bool) {
+	var lastKey string
+	var last []metrics.RunData
+	return func(params runtime.Params, component string) ([]metrics.RunData, bool) {
+		p, ok := byLabel[params.Label()]
+		if !ok {
+			return nil, false
 		}
+		key := p.Label() + "\x00" + component
+		if last == nil || key != lastKey {
+			runs, err := p.Runs(track, component)
+			if err != nil {
+				return erroredRuns(p, err), true
+			}
+			lastKey, last = key, runs
+		}
+		return last, true
 	}
-	if len(named) > 0 || len(none) < len(s.Points) {
-		return named
-	}
-	return none
 }
 
-// experiments names the set's experiments for a message.
-func (s *Set) experiments() string {
-	names := s.Experiments()
+// erroredRuns stands for a baseline point whose records could not be
+// read (Load read them once already, so only a file changed since gets
+// here): runs with its summaries and an empty series, so the gates are
+// judged on the repeats, or fail for want of values.
+func erroredRuns(p *storedrun.Point, _ error) []metrics.RunData {
+	out := make([]metrics.RunData, len(p.Repeats))
+	for i, r := range p.Repeats {
+		s, _ := metrics.NewSeries()
+		out[i] = metrics.RunData{Summary: &r.Outcome.Summary, Series: s, CostPerHour: p.CostPerHour}
+	}
+	return out
+}
+
+// experiments names the run's experiments for a message.
+func experiments(run *storedrun.Run) string {
+	names := run.Experiments()
 	if len(names) == 0 {
 		return "points of no experiment"
 	}
@@ -96,8 +109,8 @@ func (s *Set) experiments() string {
 // streaming and dataset (an imported export: model and endpoint type).
 // Sequence lengths and token counting are only known after; the run's
 // comparison with its baseline warns of them.
-func describeAgainst(points []*Point, e *runtime.Experiment) []string {
-	want := Description{Models: e.Endpoint.ModelNames(), API: string(e.Endpoint.API), Stream: e.Endpoint.Stream}
+func describeAgainst(points []*storedrun.Point, e *runtime.Experiment) []string {
+	want := storedrun.Description{Models: e.Endpoint.ModelNames(), API: string(e.Endpoint.API), Stream: e.Endpoint.Stream}
 	if e.Dataset != nil {
 		want.Dataset = e.Dataset.String()
 	}
@@ -124,7 +137,7 @@ func describeAgainst(points []*Point, e *runtime.Experiment) []string {
 // missingPoints are the labels of e's grid points the baseline lacks;
 // none for an adaptive sweep, whose points are chosen while it runs (a
 // point the baseline lacks is then met, and judged, at run time).
-func missingPoints(e *runtime.Experiment, have map[string]*Point) []string {
+func missingPoints(e *runtime.Experiment, have map[string]*storedrun.Point) []string {
 	if e.Adaptive() || firstBaselineGate(e) == "" {
 		return nil
 	}
@@ -145,43 +158,25 @@ func baselineGateApplies(e *runtime.Experiment, p runtime.Params) bool {
 	return slices.ContainsFunc(e.Gates, func(g metrics.Gate) bool { return g.Baseline && g.Applies(p) })
 }
 
-// ComponentRuns are the point's repeats as a comparison reads them for
-// one dataset component: each repeat's records of that component and
-// their summary.
-func (p *Point) ComponentRuns(component string) []metrics.RunData {
-	out := make([]metrics.RunData, len(p.Repeats))
-	for i, r := range p.Repeats {
-		var recs []metrics.Record
-		for _, rec := range r.Records {
-			if rec.Component == component {
-				recs = append(recs, rec)
-			}
-		}
-		s := metrics.Summarize(recs, metrics.Options{Goodput: p.Goodput})
-		out[i] = metrics.RunData{Summary: &s, Records: recs, CostPerHour: p.CostPerHour}
-	}
-	return out
-}
-
-// Baselines are the result sets a scenario's experiments compare with,
+// Baselines are the stored runs a scenario's experiments compare with,
 // loaded once each.
 type Baselines struct {
-	// ByExperiment maps an experiment's name to its baseline set.
-	ByExperiment map[string]*Set
+	// ByExperiment maps an experiment's name to its baseline run.
+	ByExperiment map[string]*storedrun.Run
 	// Warnings are what --allow-missing-baseline let through.
 	Warnings []string
 
 	override string
 	opt      BaselineOptions
-	load     Options
-	loaded   map[string]*Set
+	load     storedrun.Options
+	loaded   map[string]*storedrun.Run
 }
 
 // NewBaselines attaches baselines to experiments one by one (Attach):
 // override (run --baseline) when given, else each experiment's own
 // baseline path (experiment(baseline=), or the path a stored plan saved).
-func NewBaselines(override string, opt BaselineOptions, load Options) *Baselines {
-	return &Baselines{ByExperiment: map[string]*Set{}, override: override, opt: opt, load: load, loaded: map[string]*Set{}}
+func NewBaselines(override string, opt BaselineOptions, load storedrun.Options) *Baselines {
+	return &Baselines{ByExperiment: map[string]*storedrun.Run{}, override: override, opt: opt, load: load, loaded: map[string]*storedrun.Run{}}
 }
 
 // Attach loads e's baseline and sets its Against, recording the path in
@@ -194,22 +189,22 @@ func (b *Baselines) Attach(e *runtime.Experiment) error {
 	if b.override != "" {
 		e.Baseline = b.override
 	}
-	set, warns, err := attach(e, b.override != "", b.opt, func(path string) (*Set, error) { return loadOnce(b.loaded, path, b.load) })
+	run, warns, err := attach(e, b.override != "", b.opt, b.loadOnce)
 	switch {
 	case err != nil && !b.opt.AllowMissing:
 		return err
 	case err != nil:
 		warns = append(warns, err.Error()+": its baseline gates are skipped")
-	case set != nil:
-		b.ByExperiment[e.Name] = set
+	case run != nil:
+		b.ByExperiment[e.Name] = run
 	}
 	b.Warnings = append(b.Warnings, warns...)
 	return nil
 }
 
-// attach loads e's baseline and sets e.Against; a nil set and no error
+// attach loads e's baseline and sets e.Against; a nil run and no error
 // when e has no baseline and needs none.
-func attach(e *runtime.Experiment, fromFlag bool, opt BaselineOptions, load func(string) (*Set, error)) (*Set, []string, error) {
+func attach(e *runtime.Experiment, fromFlag bool, opt BaselineOptions, load func(string) (*storedrun.Run, error)) (*storedrun.Run, []string, error) {
 	if e.Baseline == "" {
 		if g := firstBaselineGate(e); g != "" {
 			return nil, nil, failure.Inputf("experiment %q: gate %q compares with a baseline, but none is given: "+
@@ -221,19 +216,19 @@ func attach(e *runtime.Experiment, fromFlag bool, opt BaselineOptions, load func
 	if fromFlag {
 		from = fmt.Sprintf("experiment %q: --baseline ", e.Name)
 	}
-	set, err := load(e.Baseline)
+	run, err := load(e.Baseline)
 	if errors.Is(err, fs.ErrNotExist) {
 		err = fmt.Errorf("%s: no such folder or file", e.Baseline)
 	}
 	if err != nil {
 		return nil, nil, failure.Inputf("%s%w%s", from, err, allowHint(opt))
 	}
-	b, warns, err := set.Baseline(e, opt)
+	b, warns, err := Baseline(run, e, opt)
 	if err != nil {
 		return nil, nil, failure.Inputf("experiment %q: %w", e.Name, err)
 	}
 	e.Against = b
-	return set, warns, nil
+	return run, warns, nil
 }
 
 // allowHint points at --allow-missing-baseline in an error it would have
@@ -245,16 +240,19 @@ func allowHint(opt BaselineOptions) string {
 	return " (--allow-missing-baseline skips baseline gates)"
 }
 
-func loadOnce(loaded map[string]*Set, path string, load Options) (*Set, error) {
-	if s, ok := loaded[path]; ok {
-		return s, nil
+// loadOnce loads the stored run at path, or gives the one loaded already:
+// its summaries, read once, are what every experiment compared with it
+// reads.
+func (b *Baselines) loadOnce(path string) (*storedrun.Run, error) {
+	if r, ok := b.loaded[path]; ok {
+		return r, nil
 	}
-	s, err := Load(path, load)
+	r, err := storedrun.Load(path, b.load)
 	if err != nil {
 		return nil, err
 	}
-	loaded[path] = s
-	return s, nil
+	b.loaded[path] = r
+	return r, nil
 }
 
 func firstBaselineGate(e *runtime.Experiment) string {
@@ -264,32 +262,4 @@ func firstBaselineGate(e *runtime.Experiment) string {
 		}
 	}
 	return ""
-}
-
-// HasComponent reports whether any repeat of the point sent requests of
-// the dataset component.
-func (p *Point) HasComponent(name string) bool {
-	return slices.Contains(p.componentNames(), name)
-}
-
-// ComponentNames lists the point's dataset components for a message.
-func (p *Point) ComponentNames() string {
-	names := p.componentNames()
-	if len(names) == 0 {
-		return "none: its dataset is not a mix()"
-	}
-	return strings.Join(names, ", ")
-}
-
-func (p *Point) componentNames() []string {
-	var names []string
-	for _, r := range p.Repeats {
-		for i := range r.Records {
-			if c := r.Records[i].Component; c != "" && !slices.Contains(names, c) {
-				names = append(names, c)
-			}
-		}
-	}
-	slices.Sort(names)
-	return names
 }

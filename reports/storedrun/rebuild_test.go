@@ -1,4 +1,4 @@
-package artifacts
+package storedrun
 
 import (
 	"testing"
@@ -11,14 +11,14 @@ import (
 // two analyze sweeps written into one folder both have a point 0, and
 // neither becomes a "repeat" of the other; repeats of one point stay one.
 func TestRebuildKeepsPointsApart(t *testing.T) {
-	run := func(index, repeat int, params runtime.Params) pointRun {
+	run := func(index, repeat int, params runtime.Params) Measured {
 		rec := runtime.PointRecord{Version: runtime.PointRecordVersion,
 			Plan:  runtime.PlanRecord{Name: "m", Repeats: 2, Traffic: runtime.LoadRecord{Concurrency: 1}},
 			Point: runtime.PointRef{Params: params, Repeat: repeat, Index: index}}
-		return pointRun{Record: rec, Outcome: &runtime.Outcome{Summary: metrics.Summary{Completed: 1}}}
+		return Measured{Repeat: &Repeat{Plan: &rec}, Out: &runtime.Outcome{Summary: metrics.Summary{Completed: 1}}}
 	}
 	c1, r5 := runtime.Params{metrics.ParamConcurrency: 1}, runtime.Params{metrics.ParamRate: 5}
-	res, err := rebuild([]pointRun{run(0, 1, r5), run(0, 2, c1), run(0, 1, c1), run(1, 1, runtime.Params{metrics.ParamConcurrency: 2})}, nil)
+	res, err := rebuild([]Measured{run(0, 1, r5), run(0, 2, c1), run(0, 1, c1), run(1, 1, runtime.Params{metrics.ParamConcurrency: 2})}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,87 +1,46 @@
-package artifacts
+package storedrun
 
 // The reader of records files of schema version 1, written before points
 // saved their plan (runtime.PointRecord): what they stored of it has to be
 // read back from display strings — the experiment from the GenAI-Perf run
 // description, point parameters from labels, gates from gates.json, token
 // counting from its printed form. Files of version 2 and later never come
-// here (stored.go's rebuild).
+// here.
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/genaiperf"
-	"github.com/llmbench/llmbench/reports/verdict"
 	"github.com/llmbench/llmbench/runtime"
-	"github.com/llmbench/llmbench/runtime/failure"
 )
 
-// gatesOf parses each experiment's gates back from its verdicts, in the
-// order they first appear: records do not store the scenario's gates, and
-// summary.json reports each point's gates and each gate's knee. check()
-// failures are not gates.
-func gatesOf(vs []verdict.Verdict) (map[string][]metrics.Gate, error) {
-	gates := map[string][]metrics.Gate{}
-	seen := map[[2]string]bool{}
-	for _, v := range vs {
-		k := [2]string{v.Experiment, v.Gate}
-		if v.Gate == verdict.CheckGate || seen[k] {
-			continue
-		}
-		seen[k] = true
-		g, err := metrics.ParseStoredGate(v.Gate)
-		if err != nil {
-			return nil, fmt.Errorf("gate %q: %w", v.Gate, err)
-		}
-		gates[v.Experiment] = append(gates[v.Experiment], g)
-	}
-	return gates, nil
-}
-
-// result rebuilds the experiment's runtime result: its points in load
-// order, each with its repeats, repeat statistics and gates, and the
-// saturation analysis a grid sweep gets.
-func (g *storedExperiment) result(gates []metrics.Gate) (runtime.ExperimentResult, error) {
-	slices.SortStableFunc(g.points, func(a, b *storedPoint) int { return cmp.Compare(a.meta.Repeat, b.meta.Repeat) })
-	var labels []string
-	runs := map[string][]*storedPoint{}
-	for _, p := range g.points {
-		if runs[p.meta.Point] == nil {
-			labels = append(labels, p.meta.Point)
-		}
-		runs[p.meta.Point] = append(runs[p.meta.Point], p)
-	}
-	exp, err := g.experiment(gates)
+// describeV1 reads a version 1 file's goodput, counting and parameters
+// from its run description.
+func (r *Repeat) describeV1() error {
+	run := &r.Described
+	slos, err := goodputOf(run.Goodput)
 	if err != nil {
-		return runtime.ExperimentResult{}, failure.Inputf("%s: %w", g.points[0].file, err)
+		return err
 	}
-	res := runtime.ExperimentResult{Experiment: exp}
-	for _, label := range labels {
-		pt, err := pointResult(exp, runs[label])
-		if err != nil {
-			return res, err
-		}
-		res.Points = append(res.Points, pt)
-		exp.Repeats = max(exp.Repeats, len(pt.Repeats))
+	r.Goodput, r.Counting, r.Partial = slos, countingOf(run.TokenCounting), r.Meta.Recovered
+	// A profile point's label is its GenAI-Perf folder name, which names
+	// no parameter: its load is the run's stimulus.
+	if r.Params, err = pointParams(r.Meta.Point, run); err != nil {
+		r.Params = withStimulus(runtime.Params{}, run)
 	}
-	slices.SortStableFunc(res.Points, func(a, b runtime.PointResult) int { return a.Params.Compare(b.Params) })
-	exp.Load = loadOf(res.Points[0].Params, &g.points[0].run)
-	res.Capacity = runtime.AnalyzeCapacity(&res, nil)
-	return res, nil
+	return nil
 }
 
-// experiment is the experiment as far as its stored run description tells
-// it: what report.html lists and what its gates are judged with. Its sweep
-// is not stored; the reports find the load parameter from the points.
-func (g *storedExperiment) experiment(gates []metrics.Gate) (*runtime.Experiment, error) {
-	p := g.points[0]
-	run := &p.run
-	ep := runtime.EndpointRecord{URL: p.meta.EndpointURL, API: run.EndpointType, Stream: run.Streaming,
+// v1Experiment is the experiment as far as a version 1 point's stored run
+// description tells it: what report.html lists and what its gates are
+// judged with. Its sweep is not stored; the reports find the load
+// parameter from the points.
+func v1Experiment(name string, p *Repeat, gates []metrics.Gate) (*runtime.Experiment, error) {
+	run := &p.Described
+	ep := runtime.EndpointRecord{URL: p.Meta.EndpointURL, API: run.EndpointType, Stream: run.Streaming,
 		Model: run.Models[0], Tokenizer: run.Tokenizer}
 	if len(run.Models) > 1 {
 		ep.Models, ep.ModelSelection = run.Models, run.ModelSelection
@@ -89,30 +48,15 @@ func (g *storedExperiment) experiment(gates []metrics.Gate) (*runtime.Experiment
 	if run.Endpoint != "" {
 		ep.Path = "/" + run.Endpoint
 	}
-	plan := runtime.PlanRecord{Name: g.name, Endpoint: ep, Requests: run.RequestCount, DurationMS: int64(run.MeasurementInterval),
+	plan := runtime.PlanRecord{Name: name, Endpoint: ep, Requests: run.RequestCount, DurationMS: int64(run.MeasurementInterval),
 		Warmup: run.WarmupRequestCount, Seed: uint64(run.RandomSeed), Repeats: 1}
 	for _, gt := range gates {
 		plan.Gates = append(plan.Gates, gt.Source)
 	}
-	for _, slo := range p.out.Goodput {
+	for _, slo := range p.Goodput {
 		plan.Goodput = append(plan.Goodput, runtime.SLORecord{Metric: string(slo.Metric), Value: slo.Value})
 	}
 	return plan.Experiment()
-}
-
-// pointResult is one point from the runs of its repeats, in repeat order,
-// judged as runtime judges a point (runtime.NewPointResult).
-func pointResult(exp *runtime.Experiment, runs []*storedPoint) (runtime.PointResult, error) {
-	first := runs[0]
-	params, err := pointParams(first.meta.Point, &first.run)
-	if err != nil {
-		return runtime.PointResult{}, failure.Inputf("%s: %w", first.file, err)
-	}
-	repeats := make([]*runtime.Outcome, len(runs))
-	for i, r := range runs {
-		repeats[i] = r.out
-	}
-	return runtime.NewPointResult(exp, params, repeats), nil
 }
 
 // labelParams maps the names in point labels to sweep parameters: run
@@ -161,9 +105,9 @@ func withStimulus(params runtime.Params, run *genaiperf.Run) runtime.Params {
 	return params
 }
 
-// loadOf is a point's load as a scenario writes it; the lowest point's
+// v1Load is a point's load as a scenario writes it; the lowest point's
 // stands for the experiment's base load in report.html.
-func loadOf(params runtime.Params, run *genaiperf.Run) runtime.Load {
+func v1Load(params runtime.Params, run *genaiperf.Run) runtime.Load {
 	return runtime.Load{Concurrency: int(params[metrics.ParamConcurrency]), Rate: params[metrics.ParamRate],
 		ReplaySpeed: params[metrics.ParamReplaySpeed], Arrival: runtime.Arrival(run.RequestDistribution)}
 }

@@ -1,4 +1,4 @@
-package resultset
+package storedrun
 
 import (
 	"errors"
@@ -6,40 +6,39 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/llmbench/llmbench/reports/artifacts"
 	"github.com/llmbench/llmbench/runtime/failure"
 )
 
-// runMarkers are files only a result set's own folder holds at its top: a
+// runMarkers are files only a stored run's own folder holds at its top: a
 // point's records or export, a run's or an analyze sweep's summary, a
-// run's checkpoint. A folder holding one is one set, never a history.
-var runMarkers = []string{"records.parquet", "profile_export.json", artifacts.SummaryFile, "checkpoint.json"}
+// run's checkpoint. A folder holding one is one run, never a history.
+var runMarkers = []string{"records.parquet", "profile_export.json", "summary.json", "checkpoint.json"}
 
-// LoadHistory reads path as one result set or as a history of them, in
+// LoadHistory reads path as one run or as a history of them, in
 // the order of their folder names (a caller orders a history by Start):
 //
 //   - a file, a folder holding a run's own files at its top (records.parquet,
 //     profile_export.json, summary.json, checkpoint.json), or any folder
-//     Load accepts as one set is that one set, as Load reads it;
+//     Load accepts as one run is that one run, as Load reads it;
 //   - a folder Load refuses only because it holds several runs — two
 //     records files claim the same repeat of a point (two runs of one
 //     scenario side by side), or no records file or export sits at or
 //     directly in it (a folder of GenAI-Perf export folders) — is a
 //     history: each immediate subfolder holding a records file or a
-//     profile_export.json is one set, and an error in one of them is an
+//     profile_export.json is one run, and an error in one of them is an
 //     error, never a run silently dropped. Subfolders holding neither
 //     (logs/, plots/) are passed over;
 //   - a folder with no such subfolder is an Input error naming it and
 //     what was expected.
 //
 // Any other failure of Load (an unreadable or corrupt file) is returned
-// as it is. A history is read as one set up to the clash first, then run
+// as it is. A history is read as one run up to the clash first, then run
 // by run; Load's only notes are of records files it repairs on disk, so
 // each is said once, when the file is repaired.
-func LoadHistory(path string, opt Options) ([]*Set, error) {
+func LoadHistory(path string, opt Options) ([]*Run, error) {
 	s, err := Load(path, opt)
 	if err == nil {
-		return []*Set{s}, nil
+		return []*Run{s}, nil
 	}
 	if st, serr := os.Stat(path); serr != nil || !st.IsDir() || holdsMarker(path) ||
 		!errors.Is(err, errNothing) && !errors.Is(err, errSameRepeat) {
@@ -54,7 +53,7 @@ func LoadHistory(path string, opt Options) ([]*Set, error) {
 			"want a run, analyze or profile folder, a point folder, a records.parquet, a profile_export.json, "+
 			"or a folder of those (a history)", path)
 	}
-	sets := make([]*Set, len(runs))
+	sets := make([]*Run, len(runs))
 	for i, dir := range runs {
 		if sets[i], err = Load(dir, opt); err != nil {
 			return nil, err
@@ -84,7 +83,7 @@ func runFolders(dir string) ([]string, error) {
 			continue
 		}
 		sub := filepath.Join(dir, e.Name())
-		files, err := artifacts.FindRecords(sub)
+		files, err := FindRecords(sub)
 		if err != nil {
 			return nil, failure.Inputf("%s: %w", sub, err)
 		}

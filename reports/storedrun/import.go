@@ -1,7 +1,8 @@
-package resultset
+package storedrun
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/llmbench/llmbench/metrics"
@@ -21,9 +22,9 @@ type ImportOptions struct {
 	TokenCount string
 }
 
-// Imported is a profile_export.json read back, its records' ISL and OSL
+// export is a profile_export.json read back, its records' ISL and OSL
 // counted.
-type Imported struct {
+type export struct {
 	Export   *paexport.Export
 	Counting runtime.Counting
 	// EndpointType is chat, completions or embeddings, from the endpoint
@@ -34,9 +35,9 @@ type Imported struct {
 	Streaming bool
 }
 
-// ReadExport reads and counts the export at path. Every error is an Input
+// readExport reads and counts the export at path. Every error is an Input
 // failure naming the file or the option.
-func ReadExport(path string, opt ImportOptions) (*Imported, error) {
+func readExport(path string, opt ImportOptions) (*export, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, failure.Inputf("%w", err)
@@ -54,7 +55,7 @@ func ReadExport(path string, opt ImportOptions) (*Imported, error) {
 	if exp.ServiceKind == "triton" {
 		typ = "kserve" // GenAI-Perf's endpoint type of Triton's gRPC API
 	}
-	return &Imported{Export: exp, Counting: counting, EndpointType: typ, Streaming: streamed(exp.Records)}, nil
+	return &export{Export: exp, Counting: counting, EndpointType: typ, Streaming: streamed(exp.Records)}, nil
 }
 
 // count fills every record's ISL and OSL with the chosen counting mode.
@@ -100,8 +101,8 @@ func streamed(recs []metrics.Record) bool {
 	return false
 }
 
-// Run describes the import for the GenAI-Perf writers.
-func (im *Imported) Run() genaiperf.Run {
+// description describes the import for the GenAI-Perf writers.
+func (im *export) description() genaiperf.Run {
 	run := genaiperf.DefaultRun("imported")
 	run.Subcommand = "report"
 	run.Endpoint = im.Export.Endpoint
@@ -119,9 +120,10 @@ func (im *Imported) Run() genaiperf.Run {
 	return run
 }
 
-// addExport imports the export at path as the set's one point.
-func (s *Set) addExport(path string, opt ImportOptions) error {
-	im, err := ReadExport(path, opt)
+// addExport imports the export at path as the run's one point, of one
+// repeat whose records the export holds.
+func (r *Run) addExport(path string, opt ImportOptions) error {
+	im, err := readExport(path, opt)
 	if err != nil {
 		return err
 	}
@@ -129,7 +131,26 @@ func (s *Set) addExport(path string, opt ImportOptions) error {
 	params := paramsOf(exp.Mode, exp.Value)
 	p := &Point{Params: params, Desc: Description{Models: exp.Models, API: im.EndpointType, Stream: im.Streaming,
 		TokenCounting: string(im.Counting.Mode), Load: loadText(params, ""), Imported: true}}
-	p.Repeats = []*Repeat{{Index: 1, Source: path, Records: exp.Records, Summary: metrics.Summarize(exp.Records, metrics.Options{})}}
-	s.Points = []*Point{p}
+	p.Repeats = []*Repeat{{Index: 1, Path: path, Described: im.description(), Counting: im.Counting, Params: params, imported: exp.Records}}
+	r.Points = []*Point{p}
 	return nil
+}
+
+// ExportPath finds a perf_analyzer export: path itself when it is a JSON
+// file, or profile_export.json inside the folder path.
+func ExportPath(path string) (string, bool) {
+	if st, err := os.Stat(path); err == nil && !st.IsDir() && strings.HasSuffix(path, ".json") {
+		return path, true
+	}
+	candidate := filepath.Join(path, "profile_export.json")
+	_, err := os.Stat(candidate)
+	return candidate, err == nil
+}
+
+// paramsOf is an export's load as point parameters.
+func paramsOf(mode string, v float64) runtime.Params {
+	if mode == "request_rate" {
+		return runtime.Params{metrics.ParamRate: v}
+	}
+	return runtime.Params{metrics.ParamConcurrency: v}
 }

@@ -1,4 +1,4 @@
-package resultset
+package regression
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/llmbench/llmbench/reports/storedrun"
 	"github.com/llmbench/llmbench/runtime/failure"
 )
 
@@ -171,7 +172,7 @@ func orNone(s string) string {
 }
 
 // labels names points for a "load points" difference.
-func labels(points []*Point) string {
+func labels(points []*storedrun.Point) string {
 	if len(points) == 0 {
 		return "(none)"
 	}
