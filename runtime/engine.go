@@ -8,13 +8,23 @@ import (
 	"time"
 
 	"github.com/llmbench/llmbench/metrics"
-	"github.com/llmbench/llmbench/transport"
 )
 
 // Sender sends one request body and records what happened;
 // transport.Client is the real one.
 type Sender interface {
 	Send(ctx context.Context, body []byte, rec *metrics.Record)
+}
+
+// Clock is the time a scheduler plans on: stamps in ns since the Unix
+// epoch (the records' own, so a record's Sent − Scheduled is its lag), a
+// shared start read onto it, and a timer until a planned instant.
+// *transport.Clock is the real one; tests run the schedulers on a fake
+// one, so planned instants are checked exactly and at once.
+type Clock interface {
+	Now() int64
+	FromTime(t time.Time) int64
+	Timer(at int64) (fired <-chan time.Time, stop func() bool)
 }
 
 // Request is one prepared request of the dataset, cycled through in order.
@@ -48,6 +58,11 @@ type Result struct {
 	// Started is when the point began issuing requests, on its clock:
 	// after the wait for a shared start.
 	Started int64
+	// Dropped counts the measured arrivals of an open loop or replay
+	// without max_concurrency (sessions, in a conversation) that found
+	// InFlightBound requests in flight at their planned instant and were
+	// not sent.
+	Dropped int
 }
 
 // openLoopLead delays the first open-loop arrival so it is not late.
@@ -56,7 +71,7 @@ const openLoopLead = 5 * time.Millisecond
 // Run executes one point against s, cycling through reqs. Cancelling ctx
 // stops issuing requests, waits up to p.Grace for those in flight, then
 // returns what completed.
-func Run(ctx context.Context, p Point, s Sender, clock *transport.Clock, reqs []Request) *Result {
+func Run(ctx context.Context, p Point, s Sender, clock Clock, reqs []Request) *Result {
 	return execute(ctx, p, s, clock, func(r *run) {
 		r.reqs, r.entryBase = shardRequests(reqs, p)
 		switch {
@@ -73,7 +88,7 @@ func Run(ctx context.Context, p Point, s Sender, clock *transport.Clock, reqs []
 // execute issues a point's requests with issue, then waits for those in
 // flight and collects the records: what single-turn and conversation
 // points share.
-func execute(ctx context.Context, p Point, s Sender, clock *transport.Clock, issue func(*run)) *Result {
+func execute(ctx context.Context, p Point, s Sender, clock Clock, issue func(*run)) *Result {
 	sendCtx, cancelSend := context.WithCancel(context.Background())
 	defer cancelSend()
 	r := &run{p: p, s: s, clock: clock, sendCtx: sendCtx, ctx: ctx}
@@ -83,13 +98,13 @@ func execute(ctx context.Context, p Point, s Sender, clock *transport.Clock, iss
 	started := clock.Now()
 	issue(r)
 	r.wait(ctx, cancelSend)
-	return &Result{Records: r.collected(), Interrupted: ctx.Err() != nil, Started: started}
+	return &Result{Records: r.collected(), Interrupted: ctx.Err() != nil, Started: started, Dropped: int(r.dropped.Load())}
 }
 
 type run struct {
 	p       Point
 	s       Sender
-	clock   *transport.Clock
+	clock   Clock
 	reqs    []Request
 	ctx     context.Context
 	sendCtx context.Context
@@ -105,9 +120,15 @@ type run struct {
 	warmed   atomic.Int64
 	warmGate chan struct{}
 
+	// dropped counts measured arrivals dropped at InFlightBound.
+	dropped atomic.Int64
+
 	mu     sync.Mutex
 	recs   []metrics.Record
 	sealed bool // set once results are returned; late records are dropped
+	// delivering counts records being handed to Point.OnRecord, outside
+	// mu: collected waits for them, so none arrives after Run returns.
+	delivering sync.WaitGroup
 }
 
 // closedLoop keeps exactly Concurrency requests in flight: each worker
@@ -226,38 +247,72 @@ func (r *run) origin() int64 {
 	return r.clock.Now() + int64(openLoopLead)
 }
 
-// slots is the max-concurrency semaphore of an open loop, nil without a cap.
+// slots is the in-flight semaphore of an open loop or replay, of
+// InFlightBound slots.
 func (r *run) slots() chan struct{} {
-	if m := r.p.Load.MaxConcurrency; m > 0 {
-		return make(chan struct{}, m)
-	}
-	return nil
+	return make(chan struct{}, InFlightBound(r.p.Load))
 }
 
 // dispatch sends request i at its planned time in its own goroutine, once
 // a slot is free; false when the run was interrupted first.
 func (r *run) dispatch(i, due int64, slots chan struct{}) bool {
-	if !r.sleepUntil(due) || !r.acquire(slots) {
+	if !r.sleepUntil(due) {
 		return false
+	}
+	switch ok, late := r.admitArrival(slots); {
+	case !ok:
+		return false
+	case late:
+		r.drop(i)
+		return true
 	}
 	r.wg.Go(func() {
 		r.send(i, due)
-		if slots != nil {
-			<-slots
-		}
+		<-slots
 	})
 	return true
 }
 
+// admitArrival takes an in-flight slot for an arrival due now. Under
+// max_concurrency it waits for one (the wait is the arrival's schedule
+// lag); without, a full bound makes the arrival late: it is dropped
+// (InFlightBound). ok is false when the run was interrupted first.
+func (r *run) admitArrival(slots chan struct{}) (ok, late bool) {
+	if r.p.Load.MaxConcurrency > 0 {
+		return r.acquire(slots), false
+	}
+	select {
+	case slots <- struct{}{}:
+		return true, false
+	default:
+		return true, true
+	}
+}
+
+// drop counts arrival i, not sent for want of a slot: a measured one in
+// Result.Dropped, a warm-up one as a warm-up over (telemetry waits for
+// every warm-up before its window starts).
+func (r *run) drop(i int64) {
+	if i >= int64(r.p.Warmup) {
+		r.dropped.Add(1)
+		return
+	}
+	r.p.Progress.warmedUp()
+	if r.p.OnWarmup != nil {
+		r.p.OnWarmup(r.clock.Now())
+	}
+}
+
+// sleepUntil waits until due on the run's clock; false when the run was
+// interrupted or halted first.
 func (r *run) sleepUntil(due int64) bool {
-	d := time.Until(r.clock.Time(due))
-	if d <= 0 {
+	if due <= r.clock.Now() {
 		return r.ctx.Err() == nil && !r.p.Halt.Stopped()
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
+	fired, stop := r.clock.Timer(due)
+	defer stop()
 	select {
-	case <-t.C:
+	case <-fired:
 		return true
 	case <-r.ctx.Done():
 		return false
@@ -317,12 +372,19 @@ func (r *run) record(rec *metrics.Record) {
 	r.mu.Lock()
 	switch {
 	case r.sealed:
-	case r.p.OnRecord != nil:
-		r.p.OnRecord(*rec) // under the lock: never after Run returns
-	default:
+		r.mu.Unlock()
+		return
+	case r.p.OnRecord == nil:
 		r.recs = append(r.recs, *rec)
+		r.mu.Unlock()
+		return
 	}
+	r.delivering.Add(1)
 	r.mu.Unlock()
+	// Outside the lock: a consumer that is slow to take the record (a
+	// full channel behind a parquet write) holds up this request alone.
+	r.p.OnRecord(*rec)
+	r.delivering.Done()
 }
 
 // wait lets requests in flight finish. After an interrupt it gives them
@@ -335,21 +397,31 @@ func (r *run) wait(ctx context.Context, cancelSend context.CancelFunc) {
 		return
 	case <-ctx.Done():
 	}
-	select {
-	case <-finished:
-	case <-time.After(r.p.Grace):
+	if !r.within(finished, r.p.Grace) {
 		cancelSend()
-		select { // cancelled streams end promptly; a request stuck
-		case <-finished: // before its response headers may not
-		case <-time.After(time.Second):
-		}
+		// Cancelled requests end at once, whether streaming or waiting for
+		// their headers; one still connecting may not.
+		r.within(finished, time.Second)
+	}
+}
+
+// within waits up to d on the run's clock for done to close.
+func (r *run) within(done <-chan struct{}, d time.Duration) bool {
+	fired, stop := r.clock.Timer(r.clock.Now() + int64(d))
+	defer stop()
+	select {
+	case <-done:
+		return true
+	case <-fired:
+		return false
 	}
 }
 
 func (r *run) collected() []metrics.Record {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	r.sealed = true
+	r.mu.Unlock()
+	r.delivering.Wait()
 	slices.SortFunc(r.recs, func(a, b metrics.Record) int { return int(a.ID - b.ID) })
 	return r.recs
 }

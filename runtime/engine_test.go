@@ -3,44 +3,12 @@ package runtime
 import (
 	"context"
 	"math"
-	"sync"
-	"sync/atomic"
+	"slices"
 	"testing"
 	"time"
 
 	"github.com/llmbench/llmbench/metrics"
-	"github.com/llmbench/llmbench/transport"
 )
-
-// sleepySender stands in for the network to test scheduling alone: each
-// request "takes" d, and the sender tracks how many are in flight.
-type sleepySender struct {
-	clock    *transport.Clock
-	d        time.Duration
-	inFlight atomic.Int64
-	peak     atomic.Int64
-	mu       sync.Mutex
-	levels   []int64 // in-flight count seen by each request as it started
-}
-
-func (s *sleepySender) Send(ctx context.Context, _ []byte, rec *metrics.Record) {
-	n := s.inFlight.Add(1)
-	defer s.inFlight.Add(-1)
-	for p := s.peak.Load(); n > p && !s.peak.CompareAndSwap(p, n); p = s.peak.Load() {
-	}
-	s.mu.Lock()
-	s.levels = append(s.levels, n)
-	s.mu.Unlock()
-	rec.Sent = s.clock.Now()
-	select {
-	case <-time.After(s.d):
-	case <-ctx.Done():
-		rec.Err = &metrics.Failure{Class: metrics.ErrCanceled}
-		return
-	}
-	rec.Chunks = []int64{s.clock.Now()}
-	rec.Done = rec.Chunks[0]
-}
 
 func testRequests(n int) []Request {
 	reqs := make([]Request, n)
@@ -50,97 +18,126 @@ func testRequests(n int) []Request {
 	return reqs
 }
 
+// TestClosedLoopKeepsExactlyNInFlight: concurrency(4) of 2 ms requests
+// sends its 8 warm-up and 40 measured requests in 12 rounds of 4, every
+// 2 ms, never more than 4 at once.
 func TestClosedLoopKeepsExactlyNInFlight(t *testing.T) {
-	clock := transport.NewClock()
-	s := &sleepySender{clock: clock, d: 2 * time.Millisecond}
-	p := Point{Load: Load{Concurrency: 4}, Stop: Stop{Requests: 40}, Warmup: 8}
-	res := Run(context.Background(), p, s, clock, testRequests(3))
-	if len(res.Records) != 40 {
-		t.Fatalf("%d records, want 40 (warmup excluded)", len(res.Records))
-	}
-	if s.peak.Load() != 4 {
-		t.Errorf("peak in flight %d, want 4", s.peak.Load())
-	}
-	for i, rec := range res.Records {
-		if rec.ID != int64(i) || rec.Entry != (i+8)%3 {
-			t.Errorf("record %d has ID %d entry %d, want ID %d entry %d", i, rec.ID, rec.Entry, i, (i+8)%3)
+	onFakeClock(t, func(clock *fakeClock) {
+		s := &clockSender{clock: clock, d: 2 * time.Millisecond}
+		p := Point{Load: Load{Concurrency: 4}, Stop: Stop{Requests: 40}, Warmup: 8}
+		res := Run(context.Background(), p, s, clock, testRequests(3))
+		if len(res.Records) != 40 {
+			t.Fatalf("%d records, want 40 (warmup excluded)", len(res.Records))
 		}
-	}
-	if len(s.levels) != 48 {
-		t.Errorf("%d requests sent, want 48 (8 warmup + 40)", len(s.levels))
-	}
+		if s.peak.Load() != 4 {
+			t.Errorf("peak in flight %d, want 4", s.peak.Load())
+		}
+		for i, rec := range res.Records {
+			if rec.ID != int64(i) || rec.Entry != (i+8)%3 {
+				t.Errorf("record %d has ID %d entry %d, want ID %d entry %d", i, rec.ID, rec.Entry, i, (i+8)%3)
+			}
+		}
+		var want []time.Duration
+		for round := range 12 {
+			for range 4 {
+				want = append(want, time.Duration(round)*2*time.Millisecond)
+			}
+		}
+		if got := s.sends(); !slices.Equal(got, want) {
+			t.Errorf("sent at %v, want %v", got, want)
+		}
+	})
 }
 
+// TestClosedLoopStopsByDuration: concurrency(2) of 5 ms requests for
+// 100 ms sends at 0, 5, ..., 95 ms, two at a time: exactly 40.
 func TestClosedLoopStopsByDuration(t *testing.T) {
-	clock := transport.NewClock()
-	s := &sleepySender{clock: clock, d: 5 * time.Millisecond}
-	p := Point{Load: Load{Concurrency: 2}, Stop: Stop{Duration: 100 * time.Millisecond}}
-	res := Run(context.Background(), p, s, clock, testRequests(1))
-	// 2 workers × 100 ms / 5 ms ≈ 40; scheduling noise only lowers it.
-	if n := len(res.Records); n < 4 || n > 42 {
-		t.Errorf("%d records in 100 ms at concurrency 2 of 5 ms requests, want at most ~40", n)
-	}
+	onFakeClock(t, func(clock *fakeClock) {
+		s := &clockSender{clock: clock, d: 5 * time.Millisecond}
+		p := Point{Load: Load{Concurrency: 2}, Stop: Stop{Duration: 100 * time.Millisecond}}
+		res := Run(context.Background(), p, s, clock, testRequests(1))
+		if n := len(res.Records); n != 40 {
+			t.Errorf("%d records in 100 ms at concurrency 2 of 5 ms requests, want 40", n)
+		}
+		if last := s.sends()[len(s.sends())-1]; last != 95*time.Millisecond {
+			t.Errorf("last send at %v, want 95ms", last)
+		}
+	})
 }
 
+// TestOpenLoopSendsOnSchedule: every request of an open loop is sent at
+// exactly its seeded instant, counted from the start plus openLoopLead.
 func TestOpenLoopSendsOnSchedule(t *testing.T) {
 	for _, arrival := range []Arrival{Constant, Poisson, Gamma} {
 		t.Run(string(arrival), func(t *testing.T) {
-			clock := transport.NewClock()
-			s := &sleepySender{clock: clock, d: time.Millisecond}
-			load := Load{Rate: 500, Arrival: arrival, Burstiness: 0.5}
-			p := Point{Load: load, Stop: Stop{Requests: 200}, Warmup: 10, Seed: 7}
-			res := Run(context.Background(), p, s, clock, testRequests(5))
-			if len(res.Records) != 200 {
-				t.Fatalf("%d records, want 200", len(res.Records))
-			}
-			// The schedule is the seeded one, offset by the run start.
-			sched := newSchedule(load, 7)
-			for range 10 {
-				sched.next()
-			}
-			base := res.Records[0].Scheduled - int64(sched.next())
-			for i, rec := range res.Records[1:] {
-				if want := base + int64(sched.next()); rec.Scheduled != want {
-					t.Fatalf("record %d scheduled at %d, want %d", i+1, rec.Scheduled, want)
+			onFakeClock(t, func(clock *fakeClock) {
+				s := &clockSender{clock: clock, d: time.Millisecond}
+				load := Load{Rate: 500, Arrival: arrival, Burstiness: 0.5}
+				p := Point{Load: load, Stop: Stop{Requests: 200}, Warmup: 10, Seed: 7}
+				res := Run(context.Background(), p, s, clock, testRequests(5))
+				if len(res.Records) != 200 {
+					t.Fatalf("%d records, want 200", len(res.Records))
 				}
-				if rec.Sent < rec.Scheduled {
-					t.Fatalf("record %d sent %d ns before its planned time", i+1, rec.Scheduled-rec.Sent)
+				sched := newSchedule(load, 7)
+				for range 10 {
+					sched.next()
 				}
-			}
+				origin := fakeEpoch.UnixNano() + int64(openLoopLead)
+				for i, rec := range res.Records {
+					if want := origin + int64(sched.next()); rec.Scheduled != want || rec.Sent != want {
+						t.Fatalf("record %d planned at %d and sent at %d, want both at %d", i, rec.Scheduled, rec.Sent, want)
+					}
+				}
+			})
 		})
 	}
 }
 
+// TestOpenLoopMaxConcurrencyCapsAndRecordsLag: rate(1000, constant,
+// max_concurrency=3) of 20 ms requests plans arrival i at 5+i ms; each
+// waits for a slot, so it is sent at 5 + i%3 + 20·(i/3) ms and its lag
+// is recorded: the last, planned at 34 ms, goes at 187 ms.
 func TestOpenLoopMaxConcurrencyCapsAndRecordsLag(t *testing.T) {
-	clock := transport.NewClock()
-	s := &sleepySender{clock: clock, d: 20 * time.Millisecond}
-	p := Point{Load: Load{Rate: 1000, Arrival: Constant, MaxConcurrency: 3}, Stop: Stop{Requests: 30}}
-	res := Run(context.Background(), p, s, clock, testRequests(1))
-	if s.peak.Load() > 3 {
-		t.Errorf("peak in flight %d, want <= 3", s.peak.Load())
-	}
-	last := res.Records[len(res.Records)-1]
-	// 30 requests of 20 ms through 3 slots take ≥ 180 ms; the plan wanted 29 ms.
-	if lag := last.Sent - last.Scheduled; lag < int64(100*time.Millisecond) {
-		t.Errorf("last request lag %v, want the cap's wait recorded (>= 100ms)", time.Duration(lag))
-	}
+	onFakeClock(t, func(clock *fakeClock) {
+		s := &clockSender{clock: clock, d: 20 * time.Millisecond}
+		p := Point{Load: Load{Rate: 1000, Arrival: Constant, MaxConcurrency: 3}, Stop: Stop{Requests: 30}}
+		res := Run(context.Background(), p, s, clock, testRequests(1))
+		if s.peak.Load() != 3 || res.Dropped != 0 {
+			t.Errorf("peak in flight %d, dropped %d; want 3 and none (a cap makes arrivals wait)", s.peak.Load(), res.Dropped)
+		}
+		for i, rec := range res.Records {
+			planned := time.Duration(5+i) * time.Millisecond
+			sent := time.Duration(5+i%3+20*(i/3)) * time.Millisecond
+			if lag := time.Duration(rec.Sent - rec.Scheduled); lag != sent-planned {
+				t.Errorf("request %d lagged %v, want %v (planned %v, sent %v)", i, lag, sent-planned, planned, sent)
+			}
+		}
+	})
 }
 
+// TestInterruptKeepsCompletedRecords: concurrency(2) of 10 ms requests
+// interrupted at 65 ms has completed 12; the 2 in flight finish within
+// the grace, at 70 ms, and are kept too.
 func TestInterruptKeepsCompletedRecords(t *testing.T) {
-	clock := transport.NewClock()
-	s := &sleepySender{clock: clock, d: 10 * time.Millisecond}
-	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(60*time.Millisecond, cancel)
-	p := Point{Load: Load{Concurrency: 2}, Stop: Stop{Requests: 100000}, Grace: time.Second}
-	res := Run(ctx, p, s, clock, testRequests(1))
-	if !res.Interrupted || len(res.Records) == 0 || len(res.Records) > 1000 {
-		t.Fatalf("interrupted=%v with %d records", res.Interrupted, len(res.Records))
-	}
-	for _, rec := range res.Records {
-		if rec.Err != nil {
-			t.Fatalf("a record failed: %+v (in-flight requests should finish within the grace)", rec.Err)
+	onFakeClock(t, func(clock *fakeClock) {
+		s := &clockSender{clock: clock, d: 10 * time.Millisecond}
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() {
+			fired, _ := clock.Timer(clock.Now() + int64(65*time.Millisecond))
+			<-fired
+			cancel()
+		}()
+		p := Point{Load: Load{Concurrency: 2}, Stop: Stop{Requests: 100000}, Grace: time.Second}
+		res := Run(ctx, p, s, clock, testRequests(1))
+		if !res.Interrupted || len(res.Records) != 14 {
+			t.Fatalf("interrupted=%v with %d records, want interrupted with 14", res.Interrupted, len(res.Records))
 		}
-	}
+		for _, rec := range res.Records {
+			if rec.Err != nil {
+				t.Fatalf("a record failed: %+v (in-flight requests should finish within the grace)", rec.Err)
+			}
+		}
+	})
 }
 
 // The schedules' mean gap is 1/rate, and the seed fixes them.
@@ -228,27 +225,27 @@ func TestPointValidate(t *testing.T) {
 	}
 }
 
+// TestReplaySendsAtTimestamps: replay(speed=2) sends each entry at
+// exactly its timestamp halved, after the lead, the first as warm-up.
 func TestReplaySendsAtTimestamps(t *testing.T) {
-	clock := transport.NewClock()
-	s := &sleepySender{clock: clock, d: time.Millisecond}
-	reqs := testRequests(6)
-	for i := range reqs {
-		reqs[i].At = time.Duration(i*i) * 10 * time.Millisecond // 0, 10, 40, 90, 160, 250 ms
-	}
-	p := Point{Load: Load{ReplaySpeed: 2}, Warmup: 1}
-	res := Run(context.Background(), p, s, clock, reqs)
-	if len(res.Records) != 5 {
-		t.Fatalf("%d records, want 5 (6 entries, 1 warmup)", len(res.Records))
-	}
-	base := res.Records[0].Scheduled - int64(5*time.Millisecond) // entry 1 at 10 ms / speed 2
-	for i, rec := range res.Records {
-		want := base + int64(reqs[i+1].At)/2
-		if rec.Scheduled != want || rec.Entry != i+1 {
-			t.Errorf("record %d: entry %d scheduled at +%v, want entry %d at +%v", i, rec.Entry,
-				time.Duration(rec.Scheduled-base), i+1, time.Duration(want-base))
+	onFakeClock(t, func(clock *fakeClock) {
+		s := &clockSender{clock: clock, d: time.Millisecond}
+		reqs := testRequests(6)
+		for i := range reqs {
+			reqs[i].At = time.Duration(i*i) * 10 * time.Millisecond // 0, 10, 40, 90, 160, 250 ms
 		}
-		if rec.Sent < rec.Scheduled {
-			t.Errorf("record %d sent before its timestamp", i)
+		p := Point{Load: Load{ReplaySpeed: 2}, Warmup: 1}
+		res := Run(context.Background(), p, s, clock, reqs)
+		if len(res.Records) != 5 {
+			t.Fatalf("%d records, want 5 (6 entries, 1 warmup)", len(res.Records))
 		}
-	}
+		if got, want := s.sends(), ms(5, 10, 25, 50, 85, 130); !slices.Equal(got, want) {
+			t.Errorf("sent at %v, want %v", got, want)
+		}
+		for i, rec := range res.Records {
+			if rec.Entry != i+1 || rec.Scheduled != rec.Sent {
+				t.Errorf("record %d: entry %d, %v late; want entry %d on time", i, rec.Entry, time.Duration(rec.Sent-rec.Scheduled), i+1)
+			}
+		}
+	})
 }

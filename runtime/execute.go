@@ -161,7 +161,7 @@ func Execute(ctx context.Context, job Job) (*Outcome, error) {
 		Counting: red.counting(), Summary: red.whole.Summary(), Components: red.parts.Summaries(),
 		Replicas: red.replicas.Summaries(),
 		Goodput:  job.Goodput, RecordsErr: red.writeErr, Series: red.series, Steady: red.steadyOut}
-	out.Summary.Client = meter.verdict(&job, &out.Summary)
+	out.Summary.Client = meter.verdict(&job, &out.Summary, res.Dropped)
 	out.Shard = shardRun(job.Point, res.Started)
 	out.Telemetry = tel.finish(ctx, shardWindow(telemetryWindow(&out.Summary, job.CostPerHour, job.Currency), out.Shard))
 	if red.overBudget {
@@ -350,10 +350,7 @@ func clientConfig(job Job, base string) transport.Config {
 	case l.Paced():
 		conns = l.Users
 	case !l.Closed(): // open loop or replay
-		conns = l.MaxConcurrency
-		if conns == 0 {
-			conns = 16384 // an open loop may have any number in flight
-		}
+		conns = InFlightBound(l)
 	}
 	return transport.Config{
 		URL: base, Path: e.Path, API: e.API, Stream: e.Stream, Model: e.Model, Backend: e.Backend, Headers: e.Headers, SessionHeader: e.SessionHeader,

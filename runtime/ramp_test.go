@@ -6,8 +6,6 @@ import (
 	"slices"
 	"testing"
 	"time"
-
-	"github.com/llmbench/llmbench/transport"
 )
 
 // TestRampedRateIsPlannedExactly: rate(10, constant) ramped over 2 s plans
@@ -15,42 +13,40 @@ import (
 // ramp and at 0.1k + 1 s after it — by hand: k=1 0.632456 s, k=5 1.414214 s,
 // k=10 2 s, k=15 2.5 s.
 func TestRampedRateIsPlannedExactly(t *testing.T) {
-	clock := transport.NewClock()
-	s := &sleepySender{clock: clock, d: time.Millisecond}
-	p := Point{Load: Load{Rate: 10, Arrival: Constant, RampUp: 2 * time.Second}, Stop: Stop{Requests: 16}}
-	recs := Run(context.Background(), p, s, clock, testRequests(1)).Records
-	if len(recs) != 16 {
-		t.Fatalf("%d records, want 16", len(recs))
-	}
-	want := map[int]float64{1: 0.632455532, 5: 1.414213562, 10: 2, 15: 2.5}
-	for k, secs := range want {
-		got := time.Duration(recs[k].Scheduled - recs[0].Scheduled).Seconds()
-		if math.Abs(got-secs) > 2e-9 { // to the ns: offsets are float sums truncated to ns
-			t.Errorf("arrival %d planned at %.9f s, want %.9f", k, got, secs)
+	onFakeClock(t, func(clock *fakeClock) {
+		s := &clockSender{clock: clock, d: time.Millisecond}
+		p := Point{Load: Load{Rate: 10, Arrival: Constant, RampUp: 2 * time.Second}, Stop: Stop{Requests: 16}}
+		recs := Run(context.Background(), p, s, clock, testRequests(1)).Records
+		if len(recs) != 16 {
+			t.Fatalf("%d records, want 16", len(recs))
 		}
-	}
+		want := map[int]float64{1: 0.632455532, 5: 1.414213562, 10: 2, 15: 2.5}
+		for k, secs := range want {
+			got := time.Duration(recs[k].Scheduled - recs[0].Scheduled).Seconds()
+			if math.Abs(got-secs) > 2e-9 { // to the ns: offsets are float sums truncated to ns
+				t.Errorf("arrival %d planned at %.9f s, want %.9f", k, got, secs)
+			}
+		}
+		for i, r := range recs {
+			if r.Sent != r.Scheduled {
+				t.Errorf("arrival %d sent %v after its planned instant", i, time.Duration(r.Sent-r.Scheduled))
+			}
+		}
+	})
 }
 
 // TestRampedConcurrencyStartsWorkersInSteps: concurrency(4) ramped over
 // 400 ms starts its workers 100 ms apart, so the first requests are sent
-// at about 0, 100, 200 and 300 ms (generous bounds: measured times).
+// at exactly 0, 100, 200 and 300 ms.
 func TestRampedConcurrencyStartsWorkersInSteps(t *testing.T) {
-	clock := transport.NewClock()
-	s := &sleepySender{clock: clock, d: 500 * time.Millisecond}
-	p := Point{Load: Load{Concurrency: 4, RampUp: 400 * time.Millisecond}, Stop: Stop{Requests: 4}}
-	start := clock.Now()
-	recs := Run(context.Background(), p, s, clock, testRequests(1)).Records
-	sent := make([]float64, len(recs))
-	for i, r := range recs {
-		sent[i] = time.Duration(r.Sent - start).Seconds()
-	}
-	slices.Sort(sent)
-	t.Logf("first sends at %v s", sent)
-	for i, at := range sent {
-		if lo := 0.1 * float64(i); at < lo-0.001 || at > lo+0.25 {
-			t.Errorf("worker %d first sent at %.3f s, want about %.1f s", i, at, lo)
+	onFakeClock(t, func(clock *fakeClock) {
+		s := &clockSender{clock: clock, d: 500 * time.Millisecond}
+		p := Point{Load: Load{Concurrency: 4, RampUp: 400 * time.Millisecond}, Stop: Stop{Requests: 4}}
+		Run(context.Background(), p, s, clock, testRequests(1))
+		if got, want := s.sends(), ms(0, 100, 200, 300); !slices.Equal(got, want) {
+			t.Errorf("first sends at %v, want %v", got, want)
 		}
-	}
+	})
 }
 
 func TestRampTimeHandValues(t *testing.T) {
