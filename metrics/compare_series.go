@@ -78,7 +78,7 @@ var wholeRunSeries = map[string]bool{"error_rate": true, "output_token_throughpu
 func (s *Series) Add(r *Record) {
 	row := seriesRow{sent: r.Sent, done: r.Done, failed: r.Err != nil, outputTokens: r.OutputTokens, component: r.Component}
 	if !row.failed && len(s.tracked) > 0 {
-		d := Derive(r)
+		d := r.Metrics()
 		row.values = make([][]float64, len(s.tracked))
 		for i, m := range s.tracked {
 			row.values[i] = requestValue[m](r, d)

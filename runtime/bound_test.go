@@ -175,4 +175,3 @@ func (s *countingSender) Send(ctx context.Context, body []byte, rec *metrics.Rec
 	defer s.inFlight.Add(-1)
 	s.Sender.Send(ctx, body, rec)
 }
-
