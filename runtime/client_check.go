@@ -6,6 +6,7 @@ import (
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime/dataset"
+	"github.com/llmbench/llmbench/runtime/engine"
 )
 
 // clientMeter measures the client's own CPU over a run, for the verdict
@@ -26,7 +27,7 @@ func startClientMeter() clientMeter {
 // arrivals dropped at the in-flight bound.
 func (m clientMeter) verdict(job *Job, s *metrics.Summary, dropped int) *metrics.ClientVerdict {
 	in := metrics.ClientInput{WallSeconds: time.Since(m.start).Seconds(), Cores: goruntime.GOMAXPROCS(0),
-		SharedProcess: job.Endpoint.IsSim(), Summary: s, Dropped: dropped, InFlight: InFlightBound(job.Point.Load)}
+		SharedProcess: job.Endpoint.IsSim(), Summary: s, Dropped: dropped, InFlight: engine.InFlightBound(job.Point.Load)}
 	if cpu, ok := processCPU(); ok && m.ok {
 		in.CPUSeconds = cpu - m.cpu0
 	} else {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime/dataset"
+	"github.com/llmbench/llmbench/runtime/engine"
 	"github.com/llmbench/llmbench/runtime/failure"
 	"github.com/llmbench/llmbench/transport"
 	"github.com/llmbench/llmbench/transport/sim"
@@ -150,11 +151,11 @@ func Execute(ctx context.Context, job Job) (*Outcome, error) {
 	job.Point.OnWarmup = tel.warmupDone
 	job.Point.AfterWarmup = tel.afterWarmup(runCtx)
 	meter := startClientMeter()
-	var res *Result
+	var res *engine.Result
 	if len(job.Sessions) > 0 {
-		res = RunSessions(runCtx, job.Point, client, clock, NewConversation(job.Endpoint, job.Sessions, job.Point.Seed))
+		res = engine.RunSessions(runCtx, job.Point, client, clock, job.Endpoint.conversation(job.Sessions, job.Point.Seed))
 	} else {
-		res = Run(runCtx, job.Point, client, clock, reqs)
+		res = engine.Run(runCtx, job.Point, client, clock, reqs)
 	}
 	red.wait()
 	out := &Outcome{Target: client.Target(), Interrupted: res.Interrupted,
@@ -212,7 +213,7 @@ func newReduction(job *Job, reqs []Request, abort context.CancelFunc) *reduction
 		r.series, _ = metrics.NewSeries(job.Track...) // Validate checked the names
 	}
 	if rule := job.Point.Stop.Steady; rule != nil {
-		job.Point.Halt = NewHalt()
+		job.Point.Halt = engine.NewHalt()
 		r.steady = newSteadyReduction(*rule, job.Endpoint.Stream, job.Point.Halt)
 	}
 	go r.loop()
@@ -351,7 +352,7 @@ func clientConfig(job Job, base string) transport.Config {
 	case l.Paced():
 		conns = l.Users
 	case !l.Closed(): // open loop or replay
-		conns = InFlightBound(l)
+		conns = engine.InFlightBound(l)
 	}
 	return transport.Config{
 		URL: base, Path: e.Path, API: e.API, Stream: e.Stream, Model: e.Model, Backend: e.Backend, Headers: e.Headers, SessionHeader: e.SessionHeader,

@@ -8,23 +8,9 @@ import (
 	"time"
 
 	"github.com/llmbench/llmbench/runtime/dataset"
+	"github.com/llmbench/llmbench/runtime/engine"
 	"github.com/llmbench/llmbench/runtime/failure"
 )
-
-// filesBesideConnections are the descriptors a run needs besides one per
-// connection: its output files, the simulator's listener, stdio, the Go
-// runtime's own.
-const filesBesideConnections = 64
-
-// openFiles is this process's open-file limit (RLIMIT_NOFILE: soft, hard);
-// ok is false when it cannot be read.
-func openFiles() (cur, hard uint64, ok bool) {
-	var lim syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
-		return 0, 0, false
-	}
-	return lim.Cur, lim.Max, true
-}
 
 // CheckOpenFiles refuses a load that needs more connections than this
 // process may open (RLIMIT_NOFILE, which Go already raises to its hard
@@ -36,43 +22,16 @@ func CheckOpenFiles(l Load) error {
 	if need == 0 {
 		return nil
 	}
-	cur, hard, ok := openFiles()
-	if !ok || uint64(need)+filesBesideConnections <= cur {
+	cur, hard, ok := engine.OpenFiles()
+	if !ok || uint64(need)+engine.FilesBesideConnections <= cur {
 		return nil
 	}
-	fix := "raise the soft limit (ulimit -n " + strconv.FormatUint(uint64(need)+filesBesideConnections, 10) + ")"
-	if uint64(need)+filesBesideConnections > hard {
+	fix := "raise the soft limit (ulimit -n " + strconv.FormatUint(uint64(need)+engine.FilesBesideConnections, 10) + ")"
+	if uint64(need)+engine.FilesBesideConnections > hard {
 		fix = "raise the hard limit (limits.conf, systemd LimitNOFILE=, a container's --ulimit nofile=)"
 	}
 	return failure.Inputf("concurrency %d needs about %d open files, but this process may open %d (ulimit -n; hard limit %d): lower the concurrency to at most %d or %s",
-		need, need+filesBesideConnections, cur, hard, max(int64(cur)-filesBesideConnections, 0), fix)
-}
-
-// maxOpenLoopConns is the most connections an open loop without
-// max_concurrency opens, however high the open-file limit: the client's
-// connection pool for such a loop, and about half the ~28k ephemeral ports
-// one source address has towards one server.
-const maxOpenLoopConns = 16384
-
-// InFlightBound is the most requests (of a conversation: sessions) an
-// open loop or replay keeps in flight: its max_concurrency, or by default
-// as many connections as the process may open beside its other files, the
-// count CheckOpenFiles judges a cap by (RLIMIT_NOFILE − 64), at most
-// maxOpenLoopConns. Without a cap, an arrival that finds the bound reached
-// is dropped, as k6 drops iterations, and counted (Result.Dropped): the
-// schedule of the others stays as planned and a server that stops
-// answering costs bounded memory, where a goroutine per arrival grew
-// without bound until the requests timed out. A closed loop is bounded by
-// its concurrency.
-func InFlightBound(l Load) int {
-	if l.MaxConcurrency > 0 {
-		return l.MaxConcurrency
-	}
-	cur, _, ok := openFiles()
-	if !ok || cur > maxOpenLoopConns+filesBesideConnections {
-		return maxOpenLoopConns
-	}
-	return max(int(cur)-filesBesideConnections, 1)
+		need, need+engine.FilesBesideConnections, cur, hard, max(int64(cur)-engine.FilesBesideConnections, 0), fix)
 }
 
 // bytesPerPromptToken is what a synthetic prompt costs in peak memory per
@@ -321,5 +280,5 @@ func CheckSchedule(l Load, count int, what string) error {
 		return nil
 	}
 	return failure.Inputf("%d %s at %s per second would take %.3g s, more than a day; raise the rate or lower the count",
-		count, what, num(l.Rate), secs)
+		count, what, engine.Num(l.Rate), secs)
 }

@@ -1,4 +1,11 @@
-package runtime
+// Package engine owns when each request of a point is sent: the closed
+// loop, the open loop on seeded arrivals, replay, conversations, users,
+// ramp-up, a shard's part and shared start, and the in-flight bound. It
+// plans on a Clock, so every scheduler is tested on a fake one, exactly,
+// and it hands requests to a Sender (transport.Client) and finished
+// records to Point.OnRecord. It knows nothing of token counting,
+// summaries or files.
+package engine
 
 import (
 	"context"

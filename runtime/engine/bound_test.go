@@ -1,4 +1,4 @@
-package runtime
+package engine
 
 import (
 	"context"
@@ -35,14 +35,14 @@ func withOpenFiles(t *testing.T, n uint64) {
 // connections beside its other files, at most maxOpenLoopConns; a cap is
 // its own bound.
 func TestInFlightBoundFollowsTheOpenFileLimit(t *testing.T) {
-	withOpenFiles(t, filesBesideConnections+4)
+	withOpenFiles(t, FilesBesideConnections+4)
 	if got := InFlightBound(Load{Rate: 10}); got != 4 {
-		t.Errorf("bound under ulimit -n %d: %d, want 4", filesBesideConnections+4, got)
+		t.Errorf("bound under ulimit -n %d: %d, want 4", FilesBesideConnections+4, got)
 	}
 	if got := InFlightBound(Load{Rate: 10, MaxConcurrency: 9}); got != 9 {
 		t.Errorf("bound under max_concurrency 9: %d, want 9", got)
 	}
-	withOpenFiles(t, filesBesideConnections+maxOpenLoopConns+1)
+	withOpenFiles(t, FilesBesideConnections+maxOpenLoopConns+1)
 	if got := InFlightBound(Load{Rate: 10}); got != maxOpenLoopConns {
 		t.Errorf("bound under a high limit: %d, want %d", got, maxOpenLoopConns)
 	}
@@ -55,7 +55,7 @@ func TestInFlightBoundFollowsTheOpenFileLimit(t *testing.T) {
 // and counted, never queued (a goroutine per arrival grew without bound
 // before). A warm-up arrival dropped does not count.
 func TestOpenLoopDropsArrivalsOverTheBound(t *testing.T) {
-	withOpenFiles(t, filesBesideConnections+4)
+	withOpenFiles(t, FilesBesideConnections+4)
 	onFakeClock(t, func(clock *fakeClock) {
 		s := &clockSender{clock: clock, d: time.Second}
 		p := Point{Load: Load{Rate: 1000, Arrival: Constant}, Stop: Stop{Requests: 38}, Warmup: 2}
@@ -72,12 +72,12 @@ func TestOpenLoopDropsArrivalsOverTheBound(t *testing.T) {
 // TestSessionsAtARateDropOverTheBound: sessions started at a rate count
 // against the bound while they run (each has at most one turn in flight).
 func TestSessionsAtARateDropOverTheBound(t *testing.T) {
-	withOpenFiles(t, filesBesideConnections+2)
+	withOpenFiles(t, FilesBesideConnections+2)
 	onFakeClock(t, func(clock *fakeClock) {
 		s := &clockSender{clock: clock, d: 100 * time.Millisecond}
 		sessions := []dataset.Session{threeTurns("", 0)}
 		p := Point{Load: Load{Rate: 100, Arrival: Constant}, Stop: Stop{Sessions: 10}}
-		res := RunSessions(context.Background(), p, s, clock, NewConversation(Endpoint{API: transport.Chat, Model: "m"}, sessions, 1))
+		res := RunSessions(context.Background(), p, s, clock, testConversation(sessions, 1))
 		// Sessions at 5, 15, ..., 95 ms; each runs 300 ms: the first two run,
 		// the other eight find them both under way.
 		if s.peak.Load() != 2 || res.Dropped != 8 || len(res.Records) != 6 {

@@ -1,4 +1,4 @@
-package runtime
+package engine
 
 import (
 	"context"
@@ -121,7 +121,7 @@ func (l *chatLog) logged() []loggedChat {
 
 // runConversation sends sessions to the logging server through the real
 // client and returns the records.
-func runConversation(t *testing.T, l *chatLog, e Endpoint, p Point, sessions []dataset.Session) []metrics.Record {
+func runConversation(t *testing.T, l *chatLog, e testEndpoint, p Point, sessions []dataset.Session) []metrics.Record {
 	t.Helper()
 	clock := transport.NewClock()
 	client, err := transport.NewClient(transport.Config{URL: l.srv.URL, API: e.API, Stream: true,
@@ -130,7 +130,21 @@ func runConversation(t *testing.T, l *chatLog, e Endpoint, p Point, sessions []d
 		t.Fatal(err)
 	}
 	defer client.Close()
-	return RunSessions(context.Background(), p, client, clock, NewConversation(e, sessions, 1)).Records
+	conv := NewConversation(transport.BodySpec{API: e.API, Stream: e.Stream}, func(int) string { return e.Model }, sessions, 1)
+	return RunSessions(context.Background(), p, client, clock, conv).Records
+}
+
+// testEndpoint is what runConversation needs of an endpoint.
+type testEndpoint struct {
+	API           transport.API
+	Stream        bool
+	Model         string
+	SessionHeader string
+}
+
+// testConversation prepares sessions for chat, all on model "m".
+func testConversation(sessions []dataset.Session, seed uint64) *Conversation {
+	return NewConversation(transport.BodySpec{API: transport.Chat}, func(int) string { return "m" }, sessions, seed)
 }
 
 func threeTurns(system string, think time.Duration) dataset.Session {
@@ -157,7 +171,7 @@ func TestConversationResendsItsHistory(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("%s/system=%q", tc.api, tc.system), func(t *testing.T) {
 			l := newChatLog(t)
-			e := Endpoint{API: tc.api, Stream: true, Model: "m", SessionHeader: "X-Session-ID"}
+			e := testEndpoint{API: tc.api, Stream: true, Model: "m", SessionHeader: "X-Session-ID"}
 			recs := runConversation(t, l, e, Point{Load: Load{Concurrency: 1}, Stop: Stop{Sessions: 1}},
 				[]dataset.Session{threeTurns(tc.system, 0)})
 			got := l.logged()
@@ -215,7 +229,7 @@ func TestConversationThinksBetweenTurns(t *testing.T) {
 		s := &clockSender{clock: clock, d: 7 * time.Millisecond}
 		const think = 60 * time.Millisecond
 		p := Point{Load: Load{Concurrency: 1}, Stop: Stop{Sessions: 1}}
-		conv := NewConversation(Endpoint{API: transport.Chat, Model: "m"}, []dataset.Session{threeTurns("", think)}, 1)
+		conv := testConversation([]dataset.Session{threeTurns("", think)}, 1)
 		RunSessions(context.Background(), p, s, clock, conv)
 		if got, want := s.sends(), ms(0, 67, 134); !slices.Equal(got, want) {
 			t.Errorf("turns sent at %v, want %v (7 ms answers, 60 ms think)", got, want)
@@ -226,7 +240,7 @@ func TestConversationThinksBetweenTurns(t *testing.T) {
 func TestConversationConcurrencyCountsSessions(t *testing.T) {
 	l := newChatLog(t)
 	sessions := []dataset.Session{threeTurns("", 0), threeTurns("", 0)}
-	recs := runConversation(t, l, Endpoint{API: transport.Chat, Stream: true, Model: "m"},
+	recs := runConversation(t, l, testEndpoint{API: transport.Chat, Stream: true, Model: "m"},
 		Point{Load: Load{Concurrency: 2}, Stop: Stop{Sessions: 4}, Warmup: 1}, sessions)
 	if len(l.logged()) != 15 || len(recs) != 12 {
 		t.Fatalf("server saw %d requests and %d were measured, want 15 (5 sessions × 3) and 12 (the warm-up session left out)",
@@ -249,7 +263,7 @@ func TestConversationConcurrencyCountsSessions(t *testing.T) {
 
 func TestConversationStopsAtRequestCountCuttingSessions(t *testing.T) {
 	l := newChatLog(t)
-	recs := runConversation(t, l, Endpoint{API: transport.Chat, Stream: true, Model: "m"},
+	recs := runConversation(t, l, testEndpoint{API: transport.Chat, Stream: true, Model: "m"},
 		Point{Load: Load{Concurrency: 1}, Stop: Stop{Requests: 7}}, []dataset.Session{threeTurns("", 0)})
 	if len(recs) != 7 {
 		t.Fatalf("%d measured turns, want 7", len(recs))
@@ -272,7 +286,7 @@ func TestUsersPaceTheirTurns(t *testing.T) {
 		s := &clockSender{clock: clock, d: 3 * time.Millisecond}
 		sessions := []dataset.Session{threeTurns("", time.Hour)} // think time is replaced by the pace
 		p := Point{Load: Load{Users: 4, Rate: 40}, Stop: Stop{Requests: 60}, Seed: 3}
-		conv := NewConversation(Endpoint{API: transport.Chat, Model: "m"}, sessions, 3)
+		conv := testConversation(sessions, 3)
 		recs := RunSessions(context.Background(), p, s, clock, conv).Records
 		if len(recs) != 60 {
 			t.Fatalf("%d records, want 60", len(recs))
@@ -300,7 +314,7 @@ func TestSessionsAtARateStartOnTheSchedule(t *testing.T) {
 		s := &clockSender{clock: clock, d: 2 * time.Millisecond}
 		sessions := []dataset.Session{threeTurns("", 10*time.Millisecond)}
 		p := Point{Load: Load{Rate: 20, Arrival: Constant}, Stop: Stop{Sessions: 4}}
-		recs := RunSessions(context.Background(), p, s, clock, NewConversation(Endpoint{API: transport.Chat, Model: "m"}, sessions, 1)).Records
+		recs := RunSessions(context.Background(), p, s, clock, testConversation(sessions, 1)).Records
 		if len(recs) != 12 {
 			t.Fatalf("%d records, want 4 sessions × 3 turns", len(recs))
 		}
@@ -328,7 +342,7 @@ func TestReplayedSessionsKeepTheirTiming(t *testing.T) {
 		}
 		p := Point{Load: Load{ReplaySpeed: 2}}
 		recs := RunSessions(context.Background(), p, s, clock,
-			NewConversation(Endpoint{API: transport.Chat, Model: "m"}, dataset.GroupSessions(entries), 1)).Records
+			testConversation(dataset.GroupSessions(entries), 1)).Records
 		if len(recs) != 3 {
 			t.Fatalf("%d records, want 3", len(recs))
 		}

@@ -1,4 +1,4 @@
-package runtime
+package engine
 
 import (
 	"context"
@@ -24,11 +24,11 @@ type Conversation struct {
 	seed    uint64
 }
 
-// NewConversation prepares the sessions for e's API. The model of a
-// session is chosen once, for all its turns, as Endpoint.Models says.
-func NewConversation(e Endpoint, sessions []dataset.Session, seed uint64) *Conversation {
-	c := &Conversation{Sessions: sessions, model: e.modelPicker(), seed: seed,
-		spec: transport.BodySpec{API: e.API, Stream: e.Stream, Extra: e.Extra}}
+// NewConversation prepares the sessions for spec's API (its Model is
+// left to model). The model of a session is chosen once, for all its
+// turns: model(i) for the i-th session of the dataset.
+func NewConversation(spec transport.BodySpec, model func(i int) string, sessions []dataset.Session, seed uint64) *Conversation {
+	c := &Conversation{Sessions: sessions, model: model, seed: seed, spec: spec}
 	next := 0
 	for _, s := range sessions {
 		c.offsets = append(c.offsets, next)
