@@ -19,8 +19,8 @@ import (
 	"runtime/pprof"
 
 	"github.com/llmbench/llmbench/runtime"
-	"github.com/llmbench/llmbench/runtime/engine"
 	"github.com/llmbench/llmbench/runtime/dataset"
+	"github.com/llmbench/llmbench/runtime/engine"
 	"github.com/llmbench/llmbench/transport"
 	"github.com/llmbench/llmbench/transport/sim"
 )
