@@ -26,6 +26,7 @@ import (
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/dataset"
+	"github.com/llmbench/llmbench/runtime/engine"
 	"github.com/llmbench/llmbench/transport"
 	"github.com/llmbench/llmbench/transport/sim"
 )
@@ -101,7 +102,7 @@ func cpuTime() time.Duration {
 }
 
 type measured struct {
-	res     *runtime.Result
+	res     *engine.Result
 	cpu     time.Duration
 	wall    time.Duration
 	tokens  int
@@ -115,7 +116,7 @@ func measure(b *testing.B, url string, p runtime.Point, inputWords, outputTokens
 
 // sendClient is the HTTP or the triton client.
 type sendClient interface {
-	runtime.Sender
+	engine.Sender
 	Close()
 }
 
@@ -143,7 +144,7 @@ func measureAPI(b *testing.B, api transport.API, url string, p runtime.Point, in
 	reqs := runtime.Requests(ep, entries)
 	goruntime.GC()
 	cpu0, wall0 := cpuTime(), time.Now()
-	res := runtime.Run(context.Background(), p, client, clock, reqs)
+	res := engine.Run(context.Background(), p, client, clock, reqs)
 	m := measured{res: res, cpu: cpuTime() - cpu0, wall: time.Since(wall0)}
 	for i := range res.Records {
 		if res.Records[i].Err != nil {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/dataset"
+	"github.com/llmbench/llmbench/runtime/engine"
 	"github.com/llmbench/llmbench/transport"
 	"github.com/llmbench/llmbench/transport/sim"
 )
@@ -243,7 +244,7 @@ func scaleClient(b *testing.B, url string, streams int, reqs []runtime.Request) 
 	goruntime.GC()
 	rss0, cpu0 := rssBytes(), cpuTime()
 	w := openWindow(b, "client", nil)
-	res := runtime.Run(context.Background(), runtime.Point{Load: runtime.Load{Concurrency: streams}, Stop: runtime.Stop{Requests: streams}}, c, clock, reqs)
+	res := engine.Run(context.Background(), runtime.Point{Load: runtime.Load{Concurrency: streams}, Stop: runtime.Stop{Requests: streams}}, c, clock, reqs)
 	run := scaleRun{cpu: cpuTime() - cpu0}
 	<-w.done
 	run.rss, run.steadyCPU, run.steadyReads = w.rss-rss0, w.cpu1-w.cpu0, w.rd1-w.rd0

@@ -76,7 +76,7 @@ func (a *Accumulator) Add(r *Record) {
 	if len(r.Chunks) == 0 {
 		return
 	}
-	m := Derive(r)
+	m := r.Metrics()
 	if a.count == 0 || r.Sent < a.firstSent {
 		a.firstSent = r.Sent
 	}

@@ -43,6 +43,9 @@ type ClientInput struct {
 	MaxConcurrency int
 	// TargetConcurrency is a closed loop's requests in flight.
 	TargetConcurrency int
+	// Dropped counts the arrivals an open loop without max_concurrency did
+	// not send because InFlight requests were already in flight.
+	Dropped, InFlight int
 	// Summary holds what was achieved: the rate, the schedule lag, the
 	// mean requests in flight.
 	Summary *Summary
@@ -62,6 +65,9 @@ type ClientVerdict struct {
 	// CapBound says an open loop's requests waited for max_concurrency:
 	// the server was slow, not the client.
 	CapBound bool `json:"cap_bound"`
+	// DroppedArrivals counts the arrivals an open loop without
+	// max_concurrency dropped at its in-flight bound (omitted when none).
+	DroppedArrivals int `json:"dropped_arrivals,omitempty"`
 }
 
 // JudgeClient applies the client rules: the client is limited when it
@@ -85,6 +91,11 @@ func JudgeClient(in ClientInput) ClientVerdict {
 			v.Limited = true
 			v.Reasons = append(v.Reasons, fmt.Sprintf("the client used %.0f%% of its %d cores", 100*share, in.Cores))
 		}
+	}
+	if in.Dropped > 0 {
+		v.Limited, v.DroppedArrivals = true, in.Dropped
+		v.Reasons = append(v.Reasons, fmt.Sprintf("%d arrivals were dropped: the %d requests in flight the client's open-file limit allows were all waiting for the server",
+			in.Dropped, in.InFlight))
 	}
 	s := in.Summary
 	if s == nil {

@@ -52,7 +52,7 @@ func NewSeries(metrics ...*Metric) (*Series, error) {
 func (s *Series) Add(r *Record) {
 	row := seriesRow{sent: r.Sent, done: r.Done, failed: r.Err != nil, outputTokens: r.OutputTokens, component: r.Component}
 	if !row.failed && len(s.tracked) > 0 {
-		d := Derive(r)
+		d := r.Metrics()
 		row.values = make([][]float64, len(s.tracked))
 		for i, m := range s.tracked {
 			row.values[i] = m.request(r, d)

@@ -89,6 +89,28 @@ type Record struct {
 	// Err is nil for a completed request. A failed request is counted in
 	// error_count/error_rate and never enters latency statistics.
 	Err *Failure
+
+	// derived holds the record's metrics once KeepMetrics derived them, so
+	// the summaries, the series, the steady rule and the writers that each
+	// read them derive them once between them.
+	derived *RequestMetrics
+}
+
+// KeepMetrics derives the record's metrics (Derive) and keeps them with
+// it, copies included, for every later Metrics. Call it once the record
+// is final: token-counted, nothing left to change what Derive reads.
+func (r *Record) KeepMetrics() {
+	m := Derive(r)
+	r.derived = &m
+}
+
+// Metrics are the record's metrics: those KeepMetrics kept, or derived
+// now for a record that was not given them.
+func (r *Record) Metrics() RequestMetrics {
+	if r.derived != nil {
+		return *r.derived
+	}
+	return Derive(r)
 }
 
 // Usage is the server's own token accounting (OpenAI `usage`).

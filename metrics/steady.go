@@ -140,7 +140,7 @@ func (c *SteadyChecker) Add(r *Record) *SteadyCheck {
 	row := make([]float64, len(c.metrics))
 	var d RequestMetrics
 	if r.Err == nil {
-		d = Derive(r)
+		d = r.Metrics()
 	}
 	for i, m := range c.metrics {
 		row[i] = math.NaN()

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/runtime/engine"
 )
 
 // saturation grows the load until the saturation rule holds or the limit
@@ -134,17 +135,17 @@ func (s *Sweep) String() string {
 	case s.Saturation != nil:
 		t := s.Saturation
 		return fmt.Sprintf("until_saturation(start=%s, factor=%s, limit=%s, growth=%s, ttft_factor=%s, over=%s)",
-			num(t.Start), num(t.Factor), num(t.Limit), strconv.Quote(percent(t.Growth)), num(t.TTFTFactor), strconv.Quote(t.Over))
+			engine.Num(t.Start), engine.Num(t.Factor), engine.Num(t.Limit), strconv.Quote(percent(t.Growth)), engine.Num(t.TTFTFactor), strconv.Quote(t.Over))
 	case s.Search != nil:
 		t := s.Search
 		return fmt.Sprintf("search(%s, over=%s, lo=%s, hi=%s, precision=%s)",
-			strconv.Quote(t.Gate.Source), strconv.Quote(t.Over), num(t.Lo), num(t.Hi), strconv.Quote(percent(t.Precision)))
+			strconv.Quote(t.Gate.Source), strconv.Quote(t.Over), engine.Num(t.Lo), engine.Num(t.Hi), strconv.Quote(percent(t.Precision)))
 	}
 	args := make([]string, len(s.Params))
 	for i, p := range s.Params {
 		vals := make([]string, len(p.Values))
 		for j, v := range p.Values {
-			vals[j] = num(v)
+			vals[j] = engine.Num(v)
 		}
 		args[i] = p.Name + "=[" + strings.Join(vals, ", ") + "]"
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime/dataset"
+	"github.com/llmbench/llmbench/runtime/engine"
 )
 
 // clientMeter measures the client's own CPU over a run, for the verdict
@@ -21,11 +22,12 @@ func startClientMeter() clientMeter {
 	return clientMeter{cpu0: cpu, ok: ok, start: time.Now()}
 }
 
-// verdict judges the run from the CPU spent since the meter started and
-// what the summary says was achieved against the load's target.
-func (m clientMeter) verdict(job *Job, s *metrics.Summary) *metrics.ClientVerdict {
+// verdict judges the run from the CPU spent since the meter started, what
+// the summary says was achieved against the load's target and the
+// arrivals dropped at the in-flight bound.
+func (m clientMeter) verdict(job *Job, s *metrics.Summary, dropped int) *metrics.ClientVerdict {
 	in := metrics.ClientInput{WallSeconds: time.Since(m.start).Seconds(), Cores: goruntime.GOMAXPROCS(0),
-		SharedProcess: job.Endpoint.IsSim(), Summary: s}
+		SharedProcess: job.Endpoint.IsSim(), Summary: s, Dropped: dropped, InFlight: engine.InFlightBound(job.Point.Load)}
 	if cpu, ok := processCPU(); ok && m.ok {
 		in.CPUSeconds = cpu - m.cpu0
 	} else {

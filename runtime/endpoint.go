@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/llmbench/llmbench/runtime/dataset"
+	"github.com/llmbench/llmbench/runtime/engine"
 	"github.com/llmbench/llmbench/runtime/failure"
 
 	"github.com/llmbench/llmbench/transport"
@@ -286,4 +288,10 @@ func simParamNames() string {
 	}
 	slices.Sort(names)
 	return strings.Join(names, ", ")
+}
+
+// conversation prepares sessions for the endpoint's API; a session's model
+// is chosen once, for all its turns, as Models says.
+func (e Endpoint) conversation(sessions []dataset.Session, seed uint64) *engine.Conversation {
+	return engine.NewConversation(transport.BodySpec{API: e.API, Stream: e.Stream, Extra: e.Extra}, e.modelPicker(), sessions, seed)
 }

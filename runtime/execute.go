@@ -8,6 +8,7 @@ import (
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime/dataset"
+	"github.com/llmbench/llmbench/runtime/engine"
 	"github.com/llmbench/llmbench/runtime/failure"
 	"github.com/llmbench/llmbench/transport"
 	"github.com/llmbench/llmbench/transport/sim"
@@ -150,18 +151,18 @@ func Execute(ctx context.Context, job Job) (*Outcome, error) {
 	job.Point.OnWarmup = tel.warmupDone
 	job.Point.AfterWarmup = tel.afterWarmup(runCtx)
 	meter := startClientMeter()
-	var res *Result
+	var res *engine.Result
 	if len(job.Sessions) > 0 {
-		res = RunSessions(runCtx, job.Point, client, clock, NewConversation(job.Endpoint, job.Sessions, job.Point.Seed))
+		res = engine.RunSessions(runCtx, job.Point, client, clock, job.Endpoint.conversation(job.Sessions, job.Point.Seed))
 	} else {
-		res = Run(runCtx, job.Point, client, clock, reqs)
+		res = engine.Run(runCtx, job.Point, client, clock, reqs)
 	}
 	red.wait()
 	out := &Outcome{Target: client.Target(), Interrupted: res.Interrupted,
 		Counting: red.counting(), Summary: red.whole.Summary(), Components: red.parts.Summaries(),
 		Replicas: red.replicas.Summaries(),
 		Goodput:  job.Goodput, RecordsErr: red.writeErr, Series: red.series, Steady: red.steadyOut}
-	out.Summary.Client = meter.verdict(&job, &out.Summary)
+	out.Summary.Client = meter.verdict(&job, &out.Summary, res.Dropped)
 	out.Shard = shardRun(job.Point, res.Started)
 	out.Telemetry = tel.finish(ctx, shardWindow(telemetryWindow(&out.Summary, job.CostPerHour, job.Currency), out.Shard))
 	if red.overBudget {
@@ -212,7 +213,7 @@ func newReduction(job *Job, reqs []Request, abort context.CancelFunc) *reduction
 		r.series, _ = metrics.NewSeries(job.Track...) // Validate checked the names
 	}
 	if rule := job.Point.Stop.Steady; rule != nil {
-		job.Point.Halt = NewHalt()
+		job.Point.Halt = engine.NewHalt()
 		r.steady = newSteadyReduction(*rule, job.Endpoint.Stream, job.Point.Halt)
 	}
 	go r.loop()
@@ -229,6 +230,7 @@ func (r *reduction) loop() {
 			r.fallbacks++
 		}
 		rec.InputText = "" // counted: a turn's history need not be held on
+		rec.KeepMetrics()  // final now: derived once for every consumer below
 		if !r.overBudget && r.budget.add(&rec) {
 			r.overBudget = true
 			r.abort()
@@ -350,10 +352,7 @@ func clientConfig(job Job, base string) transport.Config {
 	case l.Paced():
 		conns = l.Users
 	case !l.Closed(): // open loop or replay
-		conns = l.MaxConcurrency
-		if conns == 0 {
-			conns = 16384 // an open loop may have any number in flight
-		}
+		conns = engine.InFlightBound(l)
 	}
 	return transport.Config{
 		URL: base, Path: e.Path, API: e.API, Stream: e.Stream, Model: e.Model, Backend: e.Backend, Headers: e.Headers, SessionHeader: e.SessionHeader,

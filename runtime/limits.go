@@ -8,37 +8,30 @@ import (
 	"time"
 
 	"github.com/llmbench/llmbench/runtime/dataset"
+	"github.com/llmbench/llmbench/runtime/engine"
 	"github.com/llmbench/llmbench/runtime/failure"
 )
-
-// filesBesideConnections are the descriptors a run needs besides one per
-// connection: its output files, the simulator's listener, stdio, the Go
-// runtime's own.
-const filesBesideConnections = 64
 
 // CheckOpenFiles refuses a load that needs more connections than this
 // process may open (RLIMIT_NOFILE, which Go already raises to its hard
 // limit): it would otherwise spin through thousands of connect failures
-// and a half-written point. An open loop without a cap cannot be judged
-// ahead.
+// and a half-written point. An open loop without a cap is bounded by
+// InFlightBound instead, which drops what the limit cannot hold.
 func CheckOpenFiles(l Load) error {
 	need := max(l.Concurrency, l.MaxConcurrency)
 	if need == 0 {
 		return nil
 	}
-	var lim syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
+	cur, hard, ok := engine.OpenFiles()
+	if !ok || uint64(need)+engine.FilesBesideConnections <= cur {
 		return nil
 	}
-	if uint64(need)+filesBesideConnections <= lim.Cur {
-		return nil
-	}
-	fix := "raise the soft limit (ulimit -n " + strconv.FormatUint(uint64(need)+filesBesideConnections, 10) + ")"
-	if uint64(need)+filesBesideConnections > lim.Max {
+	fix := "raise the soft limit (ulimit -n " + strconv.FormatUint(uint64(need)+engine.FilesBesideConnections, 10) + ")"
+	if uint64(need)+engine.FilesBesideConnections > hard {
 		fix = "raise the hard limit (limits.conf, systemd LimitNOFILE=, a container's --ulimit nofile=)"
 	}
 	return failure.Inputf("concurrency %d needs about %d open files, but this process may open %d (ulimit -n; hard limit %d): lower the concurrency to at most %d or %s",
-		need, need+filesBesideConnections, lim.Cur, lim.Max, max(int64(lim.Cur)-filesBesideConnections, 0), fix)
+		need, need+engine.FilesBesideConnections, cur, hard, max(int64(cur)-engine.FilesBesideConnections, 0), fix)
 }
 
 // bytesPerPromptToken is what a synthetic prompt costs in peak memory per
@@ -287,5 +280,5 @@ func CheckSchedule(l Load, count int, what string) error {
 		return nil
 	}
 	return failure.Inputf("%d %s at %s per second would take %.3g s, more than a day; raise the rate or lower the count",
-		count, what, num(l.Rate), secs)
+		count, what, engine.Num(l.Rate), secs)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/llmbench/llmbench/runtime/engine"
 	"github.com/llmbench/llmbench/runtime/failure"
 	"github.com/llmbench/llmbench/transport"
 	"github.com/llmbench/llmbench/transport/sim"
@@ -14,7 +15,7 @@ import (
 // client is what Execute sends through: transport.Client for the HTTP
 // APIs, transport.TritonClient for api="triton".
 type client interface {
-	Sender
+	engine.Sender
 	Target() string
 	Close()
 }

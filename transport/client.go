@@ -234,6 +234,7 @@ func (c *Client) Send(ctx context.Context, body []byte, rec *metrics.Record) {
 	defer fasthttp.ReleaseRequest(req)
 	defer fasthttp.ReleaseResponse(resp) // after the body stream is closed
 	c.prepare(req, body)
+	withContext(req, ctx)
 	if c.cfg.SessionHeader != "" && rec.Session != "" {
 		req.Header.Set(c.cfg.SessionHeader, rec.Session)
 	}

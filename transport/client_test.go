@@ -354,3 +354,31 @@ func TestClientSendsHeadersAndBody(t *testing.T) {
 		t.Errorf("target = %s", c.Target())
 	}
 }
+
+// TestClientCancelEndsWaitForHeaders: a request the server read and never
+// answers ends as canceled the moment its context is, not at its timeout
+// (a minute here, the idle timeout's default): an interrupted run must not
+// leave requests waiting for headers behind it.
+func TestClientCancelEndsWaitForHeaders(t *testing.T) {
+	srv := startRaw(t, silence)
+	c, _ := newTestClient(t, Config{URL: srv.url, Timeout: time.Minute, IdleTimeout: time.Minute})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan *metrics.Record)
+	go func() {
+		var rec metrics.Record
+		c.Send(ctx, []byte(`{}`), &rec)
+		done <- &rec
+	}()
+	for srv.received.Load() == 0 { // the server has read the whole request
+		time.Sleep(time.Millisecond)
+	}
+	cancel()
+	select {
+	case rec := <-done:
+		if rec.Err == nil || rec.Err.Class != metrics.ErrCanceled {
+			t.Fatalf("err = %+v, want canceled", rec.Err)
+		}
+	case <-time.After(20 * time.Second): // a hang detector, far below the minute
+		t.Fatal("a request waiting for headers outlived its cancelled context")
+	}
+}

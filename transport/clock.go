@@ -35,3 +35,11 @@ func (c *Clock) FromTime(t time.Time) int64 {
 // Time converts a stamp back into a time.Time carrying the monotonic
 // reading, so it can be used for sleeping until a planned instant.
 func (c *Clock) Time(ns int64) time.Time { return c.start.Add(time.Duration(ns - c.startNs)) }
+
+// Timer fires once the clock reaches the stamp at (at once when it has):
+// what a scheduler sleeps on until a planned instant. stop releases it
+// early, as time.Timer's Stop does.
+func (c *Clock) Timer(at int64) (fired <-chan time.Time, stop func() bool) {
+	t := time.NewTimer(time.Until(c.Time(at)))
+	return t.C, t.Stop
+}

@@ -2,6 +2,7 @@ package transport
 
 import (
 	"bufio"
+	"context"
 	"crypto/tls"
 	"errors"
 	"net"
@@ -47,7 +48,7 @@ func (t *bodyTrip) RoundTrip(hc *fasthttp.HostClient, req *fasthttp.Request, res
 	}
 	conn := cc.Conn()
 	resp.ParseNetConn(conn)
-	br, err := exchange(hc, conn, req, resp, deadline)
+	br, err := exchange(requestContext(req), hc, conn, req, resp, deadline)
 	if err != nil {
 		hc.CloseConn(cc)
 		return false, err
@@ -71,11 +72,16 @@ func (t *bodyTrip) RoundTrip(hc *fasthttp.HostClient, req *fasthttp.Request, res
 // exchange writes req on conn and reads the response headers into resp,
 // returning the reader the body is to be read from. A failure says, as a
 // notSentError, when the request provably never reached the server.
-func exchange(hc *fasthttp.HostClient, conn net.Conn, req *fasthttp.Request, resp *fasthttp.Response, deadline time.Time) (*bufio.Reader, error) {
+// Cancelling ctx ends the exchange at once: fasthttp's own wait for the
+// headers knows no context, and a server that never answers would keep
+// an interrupted run's request until its timeout.
+func exchange(ctx context.Context, hc *fasthttp.HostClient, conn net.Conn, req *fasthttp.Request, resp *fasthttp.Response, deadline time.Time) (*bufio.Reader, error) {
 	reused := startRequest(conn)
 	if err := conn.SetDeadline(deadline); err != nil { // a zero deadline clears the last request's
 		return nil, unsent(reused, err)
 	}
+	// After the deadline is set, so that it cannot undo the cancel's.
+	defer context.AfterFunc(ctx, func() { _ = conn.SetDeadline(time.Unix(1, 0)) })()
 	if err := handshake(conn, reused); err != nil {
 		return nil, err
 	}
@@ -92,6 +98,24 @@ func exchange(hc *fasthttp.HostClient, conn net.Conn, req *fasthttp.Request, res
 		return nil, unanswered(conn, reused && received(conn) == heard, err)
 	}
 	return br, nil
+}
+
+// requestContextKey holds, among a request's user values, the context
+// Send was given, for the round trip to end on it.
+type requestContextKey struct{}
+
+// requestContext is the context Send put on req (withContext), or one
+// that is never done.
+func requestContext(req *fasthttp.Request) context.Context {
+	if ctx, ok := req.UserValue(requestContextKey{}).(context.Context); ok {
+		return ctx
+	}
+	return context.Background()
+}
+
+// withContext puts ctx on req for its round trip (requestContext).
+func withContext(req *fasthttp.Request, ctx context.Context) {
+	req.SetUserValue(requestContextKey{}, ctx)
 }
 
 // notSentError is an attempt that provably never reached the server

@@ -99,14 +99,9 @@ func TestProfileFixedScheduleReplay(t *testing.T) {
 			t.Errorf("entry %d scheduled at %v, want %v", i, got, wantAt[i])
 		}
 	}
-	// What was measured follows the plan within a bound generous enough
-	// for a starved shared machine (the tight figure is a benchmark's);
-	// sending everything at once would be 410 ms off.
-	for i, req := range reqs {
-		if off := (time.Duration(req.Timestamp-reqs[0].Timestamp) - wantAt[i]).Abs(); off > 50*time.Millisecond {
-			t.Errorf("entry %d sent %v off its timestamp, want within 50 ms", i, off)
-		}
-	}
+	// That each is sent at its planned instant is the engine's to show,
+	// exactly, on a fake clock (TestReplaySendsAtTimestamps): measured
+	// here it could only be judged within a bound a loaded machine breaks.
 	tok, _ := tokenizer.Load(llama3)
 	wantLen := []int{600, 700, 100, 1024}
 	wantMax := []int{4, 6, 2, 3}

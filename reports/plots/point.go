@@ -80,7 +80,7 @@ func (d *PointData) Add(r *metrics.Record) {
 	if !r.Completed() || len(r.Chunks) == 0 {
 		return
 	}
-	m := metrics.Derive(r)
+	m := r.Metrics()
 	d.Seen++
 	d.tokens = d.tokens || m.ISL > 0 || m.OSL > 0
 	// Reservoir sampling (Algorithm R): request n replaces a random

@@ -356,7 +356,7 @@ func (w *Writer) Close() error {
 }
 
 func (w *Writer) toRow(r *metrics.Record) row {
-	m := metrics.Derive(r)
+	m := r.Metrics()
 	out := row{
 		Scenario:         w.meta.Scenario,
 		Experiment:       w.meta.Experiment,

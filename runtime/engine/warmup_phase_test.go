@@ -1,13 +1,13 @@
-package runtime
+package engine
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/llmbench/llmbench/metrics"
-	"github.com/llmbench/llmbench/transport"
 )
 
 // With AfterWarmup set (a point that scrapes), a closed loop's warm-up
@@ -17,8 +17,11 @@ import (
 // beside the warm-up's and finish with them, out of the server's window
 // (issue 28 item 1: the server counted 17-18 of 20 against vLLM).
 func TestClosedLoopWarmupIsAPhaseApart(t *testing.T) {
-	clock := transport.NewClock()
-	s := &sleepySender{clock: clock, d: 2 * time.Millisecond}
+	onFakeClock(t, func(clock *fakeClock) { closedLoopWarmupIsAPhaseApart(t, clock) })
+}
+
+func closedLoopWarmupIsAPhaseApart(t *testing.T, clock *fakeClock) {
+	s := &clockSender{clock: clock, d: 2 * time.Millisecond}
 	var mu sync.Mutex
 	var warmDone []int64
 	var calls int
@@ -43,13 +46,21 @@ func TestClosedLoopWarmupIsAPhaseApart(t *testing.T) {
 			t.Errorf("measured request %d sent at %d, before the warm-up phase ended at %d", rec.ID, rec.Sent, gate)
 		}
 	}
+	// The two warm-up requests at 0 ms, then 5 rounds of 4 from 2 ms.
+	want := ms(0, 0, 2, 2, 2, 2, 4, 4, 4, 4, 6, 6, 6, 6, 8, 8, 8, 8, 10, 10, 10, 10)
+	if got := s.sends(); !slices.Equal(got, want) {
+		t.Errorf("sent at %v, want %v", got, want)
+	}
 }
 
 // Without AfterWarmup, and in an open loop, nothing waits: the schedule
 // is the one asked for.
 func TestWarmupPhaseOnlyForClosedLoopsThatAskForIt(t *testing.T) {
-	clock := transport.NewClock()
-	s := &sleepySender{clock: clock, d: 2 * time.Millisecond}
+	onFakeClock(t, func(clock *fakeClock) { warmupPhaseOnlyForClosedLoopsThatAskForIt(t, clock) })
+}
+
+func warmupPhaseOnlyForClosedLoopsThatAskForIt(t *testing.T, clock *fakeClock) {
+	s := &clockSender{clock: clock, d: 2 * time.Millisecond}
 	called := false
 	p := Point{Load: Load{Rate: 2000}, Stop: Stop{Requests: 10}, Warmup: 2, AfterWarmup: func() { called = true }}
 	if res := Run(context.Background(), p, s, clock, testRequests(3)); len(res.Records) != 10 || called {

@@ -1,4 +1,11 @@
-package runtime
+// Package engine owns when each request of a point is sent: the closed
+// loop, the open loop on seeded arrivals, replay, conversations, users,
+// ramp-up, a shard's part and shared start, and the in-flight bound. It
+// plans on a Clock, so every scheduler is tested on a fake one, exactly,
+// and it hands requests to a Sender (transport.Client) and finished
+// records to Point.OnRecord. It knows nothing of token counting,
+// summaries or files.
+package engine
 
 import (
 	"context"
@@ -8,7 +15,6 @@ import (
 	"time"
 
 	"github.com/llmbench/llmbench/metrics"
-	"github.com/llmbench/llmbench/transport"
 )
 
 // Sender sends one request body and records what happened;
@@ -48,6 +54,11 @@ type Result struct {
 	// Started is when the point began issuing requests, on its clock:
 	// after the wait for a shared start.
 	Started int64
+	// Dropped counts the measured arrivals of an open loop or replay
+	// without max_concurrency (sessions, in a conversation) that found
+	// InFlightBound requests in flight at their planned instant and were
+	// not sent.
+	Dropped int
 }
 
 // openLoopLead delays the first open-loop arrival so it is not late.
@@ -56,7 +67,7 @@ const openLoopLead = 5 * time.Millisecond
 // Run executes one point against s, cycling through reqs. Cancelling ctx
 // stops issuing requests, waits up to p.Grace for those in flight, then
 // returns what completed.
-func Run(ctx context.Context, p Point, s Sender, clock *transport.Clock, reqs []Request) *Result {
+func Run(ctx context.Context, p Point, s Sender, clock Clock, reqs []Request) *Result {
 	return execute(ctx, p, s, clock, func(r *run) {
 		r.reqs, r.entryBase = shardRequests(reqs, p)
 		switch {
@@ -73,7 +84,7 @@ func Run(ctx context.Context, p Point, s Sender, clock *transport.Clock, reqs []
 // execute issues a point's requests with issue, then waits for those in
 // flight and collects the records: what single-turn and conversation
 // points share.
-func execute(ctx context.Context, p Point, s Sender, clock *transport.Clock, issue func(*run)) *Result {
+func execute(ctx context.Context, p Point, s Sender, clock Clock, issue func(*run)) *Result {
 	sendCtx, cancelSend := context.WithCancel(context.Background())
 	defer cancelSend()
 	r := &run{p: p, s: s, clock: clock, sendCtx: sendCtx, ctx: ctx}
@@ -83,13 +94,13 @@ func execute(ctx context.Context, p Point, s Sender, clock *transport.Clock, iss
 	started := clock.Now()
 	issue(r)
 	r.wait(ctx, cancelSend)
-	return &Result{Records: r.collected(), Interrupted: ctx.Err() != nil, Started: started}
+	return &Result{Records: r.collected(), Interrupted: ctx.Err() != nil, Started: started, Dropped: int(r.dropped.Load())}
 }
 
 type run struct {
 	p       Point
 	s       Sender
-	clock   *transport.Clock
+	clock   Clock
 	reqs    []Request
 	ctx     context.Context
 	sendCtx context.Context
@@ -105,174 +116,27 @@ type run struct {
 	warmed   atomic.Int64
 	warmGate chan struct{}
 
+	// dropped counts measured arrivals dropped at InFlightBound.
+	dropped atomic.Int64
+
 	mu     sync.Mutex
 	recs   []metrics.Record
 	sealed bool // set once results are returned; late records are dropped
+	// delivering counts records being handed to Point.OnRecord, outside
+	// mu: collected waits for them, so none arrives after Run returns.
+	delivering sync.WaitGroup
 }
 
-// closedLoop keeps exactly Concurrency requests in flight: each worker
-// sends its next request the moment its previous one ends.
-func (r *run) closedLoop() {
-	if r.p.Warmup > 0 && r.p.AfterWarmup != nil {
-		r.warmGate = make(chan struct{})
-	}
-	start := r.clock.Now()
-	for w := range r.p.Load.Concurrency {
-		r.wg.Go(func() {
-			if !r.sleepUntil(start + int64(rampStart(w, r.p.Load.Concurrency, r.p.Load.RampUp))) {
-				return
-			}
-			for {
-				i, ok := r.ticket()
-				if !ok {
-					return
-				}
-				r.send(i, 0)
-			}
-		})
-	}
-}
-
-// ticket hands out the next request index, or false when the point is done.
-func (r *run) ticket() (int64, bool) {
-	if r.ctx.Err() != nil || r.p.Halt.Stopped() {
-		return 0, false
-	}
-	w := int64(r.p.Warmup)
-	i := r.issued.Add(1) - 1
-	if i >= w && !r.pastWarmup() {
-		return 0, false
-	}
-	if n := int64(r.p.Stop.Requests); n > 0 {
-		return i, i < w+n
-	}
-	now := r.clock.Now()
-	if i == w {
-		r.stopAt.Store(now + int64(r.p.Stop.Duration))
-	}
-	stop := r.stopAt.Load()
-	return i, i <= w || stop == 0 || now < stop
-}
-
-// pastWarmup waits, when the warm-up is a phase apart (warmGate), until
-// it is over; false when the point is interrupted meanwhile.
-func (r *run) pastWarmup() bool {
-	if r.warmGate == nil {
-		return true
-	}
-	select {
-	case <-r.warmGate:
-		return true
-	case <-r.ctx.Done():
-		return false
-	case <-r.p.Halt.Done():
-		return false
-	}
-}
-
-// openLoop sends each request at its planned instant, independently of
-// how the previous ones are doing.
-func (r *run) openLoop() {
-	sched := newSchedule(r.p.Load, r.p.Seed)
-	slots := r.slots()
-	start := r.origin()
-	w, n := int64(r.p.Warmup), int64(r.p.Stop.Requests)
-	var measureFrom int64
-	for i := int64(0); n == 0 || i < w+n; i++ {
-		due := start + int64(sched.next())
-		if i == w {
-			measureFrom = due
-		}
-		if n == 0 && i > w && due > measureFrom+int64(r.p.Stop.Duration) {
-			return
-		}
-		if !r.p.Shard.Owns(i) {
-			continue
-		}
-		if !r.dispatch(i, due, slots) {
-			return
-		}
-	}
-}
-
-// replay sends every dataset entry once, at its own timestamp scaled by
-// the speed; the first Warmup entries warm up and are not measured, and a
-// request count or duration, when set, ends the replay early.
-func (r *run) replay() {
-	slots := r.slots()
-	start := r.origin()
-	w, n := int64(r.p.Warmup), int64(r.p.Stop.Requests)
-	for i := int64(0); i < int64(len(r.reqs)) && (n == 0 || i < w+n); i++ {
-		due := start + int64(float64(r.reqs[i].At)/r.p.Load.ReplaySpeed)
-		if d := r.p.Stop.Duration; d > 0 && i > w && due-start > int64(d) {
-			return
-		}
-		if !r.p.Shard.Owns(i) {
-			continue
-		}
-		if !r.dispatch(i, due, slots) {
-			return
-		}
-	}
-}
-
-// origin is the instant an open loop's schedule counts from: the shared
-// start every shard was given, or now; plus the lead that keeps the first
-// arrival from being late.
-func (r *run) origin() int64 {
-	if !r.p.StartAt.IsZero() {
-		return r.clock.FromTime(r.p.StartAt) + int64(openLoopLead)
-	}
-	return r.clock.Now() + int64(openLoopLead)
-}
-
-// slots is the max-concurrency semaphore of an open loop, nil without a cap.
-func (r *run) slots() chan struct{} {
-	if m := r.p.Load.MaxConcurrency; m > 0 {
-		return make(chan struct{}, m)
-	}
-	return nil
-}
-
-// dispatch sends request i at its planned time in its own goroutine, once
-// a slot is free; false when the run was interrupted first.
-func (r *run) dispatch(i, due int64, slots chan struct{}) bool {
-	if !r.sleepUntil(due) || !r.acquire(slots) {
-		return false
-	}
-	r.wg.Go(func() {
-		r.send(i, due)
-		if slots != nil {
-			<-slots
-		}
-	})
-	return true
-}
-
+// sleepUntil waits until due on the run's clock; false when the run was
+// interrupted or halted first.
 func (r *run) sleepUntil(due int64) bool {
-	d := time.Until(r.clock.Time(due))
-	if d <= 0 {
+	if due <= r.clock.Now() {
 		return r.ctx.Err() == nil && !r.p.Halt.Stopped()
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
+	fired, stop := r.clock.Timer(due)
+	defer stop()
 	select {
-	case <-t.C:
-		return true
-	case <-r.ctx.Done():
-		return false
-	case <-r.p.Halt.Done():
-		return false
-	}
-}
-
-// acquire takes a slot under a max-concurrency cap, waiting if needed.
-func (r *run) acquire(slots chan struct{}) bool {
-	if slots == nil {
-		return true
-	}
-	select {
-	case slots <- struct{}{}:
+	case <-fired:
 		return true
 	case <-r.ctx.Done():
 		return false
@@ -317,12 +181,19 @@ func (r *run) record(rec *metrics.Record) {
 	r.mu.Lock()
 	switch {
 	case r.sealed:
-	case r.p.OnRecord != nil:
-		r.p.OnRecord(*rec) // under the lock: never after Run returns
-	default:
+		r.mu.Unlock()
+		return
+	case r.p.OnRecord == nil:
 		r.recs = append(r.recs, *rec)
+		r.mu.Unlock()
+		return
 	}
+	r.delivering.Add(1)
 	r.mu.Unlock()
+	// Outside the lock: a consumer that is slow to take the record (a
+	// full channel behind a parquet write) holds up this request alone.
+	r.p.OnRecord(*rec)
+	r.delivering.Done()
 }
 
 // wait lets requests in flight finish. After an interrupt it gives them
@@ -335,21 +206,31 @@ func (r *run) wait(ctx context.Context, cancelSend context.CancelFunc) {
 		return
 	case <-ctx.Done():
 	}
-	select {
-	case <-finished:
-	case <-time.After(r.p.Grace):
+	if !r.within(finished, r.p.Grace) {
 		cancelSend()
-		select { // cancelled streams end promptly; a request stuck
-		case <-finished: // before its response headers may not
-		case <-time.After(time.Second):
-		}
+		// Cancelled requests end at once, whether streaming or waiting for
+		// their headers; one still connecting may not.
+		r.within(finished, time.Second)
+	}
+}
+
+// within waits up to d on the run's clock for done to close.
+func (r *run) within(done <-chan struct{}, d time.Duration) bool {
+	fired, stop := r.clock.Timer(r.clock.Now() + int64(d))
+	defer stop()
+	select {
+	case <-done:
+		return true
+	case <-fired:
+		return false
 	}
 }
 
 func (r *run) collected() []metrics.Record {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	r.sealed = true
+	r.mu.Unlock()
+	r.delivering.Wait()
 	slices.SortFunc(r.recs, func(a, b metrics.Record) int { return int(a.ID - b.ID) })
 	return r.recs
 }

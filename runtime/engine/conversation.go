@@ -1,4 +1,4 @@
-package runtime
+package engine
 
 import (
 	"context"
@@ -24,11 +24,11 @@ type Conversation struct {
 	seed    uint64
 }
 
-// NewConversation prepares the sessions for e's API. The model of a
-// session is chosen once, for all its turns, as Endpoint.Models says.
-func NewConversation(e Endpoint, sessions []dataset.Session, seed uint64) *Conversation {
-	c := &Conversation{Sessions: sessions, model: e.modelPicker(), seed: seed,
-		spec: transport.BodySpec{API: e.API, Stream: e.Stream, Extra: e.Extra}}
+// NewConversation prepares the sessions for spec's API (its Model is
+// left to model). The model of a session is chosen once, for all its
+// turns: model(i) for the i-th session of the dataset.
+func NewConversation(spec transport.BodySpec, model func(i int) string, sessions []dataset.Session, seed uint64) *Conversation {
+	c := &Conversation{Sessions: sessions, model: model, seed: seed, spec: spec}
 	next := 0
 	for _, s := range sessions {
 		c.offsets = append(c.offsets, next)
@@ -117,9 +117,12 @@ func answerText(rec *metrics.Record) string {
 // and each session sends its turns in order, each after the previous
 // answer and the turn's think time. A failed or cancelled turn ends its
 // session; the run goes on.
-func RunSessions(ctx context.Context, p Point, s Sender, clock *transport.Clock, conv *Conversation) *Result {
+func RunSessions(ctx context.Context, p Point, s Sender, clock Clock, conv *Conversation) *Result {
 	return execute(ctx, p, s, clock, func(r *run) {
-		c := &converser{run: r, conv: conv, slots: r.slots()}
+		c := &converser{run: r, conv: conv}
+		if p.Load.MaxConcurrency > 0 {
+			c.slots = r.slots()
+		}
 		switch l := p.Load; {
 		case l.Paced():
 			c.users()
@@ -136,7 +139,8 @@ func RunSessions(ctx context.Context, p Point, s Sender, clock *transport.Clock,
 // converser runs the sessions of one point.
 type converser struct {
 	*run
-	conv    *Conversation
+	conv *Conversation
+	// slots caps the turns in flight under max_concurrency; nil without.
 	slots   chan struct{}
 	started atomic.Int64 // sessions started, warm-up included
 	turns   atomic.Int64 // measured turns issued
@@ -167,6 +171,7 @@ func (c *converser) closedLoop() {
 func (c *converser) openLoop() {
 	sched := newSchedule(c.p.Load, c.p.Seed)
 	start := c.origin()
+	active := c.activeSessions()
 	for k := int64(0); ; k++ {
 		due := start + int64(sched.next())
 		if !c.p.Shard.Owns(k) {
@@ -175,7 +180,7 @@ func (c *converser) openLoop() {
 		if !c.sleepUntil(due) || !c.admit(k) {
 			return
 		}
-		c.wg.Go(func() { c.converse(k, due, 0, nil) })
+		c.start(k, due, active)
 	}
 }
 
@@ -183,6 +188,7 @@ func (c *converser) openLoop() {
 // timestamp scaled by the speed.
 func (c *converser) replay() {
 	start := c.origin()
+	active := c.activeSessions()
 	for i, s := range c.conv.Sessions {
 		k := int64(i)
 		if !c.p.Shard.Owns(k) {
@@ -192,7 +198,38 @@ func (c *converser) replay() {
 		if !c.sleepUntil(due) || !c.admit(k) {
 			return
 		}
+		c.start(k, due, active)
+	}
+}
+
+// activeSessions bounds the sessions an open loop or replay without
+// max_concurrency has under way to InFlightBound (each holds at most one
+// request in flight); nil under a cap, which bounds the turns instead.
+func (c *converser) activeSessions() chan struct{} {
+	if c.slots != nil {
+		return nil
+	}
+	return c.run.slots()
+}
+
+// start runs the k-th session from due in its own goroutine, unless
+// InFlightBound sessions are under way: then it is dropped and counted
+// (measured sessions only: a warm-up one has no record to miss).
+func (c *converser) start(k, due int64, active chan struct{}) {
+	if active == nil {
 		c.wg.Go(func() { c.converse(k, due, 0, nil) })
+		return
+	}
+	select {
+	case active <- struct{}{}:
+		c.wg.Go(func() {
+			c.converse(k, due, 0, nil)
+			<-active
+		})
+	default:
+		if k >= int64(c.p.Warmup) {
+			c.dropped.Add(1)
+		}
 	}
 }
 
