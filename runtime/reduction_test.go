@@ -39,7 +39,7 @@ func (s *derivedOnceSink) Write(recs ...metrics.Record) error {
 func TestRecordsAreDerivedOnce(t *testing.T) {
 	sink := &derivedOnceSink{t: t}
 	job := Job{Endpoint: Endpoint{URL: "sim://?ttft=1ms&itl=1ms", API: transport.Chat, Stream: true, Model: "m", Timeout: 30 * time.Second},
-		Entries: []dataset.Entry{{Text: "hello there", MaxTokens: 6}}, Count: ByUsage, Records: sink, Track: []string{"itl"},
+		Entries: []dataset.Entry{{Text: "hello there", MaxTokens: 6}}, Count: ByUsage, Records: sink, Track: []*metrics.Metric{metrics.ITL},
 		Point: Point{Load: Load{Concurrency: 2}, Stop: Stop{Requests: 10}}}
 	if _, err := Execute(context.Background(), job); err != nil {
 		t.Fatal(err)
