@@ -93,6 +93,7 @@ func TestRunBaselineGates(t *testing.T) {
 // not fit, are exit 2 from run and check alike, naming what is wrong,
 // before anything is sent.
 func TestBaselineRefusals(t *testing.T) {
+	t.Parallel()
 	dir, _ := writeScenario(t, baselineScenario)
 	if r := runCLI(t, dir, "run", "s.star", "--out", "base", "--no-plots", "--allow-missing-baseline"); r.code != 0 {
 		t.Fatalf("baseline run: exit %d\n%s", r.code, r.stderr)

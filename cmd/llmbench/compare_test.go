@@ -79,6 +79,7 @@ func TestCompareSameAndSlowerServers(t *testing.T) {
 // Sets that measured different things are exit 2 naming the difference,
 // unless --force; bad flags are exit 2 naming the flag.
 func TestCompareRefusesIncomparableSets(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	base := profileInto(t, dir, "base", "itl=8ms")
 	other := profileInto(t, dir, "other", "itl=8ms", "--output-tokens-mean", "32")

@@ -63,6 +63,7 @@ func TestMergeJudgesBaselineGates(t *testing.T) {
 // A merge of shards whose baseline gate has no baseline is an input
 // error naming the gate, or with --allow-missing-baseline a skipped gate.
 func TestMergeWithoutABaseline(t *testing.T) {
+	t.Parallel()
 	sim := startSimCommand(t, "--itl", "1ms", "--ttft", "2ms")
 	dir, file := writeScenario(t, mergeBaselineScenario)
 	shards := runShards(t, dir, file, []string{"SIM_URL=" + sim}, 2)

@@ -145,6 +145,7 @@ func TestTelemetryEnergyByCalculation(t *testing.T) {
 // An exporter that dies mid-run is a warning with the gap it left, the
 // run completes, and energy it cannot know is said so rather than made up.
 func TestTelemetrySourceDiesMidRun(t *testing.T) {
+	t.Parallel()
 	d := startDCGM(t, 300, "0")
 	dir, file := writeScenario(t, strings.Replace(telemetryScenario, "requests = 60", "requests = 160", 1))
 	go func() {
