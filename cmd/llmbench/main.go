@@ -14,6 +14,7 @@ import (
 
 	"github.com/alecthomas/kong"
 	"github.com/llmbench/llmbench/reports/artifacts"
+	"github.com/llmbench/llmbench/runtime/gpflags"
 )
 
 // cli is the command tree.
@@ -76,13 +77,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if len(args) == 0 { // a new user's first try: the help, not an error
 		args = []string{"--help"}
 	}
-	for _, check := range []func([]string) error{passthroughError, genaiPerfCommandError} {
+	for _, check := range []func([]string) error{gpflags.PassthroughError, gpflags.CommandError} {
 		if err := check(args); err != nil {
 			fmt.Fprintf(stderr, "llmbench: %v\n", err)
 			return exitInvalidInput
 		}
 	}
-	kctx, err := parser.Parse(normalizeArgs(args))
+	kctx, err := parser.Parse(gpflags.NormalizeArgs(args))
 	if err != nil {
 		fmt.Fprintf(stderr, "llmbench: %v\n", err)
 		return exitInvalidInput

@@ -12,6 +12,7 @@ import (
 	"github.com/llmbench/llmbench/reports/verdict"
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/failure"
+	"github.com/llmbench/llmbench/runtime/gpflags"
 )
 
 // runCmd runs a scenario: every experiment, every point, then the gates
@@ -22,7 +23,7 @@ type runCmd struct {
 	outputFlags
 	starlarkFlags
 	baselineFlags
-	telemetryFlags
+	gpflags.Telemetry
 	shardFlags
 	sourceFlags
 	DryRun  bool `help:"Load and print the plan without sending traffic (same as llmbench check)."`
@@ -66,11 +67,11 @@ func (c *runCmd) Run(e *env) error {
 	if err := checkApart(c.outputFlags.paths(), scenarioInputs(c.File, &c.baselineFlags, scen)...); err != nil {
 		return err
 	}
-	if err := c.telemetryFlags.check(); err != nil {
+	if err := c.Telemetry.Check(); err != nil {
 		return err
 	}
 	for i := range scen.Experiments {
-		c.telemetryFlags.apply(&scen.Experiments[i])
+		c.Telemetry.Apply(&scen.Experiments[i])
 	}
 	if err := c.sourceFlags.apply(scen.Experiments); err != nil {
 		return err

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/llmbench/llmbench/runtime/gpflags"
 )
 
 // startDCGMHost is a real DCGM exporter's page for one host with two A100s
@@ -172,9 +174,9 @@ def main(ctx):
 // endpoint is said to be simulated.
 func TestProfileWarnsOfTheURLNotOfNoGPU(t *testing.T) {
 	t.Parallel()
-	if resp, err := http.Get(genaiPerfMetricsURL); err == nil {
+	if resp, err := http.Get(gpflags.GenAIPerfMetricsURL); err == nil {
 		resp.Body.Close()
-		t.Skipf("%s answers on this machine: the test needs it absent", genaiPerfMetricsURL)
+		t.Skipf("%s answers on this machine: the test needs it absent", gpflags.GenAIPerfMetricsURL)
 	}
 	simURL := startSimCommand(t, "--ttft", "5ms", "--itl", "1ms")
 	dir := t.TempDir()
