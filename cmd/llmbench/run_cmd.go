@@ -18,11 +18,7 @@ import (
 // runCmd runs a scenario: every experiment, every point, then the gates
 // and check(); the exit code tells CI whether the gates held.
 type runCmd struct {
-	File   string   `arg:"" type:"path" help:"Scenario file (.star)."`
-	Define []string `short:"D" sep:"none" help:"key=value visible to the scenario as ctx.vars (repeatable)."`
-	outputFlags
-	starlarkFlags
-	baselineFlags
+	scenarioFlags
 	gpflags.Telemetry
 	shardFlags
 	sourceFlags
@@ -30,6 +26,29 @@ type runCmd struct {
 	Resume  bool `help:"Skip the runs of points finished in OUT/checkpoint.json by an earlier, interrupted run of the same scenario."`
 	NoPlots bool `help:"Do not render PNG plots (per point in <point>/plots/, per sweep in OUT/)."`
 	Strict  bool `help:"Exit 3 when the client, not the server, limited any point (client_limited: its CPU, or a schedule it could not keep)."`
+}
+
+// scenarioFlags are what run and check both take, so that check refuses
+// exactly what run would refuse before sending anything.
+type scenarioFlags struct {
+	File   string   `arg:"" type:"path" help:"Scenario file (.star)."`
+	Define []string `short:"D" sep:"none" help:"key=value visible to the scenario as ctx.vars (repeatable)."`
+	outputFlags
+	starlarkFlags
+	baselineFlags
+}
+
+// load loads and validates the scenario, then refuses an output place
+// that cannot be written or that would land on one of its inputs.
+func (f *scenarioFlags) load(e *env) (*runtime.Scenario, error) {
+	scen, err := loadScenario(e, f.File, f.Define, &f.starlarkFlags)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.outputFlags.check(); err != nil {
+		return nil, err
+	}
+	return scen, checkApart(f.outputFlags.paths(), scenarioInputs(f.File, &f.baselineFlags, scen)...)
 }
 
 // outputFlags are where a run writes; check takes them too, to refuse an
@@ -57,14 +76,8 @@ func (o *outputFlags) check() error {
 }
 
 func (c *runCmd) Run(e *env) error {
-	scen, err := loadScenario(e, c.File, c.Define, &c.starlarkFlags)
+	scen, err := c.load(e)
 	if err != nil {
-		return err
-	}
-	if err := c.outputFlags.check(); err != nil {
-		return err
-	}
-	if err := checkApart(c.outputFlags.paths(), scenarioInputs(c.File, &c.baselineFlags, scen)...); err != nil {
 		return err
 	}
 	if err := c.Telemetry.Check(); err != nil {
