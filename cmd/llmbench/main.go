@@ -14,6 +14,7 @@ import (
 
 	"github.com/alecthomas/kong"
 	"github.com/llmbench/llmbench/reports/artifacts"
+	"github.com/llmbench/llmbench/reports/progress"
 	"github.com/llmbench/llmbench/runtime/gpflags"
 )
 
@@ -51,7 +52,7 @@ type env struct {
 
 // session is how a command's points write their files and show progress.
 func (e *env) session(plots bool) artifacts.Session {
-	return artifacts.Session{Stdout: e.stdout, Stderr: e.stderr, Display: &liveProgress{e: e},
+	return artifacts.Session{Stdout: e.stdout, Stderr: e.stderr, Display: &progress.Live{W: e.stderr},
 		Sink: artifacts.SinkOptions{Plots: plots, Version: version, FlushInterval: e.recordsFlush}}
 }
 

@@ -237,28 +237,6 @@ func runExperiments(e *env, scen *runtime.Scenario, out string, plotsOn bool, cp
 	return results, nil
 }
 
-// liveProgress is artifacts.Display on the terminal: one point run at a
-// time, starting the next display ends the previous one (repeats of a
-// point run back to back).
-type liveProgress struct {
-	e    *env
-	stop func()
-}
-
-func (l *liveProgress) Start(title string, requests, warmup int) *runtime.Progress {
-	l.End()
-	p := &runtime.Progress{}
-	l.stop = startProgress(l.e, title, requests, warmup, p)
-	return p
-}
-
-func (l *liveProgress) End() {
-	if l.stop != nil {
-		l.stop()
-		l.stop = nil
-	}
-}
-
 // overBudget reports a run stopped by its error budget: its results are
 // partial.
 func overBudget(err error) bool {
