@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// baselineScenario measures one point (concurrency 12, 120 streamed
+// baselineScenario measures one point (concurrency 4, 120 streamed
 // requests of 16 tokens) of the simulator at -D itl and -D seed, with a
 // baseline gate on ITL and an absolute one.
 const baselineScenario = `
@@ -18,7 +18,7 @@ def main(ctx):
         name = "chat",
         endpoint = endpoint(url = url, model = "m", api = "chat", stream = True),
         dataset = synthetic(input_tokens = fixed(64), output_tokens = fixed(16)),
-        traffic = concurrency(12),
+        traffic = concurrency(4),
         requests = 120,
         gates = ["itl.p50 <= baseline * 1.10", "error_rate < 1%"],
     )
@@ -41,7 +41,7 @@ func writeFileIn(t *testing.T, dir, name, src string) {
 func TestRunBaselineGates(t *testing.T) {
 	dir, _ := writeScenario(t, baselineScenario)
 	r := runCLI(t, dir, "run", "s.star", "--out", "base", "--no-plots", "--allow-missing-baseline")
-	if r.code != 0 || !strings.Contains(r.stdout, "- itl.p50 <= baseline * 1.10 [chat/concurrency12]: skipped") ||
+	if r.code != 0 || !strings.Contains(r.stdout, "- itl.p50 <= baseline * 1.10 [chat/concurrency4]: skipped") ||
 		!strings.Contains(r.stdout, "1 of 2 gates passed, 1 skipped") {
 		t.Fatalf("first run: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
@@ -72,7 +72,7 @@ func TestRunBaselineGates(t *testing.T) {
 		t.Errorf("summary lacks the comparison:\n%s", b)
 	}
 	r = runCLI(t, dir, "run", "s.star", "-D", "seed=3", "-D", "itl=10ms", "--out", "slow", "--no-plots", "--baseline", "base")
-	if r.code != 1 || !strings.Contains(r.stdout, "✗ itl.p50 <= baseline * 1.10 [chat/concurrency12]: itl.p50 = ") ||
+	if r.code != 1 || !strings.Contains(r.stdout, "✗ itl.p50 <= baseline * 1.10 [chat/concurrency4]: itl.p50 = ") ||
 		!strings.Contains(r.stdout, "regression (limit <= baseline * 1.1)") {
 		t.Errorf("25%% slower ITL: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
@@ -94,14 +94,15 @@ func TestRunBaselineGates(t *testing.T) {
 // before anything is sent.
 func TestBaselineRefusals(t *testing.T) {
 	t.Parallel()
-	dir, _ := writeScenario(t, baselineScenario)
+	small := strings.Replace(baselineScenario, "requests = 120,", "requests = 16,", 1) // judged: the refusals, not the measurement
+	dir, _ := writeScenario(t, small)
 	if r := runCLI(t, dir, "run", "s.star", "--out", "base", "--no-plots", "--allow-missing-baseline"); r.code != 0 {
 		t.Fatalf("baseline run: exit %d\n%s", r.code, r.stderr)
 	}
-	other := strings.Replace(baselineScenario, `model = "m"`, `model = "other"`, 1)
+	other := strings.Replace(small, `model = "m"`, `model = "other"`, 1)
 	writeFileIn(t, dir, "other.star", other)
-	writeFileIn(t, dir, "named.star", strings.Replace(baselineScenario, `name = "chat"`, `name = "rag"`, 1))
-	writeFileIn(t, dir, "inside.star", strings.Replace(baselineScenario, `requests = 120,`, `requests = 120, baseline = "base",`, 1))
+	writeFileIn(t, dir, "named.star", strings.Replace(small, `name = "chat"`, `name = "rag"`, 1))
+	writeFileIn(t, dir, "inside.star", strings.Replace(small, `requests = 16,`, `requests = 16, baseline = "base",`, 1))
 	for _, c := range []struct {
 		args []string
 		code int

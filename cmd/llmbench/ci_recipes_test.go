@@ -16,7 +16,7 @@ import (
 const installMark = "go install github.com/llmbench/llmbench/cmd/llmbench@"
 
 // recipeSize makes the recipes' scenario small through its PERF_*
-// variables: one run of 120 requests of 8 tokens at concurrency 16 (the
+// variables: one run of 120 requests of 8 tokens at concurrency 8 (the
 // simulators add no ITL per sequence, so concurrency only saves time).
 // The simulators' ITL, 20 ms and 25 ms, is long beside this shared
 // machine's scheduling delays, which add to every token (the simulator
@@ -27,10 +27,10 @@ const installMark = "go install github.com/llmbench/llmbench/cmd/llmbench@"
 // `go test ./...`: the slower server is 25% slower. One run of 120 (a
 // bootstrap of its requests) also judges tighter than Welch's t on three
 // repeats of 40.
-var recipeSize = []string{"PERF_REQUESTS=120", "PERF_CONCURRENCY=16", "PERF_OUTPUT_TOKENS=8", "PERF_REPEATS=1"}
+var recipeSize = []string{"PERF_REQUESTS=120", "PERF_CONCURRENCY=8", "PERF_OUTPUT_TOKENS=8", "PERF_REPEATS=1"}
 
 // recipePoint is the one point recipeSize measures.
-const recipePoint = "concurrency16"
+const recipePoint = "concurrency8"
 
 // logGate logs the line of the run's output that judges gate, so a
 // passing test still shows what it measured.

@@ -9,11 +9,10 @@ import (
 )
 
 // profileInto measures one point against the simulator with the given
-// query into dir/name (concurrency 12, 120 streamed requests of 16 tokens:
-// with no ITL per sequence, concurrency only saves time).
+// query into dir/name (concurrency 4, 120 streamed requests of 16 tokens).
 func profileInto(t *testing.T, dir, name, query string, extra ...string) string {
 	t.Helper()
-	args := append([]string{"profile", "-m", "m", "-u", "sim://?itl_per_seq=0ms&" + query, "--streaming", "--concurrency", "12",
+	args := append([]string{"profile", "-m", "m", "-u", "sim://?itl_per_seq=0ms&" + query, "--streaming", "--concurrency", "4",
 		"--request-count", "120", "--output-tokens-mean", "16", "--artifact-dir", name}, extra...)
 	if r := runCLI(t, dir, args...); r.code != 0 {
 		t.Fatalf("profile %s: exit %d\n%s", query, r.code, r.stderr)
@@ -43,7 +42,7 @@ func TestCompareSameAndSlowerServers(t *testing.T) {
 	}
 	js, md := filepath.Join(dir, "c.json"), filepath.Join(dir, "c.md")
 	r := runCLI(t, dir, "compare", base, slow, "--json", js, "--summary-md", md)
-	if r.code != 1 || !strings.Contains(r.stderr, "regressions: concurrency12 itl.p50 +") {
+	if r.code != 1 || !strings.Contains(r.stderr, "regressions: concurrency4 itl.p50 +") {
 		t.Errorf("25%% slower ITL: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	var f struct {
@@ -57,7 +56,7 @@ func TestCompareSameAndSlowerServers(t *testing.T) {
 	}
 	// An imported perf_analyzer export (GenAI-Perf's raw format) is a
 	// baseline like any other.
-	export := filepath.Join(base, "m-openai-chat-concurrency12", "profile_export.json")
+	export := filepath.Join(base, "m-openai-chat-concurrency4", "profile_export.json")
 	if r := runCLI(t, dir, "compare", export, same); r.code != 0 || !strings.Contains(r.stdout, "no regression beyond the tolerance") {
 		t.Errorf("export as baseline: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
@@ -82,8 +81,9 @@ func TestCompareSameAndSlowerServers(t *testing.T) {
 func TestCompareRefusesIncomparableSets(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	base := profileInto(t, dir, "base", "itl=8ms")
-	other := profileInto(t, dir, "other", "itl=8ms", "--output-tokens-mean", "32")
+	// 20 requests a side: what is judged is the refusal, not a measurement.
+	base := profileInto(t, dir, "base", "itl=8ms", "--request-count", "20")
+	other := profileInto(t, dir, "other", "itl=8ms", "--output-tokens-mean", "32", "--request-count", "20")
 	r := runCLI(t, dir, "compare", base, other)
 	if r.code != 2 || !strings.Contains(r.stderr, "OSL") && !strings.Contains(r.stderr, "osl") {
 		t.Errorf("other output length: exit %d\n%s", r.code, r.stderr)
@@ -121,7 +121,7 @@ func TestCompareHistoryFolderPlots(t *testing.T) {
 		strings.Index(r.stdout, "Candidate: "+filepath.Join(hist, "a-same")) > strings.Index(r.stdout, "Candidate: "+filepath.Join(hist, "b-slow")) {
 		t.Fatalf("history folder: exit %d (want 1: the newest, b-slow, regressed)\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	for _, name := range []string{"trend-concurrency12-itl_p50.png", "trend-concurrency12-ttft_p50.png"} {
+	for _, name := range []string{"trend-concurrency4-itl_p50.png", "trend-concurrency4-ttft_p50.png"} {
 		path := filepath.Join(plotDir, name)
 		if st, err := os.Stat(path); err != nil || st.Size() == 0 || !strings.Contains(r.stdout, "trend plot: "+path) {
 			t.Errorf("%s: %v (stdout names it: %v)", name, err, strings.Contains(r.stdout, path))
@@ -134,7 +134,7 @@ func TestCompareHistoryFolderPlots(t *testing.T) {
 	}
 	one := filepath.Join(dir, "one")
 	if r := runCLI(t, dir, "compare", base, filepath.Join(hist, "a-same"), "--metrics", "itl.p50", "--plot-dir", one); r.code != 0 ||
-		!strings.Contains(r.stdout, "trend plot: "+filepath.Join(one, "trend-concurrency12-itl_p50.png")) {
+		!strings.Contains(r.stdout, "trend plot: "+filepath.Join(one, "trend-concurrency4-itl_p50.png")) {
 		t.Errorf("one candidate with --plot-dir: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	if r := runCLI(t, dir, "compare", hist, base); r.code != 2 || !strings.Contains(r.stderr, "is a folder of 2 runs") {
