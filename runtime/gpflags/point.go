@@ -170,7 +170,7 @@ func autoStop(r *metrics.SteadyRule) runtime.Stop {
 }
 
 // MarshalJSON writes the count as the flag was given: a number, or
-// "auto", so a point's identity (pointConfig) is what it was before auto
+// "auto", so a point's identity (analyze's checkpoint) is what it was before auto
 // existed for every numeric count.
 func (r RequestCount) MarshalJSON() ([]byte, error) {
 	if r.Auto {

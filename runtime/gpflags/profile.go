@@ -62,7 +62,7 @@ type Profile struct {
 	Tokenizer                     string   `help:"Tokenizer for exact ISL/OSL: a tokenizer.json, a folder holding one, or a Hugging Face model id in the local cache."`
 	TokenCount                    string   `default:"auto" enum:"auto,tokenizer,usage,chunks" help:"Token counting: auto (tokenizer when given, else usage), tokenizer, usage (server-reported) or chunks."`
 	TokenizerRevision             string   `default:"main" help:"Hugging Face Hub revision (branch, tag or commit id) of a --tokenizer given as a model id."`
-	// Telemetry is not part of a point's identity (configExcluded):
+	// Telemetry is not part of a point's identity (analyze's checkpoint):
 	// what is scraped does not change what is measured.
 	Telemetry                Telemetry `embed:""`
 	Strict                   bool      `help:"Exit 3 when the client, not the server, limited the load (client_limited: its CPU, or a schedule it could not keep)."`
