@@ -15,6 +15,7 @@ import (
 // or message_start, which come at once) and the reasoning tokens counted
 // as output.
 func TestProfileResponsesAndMessages(t *testing.T) {
+	t.Parallel()
 	for _, api := range []struct{ name, limit string }{{"responses", `"max_output_tokens": 20`}, {"messages", `"max_tokens": 20`}} {
 		t.Run(api.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -66,6 +67,7 @@ func TestProfileResponsesAndMessages(t *testing.T) {
 // token counting, and one with an extra key the API refuses is exit 2
 // from check, before any traffic.
 func TestRunMessagesScenario(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	scenario := `
 target = endpoint(url = "sim://?ttft=5ms&itl=1ms", model = "m", api = "messages", token_count = "usage")

@@ -6,6 +6,7 @@ import (
 	"github.com/llmbench/llmbench/reports/artifacts"
 	"github.com/llmbench/llmbench/reports/genaiperf"
 	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/gpflags"
 )
 
 // analyzeCmd is `genai-perf analyze`: every profile flag plus a sweep of
@@ -14,9 +15,9 @@ import (
 type analyzeCmd struct {
 	profileFlags
 
-	SweepType  string    `default:"concurrency" help:"Parameter to sweep: concurrency, request_rate, input_sequence_length or output_sequence_length."`
-	SweepRange string    `help:"MIN:MAX (powers of two from 2^floor(log2 MIN) to 2^floor(log2 MAX)) or MIN:MAX:STEP (not for concurrency); default 1:1024."`
-	SweepList  sweepList `help:"Comma-separated values to sweep, in this order (instead of --sweep-range)."`
+	SweepType  string            `default:"concurrency" help:"Parameter to sweep: concurrency, request_rate, input_sequence_length or output_sequence_length."`
+	SweepRange string            `help:"MIN:MAX (powers of two from 2^floor(log2 MIN) to 2^floor(log2 MAX)) or MIN:MAX:STEP (not for concurrency); default 1:1024."`
+	SweepList  gpflags.SweepList `help:"Comma-separated values to sweep, in this order (instead of --sweep-range)."`
 
 	EnableCheckpointing bool   `help:"Skip points already finished in the checkpoint (GenAI-Perf's flag; same as --resume)."`
 	CheckpointDir       string `default:"checkpoint" help:"Folder of checkpoint.json, written after every finished point."`
@@ -44,7 +45,7 @@ func (c *analyzeCmd) Run(e *env) error {
 	if err := c.outputsApart(); err != nil {
 		return err
 	}
-	plan.exp.Telemetry = c.Telemetry.genaiPerfDefault(e)
+	plan.exp.Telemetry = genaiPerfDefault(&c.Telemetry, e)
 	cp, err := artifacts.OpenSweepCheckpoint(c.checkpointPath(), c.Model[0], c.resuming(), c.APIKey != "")
 	if err != nil {
 		return err

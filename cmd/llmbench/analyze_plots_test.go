@@ -20,6 +20,7 @@ func analyzePlotArgs(dir string) []string {
 // they were all lost ("open an3/org/mymodel-...png: no such file") with
 // exit 0.
 func TestAnalyzeSweepPlotsOfModelID(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	r := runCLI(t, dir, analyzePlotArgs(dir)...)
 	if r.code != 0 {
@@ -36,6 +37,7 @@ func TestAnalyzeSweepPlotsOfModelID(t *testing.T) {
 // the output: once every other file is written, analyze exits 3 naming
 // the file.
 func TestAnalyzeSweepPlotWriteFailureExitsThree(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	blocker := filepath.Join(dir, "an3", "org_mymodel-throughput_vs_p99_ttft.png")
 	if err := os.MkdirAll(filepath.Join(blocker, "x"), 0o755); err != nil { // a folder where the plot goes
@@ -56,6 +58,7 @@ func TestAnalyzeSweepPlotWriteFailureExitsThree(t *testing.T) {
 // after everything else is written, report.html still shows it, and the
 // other plots are still written.
 func TestRunSweepPlotWriteFailureExitsThree(t *testing.T) {
+	t.Parallel()
 	dir, file := writeScenario(t, `
 def main(ctx):
     return experiment(name = "e", endpoint = endpoint(url = "sim://?ttft=1ms&itl=1ms", model = "m"),

@@ -23,6 +23,7 @@ import (
 // was never interrupted. A third run with GenAI-Perf's
 // --enable-checkpointing measures nothing and rewrites the same CSV.
 func TestAnalyzeResumeSkipsFinishedPoints(t *testing.T) {
+	t.Parallel()
 	cfg := sim.DefaultConfig()
 	// One batch slot: every point takes 8 × ~100 ms whatever its
 	// concurrency, so the interrupt lands inside the third point.

@@ -13,6 +13,7 @@ import (
 // any traffic, since the points would otherwise be measured again
 // unauthenticated; with the key again it skips the finished points.
 func TestAnalyzeCheckpointHoldsNoAPIKey(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	args := []string{"analyze", "-m", "m", "-u", "sim://", "--sweep-list", "1,2", "--request-count", "4",
 		"-H", "X-Api-Token: SECRET-HEADER"}
@@ -47,6 +48,7 @@ func TestAnalyzeCheckpointHoldsNoAPIKey(t *testing.T) {
 // still found, the key is asked for again, and the rewritten file no
 // longer holds it.
 func TestAnalyzeResumeScrubsAnOldCheckpointsKey(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	args := []string{"analyze", "-m", "m", "-u", "sim://", "--sweep-list", "1,2", "--request-count", "4"}
 	if r := runCLI(t, dir, append(args, "--api-key", "SECRET-KEY")...); r.code != 0 {
@@ -77,6 +79,7 @@ func TestAnalyzeResumeScrubsAnOldCheckpointsKey(t *testing.T) {
 // A scenario's endpoint(headers=...) reaches no file of a run, its
 // checkpoint included, nor the console, also when the run is resumed.
 func TestRunWritesNoEndpointHeader(t *testing.T) {
+	t.Parallel()
 	dir, file := writeScenario(t, `
 def main(ctx):
     return experiment(name = "e", endpoint = endpoint(url = "sim://", model = "m",

@@ -63,6 +63,7 @@ func csvRowOf(t *testing.T, pointDir, name, load string) []string {
 // point with the usual files, an analyze CSV whose rows are the points'
 // JSON values, summary.json, and the sweep table on the console.
 func TestAnalyzeAgainstSimulator(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	r := runCLI(t, dir, "analyze", "-m", "org/model", "-u", "sim://?max_batch=2&ttft=2ms&itl=1ms", "--streaming",
 		"--sweep-range", "1:4", "--output-tokens-mean", "5", "--synthetic-input-tokens-mean", "30",
@@ -121,6 +122,7 @@ func TestAnalyzeAgainstSimulator(t *testing.T) {
 // renamed folders), and folders are named after the swept parameter; a
 // request-rate sweep heads its CSV column "Request Rate".
 func TestAnalyzeTokenAndRateSweeps(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	sim := "sim://?ttft=1ms&itl=1ms"
 	r := runCLI(t, dir, "analyze", "-m", "m", "-u", sim, "--streaming", "--sweep-type", "input_sequence_length",

@@ -10,6 +10,7 @@ import (
 // Values a flag's type admits but no run can use are exit 2 with the flag
 // named, before any traffic — never a panic, a hang or a silent default.
 func TestProfileRefusesUnusableValues(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		args []string
 		want string
@@ -58,6 +59,7 @@ func TestProfileRefusesUnusableValues(t *testing.T) {
 // carried out (exit 3, naming the most common error); one point failing
 // among points that worked is data the gates judge.
 func TestEveryRequestFailedIsExitThree(t *testing.T) {
+	t.Parallel()
 	r := runCLI(t, t.TempDir(), "profile", "-m", "m", "-u", "sim://?error_rate_500=1", "--request-count", "4")
 	if r.code != 3 || !strings.Contains(r.stderr, "every request failed; the most common error (4 times): http 500") {
 		t.Errorf("profile: exit %d, stderr %q", r.code, r.stderr)

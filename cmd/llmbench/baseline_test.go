@@ -97,15 +97,17 @@ func TestRunBaselineGates(t *testing.T) {
 // before anything is sent. The baseline is the run of the scenario's
 // one point as storedruntest writes it: only its plan matters here.
 func TestBaselineRefusals(t *testing.T) {
-	dir, _ := writeScenario(t, baselineScenario)
-	plan := storedruntest.Chat("chat", 120)
+	t.Parallel()
+	small := strings.Replace(baselineScenario, "requests = 120,", "requests = 16,", 1) // judged: the refusals, not the measurement
+	dir, _ := writeScenario(t, small)
+	plan := storedruntest.Chat("chat", 16)
 	plan.Traffic.Concurrency, plan.Dataset = 4, ""
-	recs := storedruntest.Make(120, storedruntest.Shape{TTFT: 20 * time.Millisecond, ITL: 8 * time.Millisecond, ISL: 64, OSL: 16})
+	recs := storedruntest.Make(16, storedruntest.Shape{TTFT: 20 * time.Millisecond, ITL: 8 * time.Millisecond, ISL: 64, OSL: 16})
 	storedruntest.Run(t, filepath.Join(dir, "base"), "s.star", plan, storedruntest.Same(recs))
-	other := strings.Replace(baselineScenario, `model = "m"`, `model = "other"`, 1)
+	other := strings.Replace(small, `model = "m"`, `model = "other"`, 1)
 	writeFileIn(t, dir, "other.star", other)
-	writeFileIn(t, dir, "named.star", strings.Replace(baselineScenario, `name = "chat"`, `name = "rag"`, 1))
-	writeFileIn(t, dir, "inside.star", strings.Replace(baselineScenario, `requests = 120,`, `requests = 120, baseline = "base",`, 1))
+	writeFileIn(t, dir, "named.star", strings.Replace(small, `name = "chat"`, `name = "rag"`, 1))
+	writeFileIn(t, dir, "inside.star", strings.Replace(small, `requests = 16,`, `requests = 16, baseline = "base",`, 1))
 	for _, c := range []struct {
 		args []string
 		code int

@@ -41,6 +41,7 @@ func blackHole(t *testing.T) string {
 // run could not be carried out (exit 3) — from profile's flag and from a
 // scenario's endpoint(idle_timeout=) alike.
 func TestBlackHoleEndsWithinIdleTimeout(t *testing.T) {
+	t.Parallel()
 	addr := blackHole(t)
 	_, file := writeScenario(t, `
 def main(ctx):

@@ -12,6 +12,7 @@ import (
 // it: exit 3 naming the budget and the most common error, with what
 // finished written and marked partial; the points after it never run.
 func TestErrorBudgetStopsTheRun(t *testing.T) {
+	t.Parallel()
 	dir, file := writeScenario(t, `
 def main(ctx):
     ds = synthetic(input_tokens = fixed(8), output_tokens = fixed(4))
@@ -43,6 +44,7 @@ def main(ctx):
 // Profile's --max-error-rate is the same budget; a budget the run stays
 // within changes nothing, and a malformed one is exit 2 naming the flag.
 func TestMaxErrorRateFlag(t *testing.T) {
+	t.Parallel()
 	// Short answers: what is judged is the share of failures, and 40
 	// default-length answers took 45 s of the suite.
 	base := []string{"profile", "-m", "m", "--request-count", "40", "--output-tokens-mean", "8"}

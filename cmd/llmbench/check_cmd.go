@@ -17,22 +17,12 @@ import (
 // errors and output places that cannot be written (it takes run's output
 // flags for that; nothing is created).
 type checkCmd struct {
-	File   string   `arg:"" type:"path" help:"Scenario file (.star)."`
-	Define []string `short:"D" sep:"none" help:"key=value visible to the scenario as ctx.vars (repeatable)."`
-	outputFlags
-	starlarkFlags
-	baselineFlags
+	scenarioFlags
 }
 
 func (c *checkCmd) Run(e *env) error {
-	scen, err := loadScenario(e, c.File, c.Define, &c.starlarkFlags)
+	scen, err := c.load(e)
 	if err != nil {
-		return err
-	}
-	if err := c.outputFlags.check(); err != nil {
-		return err
-	}
-	if err := checkApart(c.outputFlags.paths(), scenarioInputs(c.File, &c.baselineFlags, scen)...); err != nil {
 		return err
 	}
 	if _, err := c.baselineFlags.attach(e, scen); err != nil {

@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -21,6 +23,8 @@ import (
 var binary string
 
 func TestMain(m *testing.M) {
+	flag.Parse()
+	waitBound()
 	dir, err := os.MkdirTemp("", "llmbench-cli")
 	if err != nil {
 		panic(err)
@@ -33,6 +37,25 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// parallelTests is how many tests marked t.Parallel() run at once when
+// -parallel is not given. They wait on simulated servers' clocks (a
+// token every few milliseconds), not on the processor — the package's
+// tests spend about a fifth of their wall time on it — so go test's
+// default of one per core would leave the machine idle. Tests that judge
+// measured times (a slower server, energy over a window, a starved
+// client) are not parallel: go test runs them one at a time before
+// releasing these.
+const parallelTests = 8
+
+// waitBound raises -parallel to parallelTests unless it was given.
+func waitBound() {
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		_ = flag.Set("test.parallel", strconv.Itoa(parallelTests))
+	}
 }
 
 type cliResult struct {
@@ -90,6 +113,7 @@ func genaiPerfJSON(t *testing.T, dir string) map[string]map[string]any {
 }
 
 func TestProfileAgainstSimulator(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	r := runCLI(t, dir, "profile", "-m", "org/model", "-u", "sim://?itl=1ms&ttft=5ms", "--streaming",
 		"--concurrency", "4", "--request-count", "40", "--warmup-request-count", "4",
@@ -127,6 +151,7 @@ func TestProfileAgainstSimulator(t *testing.T) {
 // A run against a server that fails, cuts streams and sends malformed
 // events completes, exits 0, and counts exactly what the server did.
 func TestProfileCountsServerFaults(t *testing.T) {
+	t.Parallel()
 	cfg := sim.DefaultConfig()
 	cfg.TTFT, cfg.ITL, cfg.Seed = 2*time.Millisecond, time.Millisecond, 3
 	cfg.ErrorRate429, cfg.ErrorRate500, cfg.ResetRate, cfg.MalformedRate = 0.1, 0.1, 0.1, 0.1
@@ -223,6 +248,7 @@ func TestInterruptWritesPartialResults(t *testing.T) {
 }
 
 func TestSimCommandServes(t *testing.T) {
+	t.Parallel()
 	cmd := exec.Command(binary, "sim", "--addr", "127.0.0.1:0", "--max-batch", "4")
 	stdout, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {

@@ -82,6 +82,7 @@ func TestCompareSameAndSlowerServers(t *testing.T) {
 // Sets that measured different things are exit 2 naming the difference,
 // unless --force; bad flags are exit 2 naming the flag.
 func TestCompareRefusesIncomparableSets(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	base := profileInto(t, dir, "base", 1, 8*time.Millisecond, 16)
 	other := profileInto(t, dir, "other", 2, 8*time.Millisecond, 32)

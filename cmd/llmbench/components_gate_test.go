@@ -11,6 +11,7 @@ import (
 // alone or with a point; check() reads p.components[NAME]; the verdict
 // files name the component; a component the mix lacks is a load error.
 func TestComponentGates(t *testing.T) {
+	t.Parallel()
 	dir, file := writeScenario(t, `
 target = endpoint(url = "sim://?itl=1ms&ttft=2ms", model = "m")
 short = synthetic(input_tokens = fixed(10), output_tokens = fixed(5), name = "short")

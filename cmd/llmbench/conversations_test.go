@@ -65,6 +65,7 @@ func (c *chatRecorder) serve(w http.ResponseWriter, r *http.Request) {
 // turn echoes the previous reply byte for byte, the session header names
 // the session, and summary.json counts the sessions and turns.
 func TestRunConversationsResendHistory(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		system int
 		counts []int

@@ -18,6 +18,7 @@ import (
 var llama3, _ = filepath.Abs("../../runtime/tokenizer/testdata/llama3.json.gz")
 
 func TestTokenizeCommand(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	file := filepath.Join(dir, "t.txt")
 	if err := os.WriteFile(file, []byte("Hello, world!"), 0o644); err != nil {
@@ -38,6 +39,7 @@ func TestTokenizeCommand(t *testing.T) {
 // With a real tokenizer, synthetic prompts are exactly the requested
 // length and ISL is reported as that length.
 func TestProfileTokenExactPrompts(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	r := runCLI(t, dir, "profile", "-m", "m", "-u", "sim://?itl=1ms&ttft=2ms", "--streaming", "--concurrency", "4",
 		"--request-count", "12", "--tokenizer", llama3, "--synthetic-input-tokens-mean", "333",
@@ -78,6 +80,7 @@ func TestProfileTokenExactPrompts(t *testing.T) {
 // A Mooncake trace replayed with --fixed-schedule sends every entry at its
 // timestamp, with its lengths, and entries sharing hash ids share a prefix.
 func TestProfileFixedScheduleReplay(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	trace := filepath.Join(dir, "trace.jsonl")
 	lines := []string{

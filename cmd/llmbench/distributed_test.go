@@ -49,6 +49,7 @@ def check(results):
 // the union of the shards' records; the central gate passes where no
 // shard alone would; the start skew is recorded.
 func TestShardsMergeToTheSingleMachineRun(t *testing.T) {
+	t.Parallel()
 	sim := startSimCommand(t, "--itl", "1ms", "--ttft", "5ms")
 	dir, file := writeScenario(t, shardScenario)
 	env := []string{"SIM_URL=" + sim}
@@ -285,6 +286,7 @@ func freeLocalAddr(t *testing.T) string {
 // A merge missing a shard names it and exits 2; --allow-missing merges
 // the rest into a partial result with a warning.
 func TestMergeRefusesAMissingShard(t *testing.T) {
+	t.Parallel()
 	sim := startSimCommand(t, "--itl", "1ms", "--ttft", "2ms")
 	dir, file := writeScenario(t, `
 def main(ctx):
@@ -310,6 +312,7 @@ def main(ctx):
 }
 
 func TestShardBadInput(t *testing.T) {
+	t.Parallel()
 	dir, file := writeScenario(t, `
 def main(ctx):
     return experiment(name = "e", endpoint = endpoint(url = env("URL", "http://127.0.0.1:9"), model = "m"),

@@ -54,6 +54,7 @@ func dyingServer(t *testing.T, serve int) string {
 // 3; an error budget or an error_rate gate makes the errors the user's to
 // judge, and the default steps aside.
 func TestUnjudgedErrorsExitThree(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, extra string
 		code        int
@@ -129,6 +130,7 @@ func readAlarms(t *testing.T, out string) (alarmSummary, []byte) {
 // without one by the default budget. The simulator's seeded 500s make
 // the share the same on every run.
 func TestProfileUnjudgedErrorsExitThree(t *testing.T) {
+	t.Parallel()
 	base := []string{"profile", "-m", "m", "--request-count", "40", "-u", "sim://?error_rate_500=0.5&seed=3&ttft=1ms&itl=1ms", "--output-tokens-mean", "4"}
 	r := runCLI(t, t.TempDir(), base...)
 	if r.code != 3 || !strings.Contains(r.stderr, "over the default error budget of 10%") || !strings.Contains(r.stderr, "--max-error-rate") {
@@ -142,6 +144,7 @@ func TestProfileUnjudgedErrorsExitThree(t *testing.T) {
 // profile measures one point, so its errors name that point by its
 // artifact folder, never an "experiment" the user did not write.
 func TestProfileErrorsSpeakOfPoints(t *testing.T) {
+	t.Parallel()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -165,6 +168,7 @@ func TestProfileErrorsSpeakOfPoints(t *testing.T) {
 // naming the point, with summary.json's alarm, and merge says where its
 // files went, as run does.
 func TestMergeJudgesUnjudgedErrors(t *testing.T) {
+	t.Parallel()
 	dir, file := writeScenario(t, `
 def main(ctx):
     return experiment(name = "e", endpoint = endpoint(url = env("SIM_URL"), model = "m", stream = False, token_count = "usage"),

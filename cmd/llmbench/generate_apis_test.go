@@ -14,6 +14,7 @@ import (
 // (TGI: by the server's details; KServe, which reports no usage: by
 // chunks, one token each), TTFT at least the sim's 20 ms.
 func TestProfileTGIAndKServe(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ typ, body, counting, path string }{
 		{"huggingface_generate", `"max_new_tokens": 20`, "usage", "generate_stream"},
 		{"generate", `"text_input"`, "chunks", "v2/models/org%2Fmodel/generate_stream"},
@@ -81,6 +82,7 @@ func TestProfileRefusesKServeGRPC(t *testing.T) {
 // details and by KServe's chunks (auto without a tokenizer counts chunks
 // there, since Triton reports no usage; a whole answer is one chunk).
 func TestRunTGIAndKServeScenarios(t *testing.T) {
+	t.Parallel()
 	for _, api := range []string{"tgi", "kserve"} {
 		for _, stream := range []string{"True", "False"} {
 			t.Run(api+"-stream="+stream, func(t *testing.T) {

@@ -42,6 +42,7 @@ func hubWithRevisions(t *testing.T) []string {
 // echoes every flag in GenAI-Perf's keys, llmbench's block names the
 // tokenizer really loaded, and the flags that change nothing say so.
 func TestProfileAcceptsGenAIPerfFlags(t *testing.T) {
+	t.Parallel()
 	env := hubWithRevisions(t)
 	dir := t.TempDir()
 	args := []string{"profile", "-m", "acme/tiny", "-u", "sim://?ttft=1ms&itl=1ms", "--service-kind", "openai",

@@ -6,6 +6,7 @@ import (
 
 	"github.com/alecthomas/kong"
 
+	"github.com/llmbench/llmbench/runtime/gpflags"
 	"github.com/llmbench/llmbench/transport"
 )
 
@@ -29,14 +30,14 @@ func TestIdleTimeoutDefault(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := parser.Parse(normalizeArgs(tc.args)); err != nil {
+		if _, err := parser.Parse(gpflags.NormalizeArgs(tc.args)); err != nil {
 			t.Fatalf("%v: %v", tc.args, err)
 		}
 		flags := &c.Profile.profileFlags
 		if tc.args[0] == "analyze" {
 			flags = &c.Analyze.profileFlags
 		}
-		ep, err := flags.endpoint()
+		ep, err := flags.gp().Server()
 		if err != nil {
 			t.Fatalf("%v: %v", tc.args, err)
 		}

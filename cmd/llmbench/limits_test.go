@@ -40,6 +40,7 @@ func limitsFixture(t *testing.T, name string) string {
 // place, where the interpreter knows it) — never a Go panic, a hang or
 // the kernel's OOM killer.
 func TestRunawayScenariosAreExitTwo(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" {
 		t.Skip("the memory limit is enforced on Linux only")
 	}
@@ -74,6 +75,7 @@ func TestRunawayScenariosAreExitTwo(t *testing.T) {
 
 // A builtin that never ends between two steps is stopped by the CPU limit.
 func TestBuiltinThatNeverEndsIsExitTwo(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" {
 		t.Skip("the limits are enforced on Linux only")
 	}
@@ -87,6 +89,7 @@ func TestBuiltinThatNeverEndsIsExitTwo(t *testing.T) {
 // A scenario that allocates moderately loads, runs and checks under the
 // low limit, and prints its print() lines once (the child's are dropped).
 func TestModerateScenarioWorksUnderTheLimit(t *testing.T) {
+	t.Parallel()
 	file := limitsFixture(t, "moderate.star")
 	if r := runCapped(t, t.TempDir(), lowLimit, "check", file); r.code != 0 {
 		t.Fatalf("check: exit %d, stderr %s", r.code, r.stderr)
@@ -101,6 +104,7 @@ func TestModerateScenarioWorksUnderTheLimit(t *testing.T) {
 // files are written: the points' records before check() runs, the
 // verdicts (check() failed) after.
 func TestCheckOverTheLimitKeepsTheRun(t *testing.T) {
+	t.Parallel()
 	if runtime.GOOS != "linux" {
 		t.Skip("the memory limit is enforced on Linux only")
 	}

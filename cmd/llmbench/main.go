@@ -14,6 +14,8 @@ import (
 
 	"github.com/alecthomas/kong"
 	"github.com/llmbench/llmbench/reports/artifacts"
+	"github.com/llmbench/llmbench/reports/progress"
+	"github.com/llmbench/llmbench/runtime/gpflags"
 )
 
 // cli is the command tree.
@@ -52,7 +54,7 @@ type env struct {
 
 // session is how a command's points write their files and show progress.
 func (e *env) session(plots bool) artifacts.Session {
-	return artifacts.Session{Stdout: e.stdout, Stderr: e.stderr, Display: &liveProgress{e: e},
+	return artifacts.Session{Stdout: e.stdout, Stderr: e.stderr, Display: &progress.Live{W: e.stderr},
 		Sink: artifacts.SinkOptions{Plots: plots, Version: version, FlushInterval: e.recordsFlush}}
 }
 
@@ -78,13 +80,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if len(args) == 0 { // a new user's first try: the help, not an error
 		args = []string{"--help"}
 	}
-	for _, check := range []func([]string) error{passthroughError, genaiPerfCommandError} {
+	for _, check := range []func([]string) error{gpflags.PassthroughError, gpflags.CommandError} {
 		if err := check(args); err != nil {
 			fmt.Fprintf(stderr, "llmbench: %v\n", err)
 			return exitInvalidInput
 		}
 	}
-	kctx, err := parser.Parse(normalizeArgs(args))
+	kctx, err := parser.Parse(gpflags.NormalizeArgs(args))
 	if err != nil {
 		fmt.Fprintf(stderr, "llmbench: %v\n", err)
 		return exitInvalidInput

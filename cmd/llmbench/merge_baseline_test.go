@@ -82,6 +82,7 @@ func TestMergeJudgesBaselineGates(t *testing.T) {
 // A merge of shards whose baseline gate has no baseline is an input
 // error naming the gate, or with --allow-missing-baseline a skipped gate.
 func TestMergeWithoutABaseline(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	shards := writeShards(t, dir, "", 2*time.Millisecond)
 	r := runCLIEnv(t, dir, nil, append(append([]string{"merge"}, shards...), "--out", filepath.Join(dir, "m"))...)

@@ -62,6 +62,7 @@ func shardRun(t *testing.T, dir, file string, env []string, n int) ([]string, []
 // inputs.json, unique across shards; the merged run lists its experiments
 // in the scenario's order.
 func TestMergeKeepsShardsEntriesAndOrder(t *testing.T) {
+	t.Parallel()
 	sim := startSimCommand(t, "--itl", "1ms", "--ttft", "2ms")
 	dir, file := writeScenario(t, orderScenario)
 	env := []string{"SIM_URL=" + sim}

@@ -13,6 +13,7 @@ import (
 // reaches no folder name as such: profile writes one artifact folder, its
 // name printable, directly under --artifact-dir.
 func TestModelNameNeverMakesAPath(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	model := "evil\x1b[31m\nname\\..\\x/../y\x7f\u0085"
 	r := runCLI(t, dir, "profile", "-m", model, "-u", "sim://?itl=1ms&ttft=1ms", "--request-count", "2", "--artifact-dir", "a")

@@ -18,6 +18,7 @@ import (
 // profile keeps GenAI-Perf's one seed, so the scenario asks for the same
 // prompts (same_prompts=True) rather than the point's own.
 func TestProfileAndRunWriteTheSameRecords(t *testing.T) {
+	t.Parallel()
 	cfg := sim.DefaultConfig()
 	cfg.TTFT, cfg.ITL, cfg.Seed, cfg.Jitter = 2*time.Millisecond, time.Millisecond, 1, 0
 	srv, err := sim.Start(cfg)

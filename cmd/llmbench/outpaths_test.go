@@ -14,6 +14,7 @@ import (
 // the sets it compares, run's --out over its baseline, profile's and
 // analyze's --artifact-dir over their prompts file.
 func TestOutputsApartFromInputs(t *testing.T) {
+	t.Parallel()
 	dir, file := writeScenario(t, `
 def main(ctx):
     return experiment(name = "e", endpoint = endpoint(url = "sim://?itl=1ms&ttft=1ms", model = "m"),

@@ -34,6 +34,7 @@ def main(ctx):
 // cached_tokens reads back from records.parquet, and llmbench report
 // rebuilds the same summary.json from the records.
 func TestPrefixCacheShiftWarning(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		same        string
 		shares      []float64

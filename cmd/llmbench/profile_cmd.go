@@ -25,7 +25,7 @@ func (c *profileCmd) Run(e *env) error {
 		return err
 	}
 	c.warnInert()
-	cpt.exp.Telemetry = c.Telemetry.genaiPerfDefault(e)
+	cpt.exp.Telemetry = genaiPerfDefault(&c.Telemetry, e)
 	obs := &artifacts.GenAIPerfObserver{Session: e.session(c.GeneratePlots), Exp: cpt.exp,
 		Points: map[string]*artifacts.GenAIPerfPoint{cpt.point.Params.Label(): {Label: cpt.exp.Name, Run: cpt.run}}}
 	res, err := runtime.RunExperiment(e.ctx, cpt.exp, obs)

@@ -16,6 +16,7 @@ import (
 // before the kill is summarized from records.recovered.parquet, written
 // beside the killed file, which is left as it was.
 func TestReportRecoversKilledRun(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cmd := exec.Command(binary, "profile", "-m", "m", "-u", "sim://?itl=1ms&ttft=1ms", "--streaming",
 		"--concurrency", "4", "--request-count", "1000000", "--output-tokens-mean", "5")
@@ -80,6 +81,7 @@ func TestReportRecoversKilledRun(t *testing.T) {
 // summary.json yet) gets both rebuilt by report from the records, marked
 // partial, check() not run.
 func TestReportRebuildsKilledScenarioRun(t *testing.T) {
+	t.Parallel()
 	dir, file := writeScenario(t, `
 def main(ctx):
     return experiment(name = "e", endpoint = endpoint(url = "sim://?itl=1ms&ttft=1ms", model = "m"),

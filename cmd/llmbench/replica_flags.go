@@ -1,35 +1,9 @@
 package main
 
 import (
-	"net/netip"
-
 	"github.com/llmbench/llmbench/runtime"
-	"github.com/llmbench/llmbench/transport"
+	"github.com/llmbench/llmbench/runtime/gpflags"
 )
-
-// replicaFlags are the endpoint's replicas from repeated -u: none (and no
-// selection) for one URL, as endpoint(url=...) leaves them.
-func replicaFlags(urls []string, selection string) ([]string, string) {
-	if len(urls) < 2 {
-		return nil, ""
-	}
-	return urls, selection
-}
-
-// sourceAddresses parses --source-address; nil when none was given.
-func sourceAddresses(specs []string, api transport.API) ([]netip.Addr, error) {
-	if len(specs) == 0 {
-		return nil, nil
-	}
-	if api == transport.Triton {
-		return nil, invalid("--source-address: Triton's gRPC connections are not bound to source addresses; use an HTTP endpoint type")
-	}
-	addrs, err := transport.ParseSourceAddresses(specs)
-	if err != nil {
-		return nil, invalid("--source-address: %w", err)
-	}
-	return addrs, nil
-}
 
 // sourceFlags bind every endpoint of a scenario's experiments to local
 // source addresses (run's --source-address; a scenario sets
@@ -44,7 +18,7 @@ func (f *sourceFlags) apply(exps []runtime.Experiment) error {
 		return nil
 	}
 	for i := range exps {
-		addrs, err := sourceAddresses(f.SourceAddress, exps[i].Endpoint.API)
+		addrs, err := gpflags.SourceAddresses(f.SourceAddress, exps[i].Endpoint.API)
 		if err != nil {
 			return err
 		}

@@ -65,6 +65,7 @@ func tableOf(out string) string {
 // replica is judged on that replica's requests alone: the same TTFT bound
 // holds for the fast replica and fails for the slow one (exit 1).
 func TestRunReplicasSummary(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	scenario := `
 target = endpoint(url = [sim(ttft = "1ms", itl = "1ms"), sim(ttft = "300ms", itl = "1ms")], model = "m",

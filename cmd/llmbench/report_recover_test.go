@@ -19,6 +19,7 @@ import (
 // never replaced by one counting fewer, and a recovery of 0 requests is
 // exit 3 that writes nothing.
 func TestReportNeverWritesOverWhatItRecovers(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cmd := exec.Command(binary, "profile", "-m", "m", "-u", "sim://?itl=1ms&ttft=1ms", "--streaming",
 		"--concurrency", "4", "--request-count", "40", "--output-tokens-mean", "5", "--artifact-dir", "a")
@@ -141,6 +142,7 @@ func copyDir(t *testing.T, from, to string) {
 // keeps its summary.json and report.html, never replaced by a partial
 // rebuild holding less.
 func TestReportKeepsWhatARunFinished(t *testing.T) {
+	t.Parallel()
 	dir, file := writeScenario(t, `
 def main(ctx):
     return experiment(name = "e", endpoint = endpoint(url = "sim://?itl=1ms&ttft=1ms", model = "m"),

@@ -13,6 +13,7 @@ import (
 // and per-component tables included) and summary.json, byte for byte,
 // gates included (they are read back from gates.json).
 func TestReportRebuildsRunFolder(t *testing.T) {
+	t.Parallel()
 	dir, file := writeScenario(t, `
 target = endpoint(url = "sim://?itl=1ms&ttft=2ms", model = "m")
 chat = synthetic(input_tokens = fixed(10), output_tokens = fixed(5), name = "chat")
@@ -89,6 +90,7 @@ func checkReportPage(t *testing.T, page, exp string, points []string) {
 // block, the saturation verdict and its source included — because the
 // saved plan replays the sweep's decisions from the stored points.
 func TestReportReproducesAdaptiveSweeps(t *testing.T) {
+	t.Parallel()
 	dir, file := writeScenario(t, adaptiveHeader+`
 def main(ctx):
     return [

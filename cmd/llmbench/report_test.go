@@ -11,6 +11,7 @@ import (
 // `llmbench report` recomputes a run's GenAI-Perf JSON and CSV from its
 // records.parquet alone, byte for byte, failures and goodput included.
 func TestReportReproducesArtifacts(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	r := runCLI(t, dir, "profile", "-m", "org/m", "-u", "sim://?itl=1ms&ttft=2ms&error_rate_500=0.1&reset_rate=0.05", "--max-error-rate", "100%",
 		"--streaming", "--concurrency", "4", "--request-count", "40", "--goodput", "time_to_first_token:50",
@@ -51,6 +52,7 @@ func TestReportReproducesArtifacts(t *testing.T) {
 // A GenAI-Perf profile_export.json is imported and its metrics recomputed
 // (timing metrics do not depend on the tokenizer).
 func TestReportImportsGenAIPerfExport(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	src, err := os.ReadFile("../../runtime/paexport/testdata/example_profile_export.json")
 	if err != nil {

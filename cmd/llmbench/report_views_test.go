@@ -14,6 +14,7 @@ import (
 // serve` prints its results: vLLM's labels, its counts, and the TTFT and
 // E2EL GenAI-Perf's export holds (the same definitions, in ms).
 func TestReportViewVLLM(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	r := runCLI(t, dir, "profile", "-m", "org/m", "-u", "sim://?itl=1ms&ttft=2ms&error_rate_500=0.1", "--max-error-rate", "100%",
 		"--streaming", "--concurrency", "4", "--request-count", "40",
@@ -82,6 +83,7 @@ func vllmValue(t *testing.T, out, label string) float64 {
 // One run's records give every view in summary.json, and `report --view`
 // prints each in its tool's layout; an unknown view is exit 2 naming them.
 func TestReportViewsSummaryJSON(t *testing.T) {
+	t.Parallel()
 	dir, file := writeScenario(t, `
 target = endpoint(url = "sim://?itl=1ms&ttft=2ms", model = "m")
 

@@ -12,23 +12,43 @@ import (
 	"github.com/llmbench/llmbench/reports/verdict"
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/failure"
+	"github.com/llmbench/llmbench/runtime/gpflags"
 )
 
 // runCmd runs a scenario: every experiment, every point, then the gates
 // and check(); the exit code tells CI whether the gates held.
 type runCmd struct {
-	File   string   `arg:"" type:"path" help:"Scenario file (.star)."`
-	Define []string `short:"D" sep:"none" help:"key=value visible to the scenario as ctx.vars (repeatable)."`
-	outputFlags
-	starlarkFlags
-	baselineFlags
-	telemetryFlags
+	scenarioFlags
+	gpflags.Telemetry
 	shardFlags
 	sourceFlags
 	DryRun  bool `help:"Load and print the plan without sending traffic (same as llmbench check)."`
 	Resume  bool `help:"Skip the runs of points finished in OUT/checkpoint.json by an earlier, interrupted run of the same scenario."`
 	NoPlots bool `help:"Do not render PNG plots (per point in <point>/plots/, per sweep in OUT/)."`
 	Strict  bool `help:"Exit 3 when the client, not the server, limited any point (client_limited: its CPU, or a schedule it could not keep)."`
+}
+
+// scenarioFlags are what run and check both take, so that check refuses
+// exactly what run would refuse before sending anything.
+type scenarioFlags struct {
+	File   string   `arg:"" type:"path" help:"Scenario file (.star)."`
+	Define []string `short:"D" sep:"none" help:"key=value visible to the scenario as ctx.vars (repeatable)."`
+	outputFlags
+	starlarkFlags
+	baselineFlags
+}
+
+// load loads and validates the scenario, then refuses an output place
+// that cannot be written or that would land on one of its inputs.
+func (f *scenarioFlags) load(e *env) (*runtime.Scenario, error) {
+	scen, err := loadScenario(e, f.File, f.Define, &f.starlarkFlags)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.outputFlags.check(); err != nil {
+		return nil, err
+	}
+	return scen, checkApart(f.outputFlags.paths(), scenarioInputs(f.File, &f.baselineFlags, scen)...)
 }
 
 // outputFlags are where a run writes; check takes them too, to refuse an
@@ -56,21 +76,15 @@ func (o *outputFlags) check() error {
 }
 
 func (c *runCmd) Run(e *env) error {
-	scen, err := loadScenario(e, c.File, c.Define, &c.starlarkFlags)
+	scen, err := c.load(e)
 	if err != nil {
 		return err
 	}
-	if err := c.outputFlags.check(); err != nil {
-		return err
-	}
-	if err := checkApart(c.outputFlags.paths(), scenarioInputs(c.File, &c.baselineFlags, scen)...); err != nil {
-		return err
-	}
-	if err := c.telemetryFlags.check(); err != nil {
+	if err := c.Telemetry.Check(); err != nil {
 		return err
 	}
 	for i := range scen.Experiments {
-		c.telemetryFlags.apply(&scen.Experiments[i])
+		c.Telemetry.Apply(&scen.Experiments[i])
 	}
 	if err := c.sourceFlags.apply(scen.Experiments); err != nil {
 		return err
@@ -222,28 +236,6 @@ func runExperiments(e *env, scen *runtime.Scenario, out string, plotsOn bool, cp
 		}
 	}
 	return results, nil
-}
-
-// liveProgress is artifacts.Display on the terminal: one point run at a
-// time, starting the next display ends the previous one (repeats of a
-// point run back to back).
-type liveProgress struct {
-	e    *env
-	stop func()
-}
-
-func (l *liveProgress) Start(title string, requests, warmup int) *runtime.Progress {
-	l.End()
-	p := &runtime.Progress{}
-	l.stop = startProgress(l.e, title, requests, warmup, p)
-	return p
-}
-
-func (l *liveProgress) End() {
-	if l.stop != nil {
-		l.stop()
-		l.stop = nil
-	}
 }
 
 // overBudget reports a run stopped by its error budget: its results are

@@ -16,6 +16,7 @@ import (
 // writes the same summary.json; a scenario changed in what it measures
 // measures again.
 func TestRunResumeSkipsFinishedRuns(t *testing.T) {
+	t.Parallel()
 	cfg := sim.DefaultConfig()
 	cfg.TTFT, cfg.ITL, cfg.Seed = 2*time.Millisecond, time.Millisecond, 1
 	srv, err := sim.Start(cfg)
@@ -61,6 +62,7 @@ def main(ctx):
 // request-body extra or dataset seed measures again; a changed gate does
 // not, it only judges the same numbers again.
 func TestRunResumeIdentity(t *testing.T) {
+	t.Parallel()
 	dir, file := writeScenario(t, `
 def main(ctx):
     target = endpoint(url = "sim://?ttft=1ms&itl=1ms", model = "m", extra = {"temperature": float(ctx.vars.get("temp", "0"))})

@@ -21,12 +21,14 @@ import (
 // baseline gates (ci-gate.star) run as a branch's first run does: those
 // gates skipped.
 func TestShippedScenariosRun(t *testing.T) {
+	t.Parallel()
 	files, err := filepath.Glob("../../scenarios/*.star")
 	if err != nil || len(files) < 5 {
 		t.Fatalf("found %d scenarios (%v), want at least 5", len(files), err)
 	}
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
+			t.Parallel()
 			abs, _ := filepath.Abs(file)
 			if r := runCLI(t, t.TempDir(), "check", abs, "--allow-missing-baseline"); r.code != 0 {
 				t.Fatalf("check: exit %d\n%s%s", r.code, r.stdout, r.stderr)
@@ -106,6 +108,7 @@ func writeScenario(t *testing.T, body string) (dir, file string) {
 }
 
 func TestRunGateFailureExitsOne(t *testing.T) {
+	t.Parallel()
 	dir, file := writeScenario(t, scenarioHeader+`
 def main(ctx):
     return experiment(name = "e", endpoint = target, dataset = ds, traffic = concurrency(2), requests = 10,
@@ -142,6 +145,7 @@ def main(ctx):
 }
 
 func TestRunCheckFailExitsOne(t *testing.T) {
+	t.Parallel()
 	dir, file := writeScenario(t, scenarioHeader+`
 def main(ctx):
     return experiment(name = "e", endpoint = target, dataset = ds, traffic = concurrency(1), requests = 4)
@@ -283,6 +287,7 @@ def check(results):
 // places that cannot be written, each naming the file:line:col or the
 // flag; run refuses them before its first request.
 func TestCheckRefusesWhatRunRefuses(t *testing.T) {
+	t.Parallel()
 	dir, file := writeScenario(t, `
 target = endpoint(url = "sim://", model = "m", stream = False)
 ds = synthetic(input_tokens = fixed(10), output_tokens = fixed(5))
@@ -329,6 +334,7 @@ def main(ctx):
 // and .saturation and .search name the point they mean; the console names
 // each point once.
 func TestAdaptiveSweepPointsInCheck(t *testing.T) {
+	t.Parallel()
 	dir, file := writeScenario(t, adaptiveHeader+`
 def main(ctx):
     return [

@@ -14,6 +14,7 @@ import (
 // Credentials given in a header, in the URL's user info or query, or in the
 // endpoint path's query are used for the requests and reach no artifact.
 func TestCredentialsReachNoArtifact(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	r := runCLI(t, dir, "profile", "-m", "m", "-u", "sim://", "--streaming", "--request-count", "4",
 		"--endpoint", "/v1/chat/completions?api_key=SECRET-PATH", "-H", "Authorization: Bearer SECRET-HEADER",

@@ -11,6 +11,7 @@ import (
 // on every completions chunk) exactly as its vLLM-shaped ones: the same
 // token counts, one content chunk per token, no error.
 func TestSimOllamaFlavorCountsLikeVLLM(t *testing.T) {
+	t.Parallel()
 	const n, osl = 4, 6
 	for _, api := range []string{"chat", "completions"} {
 		for _, flavor := range []string{"vllm", "ollama"} {
@@ -43,6 +44,7 @@ func TestSimOllamaFlavorCountsLikeVLLM(t *testing.T) {
 // beyond its context is truncated, which usage shows and the tokenizer-free
 // ISL (usage) reports; merged chunks are fewer than tokens.
 func TestSimImitatesOllamaEdges(t *testing.T) {
+	t.Parallel()
 	const url = "sim://?ttft=1ms&itl=1ms&flavor=ollama&strict_model=true&context_tokens=20&merge_rate=0.2"
 	dir := t.TempDir()
 	r := runCLI(t, dir, "profile", "-m", "nosuch", "-u", url, "--streaming", "--request-count", "3", "--output-tokens-mean", "4")

@@ -96,6 +96,7 @@ func TestEmptySweepListIsRefused(t *testing.T) {
 // creating a thread after 25 MB; now it runs, and check runs under 2 GB
 // without the interpreter's "failed to allocate 4GB" on stderr.
 func TestRunUnderAnAddressSpaceLimit(t *testing.T) {
+	t.Parallel()
 	if goruntime.GOOS != "linux" {
 		t.Skip("ulimit -v is Linux's")
 	}

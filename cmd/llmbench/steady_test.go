@@ -21,6 +21,7 @@ import (
 // outcome under a cap; when the rule converges is runtime's and
 // metrics' tests' to say, on planned data.
 func TestProfileRequestCountAuto(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	r := runCLI(t, dir, "profile", "-m", "org/m", "-u", "sim://?ttft=20ms&itl=5ms&jitter=0.05",
 		"--streaming", "--concurrency", "8", "--request-count", "auto", "--steady-ci", "0.1",
@@ -82,6 +83,7 @@ func steadyLine(stdout string) string {
 // A run whose rule cannot be met under its cap warns that the point did
 // not converge, and summary.json says so with the widths reached.
 func TestRunAutoNotConverged(t *testing.T) {
+	t.Parallel()
 	dir, file := writeScenario(t, `
 def main(ctx):
     return experiment(name = "e", endpoint = sim(ttft = "2ms", itl = "1ms", jitter = 0.5),

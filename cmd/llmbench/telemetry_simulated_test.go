@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/llmbench/llmbench/runtime/gpflags"
 )
 
 // startDCGMHost is a real DCGM exporter's page for one host with two A100s
@@ -103,6 +105,7 @@ def main(ctx):
 // artifact: the console, summary.json, GenAI-Perf's JSON and CSV,
 // report.html and telemetry.parquet.
 func TestSimulatedLabelledInEveryArtifact(t *testing.T) {
+	t.Parallel()
 	dir, file := writeScenario(t, `
 def main(ctx):
     return experiment(name = "e", endpoint = sim(ttft = "20ms", itl = "4ms"),
@@ -170,9 +173,10 @@ def main(ctx):
 // prints a GPU: the warning is about the URL, and the GPU it finds at the
 // endpoint is said to be simulated.
 func TestProfileWarnsOfTheURLNotOfNoGPU(t *testing.T) {
-	if resp, err := http.Get(genaiPerfMetricsURL); err == nil {
+	t.Parallel()
+	if resp, err := http.Get(gpflags.GenAIPerfMetricsURL); err == nil {
 		resp.Body.Close()
-		t.Skipf("%s answers on this machine: the test needs it absent", genaiPerfMetricsURL)
+		t.Skipf("%s answers on this machine: the test needs it absent", gpflags.GenAIPerfMetricsURL)
 	}
 	simURL := startSimCommand(t, "--ttft", "5ms", "--itl", "1ms")
 	dir := t.TempDir()
@@ -216,6 +220,7 @@ func hasRow(rows [][]string, cells ...string) bool {
 // power, and no energy per token or cost per token (they would be twice
 // the point's here); the merge of the shards has them.
 func TestShardHasNoPerTokenFigures(t *testing.T) {
+	t.Parallel()
 	dcgm := startDCGMHost(t, 250, 310)
 	simURL := startSimCommand(t, "--ttft", "5ms", "--itl", "2ms")
 	dir, file := writeScenario(t, fmt.Sprintf(`

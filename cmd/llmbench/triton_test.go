@@ -18,6 +18,7 @@ import (
 // metrics — every request complete, OSL 20 by chunks (Triton reports no
 // usage), TTFT at least the sim's 20 ms.
 func TestProfileTriton(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ backend, input string }{
 		{"tensorrtllm", `"max_tokens": [` + "\n" + `        20`},
 		{"vllm", `"sampling_parameters": [` + "\n" + `        "{\"max_tokens\":\"20\"}"`},
@@ -127,6 +128,7 @@ func TestProfileKServeEndpointTypeIsTriton(t *testing.T) {
 // check refuses a model the server does not have, and a server that is
 // not there, before any load (exit 3).
 func TestProfileTritonAgainstSimCommand(t *testing.T) {
+	t.Parallel()
 	cmd := exec.Command(binary, "sim", "--addr", "127.0.0.1:0", "--grpc-addr", "127.0.0.1:0", "--model", "ensemble", "--strict-model")
 	stdout, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {
@@ -172,6 +174,7 @@ func TestProfileTritonAgainstSimCommand(t *testing.T) {
 // against the simulator: OSL 12 by chunks when streamed (one token a
 // response), 1 when whole; the point's inputs.json holds bare records.
 func TestRunTritonScenarios(t *testing.T) {
+	t.Parallel()
 	for _, backend := range []string{"tensorrtllm", "vllm"} {
 		for _, stream := range []string{"True", "False"} {
 			t.Run(backend+"-stream="+stream, func(t *testing.T) {

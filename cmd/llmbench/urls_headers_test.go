@@ -9,6 +9,7 @@ import (
 // input (exit 2, the flag or the scenario's line named), not an
 // unreachable server (exit 3) found by dialing it.
 func TestInvalidPortsAreBadInput(t *testing.T) {
+	t.Parallel()
 	for _, u := range []string{"127.0.0.1:99999", "127.0.0.1:0", "127.0.0.1:abc", "http://[::1]:70000", "https://h:65536/v1", "http://h:-1"} {
 		r := runCLI(t, t.TempDir(), "profile", "-m", "m", "-u", u, "--request-count", "1")
 		if r.code != 2 || !strings.Contains(r.stderr, "--url") || !strings.Contains(r.stderr, "port") {

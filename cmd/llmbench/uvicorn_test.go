@@ -18,6 +18,7 @@ import (
 // counted as retried instead (testdata/uvicorn/app.py serves SSE chunks
 // without a model).
 func TestUvicornIdleCloseIsNoError(t *testing.T) {
+	t.Parallel()
 	port := startUvicorn(t)
 	dir := t.TempDir()
 	r := runCLI(t, dir, "profile", "-m", "m", "-u", fmt.Sprintf("127.0.0.1:%d", port), "--streaming",

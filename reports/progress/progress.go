@@ -1,4 +1,8 @@
-package main
+// Package progress shows a running point on the terminal: a bar redrawn
+// in place on a terminal, a plain line every 10 s in logs, so that a long
+// run is never silent. It is the Display a command's artifacts.Session
+// drives.
+package progress
 
 import (
 	"fmt"
@@ -11,6 +15,30 @@ import (
 
 	"github.com/llmbench/llmbench/runtime"
 )
+
+// Live is artifacts.Display on W, the terminal's stderr: one point runs
+// at a time, and starting the next display ends the previous one
+// (repeats of a point run back to back).
+type Live struct {
+	W    io.Writer
+	stop func()
+}
+
+// Start shows a point's progress until End or the next Start.
+func (l *Live) Start(title string, requests, warmup int) *runtime.Progress {
+	l.End()
+	p := &runtime.Progress{}
+	l.stop = start(l.W, title, requests, warmup, p)
+	return p
+}
+
+// End stops the display, leaving its last line.
+func (l *Live) End() {
+	if l.stop != nil {
+		l.stop()
+		l.stop = nil
+	}
+}
 
 // progress shows a point's live state on stderr while it runs: a bar
 // redrawn in place on a terminal, a plain line every 10 s otherwise (CI
@@ -28,10 +56,10 @@ type progress struct {
 	done   chan struct{}
 }
 
-// startProgress begins reporting on p; the returned func ends it.
-func startProgress(e *env, title string, total, warmup int, p *runtime.Progress) func() {
-	pr := &progress{w: e.stderr, title: title, total: total, warmup: warmup, p: p, start: time.Now(),
-		stop: make(chan struct{}), done: make(chan struct{}), tty: isTerminal(e.stderr)}
+// start begins reporting on p to w; the returned func ends it.
+func start(w io.Writer, title string, total, warmup int, p *runtime.Progress) func() {
+	pr := &progress{w: w, title: title, total: total, warmup: warmup, p: p, start: time.Now(),
+		stop: make(chan struct{}), done: make(chan struct{}), tty: isTerminal(w)}
 	go pr.loop()
 	return func() { close(pr.stop); <-pr.done }
 }

@@ -1,15 +1,16 @@
-package main
+package gpflags
 
 import (
-	"io"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/llmbench/llmbench/runtime/failure"
 )
 
 // GenAI-Perf's --extra-inputs coercion (subcommand/common.py).
 func TestParseExtraInputs(t *testing.T) {
-	fields, err := parseExtraInputs([]string{
+	fields, err := ParseExtraInputs([]string{
 		"ignore_eos:true", "max_tokens:0128", "temperature:0.5", "top_p:1.", "seed:-1",
 		"stop:a,b", "bare", `{"nested":{"x":[1,2]},"flag":false}`, "mixed:1.2.3",
 	})
@@ -26,18 +27,18 @@ func TestParseExtraInputs(t *testing.T) {
 		t.Errorf("got  %v\nwant %v", got, want)
 	}
 	for _, bad := range [][]string{{"a:1", "a:2"}, {`{"a":1`}, {"a:1", `{"a":2}`}} {
-		if _, err := parseExtraInputs(bad); err == nil {
+		if _, err := ParseExtraInputs(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
 	}
 }
 
 func TestParseHeaders(t *testing.T) {
-	h, err := parseHeaders([]string{"Authorization: Bearer a:b", "Accept:x, y"})
+	h, err := ParseHeaders([]string{"Authorization: Bearer a:b", "Accept:x, y"})
 	if err != nil || h[0].Name != "Authorization" || h[0].Value != "Bearer a:b" || h[1].Value != "x, y" {
 		t.Errorf("got %+v, %v", h, err)
 	}
-	if _, err := parseHeaders([]string{"no-colon"}); err == nil {
+	if _, err := ParseHeaders([]string{"no-colon"}); err == nil {
 		t.Error("header without a colon accepted")
 	}
 }
@@ -46,7 +47,7 @@ func TestParseHeaders(t *testing.T) {
 func TestNormalizeArgs(t *testing.T) {
 	in := "profile -m a b --goodput ttft:1 itl:2 --fixed-schedule True --streaming -g x:1 -- -m c d"
 	want := "profile -m a -m b --goodput ttft:1 --goodput itl:2 --fixed-schedule=true --streaming -g x:1 -- -m c d"
-	if got := strings.Join(normalizeArgs(strings.Fields(in)), " "); got != want {
+	if got := strings.Join(NormalizeArgs(strings.Fields(in)), " "); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
@@ -63,12 +64,12 @@ func TestParseHeadersRefusesInjection(t *testing.T) {
 		"X(a): v":             "want a header name of letters",
 		"Authorization: \x7f": "its value holds a line break",
 	} {
-		_, err := parseHeaders([]string{spec})
-		if err == nil || exitCode(err, io.Discard) != exitInvalidInput || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "Evil: 2") {
+		_, err := ParseHeaders([]string{spec})
+		if err == nil || failure.ClassOf(err) != failure.Input || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "Evil: 2") {
 			t.Errorf("%q: %v, want exit 2 with %q and no value", spec, err, want)
 		}
 	}
-	h, err := parseHeaders([]string{"X-Trace:  caf\u00e9\tok \r\n"})
+	h, err := ParseHeaders([]string{"X-Trace:  caf\u00e9\tok \r\n"})
 	if err != nil || h[0].Value != "caf\u00e9\tok" {
 		t.Errorf("got %+v, %v: want non-ASCII and tabs inside a value kept, surrounding space trimmed", h, err)
 	}
@@ -77,8 +78,8 @@ func TestParseHeadersRefusesInjection(t *testing.T) {
 // TestExtraInputsFloatOutOfRange: a float too large for float64 became
 // "+Inf.0" pasted into every request body as invalid JSON.
 func TestExtraInputsFloatOutOfRange(t *testing.T) {
-	_, err := parseExtraInputs([]string{"temperature:1" + strings.Repeat("0", 400) + ".5"})
-	if err == nil || exitCode(err, io.Discard) != exitInvalidInput || !strings.Contains(err.Error(), "too large for a float") {
+	_, err := ParseExtraInputs([]string{"temperature:1" + strings.Repeat("0", 400) + ".5"})
+	if err == nil || failure.ClassOf(err) != failure.Input || !strings.Contains(err.Error(), "too large for a float") {
 		t.Errorf("err %v", err)
 	}
 }

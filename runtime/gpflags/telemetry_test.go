@@ -1,4 +1,4 @@
-package main
+package gpflags
 
 import (
 	"strings"
@@ -11,14 +11,14 @@ import (
 // that would hammer the server.
 func TestTelemetryIntervalOff(t *testing.T) {
 	for in, want := range map[string]time.Duration{"off": -1, "OFF": -1, "0": -1, "0s": -1, "333ms": 333 * time.Millisecond, "2s": 2 * time.Second} {
-		f := telemetryFlags{TelemetryInterval: in}
-		if err := f.check(); err != nil || f.interval() != want {
-			t.Errorf("%q: %v, %v; want %v", in, f.interval(), err, want)
+		f := Telemetry{TelemetryInterval: in}
+		if err := f.Check(); err != nil || f.Interval() != want {
+			t.Errorf("%q: %v, %v; want %v", in, f.Interval(), err, want)
 		}
 	}
 	for in, msg := range map[string]string{"5ms": "want 10ms or more, or 0 or off", "fast": `got "fast"`, "-1s": "want 10ms or more"} {
-		f := telemetryFlags{TelemetryInterval: in}
-		if err := f.check(); err == nil || !strings.Contains(err.Error(), "--telemetry-interval") || !strings.Contains(err.Error(), msg) {
+		f := Telemetry{TelemetryInterval: in}
+		if err := f.Check(); err == nil || !strings.Contains(err.Error(), "--telemetry-interval") || !strings.Contains(err.Error(), msg) {
 			t.Errorf("%q: %v; want an error naming the flag with %q", in, err, msg)
 		}
 	}

@@ -1,4 +1,4 @@
-package main
+package gpflags
 
 import (
 	"net"
@@ -54,7 +54,7 @@ func shows(err error, raw, s string) bool {
 	if !strings.Contains(err.Error(), s) || strings.Count(raw, s) > 1 {
 		return false
 	}
-	other := checkURL(strings.ReplaceAll(raw, s, "\x01\x02\x03\x04"))
+	other := CheckURL(strings.ReplaceAll(raw, s, "\x01\x02\x03\x04"))
 	return other == nil || !strings.Contains(other.Error(), s)
 }
 
@@ -71,7 +71,7 @@ func FuzzURL(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
-		err := checkURL(raw)
+		err := CheckURL(raw)
 		if err != nil {
 			refused(t, err, "--url")
 			for _, s := range secretsOf(raw) {

@@ -1,4 +1,4 @@
-package main
+package gpflags
 
 import (
 	"fmt"
@@ -19,10 +19,10 @@ var multiValueFlags = map[string]bool{
 // which take a value (`--fixed-schedule True`); kong wants `--flag=true`.
 var valueBoolFlags = map[string]bool{"--fixed-schedule": true}
 
-// normalizeArgs rewrites `--flag a b c` into `--flag a --flag b --flag c`
+// NormalizeArgs rewrites `--flag a b c` into `--flag a --flag b --flag c`
 // for multiValueFlags, stopping at the next flag or a bare `--`, and
 // `--fixed-schedule True` into `--fixed-schedule=true`.
-func normalizeArgs(args []string) []string {
+func NormalizeArgs(args []string) []string {
 	out := make([]string, 0, len(args))
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -81,11 +81,11 @@ var paReplacements = map[string]string{
 	"--periodic-concurrency-range": "llmbench analyze --sweep-range",
 }
 
-// passthroughError refuses profile and analyze arguments after a bare
+// PassthroughError refuses profile and analyze arguments after a bare
 // `--`, which GenAI-Perf hands to perf_analyzer verbatim. llmbench sends
 // the requests itself, so they would be silently lost; the error says
 // which llmbench flags do the same.
-func passthroughError(args []string) error {
+func PassthroughError(args []string) error {
 	cmd := command(args)
 	at := slices.Index(args, "--")
 	if (cmd != "profile" && cmd != "analyze") || at < 0 || at == len(args)-1 {
@@ -122,11 +122,11 @@ var genaiPerfLater = map[string]string{
 		"DIR/profile_export.json recomputes one GenAI-Perf export, and llmbench compare BASELINE CANDIDATE... compares runs",
 }
 
-// genaiPerfCommandError refuses, with what to use instead, a GenAI-Perf
+// CommandError refuses, with what to use instead, a GenAI-Perf
 // command llmbench has not built (genaiPerfLater) and GenAI-Perf's
 // `compare -f/--files A B` (or `--config YAML`), whose llmbench namesake
 // takes the runs as arguments.
-func genaiPerfCommandError(args []string) error {
+func CommandError(args []string) error {
 	cmd := command(args)
 	if use, ok := genaiPerfLater[cmd]; ok {
 		return fmt.Errorf("%s: %s", cmd, use)
