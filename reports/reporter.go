@@ -9,9 +9,10 @@
 // sweep (the sweep table and summary.json), verdict (the gate verdicts),
 // telemetry (a point's telemetry lines and block), plots (PNGs), html
 // (report.html), views (other tools' summaries), comparison (compare
-// and its files), regression (the regression check over stored runs),
-// resultset (reading stored runs back) and artifacts (where a run's files
-// go, and writing them as the run goes).
+// and its files), regression (judging stored runs against each other and
+// baselines), storedrun (the one reader of a stored run), progress (a
+// running point's live line) and artifacts (where a run's files go, and
+// writing them as the run goes).
 package reports
 
 import "io"

@@ -43,16 +43,20 @@ var withinLayer = map[string][]string{
 	"transport/telemetry":  {"transport"},
 	"transport/tritonpb":   {},
 
-	"runtime":           {"runtime/dataset", "runtime/failure", "runtime/tokenizer"},
+	"runtime":           {"runtime/dataset", "runtime/engine", "runtime/failure", "runtime/tokenizer"},
+	"runtime/engine":    {"runtime/dataset"},
 	"runtime/dataset":   {},
 	"runtime/failure":   {},
 	"runtime/paexport":  {},
 	"runtime/tokenizer": {},
+	// gpflags turns GenAI-Perf's flags into runtime's plan: above runtime.
+	"runtime/gpflags": {"runtime", "runtime/dataset", "runtime/failure"},
 
 	"reports":                 {},
 	"reports/internal/golden": {},
 	"reports/genaiperf":       {},
 	"reports/records":         {},
+	"reports/progress":        {},
 	"reports/verdict":         {"reports"},
 	"reports/telemetry":       {"reports"},
 	"reports/views":           {"reports/genaiperf"},
@@ -61,11 +65,10 @@ var withinLayer = map[string][]string{
 	"reports/comparison":      {"reports", "reports/plots", "reports/verdict"},
 	"reports/html":            {"reports", "reports/comparison", "reports/plots", "reports/sweep", "reports/telemetry", "reports/verdict"},
 	"reports/artifacts":       {"*"},
-	"reports/resultset":       {"reports/artifacts", "reports/genaiperf"},
 	"reports/storedrun":       {"reports/genaiperf", "reports/records", "reports/verdict"},
 	// storedruntest writes fixture runs with artifacts' real writers.
 	"reports/storedrun/storedruntest": {"*"},
-	"reports/regression":              {"reports/comparison", "reports/resultset", "reports/storedrun"},
+	"reports/regression":              {"reports/comparison", "reports/storedrun"},
 
 	"builtins":                         {"builtins/addrspace/afterstarlark"},
 	"builtins/addrspace":               {},
