@@ -16,8 +16,11 @@ type Baseline struct {
 	Path string
 	// Runs are the baseline's runs (repeats) of the experiment's point
 	// with these parameters, each summarised whole (component "") or for
-	// one dataset component; false when the baseline has no such point.
-	Runs func(params Params, component string) ([]metrics.RunData, bool)
+	// one dataset component; ErrNoBaselinePoint when the baseline has no
+	// such point, and any other error when its records cannot be read,
+	// which fails the point's baseline gates naming it (a gate is never
+	// judged on less than it compares).
+	Runs func(params Params, component string) ([]metrics.RunData, error)
 	// FailOnInconclusive fails a gate whose comparison cannot tell,
 	// instead of passing it with a warning.
 	FailOnInconclusive bool
@@ -62,7 +65,7 @@ func (e *Experiment) judgeBaselineGates(params Params, outs []*Outcome, results 
 	for _, i := range idx {
 		c, err := e.compareWithBaseline(results[i].Gate, params, outs, opt)
 		switch {
-		case err == errNoBaselinePoint && b.AllowMissing:
+		case errors.Is(err, ErrNoBaselinePoint) && b.AllowMissing:
 			results[i].Skipped, results[i].Passed = fmt.Sprintf("the baseline %s has no point %s (--allow-missing-baseline)", b.Path, params.Label()), true
 		case err != nil:
 			results[i].Err = err
@@ -79,15 +82,19 @@ func (e *Experiment) judgeBaselineGates(params Params, outs []*Outcome, results 
 	}
 }
 
-// errNoBaselinePoint: the baseline did not measure this point.
-var errNoBaselinePoint = errors.New("the baseline has no such point")
+// ErrNoBaselinePoint is what Baseline.Runs gives for a point the
+// baseline did not measure.
+var ErrNoBaselinePoint = errors.New("the baseline has no such point")
 
 // compareWithBaseline compares g's statistic at one point with the
 // baseline's.
 func (e *Experiment) compareWithBaseline(g metrics.Gate, params Params, outs []*Outcome, opt metrics.CompareOptions) (metrics.Comparison, error) {
-	runs, ok := e.Against.Runs(params, g.Component)
-	if !ok {
-		return metrics.Comparison{}, errNoBaselinePoint
+	runs, err := e.Against.Runs(params, g.Component)
+	if errors.Is(err, ErrNoBaselinePoint) {
+		return metrics.Comparison{}, err
+	}
+	if err != nil {
+		return metrics.Comparison{}, fmt.Errorf("baseline %s: point %s: %w", e.Against.Path, params.Label(), err)
 	}
 	base, err := g.Sample(runs)
 	if err != nil {
@@ -127,8 +134,8 @@ func (e *Experiment) baselineValue(g metrics.Gate, params Params) *float64 {
 	if e.Against == nil {
 		return nil
 	}
-	runs, ok := e.Against.Runs(params, g.Component)
-	if !ok || len(runs) == 0 {
+	runs, err := e.Against.Runs(params, g.Component)
+	if err != nil || len(runs) == 0 {
 		return nil
 	}
 	var sum float64

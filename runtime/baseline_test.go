@@ -48,8 +48,11 @@ func baselineOf(runs ...[]metrics.Record) *Baseline {
 		s := metrics.Summarize(recs, metrics.Options{})
 		data[i] = metrics.RunData{Summary: &s, Records: recs}
 	}
-	return &Baseline{Path: "base", Runs: func(p Params, component string) ([]metrics.RunData, bool) {
-		return data, p.Label() == "concurrency4" && component == ""
+	return &Baseline{Path: "base", Runs: func(p Params, component string) ([]metrics.RunData, error) {
+		if p.Label() != "concurrency4" || component != "" {
+			return nil, ErrNoBaselinePoint
+		}
+		return data, nil
 	}}
 }
 

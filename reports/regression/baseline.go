@@ -61,38 +61,27 @@ func Baseline(run *storedrun.Run, e *runtime.Experiment, opt BaselineOptions) (*
 }
 
 // lastPointRuns reads a baseline point's runs when asked, keeping the
-// last point's only: a point's gates ask one after the other.
-func lastPointRuns(byLabel map[string]*storedrun.Point, track []*metrics.Metric) func(runtime.Params, string) ([]metrics.RunData, bool) {
+// last point's only: a point's gates ask one after the other. Records
+// that cannot be read (Load read them once already, so only a file
+// changed since gets here) are the error the gates' verdicts show.
+func lastPointRuns(byLabel map[string]*storedrun.Point, track []*metrics.Metric) func(runtime.Params, string) ([]metrics.RunData, error) {
 	var lastKey string
 	var last []metrics.RunData
-	return func(params runtime.Params, component string) ([]metrics.RunData, bool) {
+	return func(params runtime.Params, component string) ([]metrics.RunData, error) {
 		p, ok := byLabel[params.Label()]
 		if !ok {
-			return nil, false
+			return nil, runtime.ErrNoBaselinePoint
 		}
 		key := p.Label() + "\x00" + component
 		if last == nil || key != lastKey {
 			runs, err := p.Runs(track, component)
 			if err != nil {
-				return erroredRuns(p, err), true
+				return nil, err
 			}
 			lastKey, last = key, runs
 		}
-		return last, true
+		return last, nil
 	}
-}
-
-// erroredRuns stands for a baseline point whose records could not be
-// read (Load read them once already, so only a file changed since gets
-// here): runs with its summaries and an empty series, so the gates are
-// judged on the repeats, or fail for want of values.
-func erroredRuns(p *storedrun.Point, _ error) []metrics.RunData {
-	out := make([]metrics.RunData, len(p.Repeats))
-	for i, r := range p.Repeats {
-		s, _ := metrics.NewSeries()
-		out[i] = metrics.RunData{Summary: &r.Outcome.Summary, Series: s, CostPerHour: p.CostPerHour}
-	}
-	return out
 }
 
 // experiments names the run's experiments for a message.

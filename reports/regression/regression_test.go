@@ -3,6 +3,7 @@ package regression_test
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -283,14 +284,14 @@ func TestBaselines(t *testing.T) {
 	if err := b.Attach(e); err != nil || e.Against == nil || b.ByExperiment["chat"] == nil {
 		t.Fatalf("Attach = %v", err)
 	}
-	runs, ok := e.Against.Runs(runtime.Params{"concurrency": 2}, "")
-	if !ok || len(runs) != 1 || runs[0].Series.Len() != 6 {
-		t.Fatalf("baseline runs of concurrency2: %v, %d", ok, len(runs))
+	runs, err := e.Against.Runs(runtime.Params{"concurrency": 2}, "")
+	if err != nil || len(runs) != 1 || runs[0].Series.Len() != 6 {
+		t.Fatalf("baseline runs of concurrency2: %v, %d", err, len(runs))
 	}
-	if _, ok := e.Against.Runs(runtime.Params{"concurrency": 8}, ""); ok {
+	if _, err := e.Against.Runs(runtime.Params{"concurrency": 8}, ""); !errors.Is(err, runtime.ErrNoBaselinePoint) {
 		t.Errorf("a point the baseline lacks was found")
 	}
-	err := regression.NewBaselines(dir, regression.BaselineOptions{}, storedrun.Options{}).Attach(exp(func(p *runtime.PlanRecord) { p.Endpoint.Model = "other" }))
+	err = regression.NewBaselines(dir, regression.BaselineOptions{}, storedrun.Options{}).Attach(exp(func(p *runtime.PlanRecord) { p.Endpoint.Model = "other" }))
 	if err == nil || failure.ClassOf(err) != failure.Input || !strings.Contains(err.Error(), "model: baseline m, this run other") {
 		t.Errorf("another model: %v", err)
 	}
@@ -303,4 +304,54 @@ func TestBaselines(t *testing.T) {
 	if err := lenient.Attach(exp(wider)); err != nil || len(lenient.Warnings) != 1 {
 		t.Errorf("a missing point allowed: %v, warnings %q", err, lenient.Warnings)
 	}
+}
+
+// A baseline whose records cannot be read when its gates are judged (the
+// folder changed after it was loaded) fails the gate with the read error
+// in its verdict, instead of judging it on the summaries alone.
+func TestBaselineUnreadableAtJudging(t *testing.T) {
+	plan := storedruntest.Chat("chat", 6)
+	plan.Repeats = 2
+	dir := t.TempDir()
+	storedruntest.Run(t, dir, "s.star", plan, storedruntest.Same(storedruntest.Make(6, storedruntest.Shape{TTFT: time.Millisecond, ITL: time.Millisecond})))
+	plan.Gates = []string{"ttft.p50 <= baseline * 1.10"}
+	e, err := plan.Experiment()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := regression.NewBaselines(dir, regression.BaselineOptions{}, storedrun.Options{}).Attach(e); err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "chat", "concurrency1", "*"+storedrun.RecordsFile))
+	more, _ := filepath.Glob(filepath.Join(dir, "chat", "concurrency1", "*", storedrun.RecordsFile))
+	files = append(files, more...)
+	if len(files) != 2 {
+		t.Fatalf("records files: %q", files)
+	}
+	for _, f := range files {
+		if err := os.WriteFile(f, []byte("not parquet"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	at := runtime.Params{"concurrency": 1}
+	outs := []*runtime.Outcome{candidate(t, e), candidate(t, e)}
+	r := runtime.EvaluateGates(e, at, outs...)[0]
+	if r.Passed || r.Err == nil || !strings.Contains(r.Err.Error(), "baseline "+dir) {
+		t.Fatalf("gate judged on an unreadable baseline: passed %v, err %v, comparison %+v", r.Passed, r.Err, r.Comparison)
+	}
+}
+
+// candidate is a run of 6 requests of 1 ms TTFT as the engine leaves it:
+// a summary and the series e's baseline gates read.
+func candidate(t *testing.T, e *runtime.Experiment) *runtime.Outcome {
+	t.Helper()
+	recs := storedruntest.Make(6, storedruntest.Shape{TTFT: time.Millisecond, ITL: time.Millisecond})
+	s, err := metrics.NewSeries(e.BaselineTrack()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range recs {
+		s.Add(&recs[i])
+	}
+	return &runtime.Outcome{Summary: metrics.Summarize(recs, metrics.Options{}), Series: s}
 }
