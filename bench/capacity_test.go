@@ -31,7 +31,7 @@ func runCapacity(b *testing.B, e *runtime.Experiment) *runtime.ExperimentResult 
 	if err := e.Validate(); err != nil {
 		b.Fatal(err)
 	}
-	res, err := runtime.RunExperiment(context.Background(), e, nil)
+	res, err := runtime.RunExperiment(context.Background(), e, runtime.Options{}, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

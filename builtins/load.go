@@ -97,7 +97,7 @@ func (s *session) callMain(thread *starlark.Thread, path string, globals starlar
 			return nil, errorAt(ev.stack, fmt.Errorf("experiment: two experiments are named %q; names must be unique", ev.plan.Name))
 		}
 		seen[ev.plan.Name] = true
-		if err := ev.plan.Validate(); err != nil {
+		if err := runtime.Validate(&ev.plan); err != nil {
 			return nil, s.planError(ev, err)
 		}
 		exps[i] = ev.plan

@@ -21,7 +21,7 @@ func TestResultsObject(t *testing.T) {
 		ttft := map[float64]float64{1: 100, 2: 300, 4: 900}[c] * 1e6
 		out := &runtime.Outcome{Summary: summaryWith(ttft)}
 		pr := runtime.PointResult{Params: runtime.Params{"concurrency": c}, Outcome: out}
-		pr.Gates = runtime.EvaluateGates(exp, pr.Params, out)
+		pr.Gates = runtime.EvaluateGates(exp, nil, pr.Params, out)
 		res.Points = append(res.Points, pr)
 	}
 	res.Capacity = runtime.AnalyzeCapacity(&res, nil)

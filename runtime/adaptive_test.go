@@ -32,10 +32,10 @@ func capacityExperiment(sweep *Sweep, requests int) *Experiment {
 
 func runCapacity(t *testing.T, e *Experiment) *ExperimentResult {
 	t.Helper()
-	if err := e.Validate(); err != nil {
+	if err := Validate(e); err != nil {
 		t.Fatal(err)
 	}
-	res, err := RunExperiment(context.Background(), e, nil)
+	res, err := RunExperiment(context.Background(), e, Options{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

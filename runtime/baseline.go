@@ -7,6 +7,22 @@ import (
 	"github.com/llmbench/llmbench/metrics"
 )
 
+// Options are the wiring of one run of a plan, set by the command that
+// runs it after the plan was validated: never part of the plan, never
+// stored with it or hashed into a checkpoint.
+type Options struct {
+	// Against is the stored run the experiment's baseline gates compare
+	// with; nil when there is none (the gates are then skipped, which
+	// only --allow-missing-baseline lets happen).
+	Against *Baseline
+	// Shard is this process's part of a sharded run (--shard I/N); the
+	// zero value runs the whole experiment.
+	Shard Shard
+	// Rendezvous, when set, starts every point at an instant all shards
+	// agreed on.
+	Rendezvous Rendezvous
+}
+
 // Baseline is the stored run an experiment's baseline gates compare with
 // (experiment(baseline=), run --baseline DIR): its points matched by
 // parameters, each with its runs. The caller loads it, so the engine
@@ -31,25 +47,14 @@ type Baseline struct {
 	Confidence float64
 }
 
-// BaselineTrack are the metrics the experiment's baseline gates compare
-// on (Job.Track): what a run's Series must hold.
-func (e *Experiment) BaselineTrack() []*metrics.Metric {
-	var track []*metrics.Metric
-	for _, g := range e.Gates {
-		if g.Baseline && g.Metric.HasSeries() {
-			track = append(track, g.Metric)
-		}
-	}
-	return track
-}
-
-// judgeBaselineGates fills the results of the baseline gates (indexes
+// judgeGates fills the results of the baseline gates (indexes
 // idx of results) at a point: each compared with the baseline's same
 // point as `llmbench compare` compares, then confirmed together (Holm),
 // so several baseline gates do not multiply the chance of a false
 // failure.
-func (e *Experiment) judgeBaselineGates(params Params, outs []*Outcome, results []GateResult, idx []int) {
-	b := e.Against
+// A nil b is no baseline: the gates are skipped, as only
+// --allow-missing-baseline lets happen.
+func (b *Baseline) judgeGates(costPerHour float64, params Params, outs []*Outcome, results []GateResult, idx []int) {
 	if b == nil {
 		for _, i := range idx {
 			results[i].Skipped, results[i].Passed = "no baseline to compare with (--allow-missing-baseline)", true
@@ -63,7 +68,7 @@ func (e *Experiment) judgeBaselineGates(params Params, outs []*Outcome, results 
 	var judged []int
 	var cs []metrics.Comparison
 	for _, i := range idx {
-		c, err := e.compareWithBaseline(results[i].Gate, params, outs, opt)
+		c, err := b.compare(results[i].Gate, costPerHour, params, outs, opt)
 		switch {
 		case errors.Is(err, ErrNoBaselinePoint) && b.AllowMissing:
 			results[i].Skipped, results[i].Passed = fmt.Sprintf("the baseline %s has no point %s (--allow-missing-baseline)", b.Path, params.Label()), true
@@ -86,27 +91,27 @@ func (e *Experiment) judgeBaselineGates(params Params, outs []*Outcome, results 
 // baseline did not measure.
 var ErrNoBaselinePoint = errors.New("the baseline has no such point")
 
-// compareWithBaseline compares g's statistic at one point with the
-// baseline's.
-func (e *Experiment) compareWithBaseline(g metrics.Gate, params Params, outs []*Outcome, opt metrics.CompareOptions) (metrics.Comparison, error) {
-	runs, err := e.Against.Runs(params, g.Component)
+// compare compares g's statistic at one point, priced at costPerHour,
+// with the baseline's.
+func (b *Baseline) compare(g metrics.Gate, costPerHour float64, params Params, outs []*Outcome, opt metrics.CompareOptions) (metrics.Comparison, error) {
+	runs, err := b.Runs(params, g.Component)
 	if errors.Is(err, ErrNoBaselinePoint) {
 		return metrics.Comparison{}, err
 	}
 	if err != nil {
-		return metrics.Comparison{}, fmt.Errorf("baseline %s: point %s: %w", e.Against.Path, params.Label(), err)
+		return metrics.Comparison{}, fmt.Errorf("baseline %s: point %s: %w", b.Path, params.Label(), err)
 	}
 	base, err := g.Sample(runs)
 	if err != nil {
-		return metrics.Comparison{}, fmt.Errorf("baseline %s: %w", e.Against.Path, err)
+		return metrics.Comparison{}, fmt.Errorf("baseline %s: %w", b.Path, err)
 	}
-	cand, err := g.Sample(candidateRuns(g, outs, e.CostPerHour))
+	cand, err := g.Sample(candidateRuns(g, outs, costPerHour))
 	if err != nil {
 		return metrics.Comparison{}, err
 	}
 	c, err := g.CompareWithBaseline(base, cand, opt)
 	if err != nil {
-		return c, fmt.Errorf("against the baseline %s: %w", e.Against.Path, err)
+		return c, fmt.Errorf("against the baseline %s: %w", b.Path, err)
 	}
 	return c, nil
 }
@@ -128,13 +133,13 @@ func candidateRuns(g metrics.Gate, outs []*Outcome, costPerHour float64) []metri
 	return runs
 }
 
-// baselineValue is g's value in the baseline's same point (the mean over
-// its repeats), shown next to an absolute gate; nil without one.
-func (e *Experiment) baselineValue(g metrics.Gate, params Params) *float64 {
-	if e.Against == nil {
+// value is g's value in the baseline's same point (the mean over its
+// repeats), shown next to an absolute gate; nil without a baseline.
+func (b *Baseline) value(g metrics.Gate, params Params) *float64 {
+	if b == nil {
 		return nil
 	}
-	runs, err := e.Against.Runs(params, g.Component)
+	runs, err := b.Runs(params, g.Component)
 	if err != nil || len(runs) == 0 {
 		return nil
 	}

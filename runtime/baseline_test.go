@@ -56,9 +56,9 @@ func baselineOf(runs ...[]metrics.Record) *Baseline {
 	}}
 }
 
-func gateExperiment(t *testing.T, b *Baseline, gates ...string) *Experiment {
+func gateExperiment(t *testing.T, gates ...string) *Experiment {
 	t.Helper()
-	e := &Experiment{Name: "chat", Against: b}
+	e := &Experiment{Name: "chat"}
 	for _, src := range gates {
 		g, err := metrics.ParseGate(src)
 		if err != nil {
@@ -74,13 +74,14 @@ func gateExperiment(t *testing.T, b *Baseline, gates ...string) *Experiment {
 // shows the baseline's value.
 func TestBaselineGatesWithoutRepeats(t *testing.T) {
 	at := Params{metrics.ParamConcurrency: 4}
-	e := gateExperiment(t, baselineOf(streamed(300, 1, 1)), "ttft.p50 <= baseline * 1.10", "ttft.p99 < 1s")
+	b := baselineOf(streamed(300, 1, 1))
+	e := gateExperiment(t, "ttft.p50 <= baseline * 1.10", "ttft.p99 < 1s")
 	for _, c := range []struct {
 		scale float64
 		pass  bool
 	}{{1, true}, {1.5, false}} {
 		out := outcomeOf(t, streamed(300, 2, c.scale), e.BaselineTrack()...)
-		rs := EvaluateGates(e, at, out)
+		rs := EvaluateGates(e, b, at, out)
 		if len(rs) != 2 || rs[0].Comparison == nil || rs[0].Passed != c.pass {
 			t.Fatalf("×%v: %+v", c.scale, rs)
 		}
@@ -99,17 +100,17 @@ func TestBaselineGatesWithoutRepeats(t *testing.T) {
 func TestBaselineGatesInconclusive(t *testing.T) {
 	at := Params{metrics.ParamConcurrency: 4}
 	b := baselineOf(streamed(200, 1, 1), streamed(200, 2, 1.04), streamed(200, 3, 0.96))
-	e := gateExperiment(t, b, "ttft.p50 <= baseline * 1.10")
+	e := gateExperiment(t, "ttft.p50 <= baseline * 1.10")
 	outs := []*Outcome{
 		outcomeOf(t, streamed(200, 1, 1.1)), outcomeOf(t, streamed(200, 2, 1.1*1.04)), outcomeOf(t, streamed(200, 3, 1.1*0.96)),
 	}
-	r := EvaluateGates(e, at, outs...)[0]
+	r := EvaluateGates(e, b, at, outs...)[0]
 	if r.Comparison == nil || r.Comparison.Verdict != metrics.VerdictInconclusive || !r.Passed ||
 		r.Comparison.Interval.Method != metrics.MethodWelch {
 		t.Fatalf("%+v %+v", r, r.Comparison)
 	}
 	b.FailOnInconclusive = true
-	if r := EvaluateGates(e, at, outs...)[0]; r.Passed {
+	if r := EvaluateGates(e, b, at, outs...)[0]; r.Passed {
 		t.Errorf("FailOnInconclusive: %+v", r)
 	}
 }
@@ -118,18 +119,17 @@ func TestBaselineGatesInconclusive(t *testing.T) {
 // with AllowMissing; no baseline at all skips it.
 func TestBaselineGatesMissingPoint(t *testing.T) {
 	b := baselineOf(streamed(100, 1, 1))
-	e := gateExperiment(t, b, "ttft.p50 <= baseline * 1.10")
+	e := gateExperiment(t, "ttft.p50 <= baseline * 1.10")
 	out := outcomeOf(t, streamed(100, 2, 1), metrics.TTFT)
 	at := Params{metrics.ParamConcurrency: 8}
-	if r := EvaluateGates(e, at, out)[0]; r.Passed || r.Err == nil {
+	if r := EvaluateGates(e, b, at, out)[0]; r.Passed || r.Err == nil {
 		t.Errorf("missing point: %+v", r)
 	}
 	b.AllowMissing = true
-	if r := EvaluateGates(e, at, out)[0]; !r.Passed || !strings.Contains(r.Skipped, "no point concurrency8") {
+	if r := EvaluateGates(e, b, at, out)[0]; !r.Passed || !strings.Contains(r.Skipped, "no point concurrency8") {
 		t.Errorf("missing point allowed: %+v", r)
 	}
-	e.Against = nil
-	if r := EvaluateGates(e, at, out)[0]; !r.Passed || r.Skipped == "" {
+	if r := EvaluateGates(e, nil, at, out)[0]; !r.Passed || r.Skipped == "" {
 		t.Errorf("no baseline: %+v", r)
 	}
 }

@@ -2,24 +2,13 @@ package runtime
 
 import (
 	"fmt"
-	"math"
+	"github.com/llmbench/llmbench/runtime/plan"
 	"strconv"
 	"strings"
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime/failure"
 )
-
-// ErrorBudget is the share of a point's measured requests that may fail
-// before the whole run is abandoned (`--max-error-rate`,
-// `experiment(error_budget=)`): a server that fails most requests is not
-// worth hours of sweeping. Without one, failures are data that gates
-// judge, never a reason to stop.
-type ErrorBudget struct {
-	// MaxRate is the largest tolerated failed / finished share, 0 to 1; 0
-	// stops at the first failure.
-	MaxRate float64
-}
 
 // budgetFloor is the fewest finished requests a rate is taken over: with
 // fewer, the rate is counted as if this many had finished, so one early
@@ -65,7 +54,7 @@ type BudgetExceeded struct {
 
 func (e *BudgetExceeded) Error() string {
 	return fmt.Sprintf("error budget exceeded: %d of %d requests failed (%.1f%%, budget %s); most common (%d times): %s; the run stopped and what finished is written",
-		e.Failed, e.Finished, 100*float64(e.Failed)/float64(max(e.Finished, 1)), percent(e.MaxRate), e.Common.Count, DescribeError(e.Common))
+		e.Failed, e.Finished, 100*float64(e.Failed)/float64(max(e.Finished, 1)), plan.Percent(e.MaxRate), e.Common.Count, DescribeError(e.Common))
 }
 
 // FailureClass makes an exceeded budget exit 3 (SPEC §1).
@@ -80,42 +69,6 @@ func DescribeError(e metrics.ErrorCount) string {
 	}
 	return what + ": " + e.Message
 }
-
-// ParseErrorBudget reads a budget written as a percentage ("5%") or a
-// fraction ("0.05"), 0 to 100%.
-func ParseErrorBudget(s string) (*ErrorBudget, error) {
-	v, err := ParseShare(s)
-	if err != nil {
-		return nil, err
-	}
-	return NewErrorBudget(v)
-}
-
-// ParseShare reads a share written as a percentage ("5%") or a fraction
-// ("0.05") into the fraction; its range is the caller's to check.
-func ParseShare(s string) (float64, error) {
-	text := strings.TrimSpace(s)
-	scale := 1.0
-	if t, ok := strings.CutSuffix(text, "%"); ok {
-		text, scale = strings.TrimSpace(t), 0.01
-	}
-	v, err := strconv.ParseFloat(text, 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, fmt.Errorf("got %q, want a share of requests such as 5%% or 0.05", s)
-	}
-	return v * scale, nil
-}
-
-// NewErrorBudget is a budget of rate, a fraction from 0 to 1.
-func NewErrorBudget(rate float64) (*ErrorBudget, error) {
-	if !(rate >= 0 && rate <= 1) {
-		return nil, fmt.Errorf("got %s, want a share of requests from 0 to 100%%", percent(rate))
-	}
-	return &ErrorBudget{MaxRate: rate}, nil
-}
-
-// String is the budget as written back: a percentage.
-func (b *ErrorBudget) String() string { return percent(b.MaxRate) }
 
 // DefaultErrorAlarm is the share of a point's finished requests that may
 // fail before a run that judges its errors nowhere — no error budget, no
@@ -224,7 +177,7 @@ func (e *UnjudgedErrors) Error() string {
 		"Everything measured is written, but its latencies describe only the requests that succeeded; to accept failures, "+
 		"set an error budget (--max-error-rate 100%% in profile and analyze, error_budget=\"100%%\" in a scenario) or, in a scenario, "+
 		"gate them (\"error_rate < 20%%\")",
-		percent(DefaultErrorAlarm), strings.Join(lines, " | "))
+		plan.Percent(DefaultErrorAlarm), strings.Join(lines, " | "))
 }
 
 // FailureClass makes unjudged errors exit 3 (SPEC §1).

@@ -40,12 +40,12 @@ func TestCostGate(t *testing.T) {
 	}
 	e := &Experiment{Name: "e", Gates: []metrics.Gate{g}, CostPerHour: 3.6, Endpoint: Endpoint{Stream: true}, Load: Load{Concurrency: 1}}
 	out := &Outcome{Summary: metrics.Summary{OutputTokenThroughput: 1000}}
-	r := EvaluateGates(e, Params{metrics.ParamConcurrency: 1}, out)
+	r := EvaluateGates(e, nil, Params{metrics.ParamConcurrency: 1}, out)
 	if len(r) != 1 || r[0].Err != nil || r[0].Measured != 1 || !r[0].Passed {
 		t.Errorf("cost gate: %+v (3.6/h at 1000 tok/s is 1 per Mtok)", r)
 	}
 	e.CostPerHour = 0
-	if err := e.Validate(); err == nil {
+	if err := Validate(e); err == nil {
 		t.Error("a cost gate without cost_per_hour was accepted")
 	}
 }

@@ -105,7 +105,7 @@ func TestCheckHeader(t *testing.T) {
 		}
 		e := &Experiment{Name: "x", Load: Load{Concurrency: 1}, Endpoint: Endpoint{Headers: []transport.Header{h}}}
 		var pe *PlanError
-		if err := e.Validate(); !errors.As(err, &pe) || pe.Param != "headers" {
+		if err := Validate(e); !errors.As(err, &pe) || pe.Param != "headers" {
 			t.Errorf("%+v: Validate = %v, want a PlanError on headers", h, err)
 		}
 	}

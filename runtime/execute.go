@@ -153,7 +153,7 @@ func Execute(ctx context.Context, job Job) (*Outcome, error) {
 	meter := startClientMeter()
 	var res *engine.Result
 	if len(job.Sessions) > 0 {
-		res = engine.RunSessions(runCtx, job.Point, client, clock, job.Endpoint.conversation(job.Sessions, job.Point.Seed))
+		res = engine.RunSessions(runCtx, job.Point, client, clock, conversation(job.Endpoint, job.Sessions, job.Point.Seed))
 	} else {
 		res = engine.Run(runCtx, job.Point, client, clock, reqs)
 	}
@@ -367,7 +367,7 @@ func clientConfig(job Job, base string) transport.Config {
 // every request asked for.
 func Requests(e Endpoint, entries []dataset.Entry) []Request {
 	spec := transport.BodySpec{API: e.API, Stream: e.Stream, Extra: e.Extra, Backend: e.Backend}
-	model := e.modelPicker()
+	model := modelPicker(e)
 	reqs := make([]Request, len(entries))
 	for i, en := range entries {
 		spec.Model = model(i)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/llmbench/llmbench/runtime/failure"
@@ -17,243 +16,17 @@ import (
 // built yet; runs refuse it loudly instead of ignoring it.
 var ErrNotSupported = errors.New("not supported yet")
 
-// PointSpec is one point of an experiment before it runs.
-type PointSpec struct {
-	Params Params
-	Load   Load
-	// Input and Output override the dataset's lengths for token sweeps.
-	Input, Output dataset.Dist
-	// Dataset and Stop, when set, replace the experiment's for this point:
-	// a GenAI-Perf analyze point is profile with one flag changed, which
-	// may change its prompts and its default request count.
-	Dataset dataset.Source
-	Stop    Stop
-}
-
-// Points expands an experiment into its points: its Planned points when
-// it has them, else one without a sweep, the grid of every parameter's
-// values with one. Saturation and search sweeps
-// decide their points while running and are refused here.
-func (e *Experiment) Points() ([]PointSpec, error) {
-	if len(e.Planned) > 0 {
-		return e.Planned, nil
-	}
-	base := e.base()
-	if e.Sweep == nil {
-		return []PointSpec{base}, nil
-	}
-	if e.Adaptive() {
-		return nil, fmt.Errorf("experiment %q: the points of until_saturation() and search() are chosen while running", e.Name)
-	}
-	points := []PointSpec{base}
-	for _, p := range e.Sweep.Params {
-		var next []PointSpec
-		for _, pt := range points {
-			for _, v := range p.Values {
-				next = append(next, pt.with(p.Name, v))
-			}
-		}
-		points = next
-	}
-	return points, nil
-}
-
-// with returns a copy of the point with one parameter set: the same
-// point a grid sweep reaches for that value, whoever chose it.
-func (p PointSpec) with(name string, v float64) PointSpec {
-	q := p
-	q.Params = p.Params.With(name, v)
-	switch name {
-	case metrics.ParamConcurrency:
-		q.Load.Concurrency, q.Load.Rate = int(v), 0
-	case metrics.ParamRate:
-		q.Load.Rate, q.Load.Concurrency = v, 0
-		if q.Load.Arrival == "" {
-			q.Load.Arrival = Poisson
-		}
-	case metrics.ParamUsers:
-		q.Load.Users = int(v)
-	case metrics.ParamInputTokens:
-		q.Input = dataset.Fixed{N: v}
-	case metrics.ParamOutputTokens:
-		q.Output = dataset.Fixed{N: v}
-	}
-	return q
-}
-
-// Adaptive reports whether the experiment's points are chosen from the
-// results of earlier ones (until_saturation, search).
-func (e *Experiment) Adaptive() bool {
-	return e.Sweep != nil && (e.Sweep.Saturation != nil || e.Sweep.Search != nil)
-}
-
-// base is the experiment's load as a point, before any sweep.
-func (e *Experiment) base() PointSpec {
-	return PointSpec{Params: ParamsOf(e.Load), Load: e.Load}
-}
-
-// ParamsOf is a load as a point's parameters: its concurrency, rate or
-// replay speed.
-func ParamsOf(l Load) Params {
-	switch {
-	case l.Replay():
-		return Params{metrics.ParamReplaySpeed: l.ReplaySpeed}
-	case l.Paced():
-		return Params{metrics.ParamUsers: float64(l.Users)}
-	case l.Closed():
-		return Params{metrics.ParamConcurrency: float64(l.Concurrency)}
-	}
-	return Params{metrics.ParamRate: l.Rate}
-}
-
-// PlanError is a problem with one parameter of an experiment's plan: the
-// Starlark layer places it at that argument of the experiment() call.
-type PlanError struct {
-	Experiment string
-	// Param is experiment()'s parameter at fault: gates, telemetry, sweep.
-	Param string
-	Err   error
-}
-
-func (e *PlanError) Error() string {
-	return fmt.Sprintf("experiment %q: %s: %v", e.Experiment, e.Param, e.Err)
-}
-func (e *PlanError) Unwrap() error { return e.Err }
-
-// FailureClass makes a plan that cannot run invalid input (exit 2).
-func (e *PlanError) FailureClass() failure.Class { return failure.Input }
-
-// Validate refuses, before anything is sent, what the plan could only do
-// wrong: features declared but not built yet, gates whose metric this
-// configuration never measures (a gate that cannot be measured fails, so
-// it would fail every run), and sweeps that cannot produce their points.
-// Every error is a *PlanError naming the parameter at fault.
-func (e *Experiment) Validate() error {
-	var errs []error
-	fail := func(param string, err error) {
-		errs = append(errs, &PlanError{Experiment: e.Name, Param: param, Err: err})
-	}
-	for _, g := range e.Gates {
-		if g.Baseline && !g.Metric.HasSeries() && e.Repeats < 2 {
-			fail("gates", fmt.Errorf("gate %q: %s has no per-request values, so it is compared with a baseline on repeats: set repeats=2 or more", g.Source, g.Metric))
-		} else if need := e.unmet(g.Needs()); need != "" {
-			fail("gates", fmt.Errorf("gate %q can never be measured here: %s needs %s", g.Source, g.Metric, need))
-		}
-	}
-	for _, h := range e.Endpoint.Headers {
-		if err := CheckHeader(h.Name, h.Value); err != nil {
-			fail("headers", err)
-		}
-	}
-	for _, l := range e.loads() {
-		if err := CheckOpenFiles(l); err != nil {
-			fail("traffic", err)
-			break
-		}
-	}
-	if err := e.checkDatasetMemory(); err != nil {
-		fail("dataset", err)
-	}
-	if err := e.validateSweep(); err != nil {
-		fail("sweep", err)
-	}
-	return errors.Join(errs...)
-}
-
-// checkDatasetMemory is CheckDatasetMemory at every point whose dataset
-// is known before running.
-func (e *Experiment) checkDatasetMemory() error {
-	points, err := e.Points()
-	if err != nil || e.Adaptive() {
-		points = []PointSpec{e.base()}
-	}
-	for _, p := range points {
-		src := e.Dataset
-		if p.Dataset != nil {
-			src = p.Dataset
-		}
-		if err := CheckDatasetMemory(src, p); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// loads are the loads the experiment's points will run at, as far as they
-// are known before running (an adaptive sweep's are chosen while it runs,
-// and each is checked then).
-func (e *Experiment) loads() []Load {
-	points, err := e.Points()
-	if err != nil || e.Adaptive() {
-		return []Load{e.Load}
-	}
-	loads := make([]Load, len(points))
-	for i, p := range points {
-		loads[i] = p.Load
-	}
-	return loads
-}
-
-// unmet returns need when this experiment does not provide it, else "".
-func (e *Experiment) unmet(need metrics.Need) metrics.Need {
-	met := true
-	switch need {
-	case metrics.NeedStreaming:
-		met = e.Endpoint.Stream
-	case metrics.NeedGoodput:
-		met = len(e.Goodput) > 0
-	case metrics.NeedOpenLoop:
-		met = !e.Load.Closed() || e.sweeps(metrics.ParamRate)
-	case metrics.NeedTelemetry:
-		// Given URLs, or the endpoint's own /metrics found at run time
-		// (sim:// serves DCGM and vLLM metrics); a real endpoint without
-		// them fails the gate as not measured, naming what was missing.
-		met = true
-	case metrics.NeedCost:
-		met = e.CostPerHour > 0
-	}
-	if met {
-		return metrics.NeedNothing
-	}
-	return need
-}
-
-// sweeps reports whether a grid or adaptive sweep varies param.
-func (e *Experiment) sweeps(param string) bool {
-	switch s := e.Sweep; {
-	case s == nil:
-		return false
-	case s.Saturation != nil:
-		return s.Saturation.Over == param
-	case s.Search != nil:
-		return s.Search.Over == param
-	}
-	return slices.ContainsFunc(e.Sweep.Params, func(p SweepParam) bool { return p.Name == param })
-}
-
-// validateSweep checks that the sweep can produce its points.
-func (e *Experiment) validateSweep() error {
-	switch {
-	case e.Sweep != nil && e.Sweep.Saturation != nil:
-		return e.Sweep.Saturation.driver().Validate()
-	case e.Sweep != nil && e.Sweep.Search != nil:
-		return e.Sweep.Search.driver().Validate()
-	}
-	_, err := e.Points()
-	return err
-}
-
 // RunExperiment measures every point of e, evaluating its gates at each,
 // and tells obs about each run and point so results are written as they
 // come. A grid runs its points in order; until_saturation() and search()
 // choose each next load from the points measured so far. It stops early
 // when ctx is cancelled. The result's Capacity is analysed once all points
 // have run.
-func RunExperiment(ctx context.Context, e *Experiment, obs Observer) (*ExperimentResult, error) {
+func RunExperiment(ctx context.Context, e *Experiment, opts Options, obs Observer) (*ExperimentResult, error) {
 	if obs == nil {
 		obs = quietObserver{}
 	}
-	r := &experimentRun{ctx: ctx, e: e, obs: obs, res: &ExperimentResult{Experiment: e}}
+	r := &experimentRun{ctx: ctx, e: e, opts: opts, obs: obs, res: &ExperimentResult{Experiment: e}}
 	var err error
 	switch {
 	case e.Sweep != nil && e.Sweep.Saturation != nil:
@@ -301,10 +74,11 @@ func (quietObserver) Finish(*Outcome) error                        { return nil 
 
 // experimentRun is one experiment in progress.
 type experimentRun struct {
-	ctx context.Context
-	e   *Experiment
-	obs Observer
-	res *ExperimentResult
+	ctx  context.Context
+	e    *Experiment
+	opts Options
+	obs  Observer
+	res  *ExperimentResult
 	// decided is what an adaptive sweep decided while running.
 	decided Capacity
 }
@@ -313,7 +87,7 @@ type experimentRun struct {
 // A point stopped by the error budget is kept before its error stops the
 // experiment.
 func (r *experimentRun) measure(spec PointSpec) error {
-	pr, err := runPoint(r.ctx, r.e, spec, r.obs)
+	pr, err := runPoint(r.ctx, r.e, r.opts, spec, r.obs)
 	if len(pr.Repeats) > 0 {
 		r.res.Points = append(r.res.Points, pr)
 		if derr := r.obs.PointDone(&r.res.Points[len(r.res.Points)-1]); err == nil {
@@ -342,8 +116,8 @@ func (r *experimentRun) grid() error {
 	return nil
 }
 
-func runPoint(ctx context.Context, e *Experiment, spec PointSpec, obs Observer) (PointResult, error) {
-	job, err := e.job(spec)
+func runPoint(ctx context.Context, e *Experiment, opts Options, spec PointSpec, obs Observer) (PointResult, error) {
+	job, err := newJob(e, opts, spec)
 	if err != nil {
 		return PointResult{}, err
 	}
@@ -359,34 +133,35 @@ func runPoint(ctx context.Context, e *Experiment, spec PointSpec, obs Observer) 
 		}
 		repeats = append(repeats, out)
 		if out.Aborted != nil {
-			return NewPointResult(e, spec.Params, repeats), out.Aborted
+			return NewPointResult(e, opts.Against, spec.Params, repeats), out.Aborted
 		}
 	}
-	return NewPointResult(e, spec.Params, repeats), nil
+	return NewPointResult(e, opts.Against, spec.Params, repeats), nil
 }
 
 // NewPointResult is a point of e judged from the outcomes of its runs, in
 // repeat order: the spread of each headline metric when repeated, and
-// every gate that applies (on the mean across repeats). A stored run read
-// back is judged by this same function.
-func NewPointResult(e *Experiment, params Params, repeats []*Outcome) PointResult {
+// every gate that applies (on the mean across repeats), baseline gates
+// against against (nil: none). A stored run read back is judged by this
+// same function.
+func NewPointResult(e *Experiment, against *Baseline, params Params, repeats []*Outcome) PointResult {
 	pr := PointResult{Params: params, Outcome: repeats[0], Repeats: repeats}
 	if len(repeats) > 1 {
 		pr.RepeatStats = metrics.HeadlineRepeats(summaries(repeats))
 	}
-	pr.Gates = EvaluateGates(e, params, repeats...)
+	pr.Gates = EvaluateGates(e, against, params, repeats...)
 	return pr
 }
 
-// job is the work of one point: its prompts drawn (token-exact under the
-// endpoint's tokenizer), the request bodies rendered, and the load, stop
-// condition and counting it runs with.
-func (e *Experiment) job(spec PointSpec) (Job, error) {
+// newJob is the work of one point: its prompts drawn (token-exact under
+// the endpoint's tokenizer), the request bodies rendered, and the load,
+// stop condition and counting it runs with, in this process's shard.
+func newJob(e *Experiment, opts Options, spec PointSpec) (Job, error) {
 	src := e.Dataset
 	if spec.Dataset != nil {
 		src = spec.Dataset
 	}
-	src = e.pointDataset(src, spec.Params)
+	src = pointDataset(e, src, spec.Params)
 	if err := CheckOpenFiles(spec.Load); err != nil {
 		return Job{}, err
 	}
@@ -422,9 +197,9 @@ func (e *Experiment) job(spec PointSpec) (Job, error) {
 		stop = Stop{Requests: e.Requests, Duration: e.Duration, Sessions: e.Sessions, Steady: e.Steady}
 	}
 	return Job{Endpoint: ep, Entries: entries, Sessions: sessions, Requests: Requests(ep, entries), Count: mode, Tokenizer: tok, Goodput: e.Goodput, Budget: e.ErrorBudget, Track: e.BaselineTrack(),
-		Telemetry: e.telemetryPlan(), CostPerHour: e.CostPerHour, Currency: e.Currency,
-		Point:      shardPoint(Point{Load: spec.Load, Stop: stop, Warmup: e.Warmup, Seed: e.Seed, Grace: 5 * time.Second}, e.Shard, sessions != nil),
-		Rendezvous: e.Rendezvous}, nil
+		Telemetry: telemetryPlan(e), CostPerHour: e.CostPerHour, Currency: e.Currency,
+		Point:      shardPoint(Point{Load: spec.Load, Stop: stop, Warmup: e.Warmup, Seed: e.Seed, Grace: 5 * time.Second}, opts.Shard, sessions != nil),
+		Rendezvous: opts.Rendezvous}, nil
 }
 
 // Resumer is an Observer that may already hold the outcome of a run (a
@@ -461,10 +236,10 @@ func runRepeat(ctx context.Context, job Job, key PointKey, obs Observer) (*Outco
 	return out, err
 }
 
-// measure is g's value in out, as a comparison measures it
+// measure is g's value in e's run out, as a comparison measures it
 // (metrics.Gate.MeasureRun): from the summary g judges, its telemetry, or
 // for cost per million tokens the experiment's price.
-func (e *Experiment) measure(g metrics.Gate, out *Outcome) (float64, error) {
+func measure(e *Experiment, g metrics.Gate, out *Outcome) (float64, error) {
 	if g.Needs() == metrics.NeedTelemetry && out.Telemetry == nil {
 		return 0, fmt.Errorf("%s: %w (no telemetry was scraped: give telemetry=[...] or --server-metrics-urls)", g.Metric, metrics.ErrNotMeasured)
 	}
@@ -536,14 +311,14 @@ func buildEntries(src dataset.Source, spec PointSpec) ([]dataset.Entry, error) {
 // with the baseline's same point, with the statistics of `llmbench
 // compare`. A gate whose metric was not measured fails: a CI gate must
 // never pass by default.
-func EvaluateGates(e *Experiment, params Params, outs ...*Outcome) []GateResult {
+func EvaluateGates(e *Experiment, against *Baseline, params Params, outs ...*Outcome) []GateResult {
 	var results []GateResult
 	var baselineGates []int
 	for _, g := range e.Gates {
 		if !g.Applies(params) {
 			continue
 		}
-		r := GateResult{Gate: g, Baseline: e.baselineValue(g, params)}
+		r := GateResult{Gate: g, Baseline: against.value(g, params)}
 		if g.Baseline {
 			baselineGates = append(baselineGates, len(results))
 			results = append(results, r)
@@ -551,7 +326,7 @@ func EvaluateGates(e *Experiment, params Params, outs ...*Outcome) []GateResult 
 		}
 		var sum float64
 		for _, out := range outs {
-			v, err := e.measure(g, out)
+			v, err := measure(e, g, out)
 			if err != nil {
 				r.Err = err
 				break
@@ -565,7 +340,7 @@ func EvaluateGates(e *Experiment, params Params, outs ...*Outcome) []GateResult 
 		results = append(results, r)
 	}
 	if len(baselineGates) > 0 {
-		e.judgeBaselineGates(params, outs, results, baselineGates)
+		against.judgeGates(e.CostPerHour, params, outs, results, baselineGates)
 	}
 	return results
 }

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"github.com/llmbench/llmbench/runtime/plan"
 	"slices"
 	"strconv"
 	"syscall"
@@ -280,5 +281,5 @@ func CheckSchedule(l Load, count int, what string) error {
 		return nil
 	}
 	return failure.Inputf("%d %s at %s per second would take %.3g s, more than a day; raise the rate or lower the count",
-		count, what, engine.Num(l.Rate), secs)
+		count, what, plan.Num(l.Rate), secs)
 }

@@ -1,18 +1,37 @@
 // Package runtime measures experiments: it expands a plan into points,
 // runs each (the simulator or the endpoint, telemetry, package engine's
 // schedulers), reduces the records with token counts into summaries, and
-// owns sweeps, searches, repeats, baselines and checkpoints. It holds
-// plain Go plan values; nothing here knows about Starlark or flags.
+// owns sweeps, searches, repeats, baselines and checkpoints. The plan it
+// runs is package plan's plain values; the wiring of one run (a loaded
+// baseline, a shard, a rendezvous) comes beside it as Options. Nothing
+// here knows about Starlark or flags.
 package runtime
 
-import "github.com/llmbench/llmbench/runtime/engine"
+import (
+	"github.com/llmbench/llmbench/runtime/engine"
+	"github.com/llmbench/llmbench/runtime/plan"
+)
 
-// The plan of a point and the scheduler's values are package engine's;
-// these names keep them where the rest of llmbench reads the plan.
+// The plan is package plan's; these names keep it where the rest of
+// llmbench reads a run.
 type (
-	Arrival  = engine.Arrival
-	Load     = engine.Load
-	Stop     = engine.Stop
+	Experiment  = plan.Experiment
+	Endpoint    = plan.Endpoint
+	Sweep       = plan.Sweep
+	SweepParam  = plan.SweepParam
+	Saturation  = plan.Saturation
+	Search      = plan.Search
+	PointSpec   = plan.PointSpec
+	Params      = plan.Params
+	ErrorBudget = plan.ErrorBudget
+	PlanError   = plan.PlanError
+	Arrival     = plan.Arrival
+	Load        = plan.Load
+	Stop        = plan.Stop
+)
+
+// The scheduler's values are package engine's.
+type (
 	Point    = engine.Point
 	Shard    = engine.Shard
 	Halt     = engine.Halt
@@ -20,9 +39,25 @@ type (
 	Request  = engine.Request
 )
 
-// The arrival processes (engine.Constant, engine.Poisson, engine.Gamma).
+// The arrival processes (plan.Constant, plan.Poisson, plan.Gamma).
 const (
-	Constant = engine.Constant
-	Poisson  = engine.Poisson
-	Gamma    = engine.Gamma
+	Constant = plan.Constant
+	Poisson  = plan.Poisson
+	Gamma    = plan.Gamma
+)
+
+// The replica and model selections (plan.Endpoint).
+const (
+	RoundRobin    = plan.RoundRobin
+	LeastInFlight = plan.LeastInFlight
+	RandomModel   = plan.RandomModel
+)
+
+// Plan helpers kept under their old names for runtime's callers.
+var (
+	ParamsOf         = plan.ParamsOf
+	CheckHeader      = plan.CheckHeader
+	ParseErrorBudget = plan.ParseErrorBudget
+	ParseShare       = plan.ParseShare
+	NewErrorBudget   = plan.NewErrorBudget
 )

@@ -14,7 +14,7 @@ import (
 // prefix cache an earlier one filled); otherwise src itself, the same
 // prompts at every point. Repeats of a point share its job, so they send
 // the same prompts.
-func (e *Experiment) pointDataset(src dataset.Source, params Params) dataset.Source {
+func pointDataset(e *Experiment, src dataset.Source, params Params) dataset.Source {
 	if !e.PointSeeds {
 		return src
 	}

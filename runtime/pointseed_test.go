@@ -62,7 +62,7 @@ func TestJobPromptsPerPoint(t *testing.T) {
 		Dataset:  dataset.Synthetic{Input: dataset.Fixed{N: 12}, Entries: 4, Seed: 3}, Load: Load{Concurrency: 1}}
 	text := func(c float64) string {
 		t.Helper()
-		job, err := e.job(e.base().with("concurrency", c))
+		job, err := newJob(e, Options{}, e.Base().With("concurrency", c))
 		if err != nil {
 			t.Fatal(err)
 		}

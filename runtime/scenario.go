@@ -1,10 +1,7 @@
 package runtime
 
 import (
-	"time"
-
 	"github.com/llmbench/llmbench/metrics"
-	"github.com/llmbench/llmbench/runtime/dataset"
 )
 
 // Scenario is a loaded, validated scenario file: plain Go values that the
@@ -18,111 +15,6 @@ type Scenario struct {
 	// run; nil when the script defines none. It returns the failures the
 	// script raised with fail(), or an error for a script fault.
 	Check func(results []ExperimentResult) error
-}
-
-// Experiment is one experiment of a scenario (SPEC §6 experiment()).
-type Experiment struct {
-	Name     string
-	Endpoint Endpoint
-	Dataset  dataset.Source
-	// Load is the base load; a sweep varies one or more of its parameters.
-	Load Load
-	// Requests, Duration or (for conversations) Sessions ends each
-	// point's measurement.
-	Requests int
-	Duration time.Duration
-	Sessions int
-	// Steady, when set, makes Requests or Duration the cap of an auto
-	// point (requests="auto", duration="auto") that stops once the rule
-	// is met.
-	Steady *metrics.SteadyRule
-	// Warmup requests precede each point's measurement, excluded from it.
-	Warmup int
-	// Sweep is nil for a single point.
-	Sweep *Sweep
-	// Planned, when set, are the experiment's points as its caller
-	// compiled them, run in order instead of a sweep's (GenAI-Perf's
-	// analyze derives each point from its flags); Sweep then only
-	// describes them.
-	Planned []PointSpec
-	Gates   []metrics.Gate
-	Goodput []metrics.SLO
-	// Repeats runs each point this many times (at least 1).
-	Repeats int
-	// Telemetry lists Prometheus /metrics URLs to scrape during each point
-	// (the endpoint's own /metrics is tried too).
-	Telemetry []string
-	// TelemetryInterval is the scrape period; 0 means 0.33 s, and a
-	// negative one (--telemetry-interval off) scrapes nothing at all.
-	TelemetryInterval time.Duration
-	// ServerMetricsOff leaves the endpoint's own /metrics unscraped
-	// (--no-server-metrics, endpoint(server_metrics = False)); URLs in
-	// Telemetry are still scraped.
-	ServerMetricsOff bool
-	// CostPerHour prices the deployment, in Currency ("EUR" when empty).
-	CostPerHour float64
-	Currency    string
-	// Baseline names a stored result set to compare with, as the
-	// scenario or --baseline gave it.
-	Baseline string
-	// Against is that result set loaded, which baseline gates compare
-	// with; nil when there is none (the gates are then skipped, which
-	// only --allow-missing-baseline lets happen).
-	Against *Baseline
-	Tags    map[string]string
-	// Seed makes datasets and arrival schedules reproducible.
-	Seed uint64
-	// PointSeeds gives each point prompts of its own, drawn with the
-	// dataset's seeds mixed with the point's parameters (PointSeed);
-	// false sends the same prompts at every point (a scenario's
-	// same_prompts=True, and GenAI-Perf's single seed in profile and
-	// analyze).
-	PointSeeds bool
-	// ErrorBudget, when set, abandons the run once a point's failures
-	// exceed it; nil lets every failure be data.
-	ErrorBudget *ErrorBudget
-	// Shard is this process's part of a sharded run (--shard I/N); the
-	// zero value runs the whole experiment.
-	Shard Shard
-	// Rendezvous, when set, starts every point at an instant all shards
-	// agreed on.
-	Rendezvous Rendezvous
-}
-
-// Sweep varies the load across points. Exactly one of Params, Saturation
-// or Search is set.
-type Sweep struct {
-	// Params is a grid: every combination of every parameter's values.
-	Params     []SweepParam
-	Saturation *Saturation
-	Search     *Search
-}
-
-// SweepParam is one swept parameter with its values in order.
-type SweepParam struct {
-	Name   string    `json:"name"`
-	Values []float64 `json:"values"`
-}
-
-// Saturation grows the load geometrically until throughput stops growing
-// (less than Growth per step) or p99 TTFT exceeds TTFTFactor times the
-// lowest-load value, or Limit is reached (SPEC §6 until_saturation()).
-type Saturation struct {
-	Over       string  `json:"over"`
-	Start      float64 `json:"start"`
-	Factor     float64 `json:"factor"`
-	Limit      float64 `json:"limit"`
-	Growth     float64 `json:"growth"` // a ratio: 0.05 for "5%"
-	TTFTFactor float64 `json:"ttft_factor"`
-}
-
-// Search finds the largest load meeting Gate by bisection between Lo and
-// Hi, to a relative Precision (SPEC §6 search()).
-type Search struct {
-	Gate      metrics.Gate
-	Over      string
-	Lo, Hi    float64
-	Precision float64 // a ratio: 0.05 for "5%"
 }
 
 // ExperimentResult is what an experiment measured, point by point.
@@ -192,11 +84,4 @@ type GateResult struct {
 	// none at this point, under --allow-missing-baseline); it then counts
 	// as passed, as that flag asks, and every report says it was skipped.
 	Skipped string
-}
-
-// Converses reports whether the experiment's dataset is made of
-// multi-turn sessions, so its closed loop counts sessions, not requests.
-func (e *Experiment) Converses() bool {
-	_, ok := dataset.Sessioned(e.Dataset)
-	return ok
 }

@@ -68,7 +68,7 @@ func shardPoint(p Point, s Shard, sessions bool) Point {
 // chosen from results (until_saturation, search, requests="auto"), the in-process
 // simulator (each shard would start its own), and a closed loop smaller
 // than the shard count (a shard would have no worker).
-func (e *Experiment) CheckShardable(s Shard) error {
+func CheckShardable(e *Experiment, s Shard) error {
 	switch {
 	case !s.Sharded():
 		return nil

@@ -35,7 +35,7 @@ type TelemetryPlan struct {
 // URLs are given, whose made-up GPU would be added to the real ones.
 // Scraping off (a negative interval) is an empty plan: nothing is
 // probed, nothing scraped.
-func (e *Experiment) telemetryPlan() TelemetryPlan {
+func telemetryPlan(e *Experiment) TelemetryPlan {
 	if e.TelemetryInterval < 0 {
 		return TelemetryPlan{}
 	}

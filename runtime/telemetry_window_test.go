@@ -218,15 +218,15 @@ func TestServerWindowRebuilt(t *testing.T) {
 // ServerMetricsOff leaves only that one out (issue 28 item 5).
 func TestTelemetryPlanOff(t *testing.T) {
 	e := Experiment{Telemetry: []string{"http://gpu:9400/metrics"}, TelemetryInterval: -1}
-	if p := e.telemetryPlan(); len(p.URLs) != 0 || p.Discover {
+	if p := telemetryPlan(&e); len(p.URLs) != 0 || p.Discover {
 		t.Errorf("interval off: plan %+v, want nothing", p)
 	}
 	e.TelemetryInterval, e.ServerMetricsOff = 0, true
-	if p := e.telemetryPlan(); len(p.URLs) != 1 || p.Discover {
+	if p := telemetryPlan(&e); len(p.URLs) != 1 || p.Discover {
 		t.Errorf("server metrics off: plan %+v, want the URL and no discovery", p)
 	}
 	e.ServerMetricsOff = false
-	if p := e.telemetryPlan(); !p.Discover {
+	if p := telemetryPlan(&e); !p.Discover {
 		t.Errorf("default: plan %+v, want the endpoint's own /metrics tried", p)
 	}
 	if startTelemetry(context.Background(), TelemetryPlan{}, []string{"http://127.0.0.1:1"}, transport.NewClock(), 0) != nil {

@@ -67,12 +67,12 @@ func measureRun(ctx context.Context, c config, spec runSpec, s side) (storedRun,
 		Repeats:  1,
 		Seed:     uint64(seed),
 	}
-	if err := exp.Validate(); err != nil {
+	if err := runtime.Validate(exp); err != nil {
 		return storedRun{}, err
 	}
 	obs := &collector{}
 	t0 := time.Now()
-	res, err := runtime.RunExperiment(ctx, exp, obs)
+	res, err := runtime.RunExperiment(ctx, exp, runtime.Options{}, obs)
 	if err != nil {
 		return storedRun{}, err
 	}

@@ -160,7 +160,7 @@ func sampleResult(exp *runtime.Experiment) runtime.ExperimentResult {
 		Errors: []metrics.ErrorCount{{Class: "http", Status: 500, Message: "boom", Count: 1}}},
 		RecordsErr: errors.New("disk full")}
 	pr := runtime.PointResult{Params: runtime.Params{"concurrency": 1}, Outcome: out, Repeats: []*runtime.Outcome{out}}
-	pr.Gates = runtime.EvaluateGates(exp, pr.Params, out)
+	pr.Gates = runtime.EvaluateGates(exp, nil, pr.Params, out)
 	res := runtime.ExperimentResult{Experiment: exp, Points: []runtime.PointResult{pr}}
 	res.Capacity = runtime.AnalyzeCapacity(&res, nil)
 	return res

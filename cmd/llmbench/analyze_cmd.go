@@ -52,7 +52,7 @@ func (c *analyzeCmd) Run(e *env) error {
 	}
 	obs := &artifacts.GenAIPerfObserver{Session: e.session(c.GeneratePlots), Exp: plan.exp, Points: plan.points,
 		Experiment: plan.exp.Name, Header: true, Checkpoint: cp}
-	res, runErr := runtime.RunExperiment(e.ctx, plan.exp, obs)
+	res, runErr := runtime.RunExperiment(e.ctx, plan.exp, runtime.Options{}, obs)
 	obs.Display.End()
 	if runErr == nil && (e.ctx.Err() != nil || interrupted(res)) {
 		runErr = errInterrupted

@@ -30,7 +30,7 @@ func (f *baselineFlags) baselines(e *env) *regression.Baselines {
 func (f *baselineFlags) attach(e *env, scen *runtime.Scenario) (*regression.Baselines, error) {
 	b := f.baselines(e)
 	for i := range scen.Experiments {
-		if err := b.Attach(&scen.Experiments[i]); err != nil {
+		if _, err := b.Attach(&scen.Experiments[i]); err != nil {
 			return nil, err
 		}
 	}
@@ -47,18 +47,22 @@ func printBaselineWarnings(e *env, b *regression.Baselines) {
 
 // attachUnlessShard attaches the baselines of an unsharded run. A shard
 // judges no gate (merge judges them over the union), so it loads none:
-// its saved plans name the baseline, --baseline or experiment(baseline=),
-// for merge to compare with.
+// its saved plans name the baseline, --baseline (override) or
+// experiment(baseline=), for merge to compare with.
 func (f *baselineFlags) attachUnlessShard(e *env, scen *runtime.Scenario, s runtime.Shard) (*regression.Baselines, error) {
 	if !s.Sharded() {
 		return f.attach(e, scen)
 	}
-	if f.Baseline != "" {
-		for i := range scen.Experiments {
-			scen.Experiments[i].Baseline = f.Baseline
-		}
-	}
 	return nil, nil
+}
+
+// override is the experiment's plan with --baseline in place of its
+// own baseline=, so the saved plan says what it was compared with.
+func (f *baselineFlags) override(exp *runtime.Experiment) error {
+	if f.Baseline != "" {
+		exp.Baseline = f.Baseline
+	}
+	return nil
 }
 
 // compareWithBaselines compares the run just written in out with its

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/llmbench/llmbench/reports/regression"
 	"io"
 	"strconv"
 	"strings"
@@ -25,14 +26,19 @@ func (c *checkCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	if _, err := c.baselineFlags.attach(e, scen); err != nil {
+	if err := replan(scen, c.baselineFlags.override); err != nil {
 		return err
 	}
-	return printPlan(e.stdout, scen)
+	baselines, err := c.baselineFlags.attach(e, scen)
+	if err != nil {
+		return err
+	}
+	return printPlan(e.stdout, scen, baselines)
 }
 
-// printPlan shows every experiment and every point it will run.
-func printPlan(w io.Writer, scen *runtime.Scenario) error {
+// printPlan shows every experiment and every point it will run, and the
+// baselines loaded for them (nil: none).
+func printPlan(w io.Writer, scen *runtime.Scenario, baselines *regression.Baselines) error {
 	fmt.Fprintf(w, "Scenario %s: %d experiment(s)\n", scen.File, len(scen.Experiments))
 	for i := range scen.Experiments {
 		exp := &scen.Experiments[i]
@@ -64,9 +70,13 @@ func printPlan(w io.Writer, scen *runtime.Scenario) error {
 			}
 			fmt.Fprintf(w, "  points (%d): %s\n", len(points), strings.Join(labels, ", "))
 		}
+		var against *runtime.Baseline
+		if baselines != nil {
+			against = baselines.Against[exp.Name]
+		}
 		switch {
-		case exp.Against != nil:
-			fmt.Fprintf(w, "  baseline:  %s\n", exp.Against.Path)
+		case against != nil:
+			fmt.Fprintf(w, "  baseline:  %s\n", against.Path)
 		case exp.Baseline != "":
 			fmt.Fprintf(w, "  baseline:  %s (not loaded: baseline gates skipped)\n", exp.Baseline)
 		}

@@ -34,7 +34,7 @@ def main(ctx):
 		t.Fatal(err)
 	}
 	var out strings.Builder
-	if err := printPlan(&out, scen); err != nil {
+	if err := printPlan(&out, scen, nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{

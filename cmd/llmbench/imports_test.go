@@ -43,14 +43,17 @@ var withinLayer = map[string][]string{
 	"transport/telemetry":  {"transport"},
 	"transport/tritonpb":   {},
 
-	"runtime":           {"runtime/dataset", "runtime/engine", "runtime/failure", "runtime/tokenizer"},
-	"runtime/engine":    {"runtime/dataset"},
+	"runtime":        {"runtime/dataset", "runtime/engine", "runtime/failure", "runtime/plan", "runtime/tokenizer"},
+	"runtime/engine": {"runtime/dataset", "runtime/plan"},
+	// plan is the plan's plain values: the engine and runtime run it,
+	// nothing of running it is here.
+	"runtime/plan":      {"runtime/dataset", "runtime/failure"},
 	"runtime/dataset":   {},
 	"runtime/failure":   {},
 	"runtime/paexport":  {},
 	"runtime/tokenizer": {},
 	// gpflags turns GenAI-Perf's flags into runtime's plan: above runtime.
-	"runtime/gpflags": {"runtime", "runtime/dataset", "runtime/failure"},
+	"runtime/gpflags": {"runtime", "runtime/dataset", "runtime/failure", "runtime/plan"},
 
 	"reports":                 {},
 	"reports/internal/golden": {},
@@ -146,6 +149,7 @@ func layerOf(pkg string) string {
 func TestImportRulesCatch(t *testing.T) {
 	for _, c := range []struct{ pkg, imp string }{
 		{"runtime/dataset", "runtime"},
+		{"runtime/plan", "runtime/engine"},
 		{"transport/sim", "transport"},
 		{"reports/plots", "reports/html"},
 		{"reports/sweep", "reports/artifacts"},

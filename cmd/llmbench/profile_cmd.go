@@ -28,7 +28,7 @@ func (c *profileCmd) Run(e *env) error {
 	cpt.exp.Telemetry = genaiPerfDefault(&c.Telemetry, e)
 	obs := &artifacts.GenAIPerfObserver{Session: e.session(c.GeneratePlots), Exp: cpt.exp,
 		Points: map[string]*artifacts.GenAIPerfPoint{cpt.point.Params.Label(): {Label: cpt.exp.Name, Run: cpt.run}}}
-	res, err := runtime.RunExperiment(e.ctx, cpt.exp, obs)
+	res, err := runtime.RunExperiment(e.ctx, cpt.exp, runtime.Options{}, obs)
 	obs.Display.End()
 	switch {
 	case err != nil:

@@ -13,16 +13,14 @@ type sourceFlags struct {
 }
 
 // apply sets the addresses on every experiment's endpoint.
-func (f *sourceFlags) apply(exps []runtime.Experiment) error {
+func (f *sourceFlags) apply(exp *runtime.Experiment) error {
 	if len(f.SourceAddress) == 0 {
 		return nil
 	}
-	for i := range exps {
-		addrs, err := gpflags.SourceAddresses(f.SourceAddress, exps[i].Endpoint.API)
-		if err != nil {
-			return err
-		}
-		exps[i].Endpoint.SourceAddrs = addrs
+	addrs, err := gpflags.SourceAddresses(f.SourceAddress, exp.Endpoint.API)
+	if err != nil {
+		return err
 	}
+	exp.Endpoint.SourceAddrs = addrs
 	return nil
 }

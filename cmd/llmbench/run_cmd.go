@@ -1,8 +1,10 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"github.com/llmbench/llmbench/reports/regression"
 	"path/filepath"
 	"strings"
 
@@ -83,10 +85,11 @@ func (c *runCmd) Run(e *env) error {
 	if err := c.Telemetry.Check(); err != nil {
 		return err
 	}
-	for i := range scen.Experiments {
-		c.Telemetry.Apply(&scen.Experiments[i])
-	}
-	if err := c.sourceFlags.apply(scen.Experiments); err != nil {
+	err = replan(scen, func(exp *runtime.Experiment) error {
+		c.Telemetry.Apply(exp)
+		return cmp.Or(c.sourceFlags.apply(exp), c.baselineFlags.override(exp))
+	})
+	if err != nil {
 		return err
 	}
 	shard, meet, stopBarrier, err := c.shardFlags.plan()
@@ -94,7 +97,7 @@ func (c *runCmd) Run(e *env) error {
 		return err
 	}
 	defer stopBarrier()
-	if err := applyShard(scen, shard, meet); err != nil {
+	if err := checkShardable(scen, shard); err != nil {
 		return err
 	}
 	baselines, err := c.baselineFlags.attachUnlessShard(e, scen, shard)
@@ -102,13 +105,14 @@ func (c *runCmd) Run(e *env) error {
 		return err
 	}
 	if c.DryRun {
-		return printPlan(e.stdout, scen)
+		return printPlan(e.stdout, scen, baselines)
 	}
 	cp, err := artifacts.OpenRunCheckpoint(c.Out, c.Resume)
 	if err != nil {
 		return err
 	}
-	results, runErr := runExperiments(e, scen, c.Out, !c.NoPlots, cp)
+	wiring := runWiring{shard: shard, meet: meet, baselines: baselines}
+	results, runErr := runExperiments(e, scen, wiring, c.Out, !c.NoPlots, cp)
 	if runErr != nil && !errors.Is(runErr, errInterrupted) && len(results) == 0 {
 		return runErr
 	}
@@ -216,14 +220,49 @@ func loadScenario(e *env, file string, defines []string, sf *starlarkFlags) (*ru
 	return guard.Load(e.ctx, file, vars, builtins.Options{Print: printPlain}) // its errors are input errors
 }
 
+// replan rebuilds every plan of the scenario with what the command line
+// overrides: each is copied, changed by edit and validated again, so no
+// validated plan is changed in place.
+func replan(scen *runtime.Scenario, edit func(*runtime.Experiment) error) error {
+	plans := make([]runtime.Experiment, len(scen.Experiments))
+	for i, exp := range scen.Experiments {
+		if err := edit(&exp); err != nil {
+			return err
+		}
+		if err := runtime.Validate(&exp); err != nil {
+			return invalid("%w", err)
+		}
+		plans[i] = exp
+	}
+	scen.Experiments = plans
+	return nil
+}
+
+// runWiring is what a run gives its experiments beside their plans: the
+// shard and its rendezvous, and each experiment's loaded baseline.
+type runWiring struct {
+	shard     runtime.Shard
+	meet      runtime.Rendezvous
+	baselines *regression.Baselines
+}
+
+// of is the wiring of the experiment named name.
+func (w runWiring) of(name string) runtime.Options {
+	opts := runtime.Options{Shard: w.shard, Rendezvous: w.meet}
+	if w.baselines != nil {
+		opts.Against = w.baselines.Against[name]
+	}
+	return opts
+}
+
 // runExperiments measures every experiment, writing each point as it ends.
-func runExperiments(e *env, scen *runtime.Scenario, out string, plotsOn bool, cp *artifacts.RunCheckpoint) ([]runtime.ExperimentResult, error) {
+func runExperiments(e *env, scen *runtime.Scenario, wiring runWiring, out string, plotsOn bool, cp *artifacts.RunCheckpoint) ([]runtime.ExperimentResult, error) {
 	var results []runtime.ExperimentResult
 	for i := range scen.Experiments {
 		exp := &scen.Experiments[i]
 		obs := &artifacts.ScenarioObserver{Session: e.session(plotsOn), Scenario: scenarioName(scen), Out: out, Exp: exp, Checkpoint: cp}
 		obs.Sink.Drawn = &e.drawn // for report.html
-		res, err := runtime.RunExperiment(e.ctx, exp, obs)
+		res, err := runtime.RunExperiment(e.ctx, exp, wiring.of(exp.Name), obs)
 		obs.Display.End()
 		if res != nil {
 			results = append(results, *res)

@@ -133,18 +133,16 @@ func parseInstant(text string) (time.Time, error) {
 	return t, nil
 }
 
-// applyShard puts the shard and its rendezvous on every experiment,
-// refusing what a sharded run cannot do.
-func applyShard(scen *runtime.Scenario, s runtime.Shard, r runtime.Rendezvous) error {
+// checkShardable refuses what a sharded run cannot do with any of the
+// scenario's experiments.
+func checkShardable(scen *runtime.Scenario, s runtime.Shard) error {
 	if !s.Sharded() {
 		return nil
 	}
 	for i := range scen.Experiments {
-		e := &scen.Experiments[i]
-		if err := e.CheckShardable(s); err != nil {
+		if err := runtime.CheckShardable(&scen.Experiments[i], s); err != nil {
 			return invalid("--shard %s: %w", s, err)
 		}
-		e.Shard, e.Rendezvous = s, r
 	}
 	return nil
 }

@@ -56,9 +56,9 @@ type RebuildOptions struct {
 	View string
 	// Plots draws each point's plots, as run does unless --no-plots.
 	Plots bool
-	// Attach, when not nil, is given each experiment before its points
-	// are judged, to set the baseline its baseline gates compare with.
-	Attach func(*runtime.Experiment) error
+	// Attach, when not nil, gives the baseline each experiment's
+	// baseline gates compare with, before its points are judged.
+	Attach func(*runtime.Experiment) (*runtime.Baseline, error)
 }
 
 // RebuildRun re-renders every point below dir (a merged run) and returns

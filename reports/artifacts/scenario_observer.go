@@ -41,7 +41,7 @@ func (o *ScenarioObserver) Finished(key runtime.PointKey) (*runtime.Outcome, boo
 
 func (o *ScenarioObserver) RunStarting(key runtime.PointKey, job *runtime.Job) (runtime.RunWatch, error) {
 	run := scenarioRun(o.Exp, key.Params, &runtime.Outcome{}, o.Sink.Version)
-	id := records.Meta{Scenario: o.Scenario, Experiment: o.Exp.Name, Point: key.Params.Label(), Repeat: key.Repeat, Shard: o.Exp.Shard.Index}
+	id := records.Meta{Scenario: o.Scenario, Experiment: o.Exp.Name, Point: key.Params.Label(), Repeat: key.Repeat, Shard: job.Point.Shard.Index}
 	rec := runtime.RecordOf(o.Scenario, o.Exp, key, o.done)
 	sink, err := openPointSink(repeatDir(pointDir(o.Out, o.Exp.Name, key.Params), key.Repeat), &run, id, rec, job, o.Sink)
 	if err != nil {

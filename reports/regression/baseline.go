@@ -1,6 +1,7 @@
 package regression
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -152,6 +153,9 @@ func baselineGateApplies(e *runtime.Experiment, p runtime.Params) bool {
 type Baselines struct {
 	// ByExperiment maps an experiment's name to its baseline run.
 	ByExperiment map[string]*storedrun.Run
+	// Against maps an experiment's name to what its baseline gates
+	// compare with (runtime.Options.Against); absent: none.
+	Against map[string]*runtime.Baseline
 	// Warnings are what --allow-missing-baseline let through.
 	Warnings []string
 
@@ -165,59 +169,57 @@ type Baselines struct {
 // override (run --baseline) when given, else each experiment's own
 // baseline path (experiment(baseline=), or the path a stored plan saved).
 func NewBaselines(override string, opt BaselineOptions, load storedrun.Options) *Baselines {
-	return &Baselines{ByExperiment: map[string]*storedrun.Run{}, override: override, opt: opt, load: load, loaded: map[string]*storedrun.Run{}}
+	return &Baselines{ByExperiment: map[string]*storedrun.Run{}, Against: map[string]*runtime.Baseline{}, override: override, opt: opt, load: load, loaded: map[string]*storedrun.Run{}}
 }
 
-// Attach loads e's baseline and sets its Against, recording the path in
-// its Baseline so the saved plan says what it was compared with. A
+// Attach loads e's baseline into Against and returns it: the override when given, else
+// e's own (a command that overrides it builds e with the override first,
+// so the saved plan says what it was compared with). A
 // baseline gate with nothing to compare with, and a baseline that cannot
 // be read or does not fit, is an input error naming both, unless
 // AllowMissing makes it a warning and skips the experiment's baseline
 // gates (a branch's first run).
-func (b *Baselines) Attach(e *runtime.Experiment) error {
-	if b.override != "" {
-		e.Baseline = b.override
-	}
-	run, warns, err := attach(e, b.override != "", b.opt, b.loadOnce)
+func (b *Baselines) Attach(e *runtime.Experiment) (*runtime.Baseline, error) {
+	run, against, warns, err := attach(e, b.override, b.opt, b.loadOnce)
 	switch {
 	case err != nil && !b.opt.AllowMissing:
-		return err
+		return nil, err
 	case err != nil:
 		warns = append(warns, err.Error()+": its baseline gates are skipped")
 	case run != nil:
-		b.ByExperiment[e.Name] = run
+		b.ByExperiment[e.Name], b.Against[e.Name] = run, against
 	}
 	b.Warnings = append(b.Warnings, warns...)
-	return nil
+	return b.Against[e.Name], nil
 }
 
-// attach loads e's baseline and sets e.Against; a nil run and no error
-// when e has no baseline and needs none.
-func attach(e *runtime.Experiment, fromFlag bool, opt BaselineOptions, load func(string) (*storedrun.Run, error)) (*storedrun.Run, []string, error) {
-	if e.Baseline == "" {
+// attach loads e's baseline and what its gates compare with; a nil run
+// and no error when e has no baseline and needs none.
+func attach(e *runtime.Experiment, override string, opt BaselineOptions, load func(string) (*storedrun.Run, error)) (*storedrun.Run, *runtime.Baseline, []string, error) {
+	path := cmp.Or(override, e.Baseline)
+	if path == "" {
 		if g := firstBaselineGate(e); g != "" {
-			return nil, nil, failure.Inputf("experiment %q: gate %q compares with a baseline, but none is given: "+
+			return nil, nil, nil, failure.Inputf("experiment %q: gate %q compares with a baseline, but none is given: "+
 				"set experiment(baseline=) or give --baseline DIR%s", e.Name, g, allowHint(opt))
 		}
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	from := fmt.Sprintf("experiment %q: baseline=", e.Name)
-	if fromFlag {
+	if override != "" {
 		from = fmt.Sprintf("experiment %q: --baseline ", e.Name)
 	}
-	run, err := load(e.Baseline)
+	run, err := load(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		err = fmt.Errorf("%s: no such folder or file", e.Baseline)
+		err = fmt.Errorf("%s: no such folder or file", path)
 	}
 	if err != nil {
-		return nil, nil, failure.Inputf("%s%w%s", from, err, allowHint(opt))
+		return nil, nil, nil, failure.Inputf("%s%w%s", from, err, allowHint(opt))
 	}
 	b, warns, err := Baseline(run, e, opt)
 	if err != nil {
-		return nil, nil, failure.Inputf("experiment %q: %w", e.Name, err)
+		return nil, nil, nil, failure.Inputf("experiment %q: %w", e.Name, err)
 	}
-	e.Against = b
-	return run, warns, nil
+	return run, b, warns, nil
 }
 
 // allowHint points at --allow-missing-baseline in an error it would have

@@ -281,27 +281,28 @@ func TestBaselines(t *testing.T) {
 	}
 	b := regression.NewBaselines(dir, regression.BaselineOptions{}, storedrun.Options{})
 	e := exp(nil)
-	if err := b.Attach(e); err != nil || e.Against == nil || b.ByExperiment["chat"] == nil {
+	against, err := b.Attach(e)
+	if err != nil || against == nil || b.ByExperiment["chat"] == nil {
 		t.Fatalf("Attach = %v", err)
 	}
-	runs, err := e.Against.Runs(runtime.Params{"concurrency": 2}, "")
+	runs, err := against.Runs(runtime.Params{"concurrency": 2}, "")
 	if err != nil || len(runs) != 1 || runs[0].Series.Len() != 6 {
 		t.Fatalf("baseline runs of concurrency2: %v, %d", err, len(runs))
 	}
-	if _, err := e.Against.Runs(runtime.Params{"concurrency": 8}, ""); !errors.Is(err, runtime.ErrNoBaselinePoint) {
+	if _, err := against.Runs(runtime.Params{"concurrency": 8}, ""); !errors.Is(err, runtime.ErrNoBaselinePoint) {
 		t.Errorf("a point the baseline lacks was found")
 	}
-	err = regression.NewBaselines(dir, regression.BaselineOptions{}, storedrun.Options{}).Attach(exp(func(p *runtime.PlanRecord) { p.Endpoint.Model = "other" }))
+	_, err = regression.NewBaselines(dir, regression.BaselineOptions{}, storedrun.Options{}).Attach(exp(func(p *runtime.PlanRecord) { p.Endpoint.Model = "other" }))
 	if err == nil || failure.ClassOf(err) != failure.Input || !strings.Contains(err.Error(), "model: baseline m, this run other") {
 		t.Errorf("another model: %v", err)
 	}
 	wider := func(p *runtime.PlanRecord) { p.Sweep.Params[0].Values = []float64{1, 2, 4} }
-	err = regression.NewBaselines(dir, regression.BaselineOptions{}, storedrun.Options{}).Attach(exp(wider))
+	_, err = regression.NewBaselines(dir, regression.BaselineOptions{}, storedrun.Options{}).Attach(exp(wider))
 	if err == nil || !strings.Contains(err.Error(), "has no point concurrency4") {
 		t.Errorf("a missing point: %v", err)
 	}
 	lenient := regression.NewBaselines(dir, regression.BaselineOptions{AllowMissing: true}, storedrun.Options{})
-	if err := lenient.Attach(exp(wider)); err != nil || len(lenient.Warnings) != 1 {
+	if _, err := lenient.Attach(exp(wider)); err != nil || len(lenient.Warnings) != 1 {
 		t.Errorf("a missing point allowed: %v, warnings %q", err, lenient.Warnings)
 	}
 }
@@ -319,7 +320,8 @@ func TestBaselineUnreadableAtJudging(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := regression.NewBaselines(dir, regression.BaselineOptions{}, storedrun.Options{}).Attach(e); err != nil {
+	against, err := regression.NewBaselines(dir, regression.BaselineOptions{}, storedrun.Options{}).Attach(e)
+	if err != nil {
 		t.Fatal(err)
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "chat", "concurrency1", "*"+storedrun.RecordsFile))
@@ -335,7 +337,7 @@ func TestBaselineUnreadableAtJudging(t *testing.T) {
 	}
 	at := runtime.Params{"concurrency": 1}
 	outs := []*runtime.Outcome{candidate(t, e), candidate(t, e)}
-	r := runtime.EvaluateGates(e, at, outs...)[0]
+	r := runtime.EvaluateGates(e, against, at, outs...)[0]
 	if r.Passed || r.Err == nil || !strings.Contains(r.Err.Error(), "baseline "+dir) {
 		t.Fatalf("gate judged on an unreadable baseline: passed %v, err %v, comparison %+v", r.Passed, r.Err, r.Comparison)
 	}

@@ -112,9 +112,9 @@ func (g *Experiment) Legacy() bool {
 // the runtime judges a point, and the capacity analysed by the same
 // function, an adaptive sweep's decisions replayed from the points. A
 // Legacy experiment takes its gates from v1Gates (GatesOf of its run's
-// gates.json). attach, when not nil, is given the rebuilt experiment
-// before its points are judged (merge sets its baseline there).
-func (g *Experiment) Rebuild(attach func(*runtime.Experiment) error, v1Gates map[string][]metrics.Gate) (runtime.ExperimentResult, error) {
+// gates.json). attach, when not nil, gives the baseline the rebuilt
+// experiment's points are judged against (merge's).
+func (g *Experiment) Rebuild(attach func(*runtime.Experiment) (*runtime.Baseline, error), v1Gates map[string][]metrics.Gate) (runtime.ExperimentResult, error) {
 	if g.Legacy() {
 		return g.rebuildV1(v1Gates[g.Name])
 	}
@@ -126,7 +126,7 @@ func (g *Experiment) Rebuild(attach func(*runtime.Experiment) error, v1Gates map
 }
 
 // rebuild is Rebuild of points that saved their plan.
-func rebuild(runs []Measured, attach func(*runtime.Experiment) error) (runtime.ExperimentResult, error) {
+func rebuild(runs []Measured, attach func(*runtime.Experiment) (*runtime.Baseline, error)) (runtime.ExperimentResult, error) {
 	if len(runs) == 0 {
 		return runtime.ExperimentResult{}, fmt.Errorf("no stored runs")
 	}
@@ -145,8 +145,9 @@ func rebuild(runs []Measured, attach func(*runtime.Experiment) error) (runtime.E
 	if err != nil {
 		return runtime.ExperimentResult{}, err
 	}
+	var against *runtime.Baseline
 	if attach != nil {
-		if err := attach(exp); err != nil {
+		if against, err = attach(exp); err != nil {
 			return runtime.ExperimentResult{}, err
 		}
 	}
@@ -160,7 +161,7 @@ func rebuild(runs []Measured, attach func(*runtime.Experiment) error) (runtime.E
 		for _, r := range runs[start:end] {
 			repeats = append(repeats, r.Out)
 		}
-		res.Points = append(res.Points, runtime.NewPointResult(exp, runs[start].Plan.Point.Params, repeats))
+		res.Points = append(res.Points, runtime.NewPointResult(exp, against, runs[start].Plan.Point.Params, repeats))
 		start = end
 	}
 	res.Capacity = runtime.AnalyzeCapacity(&res, runtime.ReplayDecisions(exp, res.Points))
@@ -212,7 +213,7 @@ func v1Point(exp *runtime.Experiment, runs []Measured) (runtime.PointResult, err
 	for i, r := range runs {
 		repeats[i] = r.Out
 	}
-	return runtime.NewPointResult(exp, params, repeats), nil
+	return runtime.NewPointResult(exp, nil, params, repeats), nil
 }
 
 // Verdicts is gates.json as verdict.WriteJSON wrote it.

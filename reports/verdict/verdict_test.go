@@ -33,7 +33,7 @@ func results(t *testing.T) []runtime.ExperimentResult {
 		params := runtime.Params{"concurrency": c}
 		out := &runtime.Outcome{Summary: sum}
 		return runtime.PointResult{Params: params,
-			Outcome: out, Gates: runtime.EvaluateGates(exp, params, out)}
+			Outcome: out, Gates: runtime.EvaluateGates(exp, nil, params, out)}
 	}
 	return []runtime.ExperimentResult{{Experiment: exp, Points: []runtime.PointResult{point(1, 400, 0), point(16, 700, 1)}}}
 }
@@ -162,7 +162,7 @@ func TestSimulatedTelemetryGateIsMarked(t *testing.T) {
 		out.Telemetry = &runtime.PointTelemetry{Summary: metrics.TelemetrySummary{
 			Simulated: simulated, Power: &metrics.Distribution{Count: 3, Avg: 300}}}
 		params := runtime.Params{"concurrency": 1}
-		return runtime.PointResult{Params: params, Outcome: out, Gates: runtime.EvaluateGates(exp, params, out)}
+		return runtime.PointResult{Params: params, Outcome: out, Gates: runtime.EvaluateGates(exp, nil, params, out)}
 	}
 	for _, simulated := range []bool{true, false} {
 		vs := Collect([]runtime.ExperimentResult{{Experiment: exp, Points: []runtime.PointResult{point(simulated)}}})

@@ -42,9 +42,8 @@ func Run(t testing.TB, out, scenario string, plan runtime.PlanRecord, reqs Reque
 func Shard(t testing.TB, out, scenario string, plan runtime.PlanRecord, shard runtime.Shard, reqs Requests) string {
 	t.Helper()
 	exp := experiment(t, plan)
-	exp.Shard = shard
 	obs := &artifacts.ScenarioObserver{Session: session(), Scenario: scenario, Out: out, Exp: exp}
-	write(t, obs, exp, reqs)
+	write(t, obs, exp, shard, reqs)
 	return out
 }
 
@@ -75,7 +74,7 @@ func Profile(t testing.TB, artifactDir string, plan runtime.PlanRecord, reqs Req
 		}
 		obs.Points[spec.Params.Label()] = &artifacts.GenAIPerfPoint{Label: label, Run: run}
 	}
-	write(t, obs, exp, reqs)
+	write(t, obs, exp, runtime.Shard{}, reqs)
 	return artifactDir
 }
 
@@ -91,7 +90,7 @@ func experiment(t testing.TB, plan runtime.PlanRecord) *runtime.Experiment {
 }
 
 // write runs every point of exp through obs as the engine would.
-func write(t testing.TB, obs runtime.Observer, exp *runtime.Experiment, reqs Requests) {
+func write(t testing.TB, obs runtime.Observer, exp *runtime.Experiment, shard runtime.Shard, reqs Requests) {
 	t.Helper()
 	specs, err := exp.Points()
 	if err != nil {
@@ -101,9 +100,9 @@ func write(t testing.TB, obs runtime.Observer, exp *runtime.Experiment, reqs Req
 		outs := make([]*runtime.Outcome, exp.Repeats)
 		for k := range outs {
 			key := runtime.PointKey{Experiment: exp.Name, Params: spec.Params, Repeat: k + 1}
-			outs[k] = writeRepeat(t, obs, exp, spec, key, reqs(key))
+			outs[k] = writeRepeat(t, obs, exp, shard, spec, key, reqs(key))
 		}
-		pr := runtime.NewPointResult(exp, spec.Params, outs)
+		pr := runtime.NewPointResult(exp, nil, spec.Params, outs)
 		if err := obs.PointDone(&pr); err != nil {
 			t.Fatalf("storedruntest: point %s: %v", spec.Params.Label(), err)
 		}
@@ -112,9 +111,9 @@ func write(t testing.TB, obs runtime.Observer, exp *runtime.Experiment, reqs Req
 
 // writeRepeat is one run of a point: started, given its records,
 // finished with what they reduce to.
-func writeRepeat(t testing.TB, obs runtime.Observer, exp *runtime.Experiment, spec runtime.PointSpec, key runtime.PointKey, recs []metrics.Record) *runtime.Outcome {
+func writeRepeat(t testing.TB, obs runtime.Observer, exp *runtime.Experiment, shard runtime.Shard, spec runtime.PointSpec, key runtime.PointKey, recs []metrics.Record) *runtime.Outcome {
 	t.Helper()
-	job := &runtime.Job{Endpoint: exp.Endpoint, Point: runtime.Point{Load: spec.Load, Stop: runtime.Stop{Requests: len(recs)}},
+	job := &runtime.Job{Endpoint: exp.Endpoint, Point: runtime.Point{Load: spec.Load, Stop: runtime.Stop{Requests: len(recs)}, Shard: shard},
 		Count: runtime.CountMode(exp.Endpoint.TokenCount), Goodput: exp.Goodput}
 	if job.Count == "" || job.Count == "auto" {
 		job.Count = runtime.ByUsage
@@ -140,8 +139,8 @@ func writeRepeat(t testing.TB, obs runtime.Observer, exp *runtime.Experiment, sp
 		parts.Add(&recs[i])
 	}
 	out := &runtime.Outcome{Counting: runtime.Counting{Mode: job.Count}, Summary: acc.Summary(), Components: parts.Summaries(), Goodput: exp.Goodput}
-	if exp.Shard.Sharded() && len(recs) > 0 {
-		out.Shard = &runtime.ShardRun{Index: exp.Shard.Index, Count: exp.Shard.Count, Started: recs[0].Sent}
+	if shard.Sharded() && len(recs) > 0 {
+		out.Shard = &runtime.ShardRun{Index: shard.Index, Count: shard.Count, Started: recs[0].Sent}
 	}
 	if err := watch.Finish(out); err != nil {
 		t.Fatalf("storedruntest: %s: %v", key, err)
