@@ -3,6 +3,7 @@ package builtins
 import (
 	"errors"
 	"fmt"
+	"github.com/llmbench/llmbench/runtime/plan"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -15,9 +16,8 @@ import (
 	"github.com/llmbench/llmbench/transport"
 )
 
-// defaultTimeout is endpoint()'s timeout: long enough for a 32k-token
-// answer from a slow server, short enough that a hung request ends.
-const defaultTimeout = 10 * time.Minute
+// defaultTimeout is endpoint()'s timeout (plan.DefaultTimeout).
+const defaultTimeout = plan.DefaultTimeout
 
 // endpointValue is what endpoint() returns: a runtime.Endpoint, plus the
 // server_metrics URLs that become the experiment's telemetry.
@@ -302,7 +302,7 @@ func newEndpointValue(e runtime.Endpoint, serverMetrics []string) *endpointValue
 		"max_response_size": starlark.MakeInt64(e.MaxResponseSize), "max_sse_line_size": starlark.MakeInt64(e.MaxSSELineSize),
 		"backend": noneOr(e.Backend, str),
 	}
-	return &endpointValue{object: newObject("endpoint", DescribeEndpoint(e), attrs, false),
+	return &endpointValue{object: newObject("endpoint", e.String(), attrs, false),
 		plan: e, serverMetrics: serverMetrics}
 }
 

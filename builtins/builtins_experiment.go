@@ -280,7 +280,7 @@ func experimentAttrs(e *runtime.Experiment) starlark.StringDict {
 
 func describeExperiment(e *runtime.Experiment, load string) string {
 	s := fmt.Sprintf("experiment(name=%s, endpoint=%s, dataset=%s, traffic=%s",
-		quote(e.Name), DescribeEndpoint(e.Endpoint), e.Dataset, load)
+		quote(e.Name), e.Endpoint.String(), e.Dataset, load)
 	switch {
 	case e.Steady != nil && e.Duration > 0:
 		s += `, duration="auto", steady_state=` + newSteadyValue(*e.Steady).String()

@@ -60,4 +60,6 @@ var (
 	ParseErrorBudget = plan.ParseErrorBudget
 	ParseShare       = plan.ParseShare
 	NewErrorBudget   = plan.NewErrorBudget
+	RedactURL        = plan.RedactURL
+	RedactText       = plan.RedactText
 )

@@ -47,13 +47,14 @@ func TestPointRecordRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(back, rec) {
-		t.Errorf("round trip:\n got %+v\nwant %+v", back, rec)
+	if again, err := back.Encode(); err != nil || again != s {
+		t.Errorf("round trip: %v\n got %s\nwant %s", err, again, s)
 	}
-	got, err := back.Plan.Experiment()
-	if err != nil {
-		t.Fatal(err)
+	if back.Point.Index != 3 || !reflect.DeepEqual(back.Point.Params, key.Params) || back.Counting != rec.Counting ||
+		back.Plan.Endpoint.URL != "http://h:8000" || back.Plan.Endpoint.Headers != nil {
+		t.Errorf("read back %+v", back)
 	}
+	got := &back.Plan
 	if got.Name != "chat" || got.Load != e.Load || got.Requests != 20 || got.Repeats != 3 || got.Seed != 7 ||
 		len(got.Gates) != 2 || got.Gates[0].Component != "chat" || got.Gates[0].Source != e.Gates[0].Source ||
 		got.Sweep.Search.Gate.Source != "ttft.p99 < 60ms" || got.Goodput[0] != e.Goodput[0] ||
@@ -62,5 +63,43 @@ func TestPointRecordRoundTrip(t *testing.T) {
 	}
 	if _, err := DecodePointRecord(`{"version": 99}`); err == nil {
 		t.Error("a newer layout was accepted")
+	}
+}
+
+// A record of version 1, whose plan was a mirror of the experiment with
+// its own layout, reads into the same plan as the current layout stores.
+func TestPointRecordVersion1(t *testing.T) {
+	v1 := `{"version":1,"scenario":"scen","plan":{"name":"chat","endpoint":{"url":"http://h:8000","path":"/v1/chat","api":"chat","stream":true,"model":"m","token_count":"usage"},` +
+		`"dataset":"synthetic(input_tokens = fixed(16))","traffic":{"rate":4,"arrival":"poisson","ramp_up_ms":2000},"duration_ms":1500,"warmup":2,` +
+		`"steady_state":{"ci":0.05,"confidence":0.95,"min_requests":100},"repeats":3,"seed":7,` +
+		`"sweep":{"search":{"gate":"ttft.p99 < 60ms","over":"request_rate","lo":1,"hi":32,"precision":0.05}},` +
+		`"gates":["error_rate < 1%","cost_per_mtok < 2"],"goodput":[{"metric":"time_to_first_token","value":500}],"cost_per_hour":2,"currency":"USD",` +
+		`"baseline":"old","tags":{"k":"v"},"error_budget":"5%","point_seeds":true},` +
+		`"point":{"params":{"request_rate":4},"repeat":2,"index":3},"token_counting":{"mode":"usage","fallbacks":1},"partial":true}`
+	r, err := DecodePointRecord(v1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := r.Plan
+	if p.Name != "chat" || p.Endpoint.Path != "/v1/chat" || p.Endpoint.TokenCount != "usage" || p.Dataset.String() != "synthetic(input_tokens = fixed(16))" ||
+		p.Load != (Load{Rate: 4, Arrival: Poisson, RampUp: 2 * time.Second}) || p.Duration != 1500*time.Millisecond || p.Warmup != 2 ||
+		p.Steady == nil || p.Steady.MinRequests != 100 || p.Repeats != 3 || p.Seed != 7 || p.Sweep.Search.Gate.Source != "ttft.p99 < 60ms" ||
+		len(p.Gates) != 2 || p.Gates[1].Currency != "USD" || p.Goodput[0].Value != 500 || p.CostPerHour != 2 || p.Baseline != "old" ||
+		p.Tags["k"] != "v" || p.ErrorBudget.MaxRate != 0.05 || !p.PointSeeds {
+		t.Errorf("version 1 plan read as %+v", p)
+	}
+	if r.Point.Index != 3 || r.Point.Repeat != 2 || r.Counting.Fallbacks != 1 || !r.Partial || r.Scenario != "scen" {
+		t.Errorf("version 1 record read as %+v", r)
+	}
+	s, err := r.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := DecodePointRecord(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back, _ := again.Encode(); back != s || again.Version != PointRecordVersion {
+		t.Errorf("version 1 written again as %s, read back as %s", s, back)
 	}
 }

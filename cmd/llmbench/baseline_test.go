@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"github.com/llmbench/llmbench/runtime/plan"
 	"os"
 	"path/filepath"
 	"strings"
@@ -100,10 +101,10 @@ func TestBaselineRefusals(t *testing.T) {
 	t.Parallel()
 	small := strings.Replace(baselineScenario, "requests = 120,", "requests = 16,", 1) // judged: the refusals, not the measurement
 	dir, _ := writeScenario(t, small)
-	plan := storedruntest.Chat("chat", 16)
-	plan.Traffic.Concurrency, plan.Dataset = 4, ""
+	base := storedruntest.Chat("chat", 16)
+	base.Load.Concurrency, base.Dataset = 4, plan.Described("")
 	recs := storedruntest.Make(16, storedruntest.Shape{TTFT: 20 * time.Millisecond, ITL: 8 * time.Millisecond, ISL: 64, OSL: 16})
-	storedruntest.Run(t, filepath.Join(dir, "base"), "s.star", plan, storedruntest.Same(recs))
+	storedruntest.Run(t, filepath.Join(dir, "base"), "s.star", base, storedruntest.Same(recs))
 	other := strings.Replace(small, `model = "m"`, `model = "other"`, 1)
 	writeFileIn(t, dir, "other.star", other)
 	writeFileIn(t, dir, "named.star", strings.Replace(small, `name = "chat"`, `name = "rag"`, 1))

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/llmbench/llmbench/builtins"
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime"
 )
@@ -50,7 +49,7 @@ func printPlan(w io.Writer, scen *runtime.Scenario, baselines *regression.Baseli
 			}
 		}
 		fmt.Fprintf(w, "\nexperiment %q\n", exp.Name)
-		fmt.Fprintf(w, "  endpoint:  %s\n", builtins.DescribeEndpoint(exp.Endpoint))
+		fmt.Fprintf(w, "  endpoint:  %s\n", exp.Endpoint.String())
 		fmt.Fprintf(w, "  dataset:   %s\n", exp.Dataset)
 		fmt.Fprintf(w, "  traffic:   %s\n", exp.Load)
 		fmt.Fprintf(w, "  per point: %s, warmup %d, repeats %d\n", stopText(exp), exp.Warmup, max(exp.Repeats, 1))

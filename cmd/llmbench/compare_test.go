@@ -22,7 +22,7 @@ import (
 func profileInto(t *testing.T, dir, name string, n int, itl time.Duration, osl int) string {
 	t.Helper()
 	plan := storedruntest.Chat("m", 120)
-	plan.Traffic.Concurrency = 4
+	plan.Load.Concurrency = 4
 	shape := storedruntest.Shape{TTFT: 20 * time.Millisecond, ITL: itl, OSL: osl, Start: time.Date(2026, 1, 1, 0, 0, n, 0, time.UTC)}
 	return storedruntest.Profile(t, filepath.Join(dir, name), plan, storedruntest.Same(storedruntest.Make(120, shape)))
 }
@@ -162,7 +162,7 @@ func TestCompareJudgesCostPerMtok(t *testing.T) {
 	dir := t.TempDir()
 	for name, price := range map[string]float64{"base": 4, "dear": 6} {
 		plan := storedruntest.Chat("e", 20)
-		plan.Traffic.Concurrency, plan.Repeats, plan.Cost = 2, 3, price
+		plan.Load.Concurrency, plan.Repeats, plan.CostPerHour = 2, 3, price
 		storedruntest.Run(t, filepath.Join(dir, name), "s.star", plan, func(key runtime.PointKey) []metrics.Record {
 			itl := time.Duration(2000+50*key.Repeat) * time.Microsecond // repeats that differ, as real ones do
 			return storedruntest.Make(20, storedruntest.Shape{TTFT: 2 * time.Millisecond, ITL: itl})

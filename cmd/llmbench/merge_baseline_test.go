@@ -15,10 +15,10 @@ import (
 // mergePlan is an experiment with a baseline gate, judged by merge
 // alone: the shards record the baseline their plan names (base) and
 // compare with none.
-func mergePlan(base string) runtime.PlanRecord {
+func mergePlan(t testing.TB, base string) runtime.Experiment {
 	plan := storedruntest.Chat("e", 60)
-	plan.Traffic.Concurrency, plan.Baseline = 4, base
-	plan.Gates = []string{"ttft.p50 <= baseline * 1.50", "error_rate < 1%"}
+	plan.Load.Concurrency, plan.Baseline = 4, base
+	plan.Gates = storedruntest.Gates(t, "ttft.p50 <= baseline * 1.50", "error_rate < 1%")
 	return plan
 }
 
@@ -34,7 +34,7 @@ func writeShards(t *testing.T, dir, base string, ttft time.Duration) []string {
 	var outs []string
 	for i := range 2 {
 		recs := storedruntest.Make(30, storedruntest.Shape{TTFT: ttft, ITL: time.Millisecond})
-		outs = append(outs, storedruntest.Shard(t, filepath.Join(folder, fmt.Sprint(i)), "s.star", mergePlan(base),
+		outs = append(outs, storedruntest.Shard(t, filepath.Join(folder, fmt.Sprint(i)), "s.star", mergePlan(t, base),
 			runtime.Shard{Index: i, Count: 2}, storedruntest.Same(recs)))
 	}
 	return outs
@@ -48,7 +48,7 @@ func writeShards(t *testing.T, dir, base string, ttft time.Duration) []string {
 func TestMergeJudgesBaselineGates(t *testing.T) {
 	dir := t.TempDir()
 	base := filepath.Join(dir, "base")
-	storedruntest.Run(t, base, "s.star", mergePlan(""), storedruntest.Same(storedruntest.Make(60, storedruntest.Shape{TTFT: 4 * time.Millisecond, ITL: time.Millisecond})))
+	storedruntest.Run(t, base, "s.star", mergePlan(t, ""), storedruntest.Same(storedruntest.Make(60, storedruntest.Shape{TTFT: 4 * time.Millisecond, ITL: time.Millisecond})))
 	for _, tc := range []struct {
 		name string
 		ttft time.Duration

@@ -90,3 +90,28 @@ def main(ctx):
 		}
 	}
 }
+
+// A run interrupted under an older llmbench resumes under this one: the
+// checkpoint in testdata/resume was written by llmbench 5a03d66 (before
+// the plan was one type) running testdata/resume/s.star, and every run it
+// holds is found again, nothing measured twice.
+func TestRunResumesACheckpointOfAnOlderLlmbench(t *testing.T) {
+	t.Parallel()
+	scenario, err := os.ReadFile(filepath.Join("testdata", "resume", "s.star"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir, file := writeScenario(t, string(scenario))
+	cp, err := os.ReadFile(filepath.Join("testdata", "resume", "checkpoint-5a03d66.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "out"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeFileIn(t, filepath.Join(dir, "out"), "checkpoint.json", string(cp))
+	r := runCLI(t, dir, "run", file, "--no-plots", "--resume")
+	if r.code != 0 || strings.Count(r.stdout, "found in checkpoint - skipping") != 2 {
+		t.Fatalf("exit %d, want both points found in the older checkpoint\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}

@@ -1,8 +1,6 @@
 package artifacts
 
 import (
-	"crypto/sha256"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -53,58 +51,12 @@ func OpenRunCheckpoint(out string, resume bool) (*RunCheckpoint, error) {
 	return &RunCheckpoint{cp: cp, path: path, resuming: resume}, nil
 }
 
-// runIdentity is everything that decides what a run of a point measures,
-// and nothing else: gates, tags, baseline and cost only judge what was
-// measured, so editing them measures nothing again.
-type runIdentity struct {
-	Endpoint          runtime.EndpointRecord `json:"endpoint"`
-	Extra             []string               `json:"extra,omitempty"`
-	Timeout           string                 `json:"timeout"`
-	IdleTimeout       string                 `json:"idle_timeout"`
-	Insecure          bool                   `json:"insecure,omitempty"`
-	MaxResponseSize   int64                  `json:"max_response_size,omitempty"`
-	MaxSSELineSize    int64                  `json:"max_sse_line_size,omitempty"`
-	TokenizerRevision string                 `json:"tokenizer_revision,omitempty"`
-	// Dataset is the source with every field (seed, entries, lengths...),
-	// not only its scenario notation.
-	Dataset  string              `json:"dataset"`
-	Traffic  runtime.LoadRecord  `json:"traffic"`
-	Requests int                 `json:"requests"`
-	Duration string              `json:"duration"`
-	Warmup   int                 `json:"warmup"`
-	Seed     uint64              `json:"seed"`
-	Goodput  []runtime.SLORecord `json:"goodput,omitempty"`
-	Params   runtime.Params      `json:"params"`
-	Repeat   int                 `json:"repeat"`
-}
-
-// identity is what makes a run of a point the same run again, as a digest
-// (so the checkpoint holds none of the values, body extras included):
-// anything changed in the scenario that changes what is measured
-// measures the point again.
-func identity(scenario string, exp *runtime.Experiment, key runtime.PointKey) ([]byte, error) {
-	plan := runtime.RecordOf(scenario, exp, key, 0).Plan
-	ep := exp.Endpoint
-	id := runIdentity{Endpoint: plan.Endpoint, Timeout: ep.Timeout.String(), IdleTimeout: ep.IdleTimeout.String(),
-		Insecure: ep.Insecure, MaxResponseSize: ep.MaxResponseSize, MaxSSELineSize: ep.MaxSSELineSize, TokenizerRevision: ep.TokenizerRevision, Dataset: fmt.Sprintf("%#v", exp.Dataset),
-		Traffic: plan.Traffic, Requests: exp.Requests, Duration: exp.Duration.String(), Warmup: exp.Warmup,
-		Seed: exp.Seed, Goodput: plan.Goodput, Params: key.Params, Repeat: key.Repeat}
-	for _, f := range ep.Extra {
-		id.Extra = append(id.Extra, f.Key+"="+string(f.Value))
-	}
-	b, err := json.Marshal(id)
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(map[string]string{"sha256": fmt.Sprintf("%x", sha256.Sum256(b))})
-}
-
 // finished is the outcome of a run the checkpoint holds, when resuming.
 func (c *RunCheckpoint) finished(scenario string, exp *runtime.Experiment, key runtime.PointKey) (*runtime.Outcome, bool) {
 	if c == nil || !c.resuming {
 		return nil, false
 	}
-	config, err := identity(scenario, exp, key)
+	config, err := runtime.CheckpointIdentity(exp, key)
 	if err != nil {
 		return nil, false
 	}
@@ -129,7 +81,7 @@ func (c *RunCheckpoint) save(scenario string, exp *runtime.Experiment, key runti
 	if c == nil || out.Interrupted {
 		return nil
 	}
-	config, err := identity(scenario, exp, key)
+	config, err := runtime.CheckpointIdentity(exp, key)
 	if err != nil {
 		return err
 	}

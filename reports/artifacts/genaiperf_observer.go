@@ -2,6 +2,7 @@ package artifacts
 
 import (
 	"fmt"
+	"github.com/llmbench/llmbench/runtime/plan"
 	"strings"
 
 	"github.com/rs/zerolog/log"
@@ -154,7 +155,7 @@ func genaiPerfRecord(exp *runtime.Experiment, job *runtime.Job, run *genaiperf.R
 	point := *exp
 	point.Load, point.Requests, point.Duration = job.Point.Load, job.Point.Stop.Requests, job.Point.Stop.Duration
 	rec := runtime.RecordOf("", &point, key, index)
-	rec.Plan.Dataset = promptSource(run)
+	rec.Plan.Dataset = plan.Described(promptSource(run))
 	return rec
 }
 

@@ -231,7 +231,7 @@ func writeUnion(path string, first *storedrun.Repeat, shards []shardFile, plan *
 		return failure.Runf("%w", err)
 	}
 	counts := map[int]int{}
-	closed := plan.Plan.Traffic.Concurrency > 0
+	closed := plan.Plan.Load.Concurrency > 0
 	err = mergeInOrder(shards, func(i int, r *metrics.Record) error {
 		counts[shards[i].run.Index]++
 		w.SetShard(shards[i].run.Index) // the shard column keeps who measured it

@@ -139,9 +139,7 @@ func rerender(stdout, stderr io.Writer, file string, opts RebuildOptions) (store
 		}
 	}}
 	if opts.Attach != nil && rep.Plan != nil { // its baseline gates will be judged again
-		if exp, err := rep.Plan.Plan.Experiment(); err == nil {
-			reduce.Track = exp.BaselineTrack()
-		}
+		reduce.Track = rep.Plan.Plan.BaselineTrack()
 	}
 	out, err := rep.Reduce(reduce)
 	if err != nil {

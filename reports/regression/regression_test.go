@@ -3,6 +3,7 @@ package regression_test
 import (
 	"errors"
 	"fmt"
+	"github.com/llmbench/llmbench/runtime/plan"
 	"os"
 	"path/filepath"
 	"slices"
@@ -22,7 +23,7 @@ import (
 // variant is what a test changes of the stored run writeRun writes.
 type variant struct {
 	sweep []float64
-	edit  func(*runtime.PlanRecord)
+	edit  func(*runtime.Experiment)
 	shape storedruntest.Shape
 }
 
@@ -39,7 +40,7 @@ func writeRun(t *testing.T, v variant) string {
 	if v.shape.TTFT == 0 {
 		v.shape.TTFT, v.shape.ITL = time.Millisecond, time.Millisecond
 	}
-	for _, plan := range []runtime.PlanRecord{storedruntest.Chat("chat", 6, v.sweep...), storedruntest.Chat("solo", 4)} {
+	for _, plan := range []runtime.Experiment{storedruntest.Chat("chat", 6, v.sweep...), storedruntest.Chat("solo", 4)} {
 		if v.edit != nil {
 			v.edit(&plan)
 		}
@@ -100,11 +101,11 @@ func TestCheckNamesEveryDifference(t *testing.T) {
 		v    variant
 		want []string // What of every difference expected
 	}{
-		{"model", variant{edit: func(p *runtime.PlanRecord) { p.Endpoint.Model = "other" }}, []string{"model"}},
-		{"api", variant{edit: func(p *runtime.PlanRecord) { p.Endpoint.API = "completions" }}, []string{"endpoint type"}},
-		{"stream", variant{edit: func(p *runtime.PlanRecord) { p.Endpoint.Stream = false }}, []string{"streaming"}},
-		{"count", variant{edit: func(p *runtime.PlanRecord) { p.Endpoint.TokenCount = "chunks" }}, []string{"token counting"}},
-		{"isl", variant{edit: func(p *runtime.PlanRecord) { p.Dataset = "synthetic(input_tokens = fixed(40))" }, shape: storedruntest.Shape{ISL: 40}},
+		{"model", variant{edit: func(p *runtime.Experiment) { p.Endpoint.Model = "other" }}, []string{"model"}},
+		{"api", variant{edit: func(p *runtime.Experiment) { p.Endpoint.API = "completions" }}, []string{"endpoint type"}},
+		{"stream", variant{edit: func(p *runtime.Experiment) { p.Endpoint.Stream = false }}, []string{"streaming"}},
+		{"count", variant{edit: func(p *runtime.Experiment) { p.Endpoint.TokenCount = "chunks" }}, []string{"token counting"}},
+		{"isl", variant{edit: func(p *runtime.Experiment) { p.Dataset = plan.Described("synthetic(input_tokens = fixed(40))") }, shape: storedruntest.Shape{ISL: 40}},
 			[]string{"dataset", "mean ISL"}},
 	}
 	for _, c := range cases {
@@ -162,7 +163,7 @@ func TestAnalyzeFolderAndRecordsFile(t *testing.T) {
 // folders are called; a different load is then named.
 func TestSingleProfilePointsMatch(t *testing.T) {
 	two := storedruntest.Chat("m", 4)
-	two.Traffic.Concurrency = 2
+	two.Load.Concurrency = 2
 	m := regression.Match(load(t, storedruntest.Profile(t, t.TempDir(), storedruntest.Chat("m", 4), analyzeReqs)),
 		load(t, storedruntest.Profile(t, t.TempDir(), two, analyzeReqs)))
 	if len(m.Pairs) != 1 || len(m.OnlyBaseline)+len(m.OnlyCandidate) != 0 {
@@ -267,17 +268,13 @@ func heldRuns(t *testing.T, p *storedrun.Point) []metrics.RunData {
 // naming it, and a point it lacks too unless AllowMissing.
 func TestBaselines(t *testing.T) {
 	dir := writeRun(t, variant{})
-	exp := func(edit func(*runtime.PlanRecord)) *runtime.Experiment {
+	exp := func(edit func(*runtime.Experiment)) *runtime.Experiment {
 		plan := storedruntest.Chat("chat", 6, 1, 2)
-		plan.Gates = []string{"ttft.p50 <= baseline * 1.10"}
+		plan.Gates = storedruntest.Gates(t, "ttft.p50 <= baseline * 1.10")
 		if edit != nil {
 			edit(&plan)
 		}
-		e, err := plan.Experiment()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return e
+		return &plan
 	}
 	b := regression.NewBaselines(dir, regression.BaselineOptions{}, storedrun.Options{})
 	e := exp(nil)
@@ -292,11 +289,11 @@ func TestBaselines(t *testing.T) {
 	if _, err := against.Runs(runtime.Params{"concurrency": 8}, ""); !errors.Is(err, runtime.ErrNoBaselinePoint) {
 		t.Errorf("a point the baseline lacks was found")
 	}
-	_, err = regression.NewBaselines(dir, regression.BaselineOptions{}, storedrun.Options{}).Attach(exp(func(p *runtime.PlanRecord) { p.Endpoint.Model = "other" }))
+	_, err = regression.NewBaselines(dir, regression.BaselineOptions{}, storedrun.Options{}).Attach(exp(func(p *runtime.Experiment) { p.Endpoint.Model = "other" }))
 	if err == nil || failure.ClassOf(err) != failure.Input || !strings.Contains(err.Error(), "model: baseline m, this run other") {
 		t.Errorf("another model: %v", err)
 	}
-	wider := func(p *runtime.PlanRecord) { p.Sweep.Params[0].Values = []float64{1, 2, 4} }
+	wider := func(p *runtime.Experiment) { p.Sweep.Params[0].Values = []float64{1, 2, 4} }
 	_, err = regression.NewBaselines(dir, regression.BaselineOptions{}, storedrun.Options{}).Attach(exp(wider))
 	if err == nil || !strings.Contains(err.Error(), "has no point concurrency4") {
 		t.Errorf("a missing point: %v", err)
@@ -315,11 +312,8 @@ func TestBaselineUnreadableAtJudging(t *testing.T) {
 	plan.Repeats = 2
 	dir := t.TempDir()
 	storedruntest.Run(t, dir, "s.star", plan, storedruntest.Same(storedruntest.Make(6, storedruntest.Shape{TTFT: time.Millisecond, ITL: time.Millisecond})))
-	plan.Gates = []string{"ttft.p50 <= baseline * 1.10"}
-	e, err := plan.Experiment()
-	if err != nil {
-		t.Fatal(err)
-	}
+	plan.Gates = storedruntest.Gates(t, "ttft.p50 <= baseline * 1.10")
+	e := &plan
 	against, err := regression.NewBaselines(dir, regression.BaselineOptions{}, storedrun.Options{}).Attach(e)
 	if err != nil {
 		t.Fatal(err)

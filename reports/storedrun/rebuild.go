@@ -141,12 +141,11 @@ func rebuild(runs []Measured, attach func(*runtime.Experiment) (*runtime.Baselin
 			strings.Compare(a.Plan.Point.Params.Label(), b.Plan.Point.Params.Label()),
 			cmp.Compare(a.Plan.Point.Repeat, b.Plan.Point.Repeat))
 	})
-	exp, err := runs[0].Plan.Plan.Experiment()
-	if err != nil {
-		return runtime.ExperimentResult{}, err
-	}
+	exp := new(runtime.Experiment)
+	*exp = runs[0].Plan.Plan // a copy: the result holds it
 	var against *runtime.Baseline
 	if attach != nil {
+		var err error
 		if against, err = attach(exp); err != nil {
 			return runtime.ExperimentResult{}, err
 		}

@@ -13,7 +13,7 @@ import (
 func TestRebuildKeepsPointsApart(t *testing.T) {
 	run := func(index, repeat int, params runtime.Params) Measured {
 		rec := runtime.PointRecord{Version: runtime.PointRecordVersion,
-			Plan:  runtime.PlanRecord{Name: "m", Repeats: 2, Traffic: runtime.LoadRecord{Concurrency: 1}},
+			Plan:  runtime.Experiment{Name: "m", Repeats: 2, Load: runtime.Load{Concurrency: 1}},
 			Point: runtime.PointRef{Params: params, Repeat: repeat, Index: index}}
 		return Measured{Repeat: &Repeat{Plan: &rec}, Out: &runtime.Outcome{Summary: metrics.Summary{Completed: 1}}}
 	}

@@ -100,11 +100,7 @@ func describe(f *os.File, size int64, path string) (*Repeat, error) {
 	if err != nil {
 		return nil, err
 	}
-	exp, err := rec.Plan.Experiment()
-	if err != nil {
-		return nil, err
-	}
-	r.Plan, r.Goodput, r.Counting, r.Params = &rec, exp.Goodput, rec.Counting, rec.Point.Params
+	r.Plan, r.Goodput, r.Counting, r.Params = &rec, rec.Plan.Goodput, rec.Counting, rec.Point.Params
 	r.Index = max(rec.Point.Repeat, 1)
 	r.Partial = meta.Recovered || rec.Partial
 	return r, nil
@@ -219,7 +215,7 @@ func (r *Repeat) Telemetry(s *metrics.Summary) (*runtime.PointTelemetry, error) 
 	var cost float64
 	var currency string
 	if r.Plan != nil {
-		cost, currency = r.Plan.Plan.Cost, r.Plan.Plan.Currency
+		cost, currency = r.Plan.Plan.CostPerHour, r.Plan.Plan.Currency
 	}
 	if r.data == "" {
 		return nil, nil // an import has none

@@ -178,12 +178,15 @@ func pointOf(rep *Repeat) *Point {
 	}
 	plan := &rep.Plan.Plan
 	ep := plan.Endpoint
-	p.Desc.Models, p.Desc.API, p.Desc.Stream, p.Desc.Dataset = ep.Models, ep.API, ep.Stream, plan.Dataset
+	p.Desc.Models, p.Desc.API, p.Desc.Stream = ep.Models, string(ep.API), ep.Stream
+	if plan.Dataset != nil {
+		p.Desc.Dataset = plan.Dataset.String()
+	}
 	if len(p.Desc.Models) == 0 {
 		p.Desc.Models = []string{ep.Model}
 	}
-	p.Desc.Load = loadText(p.Params, plan.Traffic.Arrival)
-	p.CostPerHour = plan.Cost
+	p.Desc.Load = loadText(p.Params, string(plan.Load.Arrival))
+	p.CostPerHour = plan.CostPerHour
 	return p
 }
 

@@ -9,8 +9,10 @@ package storedrun
 
 import (
 	"fmt"
+	"github.com/llmbench/llmbench/runtime/plan"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/genaiperf"
@@ -40,7 +42,7 @@ func (r *Repeat) describeV1() error {
 // parameter from the points.
 func v1Experiment(name string, p *Repeat, gates []metrics.Gate) (*runtime.Experiment, error) {
 	run := &p.Described
-	ep := runtime.EndpointRecord{URL: p.Meta.EndpointURL, API: run.EndpointType, Stream: run.Streaming,
+	ep := runtime.Endpoint{URL: p.Meta.EndpointURL, API: plan.API(run.EndpointType), Stream: run.Streaming,
 		Model: run.Models[0], Tokenizer: run.Tokenizer}
 	if len(run.Models) > 1 {
 		ep.Models, ep.ModelSelection = run.Models, run.ModelSelection
@@ -48,15 +50,16 @@ func v1Experiment(name string, p *Repeat, gates []metrics.Gate) (*runtime.Experi
 	if run.Endpoint != "" {
 		ep.Path = "/" + run.Endpoint
 	}
-	plan := runtime.PlanRecord{Name: name, Endpoint: ep, Requests: run.RequestCount, DurationMS: int64(run.MeasurementInterval),
-		Warmup: run.WarmupRequestCount, Seed: uint64(run.RandomSeed), Repeats: 1}
-	for _, gt := range gates {
-		plan.Gates = append(plan.Gates, gt.Source)
+	exp := &runtime.Experiment{Name: name, Endpoint: ep, Dataset: plan.Described(""), Requests: run.RequestCount,
+		Duration: time.Duration(run.MeasurementInterval) * time.Millisecond, Warmup: run.WarmupRequestCount,
+		Seed: uint64(run.RandomSeed), Repeats: 1, Goodput: p.Goodput}
+	for _, g := range gates {
+		if err := g.PriceIn("EUR"); err != nil { // a version 1 plan had no currency
+			return nil, fmt.Errorf("experiment %q: %w", name, err)
+		}
+		exp.Gates = append(exp.Gates, g)
 	}
-	for _, slo := range p.Goodput {
-		plan.Goodput = append(plan.Goodput, runtime.SLORecord{Metric: string(slo.Metric), Value: slo.Value})
-	}
-	return plan.Experiment()
+	return exp, nil
 }
 
 // labelParams maps the names in point labels to sweep parameters: run

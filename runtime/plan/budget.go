@@ -52,4 +52,4 @@ func NewErrorBudget(rate float64) (*ErrorBudget, error) {
 }
 
 // String is the budget as written back: a percentage.
-func (b *ErrorBudget) String() string { return Percent(b.MaxRate) }
+func (b ErrorBudget) String() string { return Percent(b.MaxRate) }

@@ -10,62 +10,66 @@ import (
 	"github.com/llmbench/llmbench/transport"
 )
 
+// API is an endpoint's wire API (transport's), named here so that a
+// plan is built and read without importing transport.
+type API = transport.API
+
 // Endpoint is where requests go and how they are shaped.
 type Endpoint struct {
 	// URL is "http(s)://host:port[/prefix]", GenAI-Perf's bare
 	// "host:port", or "sim://" (optionally "sim://?max_batch=8&itl=5ms")
 	// for the built-in simulator started in-process.
-	URL string
+	URL string `json:"url"`
 	// URLs, when it holds two or more base URLs, are replicas of one
 	// model the requests are spread over by URLSelection (each request's
 	// Record.Replica is its index here); URL is then URLs[0]. Each
 	// "sim://..." entry starts a simulator of its own.
-	URLs []string
+	URLs []string `json:"urls,omitempty"`
 	// URLSelection is RoundRobin ("" too) or LeastInFlight.
-	URLSelection string
+	URLSelection string `json:"url_selection,omitempty"`
 	// SourceAddrs, when set, are the local addresses outgoing connections
 	// are bound to in turn (transport.Config.SourceAddrs).
-	SourceAddrs []netip.Addr
+	SourceAddrs []netip.Addr `json:"source_addresses,omitempty"`
 	// Path overrides the API's default path.
-	Path   string
-	API    transport.API
-	Stream bool
+	Path   string        `json:"path,omitempty"`
+	API    transport.API `json:"api"`
+	Stream bool          `json:"stream"`
 	// Backend is the Triton backend whose inputs an api="triton" request
 	// carries: transport.TensorRTLLM ("" too) or transport.VLLM.
-	Backend string
+	Backend string `json:"backend,omitempty"`
 	// Model is the model requests name. With Models set it is Models[0],
 	// the name GenAI-Perf gives the artifact folder and the tokenizer
 	// default.
-	Model string
+	Model string `json:"model"`
 	// Models, when it holds two or more names, spreads the requests over
 	// them (GenAI-Perf's -m a b), each dataset entry naming the one
 	// ModelSelection picks; nil means every request names Model.
-	Models []string
+	Models []string `json:"models,omitempty"`
 	// ModelSelection is RoundRobin ("" too) or RandomModel; ModelSeed
 	// makes the random choice reproducible.
-	ModelSelection string
-	ModelSeed      uint64
-	Headers        []transport.Header
+	ModelSelection string             `json:"model_selection,omitempty"`
+	ModelSeed      uint64             `json:"-"`
+	Headers        []transport.Header `json:"-"`
 	// SessionHeader names the header that carries each conversation
 	// turn's session id ("" sends none).
-	SessionHeader string
-	Extra         []transport.Field
-	Timeout       time.Duration
+	SessionHeader string            `json:"session_header,omitempty"`
+	Extra         []transport.Field `json:"-"`
+	Timeout       time.Duration     `json:"timeout,omitempty"`
 	// IdleTimeout fails a request the server is silent on for this long:
 	// waiting for the headers or between two reads of the body (0: off).
-	IdleTimeout time.Duration
+	IdleTimeout time.Duration `json:"idle_timeout,omitempty"`
 	// MaxResponseSize and MaxSSELineSize bound one response body and one
 	// SSE line in bytes (0: transport's defaults, 256 MiB and 16 MiB).
-	MaxResponseSize int64
-	MaxSSELineSize  int64
-	Insecure        bool
+	MaxResponseSize int64 `json:"max_response_size,omitempty"`
+	MaxSSELineSize  int64 `json:"max_sse_line_size,omitempty"`
+	Insecure        bool  `json:"insecure,omitempty"`
 	// Tokenizer is a tokenizer.json file, folder or Hugging Face model id
 	// ("" for none); TokenCount is auto, tokenizer, usage or chunks.
-	Tokenizer  string
-	TokenCount string
+	Tokenizer  string `json:"tokenizer,omitempty"`
+	TokenCount string `json:"token_count,omitempty"`
 	// TokenizerRevision is the Hugging Face Hub revision of a Tokenizer
 	// given as a model id ("" is main).
-	TokenizerRevision string
+	TokenizerRevision string `json:"tokenizer_revision,omitempty"`
 }
 
 // The model selection strategies of an endpoint serving several models,

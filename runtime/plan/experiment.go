@@ -10,63 +10,68 @@ import (
 	"github.com/llmbench/llmbench/runtime/failure"
 )
 
-// Experiment is one experiment of a scenario (SPEC §6 experiment()).
+// Experiment is one experiment of a scenario (SPEC §6 experiment()): the
+// plan as plain values, built by builtins (or GenAI-Perf's flags), run by
+// runtime, stored with every point's records as its JSON (never holding
+// a credential: header values and body extras are not stored, URLs are
+// redacted), hashed by the checkpoint and shown in report.html. What
+// wires one run of it (a loaded baseline, a shard) is runtime.Options.
 type Experiment struct {
-	Name     string
-	Endpoint Endpoint
-	Dataset  dataset.Source
+	Name     string         `json:"name"`
+	Endpoint Endpoint       `json:"endpoint"`
+	Dataset  dataset.Source `json:"-"` // stored as its description (MarshalJSON)
 	// Load is the base load; a sweep varies one or more of its parameters.
-	Load Load
+	Load Load `json:"load"`
 	// Requests, Duration or (for conversations) Sessions ends each
 	// point's measurement.
-	Requests int
-	Duration time.Duration
-	Sessions int
+	Requests int           `json:"requests,omitempty"`
+	Duration time.Duration `json:"duration,omitempty"`
+	Sessions int           `json:"sessions,omitempty"`
 	// Steady, when set, makes Requests or Duration the cap of an auto
 	// point (requests="auto", duration="auto") that stops once the rule
 	// is met.
-	Steady *metrics.SteadyRule
+	Steady *metrics.SteadyRule `json:"steady_state,omitempty"`
 	// Warmup requests precede each point's measurement, excluded from it.
-	Warmup int
+	Warmup int `json:"warmup,omitempty"`
 	// Sweep is nil for a single point.
-	Sweep *Sweep
+	Sweep *Sweep `json:"sweep,omitempty"`
 	// Planned, when set, are the experiment's points as its caller
 	// compiled them, run in order instead of a sweep's (GenAI-Perf's
 	// analyze derives each point from its flags); Sweep then only
 	// describes them.
-	Planned []PointSpec
-	Gates   []metrics.Gate
-	Goodput []metrics.SLO
+	Planned []PointSpec    `json:"-"`
+	Gates   []metrics.Gate `json:"-"` // stored as written (MarshalJSON)
+	Goodput []metrics.SLO  `json:"-"` // stored as metric and value (MarshalJSON)
 	// Repeats runs each point this many times (at least 1).
-	Repeats int
+	Repeats int `json:"repeats"`
 	// Telemetry lists Prometheus /metrics URLs to scrape during each point
 	// (the endpoint's own /metrics is tried too).
-	Telemetry []string
+	Telemetry []string `json:"-"`
 	// TelemetryInterval is the scrape period; 0 means 0.33 s, and a
 	// negative one (--telemetry-interval off) scrapes nothing at all.
-	TelemetryInterval time.Duration
+	TelemetryInterval time.Duration `json:"-"`
 	// ServerMetricsOff leaves the endpoint's own /metrics unscraped
 	// (--no-server-metrics, endpoint(server_metrics = False)); URLs in
 	// Telemetry are still scraped.
-	ServerMetricsOff bool
+	ServerMetricsOff bool `json:"-"`
 	// CostPerHour prices the deployment, in Currency ("EUR" when empty).
-	CostPerHour float64
-	Currency    string
+	CostPerHour float64 `json:"cost_per_hour,omitempty"`
+	Currency    string  `json:"currency,omitempty"`
 	// Baseline names a stored result set to compare with, as the
 	// scenario or --baseline gave it.
-	Baseline string
-	Tags     map[string]string
+	Baseline string            `json:"baseline,omitempty"`
+	Tags     map[string]string `json:"tags,omitempty"`
 	// Seed makes datasets and arrival schedules reproducible.
-	Seed uint64
+	Seed uint64 `json:"seed"`
 	// PointSeeds gives each point prompts of its own, drawn with the
 	// dataset's seeds mixed with the point's parameters (PointSeed);
 	// false sends the same prompts at every point (a scenario's
 	// same_prompts=True, and GenAI-Perf's single seed in profile and
 	// analyze).
-	PointSeeds bool
+	PointSeeds bool `json:"point_seeds,omitempty"`
 	// ErrorBudget, when set, abandons the run once a point's failures
 	// exceed it; nil lets every failure be data.
-	ErrorBudget *ErrorBudget
+	ErrorBudget *ErrorBudget `json:"error_budget,omitempty"`
 }
 
 // Converses reports whether the experiment's dataset is made of

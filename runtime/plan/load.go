@@ -37,26 +37,26 @@ func ParseArrival(s string) (Arrival, error) {
 // (closed loop) or Rate (open loop) is set.
 type Load struct {
 	// Concurrency keeps exactly this many requests in flight.
-	Concurrency int
+	Concurrency int `json:"concurrency,omitempty"`
 	// Rate is the target requests per second of an open loop.
-	Rate       float64
-	Arrival    Arrival
-	Burstiness float64
+	Rate       float64 `json:"rate,omitempty"`
+	Arrival    Arrival `json:"arrival,omitempty"`
+	Burstiness float64 `json:"burstiness,omitempty"`
 	// MaxConcurrency caps requests in flight under a rate (0 = no cap); a
 	// request that finds the cap reached waits, and its lag is recorded.
-	MaxConcurrency int
+	MaxConcurrency int `json:"max_concurrency,omitempty"`
 	// ReplaySpeed > 0 replays a timed dataset (a trace): request i is sent
 	// at its entry's timestamp divided by the speed.
-	ReplaySpeed float64
+	ReplaySpeed float64 `json:"replay_speed,omitempty"`
 	// RampUp grows the load linearly over this long from the start:
 	// closed-loop workers (and users) start spread over it, an open
 	// loop's rate rises from 0 (ramp_up=). The ramp's requests are
 	// measured like any other unless warmup covers them.
-	RampUp time.Duration
+	RampUp time.Duration `json:"ramp_up,omitempty"`
 	// Users > 0 paces that many users (users(N, qps=Rate)): each sends its
 	// next turn N/Rate seconds after its previous one was sent, or when
 	// the answer arrives if it took longer.
-	Users int
+	Users int `json:"users,omitempty"`
 }
 
 // Closed reports whether the load is a closed loop.

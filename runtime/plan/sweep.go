@@ -12,9 +12,9 @@ import (
 // or Search is set.
 type Sweep struct {
 	// Params is a grid: every combination of every parameter's values.
-	Params     []SweepParam
-	Saturation *Saturation
-	Search     *Search
+	Params     []SweepParam `json:"grid,omitempty"`
+	Saturation *Saturation  `json:"until_saturation,omitempty"`
+	Search     *Search      `json:"search,omitempty"`
 }
 
 // SweepParam is one swept parameter with its values in order.
@@ -38,10 +38,11 @@ type Saturation struct {
 // Search finds the largest load meeting Gate by bisection between Lo and
 // Hi, to a relative Precision (SPEC §6 search()).
 type Search struct {
-	Gate      metrics.Gate
-	Over      string
-	Lo, Hi    float64
-	Precision float64 // a ratio: 0.05 for "5%"
+	Gate      metrics.Gate `json:"-"` // stored as written (MarshalJSON)
+	Over      string       `json:"over"`
+	Lo        float64      `json:"lo"`
+	Hi        float64      `json:"hi"`
+	Precision float64      `json:"precision"` // a ratio: 0.05 for "5%"
 }
 
 // Driver is the step-by-step saturation driver for this sweep.

@@ -10,6 +10,7 @@ package storedruntest
 
 import (
 	"fmt"
+	"github.com/llmbench/llmbench/runtime/plan"
 	"io"
 	"strings"
 	"testing"
@@ -30,7 +31,7 @@ type Requests func(key runtime.PointKey) []metrics.Record
 // records reqs gives it, then each point's GenAI-Perf files. The gates
 // are judged but no gates.json or summary.json is written: `run` writes
 // those after check(), which a test does not have. It returns out.
-func Run(t testing.TB, out, scenario string, plan runtime.PlanRecord, reqs Requests) string {
+func Run(t testing.TB, out, scenario string, plan runtime.Experiment, reqs Requests) string {
 	t.Helper()
 	return Shard(t, out, scenario, plan, runtime.Shard{}, reqs)
 }
@@ -39,7 +40,7 @@ func Run(t testing.TB, out, scenario string, plan runtime.PlanRecord, reqs Reque
 // I/N`): the same folders, each run's plan naming the shard and when it
 // started (its first request), for `merge` to join; reqs gives the
 // shard's own requests.
-func Shard(t testing.TB, out, scenario string, plan runtime.PlanRecord, shard runtime.Shard, reqs Requests) string {
+func Shard(t testing.TB, out, scenario string, plan runtime.Experiment, shard runtime.Shard, reqs Requests) string {
 	t.Helper()
 	exp := experiment(t, plan)
 	obs := &artifacts.ScenarioObserver{Session: session(), Scenario: scenario, Out: out, Exp: exp}
@@ -52,7 +53,7 @@ func Shard(t testing.TB, out, scenario string, plan runtime.PlanRecord, shard ru
 // artifactDir: each point in its GenAI-Perf folder
 // (<model>-openai-chat-concurrency8), named as analyze names it. It
 // returns artifactDir.
-func Profile(t testing.TB, artifactDir string, plan runtime.PlanRecord, reqs Requests) string {
+func Profile(t testing.TB, artifactDir string, plan runtime.Experiment, reqs Requests) string {
 	t.Helper()
 	exp := experiment(t, plan)
 	specs, err := exp.Points()
@@ -79,14 +80,10 @@ func Profile(t testing.TB, artifactDir string, plan runtime.PlanRecord, reqs Req
 }
 
 // experiment is the plan as the engine runs it.
-func experiment(t testing.TB, plan runtime.PlanRecord) *runtime.Experiment {
+func experiment(t testing.TB, plan runtime.Experiment) *runtime.Experiment {
 	t.Helper()
 	plan.Repeats = max(plan.Repeats, 1)
-	exp, err := plan.Experiment()
-	if err != nil {
-		t.Fatalf("storedruntest: %v", err)
-	}
-	return exp
+	return &plan
 }
 
 // write runs every point of exp through obs as the engine would.
@@ -220,12 +217,30 @@ func Same(recs []metrics.Record) Requests {
 // Chat is a plan of a streaming chat experiment of model m at
 // concurrency 1, requests requests per point, sweeping concurrency over
 // sweep when given: what a test changes one field of.
-func Chat(name string, requests int, sweep ...float64) runtime.PlanRecord {
-	p := runtime.PlanRecord{Name: name, Endpoint: runtime.EndpointRecord{URL: "http://127.0.0.1:1", API: "chat", Stream: true, Model: "m"},
-		Dataset: "synthetic(input_tokens = fixed(20), output_tokens = fixed(8))", Traffic: runtime.LoadRecord{Concurrency: 1},
+func Chat(name string, requests int, sweep ...float64) runtime.Experiment {
+	p := runtime.Experiment{Name: name, Endpoint: runtime.Endpoint{URL: "http://127.0.0.1:1", API: "chat", Stream: true, Model: "m"},
+		Dataset: plan.Described("synthetic(input_tokens = fixed(20), output_tokens = fixed(8))"), Load: runtime.Load{Concurrency: 1},
 		Requests: requests, Repeats: 1}
 	if len(sweep) > 0 {
-		p.Sweep = &runtime.SweepRecord{Params: []runtime.SweepParam{{Name: "concurrency", Values: sweep}}}
+		p.Sweep = &runtime.Sweep{Params: []runtime.SweepParam{{Name: "concurrency", Values: sweep}}}
 	}
 	return p
+}
+
+// Gates parses gates as a scenario writes them: what a test adds to a
+// plan.
+func Gates(t testing.TB, sources ...string) []metrics.Gate {
+	t.Helper()
+	gates := make([]metrics.Gate, len(sources))
+	for i, src := range sources {
+		g, err := metrics.ParseGate(src)
+		if err == nil {
+			err = g.PriceIn("EUR") // as experiment() prices a cost gate
+		}
+		if err != nil {
+			t.Fatalf("storedruntest: %v", err)
+		}
+		gates[i] = g
+	}
+	return gates
 }

@@ -1,4 +1,4 @@
-package runtime
+package plan
 
 import (
 	"net/url"
