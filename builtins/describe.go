@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"go.starlark.net/starlark"
-
 )
 
 // Plan values render themselves the way a scenario writes them
