@@ -3,7 +3,6 @@ package builtins
 import (
 	"errors"
 	"fmt"
-	"github.com/llmbench/llmbench/runtime/plan"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/plan"
 	"github.com/llmbench/llmbench/transport"
 )
 

@@ -1,11 +1,12 @@
 package builtins
 
 import (
-	"github.com/llmbench/llmbench/runtime/plan"
 	"strconv"
 	"time"
 
 	"go.starlark.net/starlark"
+
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // Plan values render themselves the way a scenario writes them

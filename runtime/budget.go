@@ -2,12 +2,12 @@ package runtime
 
 import (
 	"fmt"
-	"github.com/llmbench/llmbench/runtime/plan"
 	"strconv"
 	"strings"
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime/failure"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // budgetFloor is the fewest finished requests a rate is taken over: with

@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"fmt"
-	"github.com/llmbench/llmbench/runtime/plan"
 	"slices"
 	"strconv"
 	"syscall"
@@ -11,6 +10,7 @@ import (
 	"github.com/llmbench/llmbench/runtime/dataset"
 	"github.com/llmbench/llmbench/runtime/engine"
 	"github.com/llmbench/llmbench/runtime/failure"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // CheckOpenFiles refuses a load that needs more connections than this

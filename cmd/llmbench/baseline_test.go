@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"github.com/llmbench/llmbench/runtime/plan"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"time"
 
 	"github.com/llmbench/llmbench/reports/storedrun/storedruntest"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // baselineScenario measures one point (concurrency 4, 120 streamed

@@ -2,12 +2,12 @@ package main
 
 import (
 	"fmt"
-	"github.com/llmbench/llmbench/reports/regression"
 	"io"
 	"strconv"
 	"strings"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports/regression"
 	"github.com/llmbench/llmbench/runtime"
 )
 

@@ -2,7 +2,6 @@ package artifacts
 
 import (
 	"fmt"
-	"github.com/llmbench/llmbench/runtime/plan"
 	"strings"
 
 	"github.com/rs/zerolog/log"
@@ -13,6 +12,7 @@ import (
 	"github.com/llmbench/llmbench/reports/storedrun"
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/failure"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // GenAIPerfPoint is one `profile` or `analyze` point as its artifacts name

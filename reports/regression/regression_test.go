@@ -3,7 +3,6 @@ package regression_test
 import (
 	"errors"
 	"fmt"
-	"github.com/llmbench/llmbench/runtime/plan"
 	"os"
 	"path/filepath"
 	"slices"
@@ -18,6 +17,7 @@ import (
 	"github.com/llmbench/llmbench/reports/storedrun/storedruntest"
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/failure"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // variant is what a test changes of the stored run writeRun writes.

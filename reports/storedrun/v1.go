@@ -9,7 +9,6 @@ package storedrun
 
 import (
 	"fmt"
-	"github.com/llmbench/llmbench/runtime/plan"
 	"strconv"
 	"strings"
 	"time"
@@ -17,6 +16,7 @@ import (
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/genaiperf"
 	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // describeV1 reads a version 1 file's goodput, counting and parameters

@@ -10,7 +10,6 @@ package storedruntest
 
 import (
 	"fmt"
-	"github.com/llmbench/llmbench/runtime/plan"
 	"io"
 	"strings"
 	"testing"
@@ -20,6 +19,7 @@ import (
 	"github.com/llmbench/llmbench/reports/artifacts"
 	"github.com/llmbench/llmbench/reports/genaiperf"
 	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // Requests gives the records of one run of a point (key names it).
