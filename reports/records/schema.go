@@ -13,9 +13,11 @@ package records
 // "llmbench.schema_version". Records files must stay readable forever, so
 // a version only ever adds to the one before it:
 //
-//   - It goes up by one whenever columns or metadata keys are added, and
-//     for no other change: a column or key is never removed, renamed or
-//     retyped, and its values never change meaning. Every column of every
+//   - It goes up by one whenever columns or metadata keys are added, or a
+//     key's value takes a new layout that says its own version (an older
+//     llmbench then refuses the file by its schema version, not halfway
+//     through), and for no other change: a column or key is never
+//     removed, renamed or retyped, and its values never change meaning. Every column of every
 //     past version stays, with the same name and type.
 //   - A file of an older version lacks the columns added since, and
 //     ReadEach reads them as NULL or zero. So a new column must be one for
@@ -29,7 +31,7 @@ package records
 // testdata/fixtures holds a file of each version, written by
 // testdata/gen; TestSchemaOnlyAddsColumns and TestReadFixtures hold
 // every past version to the rule (docs/records.md, "Schema versions").
-const SchemaVersion = 5
+const SchemaVersion = 6
 
 // row is one records.parquet row. Column names carry their unit (_ns,
 // _us, _tokens); timestamps are int64 nanoseconds since the Unix epoch

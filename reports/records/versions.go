@@ -33,6 +33,11 @@ var upgrades = []func(*Meta){
 	// replica (NULL in older files, whose endpoints had one URL); no
 	// metadata.
 	func(*Meta) {},
+	// 5 → 6: llmbench.point_record holds the plan as plan.Experiment's own
+	// JSON (its version 2); the record says its version, and
+	// runtime.DecodePointRecord reads version 1 too, so the value is kept
+	// as stored. No columns.
+	func(*Meta) {},
 }
 
 // upgrade checks the schema version of metadata read from a file and

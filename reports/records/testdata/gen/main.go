@@ -42,7 +42,7 @@ var meta = records.Meta{
 
 // pointRecord is the saved plan a runner stores since schema version 2;
 // records treats it as opaque.
-const pointRecord = `{"version":1,"scenario":"fixture","plan":{"name":"chat-capacity","endpoint":{"url":"http://127.0.0.1:8000/v1","api":"chat","stream":true,"model":"demo-model"},"dataset":"synthetic(input_tokens=fixed(20), output_tokens=fixed(5))","traffic":{"concurrency":4},"requests":27,"repeats":1,"seed":0,"sweep":{"grid":[{"name":"concurrency","values":[4]}]},"gates":["ttft.p99 < 500ms"]},"point":{"params":{"concurrency":4},"repeat":1,"index":0},"token_counting":{"mode":"usage"}}`
+const pointRecord = `{"version":2,"scenario":"fixture","plan":{"name":"chat-capacity","endpoint":{"url":"http://127.0.0.1:8000/v1","api":"chat","stream":true,"model":"demo-model"},"load":{"concurrency":4},"requests":27,"repeats":1,"seed":0,"sweep":{"grid":[{"name":"concurrency","values":[4]}]},"dataset":"synthetic(input_tokens=fixed(20), output_tokens=fixed(5))","gates":["ttft.p99 < 500ms"]},"point":{"params":{"concurrency":4},"repeat":1,"index":0},"token_counting":{"mode":"usage"}}`
 
 // pointRecorder is Writer.SetPointRecord, which the writers before schema
 // version 2 do not have.
