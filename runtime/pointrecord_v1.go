@@ -12,7 +12,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
-
 )
 
 // decodePointRecordV1 reads a version 1 record into the current layout.
