@@ -5,8 +5,8 @@ import (
 
 	"go.starlark.net/starlark"
 
-	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/dataset"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // conversations(turns=DIST|int, input_tokens=DIST|int,
@@ -80,7 +80,7 @@ func usersBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 	if qps <= 0 {
 		return nil, paramErrorf(b.Name(), "qps", "got %s, want requests per second > 0", num(float64(qps)))
 	}
-	l := runtime.Load{Users: n, Rate: float64(qps), RampUp: up}
+	l := plan.Load{Users: n, Rate: float64(qps), RampUp: up}
 	return newLoadValue(l, rampAttrs(up, starlark.StringDict{"users": integer(n), "qps": float(l.Rate)})), nil
 }
 

@@ -19,11 +19,11 @@ import (
 // defaultTimeout is endpoint()'s timeout (plan.DefaultTimeout).
 const defaultTimeout = plan.DefaultTimeout
 
-// endpointValue is what endpoint() returns: a runtime.Endpoint, plus the
+// endpointValue is what endpoint() returns: a plan.Endpoint, plus the
 // server_metrics URLs that become the experiment's telemetry.
 type endpointValue struct {
 	object
-	plan          runtime.Endpoint
+	plan          plan.Endpoint
 	serverMetrics []string
 	// serverMetricsOff is server_metrics=False: the endpoint's own
 	// /metrics is not scraped.
@@ -74,13 +74,13 @@ func endpointBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 		timeout    = duration(defaultTimeout)
 		metricURLs serverMetricsParam
 		insecure   bool
-		selection  = oneOf(runtime.RoundRobin, runtime.RoundRobin, runtime.RandomModel)
+		selection  = oneOf(plan.RoundRobin, plan.RoundRobin, plan.RandomModel)
 		idle       = duration(transport.DefaultIdleTimeout)
 		maxResp    = byteSize(transport.DefaultMaxResponseSize)
 		maxLine    = byteSize(transport.DefaultMaxSSELineSize)
 		sessionHdr string
 		backend    = oneOf("", transport.TensorRTLLM, transport.VLLM)
-		urlPick    = oneOf(runtime.RoundRobin, runtime.RoundRobin, runtime.LeastInFlight)
+		urlPick    = oneOf(plan.RoundRobin, plan.RoundRobin, plan.LeastInFlight)
 		sources    starlark.Value
 	)
 	if err := unpack(b.Name(), args, kwargs, "url", &target, "model", &model, "api?", &api,
@@ -91,7 +91,7 @@ func endpointBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 		"backend?", &backend, "url_selection?", &urlPick, "source_addresses?", &sources); err != nil {
 		return nil, err
 	}
-	e := runtime.Endpoint{Model: model[0], API: transport.API(api.value), Stream: stream,
+	e := plan.Endpoint{Model: model[0], API: transport.API(api.value), Stream: stream,
 		TokenCount: tokenCount.value, Timeout: time.Duration(timeout), Insecure: insecure,
 		IdleTimeout: time.Duration(idle), MaxResponseSize: int64(maxResp), MaxSSELineSize: int64(maxLine),
 		Backend: backend.value}
@@ -128,7 +128,7 @@ func endpointBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 		e.Headers = append(e.Headers, transport.Header{Name: k, Value: headers.values[i]})
 	}
 	if sessionHdr != "" {
-		if err := runtime.CheckHeader(sessionHdr, "session"); err != nil {
+		if err := plan.CheckHeader(sessionHdr, "session"); err != nil {
 			return nil, paramError(b.Name(), "session_header", err)
 		}
 		if err := transport.CheckReservedHeader(sessionHdr); err != nil {
@@ -160,7 +160,7 @@ func endpointBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 }
 
 // checkEndpoint reports the first value a server could never accept.
-func checkEndpoint(fn string, e *runtime.Endpoint, metricURLs []string) error {
+func checkEndpoint(fn string, e *plan.Endpoint, metricURLs []string) error {
 	switch {
 	case e.Backend != "" && e.API != transport.Triton:
 		return paramErrorf(fn, "backend", `got %q with api=%q, but backend shapes only api="triton" requests (the Triton backend's input tensors)`, e.Backend, string(e.API))
@@ -206,7 +206,7 @@ var foreignLimits = map[transport.API]struct {
 // fields and decodes it as the client will, so an extra no tensor can
 // hold (an object, a nested list, a number too large for its type) is a
 // load error rather than every request failing.
-func checkTritonExtra(e *runtime.Endpoint) error {
+func checkTritonExtra(e *plan.Endpoint) error {
 	if e.API != transport.Triton {
 		return nil
 	}
@@ -282,7 +282,7 @@ func (m *modelNames) Unpack(v starlark.Value) error {
 	return nil
 }
 
-func newEndpointValue(e runtime.Endpoint, serverMetrics []string) *endpointValue {
+func newEndpointValue(e plan.Endpoint, serverMetrics []string) *endpointValue {
 	model := str(e.Model)
 	if len(e.Models) > 0 {
 		model = strList(e.Models)
@@ -319,7 +319,7 @@ func addrList(addrs []netip.Addr) *starlark.List {
 // model leaves unset.
 func orRoundRobin(selection string) string {
 	if selection == "" {
-		return runtime.RoundRobin
+		return plan.RoundRobin
 	}
 	return selection
 }
@@ -380,7 +380,7 @@ func targetURL(v starlark.Value, api transport.API) (string, error) {
 // with an optional path prefix, or GenAI-Perf's bare host:port.
 func checkHTTPURL(raw string) error {
 	if err := transport.CheckURL(runtime.BaseURL(raw)); err != nil {
-		return fmt.Errorf("got %q, want an http:// or https:// URL, host:port, \"sim://\" or sim(...): %v", runtime.RedactURL(raw), err)
+		return fmt.Errorf("got %q, want an http:// or https:// URL, host:port, \"sim://\" or sim(...): %v", plan.RedactURL(raw), err)
 	}
 	return nil
 }

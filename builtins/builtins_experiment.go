@@ -11,7 +11,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"github.com/llmbench/llmbench/metrics"
-	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/plan"
 	"github.com/llmbench/llmbench/transport"
 )
 
@@ -21,12 +21,12 @@ import (
 const defaultRequests = 100
 
 // experimentValue is what experiment() returns: a complete, validated
-// runtime.Experiment, and the call stack that made it, so problems found
+// plan.Experiment, and the call stack that made it, so problems found
 // only after main() returns (two experiments with one name) still point
 // at a line of the script.
 type experimentValue struct {
 	object
-	plan  runtime.Experiment
+	plan  plan.Experiment
 	stack starlark.CallStack
 }
 
@@ -91,8 +91,8 @@ func experimentBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starla
 // build checks each argument and assembles the plan; every error names
 // the parameter at fault. It also returns the endpoint value used (a bare
 // sim(...) becomes one).
-func (a *experimentArgs) build(fn string) (*runtime.Experiment, *endpointValue, error) {
-	e := &runtime.Experiment{Name: a.name, Warmup: a.warmup, Repeats: a.repeats, Seed: uint64(a.seed),
+func (a *experimentArgs) build(fn string) (*plan.Experiment, *endpointValue, error) {
+	e := &plan.Experiment{Name: a.name, Warmup: a.warmup, Repeats: a.repeats, Seed: uint64(a.seed),
 		CostPerHour: float64(a.costPerHour), Currency: a.currency, Baseline: a.baseline,
 		PointSeeds: !a.samePrompts} // fresh prompts per point unless asked (SPEC §12)
 	if err := checkName(fn, a.name); err != nil {
@@ -122,7 +122,7 @@ func (a *experimentArgs) build(fn string) (*runtime.Experiment, *endpointValue, 
 
 // planChecks sets what is measured and judged: gates, goodput SLOs,
 // telemetry and tags.
-func (a *experimentArgs) planChecks(fn string, e *runtime.Experiment) error {
+func (a *experimentArgs) planChecks(fn string, e *plan.Experiment) error {
 	var err error
 	if e.Gates, err = parseGates(fn, a.gates, cmp.Or(e.Currency, "EUR")); err != nil {
 		return err
@@ -155,15 +155,15 @@ func (a *experimentArgs) planChecks(fn string, e *runtime.Experiment) error {
 
 // parseErrorBudget reads error_budget=: "5%" or a fraction such as 0.05;
 // None is no budget.
-func parseErrorBudget(v starlark.Value) (*runtime.ErrorBudget, error) {
+func parseErrorBudget(v starlark.Value) (*plan.ErrorBudget, error) {
 	switch v := v.(type) {
 	case nil, starlark.NoneType:
 		return nil, nil
 	case starlark.String:
-		return runtime.ParseErrorBudget(string(v))
+		return plan.ParseErrorBudget(string(v))
 	case starlark.Float, starlark.Int:
 		f, _ := starlark.AsFloat(v)
-		return runtime.NewErrorBudget(f)
+		return plan.NewErrorBudget(f)
 	}
 	return nil, fmt.Errorf("got %s, want a share of requests such as \"5%%\" or 0.05", v.Type())
 }
@@ -185,14 +185,14 @@ func experimentEndpoint(fn string, v starlark.Value) (*endpointValue, error) {
 	case *endpointValue:
 		return v, nil
 	case *simValue:
-		return newEndpointValue(runtime.Endpoint{URL: v.url, Model: simDefaultModel, API: transport.Chat,
+		return newEndpointValue(plan.Endpoint{URL: v.url, Model: simDefaultModel, API: transport.Chat,
 			Stream: true, TokenCount: "auto", Timeout: defaultTimeout, IdleTimeout: transport.DefaultIdleTimeout}, nil), nil
 	}
 	return nil, paramErrorf(fn, "endpoint", "got %s, want endpoint or sim", v.Type())
 }
 
 // checkCounts settles how long each point measures and checks the counts.
-func (a *experimentArgs) checkCounts(fn string, e *runtime.Experiment) error {
+func (a *experimentArgs) checkCounts(fn string, e *plan.Experiment) error {
 	switch {
 	case a.sessions != nil && (a.requests != nil || a.length != nil):
 		return paramErrorf(fn, "sessions", "got sessions with requests or duration, want one of the three")
@@ -257,7 +257,7 @@ func union(a, b []string) []string {
 	return out
 }
 
-func experimentAttrs(e *runtime.Experiment) starlark.StringDict {
+func experimentAttrs(e *plan.Experiment) starlark.StringDict {
 	gates := make([]string, len(e.Gates))
 	for i, g := range e.Gates {
 		gates[i] = g.Source
@@ -272,13 +272,13 @@ func experimentAttrs(e *runtime.Experiment) starlark.StringDict {
 		"warmup":   integer(e.Warmup), "repeats": integer(e.Repeats), "seed": starlark.MakeUint64(e.Seed),
 		"gates": strList(gates), "telemetry": strList(e.Telemetry), "tags": tags,
 		"baseline": noneOr(e.Baseline, str), "cost_per_hour": noneOr(e.CostPerHour, float), "currency": str(cmp.Or(e.Currency, "EUR")),
-		"error_budget": noneOr(e.ErrorBudget, func(b *runtime.ErrorBudget) starlark.Value { return str(b.String()) }),
+		"error_budget": noneOr(e.ErrorBudget, func(b *plan.ErrorBudget) starlark.Value { return str(b.String()) }),
 		"same_prompts": starlark.Bool(!e.PointSeeds),
 		"steady_state": noneOr(e.Steady, func(r *metrics.SteadyRule) starlark.Value { return newSteadyValue(*r) }),
 	}
 }
 
-func describeExperiment(e *runtime.Experiment, load string) string {
+func describeExperiment(e *plan.Experiment, load string) string {
 	s := fmt.Sprintf("experiment(name=%s, endpoint=%s, dataset=%s, traffic=%s",
 		quote(e.Name), e.Endpoint.String(), e.Dataset, load)
 	switch {

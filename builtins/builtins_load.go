@@ -6,18 +6,18 @@ import (
 
 	"go.starlark.net/starlark"
 
-	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // loadValue is how requests are issued (SPEC §3): concurrency(), rate()
-// and replay() each carry a runtime.Load. Equal parameters make equal
+// and replay() each carry a plan.Load. Equal parameters make equal
 // loads.
 type loadValue struct {
 	object
-	plan runtime.Load
+	plan plan.Load
 }
 
-func newLoadValue(l runtime.Load, attrs starlark.StringDict) *loadValue {
+func newLoadValue(l plan.Load, attrs starlark.StringDict) *loadValue {
 	kind := "concurrency"
 	switch {
 	case l.Replay():
@@ -49,7 +49,7 @@ func concurrencyBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.T
 	if err != nil {
 		return nil, err
 	}
-	return newLoadValue(runtime.Load{Concurrency: n, RampUp: up}, rampAttrs(up, starlark.StringDict{"concurrency": integer(n)})), nil
+	return newLoadValue(plan.Load{Concurrency: n, RampUp: up}, rampAttrs(up, starlark.StringDict{"concurrency": integer(n)})), nil
 }
 
 // rampUp unpacks an optional ramp_up= duration, > 0 when given.
@@ -106,7 +106,7 @@ func rateBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 	if err != nil {
 		return nil, paramError(b.Name(), "max_concurrency", err)
 	}
-	l := runtime.Load{Rate: float64(r), Arrival: runtime.Arrival(arrival.value),
+	l := plan.Load{Rate: float64(r), Arrival: plan.Arrival(arrival.value),
 		Burstiness: float64(burstiness), MaxConcurrency: capN, RampUp: up}
 	attrs := starlark.StringDict{"rate": float(l.Rate), "arrival": str(arrival.value),
 		"burstiness": float(l.Burstiness), "max_concurrency": noneOr(capN, integer)}
@@ -140,5 +140,5 @@ func replayBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple,
 	if speed <= 0 {
 		return nil, paramErrorf(b.Name(), "speed", "got %s, want a number > 0", num(float64(speed)))
 	}
-	return newLoadValue(runtime.Load{ReplaySpeed: float64(speed)}, starlark.StringDict{"speed": float(float64(speed))}), nil
+	return newLoadValue(plan.Load{ReplaySpeed: float64(speed)}, starlark.StringDict{"speed": float(float64(speed))}), nil
 }

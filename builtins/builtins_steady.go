@@ -8,7 +8,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"github.com/llmbench/llmbench/metrics"
-	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // defaultSteadyMaxDuration caps a duration="auto" point that gives no
@@ -87,7 +87,7 @@ func isAuto(v starlark.Value) bool {
 // planSteady settles an auto point: requests="auto" caps it at
 // max_requests, duration="auto" at max_duration; steady_state without
 // either, or the other kind's cap, is an error naming the parameter.
-func (a *experimentArgs) planSteady(fn string, e *runtime.Experiment) error {
+func (a *experimentArgs) planSteady(fn string, e *plan.Experiment) error {
 	autoReq, autoDur := isAuto(a.requests), isAuto(a.length)
 	var rule metrics.SteadyRule
 	switch s := a.steady.(type) {

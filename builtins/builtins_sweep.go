@@ -10,16 +10,17 @@ import (
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // sweepValue is what sweep(), until_saturation() and search() return: a
-// runtime.Sweep for experiment(sweep=...). Equal declarations are equal.
+// plan.Sweep for experiment(sweep=...). Equal declarations are equal.
 type sweepValue struct {
 	object
-	plan runtime.Sweep
+	plan plan.Sweep
 }
 
-func newSweepValue(s runtime.Sweep, kind string) *sweepValue {
+func newSweepValue(s plan.Sweep, kind string) *sweepValue {
 	attrs := starlark.StringDict{"kind": str(kind)}
 	return &sweepValue{object: newObject("sweep", s.String(), attrs, true), plan: s}
 }
@@ -69,7 +70,7 @@ func sweepBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 	if err := unpack(b.Name(), args, kwargs, pairs...); err != nil {
 		return nil, err
 	}
-	var s runtime.Sweep
+	var s plan.Sweep
 	for i, p := range sweepParams {
 		if lists[i] == nil {
 			continue
@@ -77,7 +78,7 @@ func sweepBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, 
 		if err := p.check(lists[i]); err != nil {
 			return nil, paramError(b.Name(), p.name, err)
 		}
-		s.Params = append(s.Params, runtime.SweepParam{Name: p.name, Values: lists[i]})
+		s.Params = append(s.Params, plan.SweepParam{Name: p.name, Values: lists[i]})
 	}
 	switch {
 	case len(s.Params) == 0:
@@ -139,7 +140,7 @@ func pow2Builtin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, k
 // ttft_factor times its lowest-load value — the design article's rule for
 // a sweep that is long enough to show the knee.
 func untilSaturationBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-	t := runtime.Saturation{Start: 1, Factor: 2, Limit: 1024, Growth: 0.05, TTFTFactor: 2}
+	t := plan.Saturation{Start: 1, Factor: 2, Limit: 1024, Growth: 0.05, TTFTFactor: 2}
 	start, factor, limit, ttft := number(t.Start), number(t.Factor), number(t.Limit), number(t.TTFTFactor)
 	growth := ratio(t.Growth)
 	over := oneOf(metrics.ParamConcurrency, metrics.ParamConcurrency, metrics.ParamRate)
@@ -147,7 +148,7 @@ func untilSaturationBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starla
 		"growth?", &growth, "ttft_factor?", &ttft, "over?", &over); err != nil {
 		return nil, err
 	}
-	t = runtime.Saturation{Over: over.value, Start: float64(start), Factor: float64(factor),
+	t = plan.Saturation{Over: over.value, Start: float64(start), Factor: float64(factor),
 		Limit: float64(limit), Growth: float64(growth), TTFTFactor: float64(ttft)}
 	whole := t.Over == metrics.ParamConcurrency
 	switch {
@@ -162,7 +163,7 @@ func untilSaturationBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starla
 	case t.TTFTFactor <= 1:
 		return nil, paramErrorf(b.Name(), "ttft_factor", "got %s, want a number > 1", num(t.TTFTFactor))
 	}
-	return newSweepValue(runtime.Sweep{Saturation: &t}, "until_saturation"), nil
+	return newSweepValue(plan.Sweep{Saturation: &t}, "until_saturation"), nil
 }
 
 func loadUnit(whole bool) string {
@@ -186,7 +187,7 @@ func searchBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple,
 	if err != nil {
 		return nil, paramError(b.Name(), "gate", err)
 	}
-	t := runtime.Search{Gate: gate, Over: over.value, Lo: float64(lo), Hi: float64(hi), Precision: float64(precision)}
+	t := plan.Search{Gate: gate, Over: over.value, Lo: float64(lo), Hi: float64(hi), Precision: float64(precision)}
 	switch {
 	case len(gate.At) > 0:
 		return nil, paramErrorf(b.Name(), "gate", "got %q, want a gate without @: the search chooses the point", gateText)
@@ -199,5 +200,5 @@ func searchBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple,
 	case t.Precision <= 0 || t.Precision >= 1:
 		return nil, paramErrorf(b.Name(), "precision", "got %s, want a percentage between 0%% and 100%%", percent(t.Precision))
 	}
-	return newSweepValue(runtime.Sweep{Search: &t}, "search"), nil
+	return newSweepValue(plan.Sweep{Search: &t}, "search"), nil
 }

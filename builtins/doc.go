@@ -2,7 +2,8 @@
 // imports go.starlark.net. It loads a scenario file in two phases, as
 // Skycfg does: execute the file (and what it loads) and freeze it, then
 // call its main(ctx) and turn the experiments it returns into a validated
-// runtime.Scenario of plain Go values. The engine never sees the
+// runtime.Scenario of plain Go values, each experiment a plan.Experiment
+// (package runtime/plan). The engine never sees the
 // interpreter again — except through Scenario.Check, a Go closure that
 // calls the script's check(results) after the run.
 //

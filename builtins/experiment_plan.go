@@ -11,6 +11,7 @@ import (
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/dataset"
+	"github.com/llmbench/llmbench/runtime/plan"
 	"github.com/llmbench/llmbench/transport"
 )
 
@@ -18,7 +19,7 @@ import (
 // combinations that could not run: a sweep over a parameter the load does
 // not have, a token sweep over a dataset that does not sample lengths, a
 // replay without a trace.
-func (a *experimentArgs) planLoad(fn string, e *runtime.Experiment) error {
+func (a *experimentArgs) planLoad(fn string, e *plan.Experiment) error {
 	data, ok := a.data.(*datasetValue)
 	if !ok {
 		return paramErrorf(fn, "dataset", "got %s, want dataset", a.data.Type())
@@ -59,9 +60,9 @@ func (a *experimentArgs) planLoad(fn string, e *runtime.Experiment) error {
 	if err := sweepFits(sw, load, data); err != nil {
 		return paramError(fn, "sweep", err)
 	}
-	plan := sw.plan
-	plan.Params = slices.Clone(plan.Params)
-	e.Sweep = &plan
+	sweep := sw.plan
+	sweep.Params = slices.Clone(sweep.Params)
+	e.Sweep = &sweep
 	return nil
 }
 
@@ -70,7 +71,7 @@ func (a *experimentArgs) planLoad(fn string, e *runtime.Experiment) error {
 // point of a grid sweep, by the rule the CLI's --request-rate follows
 // (runtime.CheckSchedule): rate(1e-9) planned its first send 30 years
 // ahead and the run hung.
-func scheduleFits(fn string, e *runtime.Experiment) error {
+func scheduleFits(fn string, e *plan.Experiment) error {
 	count, what := e.Requests+e.Warmup, "requests"
 	if e.Sessions > 0 {
 		count, what = e.Sessions+e.Warmup, "sessions"
@@ -95,7 +96,7 @@ func scheduleFits(fn string, e *runtime.Experiment) error {
 
 // conversationFits refuses multi-turn sessions for an API that takes one
 // flat prompt: its requests could not carry the history.
-func conversationFits(e *runtime.Experiment, load *loadValue, data *datasetValue) error {
+func conversationFits(e *plan.Experiment, load *loadValue, data *datasetValue) error {
 	multi := data.converses() || load.plan.Paced()
 	if !multi || e.Endpoint.API.Conversational() {
 		return nil
@@ -146,7 +147,7 @@ func parseGates(fn string, texts []string, currency string) ([]metrics.Gate, err
 // running, so their gates are checked then. A baseline gate may come
 // without baseline=: the command line may give one (run --baseline), and
 // the command refuses a baseline gate with nothing to compare with.
-func gatesReachPoints(fn string, e *runtime.Experiment) error {
+func gatesReachPoints(fn string, e *plan.Experiment) error {
 	for _, g := range e.Gates {
 		if err := componentExists(g, e.Dataset); err != nil {
 			return paramError(fn, "gates", err)
@@ -176,7 +177,7 @@ func gatesReachPoints(fn string, e *runtime.Experiment) error {
 }
 
 // replicaExists refuses a gate on a replica the endpoint does not have.
-func replicaExists(g metrics.Gate, e runtime.Endpoint) error {
+func replicaExists(g metrics.Gate, e plan.Endpoint) error {
 	if g.Replica == nil {
 		return nil
 	}
@@ -219,7 +220,7 @@ func quoteAll(names []string) []string {
 
 // pointValues lists, per load parameter, the values the experiment's
 // points will have.
-func pointValues(e *runtime.Experiment) map[string][]float64 {
+func pointValues(e *plan.Experiment) map[string][]float64 {
 	values := map[string][]float64{}
 	switch {
 	case e.Load.Concurrency > 0:

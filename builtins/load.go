@@ -8,11 +8,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/llmbench/llmbench/runtime/failure"
-
 	"go.starlark.net/starlark"
 
 	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/failure"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // Load executes the scenario at path with -D values vars and returns its
@@ -69,7 +69,7 @@ func newSession(path string, vars map[string]string, opts Options) (*session, er
 
 // callMain calls main(ctx) and checks what it returned: one experiment or
 // a list of them, with distinct names.
-func (s *session) callMain(thread *starlark.Thread, path string, globals starlark.StringDict) ([]runtime.Experiment, error) {
+func (s *session) callMain(thread *starlark.Thread, path string, globals starlark.StringDict) ([]plan.Experiment, error) {
 	mainFn, ok := globals["main"].(starlark.Callable)
 	if !ok {
 		msg := "no main(ctx) function: a scenario defines main(ctx) returning its experiments"
@@ -90,7 +90,7 @@ func (s *session) callMain(thread *starlark.Thread, path string, globals starlar
 		}
 		return nil, le
 	}
-	exps := make([]runtime.Experiment, len(values))
+	exps := make([]plan.Experiment, len(values))
 	seen := make(map[string]bool, len(values)) // a set, not a scan of those before: 100k experiments check in seconds
 	for i, ev := range values {
 		if seen[ev.plan.Name] {
@@ -117,7 +117,7 @@ func (s *session) planError(ev *experimentValue, err error) *LoadError {
 	msgs := make([]string, len(errs))
 	for i, e := range errs {
 		msgs[i] = e.Error()
-		var pe *runtime.PlanError
+		var pe *plan.PlanError
 		if errors.As(e, &pe) {
 			msgs[i] = paramError("experiment", pe.Param, pe.Err).Error()
 		}

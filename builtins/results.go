@@ -9,6 +9,7 @@ import (
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // newResults is check()'s argument: a frozen dict from experiment name to
@@ -42,7 +43,7 @@ type resultValue struct {
 }
 
 func newResultValue(name string, r *runtime.ExperimentResult) *resultValue {
-	var exp runtime.Experiment
+	var exp plan.Experiment
 	if r.Experiment != nil {
 		exp = *r.Experiment
 	}
@@ -116,7 +117,7 @@ type pointValue struct {
 	load    float64
 }
 
-func newPointValue(exp *runtime.Experiment, pr *runtime.PointResult) *pointValue {
+func newPointValue(exp *plan.Experiment, pr *runtime.PointResult) *pointValue {
 	p := &pointValue{params: pr.Params}
 	attrs := starlark.StringDict{"label": str(pr.Params.Label())}
 	for _, name := range []string{metrics.ParamConcurrency, metrics.ParamRate, metrics.ParamInputTokens, metrics.ParamOutputTokens} {
@@ -144,7 +145,7 @@ func newPointValue(exp *runtime.Experiment, pr *runtime.PointResult) *pointValue
 // componentValues is a point's per-component metrics by dataset component
 // name (SPEC §6 p.components["chat"].ttft.p99): an empty dict unless the
 // dataset is a mix.
-func componentValues(exp *runtime.Experiment, pr *runtime.PointResult) *starlark.Dict {
+func componentValues(exp *plan.Experiment, pr *runtime.PointResult) *starlark.Dict {
 	var parts []runtime.ComponentSummary
 	if pr.Outcome != nil {
 		parts = pr.Outcome.Components
