@@ -6,6 +6,7 @@ import (
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime/failure"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // The default error budget judges each point, its repeats pooled, and
@@ -21,7 +22,7 @@ func TestErrorAlarms(t *testing.T) {
 	}
 	errGate := []GateResult{{Gate: metrics.Gate{Source: "error_rate < 99%", Metric: metrics.ErrorRate}, Passed: true}}
 	ttftGate := []GateResult{{Gate: metrics.Gate{Source: "ttft.p99 < 1s", Metric: metrics.TTFT, Stat: "p99"}, Passed: true}}
-	budget, _ := NewErrorBudget(1)
+	budget, _ := plan.NewErrorBudget(1)
 	for _, c := range []struct {
 		name   string
 		exp    Experiment

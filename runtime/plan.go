@@ -39,12 +39,8 @@ type (
 	Request  = engine.Request
 )
 
-// The arrival processes (plan.Constant, plan.Poisson, plan.Gamma).
-const (
-	Constant = plan.Constant
-	Poisson  = plan.Poisson
-	Gamma    = plan.Gamma
-)
+// Poisson is plan.Poisson, the arrivals a swept rate defaults to.
+const Poisson = plan.Poisson
 
 // The replica and model selections (plan.Endpoint).
 const (
@@ -59,7 +55,6 @@ var (
 	CheckHeader      = plan.CheckHeader
 	ParseErrorBudget = plan.ParseErrorBudget
 	ParseShare       = plan.ParseShare
-	NewErrorBudget   = plan.NewErrorBudget
 	RedactURL        = plan.RedactURL
 	RedactText       = plan.RedactText
 )
