@@ -41,11 +41,12 @@ func RerenderView(stdout, stderr io.Writer, path, version, view string) (found b
 	if err != nil || len(files) == 0 {
 		return false, failure.New(failure.Input, err)
 	}
-	stored, lost, err := rerenderAll(stdout, stderr, files, RebuildOptions{View: view, Plots: true})
+	drawn := &PointPlots{}
+	stored, lost, err := rerenderAll(stdout, stderr, files, RebuildOptions{View: view, Plots: true, Drawn: drawn})
 	if err != nil || len(stored) == 0 {
 		return true, cmp.Or(err, lostPoints(lost))
 	}
-	return true, cmp.Or(reportSweeps(stdout, stderr, path, version, stored, lost), lostPoints(lost))
+	return true, cmp.Or(reportSweeps(stdout, stderr, path, version, stored, lost, drawn), lostPoints(lost))
 }
 
 // RebuildOptions are how stored points are re-rendered and rebuilt
@@ -56,6 +57,10 @@ type RebuildOptions struct {
 	View string
 	// Plots draws each point's plots, as run does unless --no-plots.
 	Plots bool
+	// Drawn keeps the point plots drawn, for the run's report.html to
+	// embed those bytes (RunReport.Drawn), not whatever its folders hold;
+	// nil keeps none.
+	Drawn *PointPlots
 	// Attach, when not nil, is given each experiment before its points
 	// are judged, to set the baseline its baseline gates compare with.
 	Attach func(*runtime.Experiment) error
@@ -158,7 +163,7 @@ func rerender(stdout, stderr io.Writer, file string, opts RebuildOptions) (store
 		return storedrun.Measured{}, err
 	}
 	if opts.Plots {
-		writeStoredPlots(stderr, dir, rep.Meta.Point, data, out.Telemetry)
+		opts.Drawn.draw(stderr, dir, rep.Meta.Point, dir, data, out.Telemetry)
 	}
 	if err := views.WriteConsole(stdout, opts.View, &run, &out.Summary); err != nil {
 		return storedrun.Measured{}, err
@@ -193,17 +198,6 @@ func writePointLines(stdout io.Writer, out *runtime.Outcome) {
 	writeShards(stdout, out.Shards)
 	writeTelemetryLines(stdout, out)
 	writeSteadyLine(stdout, out.Steady)
-}
-
-// writeStoredPlots draws a point's plots and its telemetry's; a plot that
-// fails is reported, not fatal.
-func writeStoredPlots(stderr io.Writer, dir, title string, data *plots.PointData, tel *runtime.PointTelemetry) {
-	if _, err := plots.WritePointPlots(filepath.Join(dir, "plots"), title, data); err != nil {
-		fmt.Fprintf(stderr, "llmbench: plots for %s: %v\n", dir, err)
-	}
-	if _, err := plots.WriteTelemetryPlots(filepath.Join(dir, "plots"), title, tel); err != nil {
-		fmt.Fprintf(stderr, "llmbench: telemetry plot for %s: %v\n", dir, err)
-	}
 }
 
 // repairExport makes a valid copy of the raw export a killed run left cut
