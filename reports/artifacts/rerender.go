@@ -203,8 +203,11 @@ func writePointLines(stdout io.Writer, out *runtime.Outcome) {
 // repairExport makes a valid copy of the raw export a killed run left cut
 // mid-write, beside it (storedrun.RecoveredName), keeping the completed
 // requests the recovered records hold, and says what it kept; the cut
-// file itself is left as it is. A failure to do so is reported, not
-// fatal, since the records are what every other report is rebuilt from.
+// file itself is left as it is. A killed auto point's requests are in
+// the file where they waited for its warm-up cut
+// (genaiperf.HeldExportFile), which is repaired instead. A failure to do
+// so is reported, not fatal, since the records are what every other
+// report is rebuilt from.
 func repairExport(stderr io.Writer, path string, run *genaiperf.Run, sent map[int64]bool) {
 	b, err := os.ReadFile(path)
 	if err != nil || json.Valid(b) {
@@ -212,6 +215,10 @@ func repairExport(stderr io.Writer, path string, run *genaiperf.Run, sent map[in
 			fmt.Fprintf(stderr, "llmbench: %s: cannot repair: %v\n", path, err)
 		}
 		return
+	}
+	from := path
+	if held, ok := heldExport(path); ok {
+		b, from = held, filepath.Join(filepath.Dir(path), genaiperf.HeldExportFile)
 	}
 	repairedPath := storedrun.RecoveredName(path)
 	if err := os.WriteFile(repairedPath, b, 0o644); err != nil {
@@ -225,5 +232,22 @@ func repairExport(stderr io.Writer, path string, run *genaiperf.Run, sent map[in
 		return
 	}
 	fmt.Fprintf(stderr, "llmbench: %s was cut by the crash: repaired into %s, keeping %d of the %d completed requests the recovered records hold (failed ones are in the records only); %s is left as it was\n",
-		path, repairedPath, kept, len(sent), path)
+		from, repairedPath, kept, len(sent), from)
+}
+
+// heldExport reads the entries a killed auto point's export held back
+// for its warm-up cut (genaiperf.HeldExportFile, beside the export), when
+// that file is the export's run's: written to no earlier than the export
+// was created, not left by an earlier killed run in the same folder.
+func heldExport(path string) ([]byte, bool) {
+	held := filepath.Join(filepath.Dir(path), genaiperf.HeldExportFile)
+	hi, err := os.Stat(held)
+	if err != nil {
+		return nil, false
+	}
+	if ei, err := os.Stat(path); err == nil && hi.ModTime().Before(ei.ModTime()) {
+		return nil, false
+	}
+	b, err := os.ReadFile(held)
+	return b, err == nil
 }

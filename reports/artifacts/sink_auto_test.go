@@ -2,6 +2,7 @@ package artifacts
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/records"
 	"github.com/llmbench/llmbench/reports/storedrun"
+	"github.com/llmbench/llmbench/reports/views"
 	"github.com/llmbench/llmbench/runtime"
 )
 
@@ -143,9 +145,10 @@ func rowsWritten(t *testing.T, path string) int {
 // A killed auto point keeps the records it wrote: report recovers them
 // beside the file, every row read as measured (its warm-up cut was never
 // decided: the recovered footer holds the plan as the point began), the
-// point partial.
+// point partial; its export entries, which waited for the cut, are
+// repaired into profile_export.recovered.json.
 func TestKilledAutoPointIsRecovered(t *testing.T) {
-	recs := streamed(30)
+	recs := streamed(300) // more export entries than the held file's buffer
 	sink, dir := autoSink(t, true)
 	if err := sink.Write(recs...); err != nil {
 		t.Fatal(err)
@@ -171,4 +174,27 @@ func TestKilledAutoPointIsRecovered(t *testing.T) {
 	if _, err := os.Stat(storedrun.RecoveredName(filepath.Join(dir, recordsFile))); err != nil {
 		t.Errorf("not recovered beside it: %v", err)
 	}
+
+	stderr.Reset()
+	if _, err := rerender(io.Discard, &stderr, filepath.Join(dir, recordsFile), RebuildOptions{View: views.GenAIPerf}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(storedrun.RecoveredName(filepath.Join(dir, "profile_export.json")))
+	if err != nil {
+		t.Fatalf("export not repaired: %v\n%s", err, stderr.String())
+	}
+	var doc struct {
+		Experiments []struct {
+			Requests []struct{ Timestamp int64 }
+		}
+	}
+	if err := json.Unmarshal(b, &doc); err != nil || len(doc.Experiments) != 1 || len(doc.Experiments[0].Requests) == 0 {
+		t.Fatalf("repaired export: %v, %d experiments\n%s", err, len(doc.Experiments), stderr.String())
+	}
+	for i, r := range doc.Experiments[0].Requests {
+		if r.Timestamp != recs[i].Sent {
+			t.Fatalf("repaired request %d sent at %d, want %d: the written requests in order, none left out", i, r.Timestamp, recs[i].Sent)
+		}
+	}
+	t.Logf("%d of %d requests repaired; %s", len(doc.Experiments[0].Requests), len(recs), stderr.String())
 }
