@@ -55,12 +55,12 @@ type RebuildOptions struct {
 	// View names the tool whose definitions the point tables print
 	// (views.Names).
 	View string
+	// Drawn keeps the point plots drawn (with Plots), for the run's
+	// report.html to embed those bytes (RunReport.Drawn), not whatever
+	// its folders hold; nil keeps none.
+	Drawn *PointPlots
 	// Plots draws each point's plots, as run does unless --no-plots.
 	Plots bool
-	// Drawn keeps the point plots drawn, for the run's report.html to
-	// embed those bytes (RunReport.Drawn), not whatever its folders hold;
-	// nil keeps none.
-	Drawn *PointPlots
 	// Attach, when not nil, is given each experiment before its points
 	// are judged, to set the baseline its baseline gates compare with.
 	Attach func(*runtime.Experiment) error
