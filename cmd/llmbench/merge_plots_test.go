@@ -25,8 +25,7 @@ func TestMergeHTMLShowsOnlyThePlotsItDrew(t *testing.T) {
 	var shards []string
 	for i := range 2 {
 		recs := storedruntest.Make(10, storedruntest.Shape{TTFT: 3 * time.Millisecond, ITL: time.Millisecond})
-		plan := storedruntest.Chat("e", 20)
-		plan.Traffic.Concurrency = 2
+		plan := storedruntest.Chat("e", 20, 2) // concurrency 2: one in flight a shard
 		shards = append(shards, storedruntest.Shard(t, filepath.Join(dir, fmt.Sprintf("shard%d", i)), "s.star", plan,
 			runtime.Shard{Index: i, Count: 2}, storedruntest.Same(recs)))
 	}
