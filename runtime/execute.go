@@ -193,7 +193,8 @@ type reduction struct {
 	abort      context.CancelFunc
 	overBudget bool
 
-	// steady holds an auto point's records until it ends (steady.go).
+	// steady holds an auto point's records for its summaries until it
+	// ends (steady.go); they are written as they finish.
 	steady    *steadyReduction
 	steadyOut *SteadyOutcome
 }
@@ -235,33 +236,43 @@ func (r *reduction) loop() {
 			r.overBudget = true
 			r.abort()
 		}
+		r.write(&rec)
 		if r.steady != nil {
 			r.steady.add(rec)
 			continue
 		}
-		r.commit(&rec)
+		r.reduce(&rec)
 	}
 	if r.steady != nil {
 		var recs []metrics.Record
 		recs, r.steadyOut = r.steady.finish()
 		for i := range recs {
-			r.commit(&recs[i])
+			r.reduce(&recs[i])
 		}
 	}
 }
 
-// commit reduces one finished record and hands it to Job.Records.
-func (r *reduction) commit(rec *metrics.Record) {
+// write hands one finished record to Job.Records at once, an auto
+// point's too: its warm-up cut is known only when the point ends, so its
+// records are written unflagged and the cut is saved with the outcome
+// (SteadyOutcome.Warmup: the first Warmup records written), for readers
+// to apply; a killed auto point keeps what was written.
+func (r *reduction) write(rec *metrics.Record) {
+	if r.out == nil {
+		return
+	}
+	if err := r.out.Write(*rec); err != nil && r.writeErr == nil {
+		r.writeErr = err
+	}
+}
+
+// reduce adds one finished record to the point's summaries and series.
+func (r *reduction) reduce(rec *metrics.Record) {
 	r.whole.Add(rec)
 	r.parts.Add(rec)
 	r.replicas.Add(rec)
 	if r.series != nil && !rec.Warmup {
 		r.series.Add(rec)
-	}
-	if r.out != nil {
-		if err := r.out.Write(*rec); err != nil && r.writeErr == nil {
-			r.writeErr = err
-		}
 	}
 }
 

@@ -26,7 +26,8 @@ type SteadyOutcome struct {
 	// the rule stopped the point included (they finish and count).
 	Measured int `json:"measured"`
 	// Warmup is how many leading requests were dropped as the start-up
-	// transient, by WarmupMethod, and flagged warmup in records.parquet.
+	// transient, by WarmupMethod: the first Warmup rows of records.parquet,
+	// which were written before the cut was known (readers flag them).
 	Warmup       int    `json:"warmup"`
 	WarmupMethod string `json:"warmup_method"`
 	// Check is the deciding check: the one that met the rule, or the
@@ -51,9 +52,11 @@ func (s *SteadyOutcome) Summary() string {
 		s.Requests, widest, 100*s.Rule.CI, warm)
 }
 
-// steadyReduction holds an auto point's records until the point ends:
-// the warm-up cut is known only then, and each record must be flagged
-// before it is summarized or written. Memory therefore grows with the
+// steadyReduction holds an auto point's records for its summaries until
+// the point ends: the warm-up cut is known only then, and each record
+// must be flagged before it is summarized. They are written as they
+// finish, unflagged (reduction.write), so only what the summaries read
+// is held: the response text is dropped. Memory therefore grows with the
 // point (bounded by its cap); a fixed-count point holds nothing.
 type steadyReduction struct {
 	checker *metrics.SteadyChecker
@@ -77,6 +80,7 @@ func newSteadyReduction(rule metrics.SteadyRule, stream bool, halt *Halt) *stead
 // add takes the next finished record; the first check that meets the
 // rule halts the point.
 func (s *steadyReduction) add(rec metrics.Record) {
+	rec.Output, rec.ChunkEnds = "", nil // written already; no summary reads the text
 	s.recs = append(s.recs, rec)
 	if s.met != nil {
 		return
@@ -90,7 +94,7 @@ func (s *steadyReduction) add(rec metrics.Record) {
 }
 
 // finish decides the outcome and returns the records, the warm-up ones
-// flagged.
+// flagged: the first Warmup, in the order they were added and written.
 func (s *steadyReduction) finish() ([]metrics.Record, *SteadyOutcome) {
 	o := &s.out
 	o.Measured = len(s.recs)

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/llmbench/llmbench/metrics"
@@ -69,8 +70,8 @@ func replayChecks(rule metrics.SteadyRule, recs []metrics.Record, n int) []metri
 // the first check that meets the rule — the check a batch earlier did
 // not — recomputed from the written records, or at its cap, not
 // converged, when the measured times (a loaded machine's, a race
-// detector's) never meet it; either way the warm-up rows are flagged and
-// counted. When the rule is met on which latencies is
+// detector's) never meet it; either way the warm-up is counted, and its
+// records, written before the cut was known, are not flagged. When the rule is met on which latencies is
 // TestNoisierServerNeedsMore's, on planned ones.
 func TestAutoStopsOnTheRule(t *testing.T) {
 	rule := metrics.SteadyRule{CI: 0.05, Confidence: 0.95, MinRequests: 100, MaxRequests: 2000}
@@ -83,8 +84,8 @@ func TestAutoStopsOnTheRule(t *testing.T) {
 		t.Errorf("not converged: %+v with %d records written, want the cap of %d reached", s, len(recs), rule.MaxRequests)
 	}
 	for i, r := range recs {
-		if r.Warmup != (i < s.Warmup) {
-			t.Fatalf("record %d warmup=%v, want the first %d flagged", i, r.Warmup, s.Warmup)
+		if r.Warmup { // written as it finished, before the cut was known
+			t.Fatalf("record %d was written flagged warmup; the cut (the first %d) is saved with the outcome", i, s.Warmup)
 		}
 	}
 	if out.Summary.Warmup != s.Warmup || out.Summary.Completed+out.Summary.Failed != s.Measured-s.Warmup {
@@ -157,4 +158,45 @@ func TestAutoCapIsNotConverged(t *testing.T) {
 	if s.Converged || s.Requests != 300 || s.Measured != 300 || len(recs) != 300 || s.Check.Met || s.Check.Requests != 300 {
 		t.Errorf("got %+v, want not converged at the cap of 300", s)
 	}
+}
+
+// TestAutoPointWritesRecordsAsTheyFinish: an auto point hands each
+// record to Job.Records as it finishes, unflagged, not all at once when
+// the point ends (when its warm-up cut is known), so a killed auto point
+// keeps what it measured and the writers hold nothing back. The point's
+// summary still leaves out the warm-up the outcome names. synctest.Wait
+// lets the reduction take every record given, with no clock involved.
+func TestAutoPointWritesRecordsAsTheyFinish(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		sink := &recordSink{}
+		rule := metrics.SteadyRule{CI: 0.05, Confidence: 0.95, MinRequests: metrics.MinSteadyRequests, MaxRequests: 1000}
+		job := &Job{Endpoint: Endpoint{Stream: true}, Count: ByChunks, Records: sink,
+			Point: Point{Stop: Stop{Requests: rule.MaxRequests, Steady: &rule}}}
+		red := newReduction(job, []Request{{Text: "hi", Words: 1}}, func() {})
+		const n = 20
+		for i := range n {
+			sent := int64(i) * 1e6
+			red.take(metrics.Record{ID: int64(i), Sent: sent, Chunks: []int64{sent + 4e8, sent + 6e8}, Done: sent + 6e8, Output: "ab", ChunkEnds: []int32{1, 2}})
+		}
+		synctest.Wait() // the reduction has taken all n and waits for more
+		sink.mu.Lock()
+		written := len(sink.recs)
+		sink.mu.Unlock()
+		if written != n {
+			t.Errorf("%d of %d finished records written while the auto point runs, want all", written, n)
+		}
+		red.wait()
+		s := red.steadyOut
+		if s == nil || s.Measured != n {
+			t.Fatalf("steady outcome %+v, want %d measured", s, n)
+		}
+		if sum := red.whole.Summary(); sum.Warmup != s.Warmup || sum.Completed != n-s.Warmup {
+			t.Errorf("summary has %d warm-up and %d completed, want %d and %d", sum.Warmup, sum.Completed, s.Warmup, n-s.Warmup)
+		}
+		for i, r := range sink.recs {
+			if r.Warmup || r.Output != "ab" {
+				t.Fatalf("record %d written as %+v, want unflagged and whole", i, r)
+			}
+		}
+	})
 }

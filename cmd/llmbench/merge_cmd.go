@@ -46,8 +46,9 @@ func (c *mergeCmd) Run(e *env) error {
 		return err
 	}
 	baselines := c.baselineFlags.baselines(e) // each rebuilt experiment attaches its own
+	drawn := &artifacts.PointPlots{}          // report.html embeds the plots drawn here
 	results, err := artifacts.RebuildRun(e.stdout, e.stderr, c.Out,
-		artifacts.RebuildOptions{View: views.GenAIPerf, Plots: !c.NoPlots, Attach: baselines.Attach})
+		artifacts.RebuildOptions{View: views.GenAIPerf, Plots: !c.NoPlots, Drawn: drawn, Attach: baselines.Attach})
 	if err != nil {
 		return err
 	}
@@ -59,7 +60,7 @@ func (c *mergeCmd) Run(e *env) error {
 		checkErr = judgeCheck(scen, results, rep, nil)
 	}
 	run := artifacts.RunReport{Dir: c.Out, File: c.Scenario, Config: mergeConfig(c, merged), Results: results,
-		Verdicts: rep, Plots: !c.NoPlots, JUnit: c.Junit, Markdown: c.SummaryMd, Comparison: compareWithBaselines(e, c.Out, baselines)}
+		Verdicts: rep, Plots: !c.NoPlots, Drawn: drawn, JUnit: c.Junit, Markdown: c.SummaryMd, Comparison: compareWithBaselines(e, c.Out, baselines)}
 	if err := run.Write(e.stdout, e.stderr); err != nil {
 		return runFailed("writing results: %w", err)
 	}

@@ -8,12 +8,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports/storedrun"
 	"github.com/llmbench/llmbench/runtime"
 )
 
 // profile --request-count auto stops on the steady-state rule or its cap,
-// flags its warm-up rows in records.parquet (as many as the saved point
-// record says were dropped), says what the rule did, and `llmbench
+// writes its rows as they finish and the warm-up cut in the saved point
+// record, whose first rows the stored-run reader flags, says what the
+// rule did, and `llmbench
 // report` re-renders its numbers byte for byte from the records alone.
 // Whether the rule converges before the cap depends on the machine's
 // noise (on a loaded 2-core machine the run went on to 10,000 requests
@@ -37,17 +40,26 @@ func TestProfileRequestCountAuto(t *testing.T) {
 		t.Fatalf("saved point record %q: %v", meta.PointRecord, err)
 	}
 	s := saved.Steady
-	flagged := 0
-	for i, rec := range recs {
+	stored, err := storedrun.OpenFile(nil, filepath.Join(point, "records.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	flagged, row := 0, 0
+	err = stored.Each(func(rec *metrics.Record) error {
+		if recs[row].Warmup {
+			t.Errorf("row %d written flagged: rows are written before the cut is known", row)
+		}
+		if rec.Warmup != (row < s.Warmup) {
+			t.Errorf("row %d read as warmup=%v, want the first %d", row, rec.Warmup, s.Warmup)
+		}
 		if rec.Warmup {
 			flagged++
-			if i >= s.Warmup {
-				t.Errorf("row %d flagged warm-up, past the %d dropped", i, s.Warmup)
-			}
 		}
-	}
-	if flagged != s.Warmup || len(recs) != s.Measured || s.Requests < 100 || s.Requests > 1500+8 {
-		t.Errorf("%d rows, %d flagged; saved %+v", len(recs), flagged, s)
+		row++
+		return nil
+	})
+	if err != nil || flagged != s.Warmup || len(recs) != s.Measured || s.Requests < 100 || s.Requests > 1500+8 {
+		t.Errorf("%d rows, %d read as warm-up (%v); saved %+v", len(recs), flagged, err, s)
 	}
 	if converged := strings.HasPrefix(said, "Steady state: converged after "); converged != s.Converged {
 		t.Errorf("console %q, saved converged=%v", said, s.Converged)

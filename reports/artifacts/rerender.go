@@ -41,11 +41,12 @@ func RerenderView(stdout, stderr io.Writer, path, version, view string) (found b
 	if err != nil || len(files) == 0 {
 		return false, failure.New(failure.Input, err)
 	}
-	stored, lost, err := rerenderAll(stdout, stderr, files, RebuildOptions{View: view, Plots: true})
+	drawn := &PointPlots{}
+	stored, lost, err := rerenderAll(stdout, stderr, files, RebuildOptions{View: view, Plots: true, Drawn: drawn})
 	if err != nil || len(stored) == 0 {
 		return true, cmp.Or(err, lostPoints(lost))
 	}
-	return true, cmp.Or(reportSweeps(stdout, stderr, path, version, stored, lost), lostPoints(lost))
+	return true, cmp.Or(reportSweeps(stdout, stderr, path, version, stored, lost, drawn), lostPoints(lost))
 }
 
 // RebuildOptions are how stored points are re-rendered and rebuilt
@@ -54,6 +55,10 @@ type RebuildOptions struct {
 	// View names the tool whose definitions the point tables print
 	// (views.Names).
 	View string
+	// Drawn keeps the point plots drawn (with Plots), for the run's
+	// report.html to embed those bytes (RunReport.Drawn), not whatever
+	// its folders hold; nil keeps none.
+	Drawn *PointPlots
 	// Plots draws each point's plots, as run does unless --no-plots.
 	Plots bool
 	// Attach, when not nil, gives the baseline each experiment's
@@ -156,7 +161,7 @@ func rerender(stdout, stderr io.Writer, file string, opts RebuildOptions) (store
 		return storedrun.Measured{}, err
 	}
 	if opts.Plots {
-		writeStoredPlots(stderr, dir, rep.Meta.Point, data, out.Telemetry)
+		opts.Drawn.draw(stderr, dir, rep.Meta.Point, dir, data, out.Telemetry)
 	}
 	if err := views.WriteConsole(stdout, opts.View, &run, &out.Summary); err != nil {
 		return storedrun.Measured{}, err
@@ -193,22 +198,14 @@ func writePointLines(stdout io.Writer, out *runtime.Outcome) {
 	writeSteadyLine(stdout, out.Steady)
 }
 
-// writeStoredPlots draws a point's plots and its telemetry's; a plot that
-// fails is reported, not fatal.
-func writeStoredPlots(stderr io.Writer, dir, title string, data *plots.PointData, tel *runtime.PointTelemetry) {
-	if _, err := plots.WritePointPlots(filepath.Join(dir, "plots"), title, data); err != nil {
-		fmt.Fprintf(stderr, "llmbench: plots for %s: %v\n", dir, err)
-	}
-	if _, err := plots.WriteTelemetryPlots(filepath.Join(dir, "plots"), title, tel); err != nil {
-		fmt.Fprintf(stderr, "llmbench: telemetry plot for %s: %v\n", dir, err)
-	}
-}
-
 // repairExport makes a valid copy of the raw export a killed run left cut
 // mid-write, beside it (storedrun.RecoveredName), keeping the completed
 // requests the recovered records hold, and says what it kept; the cut
-// file itself is left as it is. A failure to do so is reported, not
-// fatal, since the records are what every other report is rebuilt from.
+// file itself is left as it is. A killed auto point's requests are in
+// the file where they waited for its warm-up cut
+// (genaiperf.HeldExportFile), which is repaired instead. A failure to do
+// so is reported, not fatal, since the records are what every other
+// report is rebuilt from.
 func repairExport(stderr io.Writer, path string, run *genaiperf.Run, sent map[int64]bool) {
 	b, err := os.ReadFile(path)
 	if err != nil || json.Valid(b) {
@@ -216,6 +213,10 @@ func repairExport(stderr io.Writer, path string, run *genaiperf.Run, sent map[in
 			fmt.Fprintf(stderr, "llmbench: %s: cannot repair: %v\n", path, err)
 		}
 		return
+	}
+	from := path
+	if held, ok := heldExport(path); ok {
+		b, from = held, filepath.Join(filepath.Dir(path), genaiperf.HeldExportFile)
 	}
 	repairedPath := storedrun.RecoveredName(path)
 	if err := os.WriteFile(repairedPath, b, 0o644); err != nil {
@@ -229,5 +230,22 @@ func repairExport(stderr io.Writer, path string, run *genaiperf.Run, sent map[in
 		return
 	}
 	fmt.Fprintf(stderr, "llmbench: %s was cut by the crash: repaired into %s, keeping %d of the %d completed requests the recovered records hold (failed ones are in the records only); %s is left as it was\n",
-		path, repairedPath, kept, len(sent), path)
+		from, repairedPath, kept, len(sent), from)
+}
+
+// heldExport reads the entries a killed auto point's export held back
+// for its warm-up cut (genaiperf.HeldExportFile, beside the export), when
+// that file is the export's run's: written to no earlier than the export
+// was created, not left by an earlier killed run in the same folder.
+func heldExport(path string) ([]byte, bool) {
+	held := filepath.Join(filepath.Dir(path), genaiperf.HeldExportFile)
+	hi, err := os.Stat(held)
+	if err != nil {
+		return nil, false
+	}
+	if ei, err := os.Stat(path); err == nil && hi.ModTime().Before(ei.ModTime()) {
+		return nil, false
+	}
+	b, err := os.ReadFile(held)
+	return b, err == nil
 }

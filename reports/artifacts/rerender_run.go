@@ -91,8 +91,9 @@ func (r *storedRun) keepBaselineVerdicts(vs []verdict.Verdict) []verdict.Verdict
 // sweep table and plots, and for each `run` folder at or below the
 // report's path (so every one of its points was read) summary.json and
 // report.html. lost are records files a crash left nothing of: their runs
-// are partial.
-func reportSweeps(stdout, stderr io.Writer, path, version string, stored []storedrun.Measured, lost []string) error {
+// are partial. drawn are the point plots the re-render drew, which
+// report.html embeds.
+func reportSweeps(stdout, stderr io.Writer, path, version string, stored []storedrun.Measured, lost []string, drawn *PointPlots) error {
 	var runs []*storedRun
 	byRoot := map[string]*storedRun{}
 	for _, g := range storedrun.GroupExperiments(stored) {
@@ -122,7 +123,7 @@ func reportSweeps(stdout, stderr io.Writer, path, version string, stored []store
 		r.results = append(r.results, res)
 	}
 	for _, r := range runs {
-		if err := writeRunReports(stdout, stderr, path, version, r); err != nil {
+		if err := writeRunReports(stdout, stderr, path, version, r, drawn); err != nil {
 			return err
 		}
 	}
@@ -160,8 +161,8 @@ func finishedSummary(path string) bool {
 // a `run` folder's summary.json and report.html, when every point of the
 // folder was read (it is at or below the report's path) and they are the
 // files of one scenario.
-func writeRunReports(stdout, stderr io.Writer, path, version string, r *storedRun) error {
-	rr := RunReport{Dir: r.root, Config: r.config(version), Results: r.results, Plots: true, Verdicts: r.verdicts()}
+func writeRunReports(stdout, stderr io.Writer, path, version string, r *storedRun, drawn *PointPlots) error {
+	rr := RunReport{Dir: r.root, Config: r.config(version), Results: r.results, Plots: true, Drawn: drawn, Verdicts: r.verdicts()}
 	if cmp, err := readComparison(filepath.Join(r.root, CompareFile)); err != nil {
 		fmt.Fprintf(stderr, "llmbench: %v (the report shows no comparison)\n", err)
 	} else {

@@ -21,6 +21,12 @@ import (
 // profile_export.json and the data of the point plots — so no record is
 // kept once it is written and a crash loses at most the records.parquet
 // row group in progress. inputs.json is written when the sink opens.
+//
+// An auto point's records come unflagged: its warm-up cut, the first
+// records written, is known when it ends. records.parquet takes them as
+// they come (the cut is saved in the footer's plan, and readers apply
+// it: storedrun), and profile_export.json, which must hold no warm-up
+// request, holds their entries back until Finish cuts the warm-up.
 type pointSink struct {
 	parquet    *os.File
 	records    *records.Writer
@@ -90,6 +96,9 @@ func openPointSink(dir string, r *genaiperf.Run, id records.Meta, rec runtime.Po
 		return nil, err
 	}
 	s.export = genaiperf.NewProfileExportWriter(s.exportFile, dir, r, payloads)
+	if job.Point.Stop.Steady != nil {
+		s.export.Hold() // its warm-up, the first records written, is known when it ends
+	}
 	if opts.Plots {
 		s.plots = plots.NewPointData()
 	}
@@ -133,7 +142,10 @@ func (s *pointSink) Finish(stderr io.Writer, r *genaiperf.Run, out *runtime.Outc
 		return err
 	}
 	s.records.SetPointRecord(saved)
-	err = errors.Join(out.RecordsErr,
+	if out.Steady != nil {
+		err = s.export.Cut(out.Steady.Warmup)
+	}
+	err = errors.Join(err, out.RecordsErr,
 		s.records.Close(), s.parquet.Close(),
 		s.export.Close(), s.exportFile.Close())
 	if err != nil {

@@ -32,16 +32,23 @@ import (
 // receive and an "error": {"class", "status", "message"} key. As that list
 // comes after "requests", failures wait in a temporary file until Close.
 // window_boundaries is [first request sent, last response done].
+//
+// An auto point's records come unflagged, as they finish, and its
+// warm-up — the first records written — is known only when it ends: Hold
+// keeps their entries in a temporary file until Cut leaves the warm-up
+// out (heldentries.go).
 type ProfileExportWriter struct {
 	out       *bufio.Writer
 	e         encoder
+	one       encoder // one entry, before it goes where it belongs
 	r         *Run
 	payloads  [][]byte
 	completed int
 	spillDir  string
 	failed    *os.File // created at the first failure
 	failedN   int
-	window    [2]int64 // first sent, last done
+	held      *heldEntries // set by Hold until Cut
+	window    [2]int64     // first sent, last done
 	closed    bool
 }
 
@@ -49,7 +56,7 @@ type ProfileExportWriter struct {
 // temporary file in spillDir ("" for the system's).
 func NewProfileExportWriter(w io.Writer, spillDir string, r *Run, payloads [][]byte) *ProfileExportWriter {
 	p := &ProfileExportWriter{out: bufio.NewWriterSize(w, 64<<10), e: encoder{style: rapidCompact},
-		r: r, payloads: payloads, spillDir: spillDir}
+		one: encoder{style: rapidCompact}, r: r, payloads: payloads, spillDir: spillDir}
 	p.e.buf = append(p.e.buf, `{"experiments":[{"experiment":`...)
 	p.e.encode(experiment(r.Stimulus), 0)
 	p.e.buf = append(p.e.buf, `,"requests":[`...)
@@ -84,23 +91,44 @@ func (p *ProfileExportWriter) write(rec *metrics.Record) error {
 	if err != nil {
 		return err
 	}
-	if p.completed+p.failedN == 0 {
-		p.window = [2]int64{rec.Sent, rec.Done}
+	p.one.buf = p.one.buf[:0]
+	if p.one.encode(entry, 0); p.one.err != nil {
+		return p.one.err
 	}
-	p.window = [2]int64{min(p.window[0], rec.Sent), max(p.window[1], rec.Done)}
-	if rec.Err != nil {
+	e := exported{failed: rec.Err != nil, sent: rec.Sent, done: rec.Done}
+	if p.held != nil {
+		return p.held.add(p.spillDir, p.one.buf, e)
+	}
+	return p.put(p.one.buf, e)
+}
+
+// exported is what the export needs of a request besides its encoded
+// entry.
+type exported struct {
+	failed     bool
+	sent, done int64
+}
+
+// put appends one encoded entry: to "requests", or, failed, to the
+// temporary file of failures.
+func (p *ProfileExportWriter) put(entry []byte, e exported) error {
+	if p.completed+p.failedN == 0 {
+		p.window = [2]int64{e.sent, e.done}
+	}
+	p.window = [2]int64{min(p.window[0], e.sent), max(p.window[1], e.done)}
+	if e.failed {
 		return p.spill(entry)
 	}
 	if p.completed > 0 {
 		p.e.buf = append(p.e.buf, ',')
 	}
 	p.completed++
-	p.e.encode(entry, 0)
+	p.e.buf = append(p.e.buf, entry...)
 	return p.drain(64 << 10)
 }
 
 // spill appends a failed request's entry to the temporary file.
-func (p *ProfileExportWriter) spill(entry *object) error {
+func (p *ProfileExportWriter) spill(entry []byte) error {
 	if p.failed == nil {
 		f, err := os.CreateTemp(p.spillDir, "profile_export.failed-*.json")
 		if err != nil {
@@ -108,16 +136,13 @@ func (p *ProfileExportWriter) spill(entry *object) error {
 		}
 		p.failed = f
 	}
-	e := encoder{style: rapidCompact}
 	if p.failedN > 0 {
-		e.buf = append(e.buf, ',')
+		if _, err := p.failed.Write([]byte{','}); err != nil {
+			return err
+		}
 	}
 	p.failedN++
-	e.encode(entry, 0)
-	if e.err != nil {
-		return e.err
-	}
-	_, err := p.failed.Write(e.buf)
+	_, err := p.failed.Write(entry)
 	return err
 }
 
@@ -135,13 +160,17 @@ func (p *ProfileExportWriter) drain(limit int) error {
 }
 
 // Close appends the failures, the window and the trailer, and flushes. It
-// does not close the underlying io.Writer.
+// does not close the underlying io.Writer. Entries still held (Hold
+// without Cut) are all written: nothing measured is dropped unasked.
 func (p *ProfileExportWriter) Close() error {
 	if p.closed {
 		return nil
 	}
-	p.closed = true
 	defer p.abandon()
+	if err := p.Cut(0); err != nil {
+		return err
+	}
+	p.closed = true
 	if p.failed != nil {
 		p.e.buf = append(p.e.buf, `],"llmbench_failed_requests":[`...)
 		if err := p.drain(0); err != nil {
@@ -173,8 +202,10 @@ func (p *ProfileExportWriter) Close() error {
 	return p.out.Flush()
 }
 
-// abandon removes the temporary file of failures.
+// abandon removes the temporary files of failures and held entries.
 func (p *ProfileExportWriter) abandon() {
+	p.held.remove()
+	p.held = nil
 	if p.failed != nil {
 		p.failed.Close()
 		os.Remove(p.failed.Name())

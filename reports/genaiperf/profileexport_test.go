@@ -3,6 +3,7 @@ package genaiperf
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"reflect"
 	"strings"
 	"testing"
@@ -173,5 +174,57 @@ func TestChunkText(t *testing.T) {
 	// Ends past Output are cut to it; ends before the start give "".
 	if a, b := chunkText(broken, 0), chunkText(broken, 1); a != "abc" || b != "" {
 		t.Errorf("clamped chunks: %q %q", a, b)
+	}
+}
+
+// TestHeldExportLeavesTheWarmupOut: an auto point's records come
+// unflagged as they finish; held and cut at the end, its export is byte
+// for byte the one its records, the warm-up flagged, would have written
+// at once (the first record, failures among them, left out of the
+// requests, the failures and the window), and no temporary file stays.
+func TestHeldExportLeavesTheWarmupOut(t *testing.T) {
+	payloads := [][]byte{[]byte(`{"model":"m","stream":true}`)}
+	var recs []metrics.Record
+	for i := range 7 {
+		sent := int64(100 * (i + 1))
+		r := metrics.Record{ID: int64(i), Sent: sent, Chunks: []int64{sent + 10, sent + 20}, ChunkEnds: []int32{1, 2}, Output: "ab", Done: sent + 25}
+		if i%3 == 1 {
+			r.Err = &metrics.Failure{Class: metrics.ErrReset, Message: "reset"}
+		}
+		recs = append(recs, r)
+	}
+	run := DefaultRun("m")
+	run.Streaming = true
+	for _, warmup := range []int{0, 1, 2, 5, 7} {
+		flagged := append([]metrics.Record(nil), recs...)
+		for i := range warmup {
+			flagged[i].Warmup = true
+		}
+		want := writeProfileExport(t, &run, flagged, payloads)
+
+		dir := t.TempDir()
+		var b bytes.Buffer
+		p := NewProfileExportWriter(&b, dir, &run, payloads)
+		p.Hold()
+		for i := range recs {
+			if err := p.Write(recs[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if b.Len() != 0 {
+			t.Errorf("warmup %d: %d bytes written while held, want none", warmup, b.Len())
+		}
+		if err := p.Cut(warmup); err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if b.String() != want {
+			t.Errorf("warmup %d: held export\n%s\nwant\n%s", warmup, b.String(), want)
+		}
+		if left, _ := os.ReadDir(dir); len(left) != 0 {
+			t.Errorf("warmup %d: temporary files left: %v", warmup, left)
+		}
 	}
 }

@@ -73,7 +73,11 @@ func sweepFixture(t *testing.T, pointsDir string) ([]runtime.ExperimentResult, [
 		for i := range recs {
 			data.Add(&recs[i])
 		}
-		if _, err := plots.WritePointPlots(filepath.Join(pointsDir, pr.Params.Label(), "plots"), pr.Params.Label(), data); err != nil {
+		imgs, err := plots.RenderPointPlots(pr.Params.Label(), data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := plots.WriteImages(filepath.Join(pointsDir, pr.Params.Label(), "plots"), imgs); err != nil {
 			t.Fatal(err)
 		}
 	}

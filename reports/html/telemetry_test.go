@@ -54,7 +54,11 @@ func withTelemetry(t *testing.T, res *runtime.ExperimentResult, pointsDir string
 	first.Telemetry = &runtime.PointTelemetry{URLs: []string{"http://gpu-node:9400/metrics", "http://vllm:8000/metrics"},
 		Samples: samples, Summary: full, Warnings: []string{gapWarning, "telemetry: telemetry: " + droppedWarning}}
 	label := res.Points[0].Params.Label()
-	if _, err := plots.WriteTelemetryPlots(filepath.Join(pointsDir, label, "plots"), label, first.Telemetry); err != nil {
+	imgs, err := plots.RenderTelemetryPlots(label, first.Telemetry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := plots.WriteImages(filepath.Join(pointsDir, label, "plots"), imgs); err != nil {
 		t.Fatal(err)
 	}
 

@@ -14,8 +14,8 @@
 // and the GPUs' power along the load, and RenderTelemetryPlots a point's
 // power, KV cache and queue over time, as figures of stacked panels that
 // share an axis. All give PNG bytes in memory, so one rendering is
-// written to disk (WriteImages; WritePointPlots, WriteSweepPlots and
-// WriteTelemetryPlots do both steps) and embedded in report.html, never
+// written to disk (WriteImages; WriteSweepPlots and WriteTrendPlots do
+// both steps) and embedded in report.html, never
 // drawn twice or read back. All
 // skip a plot whose data is absent instead of failing, so a non-streaming
 // run, a run without goodput SLOs or one without telemetry still gets the

@@ -67,8 +67,18 @@ func names(paths []string) []string {
 	return out
 }
 
+// writePointPlots draws d's point plots and writes them into dir, as a
+// point's sink does.
+func writePointPlots(dir string, title string, d *PointData) ([]string, error) {
+	imgs, err := RenderPointPlots(title, d)
+	if err != nil {
+		return nil, err
+	}
+	return WriteImages(dir, imgs)
+}
+
 func TestWritePointPlotsStreaming(t *testing.T) {
-	paths, err := WritePointPlots(outDir(t), "test-model · concurrency 16", pointData(streamingRecords(3000)))
+	paths, err := writePointPlots(outDir(t), "test-model · concurrency 16", pointData(streamingRecords(3000)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +94,7 @@ func TestWritePointPlotsStreaming(t *testing.T) {
 // A non-streaming run without token counts has no chunk gaps and no
 // lengths: only the two distributions are drawn.
 func TestWritePointPlotsSkipsAbsentData(t *testing.T) {
-	paths, err := WritePointPlots(t.TempDir(), "", pointData(nonStreamingRecords(50)))
+	paths, err := writePointPlots(t.TempDir(), "", pointData(nonStreamingRecords(50)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +102,7 @@ func TestWritePointPlotsSkipsAbsentData(t *testing.T) {
 		t.Fatalf("wrote %v, want %v", got, want)
 	}
 	failed := []metrics.Record{{Chunks: []int64{5}, Err: &metrics.Failure{Class: metrics.ErrHTTP}}}
-	if paths, err := WritePointPlots(t.TempDir(), "", pointData(failed)); err != nil || len(paths) != 0 {
+	if paths, err := writePointPlots(t.TempDir(), "", pointData(failed)); err != nil || len(paths) != 0 {
 		t.Fatalf("only failed records: wrote %v, %v; want nothing", paths, err)
 	}
 }

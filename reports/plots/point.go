@@ -171,18 +171,8 @@ var pointPlots = []struct {
 	{FileTTFTvsTurn, ttftVsTurn},
 }
 
-// WritePointPlots writes RenderPointPlots' plots into dir (created if
-// missing) and returns the paths written.
-func WritePointPlots(dir string, title string, d *PointData) ([]string, error) {
-	imgs, err := RenderPointPlots(title, d)
-	if err != nil {
-		return nil, err
-	}
-	return WriteImages(dir, imgs)
-}
-
 // PointFiles lists the per-point plots present in dir, in the order
-// WritePointPlots draws them.
+// RenderPointPlots draws them.
 func PointFiles(dir string) []string {
 	var paths []string
 	for _, p := range pointPlots {

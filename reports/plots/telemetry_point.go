@@ -158,16 +158,6 @@ func secondsFrom(origin int64, vs []metrics.TimedValue) plotter.XYs {
 	return xys
 }
 
-// WriteTelemetryPlots writes RenderTelemetryPlots' figure into dir
-// (created if missing) and returns the paths written.
-func WriteTelemetryPlots(dir, title string, pt *runtime.PointTelemetry) ([]string, error) {
-	imgs, err := RenderTelemetryPlots(title, pt)
-	if err != nil {
-		return nil, err
-	}
-	return WriteImages(dir, imgs)
-}
-
 // TelemetryFiles lists the telemetry plots present in dir.
 func TelemetryFiles(dir string) []string {
 	path := filepath.Join(dir, FileTelemetry)

@@ -183,16 +183,16 @@ func TestPowerVsLoad(t *testing.T) {
 func TestTelemetryPointPlot(t *testing.T) {
 	pt := telemetryPoint()
 	dir := outDir(t)
-	paths, err := WriteTelemetryPlots(dir, "chat / concurrency8", pt)
+	imgs, err := RenderTelemetryPlots("chat / concurrency8", pt)
+	if err != nil || len(imgs) != 1 {
+		t.Fatalf("rendered %d: %v", len(imgs), err)
+	}
+	paths, err := WriteImages(dir, imgs)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := names(paths); !slices.Equal(got, []string{FileTelemetry}) || !slices.Equal(TelemetryFiles(dir), paths) {
 		t.Fatalf("wrote %v, listed %v", got, TelemetryFiles(dir))
-	}
-	imgs, err := RenderTelemetryPlots("chat / concurrency8", pt)
-	if err != nil || len(imgs) != 1 {
-		t.Fatalf("rendered %d: %v", len(imgs), err)
 	}
 	checkFigure(t, imgs[0], 3)
 	if s := pt.Summary.Server; s.Running == nil || s.Running.Max != 8 || s.Waiting.Max != 5 {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"os"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -96,5 +97,20 @@ func TestStringsStoredAsUTF8(t *testing.T) {
 	}
 	if r := back[0]; r.Component != "a\uFFFDb" || r.Err.Message != "bad gateway \uFFFD(" {
 		t.Errorf("read back %q, %q", r.Component, r.Err.Message)
+	}
+}
+
+// A one-byte edit of a file of no rows (found by searching every byte
+// value at every offset) makes parquet-go's reader return no rows and no
+// error for ever, as telemetry.parquet's reader met before: ReadEach
+// looped on it, and `llmbench report` hung. It now stops with a corrupt
+// file error naming the rows. The same edit is FuzzReadRecords' seed
+// testdata/fuzz/FuzzReadRecords/stalled-reader.
+func TestReadEachEndsOnAReaderThatStalls(t *testing.T) {
+	data := edited(smallFile(t, 0, true), 1774, []byte{5}, 0)
+	n := 0
+	_, err := ReadEach(bytes.NewReader(data), int64(len(data)), func(*metrics.Record) error { n++; return nil })
+	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), "no rows and no end") || n != 0 {
+		t.Fatalf("read %d records, %v; want a corrupt file error", n, err)
 	}
 }

@@ -25,11 +25,12 @@ func edited(base []byte, at uint32, patch []byte, cut uint32) []byte {
 }
 
 // fileBases are the files the records targets edit: small generated files,
-// finished and crashed, every schema version's fixture, and none (the
-// patch alone).
+// finished and crashed, one of no rows, every schema version's fixture,
+// and none (the patch alone). New bases go before the fixtures, whose
+// number grows: the corpus names a base by its index.
 func fileBases(tb testing.TB) [][]byte {
 	tb.Helper()
-	bases := [][]byte{nil, smallFile(tb, 2, true), smallFile(tb, 10, true), smallFile(tb, 10, false)}
+	bases := [][]byte{nil, smallFile(tb, 2, true), smallFile(tb, 10, true), smallFile(tb, 10, false), smallFile(tb, 0, true)}
 	paths, err := filepath.Glob(filepath.Join("testdata", "fixtures", "v*.parquet"))
 	if err != nil || len(paths) == 0 {
 		tb.Fatalf("no fixtures: %v", err)

@@ -72,11 +72,16 @@ func ReadEach(r io.ReaderAt, size int64, fn func(*metrics.Record) error) (Meta, 
 			}
 		}
 		done += int64(n)
-		if errors.Is(err, io.EOF) {
+		switch {
+		case errors.Is(err, io.EOF):
 			return meta, nil
-		}
-		if err != nil {
+		case err != nil:
 			return meta, fmt.Errorf("records: reading %s: %w", where, err)
+		case n == 0:
+			// A damaged page can make the reader return no rows and no
+			// error for ever (as telemetry.parquet's reader met): the
+			// read would never end.
+			return meta, &corruptError{where: where, what: "the Parquet reader returned no rows and no end"}
 		}
 	}
 }

@@ -107,7 +107,10 @@ func describe(f *os.File, size int64, path string) (*Repeat, error) {
 }
 
 // Each calls fn with every record in file (completion) order, a page at
-// a time; an error from fn stops the read and is returned as is.
+// a time, an auto point's warm-up flagged (warmupRows) and its metrics
+// derived once for every reader of it (the summaries, series, plots,
+// a merge's writer); an error from fn stops the read and is returned as
+// is.
 func (r *Repeat) Each(fn func(*metrics.Record) error) error {
 	if r.data == "" {
 		for i := range r.imported {
@@ -122,8 +125,28 @@ func (r *Repeat) Each(fn func(*metrics.Record) error) error {
 		return err
 	}
 	defer f.Close()
-	_, err = records.ReadEach(f, size, fn)
+	warm, row := r.warmupRows(), 0
+	_, err = records.ReadEach(f, size, func(rec *metrics.Record) error {
+		rec.Warmup = rec.Warmup || row < warm
+		row++
+		rec.KeepMetrics()
+		return fn(rec)
+	})
 	return err
+}
+
+// warmupRows is how many leading rows of the file an auto point's
+// warm-up rule cut: its records are written as they finish, before the
+// cut is known, so the cut is saved at the end, in the footer's plan
+// (files written before that flagged the same rows in the warmup
+// column). 0 for a point without the rule, and for a killed auto point,
+// whose recovered footer holds the plan as it began: its cut was never
+// decided, and every row it kept reads as measured.
+func (r *Repeat) warmupRows() int {
+	if r.Plan == nil || r.Plan.Steady == nil {
+		return 0
+	}
+	return r.Plan.Steady.Warmup
 }
 
 // All is Each as an iterator, for readers that pull (a k-way merge); the
@@ -203,7 +226,7 @@ func (r *Repeat) Reduce(opt ReduceOptions) (*runtime.Outcome, error) {
 	if r.Plan != nil {
 		out.Summary.Client = r.Plan.Client // judged from the client's CPU while it ran
 		out.Shard, out.Shards = r.Plan.Shard, r.Plan.Shards
-		out.Steady = r.Plan.Steady // decided while it ran; the warmup column re-applies its cut
+		out.Steady = r.Plan.Steady // decided while it ran; Each re-applies its cut
 	}
 	return out, nil
 }
