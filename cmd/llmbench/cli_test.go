@@ -47,9 +47,8 @@ func TestMain(m *testing.M) {
 // judges a decision (a regression found, a gate failed) does it on runs
 // storedruntest writes, or holds the verdict to the measured values it
 // reads back, so the machine's load cannot decide it; the few that judge
-// a measured time against a planned one (energy over a window,
-// coordinated omission) are not parallel: go test runs them one at a time
-// before releasing these.
+// a measured time against a planned one (coordinated omission) are not
+// parallel: go test runs them one at a time before releasing these.
 const parallelTests = 8
 
 // waitBound raises -parallel to parallelTests unless it was given.
