@@ -46,9 +46,8 @@ func TestMain(m *testing.M) {
 // default of one per core would leave the machine idle. A test that
 // judges a decision (a regression found, a gate failed) does it on runs
 // storedruntest writes, or holds the verdict to the measured values it
-// reads back, so the machine's load cannot decide it; the few that judge
-// a measured time against a planned one (coordinated omission) are not
-// parallel: go test runs them one at a time before releasing these.
+// reads back, or judges only what the machine's load cannot reverse (a
+// wait that load can only lengthen), so none needs the machine to itself.
 const parallelTests = 8
 
 // waitBound raises -parallel to parallelTests unless it was given.
