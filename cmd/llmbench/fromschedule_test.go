@@ -113,8 +113,8 @@ func TestLatencyFromScheduleShowsCoordinatedOmission(t *testing.T) {
 	if p, ok := passed["ttft_from_schedule.p99 < 200ms"]; !ok || p {
 		t.Errorf("ttft_from_schedule gate: present %v passed %v, want a failure; verdicts %+v", ok, p, gates.Verdicts)
 	}
-	if passed["ttft.p99 < 200ms"] != (ttft.P99 < 200) || (r.code == 1) != true {
-		t.Errorf("ttft gate at p99 %.2f ms: verdicts %+v, exit %d", ttft.P99, gates.Verdicts, r.code)
+	if passed["ttft.p99 < 200ms"] != (ttft.P99 < 200) {
+		t.Errorf("ttft gate at p99 %.2f ms: verdicts %+v", ttft.P99, gates.Verdicts)
 	}
 
 	// Beside the GenAI-Perf figures: the console line and the JSON's
