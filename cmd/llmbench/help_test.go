@@ -1,6 +1,9 @@
 package main
 
 import (
+	"flag"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -8,6 +11,27 @@ import (
 
 	"github.com/alecthomas/kong"
 )
+
+// updateHelp rewrites the help goldens: go test -run TestRootHelpGolden -update-help.
+var updateHelp = flag.Bool("update-help", false, "rewrite testdata/help")
+
+// llmbench --help is the command list and llmbench's own two flags, as
+// testdata/help/llmbench.txt holds it: a flag that only some commands
+// take is in their help, not here.
+func TestRootHelpGolden(t *testing.T) {
+	t.Parallel()
+	golden := filepath.Join("testdata", "help", "llmbench.txt")
+	r := runCLI(t, t.TempDir(), "--help")
+	if *updateHelp {
+		if err := os.WriteFile(golden, []byte(r.stdout), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil || r.code != 0 || r.stdout != string(want) {
+		t.Errorf("llmbench --help: exit %d (%v), got\n%s\nwant (-update-help rewrites it)\n%s", r.code, err, r.stdout, want)
+	}
+}
 
 // flagLine starts a flag's entry in kong's help (its wrapped text is
 // indented further, and may itself start with a flag's name).
