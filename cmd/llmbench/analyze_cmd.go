@@ -24,6 +24,9 @@ type analyzeCmd struct {
 	Resume              bool   `help:"Resume an interrupted sweep: skip the points finished in the checkpoint."`
 
 	PointSeeds bool `help:"Give each point prompts of its own (--random-seed mixed with the point's value), so no point runs on the prefix cache an earlier one filled. Off: GenAI-Perf's single seed, the same prompts at every point."`
+
+	logFlags
+	recordsFlags
 }
 
 // analyzePlan is a validated sweep, ready to run: the experiment its

@@ -43,10 +43,11 @@ func TestMain(m *testing.M) {
 // -parallel is not given. They wait on simulated servers' clocks (a
 // token every few milliseconds), not on the processor — the package's
 // tests spend about a fifth of their wall time on it — so go test's
-// default of one per core would leave the machine idle. Tests that judge
-// measured times (a slower server, energy over a window, a starved
-// client) are not parallel: go test runs them one at a time before
-// releasing these.
+// default of one per core would leave the machine idle. A test that
+// judges a decision (a regression found, a gate failed) does it on runs
+// storedruntest writes, or holds the verdict to the measured values it
+// reads back, or judges only what the machine's load cannot reverse (a
+// wait that load can only lengthen), so none needs the machine to itself.
 const parallelTests = 8
 
 // waitBound raises -parallel to parallelTests unless it was given.

@@ -33,6 +33,7 @@ func profileInto(t *testing.T, dir, name string, n int, itl time.Duration, osl i
 // Markdown say the same. Telling a change from noise is the comparison's
 // own tests' job (metrics/compare_sim_test.go); these test the command.
 func TestCompareSameAndSlowerServers(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	base := profileInto(t, dir, "base", 1, 8*time.Millisecond, 16)
 	same := profileInto(t, dir, "same", 2, 8*time.Millisecond, 16)
@@ -108,6 +109,7 @@ func TestCompareRefusesIncomparableSets(t *testing.T) {
 // decides the exit code. A baseline that is a folder of runs, or a folder
 // holding none, is exit 2 naming it.
 func TestCompareHistoryFolderPlots(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	hist := filepath.Join(dir, "history")
 	if err := os.MkdirAll(hist, 0o755); err != nil {
@@ -159,6 +161,7 @@ func TestCompareHistoryFolderPlots(t *testing.T) {
 // whose server exported nothing (no telemetry.parquet: here removed from
 // a run of the simulator) still has its cost, exactly the scraped run's.
 func TestCompareJudgesCostPerMtok(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for name, price := range map[string]float64{"base": 4, "dear": 6} {
 		plan := storedruntest.Chat("e", 20)

@@ -1,10 +1,17 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports/storedrun/storedruntest"
+	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // A gate "@ component=NAME" is judged on that dataset component alone,
@@ -64,28 +71,50 @@ def main(ctx):
 	}
 }
 
-// Per-component comparisons: a baseline gate "@ component=NAME" and
-// compare --metrics METRIC@component=NAME judge one component of a mix,
-// and a component the runs lack is named.
-func TestComponentComparisons(t *testing.T) {
-	dir, file := writeScenario(t, `
-short = synthetic(input_tokens = fixed(10), output_tokens = fixed(8), name = "short")
-long = synthetic(input_tokens = fixed(100), output_tokens = fixed(8), name = "long")
+// componentPlan is a mix of two components, short and long prompts,
+// with a baseline gate on the short ones' ITL, comparing with base.
+func componentPlan(t *testing.T, base string) runtime.Experiment {
+	e := storedruntest.Chat("e", 160)
+	e.Load.Concurrency, e.Baseline = 4, base
+	e.Dataset = plan.Described(`mix([synthetic(input_tokens = fixed(10), output_tokens = fixed(8), name = "short"), ` +
+		`synthetic(input_tokens = fixed(100), output_tokens = fixed(8), name = "long")])`)
+	e.Gates = storedruntest.Gates(t, "itl.p50 <= baseline * 1.10 @ component=short")
+	return e
+}
 
-def main(ctx):
-    url = "sim://?itl_per_seq=0ms&jitter=0.05&itl=%s&seed=%s" % (ctx.vars.get("itl", "4ms"), ctx.vars.get("seed", "1"))
-    return experiment(name = "e", endpoint = endpoint(url = url, model = "m"), dataset = mix([short, long]),
-                      traffic = concurrency(4), requests = 160, gates = ["itl.p50 <= baseline * 1.10 @ component=short"])
-`)
-	if r := runCLI(t, dir, "run", file, "--no-plots", "--out", "base", "--allow-missing-baseline"); r.code != 0 {
-		t.Fatalf("baseline: exit %d\n%s", r.code, r.stderr)
+// componentRecords are n requests of each component whose tokens come
+// itl apart, the long ones after the short ones.
+func componentRecords(n int, itl time.Duration) []metrics.Record {
+	short := storedruntest.Make(n, storedruntest.Shape{TTFT: 20 * time.Millisecond, ITL: itl, ISL: 10, Component: "short"})
+	long := storedruntest.Make(n, storedruntest.Shape{TTFT: 20 * time.Millisecond, ITL: itl, ISL: 100, Component: "long",
+		Start: time.Unix(0, short[n-1].Done).Add(time.Millisecond)})
+	recs := append(short, long...)
+	for i := range recs {
+		recs[i].ID, recs[i].Entry = int64(i), i
 	}
-	r := runCLI(t, dir, "run", file, "-D", "itl=6ms", "-D", "seed=2", "--no-plots", "--out", "slow", "--baseline", "base")
-	if r.code != 1 || !strings.Contains(r.stdout, "✗ itl.p50 <= baseline * 1.10 @ component=short [e/concurrency4]") {
+	return recs
+}
+
+// Per-component comparisons, exactly (runs written by storedruntest,
+// every token gap planned): a baseline gate "@ component=NAME", judged by
+// merge as run judges it, and compare --metrics METRIC@component=NAME
+// judge one component of a mix, 50% slower per token; a component the
+// runs lack is named.
+func TestComponentComparisons(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	base := storedruntest.Run(t, filepath.Join(dir, "base"), "s.star", componentPlan(t, ""), storedruntest.Same(componentRecords(80, 4*time.Millisecond)))
+	var shards []string
+	for i := range 2 {
+		shards = append(shards, storedruntest.Shard(t, filepath.Join(dir, "shards", fmt.Sprint(i)), "s.star", componentPlan(t, base),
+			runtime.Shard{Index: i, Count: 2}, storedruntest.Same(componentRecords(40, 6*time.Millisecond))))
+	}
+	r := runCLI(t, dir, append(append([]string{"merge"}, shards...), "--out", "slow")...)
+	if r.code != 1 || !strings.Contains(r.stdout, "✗ itl.p50 <= baseline * 1.10 @ component=short [e/concurrency4]: itl.p50 = 6.00 ms vs baseline 4.00 ms: +50.0%") {
 		t.Errorf("50%% slower: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	r = runCLI(t, dir, "compare", "base", "slow", "--metrics", "itl.p50@component=long,ttft.p50@component=short")
-	if r.code != 1 || !strings.Contains(r.stdout, "itl.p50@component=long") || !strings.Contains(r.stderr, "itl.p50@component=long +") {
+	if r.code != 1 || !strings.Contains(r.stdout, "itl.p50@component=long") || !strings.Contains(r.stderr, "itl.p50@component=long +50.0%") {
 		t.Errorf("compare per component: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	for _, c := range []struct{ metrics, want string }{

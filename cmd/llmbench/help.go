@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"reflect"
 	"strings"
 	"time"
@@ -15,29 +14,22 @@ func helpSetup() []kong.Option {
 	return []kong.Option{kong.ConfigureHelp(kong.HelpOptions{Compact: true}), kong.Help(printHelp), kong.ValueFormatter(helpValue)}
 }
 
-// printHelp is kong's help, except that a command's help lists that
-// command's own flags only: the flags every command takes (--log-level,
-// --log-format, --records-flush-interval, --version, --help) are named in
-// one closing line instead of heading every command's list, where a
-// reader took them for the command's own.
+// printHelp is kong's help, except that a command's help lists what
+// that command takes: its own flags and --help, not llmbench's
+// --version. Flags that only some commands use are declared on those
+// commands (logFlags, recordsFlags), so no list names a flag that does
+// nothing there.
 func printHelp(options kong.HelpOptions, ctx *kong.Context) error {
-	if ctx.Selected() == nil {
-		return kong.DefaultHelpPrinter(options, ctx)
-	}
-	var global []string
-	for _, f := range ctx.Model.Flags {
-		if f.Hidden {
-			continue
+	if ctx.Selected() != nil {
+		for _, f := range ctx.Model.Flags {
+			if f.Hidden || f.Name == "help" {
+				continue
+			}
+			f.Hidden = true
+			defer func() { f.Hidden = false }()
 		}
-		f.Hidden = true
-		defer func() { f.Hidden = false }()
-		global = append(global, "--"+f.Name)
 	}
-	if err := kong.DefaultHelpPrinter(options, ctx); err != nil {
-		return err
-	}
-	_, err := fmt.Fprintf(ctx.Stdout, "\nFlags of every command (llmbench --help): %s.\n", strings.Join(global, ", "))
-	return err
+	return kong.DefaultHelpPrinter(options, ctx)
 }
 
 // helpValue is a flag's help text with its default, so that every flag

@@ -1,12 +1,37 @@
 package main
 
 import (
+	"flag"
+	"os"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/alecthomas/kong"
 )
+
+// updateHelp rewrites the help goldens: go test -run TestRootHelpGolden -update-help.
+var updateHelp = flag.Bool("update-help", false, "rewrite testdata/help")
+
+// llmbench --help is the command list and llmbench's own two flags, as
+// testdata/help/llmbench.txt holds it: a flag that only some commands
+// take is in their help, not here.
+func TestRootHelpGolden(t *testing.T) {
+	t.Parallel()
+	golden := filepath.Join("testdata", "help", "llmbench.txt")
+	r := runCLI(t, t.TempDir(), "--help")
+	if *updateHelp {
+		if err := os.WriteFile(golden, []byte(r.stdout), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil || r.code != 0 || r.stdout != string(want) {
+		t.Errorf("llmbench --help: exit %d (%v), got\n%s\nwant (-update-help rewrites it)\n%s", r.code, err, r.stdout, want)
+	}
+}
 
 // flagLine starts a flag's entry in kong's help (its wrapped text is
 // indented further, and may itself start with a flag's name).
@@ -32,45 +57,46 @@ func helpEntries(help string) map[string]string {
 	return entries
 }
 
-// A command's help lists its own flags, not the flags every command takes
-// (named once at the end) and not another command's; every flag that
-// takes a value says its default, including one whose placeholder hid it
+// A command's help lists the flags it takes, and only those: not another
+// command's, not llmbench's --version, not a log or records flag where
+// nothing logs or writes records; every flag that takes a value says its
+// default, including one whose placeholder hid it
 // (--starlark-cpu-limit=DURATION, 2m).
 func TestHelpOwnFlagsAndDefaults(t *testing.T) {
-	global := []string{"log-level", "log-format", "records-flush-interval", "version"}
+	t.Parallel()
+	logs := []string{"log-level", "log-format"}
+	measuring := append([]string{"records-flush-interval"}, logs...)
+	none := append([]string{"version"}, measuring...)
 	for _, c := range []struct {
 		cmd     string
 		own     []string
 		foreign []string
 	}{
-		{"run", []string{"out", "dry-run", "shard"}, []string{"sweep-type", "concurrency"}},
-		{"check", []string{"out", "baseline"}, []string{"dry-run", "sweep-type"}},
-		{"profile", []string{"model", "concurrency", "max-error-rate"}, []string{"dry-run", "shard", "junit", "sweep-type", "out"}},
-		{"analyze", []string{"sweep-type", "concurrency"}, []string{"dry-run", "shard", "junit"}},
-		{"compare", []string{"max-regression"}, []string{"concurrency", "dry-run"}},
-		{"report", []string{"tokenizer"}, []string{"concurrency"}},
-		{"merge", []string{"out", "scenario"}, []string{"concurrency", "dry-run"}},
-		{"sim", []string{"addr", "ttft"}, []string{"concurrency", "out"}},
-		{"tokenize", []string{"tokenizer"}, []string{"concurrency"}},
-		{"version", nil, []string{"concurrency"}},
+		{"run", append([]string{"out", "dry-run", "shard"}, measuring...), []string{"sweep-type", "concurrency", "version"}},
+		{"check", append([]string{"out", "baseline"}, logs...), []string{"dry-run", "sweep-type", "records-flush-interval", "version"}},
+		{"profile", append([]string{"model", "concurrency", "max-error-rate"}, measuring...), []string{"dry-run", "shard", "junit", "sweep-type", "out", "version"}},
+		{"analyze", append([]string{"sweep-type", "concurrency"}, measuring...), []string{"dry-run", "shard", "junit", "version"}},
+		{"compare", []string{"max-regression"}, append([]string{"concurrency", "dry-run"}, none...)},
+		{"report", []string{"tokenizer"}, append([]string{"concurrency"}, none...)},
+		{"merge", append([]string{"out", "scenario"}, logs...), []string{"concurrency", "dry-run", "records-flush-interval", "version"}},
+		{"sim", []string{"addr", "ttft"}, append([]string{"concurrency", "out"}, none...)},
+		{"tokenize", []string{"tokenizer"}, append([]string{"concurrency"}, none...)},
+		{"version", nil, append([]string{"concurrency"}, none...)},
 	} {
 		r := runCLI(t, t.TempDir(), c.cmd, "--help")
 		if r.code != 0 {
 			t.Fatalf("%s --help: exit %d\n%s", c.cmd, r.code, r.stderr)
 		}
 		entries := helpEntries(r.stdout)
-		for _, f := range c.own {
+		for _, f := range append(c.own, "help") {
 			if _, ok := entries[f]; !ok {
 				t.Errorf("%s --help does not list its --%s", c.cmd, f)
 			}
 		}
-		for _, f := range append(c.foreign, global...) {
+		for _, f := range c.foreign {
 			if _, ok := entries[f]; ok {
-				t.Errorf("%s --help lists --%s, not its own", c.cmd, f)
+				t.Errorf("%s --help lists --%s, which it does not take", c.cmd, f)
 			}
-		}
-		if !strings.Contains(r.stdout, "Flags of every command (llmbench --help): ") {
-			t.Errorf("%s --help does not name the flags every command takes:\n%s", c.cmd, r.stdout)
 		}
 		usage, _, _ := strings.Cut(r.stdout, "\n") // required flags are in it, with no default
 		for name, entry := range entries {
@@ -84,8 +110,51 @@ func TestHelpOwnFlagsAndDefaults(t *testing.T) {
 		t.Errorf("--starlark-cpu-limit hides its default: %s", e)
 	}
 	r = runCLI(t, t.TempDir(), "--help")
-	if e := helpEntries(r.stdout)["log-level"]; r.code != 0 || !strings.Contains(e, "Default: info.") {
-		t.Errorf("llmbench --help: exit %d, --log-level: %s", r.code, e)
+	if e := helpEntries(r.stdout); r.code != 0 || len(e) != 2 || e["help"] == "" || e["version"] == "" {
+		t.Errorf("llmbench --help: exit %d, want only --help and --version: %v", r.code, e)
+	}
+}
+
+// A log or records flag is refused by name (exit 2) by a command it never
+// applied to, wherever it is given, and still read by one it applies to
+// when a script gives it before the command, as when it was global.
+func TestCommandFlagsWhereTheyApply(t *testing.T) {
+	t.Parallel()
+	dir, _ := writeScenario(t, baselineScenario)
+	for _, args := range [][]string{
+		{"version", "--log-level", "debug"}, {"--log-level", "debug", "version"}, {"--log-format=json", "sim"},
+		{"compare", "a", "b", "--records-flush-interval", "1s"}, {"tokenize", "--log-format", "json", "x"},
+		{"--records-flush-interval", "1s", "check", "s.star"}, {"merge", "x", "--records-flush-interval=1s"},
+		{"--records-flush-interval=-1s", "profile", "-m", "m", "-u", "sim://"},
+	} {
+		r := runCLI(t, dir, args...)
+		flag, _, _ := strings.Cut(args[slices.IndexFunc(args, func(a string) bool { return strings.HasPrefix(a, "--") })], "=")
+		if r.code != 2 || !strings.Contains(r.stderr, flag) {
+			t.Errorf("%v: exit %d, want 2 naming %s\n%s", args, r.code, flag, r.stderr)
+		}
+	}
+	r := runCLI(t, dir, "--log-format", "json", "--log-level=warn", "profile", "-m", "m", "-u", "sim://", "--request-count", "2",
+		"--tokenizer-revision", "v2")
+	if r.code != 0 || !strings.Contains(r.stderr, `{"level":"warn","revision":"v2"`) || strings.Contains(r.stderr, `"level":"info"`) {
+		t.Errorf("profile after leading log flags: exit %d, want 0 with a JSON warning and no info\n%s", r.code, r.stderr)
+	}
+}
+
+// hoistCommandFlags moves only the leading flags that commands took over
+// from llmbench itself, with their values, to after the command.
+func TestHoistCommandFlags(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ in, want string }{
+		{"--log-level warn run s.star", "run --log-level warn s.star"},
+		{"--log-format=json --records-flush-interval 2s profile -m m", "profile --log-format=json --records-flush-interval 2s -m m"},
+		{"run --log-level warn s.star", "run --log-level warn s.star"},
+		{"--help --log-level warn run", "--help --log-level warn run"},
+		{"--log-level warn", "--log-level warn"},
+		{"", ""},
+	} {
+		if got := strings.Join(hoistCommandFlags(strings.Fields(c.in)), " "); got != c.want {
+			t.Errorf("%q: %q, want %q", c.in, got, c.want)
+		}
 	}
 }
 

@@ -33,15 +33,13 @@ type cli struct {
 
 	Preflight preflightCmd `cmd:"" name:"internal-starlark-preflight" hidden:"" help:"Evaluate a scenario under the Starlark memory limit (internal)."`
 
+	// VersionFlag is the one flag of llmbench itself; every other flag
+	// belongs to the commands it applies to (logFlags, recordsFlags).
 	VersionFlag kong.VersionFlag `name:"version" help:"Print the version and exit."`
-	LogLevel    string           `help:"Log level: debug, info, warn, error." default:"info" enum:"debug,info,warn,error"`
-	// RecordsFlush bounds what a crash can lose of records.parquet.
-	RecordsFlush time.Duration `name:"records-flush-interval" env:"LLMBENCH_RECORDS_FLUSH_INTERVAL" help:"How often records.parquet is flushed to disk, the most a crash can lose (0: every 1 s; docs/records.md)."`
-	LogFormat    string        `help:"Log format: console or json." default:"console" enum:"console,json"`
 }
 
 // env is what every command's Run receives: where to write, when to stop
-// and the options every command shares.
+// and how its records are flushed.
 type env struct {
 	ctx          context.Context
 	stdin        io.Reader
@@ -80,6 +78,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if len(args) == 0 { // a new user's first try: the help, not an error
 		args = []string{"--help"}
 	}
+	args = hoistCommandFlags(args)
 	for _, check := range []func([]string) error{gpflags.PassthroughError, gpflags.CommandError} {
 		if err := check(args); err != nil {
 			fmt.Fprintf(stderr, "llmbench: %v\n", err)
@@ -94,11 +93,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err := refuseExplicitZeros(kctx); err != nil {
 		return exitCode(err, stderr)
 	}
-	setupLogging(stderr, c.LogLevel, c.LogFormat)
-	if c.RecordsFlush < 0 {
-		fmt.Fprintf(stderr, "llmbench: --records-flush-interval: got %s, want a positive duration such as 2s\n", c.RecordsFlush)
-		return exitInvalidInput
+	cmd := kctx.Selected().Target.Addr().Interface()
+	setupLogging(stderr, logSettings(cmd))
+	flush, err := flushInterval(cmd)
+	if err != nil {
+		return exitCode(err, stderr)
 	}
-	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, recordsFlush: c.RecordsFlush}
+	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, recordsFlush: flush}
 	return exitCode(kctx.Run(e), stderr)
 }

@@ -46,6 +46,7 @@ func writeShards(t *testing.T, dir, base string, ttft time.Duration) []string {
 // passes it — and writes compare.json as run does; --baseline overrides
 // the plans' path. Every run is written by storedruntest: no server.
 func TestMergeJudgesBaselineGates(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	base := filepath.Join(dir, "base")
 	storedruntest.Run(t, base, "s.star", mergePlan(t, ""), storedruntest.Same(storedruntest.Make(60, storedruntest.Shape{TTFT: 4 * time.Millisecond, ITL: time.Millisecond})))

@@ -25,6 +25,7 @@ type mergeCmd struct {
 	outputFlags
 	starlarkFlags
 	baselineFlags
+	logFlags
 }
 
 func (c *mergeCmd) Run(e *env) error {

@@ -14,6 +14,8 @@ import (
 // under a rate) and llmbench's robustness knobs.
 type profileCmd struct {
 	profileFlags
+	logFlags
+	recordsFlags
 }
 
 func (c *profileCmd) Run(e *env) error {

@@ -28,6 +28,7 @@ type runCmd struct {
 	Resume  bool `help:"Skip the runs of points finished in OUT/checkpoint.json by an earlier, interrupted run of the same scenario."`
 	NoPlots bool `help:"Do not render PNG plots (per point in <point>/plots/, per sweep in OUT/)."`
 	Strict  bool `help:"Exit 3 when the client, not the server, limited any point (client_limited: its CPU, or a schedule it could not keep)."`
+	recordsFlags
 }
 
 // scenarioFlags are what run and check both take, so that check refuses
@@ -38,6 +39,7 @@ type scenarioFlags struct {
 	outputFlags
 	starlarkFlags
 	baselineFlags
+	logFlags
 }
 
 // load loads and validates the scenario, then refuses an output place

@@ -2,6 +2,7 @@ package comparison
 
 import (
 	"bytes"
+	"math"
 	"strings"
 	"testing"
 
@@ -58,5 +59,30 @@ func TestWritersShowTheRegressionFirst(t *testing.T) {
 	m := f.Points[0].Metrics[1]
 	if m.Metric != "ttft.p99" || m.Unit != "ms" || m.Baseline != 100 || m.Verdict != "regression" || m.Interval[0] <= 0.1 {
 		t.Errorf("ttft.p99 in compare.json: %+v", m)
+	}
+}
+
+// A metric that was 0 in the baseline (error_rate of a clean run against
+// a candidate whose server started failing) changes by +Inf: compare.json
+// writes that change as null, as it writes an unbounded interval, instead
+// of failing the whole file ("json: unsupported value: +Inf", exit 3
+// where the gates said 1).
+func TestJSONHoldsAnInfiniteChange(t *testing.T) {
+	clean, failing := make([]float64, 60), make([]float64, 60)
+	for i := range failing {
+		failing[i] = float64(i % 5 / 4) // one request in five failed
+	}
+	c, err := metrics.Compare("error_rate", metrics.Sample{Values: clean}, metrics.Sample{Values: failing}, metrics.DefaultCompareOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &Report{Baseline: "base", Candidate: "cand", Points: []Point{{Label: "concurrency8", Metrics: []metrics.Comparison{c}}}}
+	var js bytes.Buffer
+	if err := WriteJSON(&js, r); err != nil {
+		t.Fatalf("compare.json of a change from 0: %v (ratio %v)", err, c.Interval.Ratio)
+	}
+	f, err := ReadJSON(bytes.NewReader(js.Bytes()))
+	if err != nil || !strings.Contains(js.String(), `"change": null`) || !math.IsInf(float64(f.Points[0].Metrics[0].Change), 1) {
+		t.Errorf("compare.json (%v):\n%s", err, js.String())
 	}
 }

@@ -35,14 +35,16 @@ type FilePoint struct {
 }
 
 // FileMetric is one comparison; values are in report units (unit), the
-// change and interval bounds are relative (0.12 is 12% higher).
+// change and interval bounds are relative (0.12 is 12% higher), null
+// when infinite (a change from 0, such as error_rate's from a clean
+// baseline).
 type FileMetric struct {
 	Metric      string           `json:"metric"`
 	Direction   string           `json:"direction"`
 	Unit        string           `json:"unit"`
 	Baseline    float64          `json:"baseline"`
 	Candidate   float64          `json:"candidate"`
-	Change      float64          `json:"change"`
+	Change      verdict.Bound    `json:"change"`
 	Interval    verdict.Interval `json:"interval"`
 	Method      string           `json:"method"`
 	Tolerance   float64          `json:"tolerance"`
@@ -89,7 +91,7 @@ func metricOf(c metrics.Comparison) FileMetric {
 	base, unit := metrics.InReportUnits(c.Metric, c.Baseline)
 	cand, _ := metrics.InReportUnits(c.Metric, c.Candidate)
 	return FileMetric{Metric: c.Metric, Direction: c.Direction.String(), Unit: unit, Baseline: base, Candidate: cand,
-		Change: c.Interval.Ratio - 1, Interval: verdict.NewInterval(c.Interval.Low, c.Interval.High),
+		Change: verdict.Bound(c.Interval.Ratio - 1), Interval: verdict.NewInterval(c.Interval.Low, c.Interval.High),
 		Method: string(c.Interval.Method), Tolerance: c.Tolerance, Verdict: string(c.Verdict), PRegression: c.PRegression}
 }
 

@@ -39,6 +39,19 @@ func (b Bound) MarshalJSON() ([]byte, error) {
 	return json.Marshal(float64(b))
 }
 
+// UnmarshalJSON reads a bound written by MarshalJSON, null as +Inf: a
+// change from 0 (compare.json's change of an error_rate that was 0).
+func (b *Bound) UnmarshalJSON(data []byte) error {
+	if string(data) == "null" {
+		*b = Bound(math.Inf(1))
+		return nil
+	}
+	var f float64
+	err := json.Unmarshal(data, &f)
+	*b = Bound(f)
+	return err
+}
+
 // UnmarshalJSON reads the interval's ends, null as unbounded.
 func (iv *Interval) UnmarshalJSON(data []byte) error {
 	var ends [2]*float64
