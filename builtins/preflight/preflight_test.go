@@ -93,6 +93,12 @@ func TestAScenarioThatFitsLoadsAndChecks(t *testing.T) {
 	}
 	scen, err := g.Load(context.Background(), "testdata/moderate.star", nil, builtins.Options{})
 	if err != nil {
+		// How the child died says whether the scenario or the machine was
+		// short of memory (one clean-clone CI run failed here, once).
+		var me *MemoryLimitError
+		if errors.As(err, &me) {
+			t.Fatalf("%v; the child died with %q", err, me.Crash)
+		}
 		t.Fatal(err)
 	}
 	err = scen.Check([]runtime.ExperimentResult{sampleResult(&scen.Experiments[0])})
