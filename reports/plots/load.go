@@ -8,6 +8,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/llmbench/llmbench/metrics"
 )
 
 // goodputVsLoad puts request goodput next to request throughput along the
@@ -81,7 +83,7 @@ func repeatsVsLoad(d *sweepData) (*plot.Plot, error) {
 		return nil, nil
 	}
 	p := newPlot("Output token throughput vs load, mean of repeats with 95% CI\n"+d.param+" sweep",
-		loadAxis(d.param), "output token throughput (tokens/s)")
+		loadAxis(d.param), axisLabel("output token throughput", metrics.OutputTokenThroughput))
 	line, pts, err := plotter.NewLinePoints(r.XYs)
 	if err != nil {
 		return nil, fmt.Errorf("plots: repeats: %w", err)
