@@ -2,10 +2,10 @@ package comparison
 
 import (
 	"bytes"
-	"io"
 	"testing"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports"
 	"github.com/llmbench/llmbench/reports/internal/golden"
 )
 
@@ -42,19 +42,16 @@ func TestGolden(t *testing.T) {
 	later := goldenReport(t)
 	later.Candidate = "cand2"
 	for _, tc := range []struct {
-		name  string
-		write func(io.Writer) error
+		name   string
+		report reports.Reporter
 	}{
-		{"table.txt", func(w io.Writer) error { return WriteTable(w, r) }},
-		{"compare.json", func(w io.Writer) error { return WriteJSON(w, r) }},
-		{"summary.md", func(w io.Writer) error { return WriteMarkdown(w, r) }},
-		{"junit.xml", func(w io.Writer) error { return WriteJUnit(w, r, false) }},
-		{"junit-strict.xml", func(w io.Writer) error { return WriteJUnit(w, r, true) }},
-		{"trend.txt", func(w io.Writer) error { return WriteTrend(w, []*Report{r, later}) }},
+		{"table.txt", Table(r)}, {"compare.json", JSON(r)}, {"summary.md", Markdown(r)},
+		{"junit.xml", JUnit(r, false)}, {"junit-strict.xml", JUnit(r, true)},
+		{"trend.txt", Trend([]*Report{r, later})},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := tc.write(&b); err != nil {
+			if err := tc.report(&b); err != nil {
 				t.Fatal(err)
 			}
 			golden.Check(t, tc.name, b.Bytes())
