@@ -20,15 +20,16 @@ func goodputVsLoad(d *sweepData) (*plot.Plot, error) {
 	var good, thr plotter.XYs
 	for _, p := range d.pts {
 		s := &p.pr.Outcome.Summary
-		thr = append(thr, plotter.XY{X: p.load, Y: s.RequestThroughput})
-		if s.RequestGoodput != nil {
-			good = append(good, plotter.XY{X: p.load, Y: *s.RequestGoodput})
+		v, _ := metrics.RequestThroughput.Value(s)
+		thr = append(thr, plotter.XY{X: p.load, Y: v})
+		if v, ok := metrics.RequestGoodput.Value(s); ok {
+			good = append(good, plotter.XY{X: p.load, Y: v})
 		}
 	}
 	if len(good) == 0 {
 		return nil, nil
 	}
-	p := newPlot("Request goodput vs load\n"+d.param+" sweep", loadAxis(d.param), "requests/s")
+	p := newPlot("Request goodput vs load\n"+d.param+" sweep", loadAxis(d.param), metrics.RequestThroughput.Unit)
 	series := []struct {
 		xys   plotter.XYs
 		name  string
@@ -67,7 +68,7 @@ func repeatsVsLoad(d *sweepData) (*plot.Plot, error) {
 	var r repeatXYs
 	repeated := false
 	for _, p := range d.pts {
-		st, ok := p.pr.RepeatStats["output_token_throughput"]
+		st, ok := p.pr.RepeatStats[metrics.OutputTokenThroughput.Name]
 		if !ok || st.N == 0 {
 			continue
 		}

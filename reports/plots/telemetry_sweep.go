@@ -96,7 +96,7 @@ func threeAxes(d *sweepData) ([]*plot.Plot, error) {
 	if len(energy.xys) == 0 && len(cost.xys) == 0 {
 		return nil, nil
 	}
-	thr := alongLoad(d, func(o *runtime.Outcome) (float64, bool) { return o.Summary.OutputTokenThroughput, true })
+	thr := alongLoad(d, func(o *runtime.Outcome) (float64, bool) { return metrics.OutputTokenThroughput.Value(&o.Summary) })
 	type panel struct {
 		lv     loadValues
 		ylabel string
