@@ -75,26 +75,23 @@ func ParseGoodput(spec string) (SLO, error) {
 // per-user throughput, and so checks one request's TTFT against another's
 // ITL. A request without a value for the metric does not meet the SLO. As
 // in GenAI-Perf a time fails only when strictly above its bound (compared
-// in ns, bound×1e6) and a throughput only when strictly below. An SLO
+// in ns, bound×1e6) and a throughput only when strictly below: the
+// metric's value, unit and direction are its catalogue entry's. An SLO
 // whose Metric is none of the Goodput constants is never met.
 func (s SLO) Met(m *RequestMetrics) bool {
-	if !m.HasContent {
+	metric, ok := Lookup(string(s.Metric))
+	if !ok || !m.HasContent || !slices.Contains(goodputMetrics, s.Metric) {
 		return false
 	}
-	within := func(has bool, ns int64) bool { return has && float64(ns) <= s.Value*1e6 }
-	switch s.Metric {
-	case GoodputTTFT:
-		return within(true, m.TTFT)
-	case GoodputTTST:
-		return within(m.HasTTST, m.TTST)
-	case GoodputITL:
-		return within(m.HasITL, m.ITL)
-	case GoodputRequestLatency:
-		return within(true, m.Latency)
-	case GoodputTPSUser:
-		return m.HasTPSUser && m.TPSUser >= s.Value
+	v := metric.request(nil, *m)
+	if len(v) != 1 {
+		return false
 	}
-	return false
+	_, fromDisplay := metric.q.displayConversions()
+	if metric.Direction == HigherIsBetter {
+		return v[0] >= fromDisplay(s.Value)
+	}
+	return v[0] <= fromDisplay(s.Value)
 }
 
 // meetsAll reports whether a request meets every SLO.

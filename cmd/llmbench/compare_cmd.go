@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports"
 	"github.com/llmbench/llmbench/reports/artifacts"
 	"github.com/llmbench/llmbench/reports/comparison"
 	"github.com/llmbench/llmbench/reports/plots"
@@ -61,7 +62,7 @@ func (c *compareCmd) Run(e *env) error {
 		history = append(history, r)
 	}
 	if len(history) > 1 {
-		if err := comparison.WriteTrend(e.stdout, history); err != nil {
+		if err := comparison.Trend(history)(e.stdout); err != nil {
 			return err
 		}
 	}
@@ -113,7 +114,7 @@ func (c *compareCmd) compare(w io.Writer, base, cand *storedrun.Run, opt compari
 	if err != nil {
 		return nil, invalid("%w", err)
 	}
-	return r, comparison.WriteTable(w, r)
+	return r, comparison.Table(r)(w)
 }
 
 // plot draws the trend plots of the history (one run or more) into
@@ -136,15 +137,13 @@ func (c *compareCmd) plot(w io.Writer, history []*comparison.Report) error {
 func (c *compareCmd) write(r *comparison.Report) error {
 	for _, f := range []struct {
 		flag, path string
-		write      func(io.Writer, *comparison.Report) error
-	}{{"--json", c.JSON, comparison.WriteJSON}, {"--summary-md", c.SummaryMd, comparison.WriteMarkdown},
-		{"--junit", c.Junit, func(w io.Writer, r *comparison.Report) error {
-			return comparison.WriteJUnit(w, r, c.FailOnInconclusive)
-		}}} {
+		report     reports.Reporter
+	}{{"--json", c.JSON, comparison.JSON(r)}, {"--summary-md", c.SummaryMd, comparison.Markdown(r)},
+		{"--junit", c.Junit, comparison.JUnit(r, c.FailOnInconclusive)}} {
 		if f.path == "" {
 			continue
 		}
-		if err := artifacts.WriteFile(f.path, func(w io.Writer) error { return f.write(w, r) }); err != nil {
+		if err := artifacts.WriteFile(f.path, f.report); err != nil {
 			return runFailed("%s: %w", f.flag, err)
 		}
 	}

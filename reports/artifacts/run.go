@@ -56,7 +56,7 @@ func (r *RunReport) Write(stdout, stderr io.Writer) error {
 	fmt.Fprintln(stdout)
 	if r.Comparison != nil {
 		fmt.Fprintln(stdout, "== comparison with the baseline ==")
-		if err := comparison.WriteTable(stdout, r.Comparison); err != nil {
+		if err := comparison.Table(r.Comparison)(stdout); err != nil {
 			return err
 		}
 		fmt.Fprintln(stdout)
@@ -97,7 +97,7 @@ func (r *RunReport) verdictFiles() []fileReport {
 		{r.Markdown, r.writeMarkdown},
 	}
 	if r.Comparison != nil {
-		files = append(files, fileReport{filepath.Join(r.Dir, CompareFile), func(w io.Writer) error { return comparison.WriteJSON(w, r.Comparison) }})
+		files = append(files, fileReport{filepath.Join(r.Dir, CompareFile), comparison.JSON(r.Comparison)})
 	}
 	return files
 }
@@ -114,7 +114,7 @@ func (r *RunReport) writeMarkdown(w io.Writer) error {
 	if _, err := io.WriteString(w, "\n"); err != nil {
 		return err
 	}
-	return comparison.WriteMarkdown(w, r.Comparison)
+	return comparison.Markdown(r.Comparison)(w)
 }
 
 // SweepPlots are the sweep plots drawn once, written into the run's

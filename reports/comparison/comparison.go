@@ -2,8 +2,8 @@
 // console table, compare.json, the Markdown summary for a pull request,
 // JUnit XML, and a history's series for the trend plots. Build compares
 // every metric of every pair of points with metrics' statistics, judging
-// a point's metrics as one family (Holm); the writers render the
-// resulting metrics.Comparison values.
+// a point's metrics as one family (Holm); its Reporters (Table, JSON,
+// Markdown, JUnit, Trend) render the resulting metrics.Comparison values.
 package comparison
 
 import (

@@ -31,7 +31,7 @@ func report(t *testing.T) *Report {
 func TestWritersShowTheRegressionFirst(t *testing.T) {
 	r := report(t)
 	var table, md, js bytes.Buffer
-	if err := WriteTable(&table, r); err != nil {
+	if err := Table(r)(&table); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"== e/concurrency8 ==", "ttft.p99 100.00 ms 115.00 ms +15.0%", "regression (tolerance 10%)",
@@ -40,13 +40,13 @@ func TestWritersShowTheRegressionFirst(t *testing.T) {
 			t.Errorf("table lacks %q:\n%s", want, table.String())
 		}
 	}
-	if err := WriteMarkdown(&md, r); err != nil {
+	if err := Markdown(r)(&md); err != nil {
 		t.Fatal(err)
 	}
 	if s := md.String(); !strings.HasPrefix(s, "### ❌") || strings.Index(s, "ttft.p99") > strings.Index(s, "request_throughput") {
 		t.Errorf("markdown does not lead with the regression:\n%s", s)
 	}
-	if err := WriteJSON(&js, r); err != nil {
+	if err := JSON(r)(&js); err != nil {
 		t.Fatal(err)
 	}
 	f, err := ReadJSON(bytes.NewReader(js.Bytes()))
@@ -78,7 +78,7 @@ func TestJSONHoldsAnInfiniteChange(t *testing.T) {
 	}
 	r := &Report{Baseline: "base", Candidate: "cand", Points: []Point{{Label: "concurrency8", Metrics: []metrics.Comparison{c}}}}
 	var js bytes.Buffer
-	if err := WriteJSON(&js, r); err != nil {
+	if err := JSON(r)(&js); err != nil {
 		t.Fatalf("compare.json of a change from 0: %v (ratio %v)", err, c.Interval.Ratio)
 	}
 	f, err := ReadJSON(bytes.NewReader(js.Bytes()))

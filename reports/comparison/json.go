@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports"
 	"github.com/llmbench/llmbench/reports/verdict"
 )
 
@@ -52,11 +53,13 @@ type FileMetric struct {
 	PRegression float64          `json:"p_regression"`
 }
 
-// WriteJSON writes compare.json.
-func WriteJSON(w io.Writer, r *Report) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(FileOf(r))
+// JSON is compare.json.
+func JSON(r *Report) reports.Reporter {
+	return func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(FileOf(r))
+	}
 }
 
 // FileOf is r as compare.json holds it.

@@ -2,17 +2,17 @@ package comparison
 
 import (
 	"fmt"
-	"io"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports"
 	"github.com/llmbench/llmbench/reports/verdict"
 )
 
-// WriteJUnit writes the comparison as JUnit XML through the gate
-// verdicts' writer: one test case per point and metric, failed for a
-// regression (and, when strict, for an inconclusive result), so a CI
-// system shows which metric regressed.
-func WriteJUnit(w io.Writer, r *Report, strict bool) error {
+// JUnit is the comparison as JUnit XML through the gate verdicts'
+// writer: one test case per point and metric, failed for a regression
+// (and, when strict, for an inconclusive result), so a CI system shows
+// which metric regressed.
+func JUnit(r *Report, strict bool) reports.Reporter {
 	rep := &verdict.Report{Scenario: "llmbench compare " + r.Baseline + " " + r.Candidate, Check: verdict.CheckNotDefined}
 	for _, p := range r.Points {
 		for _, c := range p.Metrics {
@@ -26,5 +26,5 @@ func WriteJUnit(w io.Writer, r *Report, strict bool) error {
 					value(c.Metric, c.Baseline), value(c.Metric, c.Candidate), change(c.Interval.Ratio), interval(c.Interval), Percent(c.Tolerance))})
 		}
 	}
-	return verdict.JUnit(rep)(w)
+	return verdict.JUnit(rep)
 }

@@ -4,12 +4,17 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/llmbench/llmbench/reports"
 )
 
-// WriteMarkdown writes a summary fit for a pull-request comment: the
-// headline, then a short table with regressions and inconclusive results
-// first.
-func WriteMarkdown(w io.Writer, r *Report) error {
+// Markdown is a summary fit for a pull-request comment: the headline,
+// then a short table with regressions and inconclusive results first.
+func Markdown(r *Report) reports.Reporter {
+	return func(w io.Writer) error { return writeMarkdown(w, r) }
+}
+
+func writeMarkdown(w io.Writer, r *Report) error {
 	var b strings.Builder
 	icon := "✅"
 	if len(r.Regressions()) > 0 {

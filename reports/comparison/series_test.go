@@ -82,9 +82,9 @@ func TestTrendSeriesKnownValues(t *testing.T) {
 }
 
 // The trend table lists a point the oldest run lacks, "—" in its column.
-func TestWriteTrendPointOfALaterRun(t *testing.T) {
+func TestTrendPointOfALaterRun(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteTrend(&b, history()); err != nil {
+	if err := Trend(history())(&b); err != nil {
 		t.Fatal(err)
 	}
 	s := b.String()

@@ -7,34 +7,37 @@ import (
 	"text/tabwriter"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports"
 	"github.com/llmbench/llmbench/reports/verdict"
 )
 
-// WriteTable prints one table per point: each metric's baseline and
-// candidate value in report units, the relative change with its
-// interval, and the verdict.
-func WriteTable(w io.Writer, r *Report) error {
-	fmt.Fprintf(w, "Baseline:  %s\nCandidate: %s\n", r.Baseline, r.Candidate)
-	for _, p := range r.Points {
-		fmt.Fprintf(w, "\n== %s ==\n", p.name())
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "metric\tbaseline\tcandidate\tchange\tinterval\tmethod\tverdict")
-		for _, c := range p.Metrics {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c.Metric, value(c.Metric, c.Baseline), value(c.Metric, c.Candidate),
-				change(c.Interval.Ratio), interval(c.Interval), c.Interval.Method, verdictText(c))
+// Table is the console's comparison: one table per point, each
+// metric's baseline and candidate value in report units, the relative
+// change with its interval, and the verdict.
+func Table(r *Report) reports.Reporter {
+	return func(w io.Writer) error {
+		fmt.Fprintf(w, "Baseline:  %s\nCandidate: %s\n", r.Baseline, r.Candidate)
+		for _, p := range r.Points {
+			fmt.Fprintf(w, "\n== %s ==\n", p.name())
+			tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "metric\tbaseline\tcandidate\tchange\tinterval\tmethod\tverdict")
+			for _, c := range p.Metrics {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c.Metric, value(c.Metric, c.Baseline), value(c.Metric, c.Candidate),
+					change(c.Interval.Ratio), interval(c.Interval), c.Interval.Method, verdictText(c))
+			}
+			if err := tw.Flush(); err != nil {
+				return err
+			}
 		}
-		if err := tw.Flush(); err != nil {
-			return err
+		for _, u := range r.Unmatched {
+			fmt.Fprintf(w, "unmatched: %s\n", u)
 		}
+		for _, warn := range r.Warnings {
+			fmt.Fprintf(w, "warning: %s\n", warn)
+		}
+		_, err := fmt.Fprintf(w, "\n%s\n", Headline(r))
+		return err
 	}
-	for _, u := range r.Unmatched {
-		fmt.Fprintf(w, "unmatched: %s\n", u)
-	}
-	for _, warn := range r.Warnings {
-		fmt.Fprintf(w, "warning: %s\n", warn)
-	}
-	fmt.Fprintf(w, "\n%s\n", Headline(r))
-	return nil
 }
 
 // Headline is the comparison in one line: regressions named first.

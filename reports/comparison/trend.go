@@ -6,29 +6,36 @@ import (
 	"text/tabwriter"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports"
 )
 
-// WriteTrend prints a history: for each point and metric of the
+// Trend is a history on the console: for each point and metric of the
 // baseline, its value in every run, oldest first, with each run's change
-// from the baseline and verdict. reports are the comparisons of the runs
+// from the baseline and verdict. history is the comparisons of the runs
 // with one baseline, in run order. A point the oldest run lacks is listed
 // too, in the order the runs first measured the points.
-func WriteTrend(w io.Writer, reports []*Report) error {
-	if len(reports) == 0 {
-		return nil
+func Trend(history []*Report) reports.Reporter {
+	return func(w io.Writer) error {
+		if len(history) == 0 {
+			return nil
+		}
+		return writeTrend(w, history)
 	}
-	fmt.Fprintf(w, "\nHistory against %s (%d runs, oldest first):\n", reports[0].Baseline, len(reports))
-	for _, p := range trendPoints(reports) {
+}
+
+func writeTrend(w io.Writer, history []*Report) error {
+	fmt.Fprintf(w, "\nHistory against %s (%d runs, oldest first):\n", history[0].Baseline, len(history))
+	for _, p := range trendPoints(history) {
 		fmt.Fprintf(w, "\n== %s ==\n", p.name())
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprint(tw, "metric\tbaseline")
-		for _, r := range reports {
+		for _, r := range history {
 			fmt.Fprintf(tw, "\t%s", r.Candidate)
 		}
 		fmt.Fprintln(tw)
 		for _, c := range p.Metrics {
 			fmt.Fprintf(tw, "%s\t%s", c.Metric, value(c.Metric, c.Baseline))
-			for _, r := range reports {
+			for _, r := range history {
 				fmt.Fprintf(tw, "\t%s", trendCell(r, p, c.Metric))
 			}
 			fmt.Fprintln(tw)

@@ -14,23 +14,30 @@ import (
 // GenAI-Perf prints N/A rather than a misleading zero.
 const absent = "–"
 
-// newMetricRow formats a summary's headline metrics; times go to ms.
+// newMetricRow formats a summary's headline metrics in report units,
+// each read through its catalogue entry.
 func newMetricRow(name string, s *metrics.Summary) metricRow {
-	r := metricRow{Name: name, Requests: fmt.Sprint(s.Completed + s.Failed),
-		TTFTP50: ms(s.TimeToFirstToken, 50), TTFTP99: ms(s.TimeToFirstToken, 99),
-		ITLP50: ms(s.InterTokenLatency, 50), ITLP99: ms(s.InterTokenLatency, 99),
-		LatencyP99: ms(s.RequestLatency, 99),
-		OutputTok:  fmt.Sprintf("%.2f", s.OutputTokenThroughput),
-		ReqPerSec:  fmt.Sprintf("%.2f", s.RequestThroughput),
-		Goodput:    absent, Gates: absent,
-		Errors: fmt.Sprintf("%d (%.2f%%)", s.Failed, s.ErrorRate*100)}
-	if s.RequestGoodput != nil {
-		r.Goodput = fmt.Sprintf("%.2f", *s.RequestGoodput)
-	}
-	return r
+	errorRate, _ := metrics.ErrorRate.Value(s)
+	return metricRow{Name: name, Requests: fmt.Sprint(s.Completed + s.Failed),
+		TTFTP50: percentileCell(metrics.TTFT, s, 50), TTFTP99: percentileCell(metrics.TTFT, s, 99),
+		ITLP50: percentileCell(metrics.ITL, s, 50), ITLP99: percentileCell(metrics.ITL, s, 99),
+		LatencyP99: percentileCell(metrics.RequestLatency, s, 99),
+		OutputTok:  valueCell(metrics.OutputTokenThroughput, s),
+		ReqPerSec:  valueCell(metrics.RequestThroughput, s),
+		Goodput:    valueCell(metrics.RequestGoodput, s), Gates: absent,
+		Errors: fmt.Sprintf("%d (%.2f%%)", s.Failed, metrics.ErrorRate.Display(errorRate))}
 }
 
-func ms(d *metrics.Distribution, p int) string {
+// percentileCell is a distribution metric's p50 or p99 (p) in report
+// units, absent when the run measured no value of it.
+func percentileCell(m *metrics.Metric, s *metrics.Summary, p int) string {
+	return distCell(m, m.Distribution(s), p)
+}
+
+// distCell is the p50 or p99 (p) of d, a distribution of m's values held
+// elsewhere than in a Summary (a turn's, a session's), in m's report
+// units; absent when d has no value.
+func distCell(m *metrics.Metric, d *metrics.Distribution, p int) string {
 	if d == nil || d.Count == 0 {
 		return absent
 	}
@@ -38,7 +45,17 @@ func ms(d *metrics.Distribution, p int) string {
 	if p == 99 {
 		v = d.P99
 	}
-	return fmt.Sprintf("%.2f", v/1e6)
+	return fmt.Sprintf("%.2f", m.Display(v))
+}
+
+// valueCell is a run-level metric in report units, absent when the run
+// has no value of it (goodput without SLOs).
+func valueCell(m *metrics.Metric, s *metrics.Summary) string {
+	v, ok := m.Value(s)
+	if !ok {
+		return absent
+	}
+	return fmt.Sprintf("%.2f", m.Display(v))
 }
 
 // newComponentView summarizes each dataset component of a point on its

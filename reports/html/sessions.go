@@ -28,11 +28,11 @@ func newSessionView(pt *runtime.PointResult) (sessionView, bool) {
 	}
 	sv := sessionView{Point: pt.Params.Label(), Summary: fmt.Sprintf(
 		"%d sessions: %d completed, %d failed, %d cut by the stop condition; %s turns on average; duration p50 %s ms, p99 %s ms; %.2f sessions/s",
-		s.Sessions, s.Completed, s.Failed, s.Cut, avgOf(s.Turns), ms(s.Duration, 50), ms(s.Duration, 99), s.Throughput)}
+		s.Sessions, s.Completed, s.Failed, s.Cut, avgOf(s.Turns), distCell(metrics.Duration, s.Duration, 50), distCell(metrics.Duration, s.Duration, 99), s.Throughput)}
 	for _, t := range s.PerTurn {
 		sv.Turns = append(sv.Turns, turnRow{Turn: strconv.Itoa(t.Turn), Requests: strconv.Itoa(t.Requests),
-			TTFTP50: ms(t.TimeToFirstToken, 50), TTFTP99: ms(t.TimeToFirstToken, 99),
-			LatencyP50: ms(t.RequestLatency, 50), ISL: avgOf(t.InputSequenceLength)})
+			TTFTP50: distCell(metrics.TTFT, t.TimeToFirstToken, 50), TTFTP99: distCell(metrics.TTFT, t.TimeToFirstToken, 99),
+			LatencyP50: distCell(metrics.RequestLatency, t.RequestLatency, 50), ISL: avgOf(t.InputSequenceLength)})
 	}
 	return sv, true
 }

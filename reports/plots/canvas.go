@@ -13,6 +13,8 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/llmbench/llmbench/metrics"
 )
 
 // Width and Height are every plot's size: 8×5 in at 96 dpi (768×480 px),
@@ -173,5 +175,6 @@ func stride(n int) int {
 	return max(1, (n+maxScatter-1)/maxScatter)
 }
 
-// ms converts integer nanoseconds to milliseconds.
-func ms(ns int64) float64 { return float64(ns) / 1e6 }
+// axisLabel names an axis after what it shows, in the catalogue's report
+// unit of the metric it shows: "TTFT (ms)".
+func axisLabel(what string, m *metrics.Metric) string { return what + " (" + m.Unit + ")" }

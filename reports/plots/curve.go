@@ -14,25 +14,25 @@ import (
 // curveTTFT is the latency–throughput curve on p99 TTFT: how much output
 // throughput each load buys and what it costs the slowest first tokens.
 func curveTTFT(d *sweepData) (*plot.Plot, error) {
-	return curve(d, "p99 time to first token (ms)", "p99 TTFT",
-		func(s *metrics.Summary) *metrics.Distribution { return s.TimeToFirstToken })
+	return curve(d, metrics.TTFT, "p99 time to first token", "p99 TTFT")
 }
 
 // curveITL is the same curve on p99 inter-token latency (streaming only).
 func curveITL(d *sweepData) (*plot.Plot, error) {
-	return curve(d, "p99 inter-token latency (ms)", "p99 ITL",
-		func(s *metrics.Summary) *metrics.Distribution { return s.InterTokenLatency })
+	return curve(d, metrics.ITL, "p99 inter-token latency", "p99 ITL")
 }
 
 // curve draws throughput against a latency p99 along the sweep, each point
 // labelled with its load, the knee ringed and the saturation point marked.
-// Skipped when fewer than two points measured the latency.
-func curve(d *sweepData, xlabel, short string, dist func(*metrics.Summary) *metrics.Distribution) (*plot.Plot, error) {
-	xys, labels, at := curvePoints(d, dist)
+// Skipped when fewer than two points measured the latency; what names
+// the latency on the x axis, short in the title.
+func curve(d *sweepData, latency *metrics.Metric, what, short string) (*plot.Plot, error) {
+	xys, labels, at := curvePoints(d, latency)
 	if len(xys) < 2 {
 		return nil, nil
 	}
-	p := newPlot("Output token throughput vs "+short+"\n"+d.param+" sweep", xlabel, "output token throughput (tokens/s)")
+	p := newPlot("Output token throughput vs "+short+"\n"+d.param+" sweep", axisLabel(what, latency),
+		axisLabel("output token throughput", metrics.OutputTokenThroughput))
 	line, pts, err := plotter.NewLinePoints(xys)
 	if err != nil {
 		return nil, fmt.Errorf("plots: curve: %w", err)
@@ -57,16 +57,18 @@ func curve(d *sweepData, xlabel, short string, dist func(*metrics.Summary) *metr
 // load to the next), and a line sorted by latency would zigzag between
 // loads instead of tracing the sweep. at maps an index of d.pts to its
 // place on the plot.
-func curvePoints(d *sweepData, dist func(*metrics.Summary) *metrics.Distribution) (plotter.XYs, []string, map[int]plotter.XY) {
+func curvePoints(d *sweepData, latency *metrics.Metric) (plotter.XYs, []string, map[int]plotter.XY) {
 	var xys plotter.XYs
 	var labels []string
 	at := map[int]plotter.XY{}
 	for i, p := range d.pts {
 		s := &p.pr.Outcome.Summary
-		if dist(s) == nil || dist(s).Count == 0 {
+		dist := latency.Distribution(s)
+		if dist == nil || dist.Count == 0 {
 			continue
 		}
-		xy := plotter.XY{X: dist(s).P99 / 1e6, Y: s.OutputTokenThroughput}
+		throughput, _ := metrics.OutputTokenThroughput.Value(s)
+		xy := plotter.XY{X: latency.Display(dist.P99), Y: throughput}
 		xys, labels, at[i] = append(xys, xy), append(labels, loadLabel(d.param, p.load)), xy
 	}
 	return xys, labels, at

@@ -8,18 +8,20 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+
+	"github.com/llmbench/llmbench/metrics"
 )
 
 // ttftHist is the TTFT distribution. GenAI-Perf draws a box plot; a
 // histogram with p50 and p99 marked shows the same quantiles plus the
 // shape (a second mode from queueing is what people look for).
 func ttftHist(d *PointData, title string) (*plot.Plot, error) {
-	return histogram(d.ttft, withTitle("Time to first token", title), "TTFT (ms)")
+	return histogram(d.ttft, withTitle("Time to first token", title), axisLabel("TTFT", metrics.TTFT))
 }
 
 // latencyHist is the request latency distribution, drawn like TTFT's.
 func latencyHist(d *PointData, title string) (*plot.Plot, error) {
-	return histogram(d.latency, withTitle("Request latency", title), "request latency (ms)")
+	return histogram(d.latency, withTitle("Request latency", title), axisLabel("request latency", metrics.RequestLatency))
 }
 
 // histogram draws vs in bins with vertical p50 and p99 lines whose values

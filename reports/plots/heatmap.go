@@ -9,6 +9,8 @@ import (
 	"gonum.org/v1/plot/palette"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/llmbench/llmbench/metrics"
 )
 
 // heatBins is the grid size of the ISL×OSL heat map per axis.
@@ -89,7 +91,7 @@ func islOSLHeatMap(d *PointData, title string) (*plot.Plot, error) {
 	g := newCountGrid(d.isl, d.osl)
 	top := g.top()
 	what := fmt.Sprintf("Input vs output sequence length (requests per cell: light 1 to dark %.0f)", top)
-	p := newPlot(withTitle(what, title), "input sequence length (tokens)", "output sequence length (tokens)")
+	p := newPlot(withTitle(what, title), axisLabel("input sequence length", metrics.ISL), axisLabel("output sequence length", metrics.OSL))
 	h := plotter.NewHeatMap(g, blues(9))
 	h.Min, h.Max = 1, math.Max(top, 1.0001)
 	h.Underflow = color.White

@@ -8,6 +8,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/llmbench/llmbench/metrics"
 )
 
 // goodputVsLoad puts request goodput next to request throughput along the
@@ -18,15 +20,16 @@ func goodputVsLoad(d *sweepData) (*plot.Plot, error) {
 	var good, thr plotter.XYs
 	for _, p := range d.pts {
 		s := &p.pr.Outcome.Summary
-		thr = append(thr, plotter.XY{X: p.load, Y: s.RequestThroughput})
-		if s.RequestGoodput != nil {
-			good = append(good, plotter.XY{X: p.load, Y: *s.RequestGoodput})
+		v, _ := metrics.RequestThroughput.Value(s)
+		thr = append(thr, plotter.XY{X: p.load, Y: v})
+		if v, ok := metrics.RequestGoodput.Value(s); ok {
+			good = append(good, plotter.XY{X: p.load, Y: v})
 		}
 	}
 	if len(good) == 0 {
 		return nil, nil
 	}
-	p := newPlot("Request goodput vs load\n"+d.param+" sweep", loadAxis(d.param), "requests/s")
+	p := newPlot("Request goodput vs load\n"+d.param+" sweep", loadAxis(d.param), metrics.RequestThroughput.Unit)
 	series := []struct {
 		xys   plotter.XYs
 		name  string
@@ -65,7 +68,7 @@ func repeatsVsLoad(d *sweepData) (*plot.Plot, error) {
 	var r repeatXYs
 	repeated := false
 	for _, p := range d.pts {
-		st, ok := p.pr.RepeatStats["output_token_throughput"]
+		st, ok := p.pr.RepeatStats[metrics.OutputTokenThroughput.Name]
 		if !ok || st.N == 0 {
 			continue
 		}
@@ -81,7 +84,7 @@ func repeatsVsLoad(d *sweepData) (*plot.Plot, error) {
 		return nil, nil
 	}
 	p := newPlot("Output token throughput vs load, mean of repeats with 95% CI\n"+d.param+" sweep",
-		loadAxis(d.param), "output token throughput (tokens/s)")
+		loadAxis(d.param), axisLabel("output token throughput", metrics.OutputTokenThroughput))
 	line, pts, err := plotter.NewLinePoints(r.XYs)
 	if err != nil {
 		return nil, fmt.Errorf("plots: repeats: %w", err)

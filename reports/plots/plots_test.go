@@ -217,7 +217,7 @@ func TestPointDataSamplesLargeRuns(t *testing.T) {
 	}
 	late := 0
 	for _, v := range d.ttft {
-		if v > ms(int64(sampleRequests)*1000) {
+		if v > metrics.TTFT.Display(float64(sampleRequests)*1000) {
 			late++
 		}
 	}

@@ -90,7 +90,8 @@ func (d *PointData) Add(r *metrics.Record) {
 			d.ttft, d.latency, d.isl, d.osl = append(d.ttft, 0), append(d.latency, 0), append(d.isl, 0), append(d.osl, 0)
 			d.turn = append(d.turn, 0)
 		}
-		d.ttft[i], d.latency[i], d.isl[i], d.osl[i] = ms(m.TTFT), ms(m.Latency), float64(m.ISL), float64(m.OSL)
+		d.ttft[i], d.latency[i] = metrics.TTFT.Display(float64(m.TTFT)), metrics.RequestLatency.Display(float64(m.Latency))
+		d.isl[i], d.osl[i] = metrics.ISL.Display(float64(m.ISL)), metrics.OSL.Display(float64(m.OSL))
 		d.turn[i], d.turns = float64(r.Turn), d.turns || r.Turn > 0
 		d.keepSchedule(i, r, m)
 	}
@@ -101,7 +102,7 @@ func (d *PointData) Add(r *metrics.Record) {
 	if i := d.slot(sampleGaps, d.gapSeen); i >= 0 {
 		gaps := make([]float64, len(m.ChunkGaps))
 		for k, g := range m.ChunkGaps {
-			gaps[k] = ms(g)
+			gaps[k] = metrics.ChunkGap.Display(float64(g))
 		}
 		if i == len(d.gapRequests) {
 			d.gapRequests = append(d.gapRequests, gaps)

@@ -164,7 +164,7 @@ func TestCurveJoinsPointsInLoadOrder(t *testing.T) {
 	slices.Reverse(res.Points)
 	res.Capacity.Saturation = nil
 	d := newSweepData(res)
-	xys, names, _ := curvePoints(d, func(s *metrics.Summary) *metrics.Distribution { return s.TimeToFirstToken })
+	xys, names, _ := curvePoints(d, metrics.TTFT)
 	want := []string{"c=1", "c=2", "c=4", "c=8", "c=16", "c=32", "c=64", "c=128"}
 	if !slices.Equal(names, want) {
 		t.Fatalf("curve joins %q, want %q", names, want)

@@ -7,6 +7,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/llmbench/llmbench/metrics"
 )
 
 // ttftVsISL shows whether TTFT grows with the prompt (prefill cost) or
@@ -16,7 +18,7 @@ func ttftVsISL(d *PointData, title string) (*plot.Plot, error) {
 		return nil, nil
 	}
 	p := newPlot(withTitle("Time to first token vs input sequence length", title),
-		"input sequence length (tokens)", "TTFT (ms)")
+		axisLabel("input sequence length", metrics.ISL), axisLabel("TTFT", metrics.TTFT))
 	step := stride(len(d.ttft))
 	xys := make(plotter.XYs, 0, len(d.ttft)/step+1)
 	for i := 0; i < len(d.ttft); i += step {
@@ -53,7 +55,7 @@ func itlVsPosition(d *PointData, title string) (*plot.Plot, error) {
 		return nil, nil
 	}
 	p := newPlot(withTitle("Token-to-token latency vs output token position", title),
-		"output chunk position", "chunk gap (ms)")
+		"output chunk position", axisLabel("chunk gap", metrics.ChunkGap))
 	raw, err := rawGaps(d.gaps)
 	if err != nil {
 		return nil, err

@@ -22,7 +22,7 @@ func (d *PointData) keepSchedule(i int, r *metrics.Record, m metrics.RequestMetr
 	for len(d.planned) <= i {
 		d.planned, d.fromSchedule = append(d.planned, 0), append(d.fromSchedule, 0)
 	}
-	d.planned[i], d.fromSchedule[i] = float64(r.Scheduled), ms(m.TTFTFromSchedule)
+	d.planned[i], d.fromSchedule[i] = float64(r.Scheduled), metrics.TTFTFromSchedule.Display(float64(m.TTFTFromSchedule))
 }
 
 // ttftFromSchedule draws both TTFTs of each open-loop request against its
@@ -36,7 +36,7 @@ func ttftFromSchedule(d *PointData, title string) (*plot.Plot, error) {
 	}
 	start := slices.Min(d.planned)
 	p := newPlot(withTitle("Time to first token from the send and from the schedule", title),
-		"planned send time (s from the first)", "TTFT (ms)")
+		"planned send time (s from the first)", axisLabel("TTFT", metrics.TTFT))
 	step := stride(len(d.ttft))
 	actual, planned := make(plotter.XYs, 0, len(d.ttft)/step+1), make(plotter.XYs, 0, len(d.ttft)/step+1)
 	for i := 0; i < len(d.ttft); i += step {

@@ -42,8 +42,8 @@ func RenderTelemetryPlots(title string, pt *runtime.PointTelemetry) ([]Image, er
 	tl := metrics.TimelineOf(pt.Samples)
 	var out []*plot.Plot
 	for _, pn := range []timelinePanel{
-		{"total GPU power (W)", []timelineSeries{{tl.Power, "all GPUs", colOrange}}, false, false},
-		{"KV-cache use (%)", []timelineSeries{{tl.KVCacheUsage, "fullest engine", colGreen}}, true, false},
+		{axisLabel("total GPU power", metrics.GPUPower), []timelineSeries{{tl.Power, "all GPUs", colOrange}}, false, false},
+		{axisLabel("KV-cache use", metrics.KVCacheUsage), []timelineSeries{{tl.KVCacheUsage, "fullest engine", colGreen}}, true, false},
 		{"requests on the server", []timelineSeries{{tl.Running, "running", colBlue}, {tl.Waiting, "waiting", colRed}}, false, true},
 	} {
 		p, err := pn.plot(origin)

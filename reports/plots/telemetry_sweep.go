@@ -96,16 +96,16 @@ func threeAxes(d *sweepData) ([]*plot.Plot, error) {
 	if len(energy.xys) == 0 && len(cost.xys) == 0 {
 		return nil, nil
 	}
-	thr := alongLoad(d, func(o *runtime.Outcome) (float64, bool) { return o.Summary.OutputTokenThroughput, true })
+	thr := alongLoad(d, func(o *runtime.Outcome) (float64, bool) { return metrics.OutputTokenThroughput.Value(&o.Summary) })
 	type panel struct {
 		lv     loadValues
 		ylabel string
 		col    plotColor
 		unit   string
 	}
-	panels := []panel{{thr, "output token throughput (tokens/s)", colBlue, ""}}
+	panels := []panel{{thr, axisLabel("output token throughput", metrics.OutputTokenThroughput), colBlue, ""}}
 	if len(energy.xys) > 0 {
-		panels = append(panels, panel{energy, "energy per output token (J/token)", colOrange, " J"})
+		panels = append(panels, panel{energy, axisLabel("energy per output token", metrics.EnergyPerToken), colOrange, " J"})
 	}
 	if len(cost.xys) > 0 {
 		cur := sweepCurrency(d)
@@ -194,7 +194,7 @@ func powerVsLoad(d *sweepData) (*plot.Plot, error) {
 	}
 	gpus, limit := sweepGPUs(d)
 	p := newPlot(simulatedTitle("Total GPU power vs load", sweepSimulated(d))+"\n"+d.param+" sweep · "+gpuWords(gpus),
-		loadAxis(d.param), "power, all GPUs (W)")
+		loadAxis(d.param), axisLabel("power, all GPUs", metrics.GPUPower))
 	series := []struct {
 		lv    loadValues
 		name  string

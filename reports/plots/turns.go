@@ -9,6 +9,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/llmbench/llmbench/metrics"
 )
 
 // ttftVsTurn shows what resending a conversation's history costs: TTFT of
@@ -20,7 +22,7 @@ func ttftVsTurn(d *PointData, title string) (*plot.Plot, error) {
 	if !d.turns {
 		return nil, nil
 	}
-	p := newPlot(withTitle("Time to first token by conversation turn", title), "turn", "TTFT (ms)")
+	p := newPlot(withTitle("Time to first token by conversation turn", title), "turn", axisLabel("TTFT", metrics.TTFT))
 	byTurn := map[int][]float64{}
 	raw := make(plotter.XYs, 0, len(d.ttft))
 	step := stride(len(d.ttft))

@@ -12,8 +12,14 @@ import (
 	"github.com/llmbench/llmbench/runtime"
 )
 
-// tableHeader names the columns; the first is the load parameter.
-var tableHeader = []string{"", "TTFT p99 (ms)", "ITL p99 (ms)", "output tok/s", "req/s", "goodput (req/s)", "errors", "gates"}
+// tableHeader names the columns; the first is the load parameter, the
+// second the first token's p99 (the latency's without streaming, see
+// TableOf).
+var tableHeader = []string{"", p99Title("TTFT", metrics.TTFT), p99Title("ITL", metrics.ITL), "output tok/s", "req/s",
+	"goodput (req/s)", "errors", "gates"}
+
+// p99Title heads a column of a metric's p99 in its report unit.
+func p99Title(what string, m *metrics.Metric) string { return what + " p99 (" + m.Unit + ")" }
 
 // Table is the sweep as a table, typed so each page lays it out itself:
 // the console aligns its text (Console), report.html colours its gate
@@ -99,7 +105,7 @@ func TableOf(res *runtime.ExperimentResult) Table {
 	t := Table{Header: append([]string{c.Param}, tableHeader[1:]...)}
 	streamed := res.Experiment == nil || res.Experiment.Endpoint.Stream
 	if !streamed {
-		t.Header[1] = "latency p99 (ms)" // without streaming the first token arrives with the last
+		t.Header[1] = p99Title("latency", metrics.RequestLatency) // without streaming the first token arrives with the last
 	}
 	for i := range res.Points {
 		t.Rows = append(t.Rows, tableRow(&res.Points[i], c.Param, streamed))
@@ -145,21 +151,42 @@ func tableRow(p *runtime.PointResult, param string, streamed bool) Row {
 		return row
 	}
 	s := &p.Outcome.Summary
-	first := withSpread(p, "ttft.p99", ms(p99(s.TimeToFirstToken)), 2)
+	first := withSpread(p, "ttft.p99", p99(metrics.TTFT, s), 2)
 	if !streamed {
-		first = fixed(ms(p99(s.RequestLatency)), 2)
+		first = fixed(p99(metrics.RequestLatency, s), 2)
 	}
+	errorRate, _ := metrics.ErrorRate.Value(s)
 	row.Cells = []string{
 		load,
 		first,
-		fixed(ms(p99(s.InterTokenLatency)), 2),
-		withSpread(p, "output_token_throughput", s.OutputTokenThroughput, 1),
-		fixed(s.RequestThroughput, 2),
-		goodput(s),
-		fmt.Sprintf("%d (%.2f%%)", s.Failed, 100*s.ErrorRate),
+		fixed(p99(metrics.ITL, s), 2),
+		withSpread(p, metrics.OutputTokenThroughput.Name, value(metrics.OutputTokenThroughput, s), 1),
+		fixed(value(metrics.RequestThroughput, s), 2),
+		fixed(value(metrics.RequestGoodput, s), 2),
+		fmt.Sprintf("%d (%.2f%%)", s.Failed, metrics.ErrorRate.Display(errorRate)),
 		row.Gates.String(),
 	}
 	return row
+}
+
+// p99 is a distribution metric's p99 in report units, NaN when the run
+// did not measure it.
+func p99(m *metrics.Metric, s *metrics.Summary) float64 {
+	d := m.Distribution(s)
+	if d == nil {
+		return math.NaN()
+	}
+	return d.P99 * m.Scale()
+}
+
+// value is a run-level metric in report units, NaN when the run did not
+// measure it (no goodput SLOs).
+func value(m *metrics.Metric, s *metrics.Summary) float64 {
+	v, ok := m.Value(s)
+	if !ok {
+		return math.NaN()
+	}
+	return v * m.Scale()
 }
 
 // withSpread shows a headline metric as mean ± the 95% CI half-width, in
@@ -176,13 +203,6 @@ func withSpread(p *runtime.PointResult, name string, value float64, decimals int
 		s += " !"
 	}
 	return s
-}
-
-func goodput(s *metrics.Summary) string {
-	if s.RequestGoodput == nil {
-		return "–"
-	}
-	return fixed(*s.RequestGoodput, 2)
 }
 
 // gateMark is what the gates evaluated at a point came to.

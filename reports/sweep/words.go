@@ -104,14 +104,6 @@ func fixed(v float64, decimals int) string {
 	return strconv.FormatFloat(v, 'f', decimals, 64)
 }
 
-// p99 of a distribution, NaN when it was not measured.
-func p99(d *metrics.Distribution) float64 {
-	if d == nil {
-		return math.NaN()
-	}
-	return d.P99
-}
-
 // ms converts ns to ms as GenAI-Perf scales (a product, not a quotient),
 // so the table's digits match the GenAI-Perf files'.
 func ms(ns float64) float64 { return ns * 1e-6 }

@@ -100,14 +100,20 @@ func avgJSON(unit string, v float64) any { return obj("unit", unit, "avg", v) }
 // genAIPerfMetrics are the metrics of GenAI-Perf's
 // profile_export_genai_perf.json in its order, each keyed by its GenAI-Perf
 // name (Metric.GenAIPerfName) with GenAI-Perf's unit name; AIPerf's metric
-// records use the same tags and units.
+// records use the same tags and units, and its console table the same
+// order under its own headers.
 var genAIPerfMetrics = []struct {
 	metric *metrics.Metric
 	unit   string
+	// aiperfHeader is the metric's row header in AIPerf's console table.
+	aiperfHeader string
 }{
-	{metrics.TTFT, "ms"}, {metrics.TTST, "ms"}, {metrics.RequestLatency, "ms"}, {metrics.ITL, "ms"},
-	{metrics.OutputTokenThroughputPerUser, "tokens/sec/user"}, {metrics.OSL, "tokens"}, {metrics.ISL, "tokens"},
-	{metrics.OutputTokenThroughput, "tokens/sec"}, {metrics.RequestThroughput, "requests/sec"},
+	{metrics.TTFT, "ms", "Time to First Token"}, {metrics.TTST, "ms", "Time to Second Token"},
+	{metrics.RequestLatency, "ms", "Request Latency"}, {metrics.ITL, "ms", "Inter Token Latency"},
+	{metrics.OutputTokenThroughputPerUser, "tokens/sec/user", "Output Token Throughput Per User"},
+	{metrics.OSL, "tokens", "Output Sequence Length"}, {metrics.ISL, "tokens", "Input Sequence Length"},
+	{metrics.OutputTokenThroughput, "tokens/sec", "Output Token Throughput"},
+	{metrics.RequestThroughput, "requests/sec", "Request Throughput"},
 }
 
 // genAIPerfRecords are s's genAIPerfMetrics as GenAI-Perf writes them:

@@ -3,39 +3,13 @@ package views
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/genaiperf"
+	"github.com/llmbench/llmbench/reports/internal/golden"
 )
-
-// update rewrites testdata/golden: go test ./reports/views -update
-var update = flag.Bool("update", false, "rewrite golden files in testdata/golden")
-
-func checkGolden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file:\n--- got\n%s--- want\n%s", name, got, want)
-	}
-}
 
 // ms is a time in ms after an origin of 1 s (a Sent of 0 means "never sent").
 func ms(v int64) int64 { return (1000 + v) * 1_000_000 }
@@ -77,7 +51,7 @@ func TestViewTablesGolden(t *testing.T) {
 		if err := WriteConsole(&b, name, &r, &s); err != nil {
 			t.Fatal(err)
 		}
-		checkGolden(t, name+".txt", b.Bytes())
+		golden.Check(t, name+".txt", b.Bytes())
 	}
 }
 
