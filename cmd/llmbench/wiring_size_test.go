@@ -1,0 +1,41 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// cmd/llmbench is wiring (DESIGN.md: kong commands, flags and exit codes;
+// the logic lives in the packages that own it). These bounds keep it so:
+// a command that grows past them has logic that wants a package.
+const (
+	maxWiringLines = 2400
+	maxFileLines   = 300
+)
+
+func TestCmdStaysWiring(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := strings.Count(string(b), "\n")
+		total += n
+		if n > maxFileLines {
+			t.Errorf("%s has %d lines, more than %d: move what is not wiring into the package that owns it", f, n, maxFileLines)
+		}
+	}
+	if total > maxWiringLines {
+		t.Errorf("cmd/llmbench has %d non-test lines, more than %d", total, maxWiringLines)
+	}
+}
