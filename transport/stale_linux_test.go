@@ -33,9 +33,10 @@ type idleCloseServer struct {
 	received atomic.Int64
 	goodbye  string // written before the close: "" or an unasked response
 	mu       sync.Mutex
-	open     map[*net.TCPConn]bool
-	closed   chan struct{}
-	t        *testing.T
+	// open maps each connection being served to a channel closed when its
+	// serve returns, however it ends: closed idle, or by the client.
+	open map[*net.TCPConn]chan struct{}
+	t    *testing.T
 }
 
 func startIdleCloseServer(t *testing.T, goodbye string) *idleCloseServer {
@@ -46,7 +47,7 @@ func startIdleCloseServer(t *testing.T, goodbye string) *idleCloseServer {
 	}
 	t.Cleanup(func() { ln.Close() })
 	s := &idleCloseServer{addr: "http://" + ln.Addr().String(), goodbye: goodbye,
-		open: map[*net.TCPConn]bool{}, closed: make(chan struct{}, 1024), t: t}
+		open: map[*net.TCPConn]chan struct{}{}, t: t}
 	go func() {
 		for {
 			conn, err := ln.Accept()
@@ -54,21 +55,23 @@ func startIdleCloseServer(t *testing.T, goodbye string) *idleCloseServer {
 				return
 			}
 			c := conn.(*net.TCPConn)
+			done := make(chan struct{})
 			s.mu.Lock()
-			s.open[c] = true
+			s.open[c] = done
 			s.mu.Unlock()
-			go s.serve(c)
+			go s.serve(c, done)
 		}
 	}()
 	return s
 }
 
-func (s *idleCloseServer) serve(conn *net.TCPConn) {
+func (s *idleCloseServer) serve(conn *net.TCPConn, done chan struct{}) {
 	defer func() {
 		s.mu.Lock()
 		delete(s.open, conn)
 		s.mu.Unlock()
 		conn.Close()
+		close(done)
 	}()
 	br := bufio.NewReader(conn)
 	for {
@@ -102,20 +105,23 @@ func (s *idleCloseServer) closeIdle(conn *net.TCPConn) {
 		time.Sleep(time.Millisecond)
 	}
 	_ = conn.Close()
-	s.closed <- struct{}{}
 }
 
 // closeAllIdle ends the wait for a request on every open connection (the
-// client is sending none) and returns once all of them are closed.
+// client is sending none) and returns once all of them are closed. It
+// waits for each connection's own serve to end, so a connection the
+// client closed meanwhile is not waited for as one more idle close (it
+// once hung the package's tests until go test's 10-minute timeout).
 func (s *idleCloseServer) closeAllIdle() {
 	s.mu.Lock()
-	n := len(s.open)
-	for c := range s.open {
+	var done []chan struct{}
+	for c, d := range s.open {
 		_ = c.SetReadDeadline(time.Unix(1, 0))
+		done = append(done, d)
 	}
 	s.mu.Unlock()
-	for range n {
-		<-s.closed
+	for _, d := range done {
+		<-d
 	}
 }
 
