@@ -7,6 +7,7 @@ import (
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/dataset"
+	"github.com/llmbench/llmbench/runtime/plan"
 	"github.com/llmbench/llmbench/transport"
 )
 
@@ -14,19 +15,19 @@ import (
 // sequences at once (B = 4): below B throughput grows with concurrency,
 // above it requests queue, throughput is flat and TTFT jumps (a queued
 // request waits a whole ~100 ms request, over the 40 ms base TTFT).
-func capacityExperiment(sweep *runtime.Sweep, requests int) *runtime.Experiment {
-	return &runtime.Experiment{
+func capacityExperiment(sweep *plan.Sweep, requests int) *plan.Experiment {
+	return &plan.Experiment{
 		Name: "capacity",
-		Endpoint: runtime.Endpoint{URL: "sim://?max_batch=4&ttft=40ms&itl=4ms&itl_per_seq=0ms&prefill_per_token=0s&jitter=0",
+		Endpoint: plan.Endpoint{URL: "sim://?max_batch=4&ttft=40ms&itl=4ms&itl_per_seq=0ms&prefill_per_token=0s&jitter=0",
 			API: transport.Chat, Stream: true, Model: "m", Timeout: 60e9},
 		Dataset:  dataset.Synthetic{Input: dataset.Fixed{N: 16}, Output: dataset.Fixed{N: 16}, Entries: 10},
-		Load:     runtime.Load{Concurrency: 1},
+		Load:     plan.Load{Concurrency: 1},
 		Requests: requests,
 		Sweep:    sweep,
 	}
 }
 
-func runCapacity(b *testing.B, e *runtime.Experiment) *runtime.ExperimentResult {
+func runCapacity(b *testing.B, e *plan.Experiment) *runtime.ExperimentResult {
 	b.Helper()
 	if err := e.Validate(); err != nil {
 		b.Fatal(err)
@@ -61,7 +62,7 @@ func BenchmarkCapacityVerdicts(b *testing.B) {
 		b.Fatal(err)
 	}
 	for range b.N {
-		grid := runCapacity(b, capacityExperiment(&runtime.Sweep{Params: []runtime.SweepParam{
+		grid := runCapacity(b, capacityExperiment(&plan.Sweep{Params: []plan.SweepParam{
 			{Name: metrics.ParamConcurrency, Values: []float64{1, 2, 4, 8, 16, 32}}}}, 24))
 		at := func(i int) float64 { return grid.Points[i].Outcome.Summary.OutputTokenThroughput }
 		b.ReportMetric(at(2)/at(0), "tput-c4/c1")
@@ -69,12 +70,12 @@ func BenchmarkCapacityVerdicts(b *testing.B) {
 		if s := grid.Capacity.Saturation; s != nil && s.Saturated {
 			b.ReportMetric(concurrencyOf(grid, s.Point), "grid-saturates-at")
 		}
-		until := runCapacity(b, capacityExperiment(&runtime.Sweep{Saturation: &runtime.Saturation{
+		until := runCapacity(b, capacityExperiment(&plan.Sweep{Saturation: &plan.Saturation{
 			Over: metrics.ParamConcurrency, Start: 1, Factor: 2, Limit: 1024, Growth: 0.05, TTFTFactor: 2}}, 24))
 		if s := until.Capacity.Saturation; s != nil && s.Saturated {
 			b.ReportMetric(concurrencyOf(until, s.Point), "until-saturates-at")
 		}
-		search := runCapacity(b, capacityExperiment(&runtime.Sweep{Search: &runtime.Search{
+		search := runCapacity(b, capacityExperiment(&plan.Sweep{Search: &plan.Search{
 			Gate: gate, Over: metrics.ParamConcurrency, Lo: 1, Hi: 32, Precision: 0.05}}, 16))
 		if s := search.Capacity.Search; s != nil && s.Found {
 			b.ReportMetric(s.Best, "search-best")

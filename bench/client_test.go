@@ -27,6 +27,7 @@ import (
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/dataset"
 	"github.com/llmbench/llmbench/runtime/engine"
+	"github.com/llmbench/llmbench/runtime/plan"
 	"github.com/llmbench/llmbench/transport"
 	"github.com/llmbench/llmbench/transport/sim"
 )
@@ -110,7 +111,7 @@ type measured struct {
 }
 
 // measure runs one point through the real engine and client.
-func measure(b *testing.B, url string, p runtime.Point, inputWords, outputTokens int) measured {
+func measure(b *testing.B, url string, p engine.Point, inputWords, outputTokens int) measured {
 	return measureAPI(b, transport.Chat, url, p, inputWords, outputTokens)
 }
 
@@ -122,7 +123,7 @@ type sendClient interface {
 
 // measureAPI is measure through api's client (chat over HTTP, or triton
 // over gRPC).
-func measureAPI(b *testing.B, api transport.API, url string, p runtime.Point, inputWords, outputTokens int) measured {
+func measureAPI(b *testing.B, api transport.API, url string, p engine.Point, inputWords, outputTokens int) measured {
 	b.Helper()
 	clock := transport.NewClock()
 	conns := max(p.Load.Concurrency, p.Load.MaxConcurrency, 4096)
@@ -139,7 +140,7 @@ func measureAPI(b *testing.B, api transport.API, url string, p runtime.Point, in
 		b.Fatal(err)
 	}
 	defer client.Close()
-	ep := runtime.Endpoint{API: api, Stream: true, Model: "bench"}
+	ep := plan.Endpoint{API: api, Stream: true, Model: "bench"}
 	entries, _ := dataset.Synthetic{Input: dataset.Fixed{N: float64(inputWords)}, Output: dataset.Fixed{N: float64(outputTokens)}, Entries: 100}.Build(0)
 	reqs := runtime.Requests(ep, entries)
 	goruntime.GC()
@@ -166,7 +167,7 @@ func BenchmarkStreamedToken(b *testing.B) {
 	var cpu time.Duration
 	var tokens int
 	for range b.N {
-		m := measure(b, url, runtime.Point{Load: runtime.Load{Concurrency: 256}, Stop: runtime.Stop{Requests: 1024}}, 32, 512)
+		m := measure(b, url, engine.Point{Load: plan.Load{Concurrency: 256}, Stop: plan.Stop{Requests: 1024}}, 32, 512)
 		cpu += m.cpu
 		tokens += m.tokens
 	}
@@ -229,7 +230,7 @@ func BenchmarkRequest(b *testing.B) {
 	var cpu time.Duration
 	var reqs int
 	for range b.N {
-		m := measure(b, url, runtime.Point{Load: runtime.Load{Concurrency: 32}, Stop: runtime.Stop{Requests: 20000}}, 32, 1)
+		m := measure(b, url, engine.Point{Load: plan.Load{Concurrency: 32}, Stop: plan.Stop{Requests: 20000}}, 32, 1)
 		cpu += m.cpu
 		reqs += len(m.res.Records)
 	}
@@ -258,7 +259,7 @@ func BenchmarkOpenStreams(b *testing.B) {
 			goruntime.GC()
 			peak <- sample{time.Now().UnixNano(), memInUse()}
 		}()
-		m := measure(b, url, runtime.Point{Load: runtime.Load{Concurrency: streams}, Stop: runtime.Stop{Requests: streams}}, 16, 8)
+		m := measure(b, url, engine.Point{Load: plan.Load{Concurrency: streams}, Stop: plan.Stop{Requests: streams}}, 16, 8)
 		s := <-peak
 		open := 0 // streams open at the sampling instant
 		for _, rec := range m.res.Records {
@@ -285,7 +286,7 @@ func BenchmarkPoissonRate(b *testing.B) {
 	cfg.TTFT, cfg.ITL, cfg.ITLPerSeq, cfg.PrefillPerToken, cfg.Jitter, cfg.MaxBatch = 5*time.Millisecond, time.Millisecond, 0, 0, 0, 4096
 	url := startSim(b, cfg)
 	for range b.N {
-		p := runtime.Point{Load: runtime.Load{Rate: target, Arrival: runtime.Poisson}, Stop: runtime.Stop{Requests: 20000}, Seed: 1}
+		p := engine.Point{Load: plan.Load{Rate: target, Arrival: plan.Poisson}, Stop: plan.Stop{Requests: 20000}, Seed: 1}
 		m := measure(b, url, p, 16, 4)
 		s := m.summary
 		recs := m.res.Records

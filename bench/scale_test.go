@@ -21,6 +21,7 @@ import (
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/dataset"
 	"github.com/llmbench/llmbench/runtime/engine"
+	"github.com/llmbench/llmbench/runtime/plan"
 	"github.com/llmbench/llmbench/transport"
 	"github.com/llmbench/llmbench/transport/sim"
 )
@@ -76,7 +77,7 @@ func BenchmarkScaleStreams(b *testing.B) {
 	cfg.TTFT, cfg.ITL, cfg.ITLPerSeq, cfg.PrefillPerToken, cfg.Jitter = scaleITL, scaleITL, 0, 0, 0
 	cfg.MaxBatch, cfg.DefaultOutputTokens = streams, scaleTokens
 	url := startSim(b, cfg)
-	ep := runtime.Endpoint{API: transport.Chat, Stream: true, Model: "bench"}
+	ep := plan.Endpoint{API: transport.Chat, Stream: true, Model: "bench"}
 	entries, _ := dataset.Synthetic{Input: dataset.Fixed{N: 16}, Output: dataset.Fixed{N: scaleTokens}, Entries: 100}.Build(0)
 	reqs := runtime.Requests(ep, entries)
 	side := os.Getenv(scaleSideEnv)
@@ -225,7 +226,7 @@ func profileWindow(b *testing.B, side string) (stop func()) {
 }
 
 // scaleClient runs the streams through the engine and the HTTP client.
-func scaleClient(b *testing.B, url string, streams int, reqs []runtime.Request) scaleRun {
+func scaleClient(b *testing.B, url string, streams int, reqs []engine.Request) scaleRun {
 	b.Helper()
 	clock := transport.NewClock()
 	cfg := transport.Config{URL: url, API: transport.Chat, Stream: true, Timeout: 10 * time.Minute, MaxConns: streams}
@@ -244,7 +245,7 @@ func scaleClient(b *testing.B, url string, streams int, reqs []runtime.Request) 
 	goruntime.GC()
 	rss0, cpu0 := rssBytes(), cpuTime()
 	w := openWindow(b, "client", nil)
-	res := engine.Run(context.Background(), runtime.Point{Load: runtime.Load{Concurrency: streams}, Stop: runtime.Stop{Requests: streams}}, c, clock, reqs)
+	res := engine.Run(context.Background(), engine.Point{Load: plan.Load{Concurrency: streams}, Stop: plan.Stop{Requests: streams}}, c, clock, reqs)
 	run := scaleRun{cpu: cpuTime() - cpu0}
 	<-w.done
 	run.rss, run.steadyCPU, run.steadyReads = w.rss-rss0, w.cpu1-w.cpu0, w.rd1-w.rd0

@@ -4,7 +4,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/engine"
+	"github.com/llmbench/llmbench/runtime/plan"
 	"github.com/llmbench/llmbench/transport"
 	"github.com/llmbench/llmbench/transport/sim"
 )
@@ -36,7 +37,7 @@ func benchRequests(b *testing.B, api transport.API) {
 	var cpu time.Duration
 	var reqs int
 	for range b.N {
-		m := measureAPI(b, api, url, runtime.Point{Load: runtime.Load{Concurrency: 32}, Stop: runtime.Stop{Requests: 20000}}, 32, 1)
+		m := measureAPI(b, api, url, engine.Point{Load: plan.Load{Concurrency: 32}, Stop: plan.Stop{Requests: 20000}}, 32, 1)
 		cpu += m.cpu
 		reqs += len(m.res.Records)
 	}
@@ -68,7 +69,7 @@ func benchTokens(b *testing.B, api transport.API) {
 	var cpu time.Duration
 	var tokens int
 	for range b.N {
-		m := measureAPI(b, api, url, runtime.Point{Load: runtime.Load{Concurrency: 256}, Stop: runtime.Stop{Requests: 1024}}, 32, 512)
+		m := measureAPI(b, api, url, engine.Point{Load: plan.Load{Concurrency: 256}, Stop: plan.Stop{Requests: 1024}}, 32, 512)
 		cpu += m.cpu
 		tokens += m.tokens
 	}

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/llmbench/llmbench/metrics"
-	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/dataset"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // writeScenario writes files into a fresh folder and returns the path of
@@ -358,7 +358,7 @@ def main(ctx):
 		}
 	}
 	r := scen.Experiments[2]
-	if r.Load != (runtime.Load{ReplaySpeed: 2}) || r.Requests != 0 || r.Duration != 0 {
+	if r.Load != (plan.Load{ReplaySpeed: 2}) || r.Requests != 0 || r.Duration != 0 {
 		t.Errorf("replay planned as %+v, requests %d, duration %v; want ReplaySpeed 2 and the whole trace", r.Load, r.Requests, r.Duration)
 	}
 	entries, _ := r.Dataset.Build(0)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // TestResultsObject feeds testdata/check/results.star's check() with a
@@ -20,7 +21,7 @@ func TestResultsObject(t *testing.T) {
 	for _, c := range []float64{4, 1, 2} { // out of order on purpose
 		ttft := map[float64]float64{1: 100, 2: 300, 4: 900}[c] * 1e6
 		out := &runtime.Outcome{Summary: summaryWith(ttft)}
-		pr := runtime.PointResult{Params: runtime.Params{"concurrency": c}, Outcome: out}
+		pr := runtime.PointResult{Params: plan.Params{"concurrency": c}, Outcome: out}
 		pr.Gates = runtime.EvaluateGates(exp, nil, pr.Params, out)
 		res.Points = append(res.Points, pr)
 	}
@@ -46,7 +47,7 @@ func summaryWith(ttft float64) metrics.Summary {
 
 // A point without an outcome (it could not run) has every metric None.
 func TestPointWithoutOutcome(t *testing.T) {
-	p := newPointValue(&runtime.Experiment{}, &runtime.PointResult{Params: runtime.Params{"concurrency": 1}})
+	p := newPointValue(&plan.Experiment{}, &runtime.PointResult{Params: plan.Params{"concurrency": 1}})
 	for _, name := range []string{"ttft", "output_token_throughput", "error_rate", "errors", "request_goodput"} {
 		if v, _ := p.Attr(name); v.String() != "None" {
 			t.Errorf("%s = %v, want None", name, v)
@@ -62,7 +63,7 @@ func TestPointFromSchedule(t *testing.T) {
 		TTFTFromSchedule:           metrics.NewDistribution([]float64{2e6, 4e6}),
 		RequestLatencyFromSchedule: metrics.NewDistribution([]float64{10e6, 20e6}),
 	}
-	p := newPointValue(&runtime.Experiment{}, &runtime.PointResult{Params: runtime.Params{"rate": 1},
+	p := newPointValue(&plan.Experiment{}, &runtime.PointResult{Params: plan.Params{"rate": 1},
 		Outcome: &runtime.Outcome{Summary: s}})
 	for _, c := range []struct {
 		metric, stat string
@@ -97,7 +98,7 @@ func TestCheckReadsRatiosAsGatesDo(t *testing.T) {
 		Server:      metrics.ServerTelemetry{KVCacheUsage: metrics.NewDistribution([]float64{25, 75})},
 	}}
 	s := summaryWith(5e6)
-	p := newPointValue(&runtime.Experiment{}, &runtime.PointResult{Params: runtime.Params{"concurrency": 1},
+	p := newPointValue(&plan.Experiment{}, &runtime.PointResult{Params: plan.Params{"concurrency": 1},
 		Outcome: &runtime.Outcome{Summary: s, Telemetry: tel}})
 	for name, want := range map[string]string{"kv_cache_usage": "0.5", "gpu_utilization": "0.5", "gpu_power": "400.0",
 		"error_rate": "0.2", "duration": "400.0", "completed": "4", "client_limited": "None"} {
@@ -123,7 +124,7 @@ func TestCheckReadsRatiosAsGatesDo(t *testing.T) {
 // catalogue lacks, and sees every one it has.
 func TestPointAttrsNameCatalogueMetrics(t *testing.T) {
 	s := summaryWith(5e6)
-	p := newPointValue(&runtime.Experiment{}, &runtime.PointResult{Params: runtime.Params{"concurrency": 1},
+	p := newPointValue(&plan.Experiment{}, &runtime.PointResult{Params: plan.Params{"concurrency": 1},
 		Outcome: &runtime.Outcome{Summary: s}})
 	notMetrics := map[string]bool{"label": true, "concurrency": true, "rate": true, "input_tokens": true,
 		"output_tokens": true, "passed": true, "gates": true, "components": true, "errors": true}

@@ -10,6 +10,7 @@ import (
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/dataset"
+	"github.com/llmbench/llmbench/runtime/plan"
 	"github.com/llmbench/llmbench/transport"
 )
 
@@ -24,7 +25,7 @@ func TestSpecExamplePlan(t *testing.T) {
 		t.Fatalf("scenario %+v", scen)
 	}
 	e := scen.Experiments[0]
-	wantEndpoint := runtime.Endpoint{
+	wantEndpoint := plan.Endpoint{
 		URL: "sim://", API: transport.Chat, Stream: true, Model: "meta-llama/Llama-3.1-8B-Instruct",
 		Extra:   []transport.Field{{Key: "ignore_eos", Value: json.RawMessage("true")}},
 		Timeout: 10 * time.Minute, IdleTimeout: transport.DefaultIdleTimeout, TokenCount: "auto",
@@ -43,11 +44,11 @@ func TestSpecExamplePlan(t *testing.T) {
 	if !reflect.DeepEqual(e.Dataset, wantData) {
 		t.Errorf("dataset\n got %#v\nwant %#v", e.Dataset, wantData)
 	}
-	if e.Name != "chat-capacity" || e.Load != (runtime.Load{Concurrency: 1}) || e.Requests != 200 ||
+	if e.Name != "chat-capacity" || e.Load != (plan.Load{Concurrency: 1}) || e.Requests != 200 ||
 		e.Duration != 0 || e.Warmup != 20 || e.Repeats != 3 || e.Seed != 0 {
 		t.Errorf("experiment %+v", e)
 	}
-	wantSweep := &runtime.Sweep{Params: []runtime.SweepParam{{Name: "concurrency", Values: []float64{1, 2, 4, 8, 16, 32, 64}}}}
+	wantSweep := &plan.Sweep{Params: []plan.SweepParam{{Name: "concurrency", Values: []float64{1, 2, 4, 8, 16, 32, 64}}}}
 	if !reflect.DeepEqual(e.Sweep, wantSweep) {
 		t.Errorf("sweep %+v", e.Sweep)
 	}
@@ -113,14 +114,14 @@ func TestSpecExampleCheck(t *testing.T) {
 
 // sweepResult fakes a run of exp's sweep whose TTFT (every request the
 // same, in ms) is ttft(concurrency).
-func sweepResult(exp *runtime.Experiment, ttft func(c float64) float64) runtime.ExperimentResult {
+func sweepResult(exp *plan.Experiment, ttft func(c float64) float64) runtime.ExperimentResult {
 	res := runtime.ExperimentResult{Experiment: exp}
 	for _, c := range exp.Sweep.Params[0].Values {
 		ns := ttft(c) * 1e6
 		sum := metrics.Summary{TimeToFirstToken: metrics.NewDistribution([]float64{ns, ns, ns}), Completed: 3,
 			OutputTokenThroughput: 100 * c, RequestThroughput: c}
 		res.Points = append(res.Points, runtime.PointResult{
-			Params:  runtime.Params{metrics.ParamConcurrency: c},
+			Params:  plan.Params{metrics.ParamConcurrency: c},
 			Outcome: &runtime.Outcome{Summary: sum},
 		})
 	}

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // saturation grows the load until the saturation rule holds or the limit
@@ -28,7 +29,7 @@ func (r *experimentRun) saturation() error {
 
 // decideSaturation is the next load to measure after measured (in run order), or
 // the sweep's verdict when it would measure no more.
-func decideSaturation(s *Saturation, measured []metrics.LoadPoint) (float64, *SaturationResult) {
+func decideSaturation(s *plan.Saturation, measured []metrics.LoadPoint) (float64, *SaturationResult) {
 	sat := s.Driver()
 	load, done, reason := sat.Next(measured)
 	if !done {
@@ -59,7 +60,7 @@ func (r *experimentRun) search() error {
 
 // decideSearch is the next load to probe after tried (in run order), or what
 // the search found when it would probe no more.
-func decideSearch(s *Search, tried []metrics.LoadPoint) (float64, *SearchResult) {
+func decideSearch(s *plan.Search, tried []metrics.LoadPoint) (float64, *SearchResult) {
 	srch := s.Driver()
 	load, done := srch.Next(tried)
 	if !done {
@@ -74,7 +75,7 @@ func decideSearch(s *Search, tried []metrics.LoadPoint) (float64, *SearchResult)
 // so points read back exactly (a stored run) give back the run's
 // verdict. It is nil for a grid, and for a sweep that had not decided
 // yet when it was interrupted.
-func ReplayDecisions(e *Experiment, points []PointResult) *Capacity {
+func ReplayDecisions(e *plan.Experiment, points []PointResult) *Capacity {
 	if !e.Adaptive() || slices.ContainsFunc(points, func(p PointResult) bool { return p.Outcome.Interrupted }) {
 		return nil // an interrupted sweep decided nothing: the default rule judges its points
 	}

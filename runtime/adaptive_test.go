@@ -8,6 +8,7 @@ import (
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime/dataset"
+	"github.com/llmbench/llmbench/runtime/plan"
 	"github.com/llmbench/llmbench/transport"
 )
 
@@ -18,19 +19,19 @@ import (
 // to on this server is measured time, a benchmark's to report
 // (bench BenchmarkCapacityVerdicts), and the drivers' decisions are
 // metrics' to test on planned points (TestSaturator, TestSearcher).
-func capacityExperiment(sweep *Sweep, requests int) *Experiment {
-	return &Experiment{
+func capacityExperiment(sweep *plan.Sweep, requests int) *plan.Experiment {
+	return &plan.Experiment{
 		Name: "capacity",
-		Endpoint: Endpoint{URL: "sim://?max_batch=4&ttft=40ms&itl=4ms&itl_per_seq=0ms&prefill_per_token=0s&jitter=0",
+		Endpoint: plan.Endpoint{URL: "sim://?max_batch=4&ttft=40ms&itl=4ms&itl_per_seq=0ms&prefill_per_token=0s&jitter=0",
 			API: transport.Chat, Stream: true, Model: "m", Timeout: 60e9},
 		Dataset:  dataset.Synthetic{Input: dataset.Fixed{N: 16}, Output: dataset.Fixed{N: 16}, Entries: 10},
-		Load:     Load{Concurrency: 1},
+		Load:     plan.Load{Concurrency: 1},
 		Requests: requests,
 		Sweep:    sweep,
 	}
 }
 
-func runCapacity(t *testing.T, e *Experiment) *ExperimentResult {
+func runCapacity(t *testing.T, e *plan.Experiment) *ExperimentResult {
 	t.Helper()
 	if err := Validate(e); err != nil {
 		t.Fatal(err)
@@ -43,7 +44,7 @@ func runCapacity(t *testing.T, e *Experiment) *ExperimentResult {
 }
 
 func TestUntilSaturationDecidesFromItsPoints(t *testing.T) {
-	sweep := &Sweep{Saturation: &Saturation{Over: metrics.ParamConcurrency, Start: 1, Factor: 2, Limit: 16, Growth: 0.05, TTFTFactor: 2}}
+	sweep := &plan.Sweep{Saturation: &plan.Saturation{Over: metrics.ParamConcurrency, Start: 1, Factor: 2, Limit: 16, Growth: 0.05, TTFTFactor: 2}}
 	res := runCapacity(t, capacityExperiment(sweep, 24))
 	var tried []float64
 	for _, p := range res.Points {
@@ -85,7 +86,7 @@ func TestSearchReportsAPointItPassed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sweep := &Sweep{Search: &Search{Gate: gate, Over: metrics.ParamConcurrency, Lo: 1, Hi: 32, Precision: 0.05}}
+	sweep := &plan.Sweep{Search: &plan.Search{Gate: gate, Over: metrics.ParamConcurrency, Lo: 1, Hi: 32, Precision: 0.05}}
 	res := runCapacity(t, capacityExperiment(sweep, 16))
 	if res.Capacity.Search == nil || !res.Capacity.Search.Found {
 		t.Fatalf("search found nothing: %+v", res.Capacity.Search)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/runtime/engine"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // Options are the wiring of one run of a plan, set by the command that
@@ -17,7 +19,7 @@ type Options struct {
 	Against *Baseline
 	// Shard is this process's part of a sharded run (--shard I/N); the
 	// zero value runs the whole experiment.
-	Shard Shard
+	Shard engine.Shard
 	// Rendezvous, when set, starts every point at an instant all shards
 	// agreed on.
 	Rendezvous Rendezvous
@@ -36,7 +38,7 @@ type Baseline struct {
 	// such point, and any other error when its records cannot be read,
 	// which fails the point's baseline gates naming it (a gate is never
 	// judged on less than it compares).
-	Runs func(params Params, component string) ([]metrics.RunData, error)
+	Runs func(params plan.Params, component string) ([]metrics.RunData, error)
 	// FailOnInconclusive fails a gate whose comparison cannot tell,
 	// instead of passing it with a warning.
 	FailOnInconclusive bool
@@ -54,7 +56,7 @@ type Baseline struct {
 // failure.
 // A nil b is no baseline: the gates are skipped, as only
 // --allow-missing-baseline lets happen.
-func (b *Baseline) judgeGates(costPerHour float64, params Params, outs []*Outcome, results []GateResult, idx []int) {
+func (b *Baseline) judgeGates(costPerHour float64, params plan.Params, outs []*Outcome, results []GateResult, idx []int) {
 	if b == nil {
 		for _, i := range idx {
 			results[i].Skipped, results[i].Passed = "no baseline to compare with (--allow-missing-baseline)", true
@@ -93,7 +95,7 @@ var ErrNoBaselinePoint = errors.New("the baseline has no such point")
 
 // compare compares g's statistic at one point, priced at costPerHour,
 // with the baseline's.
-func (b *Baseline) compare(g metrics.Gate, costPerHour float64, params Params, outs []*Outcome, opt metrics.CompareOptions) (metrics.Comparison, error) {
+func (b *Baseline) compare(g metrics.Gate, costPerHour float64, params plan.Params, outs []*Outcome, opt metrics.CompareOptions) (metrics.Comparison, error) {
 	runs, err := b.Runs(params, g.Component)
 	if errors.Is(err, ErrNoBaselinePoint) {
 		return metrics.Comparison{}, err
@@ -135,7 +137,7 @@ func candidateRuns(g metrics.Gate, outs []*Outcome, costPerHour float64) []metri
 
 // value is g's value in the baseline's same point (the mean over its
 // repeats), shown next to an absolute gate; nil without a baseline.
-func (b *Baseline) value(g metrics.Gate, params Params) *float64 {
+func (b *Baseline) value(g metrics.Gate, params plan.Params) *float64 {
 	if b == nil {
 		return nil
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // streamed are n requests sent 50 ms apart with lognormal TTFTs (median
@@ -48,7 +49,7 @@ func baselineOf(runs ...[]metrics.Record) *Baseline {
 		s := metrics.Summarize(recs, metrics.Options{})
 		data[i] = metrics.RunData{Summary: &s, Records: recs}
 	}
-	return &Baseline{Path: "base", Runs: func(p Params, component string) ([]metrics.RunData, error) {
+	return &Baseline{Path: "base", Runs: func(p plan.Params, component string) ([]metrics.RunData, error) {
 		if p.Label() != "concurrency4" || component != "" {
 			return nil, ErrNoBaselinePoint
 		}
@@ -56,9 +57,9 @@ func baselineOf(runs ...[]metrics.Record) *Baseline {
 	}}
 }
 
-func gateExperiment(t *testing.T, gates ...string) *Experiment {
+func gateExperiment(t *testing.T, gates ...string) *plan.Experiment {
 	t.Helper()
-	e := &Experiment{Name: "chat"}
+	e := &plan.Experiment{Name: "chat"}
 	for _, src := range gates {
 		g, err := metrics.ParseGate(src)
 		if err != nil {
@@ -73,7 +74,7 @@ func gateExperiment(t *testing.T, gates ...string) *Experiment {
 // gate, the same server passes it, and the absolute gate beside them
 // shows the baseline's value.
 func TestBaselineGatesWithoutRepeats(t *testing.T) {
-	at := Params{metrics.ParamConcurrency: 4}
+	at := plan.Params{metrics.ParamConcurrency: 4}
 	b := baselineOf(streamed(300, 1, 1))
 	e := gateExperiment(t, "ttft.p50 <= baseline * 1.10", "ttft.p99 < 1s")
 	for _, c := range []struct {
@@ -98,7 +99,7 @@ func TestBaselineGatesWithoutRepeats(t *testing.T) {
 // limit is inconclusive: passed with a warning, or failed with
 // FailOnInconclusive.
 func TestBaselineGatesInconclusive(t *testing.T) {
-	at := Params{metrics.ParamConcurrency: 4}
+	at := plan.Params{metrics.ParamConcurrency: 4}
 	b := baselineOf(streamed(200, 1, 1), streamed(200, 2, 1.04), streamed(200, 3, 0.96))
 	e := gateExperiment(t, "ttft.p50 <= baseline * 1.10")
 	outs := []*Outcome{
@@ -121,7 +122,7 @@ func TestBaselineGatesMissingPoint(t *testing.T) {
 	b := baselineOf(streamed(100, 1, 1))
 	e := gateExperiment(t, "ttft.p50 <= baseline * 1.10")
 	out := outcomeOf(t, streamed(100, 2, 1), metrics.TTFT)
-	at := Params{metrics.ParamConcurrency: 8}
+	at := plan.Params{metrics.ParamConcurrency: 8}
 	if r := EvaluateGates(e, b, at, out)[0]; r.Passed || r.Err == nil {
 		t.Errorf("missing point: %+v", r)
 	}

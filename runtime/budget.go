@@ -18,12 +18,12 @@ const budgetFloor = 20
 
 // budgetMeter follows one run of a point against its budget.
 type budgetMeter struct {
-	budget           *ErrorBudget
+	budget           *plan.ErrorBudget
 	floor            int
 	failed, finished int
 }
 
-func newBudgetMeter(b *ErrorBudget, planned int) *budgetMeter {
+func newBudgetMeter(b *plan.ErrorBudget, planned int) *budgetMeter {
 	floor := budgetFloor
 	if planned > 0 {
 		floor = min(floor, planned)

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // FuzzErrorBudget: a --max-error-rate (or error_budget=) value is refused
@@ -16,7 +18,7 @@ func FuzzErrorBudget(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		b, err := ParseErrorBudget(s)
+		b, err := plan.ParseErrorBudget(s)
 		if err != nil {
 			if b != nil || !strings.Contains(err.Error(), "got ") {
 				t.Fatalf("%q: %v, %v: want only an error saying what it got", s, b, err)
@@ -26,12 +28,12 @@ func FuzzErrorBudget(f *testing.F) {
 		if !(b.MaxRate >= 0 && b.MaxRate <= 1) {
 			t.Fatalf("%q gave a budget of %v", s, b.MaxRate)
 		}
-		again, err := ParseErrorBudget(b.String())
+		again, err := plan.ParseErrorBudget(b.String())
 		if err != nil || math.Abs(again.MaxRate-b.MaxRate) > 1e-11 {
 			t.Fatalf("%q gave %v, written %q, which reads as %v, %v", s, b.MaxRate, b.String(), again, err)
 		}
 		if text, ok := strings.CutSuffix(strings.TrimSpace(s), "%"); ok {
-			whole, err := ParseShare(text)
+			whole, err := plan.ParseShare(text)
 			if err != nil || math.Abs(whole/100-b.MaxRate) > 1e-15 {
 				t.Fatalf("%q gave %v, %q gives %v, %v", s, b.MaxRate, text, whole, err)
 			}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // The budget is judged over at least budgetFloor requests (or the
@@ -25,7 +26,7 @@ func TestBudgetMeter(t *testing.T) {
 		{"within budget", 0.5, 10, "fofofofofo", 0},
 		{"duration-bound points use the floor", 0.1, 0, "ffoff", 4},
 	} {
-		m := newBudgetMeter(&ErrorBudget{MaxRate: c.rate}, c.planned)
+		m := newBudgetMeter(&plan.ErrorBudget{MaxRate: c.rate}, c.planned)
 		got := 0
 		for i, r := range c.seq {
 			rec := ok
@@ -48,13 +49,13 @@ func TestBudgetMeter(t *testing.T) {
 
 func TestParseErrorBudget(t *testing.T) {
 	for in, want := range map[string]float64{"5%": 0.05, " 0.05 ": 0.05, "0": 0, "100%": 1, "12.5 %": 0.125} {
-		b, err := ParseErrorBudget(in)
+		b, err := plan.ParseErrorBudget(in)
 		if err != nil || b.MaxRate < want-1e-12 || b.MaxRate > want+1e-12 {
 			t.Errorf("%q: %v, %v; want %g", in, b, err, want)
 		}
 	}
 	for _, in := range []string{"", "abc", "5%%", "101%", "-0.1", "NaN", "Inf", "1.5"} {
-		if _, err := ParseErrorBudget(in); err == nil {
+		if _, err := plan.ParseErrorBudget(in); err == nil {
 			t.Errorf("%q accepted", in)
 		}
 	}

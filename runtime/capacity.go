@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // Capacity is what an experiment's points say about the server's capacity:
@@ -217,7 +218,7 @@ func varies(points []PointResult, name string) bool {
 // firstLatencyGate is the experiment's first latency gate (Metric.Latency:
 // a knee is where latency stops meeting its SLO) that applies at every
 // point (no @), not a baseline gate.
-func firstLatencyGate(e *Experiment) (metrics.Gate, bool) {
+func firstLatencyGate(e *plan.Experiment) (metrics.Gate, bool) {
 	if e == nil {
 		return metrics.Gate{}, false
 	}
@@ -232,7 +233,7 @@ func firstLatencyGate(e *Experiment) (metrics.Gate, bool) {
 // kneeGates are the gates a knee is reported for: every gate of the
 // experiment but baseline gates (which need the baseline's value), once
 // each.
-func kneeGates(e *Experiment) []metrics.Gate {
+func kneeGates(e *plan.Experiment) []metrics.Gate {
 	if e == nil {
 		return nil
 	}

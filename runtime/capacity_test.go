@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // A gate on one dataset component finds that component's knee: the whole
@@ -14,13 +15,13 @@ func TestKneeOfComponentGate(t *testing.T) {
 			Summary:    metrics.Summary{TimeToFirstToken: metrics.NewDistribution([]float64{wholeTTFT}), Completed: 1},
 			Components: []ComponentSummary{{Name: "chat", Summary: metrics.Summary{TimeToFirstToken: metrics.NewDistribution([]float64{chatTTFT}), Completed: 1}}},
 		}
-		return PointResult{Params: Params{metrics.ParamConcurrency: c}, Outcome: out, Repeats: []*Outcome{out}}
+		return PointResult{Params: plan.Params{metrics.ParamConcurrency: c}, Outcome: out, Repeats: []*Outcome{out}}
 	}
 	g, err := metrics.ParseGate("ttft.p99 < 100ms @ component=chat")
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &Experiment{Name: "e", Gates: []metrics.Gate{g}}
+	e := &plan.Experiment{Name: "e", Gates: []metrics.Gate{g}}
 	res := &ExperimentResult{Experiment: e, Points: []PointResult{point(1, 200e6, 40e6), point(2, 250e6, 60e6), point(4, 400e6, 150e6)}}
 	c := AnalyzeCapacity(res, nil)
 	if k := c.Knees[0]; !k.Found || res.Points[k.Point].Params[metrics.ParamConcurrency] != 2 {
@@ -38,9 +39,9 @@ func TestCostGate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &Experiment{Name: "e", Gates: []metrics.Gate{g}, CostPerHour: 3.6, Endpoint: Endpoint{Stream: true}, Load: Load{Concurrency: 1}}
+	e := &plan.Experiment{Name: "e", Gates: []metrics.Gate{g}, CostPerHour: 3.6, Endpoint: plan.Endpoint{Stream: true}, Load: plan.Load{Concurrency: 1}}
 	out := &Outcome{Summary: metrics.Summary{OutputTokenThroughput: 1000}}
-	r := EvaluateGates(e, nil, Params{metrics.ParamConcurrency: 1}, out)
+	r := EvaluateGates(e, nil, plan.Params{metrics.ParamConcurrency: 1}, out)
 	if len(r) != 1 || r[0].Err != nil || r[0].Measured != 1 || !r[0].Passed {
 		t.Errorf("cost gate: %+v (3.6/h at 1000 tok/s is 1 per Mtok)", r)
 	}

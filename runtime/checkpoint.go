@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // CheckpointVersion is the format version written to checkpoint.json. A
@@ -48,9 +49,9 @@ type CheckpointPoint struct {
 	ID int `json:"id"`
 	// Label names the point ("concurrency8") and Dir is the artifact
 	// folder it was written to.
-	Label  string `json:"label"`
-	Dir    string `json:"dir,omitempty"`
-	Params Params `json:"params"`
+	Label  string      `json:"label"`
+	Dir    string      `json:"dir,omitempty"`
+	Params plan.Params `json:"params"`
 	// TokenCounting is how ISL and OSL were counted.
 	TokenCounting CountMode `json:"token_counting"`
 	Fallbacks     int       `json:"token_counting_fallbacks,omitempty"`
@@ -182,7 +183,7 @@ func (c *Checkpoint) Save(path string) error {
 
 // CheckpointOf records one measured run of a point under its config, ID
 // and label.
-func CheckpointOf(config []byte, id int, label, dir string, params Params, out *Outcome) CheckpointPoint {
+func CheckpointOf(config []byte, id int, label, dir string, params plan.Params, out *Outcome) CheckpointPoint {
 	return CheckpointPoint{
 		Config: bytes.Clone(config), ID: id, Label: label, Dir: dir, Params: params,
 		TokenCounting: out.Counting.Mode, Fallbacks: out.Counting.Fallbacks,

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 func checkpointSummary() metrics.Summary {
@@ -29,7 +30,7 @@ func TestCheckpointRoundTrip(t *testing.T) {
 	if err != nil || found || len(cp.Points) != 0 || cp.NextID() != 0 {
 		t.Fatalf("missing file: %+v found=%v err=%v", cp, found, err)
 	}
-	pr := PointResult{Params: Params{metrics.ParamConcurrency: 8},
+	pr := PointResult{Params: plan.Params{metrics.ParamConcurrency: 8},
 		Outcome: &Outcome{Counting: Counting{Mode: ByUsage, Fallbacks: 2}, Summary: checkpointSummary()}}
 	cp.Add(CheckpointOf([]byte(`{"b": 2, "a": [1, 2]}`), 0, "concurrency8", "artifacts/m-openai-chat-concurrency8", pr.Params, pr.Outcome))
 	if err := cp.Save(path); err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/llmbench/llmbench/runtime/dataset"
 	"github.com/llmbench/llmbench/runtime/engine"
 	"github.com/llmbench/llmbench/runtime/failure"
+	"github.com/llmbench/llmbench/runtime/plan"
 
 	"github.com/llmbench/llmbench/transport"
 	"github.com/llmbench/llmbench/transport/sim"
@@ -30,9 +31,9 @@ const modelStream = 0x6d6f64656c // "model"
 // i models[i % n] and random draws uniformly, seeded by ModelSeed. Since
 // requests cycle through the entries, request i names models[i % n]
 // whenever the number of entries is a multiple of n.
-func modelPicker(e Endpoint) func(i int) string {
+func modelPicker(e plan.Endpoint) func(i int) string {
 	models := e.ModelNames()
-	if e.ModelSelection != RandomModel || len(models) == 1 {
+	if e.ModelSelection != plan.RandomModel || len(models) == 1 {
 		return func(i int) string { return models[i%len(models)] }
 	}
 	rng := rand.New(rand.NewPCG(e.ModelSeed, modelStream))
@@ -55,7 +56,7 @@ func BaseURL(raw string) string {
 func preflight(base string) error {
 	u, err := url.Parse(base)
 	if err != nil {
-		return failure.Inputf("url: %s", RedactText(err.Error()))
+		return failure.Inputf("url: %s", plan.RedactText(err.Error()))
 	}
 	host := u.Host
 	if u.Port() == "" {
@@ -67,7 +68,7 @@ func preflight(base string) error {
 	}
 	conn, err := net.DialTimeout("tcp", host, 3*time.Second)
 	if err != nil {
-		return fmt.Errorf("%w: %s: %v", ErrUnreachable, RedactURL(base), err)
+		return fmt.Errorf("%w: %s: %v", ErrUnreachable, plan.RedactURL(base), err)
 	}
 	return conn.Close()
 }
@@ -80,7 +81,7 @@ func preflight(base string) error {
 // Parameters are checked in name order, so the error is always the same.
 func SimConfig(raw string) (sim.Config, error) {
 	cfg := sim.DefaultConfig()
-	shown := RedactURL(raw) // a message never shows a credential, even on sim://
+	shown := plan.RedactURL(raw) // a message never shows a credential, even on sim://
 	u, err := url.Parse(raw)
 	if err != nil {
 		var ue *url.Error
@@ -181,6 +182,6 @@ func simParamNames() string {
 
 // conversation prepares sessions for the endpoint's API; a session's model
 // is chosen once, for all its turns, as Models says.
-func conversation(e Endpoint, sessions []dataset.Session, seed uint64) *engine.Conversation {
+func conversation(e plan.Endpoint, sessions []dataset.Session, seed uint64) *engine.Conversation {
 	return engine.NewConversation(transport.BodySpec{API: e.API, Stream: e.Stream, Extra: e.Extra}, modelPicker(e), sessions, seed)
 }

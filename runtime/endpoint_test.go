@@ -9,11 +9,12 @@ import (
 	"time"
 
 	"github.com/llmbench/llmbench/runtime/dataset"
+	"github.com/llmbench/llmbench/runtime/plan"
 	"github.com/llmbench/llmbench/transport"
 )
 
 // bodyModels renders n entries for e and returns the model each body names.
-func bodyModels(t *testing.T, e Endpoint, n int) []string {
+func bodyModels(t *testing.T, e plan.Endpoint, n int) []string {
 	t.Helper()
 	reqs := Requests(e, make([]dataset.Entry, n))
 	models := make([]string, len(reqs))
@@ -30,15 +31,15 @@ func bodyModels(t *testing.T, e Endpoint, n int) []string {
 // Round robin gives dataset entry i models[i % n], as GenAI-Perf's
 // converters do; one model (Models unset) names it in every body.
 func TestRequestsRoundRobinModels(t *testing.T) {
-	e := Endpoint{API: transport.Chat, Model: "a", Models: []string{"a", "b", "c"}}
+	e := plan.Endpoint{API: transport.Chat, Model: "a", Models: []string{"a", "b", "c"}}
 	if got, want := bodyModels(t, e, 7), []string{"a", "b", "c", "a", "b", "c", "a"}; !slices.Equal(got, want) {
 		t.Errorf("round robin: %v, want %v", got, want)
 	}
-	e.ModelSelection = RoundRobin
+	e.ModelSelection = plan.RoundRobin
 	if got := bodyModels(t, e, 3); !slices.Equal(got, []string{"a", "b", "c"}) {
 		t.Errorf("explicit round_robin: %v", got)
 	}
-	single := Endpoint{API: transport.Completions, Model: "only"}
+	single := plan.Endpoint{API: transport.Completions, Model: "only"}
 	if got := bodyModels(t, single, 3); !slices.Equal(got, []string{"only", "only", "only"}) {
 		t.Errorf("one model: %v", got)
 	}
@@ -47,7 +48,7 @@ func TestRequestsRoundRobinModels(t *testing.T) {
 // Random selection is a function of the seed: the same seed gives the
 // same assignment, every model is used, and another seed changes it.
 func TestRequestsRandomModelsFollowSeed(t *testing.T) {
-	e := Endpoint{API: transport.Chat, Model: "a", Models: []string{"a", "b"}, ModelSelection: RandomModel, ModelSeed: 7}
+	e := plan.Endpoint{API: transport.Chat, Model: "a", Models: []string{"a", "b"}, ModelSelection: plan.RandomModel, ModelSeed: 7}
 	first, again := bodyModels(t, e, 64), bodyModels(t, e, 64)
 	if !slices.Equal(first, again) {
 		t.Fatalf("same seed, different models:\n%v\n%v", first, again)
@@ -100,17 +101,17 @@ func TestSimConfigIgnoresNothing(t *testing.T) {
 func TestCheckHeader(t *testing.T) {
 	for _, h := range []transport.Header{{Name: "X-A", Value: "1\r\nEvil: 2"}, {Name: "X-A\nB", Value: "v"}, {Name: "", Value: "v"},
 		{Name: "Ü", Value: "v"}, {Name: "X", Value: "a\x00"}} {
-		if err := CheckHeader(h.Name, h.Value); err == nil || strings.Contains(err.Error(), "Evil") {
+		if err := plan.CheckHeader(h.Name, h.Value); err == nil || strings.Contains(err.Error(), "Evil") {
 			t.Errorf("%+v: %v", h, err)
 		}
-		e := &Experiment{Name: "x", Load: Load{Concurrency: 1}, Endpoint: Endpoint{Headers: []transport.Header{h}}}
-		var pe *PlanError
+		e := &plan.Experiment{Name: "x", Load: plan.Load{Concurrency: 1}, Endpoint: plan.Endpoint{Headers: []transport.Header{h}}}
+		var pe *plan.PlanError
 		if err := Validate(e); !errors.As(err, &pe) || pe.Param != "headers" {
 			t.Errorf("%+v: Validate = %v, want a PlanError on headers", h, err)
 		}
 	}
 	for _, h := range []transport.Header{{Name: "Authorization", Value: "Bearer a:b"}, {Name: "X-Trace", Value: "caf\u00e9\t1"}, {Name: "x!#$%&'*+-.^_`|~9", Value: ""}} {
-		if err := CheckHeader(h.Name, h.Value); err != nil {
+		if err := plan.CheckHeader(h.Name, h.Value); err != nil {
 			t.Errorf("%+v: %v", h, err)
 		}
 	}

@@ -18,25 +18,25 @@ func TestErrorAlarms(t *testing.T) {
 			Errors: []metrics.ErrorCount{{Class: "http", Status: 500, Message: "boom", Count: failed}}}}
 	}
 	point := func(gates []GateResult, outs ...*Outcome) PointResult {
-		return PointResult{Params: Params{"concurrency": 4}, Outcome: outs[0], Repeats: outs, Gates: gates}
+		return PointResult{Params: plan.Params{"concurrency": 4}, Outcome: outs[0], Repeats: outs, Gates: gates}
 	}
 	errGate := []GateResult{{Gate: metrics.Gate{Source: "error_rate < 99%", Metric: metrics.ErrorRate}, Passed: true}}
 	ttftGate := []GateResult{{Gate: metrics.Gate{Source: "ttft.p99 < 1s", Metric: metrics.TTFT, Stat: "p99"}, Passed: true}}
 	budget, _ := plan.NewErrorBudget(1)
 	for _, c := range []struct {
 		name   string
-		exp    Experiment
+		exp    plan.Experiment
 		p      PointResult
 		failed int // 0: no alarm
 	}{
-		{"server died", Experiment{Name: "e"}, point(nil, out(2, 38)), 38},
-		{"at the default is no alarm", Experiment{Name: "e"}, point(nil, out(90, 10)), 0},
-		{"just past the default", Experiment{Name: "e"}, point(nil, out(89, 11)), 11},
-		{"repeats are pooled", Experiment{Name: "e"}, point(nil, out(100, 0), out(70, 30)), 30},
-		{"a latency gate does not judge errors", Experiment{Name: "e"}, point(ttftGate, out(2, 38)), 38},
-		{"an error_rate gate judges them", Experiment{Name: "e"}, point(errGate, out(2, 38)), 0},
-		{"an error budget accepts them", Experiment{Name: "e", ErrorBudget: budget}, point(nil, out(2, 38)), 0},
-		{"nothing finished", Experiment{Name: "e"}, point(nil, out(0, 0)), 0},
+		{"server died", plan.Experiment{Name: "e"}, point(nil, out(2, 38)), 38},
+		{"at the default is no alarm", plan.Experiment{Name: "e"}, point(nil, out(90, 10)), 0},
+		{"just past the default", plan.Experiment{Name: "e"}, point(nil, out(89, 11)), 11},
+		{"repeats are pooled", plan.Experiment{Name: "e"}, point(nil, out(100, 0), out(70, 30)), 30},
+		{"a latency gate does not judge errors", plan.Experiment{Name: "e"}, point(ttftGate, out(2, 38)), 38},
+		{"an error_rate gate judges them", plan.Experiment{Name: "e"}, point(errGate, out(2, 38)), 0},
+		{"an error budget accepts them", plan.Experiment{Name: "e", ErrorBudget: budget}, point(nil, out(2, 38)), 0},
+		{"nothing finished", plan.Experiment{Name: "e"}, point(nil, out(0, 0)), 0},
 	} {
 		res := []ExperimentResult{{Experiment: &c.exp, Points: []PointResult{c.p}}}
 		alarms := ErrorAlarms(res)

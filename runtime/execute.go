@@ -10,22 +10,23 @@ import (
 	"github.com/llmbench/llmbench/runtime/dataset"
 	"github.com/llmbench/llmbench/runtime/engine"
 	"github.com/llmbench/llmbench/runtime/failure"
+	"github.com/llmbench/llmbench/runtime/plan"
 	"github.com/llmbench/llmbench/transport"
 	"github.com/llmbench/llmbench/transport/sim"
 )
 
 // Job is everything needed to measure one point.
 type Job struct {
-	Endpoint Endpoint
+	Endpoint plan.Endpoint
 	Entries  []dataset.Entry
 	// Requests are the rendered bodies of Entries (see Requests); built
 	// here when nil.
-	Requests []Request
+	Requests []engine.Request
 	// Sessions, when set, make the point a conversation: Entries are then
 	// their turns, flattened, and each turn is rendered with its history
 	// as it is sent.
 	Sessions []dataset.Session
-	Point    Point
+	Point    engine.Point
 	Count    CountMode
 	// Tokenizer is required when Count is ByTokenizer.
 	Tokenizer Tokenizer
@@ -35,7 +36,7 @@ type Job struct {
 	// at most what the writer had not yet flushed.
 	Records RecordWriter
 	// Budget, when set, stops the run once too many requests failed.
-	Budget *ErrorBudget
+	Budget *plan.ErrorBudget
 	// Track names the metrics a baseline gate compares on: the outcome
 	// keeps their per-request values in Series (not the records).
 	Track []*metrics.Metric
@@ -199,7 +200,7 @@ type reduction struct {
 	steadyOut *SteadyOutcome
 }
 
-func newReduction(job *Job, reqs []Request, abort context.CancelFunc) *reduction {
+func newReduction(job *Job, reqs []engine.Request, abort context.CancelFunc) *reduction {
 	r := &reduction{
 		ch: make(chan metrics.Record, 4096), done: make(chan struct{}),
 		counter: newTokenCounter(reqs, job.Count, job.Tokenizer), out: job.Records,
@@ -335,7 +336,7 @@ func (c *ComponentAccumulators) Summaries() []ComponentSummary {
 
 // resolve turns the endpoint into a base URL that answers, starting the
 // simulator for sim://. stop releases whatever was started.
-func resolve(e Endpoint) (base string, stop func(), err error) {
+func resolve(e plan.Endpoint) (base string, stop func(), err error) {
 	if e.API == transport.Triton {
 		return resolveTriton(e)
 	}
@@ -376,13 +377,13 @@ func clientConfig(job Job, base string) transport.Config {
 // hot path only sends bytes. Each body names its entry's model (see
 // Endpoint.Models), so inputs.json and the raw export show which model
 // every request asked for.
-func Requests(e Endpoint, entries []dataset.Entry) []Request {
+func Requests(e plan.Endpoint, entries []dataset.Entry) []engine.Request {
 	spec := transport.BodySpec{API: e.API, Stream: e.Stream, Extra: e.Extra, Backend: e.Backend}
 	model := modelPicker(e)
-	reqs := make([]Request, len(entries))
+	reqs := make([]engine.Request, len(entries))
 	for i, en := range entries {
 		spec.Model = model(i)
-		reqs[i] = Request{
+		reqs[i] = engine.Request{
 			Body:      spec.Body(transport.Prompt{Text: en.Text, MaxTokens: en.MaxTokens, MinTokens: en.MinTokens, Passages: en.Passages}),
 			Text:      en.Text,
 			Words:     en.Words,

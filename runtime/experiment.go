@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/llmbench/llmbench/runtime/engine"
 	"github.com/llmbench/llmbench/runtime/failure"
+	"github.com/llmbench/llmbench/runtime/plan"
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime/dataset"
@@ -22,7 +24,7 @@ var ErrNotSupported = errors.New("not supported yet")
 // choose each next load from the points measured so far. It stops early
 // when ctx is cancelled. The result's Capacity is analysed once all points
 // have run.
-func RunExperiment(ctx context.Context, e *Experiment, opts Options, obs Observer) (*ExperimentResult, error) {
+func RunExperiment(ctx context.Context, e *plan.Experiment, opts Options, obs Observer) (*ExperimentResult, error) {
 	if obs == nil {
 		obs = quietObserver{}
 	}
@@ -57,7 +59,7 @@ type RunWatch interface {
 	// Records takes the run's records as they finish; nil drops them.
 	Records() RecordWriter
 	// Progress is updated as measured requests finish; nil shows none.
-	Progress() *Progress
+	Progress() *engine.Progress
 	// Finish is called with the run's outcome, or nil when the run could
 	// not be carried out.
 	Finish(out *Outcome) error
@@ -69,13 +71,13 @@ type quietObserver struct{}
 func (quietObserver) RunStarting(PointKey, *Job) (RunWatch, error) { return quietObserver{}, nil }
 func (quietObserver) PointDone(*PointResult) error                 { return nil }
 func (quietObserver) Records() RecordWriter                        { return nil }
-func (quietObserver) Progress() *Progress                          { return nil }
+func (quietObserver) Progress() *engine.Progress                   { return nil }
 func (quietObserver) Finish(*Outcome) error                        { return nil }
 
 // experimentRun is one experiment in progress.
 type experimentRun struct {
 	ctx  context.Context
-	e    *Experiment
+	e    *plan.Experiment
 	opts Options
 	obs  Observer
 	res  *ExperimentResult
@@ -86,7 +88,7 @@ type experimentRun struct {
 // measure runs one point, records it and tells the observer.
 // A point stopped by the error budget is kept before its error stops the
 // experiment.
-func (r *experimentRun) measure(spec PointSpec) error {
+func (r *experimentRun) measure(spec plan.PointSpec) error {
 	pr, err := runPoint(r.ctx, r.e, r.opts, spec, r.obs)
 	if len(pr.Repeats) > 0 {
 		r.res.Points = append(r.res.Points, pr)
@@ -116,7 +118,7 @@ func (r *experimentRun) grid() error {
 	return nil
 }
 
-func runPoint(ctx context.Context, e *Experiment, opts Options, spec PointSpec, obs Observer) (PointResult, error) {
+func runPoint(ctx context.Context, e *plan.Experiment, opts Options, spec plan.PointSpec, obs Observer) (PointResult, error) {
 	job, err := newJob(e, opts, spec)
 	if err != nil {
 		return PointResult{}, err
@@ -144,7 +146,7 @@ func runPoint(ctx context.Context, e *Experiment, opts Options, spec PointSpec, 
 // every gate that applies (on the mean across repeats), baseline gates
 // against against (nil: none). A stored run read back is judged by this
 // same function.
-func NewPointResult(e *Experiment, against *Baseline, params Params, repeats []*Outcome) PointResult {
+func NewPointResult(e *plan.Experiment, against *Baseline, params plan.Params, repeats []*Outcome) PointResult {
 	pr := PointResult{Params: params, Outcome: repeats[0], Repeats: repeats}
 	if len(repeats) > 1 {
 		pr.RepeatStats = metrics.HeadlineRepeats(summaries(repeats))
@@ -156,7 +158,7 @@ func NewPointResult(e *Experiment, against *Baseline, params Params, repeats []*
 // newJob is the work of one point: its prompts drawn (token-exact under
 // the endpoint's tokenizer), the request bodies rendered, and the load,
 // stop condition and counting it runs with, in this process's shard.
-func newJob(e *Experiment, opts Options, spec PointSpec) (Job, error) {
+func newJob(e *plan.Experiment, opts Options, spec plan.PointSpec) (Job, error) {
 	src := e.Dataset
 	if spec.Dataset != nil {
 		src = spec.Dataset
@@ -193,12 +195,12 @@ func newJob(e *Experiment, opts Options, spec PointSpec) (Job, error) {
 	ep := e.Endpoint
 	ep.ModelSeed = e.Seed // random model choice follows the experiment's seed
 	stop := spec.Stop
-	if stop == (Stop{}) {
-		stop = Stop{Requests: e.Requests, Duration: e.Duration, Sessions: e.Sessions, Steady: e.Steady}
+	if stop == (plan.Stop{}) {
+		stop = plan.Stop{Requests: e.Requests, Duration: e.Duration, Sessions: e.Sessions, Steady: e.Steady}
 	}
 	return Job{Endpoint: ep, Entries: entries, Sessions: sessions, Requests: Requests(ep, entries), Count: mode, Tokenizer: tok, Goodput: e.Goodput, Budget: e.ErrorBudget, Track: e.BaselineTrack(),
 		Telemetry: telemetryPlan(e), CostPerHour: e.CostPerHour, Currency: e.Currency,
-		Point:      shardPoint(Point{Load: spec.Load, Stop: stop, Warmup: e.Warmup, Seed: e.Seed, Grace: 5 * time.Second}, opts.Shard, sessions != nil),
+		Point:      shardPoint(engine.Point{Load: spec.Load, Stop: stop, Warmup: e.Warmup, Seed: e.Seed, Grace: 5 * time.Second}, opts.Shard, sessions != nil),
 		Rendezvous: opts.Rendezvous}, nil
 }
 
@@ -239,7 +241,7 @@ func runRepeat(ctx context.Context, job Job, key PointKey, obs Observer) (*Outco
 // measure is g's value in e's run out, as a comparison measures it
 // (metrics.Gate.MeasureRun): from the summary g judges, its telemetry, or
 // for cost per million tokens the experiment's price.
-func measure(e *Experiment, g metrics.Gate, out *Outcome) (float64, error) {
+func measure(e *plan.Experiment, g metrics.Gate, out *Outcome) (float64, error) {
 	if g.Needs() == metrics.NeedTelemetry && out.Telemetry == nil {
 		return 0, fmt.Errorf("%s: %w (no telemetry was scraped: give telemetry=[...] or --server-metrics-urls)", g.Metric, metrics.ErrNotMeasured)
 	}
@@ -275,7 +277,7 @@ func summaries(outs []*Outcome) []*metrics.Summary {
 // buildWorkload draws the dataset: the sessions of a conversation source
 // or of a trace whose lines name sessions (with their turns flattened
 // into entries), else the entries alone.
-func buildWorkload(src dataset.Source, spec PointSpec) ([]dataset.Session, []dataset.Entry, error) {
+func buildWorkload(src dataset.Source, spec plan.PointSpec) ([]dataset.Session, []dataset.Entry, error) {
 	if ss, ok := dataset.Sessioned(src); ok && spec.Input == nil && spec.Output == nil {
 		sessions, err := ss.Sessions(0)
 		return sessions, dataset.Flatten(sessions), err
@@ -288,7 +290,7 @@ func buildWorkload(src dataset.Source, spec PointSpec) ([]dataset.Session, []dat
 }
 
 // buildEntries draws the dataset, applying a token sweep's lengths.
-func buildEntries(src dataset.Source, spec PointSpec) ([]dataset.Entry, error) {
+func buildEntries(src dataset.Source, spec plan.PointSpec) ([]dataset.Entry, error) {
 	if spec.Input != nil || spec.Output != nil {
 		syn, ok := src.(dataset.Synthetic)
 		if !ok {
@@ -311,7 +313,7 @@ func buildEntries(src dataset.Source, spec PointSpec) ([]dataset.Entry, error) {
 // with the baseline's same point, with the statistics of `llmbench
 // compare`. A gate whose metric was not measured fails: a CI gate must
 // never pass by default.
-func EvaluateGates(e *Experiment, against *Baseline, params Params, outs ...*Outcome) []GateResult {
+func EvaluateGates(e *plan.Experiment, against *Baseline, params plan.Params, outs ...*Outcome) []GateResult {
 	var results []GateResult
 	var baselineGates []int
 	for _, g := range e.Gates {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime/dataset"
+	"github.com/llmbench/llmbench/runtime/plan"
 	"github.com/llmbench/llmbench/transport"
 )
 
@@ -21,8 +22,8 @@ func FuzzLoadCheckpoint(f *testing.F) {
 	seed := filepath.Join(f.TempDir(), "checkpoint.json")
 	cp := &Checkpoint{}
 	out := &Outcome{Counting: Counting{Mode: ByUsage, Fallbacks: 2}, Summary: checkpointSummary()}
-	cp.Add(CheckpointOf([]byte(`{"b": 2, "a": [1, 2]}`), 0, "concurrency8", "artifacts/x", Params{metrics.ParamConcurrency: 8}, out))
-	cp.Add(CheckpointOf([]byte(`{"b": 3}`), 4, "concurrency16", "", Params{metrics.ParamConcurrency: 16, metrics.ParamRate: 0.5}, &Outcome{}))
+	cp.Add(CheckpointOf([]byte(`{"b": 2, "a": [1, 2]}`), 0, "concurrency8", "artifacts/x", plan.Params{metrics.ParamConcurrency: 8}, out))
+	cp.Add(CheckpointOf([]byte(`{"b": 3}`), 4, "concurrency16", "", plan.Params{metrics.ParamConcurrency: 16, metrics.ParamRate: 0.5}, &Outcome{}))
 	if err := cp.Save(seed); err != nil {
 		f.Fatal(err)
 	}
@@ -98,14 +99,14 @@ func FuzzDecodePointRecord(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	e := &Experiment{
+	e := &plan.Experiment{
 		Name: "chat", Dataset: dataset.Synthetic{Input: dataset.Fixed{N: 16}, Output: dataset.Fixed{N: 8}},
-		Endpoint: Endpoint{URL: "http://h:8000", API: transport.Chat, Stream: true, Model: "m", TokenCount: "usage"},
-		Load:     Load{Concurrency: 1}, Requests: 20, Warmup: 2, Repeats: 3, Seed: 7,
+		Endpoint: plan.Endpoint{URL: "http://h:8000", API: transport.Chat, Stream: true, Model: "m", TokenCount: "usage"},
+		Load:     plan.Load{Concurrency: 1}, Requests: 20, Warmup: 2, Repeats: 3, Seed: 7,
 		Gates: []metrics.Gate{gate}, Goodput: []metrics.SLO{{Metric: metrics.GoodputTTFT, Value: 500}},
-		Sweep: &Sweep{Search: &Search{Gate: gate, Over: metrics.ParamConcurrency, Lo: 1, Hi: 32, Precision: 0.05}},
+		Sweep: &plan.Sweep{Search: &plan.Search{Gate: gate, Over: metrics.ParamConcurrency, Lo: 1, Hi: 32, Precision: 0.05}},
 	}
-	rec := RecordOf("scen", e, PointKey{Experiment: "chat", Params: Params{metrics.ParamConcurrency: 8}, Repeat: 2}, 3)
+	rec := RecordOf("scen", e, PointKey{Experiment: "chat", Params: plan.Params{metrics.ParamConcurrency: 8}, Repeat: 2}, 3)
 	s, err := rec.Encode()
 	if err != nil {
 		f.Fatal(err)

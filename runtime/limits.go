@@ -18,7 +18,7 @@ import (
 // limit): it would otherwise spin through thousands of connect failures
 // and a half-written point. An open loop without a cap is bounded by
 // InFlightBound instead, which drops what the limit cannot hold.
-func CheckOpenFiles(l Load) error {
+func CheckOpenFiles(l plan.Load) error {
 	need := max(l.Concurrency, l.MaxConcurrency)
 	if need == 0 {
 		return nil
@@ -82,7 +82,7 @@ func (e *DatasetMemoryError) FailureClass() failure.Class { return failure.Input
 // otherwise be killed for memory, or spend minutes writing words, before
 // sending anything. The error is a *DatasetMemoryError. Datasets read
 // from files are bounded by the files themselves.
-func CheckDatasetMemory(src dataset.Source, spec PointSpec) error {
+func CheckDatasetMemory(src dataset.Source, spec plan.PointSpec) error {
 	if syn, ok := src.(dataset.Synthetic); ok && spec.Input != nil {
 		syn.Input = spec.Input
 		src = syn
@@ -272,7 +272,7 @@ const maxSchedule = 24 * time.Hour
 // scenario's rate() and the CLI's --request-rate are judged by this one
 // rule. A count of turns is judged as if each started at the rate, which
 // errs toward refusing only rates below one every 86,400/count seconds.
-func CheckSchedule(l Load, count int, what string) error {
+func CheckSchedule(l plan.Load, count int, what string) error {
 	if l.Rate <= 0 || count <= 0 {
 		return nil
 	}

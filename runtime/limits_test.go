@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/llmbench/llmbench/runtime/dataset"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // TestDatasetFootprints: every generated dataset's prompts are counted,
@@ -64,13 +65,13 @@ func TestHugeDatasetsAreRefusedByName(t *testing.T) {
 		// The parameter's own value, not the prompt length it is part of.
 		{dataset.Synthetic{Input: fixed(550), PrefixTokens: 1e9, Prefixes: 2, Entries: 100}, "prefix_tokens=1000000000: 100 prompts of about 1000000550 tokens"},
 	} {
-		err := CheckDatasetMemory(c.src, PointSpec{})
+		err := CheckDatasetMemory(c.src, plan.PointSpec{})
 		var me *DatasetMemoryError
 		if !errors.As(err, &me) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want %q", c.src, err, c.want)
 		}
 	}
-	if err := CheckDatasetMemory(dataset.Conversations{Count: 16, Turns: fixed(3), Input: fixed(100)}, PointSpec{}); err != nil {
+	if err := CheckDatasetMemory(dataset.Conversations{Count: 16, Turns: fixed(3), Input: fixed(100)}, plan.PointSpec{}); err != nil {
 		t.Errorf("16 sessions of 3 turns: %v", err)
 	}
 }
@@ -79,16 +80,16 @@ func TestHugeDatasetsAreRefusedByName(t *testing.T) {
 // requests; 86,400 at 1 a second is exactly a day.
 func TestCheckSchedule(t *testing.T) {
 	for _, c := range []struct {
-		load  Load
+		load  plan.Load
 		count int
 		ok    bool
 	}{
-		{Load{Rate: 1}, 86400, true},
-		{Load{Rate: 1}, 86401, false},
-		{Load{Rate: 1e-9}, 5, false},
-		{Load{Users: 6, Rate: 1e-9}, 5, false},
-		{Load{Concurrency: 1}, 1e9, true},
-		{Load{Rate: 1e-9}, 0, true}, // stopped by a duration
+		{plan.Load{Rate: 1}, 86400, true},
+		{plan.Load{Rate: 1}, 86401, false},
+		{plan.Load{Rate: 1e-9}, 5, false},
+		{plan.Load{Users: 6, Rate: 1e-9}, 5, false},
+		{plan.Load{Concurrency: 1}, 1e9, true},
+		{plan.Load{Rate: 1e-9}, 0, true}, // stopped by a duration
 	} {
 		if err := CheckSchedule(c.load, c.count, "requests"); (err == nil) != c.ok {
 			t.Errorf("%s, %d requests: %v", c.load, c.count, err)

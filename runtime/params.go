@@ -1,12 +1,16 @@
 package runtime
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/llmbench/llmbench/runtime/plan"
+)
 
 // PointKey identifies one run of one point across a whole scenario: what a
 // records file, a checkpoint, a comparison or a merge matches runs by.
 type PointKey struct {
 	Experiment string
-	Params     Params
+	Params     plan.Params
 	// Repeat counts from 1.
 	Repeat int
 }

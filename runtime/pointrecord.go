@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // PointRecordVersion is the layout version of PointRecord's JSON. It goes
@@ -25,10 +26,10 @@ type PointRecord struct {
 	Version int `json:"version"`
 	// Scenario is the scenario file's name without extension ("" for
 	// profile and analyze).
-	Scenario string     `json:"scenario,omitempty"`
-	Plan     Experiment `json:"plan"`
-	Point    PointRef   `json:"point"`
-	Counting Counting   `json:"token_counting"`
+	Scenario string          `json:"scenario,omitempty"`
+	Plan     plan.Experiment `json:"plan"`
+	Point    PointRef        `json:"point"`
+	Counting Counting        `json:"token_counting"`
 	// Partial marks a run interrupted before its stop condition.
 	Partial bool `json:"partial,omitempty"`
 	// Client is the verdict whether the client limited the run: measured
@@ -49,15 +50,15 @@ type PointRecord struct {
 // order the experiment ran its points (an adaptive sweep's decisions are
 // replayed in that order).
 type PointRef struct {
-	Params Params `json:"params"`
-	Repeat int    `json:"repeat"`
-	Index  int    `json:"index"`
+	Params plan.Params `json:"params"`
+	Repeat int         `json:"repeat"`
+	Index  int         `json:"index"`
 }
 
 // RecordOf is the saved plan of run key of e's point number index. The
 // plan's JSON holds no credential: URLs are redacted, headers and body
 // extras are never stored.
-func RecordOf(scenario string, e *Experiment, key PointKey, index int) PointRecord {
+func RecordOf(scenario string, e *plan.Experiment, key PointKey, index int) PointRecord {
 	p := *e
 	p.Repeats = max(e.Repeats, 1)
 	return PointRecord{Version: PointRecordVersion, Scenario: scenario, Plan: p,

@@ -8,6 +8,7 @@ import (
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime/dataset"
+	"github.com/llmbench/llmbench/runtime/plan"
 	"github.com/llmbench/llmbench/transport"
 )
 
@@ -22,16 +23,16 @@ func TestPointRecordRoundTrip(t *testing.T) {
 		}
 		return g
 	}
-	e := &Experiment{
+	e := &plan.Experiment{
 		Name: "chat", Dataset: dataset.Synthetic{Input: dataset.Fixed{N: 16}, Output: dataset.Fixed{N: 8}},
-		Endpoint: Endpoint{URL: "http://user:pw@h:8000?api_key=s3cret", API: transport.Chat, Stream: true, Model: "m",
+		Endpoint: plan.Endpoint{URL: "http://user:pw@h:8000?api_key=s3cret", API: transport.Chat, Stream: true, Model: "m",
 			Headers: []transport.Header{{Name: "Authorization", Value: "Bearer s3cret"}}, TokenCount: "usage"},
-		Load: Load{Concurrency: 1}, Requests: 20, Warmup: 2, Repeats: 3, Seed: 7, Duration: 0,
+		Load: plan.Load{Concurrency: 1}, Requests: 20, Warmup: 2, Repeats: 3, Seed: 7, Duration: 0,
 		Gates:   []metrics.Gate{gate("ttft.p99 < 300ms @ component=chat"), gate("error_rate < 1%")},
 		Goodput: []metrics.SLO{{Metric: metrics.GoodputTTFT, Value: 500}},
-		Sweep:   &Sweep{Search: &Search{Gate: gate("ttft.p99 < 60ms"), Over: metrics.ParamConcurrency, Lo: 1, Hi: 32, Precision: 0.05}},
+		Sweep:   &plan.Sweep{Search: &plan.Search{Gate: gate("ttft.p99 < 60ms"), Over: metrics.ParamConcurrency, Lo: 1, Hi: 32, Precision: 0.05}},
 	}
-	key := PointKey{Experiment: "chat", Params: Params{metrics.ParamConcurrency: 8}, Repeat: 2}
+	key := PointKey{Experiment: "chat", Params: plan.Params{metrics.ParamConcurrency: 8}, Repeat: 2}
 	rec := RecordOf("scen", e, key, 3)
 	rec.Counting = Counting{Mode: ByUsage, Fallbacks: 1}
 	s, err := rec.Encode()
@@ -82,7 +83,7 @@ func TestPointRecordVersion1(t *testing.T) {
 	}
 	p := r.Plan
 	if p.Name != "chat" || p.Endpoint.Path != "/v1/chat" || p.Endpoint.TokenCount != "usage" || p.Dataset.String() != "synthetic(input_tokens = fixed(16))" ||
-		p.Load != (Load{Rate: 4, Arrival: Poisson, RampUp: 2 * time.Second}) || p.Duration != 1500*time.Millisecond || p.Warmup != 2 ||
+		p.Load != (plan.Load{Rate: 4, Arrival: plan.Poisson, RampUp: 2 * time.Second}) || p.Duration != 1500*time.Millisecond || p.Warmup != 2 ||
 		p.Steady == nil || p.Steady.MinRequests != 100 || p.Repeats != 3 || p.Seed != 7 || p.Sweep.Search.Gate.Source != "ttft.p99 < 60ms" ||
 		len(p.Gates) != 2 || p.Gates[1].Currency != "USD" || p.Goodput[0].Value != 500 || p.CostPerHour != 2 || p.Baseline != "old" ||
 		p.Tags["k"] != "v" || p.ErrorBudget.MaxRate != 0.05 || !p.PointSeeds {

@@ -12,6 +12,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // decodePointRecordV1 reads a version 1 record into the current layout.
@@ -72,13 +74,13 @@ type sloV1 struct {
 	Value  float64 `json:"value"`
 }
 
-func (l loadV1) load() Load {
-	return Load{Concurrency: l.Concurrency, Rate: l.Rate, Arrival: Arrival(l.Arrival), Burstiness: l.Burstiness,
+func (l loadV1) load() plan.Load {
+	return plan.Load{Concurrency: l.Concurrency, Rate: l.Rate, Arrival: plan.Arrival(l.Arrival), Burstiness: l.Burstiness,
 		MaxConcurrency: l.MaxConcurrency, ReplaySpeed: l.ReplaySpeed, Users: l.Users,
 		RampUp: time.Duration(l.RampUpMS) * time.Millisecond}
 }
 
-func loadRecord(l Load) loadV1 {
+func loadRecord(l plan.Load) loadV1 {
 	return loadV1{Concurrency: l.Concurrency, Rate: l.Rate, Arrival: string(l.Arrival), Burstiness: l.Burstiness,
 		MaxConcurrency: l.MaxConcurrency, ReplaySpeed: l.ReplaySpeed, Users: l.Users, RampUpMS: l.RampUp.Milliseconds()}
 }
@@ -100,22 +102,22 @@ type checkpointIdentity struct {
 	TokenizerRevision string     `json:"tokenizer_revision,omitempty"`
 	// Dataset is the source with every field (seed, entries, lengths...),
 	// not only its scenario notation.
-	Dataset  string  `json:"dataset"`
-	Traffic  loadV1  `json:"traffic"`
-	Requests int     `json:"requests"`
-	Duration string  `json:"duration"`
-	Warmup   int     `json:"warmup"`
-	Seed     uint64  `json:"seed"`
-	Goodput  []sloV1 `json:"goodput,omitempty"`
-	Params   Params  `json:"params"`
-	Repeat   int     `json:"repeat"`
+	Dataset  string      `json:"dataset"`
+	Traffic  loadV1      `json:"traffic"`
+	Requests int         `json:"requests"`
+	Duration string      `json:"duration"`
+	Warmup   int         `json:"warmup"`
+	Seed     uint64      `json:"seed"`
+	Goodput  []sloV1     `json:"goodput,omitempty"`
+	Params   plan.Params `json:"params"`
+	Repeat   int         `json:"repeat"`
 }
 
 // CheckpointIdentity is what makes a run of e's point key the same run
 // again, as a digest (so the checkpoint holds none of the values, body
 // extras included): anything changed in the plan that changes what is
 // measured measures the point again.
-func CheckpointIdentity(e *Experiment, key PointKey) ([]byte, error) {
+func CheckpointIdentity(e *plan.Experiment, key PointKey) ([]byte, error) {
 	ep := e.Endpoint
 	id := checkpointIdentity{Endpoint: endpointV1Of(ep), Timeout: ep.Timeout.String(), IdleTimeout: ep.IdleTimeout.String(),
 		Insecure: ep.Insecure, MaxResponseSize: ep.MaxResponseSize, MaxSSELineSize: ep.MaxSSELineSize, TokenizerRevision: ep.TokenizerRevision,
@@ -135,14 +137,14 @@ func CheckpointIdentity(e *Experiment, key PointKey) ([]byte, error) {
 }
 
 // endpointV1Of is ep as version 1 stored it, credentials removed.
-func endpointV1Of(ep Endpoint) endpointV1 {
-	r := endpointV1{URL: RedactURL(ep.URL), Path: RedactURL(ep.Path), API: string(ep.API), Stream: ep.Stream,
+func endpointV1Of(ep plan.Endpoint) endpointV1 {
+	r := endpointV1{URL: plan.RedactURL(ep.URL), Path: plan.RedactURL(ep.Path), API: string(ep.API), Stream: ep.Stream,
 		Model: ep.Model, Models: ep.Models, ModelSelection: ep.ModelSelection,
 		Tokenizer: ep.Tokenizer, TokenCount: ep.TokenCount, URLSelection: ep.URLSelection}
 	if ep.URLs != nil {
 		r.URLs = make([]string, len(ep.URLs))
 		for i, u := range ep.URLs {
-			r.URLs[i] = RedactURL(u)
+			r.URLs[i] = plan.RedactURL(u)
 		}
 	}
 	return r

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/llmbench/llmbench/runtime/dataset"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // pointDataset is the dataset a point draws its prompts from: with
@@ -14,7 +15,7 @@ import (
 // prefix cache an earlier one filled); otherwise src itself, the same
 // prompts at every point. Repeats of a point share its job, so they send
 // the same prompts.
-func pointDataset(e *Experiment, src dataset.Source, params Params) dataset.Source {
+func pointDataset(e *plan.Experiment, src dataset.Source, params plan.Params) dataset.Source {
 	if !e.PointSeeds {
 		return src
 	}
@@ -26,7 +27,7 @@ func pointDataset(e *Experiment, src dataset.Source, params Params) dataset.Sour
 // name). It depends on what the point is, not on when it ran, so a
 // resumed sweep, a shard and a baseline's same point all draw the same
 // prompts, and an adaptive sweep's point drawn twice draws them alike.
-func PointSeed(params Params) func(uint64) uint64 {
+func PointSeed(params plan.Params) func(uint64) uint64 {
 	h := fnv.New64a()
 	names := make([]string, 0, len(params))
 	for name := range params {

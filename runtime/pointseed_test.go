@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/llmbench/llmbench/runtime/dataset"
+	"github.com/llmbench/llmbench/runtime/plan"
 	"github.com/llmbench/llmbench/transport"
 )
 
@@ -11,20 +12,20 @@ import (
 // their order or when it ran; another load gives another seed, and the
 // scenario's seed still matters.
 func TestPointSeedIsThePoint(t *testing.T) {
-	a := PointSeed(Params{"concurrency": 4, "input_tokens": 128})
-	b := PointSeed(Params{"input_tokens": 128, "concurrency": 4})
+	a := PointSeed(plan.Params{"concurrency": 4, "input_tokens": 128})
+	b := PointSeed(plan.Params{"input_tokens": 128, "concurrency": 4})
 	if a(7) != b(7) {
 		t.Error("the same point seeded two ways")
 	}
-	for _, other := range []Params{{"concurrency": 5, "input_tokens": 128}, {"rate": 4, "input_tokens": 128}, {"concurrency": 4}} {
+	for _, other := range []plan.Params{{"concurrency": 5, "input_tokens": 128}, {"rate": 4, "input_tokens": 128}, {"concurrency": 4}} {
 		if PointSeed(other)(7) == a(7) {
-			t.Errorf("%v seeded as %v", other, Params{"concurrency": 4, "input_tokens": 128})
+			t.Errorf("%v seeded as %v", other, plan.Params{"concurrency": 4, "input_tokens": 128})
 		}
 	}
 	if a(7) == a(8) {
 		t.Error("the scenario's seed is lost")
 	}
-	if PointSeed(Params{"rate": 0})(1) != PointSeed(Params{"rate": negZero()})(1) {
+	if PointSeed(plan.Params{"rate": 0})(1) != PointSeed(plan.Params{"rate": negZero()})(1) {
 		t.Error("-0 and 0 seeded apart")
 	}
 }
@@ -40,7 +41,7 @@ func TestReseedKeepsSeedRelations(t *testing.T) {
 	syn := dataset.Synthetic{Input: dataset.Fixed{N: 8}, Entries: 3, Seed: 1}
 	files := dataset.JSONL{Path: "prompts.jsonl"}
 	mix := dataset.Mix{Components: []dataset.Source{syn, syn, files}, Seed: 9}
-	got := dataset.Reseed(mix, PointSeed(Params{"concurrency": 2})).(dataset.Mix)
+	got := dataset.Reseed(mix, PointSeed(plan.Params{"concurrency": 2})).(dataset.Mix)
 	c0, c1 := got.Components[0].(dataset.Synthetic), got.Components[1].(dataset.Synthetic)
 	if c0.Seed != c1.Seed || c0.Seed == 1 || got.Seed == 9 {
 		t.Errorf("seeds after reseeding: mix %d, components %d and %d", got.Seed, c0.Seed, c1.Seed)
@@ -57,9 +58,9 @@ func TestReseedKeepsSeedRelations(t *testing.T) {
 // prompts, the same ones every time it is built (a repeat, a resume);
 // without, every point sends the experiment's prompts.
 func TestJobPromptsPerPoint(t *testing.T) {
-	e := &Experiment{Name: "x", Requests: 3,
-		Endpoint: Endpoint{URL: "http://127.0.0.1:1/v1", API: transport.Chat, Model: "m"},
-		Dataset:  dataset.Synthetic{Input: dataset.Fixed{N: 12}, Entries: 4, Seed: 3}, Load: Load{Concurrency: 1}}
+	e := &plan.Experiment{Name: "x", Requests: 3,
+		Endpoint: plan.Endpoint{URL: "http://127.0.0.1:1/v1", API: transport.Chat, Model: "m"},
+		Dataset:  dataset.Synthetic{Input: dataset.Fixed{N: 12}, Entries: 4, Seed: 3}, Load: plan.Load{Concurrency: 1}}
 	text := func(c float64) string {
 		t.Helper()
 		job, err := newJob(e, Options{}, e.Base().With("concurrency", c))
@@ -84,8 +85,8 @@ func TestJobPromptsPerPoint(t *testing.T) {
 // own prompts, and a plan saved before the field reads as same prompts.
 func TestPointSeedsSaved(t *testing.T) {
 	for _, seeds := range []bool{true, false} {
-		e := &Experiment{Name: "x", Dataset: dataset.Synthetic{Input: dataset.Fixed{N: 1}}, PointSeeds: seeds}
-		s, err := RecordOf("s", e, PointKey{Experiment: "x", Params: Params{"concurrency": 1}, Repeat: 1}, 0).Encode()
+		e := &plan.Experiment{Name: "x", Dataset: dataset.Synthetic{Input: dataset.Fixed{N: 1}}, PointSeeds: seeds}
+		s, err := RecordOf("s", e, PointKey{Experiment: "x", Params: plan.Params{"concurrency": 1}, Repeat: 1}, 0).Encode()
 		if err != nil {
 			t.Fatal(err)
 		}

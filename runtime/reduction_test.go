@@ -7,6 +7,8 @@ import (
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime/dataset"
+	"github.com/llmbench/llmbench/runtime/engine"
+	"github.com/llmbench/llmbench/runtime/plan"
 	"github.com/llmbench/llmbench/transport"
 )
 
@@ -38,9 +40,9 @@ func (s *derivedOnceSink) Write(recs ...metrics.Record) error {
 // consumer (up to 4 gap slices a record).
 func TestRecordsAreDerivedOnce(t *testing.T) {
 	sink := &derivedOnceSink{t: t}
-	job := Job{Endpoint: Endpoint{URL: "sim://?ttft=1ms&itl=1ms", API: transport.Chat, Stream: true, Model: "m", Timeout: 30 * time.Second},
+	job := Job{Endpoint: plan.Endpoint{URL: "sim://?ttft=1ms&itl=1ms", API: transport.Chat, Stream: true, Model: "m", Timeout: 30 * time.Second},
 		Entries: []dataset.Entry{{Text: "hello there", MaxTokens: 6}}, Count: ByUsage, Records: sink, Track: []*metrics.Metric{metrics.ITL},
-		Point: Point{Load: Load{Concurrency: 2}, Stop: Stop{Requests: 10}}}
+		Point: engine.Point{Load: plan.Load{Concurrency: 2}, Stop: plan.Stop{Requests: 10}}}
 	if _, err := Execute(context.Background(), job); err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,9 @@
 package runtime
 
-import "github.com/llmbench/llmbench/metrics"
+import (
+	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/runtime/plan"
+)
 
 // ReplicaSummary is one replica's share of a point, reduced with the same
 // definitions as the whole. URL is the replica as the endpoint gave it,
@@ -41,7 +44,7 @@ func (c *ReplicaAccumulators) Summaries() []ReplicaSummary {
 	}
 	out := make([]ReplicaSummary, len(c.URLs))
 	for i, u := range c.URLs {
-		out[i] = ReplicaSummary{Index: i, URL: RedactURL(u)}
+		out[i] = ReplicaSummary{Index: i, URL: plan.RedactURL(u)}
 		if c.parts != nil && c.parts[i] != nil {
 			out[i].Summary = c.parts[i].Summary()
 		}

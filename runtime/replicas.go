@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/runtime/plan"
 	"github.com/llmbench/llmbench/transport"
 )
 
@@ -29,7 +30,7 @@ type replicas struct {
 }
 
 func newReplicas(clients []client, selection string) *replicas {
-	return &replicas{clients: clients, least: selection == LeastInFlight, inFlight: make([]int, len(clients)),
+	return &replicas{clients: clients, least: selection == plan.LeastInFlight, inFlight: make([]int, len(clients)),
 		sessions: map[string]int{}}
 }
 
@@ -100,7 +101,7 @@ func (b *replicas) Close() {
 // resolveReplicas resolves every URL of the endpoint (starting a
 // simulator for each sim:// one) and checks each answers; stop releases
 // them all. An error names the replica when there are several.
-func resolveReplicas(e Endpoint) (bases []string, stop func(), err error) {
+func resolveReplicas(e plan.Endpoint) (bases []string, stop func(), err error) {
 	urls := e.ReplicaURLs()
 	var stops []func()
 	stop = func() {

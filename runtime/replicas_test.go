@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/llmbench/llmbench/runtime/dataset"
+	"github.com/llmbench/llmbench/runtime/engine"
+	"github.com/llmbench/llmbench/runtime/plan"
 	"github.com/llmbench/llmbench/transport"
 )
 
@@ -18,10 +20,10 @@ func runReplicas(t *testing.T, selection string, urls ...string) (*Outcome, []in
 	t.Helper()
 	sink := &recordSink{}
 	job := Job{
-		Endpoint: Endpoint{URL: urls[0], URLs: urls, URLSelection: selection, API: transport.Chat, Stream: true,
+		Endpoint: plan.Endpoint{URL: urls[0], URLs: urls, URLSelection: selection, API: transport.Chat, Stream: true,
 			Model: "m", Timeout: 30 * time.Second},
 		Entries: []dataset.Entry{{Text: "hello there", MaxTokens: 4}},
-		Point:   Point{Load: Load{Concurrency: 4}, Stop: Stop{Requests: 40}},
+		Point:   engine.Point{Load: plan.Load{Concurrency: 4}, Stop: plan.Stop{Requests: 40}},
 		Count:   ByUsage, Records: sink,
 	}
 	out, err := Execute(context.Background(), job)
@@ -41,7 +43,7 @@ func runReplicas(t *testing.T, selection string, urls ...string) (*Outcome, []in
 // Round robin splits the requests exactly, whatever each replica's speed;
 // each replica's summary counts the records that name it.
 func TestReplicasRoundRobinSplitsExactly(t *testing.T) {
-	out, served := runReplicas(t, RoundRobin, "sim://?ttft=1ms&itl=1ms", "sim://?ttft=100ms&itl=1ms")
+	out, served := runReplicas(t, plan.RoundRobin, "sim://?ttft=1ms&itl=1ms", "sim://?ttft=100ms&itl=1ms")
 	if served[0] != 20 || served[1] != 20 {
 		t.Fatalf("round robin served %v, want [20 20]", served)
 	}
@@ -68,7 +70,7 @@ func TestReplicasRoundRobinSplitsExactly(t *testing.T) {
 // Least in flight sends fewer requests to a slow replica: its requests
 // stay in flight while the fast one's finish and take the next.
 func TestReplicasLeastInFlightAvoidsSlowReplica(t *testing.T) {
-	_, served := runReplicas(t, LeastInFlight, "sim://?ttft=1ms&itl=1ms", "sim://?ttft=300ms&itl=1ms")
+	_, served := runReplicas(t, plan.LeastInFlight, "sim://?ttft=1ms&itl=1ms", "sim://?ttft=300ms&itl=1ms")
 	t.Logf("served (fast, slow): %v", served)
 	if served[0]+served[1] != 40 || served[1] >= served[0] || served[1] > 10 {
 		t.Fatalf("least in flight served %v (fast, slow); want the slow replica to get at most 10 of 40", served)
@@ -79,9 +81,9 @@ func TestReplicasLeastInFlightAvoidsSlowReplica(t *testing.T) {
 // naming which one.
 func TestReplicasPreflightEveryReplica(t *testing.T) {
 	job := Job{
-		Endpoint: Endpoint{URL: "sim://", URLs: []string{"sim://", "http://127.0.0.1:1"}, API: transport.Chat, Model: "m", Timeout: 30 * time.Second},
+		Endpoint: plan.Endpoint{URL: "sim://", URLs: []string{"sim://", "http://127.0.0.1:1"}, API: transport.Chat, Model: "m", Timeout: 30 * time.Second},
 		Entries:  []dataset.Entry{{Text: "x", MaxTokens: 1}},
-		Point:    Point{Load: Load{Concurrency: 1}, Stop: Stop{Requests: 1}},
+		Point:    engine.Point{Load: plan.Load{Concurrency: 1}, Stop: plan.Stop{Requests: 1}},
 	}
 	_, err := Execute(context.Background(), job)
 	if err == nil || !strings.Contains(err.Error(), "replica 1 of 2") || !strings.Contains(err.Error(), "127.0.0.1:1") {
@@ -92,7 +94,7 @@ func TestReplicasPreflightEveryReplica(t *testing.T) {
 // pick: round robin goes by request order; least in flight takes the
 // replica with the fewest in flight, ties to the lowest index.
 func TestReplicaPick(t *testing.T) {
-	rr := newReplicas(make([]client, 3), RoundRobin)
+	rr := newReplicas(make([]client, 3), plan.RoundRobin)
 	var got []int
 	for range 7 {
 		got = append(got, rr.pick(""))
@@ -100,7 +102,7 @@ func TestReplicaPick(t *testing.T) {
 	if want := []int{0, 1, 2, 0, 1, 2, 0}; !slices.Equal(got, want) {
 		t.Errorf("round robin picked %v, want %v", got, want)
 	}
-	lif := newReplicas(make([]client, 3), LeastInFlight)
+	lif := newReplicas(make([]client, 3), plan.LeastInFlight)
 	got = nil
 	for range 4 {
 		got = append(got, lif.pick(""))
@@ -117,7 +119,7 @@ func TestReplicaPick(t *testing.T) {
 // The turns of one conversation stay on the replica its first turn went
 // to; a new conversation takes the next replica.
 func TestReplicaPickKeepsSessions(t *testing.T) {
-	rr := newReplicas(make([]client, 2), RoundRobin)
+	rr := newReplicas(make([]client, 2), plan.RoundRobin)
 	got := []int{rr.pick("a"), rr.pick("b"), rr.pick("a"), rr.pick("a"), rr.pick("b"), rr.pick(""), rr.pick("c")}
 	if want := []int{0, 1, 0, 0, 1, 0, 1}; !slices.Equal(got, want) {
 		t.Errorf("picked %v, want %v", got, want)

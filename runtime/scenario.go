@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // Scenario is a loaded, validated scenario file: plain Go values that the
@@ -10,7 +11,7 @@ type Scenario struct {
 	// File is the scenario's path as given on the command line.
 	File string
 	// Experiments are what main(ctx) returned, in order.
-	Experiments []Experiment
+	Experiments []plan.Experiment
 	// Check runs the script's check(results) after every experiment has
 	// run; nil when the script defines none. It returns the failures the
 	// script raised with fail(), or an error for a script fault.
@@ -19,7 +20,7 @@ type Scenario struct {
 
 // ExperimentResult is what an experiment measured, point by point.
 type ExperimentResult struct {
-	Experiment *Experiment
+	Experiment *plan.Experiment
 	// Points are in the order they ran: a grid's order, a saturation
 	// sweep's growing loads, a search's probes.
 	Points []PointResult
@@ -55,7 +56,7 @@ type SearchResult struct {
 type PointResult struct {
 	// Params are the point's load and swept values; Params.Label() names
 	// it in paths and tables.
-	Params Params
+	Params plan.Params
 	// Outcome holds the records and the summary of the first repeat, the
 	// one gates and artifacts are judged and written from when repeats=1.
 	Outcome *Outcome

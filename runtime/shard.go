@@ -7,23 +7,26 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/llmbench/llmbench/runtime/engine"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // ParseShard reads "I/N" (0 <= I < N).
-func ParseShard(text string) (Shard, error) {
+func ParseShard(text string) (engine.Shard, error) {
 	i, n, ok := strings.Cut(text, "/")
 	si, err1 := strconv.Atoi(strings.TrimSpace(i))
 	sn, err2 := strconv.Atoi(strings.TrimSpace(n))
 	if !ok || err1 != nil || err2 != nil || sn < 1 || si < 0 || si >= sn {
-		return Shard{}, fmt.Errorf("got %q, want I/N with 0 <= I < N (shard I of N, as JOB_COMPLETION_INDEX counts)", text)
+		return engine.Shard{}, fmt.Errorf("got %q, want I/N with 0 <= I < N (shard I of N, as JOB_COMPLETION_INDEX counts)", text)
 	}
-	return Shard{Index: si, Count: sn}, nil
+	return engine.Shard{Index: si, Count: sn}, nil
 }
 
 // ShardFromEnv is the shard a batch system gives the process: Kubernetes'
 // JOB_COMPLETION_INDEX (with the count from total, the Job's completions)
 // or Slurm's SLURM_PROCID of SLURM_NTASKS; ok is false outside both.
-func ShardFromEnv(total int) (Shard, bool, error) {
+func ShardFromEnv(total int) (engine.Shard, bool, error) {
 	if i := os.Getenv("JOB_COMPLETION_INDEX"); i != "" && total > 0 {
 		s, err := ParseShard(i + "/" + strconv.Itoa(total))
 		return s, err == nil, err
@@ -32,7 +35,7 @@ func ShardFromEnv(total int) (Shard, bool, error) {
 		s, err := ParseShard(i + "/" + n)
 		return s, err == nil, err
 	}
-	return Shard{}, false, nil
+	return engine.Shard{}, false, nil
 }
 
 // Rendezvous makes every shard start a point at the same instant: Meet
@@ -50,7 +53,7 @@ type Rendezvous interface {
 // A conversation point shares only its concurrency (of sessions) and its
 // turn count: its sessions are numbered over the whole run, each shard
 // taking every Count-th.
-func shardPoint(p Point, s Shard, sessions bool) Point {
+func shardPoint(p engine.Point, s engine.Shard, sessions bool) engine.Point {
 	p.Shard = s
 	switch {
 	case !s.Sharded():
@@ -68,7 +71,7 @@ func shardPoint(p Point, s Shard, sessions bool) Point {
 // chosen from results (until_saturation, search, requests="auto"), the in-process
 // simulator (each shard would start its own), and a closed loop smaller
 // than the shard count (a shard would have no worker).
-func CheckShardable(e *Experiment, s Shard) error {
+func CheckShardable(e *plan.Experiment, s engine.Shard) error {
 	switch {
 	case !s.Sharded():
 		return nil
@@ -142,7 +145,7 @@ func DescribeShards(shares []ShardShare) string {
 
 // shardRun notes a sharded point's start: the instant the shards agreed
 // on and the one this process began issuing at, on its own clock.
-func shardRun(p Point, started int64) *ShardRun {
+func shardRun(p engine.Point, started int64) *ShardRun {
 	if !p.Shard.Sharded() {
 		return nil
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/runtime/engine"
 )
 
 // SteadyOutcome is what an auto point's steady-state rule did: how many
@@ -60,14 +61,14 @@ func (s *SteadyOutcome) Summary() string {
 // point (bounded by its cap); a fixed-count point holds nothing.
 type steadyReduction struct {
 	checker *metrics.SteadyChecker
-	halt    *Halt
+	halt    *engine.Halt
 	recs    []metrics.Record
 	met     *metrics.SteadyCheck
 	prev    *metrics.SteadyCheck
 	out     SteadyOutcome
 }
 
-func newSteadyReduction(rule metrics.SteadyRule, stream bool, halt *Halt) *steadyReduction {
+func newSteadyReduction(rule metrics.SteadyRule, stream bool, halt *engine.Halt) *steadyReduction {
 	ms := metrics.SteadyMetrics(stream)
 	names := make([]string, len(ms))
 	for i, m := range ms {

@@ -12,6 +12,7 @@ import (
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime/dataset"
 	"github.com/llmbench/llmbench/runtime/engine"
+	"github.com/llmbench/llmbench/runtime/plan"
 	"github.com/llmbench/llmbench/transport"
 )
 
@@ -38,9 +39,9 @@ func runAuto(t *testing.T, jitter float64, rule metrics.SteadyRule) (*Outcome, [
 	}
 	sink := &recordSink{}
 	url := fmt.Sprintf("sim://?ttft=400ms&itl=200ms&itl_per_seq=0ms&prefill_per_token=0s&max_batch=256&jitter=%g", jitter)
-	job := Job{Endpoint: Endpoint{URL: url, API: transport.Chat, Stream: true, Model: "m", Timeout: 60e9},
+	job := Job{Endpoint: plan.Endpoint{URL: url, API: transport.Chat, Stream: true, Model: "m", Timeout: 60e9},
 		Entries: entries, Count: ByChunks, Records: sink,
-		Point: Point{Load: Load{Concurrency: 128}, Stop: Stop{Requests: rule.MaxRequests, Steady: &rule}, Grace: 5 * time.Second}}
+		Point: engine.Point{Load: plan.Load{Concurrency: 128}, Stop: plan.Stop{Requests: rule.MaxRequests, Steady: &rule}, Grace: 5 * time.Second}}
 	out, err := Execute(context.Background(), job)
 	if err != nil {
 		t.Fatal(err)
@@ -170,9 +171,9 @@ func TestAutoPointWritesRecordsAsTheyFinish(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		sink := &recordSink{}
 		rule := metrics.SteadyRule{CI: 0.05, Confidence: 0.95, MinRequests: metrics.MinSteadyRequests, MaxRequests: 1000}
-		job := &Job{Endpoint: Endpoint{Stream: true}, Count: ByChunks, Records: sink,
-			Point: Point{Stop: Stop{Requests: rule.MaxRequests, Steady: &rule}}}
-		red := newReduction(job, []Request{{Text: "hi", Words: 1}}, func() {})
+		job := &Job{Endpoint: plan.Endpoint{Stream: true}, Count: ByChunks, Records: sink,
+			Point: engine.Point{Stop: plan.Stop{Requests: rule.MaxRequests, Steady: &rule}}}
+		red := newReduction(job, []engine.Request{{Text: "hi", Words: 1}}, func() {})
 		const n = 20
 		for i := range n {
 			sent := int64(i) * 1e6

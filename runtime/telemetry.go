@@ -11,6 +11,8 @@ import (
 	"sync"
 	"time"
 
+	runplan "github.com/llmbench/llmbench/runtime/plan"
+
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/transport"
 	"github.com/llmbench/llmbench/transport/telemetry"
@@ -35,7 +37,7 @@ type TelemetryPlan struct {
 // URLs are given, whose made-up GPU would be added to the real ones.
 // Scraping off (a negative interval) is an empty plan: nothing is
 // probed, nothing scraped.
-func telemetryPlan(e *Experiment) TelemetryPlan {
+func telemetryPlan(e *runplan.Experiment) TelemetryPlan {
 	if e.TelemetryInterval < 0 {
 		return TelemetryPlan{}
 	}

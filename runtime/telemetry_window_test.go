@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/runtime/plan"
 	"github.com/llmbench/llmbench/transport"
 )
 
@@ -217,7 +218,7 @@ func TestServerWindowRebuilt(t *testing.T) {
 // plans nothing, not even the endpoint's own /metrics, and
 // ServerMetricsOff leaves only that one out (issue 28 item 5).
 func TestTelemetryPlanOff(t *testing.T) {
-	e := Experiment{Telemetry: []string{"http://gpu:9400/metrics"}, TelemetryInterval: -1}
+	e := plan.Experiment{Telemetry: []string{"http://gpu:9400/metrics"}, TelemetryInterval: -1}
 	if p := telemetryPlan(&e); len(p.URLs) != 0 || p.Discover {
 		t.Errorf("interval off: plan %+v, want nothing", p)
 	}

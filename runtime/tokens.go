@@ -5,6 +5,7 @@ import (
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime/dataset"
+	"github.com/llmbench/llmbench/runtime/engine"
 )
 
 // CountMode is how ISL and OSL are counted. Every output names the mode, so
@@ -72,7 +73,7 @@ type parallelCounter interface {
 }
 
 // CountTokens fills InputTokens and OutputTokens of every record.
-func CountTokens(recs []metrics.Record, reqs []Request, mode CountMode, tok Tokenizer) Counting {
+func CountTokens(recs []metrics.Record, reqs []engine.Request, mode CountMode, tok Tokenizer) Counting {
 	c := Counting{Mode: mode}
 	if pc, ok := tok.(parallelCounter); ok && mode == ByTokenizer {
 		countInParallel(recs, reqs, tok, pc)
@@ -89,13 +90,13 @@ func CountTokens(recs []metrics.Record, reqs []Request, mode CountMode, tok Toke
 
 // tokenCounter counts one record at a time, as records stream to disk.
 type tokenCounter struct {
-	reqs   []Request
+	reqs   []engine.Request
 	mode   CountMode
 	tok    Tokenizer
 	inputs map[int]int // tokenizer mode: prompt counts per dataset entry
 }
 
-func newTokenCounter(reqs []Request, mode CountMode, tok Tokenizer) *tokenCounter {
+func newTokenCounter(reqs []engine.Request, mode CountMode, tok Tokenizer) *tokenCounter {
 	return &tokenCounter{reqs: reqs, mode: mode, tok: tok, inputs: map[int]int{}}
 }
 
@@ -122,7 +123,7 @@ func (c *tokenCounter) count(rec *metrics.Record) (fallback bool) {
 
 // promptWords is the stand-in input count: a conversation turn's whole
 // history in words, else the entry's nominal length.
-func promptWords(rec *metrics.Record, req *Request) int {
+func promptWords(rec *metrics.Record, req *engine.Request) int {
 	if rec.InputText != "" {
 		return dataset.CountWords(rec.InputText)
 	}
@@ -149,7 +150,7 @@ func contentChunks(rec *metrics.Record) int {
 // countInParallel counts GenAI-Perf's way — ISL on the prompt text (once
 // per dataset entry), OSL on the whole output text — with the outputs
 // spread across cores, since a run can hold millions of them.
-func countInParallel(recs []metrics.Record, reqs []Request, tok Tokenizer, pc parallelCounter) {
+func countInParallel(recs []metrics.Record, reqs []engine.Request, tok Tokenizer, pc parallelCounter) {
 	inputs := map[int]int{}
 	outputs := make([]string, len(recs))
 	for i := range recs {

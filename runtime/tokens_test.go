@@ -4,10 +4,11 @@ import (
 	"testing"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/runtime/engine"
 )
 
 func TestCountTokens(t *testing.T) {
-	reqs := []Request{{Text: "a b c", Words: 3}}
+	reqs := []engine.Request{{Text: "a b c", Words: 3}}
 	recs := []metrics.Record{
 		{Chunks: []int64{1, 2}, Usage: metrics.Usage{PromptTokens: 9, CompletionTokens: 4, Reported: true}},
 		{Chunks: []int64{1, 2, 3}},

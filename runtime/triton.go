@@ -8,6 +8,7 @@ import (
 
 	"github.com/llmbench/llmbench/runtime/engine"
 	"github.com/llmbench/llmbench/runtime/failure"
+	"github.com/llmbench/llmbench/runtime/plan"
 	"github.com/llmbench/llmbench/transport"
 	"github.com/llmbench/llmbench/transport/sim"
 )
@@ -43,7 +44,7 @@ const tritonPreflightWait = 5 * time.Second
 // resolveTriton is resolve for api="triton": the target is a gRPC
 // address (grpc://host:port), checked with Triton's own ServerLive and
 // ModelReady, or the simulator started with its gRPC listener.
-func resolveTriton(e Endpoint) (base string, stop func(), err error) {
+func resolveTriton(e plan.Endpoint) (base string, stop func(), err error) {
 	if e.IsSim() {
 		cfg, err := SimConfig(e.URL)
 		if err != nil {
@@ -65,14 +66,14 @@ func resolveTriton(e Endpoint) (base string, stop func(), err error) {
 
 // tritonPreflight asks the server whether it and every model are ready,
 // so a wrong port or an unloaded model is one clear error (exit 3).
-func tritonPreflight(e Endpoint, target transport.TritonTarget) error {
+func tritonPreflight(e plan.Endpoint, target transport.TritonTarget) error {
 	cfg := transport.Config{URL: target.URL(), Insecure: e.Insecure, Headers: e.Headers}
 	err := transport.TritonReady(context.Background(), cfg, e.ModelNames(), tritonPreflightWait)
 	switch {
 	case err == nil:
 		return nil
 	case errors.Is(err, transport.ErrTritonNotReady):
-		return failure.New(failure.Run, fmt.Errorf("triton preflight: %s", RedactText(err.Error())))
+		return failure.New(failure.Run, fmt.Errorf("triton preflight: %s", plan.RedactText(err.Error())))
 	}
-	return fmt.Errorf("%w: %s", ErrUnreachable, RedactText(err.Error()))
+	return fmt.Errorf("%w: %s", ErrUnreachable, plan.RedactText(err.Error()))
 }

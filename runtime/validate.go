@@ -13,10 +13,10 @@ import (
 // Every error is a *PlanError naming the parameter at fault, listed in
 // the order of experiment()'s parameters, the first deciding where the
 // scenario's error points.
-func Validate(e *Experiment) error {
+func Validate(e *plan.Experiment) error {
 	errs := e.Validate()
 	fail := func(param string, err error) {
-		errs = append(errs, &PlanError{Experiment: e.Name, Param: param, Err: err})
+		errs = append(errs, &plan.PlanError{Experiment: e.Name, Param: param, Err: err})
 	}
 	for _, l := range e.Loads() {
 		if err := CheckOpenFiles(l); err != nil {
@@ -44,10 +44,10 @@ func paramOrder(err error) int {
 
 // checkDatasetMemory is CheckDatasetMemory at every point whose dataset
 // is known before running.
-func checkDatasetMemory(e *Experiment) error {
+func checkDatasetMemory(e *plan.Experiment) error {
 	points, err := e.Points()
 	if err != nil || e.Adaptive() {
-		points = []PointSpec{e.Base()}
+		points = []plan.PointSpec{e.Base()}
 	}
 	for _, p := range points {
 		src := e.Dataset

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/llmbench/llmbench/runtime"
+	runplan "github.com/llmbench/llmbench/runtime/plan"
 )
 
 // config is what one calibration measures and how each run looks. It is
@@ -159,7 +159,7 @@ func parseInts(s string) ([]int, error) {
 func parseShares(s string) ([]float64, error) {
 	var out []float64
 	for _, f := range splitList(s) {
-		v, err := runtime.ParseShare(f)
+		v, err := runplan.ParseShare(f)
 		if err != nil {
 			return nil, err
 		}

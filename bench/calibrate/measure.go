@@ -7,6 +7,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/llmbench/llmbench/runtime/engine"
+	runplan "github.com/llmbench/llmbench/runtime/plan"
+
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/dataset"
@@ -55,13 +58,13 @@ func measureRun(ctx context.Context, c config, spec runSpec, s side) (storedRun,
 		defer srv.Close()
 		url = srv.URL() + "/v1"
 	}
-	exp := &runtime.Experiment{
+	exp := &runplan.Experiment{
 		Name: "calibrate",
-		Endpoint: runtime.Endpoint{URL: url, API: transport.Chat, Stream: true, Model: c.Model,
+		Endpoint: runplan.Endpoint{URL: url, API: transport.Chat, Stream: true, Model: c.Model,
 			Timeout: 5 * time.Minute, Tokenizer: c.Tokenizer},
 		Dataset: dataset.Synthetic{Input: dataset.Normal{Mu: float64(c.InputTokens), Sigma: float64(max(c.InputTokens/10, 1))},
 			Output: dataset.Fixed{N: float64(c.OutputTokens)}, Entries: c.Requests + c.Warmup, Seed: uint64(seed)},
-		Load:     runtime.Load{Concurrency: c.Concurrency},
+		Load:     runplan.Load{Concurrency: c.Concurrency},
 		Requests: c.Requests,
 		Warmup:   c.Warmup,
 		Repeats:  1,
@@ -112,7 +115,7 @@ func (c *collector) RunStarting(runtime.PointKey, *runtime.Job) (runtime.RunWatc
 }
 func (c *collector) PointDone(*runtime.PointResult) error { return nil }
 func (c *collector) Records() runtime.RecordWriter        { return c }
-func (c *collector) Progress() *runtime.Progress          { return nil }
+func (c *collector) Progress() *engine.Progress           { return nil }
 func (c *collector) Finish(out *runtime.Outcome) error    { c.out = out; return nil }
 
 // Write is runtime.RecordWriter.

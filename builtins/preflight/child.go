@@ -10,6 +10,7 @@ import (
 	"github.com/llmbench/llmbench/builtins"
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // request is what the parent hands the child on its standard input: the
@@ -37,7 +38,7 @@ type experimentRun struct {
 }
 
 type pointRun struct {
-	Params  runtime.Params
+	Params  plan.Params
 	Repeats []runtime.Outcome
 	Gates   []gateRun
 }
@@ -129,7 +130,7 @@ func results(scen *runtime.Scenario, runs []experimentRun) ([]runtime.Experiment
 	return out, nil
 }
 
-func findExperiment(scen *runtime.Scenario, name string) *runtime.Experiment {
+func findExperiment(scen *runtime.Scenario, name string) *plan.Experiment {
 	for i := range scen.Experiments {
 		if scen.Experiments[i].Name == name {
 			return &scen.Experiments[i]

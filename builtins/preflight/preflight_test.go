@@ -19,6 +19,7 @@ import (
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/failure"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // childEnv makes the test binary the preflight child: the tests point
@@ -160,12 +161,12 @@ func TestResultsCrossToTheChild(t *testing.T) {
 
 // sampleResult is one point of exp whose four requests took 100 ms to
 // first token.
-func sampleResult(exp *runtime.Experiment) runtime.ExperimentResult {
+func sampleResult(exp *plan.Experiment) runtime.ExperimentResult {
 	d := metrics.NewDistribution([]float64{1e8, 1e8, 1e8, 1e8})
 	out := &runtime.Outcome{Summary: metrics.Summary{TimeToFirstToken: d, RequestCount: 4, Completed: 4, Failed: 1,
 		Errors: []metrics.ErrorCount{{Class: "http", Status: 500, Message: "boom", Count: 1}}},
 		RecordsErr: errors.New("disk full")}
-	pr := runtime.PointResult{Params: runtime.Params{"concurrency": 1}, Outcome: out, Repeats: []*runtime.Outcome{out}}
+	pr := runtime.PointResult{Params: plan.Params{"concurrency": 1}, Outcome: out, Repeats: []*runtime.Outcome{out}}
 	pr.Gates = runtime.EvaluateGates(exp, nil, pr.Params, out)
 	res := runtime.ExperimentResult{Experiment: exp, Points: []runtime.PointResult{pr}}
 	res.Capacity = runtime.AnalyzeCapacity(&res, nil)

@@ -3,6 +3,8 @@ package main
 import (
 	"path/filepath"
 
+	runplan "github.com/llmbench/llmbench/runtime/plan"
+
 	"github.com/llmbench/llmbench/reports/artifacts"
 	"github.com/llmbench/llmbench/reports/genaiperf"
 	"github.com/llmbench/llmbench/runtime"
@@ -33,7 +35,7 @@ type analyzeCmd struct {
 // points compile into, and how each point's artifacts name it.
 type analyzePlan struct {
 	spec   sweepSpec
-	exp    *runtime.Experiment
+	exp    *runplan.Experiment
 	points map[string]*artifacts.GenAIPerfPoint
 }
 
@@ -95,7 +97,7 @@ func (c *analyzeCmd) sweepPlan() (*analyzePlan, error) {
 		if i == 0 { // the endpoint, goodput, warmup and seed every point shares
 			plan.exp = cpt.exp
 			plan.exp.Name, plan.exp.Planned = c.Model[0], nil
-			plan.exp.Sweep = &runtime.Sweep{Params: []runtime.SweepParam{{Name: spec.kind.param, Values: spec.values}}}
+			plan.exp.Sweep = &runplan.Sweep{Params: []runplan.SweepParam{{Name: spec.kind.param, Values: spec.values}}}
 			plan.exp.PointSeeds = c.PointSeeds
 		}
 		cpt.point.Params = pt.params

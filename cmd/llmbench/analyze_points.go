@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"strings"
 
-	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // analyzePoint is one point of an analyze sweep: the profile flags with
@@ -17,7 +17,7 @@ type analyzePoint struct {
 	// label is the folder suffix and point name: "concurrency8".
 	label string
 	// params are the point's load and swept values, by runtime's names.
-	params runtime.Params
+	params plan.Params
 	// config identifies the point in the checkpoint.
 	config []byte
 }
@@ -28,7 +28,7 @@ func sweepPoints(base *profileFlags, spec sweepSpec) ([]analyzePoint, error) {
 	for _, v := range spec.values {
 		p := analyzePoint{flags: *base, label: objective(spec.kind, v)}
 		spec.kind.set(&p.flags, v)
-		p.params = runtime.ParamsOf(p.flags.point().Load)
+		p.params = plan.ParamsOf(p.flags.point().Load)
 		p.params[spec.kind.param] = v
 		config, err := pointConfig(&p.flags, p.label)
 		if err != nil {

@@ -8,6 +8,8 @@ import (
 	"github.com/llmbench/llmbench/reports/regression"
 	"github.com/llmbench/llmbench/reports/storedrun"
 	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/engine"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // baselineFlags say what baseline gates compare with; check takes them
@@ -49,7 +51,7 @@ func printBaselineWarnings(e *env, b *regression.Baselines) {
 // judges no gate (merge judges them over the union), so it loads none:
 // its saved plans name the baseline, --baseline (override) or
 // experiment(baseline=), for merge to compare with.
-func (f *baselineFlags) attachUnlessShard(e *env, scen *runtime.Scenario, s runtime.Shard) (*regression.Baselines, error) {
+func (f *baselineFlags) attachUnlessShard(e *env, scen *runtime.Scenario, s engine.Shard) (*regression.Baselines, error) {
 	if !s.Sharded() {
 		return f.attach(e, scen)
 	}
@@ -58,7 +60,7 @@ func (f *baselineFlags) attachUnlessShard(e *env, scen *runtime.Scenario, s runt
 
 // override is the experiment's plan with --baseline in place of its
 // own baseline=, so the saved plan says what it was compared with.
-func (f *baselineFlags) override(exp *runtime.Experiment) error {
+func (f *baselineFlags) override(exp *plan.Experiment) error {
 	if f.Baseline != "" {
 		exp.Baseline = f.Baseline
 	}

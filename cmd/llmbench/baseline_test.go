@@ -12,7 +12,7 @@ import (
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/storedrun/storedruntest"
-	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/engine"
 	"github.com/llmbench/llmbench/runtime/plan"
 )
 
@@ -134,7 +134,7 @@ func TestRunBaselineGates(t *testing.T) {
 
 // decisionPlan is baselineScenario's experiment as storedruntest writes
 // it, comparing with the run in base.
-func decisionPlan(t *testing.T, base string) runtime.Experiment {
+func decisionPlan(t *testing.T, base string) plan.Experiment {
 	e := storedruntest.Chat("chat", 120)
 	e.Load.Concurrency, e.Baseline = 4, base
 	e.Gates = storedruntest.Gates(t, "itl.p50 <= baseline * 1.10", "error_rate < 1%")
@@ -168,7 +168,7 @@ func TestBaselineGateDecisions(t *testing.T) {
 			s := shape
 			s.ITL = c.itl
 			shards = append(shards, storedruntest.Shard(t, filepath.Join(dir, c.name+"-shards", fmt.Sprint(i)), "s.star", decisionPlan(t, base),
-				runtime.Shard{Index: i, Count: 2}, storedruntest.Same(storedruntest.Make(60, s))))
+				engine.Shard{Index: i, Count: 2}, storedruntest.Same(storedruntest.Make(60, s))))
 		}
 		out := filepath.Join(dir, c.name)
 		r := runCLI(t, dir, append(append([]string{"merge"}, shards...), "--out", out)...)

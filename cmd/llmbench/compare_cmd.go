@@ -13,7 +13,7 @@ import (
 	"github.com/llmbench/llmbench/reports/plots"
 	"github.com/llmbench/llmbench/reports/regression"
 	"github.com/llmbench/llmbench/reports/storedrun"
-	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // compareCmd compares result sets point by point with statistics that
@@ -196,7 +196,7 @@ func (c *compareCmd) options() (comparison.Options, error) {
 
 // parseTolerance reads "10%" or "0.1": a fraction in [0, 1).
 func parseTolerance(s string) (float64, error) {
-	v, err := runtime.ParseShare(s)
+	v, err := plan.ParseShare(s)
 	if err != nil || !(v >= 0 && v < 1) {
 		return 0, fmt.Errorf("got %q, want a share from 0 to under 100%% such as 10%% or 0.1", s)
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/storedrun/storedruntest"
-	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/engine"
 	"github.com/llmbench/llmbench/runtime/plan"
 )
 
@@ -73,7 +73,7 @@ def main(ctx):
 
 // componentPlan is a mix of two components, short and long prompts,
 // with a baseline gate on the short ones' ITL, comparing with base.
-func componentPlan(t *testing.T, base string) runtime.Experiment {
+func componentPlan(t *testing.T, base string) plan.Experiment {
 	e := storedruntest.Chat("e", 160)
 	e.Load.Concurrency, e.Baseline = 4, base
 	e.Dataset = plan.Described(`mix([synthetic(input_tokens = fixed(10), output_tokens = fixed(8), name = "short"), ` +
@@ -107,7 +107,7 @@ func TestComponentComparisons(t *testing.T) {
 	var shards []string
 	for i := range 2 {
 		shards = append(shards, storedruntest.Shard(t, filepath.Join(dir, "shards", fmt.Sprint(i)), "s.star", componentPlan(t, base),
-			runtime.Shard{Index: i, Count: 2}, storedruntest.Same(componentRecords(40, 6*time.Millisecond))))
+			engine.Shard{Index: i, Count: 2}, storedruntest.Same(componentRecords(40, 6*time.Millisecond))))
 	}
 	r := runCLI(t, dir, append(append([]string{"merge"}, shards...), "--out", "slow")...)
 	if r.code != 1 || !strings.Contains(r.stdout, "✗ itl.p50 <= baseline * 1.10 @ component=short [e/concurrency4]: itl.p50 = 6.00 ms vs baseline 4.00 ms: +50.0%") {

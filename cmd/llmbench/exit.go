@@ -8,6 +8,7 @@ import (
 
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/failure"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // Exit codes, one per failure class (SPEC §1).
@@ -42,7 +43,7 @@ func exitCode(err error, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "llmbench: %s\n", runtime.RedactText(err.Error()))
+	fmt.Fprintf(stderr, "llmbench: %s\n", plan.RedactText(err.Error()))
 	var gates *errGatesFailed
 	if errors.As(err, &gates) {
 		return exitGateFailed

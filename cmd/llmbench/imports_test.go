@@ -53,7 +53,7 @@ var withinLayer = map[string][]string{
 	"runtime/paexport":  {},
 	"runtime/tokenizer": {},
 	// gpflags turns GenAI-Perf's flags into runtime's plan: above runtime.
-	"runtime/gpflags": {"runtime", "runtime/dataset", "runtime/failure", "runtime/plan"},
+	"runtime/gpflags": {"runtime", "runtime/dataset", "runtime/engine", "runtime/failure", "runtime/plan"},
 
 	"reports":                 {},
 	"reports/internal/golden": {},

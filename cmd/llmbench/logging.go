@@ -4,10 +4,9 @@ import (
 	"io"
 	"time"
 
+	"github.com/llmbench/llmbench/runtime/plan"
 	"github.com/rs/zerolog"
 	"github.com/rs/zerolog/log"
-
-	"github.com/llmbench/llmbench/runtime"
 )
 
 // logFlags are taken by the commands that log: those that load a
@@ -51,7 +50,7 @@ func setupLogging(stderr io.Writer, f logFlags) {
 type redacting struct{ w io.Writer }
 
 func (r redacting) Write(p []byte) (int, error) {
-	if _, err := io.WriteString(r.w, runtime.RedactText(string(p))); err != nil {
+	if _, err := io.WriteString(r.w, plan.RedactText(string(p))); err != nil {
 		return 0, err
 	}
 	return len(p), nil

@@ -8,14 +8,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/llmbench/llmbench/runtime/engine"
+	runplan "github.com/llmbench/llmbench/runtime/plan"
+
 	"github.com/llmbench/llmbench/reports/storedrun/storedruntest"
-	"github.com/llmbench/llmbench/runtime"
 )
 
 // mergePlan is an experiment with a baseline gate, judged by merge
 // alone: the shards record the baseline their plan names (base) and
 // compare with none.
-func mergePlan(t testing.TB, base string) runtime.Experiment {
+func mergePlan(t testing.TB, base string) runplan.Experiment {
 	plan := storedruntest.Chat("e", 60)
 	plan.Load.Concurrency, plan.Baseline = 4, base
 	plan.Gates = storedruntest.Gates(t, "ttft.p50 <= baseline * 1.50", "error_rate < 1%")
@@ -35,7 +37,7 @@ func writeShards(t *testing.T, dir, base string, ttft time.Duration) []string {
 	for i := range 2 {
 		recs := storedruntest.Make(30, storedruntest.Shape{TTFT: ttft, ITL: time.Millisecond})
 		outs = append(outs, storedruntest.Shard(t, filepath.Join(folder, fmt.Sprint(i)), "s.star", mergePlan(t, base),
-			runtime.Shard{Index: i, Count: 2}, storedruntest.Same(recs)))
+			engine.Shard{Index: i, Count: 2}, storedruntest.Same(recs)))
 	}
 	return outs
 }

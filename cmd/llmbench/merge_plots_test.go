@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/llmbench/llmbench/reports/storedrun/storedruntest"
-	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/engine"
 )
 
 // merge draws the merged points' plots once, in memory, and report.html
@@ -27,7 +27,7 @@ func TestMergeHTMLShowsOnlyThePlotsItDrew(t *testing.T) {
 		recs := storedruntest.Make(10, storedruntest.Shape{TTFT: 3 * time.Millisecond, ITL: time.Millisecond})
 		plan := storedruntest.Chat("e", 20, 2) // concurrency 2: one in flight a shard
 		shards = append(shards, storedruntest.Shard(t, filepath.Join(dir, fmt.Sprintf("shard%d", i)), "s.star", plan,
-			runtime.Shard{Index: i, Count: 2}, storedruntest.Same(recs)))
+			engine.Shard{Index: i, Count: 2}, storedruntest.Same(recs)))
 	}
 	out := filepath.Join(dir, "merged")
 	folder := filepath.Join(out, "e", "concurrency2", "plots")

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 
+	runplan "github.com/llmbench/llmbench/runtime/plan"
+
 	"github.com/llmbench/llmbench/reports/artifacts"
 	"github.com/llmbench/llmbench/runtime"
 )
@@ -50,7 +52,7 @@ func (c *profileCmd) Run(e *env) error {
 // an experiment the user never wrote. The point is named by its folder.
 func ofPoint(name string, err error) error {
 	var pe *runtime.PointError
-	var plan *runtime.PlanError
+	var plan *runplan.PlanError
 	var alarms *runtime.UnjudgedErrors
 	switch {
 	case errors.As(err, &pe):

@@ -6,10 +6,12 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/llmbench/llmbench/runtime/engine"
+	runplan "github.com/llmbench/llmbench/runtime/plan"
+
 	"github.com/rs/zerolog/log"
 
 	"github.com/llmbench/llmbench/reports/genaiperf"
-	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/gpflags"
 )
 
@@ -22,14 +24,14 @@ type profileFlags gpflags.Profile
 func (c *profileFlags) gp() *gpflags.Profile { return (*gpflags.Profile)(c) }
 
 // point is the load, stop and warm-up the flags ask for.
-func (c *profileFlags) point() runtime.Point { return c.gp().Point() }
+func (c *profileFlags) point() engine.Point { return c.gp().Point() }
 
 // compiled is one GenAI-Perf point compiled from its flags: the
 // experiment it runs as, the point itself, and the GenAI-Perf description
 // its artifacts echo.
 type compiled struct {
-	exp   *runtime.Experiment
-	point runtime.PointSpec
+	exp   *runplan.Experiment
+	point runplan.PointSpec
 	run   genaiperf.Run
 }
 
@@ -79,13 +81,13 @@ func (c *profileFlags) warnInert() {
 }
 
 // describe fills the GenAI-Perf run description echoed in the artifacts.
-func (c *profileFlags) describe(e runtime.Endpoint) genaiperf.Run {
+func (c *profileFlags) describe(e runplan.Endpoint) genaiperf.Run {
 	r := genaiperf.DefaultRun(c.Model...)
 	r.ModelSelection, r.Backend, r.ServiceKind = c.ModelSelectionStrategy, c.Backend, c.ServiceKind
 	r.TokenizerRevision, r.TokenizerTrustRemoteCode = c.TokenizerRevision, c.TokenizerTrustRemoteCode
 	// Descriptions reach artifacts, so credentials in the URL or path do not.
-	r.EndpointType, r.Streaming, r.URL = c.EndpointType, e.Stream, runtime.RedactURL(c.URL[0])
-	r.Endpoint = runtime.RedactURL(strings.TrimLeft(c.Endpoint, " /"))
+	r.EndpointType, r.Streaming, r.URL = c.EndpointType, e.Stream, runplan.RedactURL(c.URL[0])
+	r.Endpoint = runplan.RedactURL(strings.TrimLeft(c.Endpoint, " /"))
 	r.Stimulus = genaiperf.Stimulus{Concurrency: c.Concurrency, RequestRate: c.RequestRate, FixedSchedule: c.FixedSchedule}
 	c.describeSessions(&r)
 	r.InputFile = c.InputFile
@@ -108,7 +110,7 @@ func (c *profileFlags) describe(e runtime.Endpoint) genaiperf.Run {
 	if len(c.Telemetry.ServerMetricsURL) > 0 {
 		r.ServerMetricsURLs = nil
 		for _, u := range c.Telemetry.ServerMetricsURL {
-			r.ServerMetricsURLs = append(r.ServerMetricsURLs, runtime.RedactURL(u))
+			r.ServerMetricsURLs = append(r.ServerMetricsURLs, runplan.RedactURL(u))
 		}
 	}
 	return r

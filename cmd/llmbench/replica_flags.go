@@ -1,8 +1,8 @@
 package main
 
 import (
-	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/gpflags"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // sourceFlags bind every endpoint of a scenario's experiments to local
@@ -13,7 +13,7 @@ type sourceFlags struct {
 }
 
 // apply sets the addresses on every experiment's endpoint.
-func (f *sourceFlags) apply(exp *runtime.Experiment) error {
+func (f *sourceFlags) apply(exp *plan.Experiment) error {
 	if len(f.SourceAddress) == 0 {
 		return nil
 	}

@@ -13,8 +13,10 @@ import (
 	"github.com/llmbench/llmbench/reports/regression"
 	"github.com/llmbench/llmbench/reports/verdict"
 	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/engine"
 	"github.com/llmbench/llmbench/runtime/failure"
 	"github.com/llmbench/llmbench/runtime/gpflags"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // runCmd runs a scenario: every experiment, every point, then the gates
@@ -39,7 +41,7 @@ func (c *runCmd) Run(e *env) error {
 	if err := c.Telemetry.Check(); err != nil {
 		return err
 	}
-	err = replan(scen, func(exp *runtime.Experiment) error {
+	err = replan(scen, func(exp *plan.Experiment) error {
 		c.Telemetry.Apply(exp)
 		return cmp.Or(c.sourceFlags.apply(exp), c.baselineFlags.override(exp))
 	})
@@ -155,7 +157,7 @@ func firstByPrecedence(runErr, checkErr error, rep *verdict.Report) error {
 // runWiring is what a run gives its experiments beside their plans: the
 // shard and its rendezvous, and each experiment's loaded baseline.
 type runWiring struct {
-	shard     runtime.Shard
+	shard     engine.Shard
 	meet      runtime.Rendezvous
 	baselines *regression.Baselines
 }

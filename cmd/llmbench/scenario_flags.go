@@ -7,6 +7,7 @@ import (
 	"github.com/llmbench/llmbench/builtins"
 	"github.com/llmbench/llmbench/reports/artifacts"
 	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // scenarioFlags are what run and check both take, so that check refuses
@@ -82,8 +83,8 @@ func loadScenario(e *env, file string, defines []string, sf *starlarkFlags) (*ru
 // replan rebuilds every plan of the scenario with what the command line
 // overrides: each is copied, changed by edit and validated again, so no
 // validated plan is changed in place.
-func replan(scen *runtime.Scenario, edit func(*runtime.Experiment) error) error {
-	plans := make([]runtime.Experiment, len(scen.Experiments))
+func replan(scen *runtime.Scenario, edit func(*plan.Experiment) error) error {
+	plans := make([]plan.Experiment, len(scen.Experiments))
 	for i, exp := range scen.Experiments {
 		if err := edit(&exp); err != nil {
 			return err

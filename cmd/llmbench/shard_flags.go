@@ -11,6 +11,7 @@ import (
 
 	"github.com/llmbench/llmbench/reports/verdict"
 	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/engine"
 	"github.com/llmbench/llmbench/transport/rendezvous"
 )
 
@@ -34,16 +35,16 @@ const maxShards = 100_000
 
 // plan reads the flags into the shard and its rendezvous; stop releases
 // the barrier. Unsharded flags give the zero Shard.
-func (f *shardFlags) plan() (runtime.Shard, runtime.Rendezvous, func(), error) {
+func (f *shardFlags) plan() (engine.Shard, runtime.Rendezvous, func(), error) {
 	none := func() {}
 	if f.BarrierTimeout <= 0 {
-		return runtime.Shard{}, nil, none, invalid("--barrier-timeout %s: want a positive duration", f.BarrierTimeout)
+		return engine.Shard{}, nil, none, invalid("--barrier-timeout %s: want a positive duration", f.BarrierTimeout)
 	}
 	if f.Shard == "" {
 		if f.StartAt != "" || f.Barrier != "" || f.BarrierListen != "" {
-			return runtime.Shard{}, nil, none, invalid("--start-at and --barrier need --shard I/N")
+			return engine.Shard{}, nil, none, invalid("--start-at and --barrier need --shard I/N")
 		}
-		return runtime.Shard{}, nil, none, nil
+		return engine.Shard{}, nil, none, nil
 	}
 	s, err := f.shard()
 	if err != nil {
@@ -77,7 +78,7 @@ func (f *shardFlags) plan() (runtime.Shard, runtime.Rendezvous, func(), error) {
 	return s, b, none, nil
 }
 
-func (f *shardFlags) shard() (runtime.Shard, error) {
+func (f *shardFlags) shard() (engine.Shard, error) {
 	if f.Shard != "auto" {
 		s, err := parseShard(f.Shard)
 		if err != nil {
@@ -98,10 +99,10 @@ func (f *shardFlags) shard() (runtime.Shard, error) {
 }
 
 // parseShard reads "I/N" with at most maxShards shards.
-func parseShard(text string) (runtime.Shard, error) {
+func parseShard(text string) (engine.Shard, error) {
 	s, err := runtime.ParseShard(text)
 	if err == nil && s.Count > maxShards {
-		return runtime.Shard{}, fmt.Errorf("got %q: %d shards, at most %d", text, s.Count, maxShards)
+		return engine.Shard{}, fmt.Errorf("got %q: %d shards, at most %d", text, s.Count, maxShards)
 	}
 	return s, err
 }
@@ -135,7 +136,7 @@ func parseInstant(text string) (time.Time, error) {
 
 // checkShardable refuses what a sharded run cannot do with any of the
 // scenario's experiments.
-func checkShardable(scen *runtime.Scenario, s runtime.Shard) error {
+func checkShardable(scen *runtime.Scenario, s engine.Shard) error {
 	if !s.Sharded() {
 		return nil
 	}
@@ -150,7 +151,7 @@ func checkShardable(scen *runtime.Scenario, s runtime.Shard) error {
 // finishShard writes a shard's files without judging them: its gates
 // measured a share of each point, so they are left for llmbench merge,
 // and the shard exits 0 unless the run itself failed.
-func (c *runCmd) finishShard(e *env, scen *runtime.Scenario, results []runtime.ExperimentResult, runErr error, s runtime.Shard) error {
+func (c *runCmd) finishShard(e *env, scen *runtime.Scenario, results []runtime.ExperimentResult, runErr error, s engine.Shard) error {
 	for i := range results {
 		for j := range results[i].Points {
 			results[i].Points[j].Gates = nil

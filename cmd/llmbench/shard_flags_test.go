@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/engine"
 	"github.com/llmbench/llmbench/runtime/failure"
 )
 
@@ -60,7 +60,7 @@ func TestShardFlagsAccept(t *testing.T) {
 		BarrierToken: "0123456789abcdef0123456789abcdef\n", BarrierTimeout: time.Minute, StartAt: "2026-12-02T10:00:00Z"}
 	s, meet, stop, err := f.plan()
 	defer stop()
-	if err != nil || s != (runtime.Shard{Index: 0, Count: 2}) || meet == nil {
+	if err != nil || s != (engine.Shard{Index: 0, Count: 2}) || meet == nil {
 		t.Fatalf("plan: %v, %v, %v", s, meet, err)
 	}
 }
@@ -107,7 +107,7 @@ func FuzzParseShard(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text string, n int) {
 		s, err := parseShard(text)
 		if err != nil {
-			if s != (runtime.Shard{}) {
+			if s != (engine.Shard{}) {
 				t.Fatalf("%q refused but gave %v", text, s)
 			}
 			return

@@ -11,6 +11,7 @@ import (
 	"github.com/llmbench/llmbench/reports/storedrun"
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/failure"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // CheckpointFile is the checkpoint's name in its folder.
@@ -52,7 +53,7 @@ func OpenRunCheckpoint(out string, resume bool) (*RunCheckpoint, error) {
 }
 
 // finished is the outcome of a run the checkpoint holds, when resuming.
-func (c *RunCheckpoint) finished(scenario string, exp *runtime.Experiment, key runtime.PointKey) (*runtime.Outcome, bool) {
+func (c *RunCheckpoint) finished(scenario string, exp *plan.Experiment, key runtime.PointKey) (*runtime.Outcome, bool) {
 	if c == nil || !c.resuming {
 		return nil, false
 	}
@@ -77,7 +78,7 @@ func (c *RunCheckpoint) finished(scenario string, exp *runtime.Experiment, key r
 }
 
 // save checkpoints a run that ended normally.
-func (c *RunCheckpoint) save(scenario string, exp *runtime.Experiment, key runtime.PointKey, dir string, out *runtime.Outcome) error {
+func (c *RunCheckpoint) save(scenario string, exp *plan.Experiment, key runtime.PointKey, dir string, out *runtime.Outcome) error {
 	if c == nil || out.Interrupted {
 		return nil
 	}

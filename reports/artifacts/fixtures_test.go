@@ -6,6 +6,7 @@ import (
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/plan"
 	"github.com/llmbench/llmbench/transport"
 )
 
@@ -36,9 +37,9 @@ func streamed(n int) []metrics.Record {
 }
 
 // experiment is a one-point closed-loop chat experiment named e.
-func experiment() *runtime.Experiment {
-	return &runtime.Experiment{Name: "e", Endpoint: runtime.Endpoint{URL: "http://127.0.0.1:1", Model: "m", API: transport.Chat, Stream: true},
-		Load: runtime.Load{Concurrency: 1}, Requests: 8, Seed: 1}
+func experiment() *plan.Experiment {
+	return &plan.Experiment{Name: "e", Endpoint: plan.Endpoint{URL: "http://127.0.0.1:1", Model: "m", API: transport.Chat, Stream: true},
+		Load: plan.Load{Concurrency: 1}, Requests: 8, Seed: 1}
 }
 
 // outcome is what a run of the records measured, with each dataset
@@ -67,7 +68,7 @@ func result(t *testing.T) runtime.ExperimentResult {
 	}
 	exp := experiment()
 	exp.Gates = []metrics.Gate{g}
-	exp.Sweep = &runtime.Sweep{Params: []runtime.SweepParam{{Name: metrics.ParamConcurrency, Values: []float64{1, 4}}}}
+	exp.Sweep = &plan.Sweep{Params: []plan.SweepParam{{Name: metrics.ParamConcurrency, Values: []float64{1, 4}}}}
 	res := runtime.ExperimentResult{Experiment: exp}
 	for i, c := range []float64{1, 4} {
 		recs := streamed(30)
@@ -78,7 +79,7 @@ func result(t *testing.T) runtime.ExperimentResult {
 		}
 		out := outcome(recs)
 		p99 := out.Summary.TimeToFirstToken.P99
-		res.Points = append(res.Points, runtime.PointResult{Params: runtime.Params{metrics.ParamConcurrency: c}, Outcome: out,
+		res.Points = append(res.Points, runtime.PointResult{Params: plan.Params{metrics.ParamConcurrency: c}, Outcome: out,
 			Gates: []runtime.GateResult{{Gate: g, Measured: p99, Passed: p99 < g.Value}}})
 	}
 	res.Capacity = runtime.AnalyzeCapacity(&res, nil)

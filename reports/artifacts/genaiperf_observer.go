@@ -11,6 +11,7 @@ import (
 	"github.com/llmbench/llmbench/reports/records"
 	"github.com/llmbench/llmbench/reports/storedrun"
 	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/engine"
 	"github.com/llmbench/llmbench/runtime/failure"
 	"github.com/llmbench/llmbench/runtime/plan"
 )
@@ -34,7 +35,7 @@ type GenAIPerfPoint struct {
 // (analyze), finished points are checkpointed and skipped on resume.
 type GenAIPerfObserver struct {
 	Session
-	Exp *runtime.Experiment
+	Exp *plan.Experiment
 	// Points are the experiment's points by the label of their Params.
 	Points map[string]*GenAIPerfPoint
 	// Experiment names the records' experiment ("" for profile).
@@ -50,7 +51,7 @@ type GenAIPerfObserver struct {
 // point is the GenAI-Perf point of p; the observer is only given the
 // experiment its Points were compiled for, so a miss is a programming
 // error, reported rather than dereferenced.
-func (o *GenAIPerfObserver) point(p runtime.Params) (*GenAIPerfPoint, error) {
+func (o *GenAIPerfObserver) point(p plan.Params) (*GenAIPerfPoint, error) {
 	if pt, ok := o.Points[p.Label()]; ok {
 		return pt, nil
 	}
@@ -129,11 +130,11 @@ type genaiPerfWatch struct {
 	o        *GenAIPerfObserver
 	pt       *GenAIPerfPoint
 	sink     *pointSink
-	progress *runtime.Progress
+	progress *engine.Progress
 }
 
 func (w *genaiPerfWatch) Records() runtime.RecordWriter { return w.sink }
-func (w *genaiPerfWatch) Progress() *runtime.Progress   { return w.progress }
+func (w *genaiPerfWatch) Progress() *engine.Progress    { return w.progress }
 
 func (w *genaiPerfWatch) Finish(out *runtime.Outcome) error {
 	if out == nil {
@@ -151,7 +152,7 @@ func (w *genaiPerfWatch) Finish(out *runtime.Outcome) error {
 // genaiPerfRecord is the saved plan of a GenAI-Perf point: the experiment
 // with this point's own load and stop (an analyze point is profile with
 // one flag changed), its prompts described as the console describes them.
-func genaiPerfRecord(exp *runtime.Experiment, job *runtime.Job, run *genaiperf.Run, key runtime.PointKey, index int) runtime.PointRecord {
+func genaiPerfRecord(exp *plan.Experiment, job *runtime.Job, run *genaiperf.Run, key runtime.PointKey, index int) runtime.PointRecord {
 	point := *exp
 	point.Load, point.Requests, point.Duration = job.Point.Load, job.Point.Stop.Requests, job.Point.Stop.Duration
 	rec := runtime.RecordOf("", &point, key, index)
@@ -170,11 +171,11 @@ func unreachable(out *runtime.Outcome) error {
 }
 
 // targets names every replica of the endpoint, credentials removed.
-func targets(e runtime.Endpoint) string {
+func targets(e plan.Endpoint) string {
 	urls := e.ReplicaURLs()
 	out := make([]string, len(urls))
 	for i, u := range urls {
-		out[i] = runtime.RedactURL(u)
+		out[i] = plan.RedactURL(u)
 	}
 	return strings.Join(out, ", ")
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // The files a run writes beside its experiments' folders.
@@ -21,7 +21,7 @@ const (
 )
 
 // pointDir is where a scenario point writes: OUT/<experiment>/<label>/.
-func pointDir(out, experiment string, p runtime.Params) string {
+func pointDir(out, experiment string, p plan.Params) string {
 	return filepath.Join(out, experiment, p.Label())
 }
 

@@ -10,13 +10,14 @@ import (
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/internal/golden"
 	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // pointFixture is a measured point with two dataset components, two
 // replicas, the client's CPU share, and an interrupt, and its run
 // description.
-func pointFixture() (runtime.Params, *runtime.Outcome) {
-	params := runtime.Params{metrics.ParamConcurrency: 1}
+func pointFixture() (plan.Params, *runtime.Outcome) {
+	params := plan.Params{metrics.ParamConcurrency: 1}
 	out := outcome(streamed(30))
 	share := 0.25
 	out.Summary.Client = &metrics.ClientVerdict{CPUShare: &share, Cores: 2}
@@ -89,7 +90,7 @@ func equal(a, b []string) bool {
 // A scenario point writes into OUT/<experiment>/<label>/, its first
 // repeat there (GenAI-Perf's layout) and the others below it.
 func TestLayout(t *testing.T) {
-	d := pointDir("OUT", "chat", runtime.Params{metrics.ParamConcurrency: 16})
+	d := pointDir("OUT", "chat", plan.Params{metrics.ParamConcurrency: 16})
 	for _, c := range []struct{ got, want string }{
 		{d, filepath.Join("OUT", "chat", "concurrency16")},
 		{repeatDir(d, 0), d},

@@ -18,6 +18,7 @@ import (
 	"github.com/llmbench/llmbench/reports/views"
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/failure"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // Rerender re-renders every report of the llmbench folder at path from
@@ -63,7 +64,7 @@ type RebuildOptions struct {
 	Plots bool
 	// Attach, when not nil, gives the baseline each experiment's
 	// baseline gates compare with, before its points are judged.
-	Attach func(*runtime.Experiment) (*runtime.Baseline, error)
+	Attach func(*plan.Experiment) (*runtime.Baseline, error)
 }
 
 // RebuildRun re-renders every point below dir (a merged run) and returns

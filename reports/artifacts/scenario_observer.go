@@ -8,7 +8,9 @@ import (
 	"github.com/llmbench/llmbench/reports/genaiperf"
 	"github.com/llmbench/llmbench/reports/records"
 	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/engine"
 	"github.com/llmbench/llmbench/runtime/failure"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // ScenarioObserver writes a scenario experiment's artifacts as it runs:
@@ -20,7 +22,7 @@ type ScenarioObserver struct {
 	Session
 	Scenario string
 	Out      string
-	Exp      *runtime.Experiment
+	Exp      *plan.Experiment
 	// Checkpoint is the run's checkpoint; nil checkpoints nothing.
 	Checkpoint *RunCheckpoint
 	// done counts the points finished: the next point's place in run order.
@@ -69,11 +71,11 @@ type scenarioWatch struct {
 	o        *ScenarioObserver
 	key      runtime.PointKey
 	sink     *pointSink
-	progress *runtime.Progress
+	progress *engine.Progress
 }
 
 func (w *scenarioWatch) Records() runtime.RecordWriter { return w.sink }
-func (w *scenarioWatch) Progress() *runtime.Progress   { return w.progress }
+func (w *scenarioWatch) Progress() *engine.Progress    { return w.progress }
 
 func (w *scenarioWatch) Finish(out *runtime.Outcome) error {
 	if out == nil {
@@ -103,17 +105,17 @@ func repeatTitle(label string, k, n int) string {
 
 // scenarioRun is the GenAI-Perf description of a scenario point: a view of
 // its plan, written into the point's GenAI-Perf files.
-func scenarioRun(exp *runtime.Experiment, params runtime.Params, out *runtime.Outcome, version string) genaiperf.Run {
+func scenarioRun(exp *plan.Experiment, params plan.Params, out *runtime.Outcome, version string) genaiperf.Run {
 	ep := exp.Endpoint
 	r := genaiperf.DefaultRun(ep.ModelNames()...)
 	r.ModelSelection = ep.ModelSelection
 	r.Subcommand = "run"
 	// Descriptions reach artifacts, so credentials in the URL or path do not.
-	r.EndpointType, r.Streaming, r.URL = string(ep.API), ep.Stream, runtime.RedactURL(ep.URL)
+	r.EndpointType, r.Streaming, r.URL = string(ep.API), ep.Stream, plan.RedactURL(ep.URL)
 	if ep.IsTriton() { // Triton's gRPC API: its own service kind, inputs.json and raw export
 		r.ServiceKind, r.Backend = "triton", ep.Backend
 	}
-	r.Endpoint = runtime.RedactURL(strings.TrimLeft(ep.Path, " /"))
+	r.Endpoint = plan.RedactURL(strings.TrimLeft(ep.Path, " /"))
 	r.Stimulus = stimulusOf(exp, params)
 	r.RequestCount, r.MeasurementInterval, r.WarmupRequestCount = exp.Requests, int(exp.Duration.Milliseconds()), exp.Warmup
 	for _, slo := range exp.Goodput {
@@ -126,7 +128,7 @@ func scenarioRun(exp *runtime.Experiment, params runtime.Params, out *runtime.Ou
 	if arrival := exp.Load.Arrival; arrival != "" {
 		r.RequestDistribution = string(arrival)
 	} else if r.Stimulus.Mode() == "request_rate" {
-		r.RequestDistribution = string(runtime.Poisson) // a rate sweep's default
+		r.RequestDistribution = string(plan.Poisson) // a rate sweep's default
 	}
 	r.TokenCounting = out.Counting.String()
 	r.Tokenizer = ep.Tokenizer
@@ -137,7 +139,7 @@ func scenarioRun(exp *runtime.Experiment, params runtime.Params, out *runtime.Ou
 // stimulusOf is a point's load as GenAI-Perf's files describe it: a
 // closed loop over conversations is its --session-concurrency, users()
 // llmbench's own.
-func stimulusOf(exp *runtime.Experiment, params runtime.Params) genaiperf.Stimulus {
+func stimulusOf(exp *plan.Experiment, params plan.Params) genaiperf.Stimulus {
 	if u, ok := params[metrics.ParamUsers]; ok {
 		return genaiperf.Stimulus{Users: int(u), UserRate: exp.Load.Rate}
 	}

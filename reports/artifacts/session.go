@@ -3,14 +3,14 @@ package artifacts
 import (
 	"io"
 
-	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/engine"
 )
 
 // Display shows the live progress of one run of a point at a time: the
 // CLI's bar on a terminal, plain lines in CI. Start ends the previous
 // display.
 type Display interface {
-	Start(title string, requests, warmup int) *runtime.Progress
+	Start(title string, requests, warmup int) *engine.Progress
 	End()
 }
 

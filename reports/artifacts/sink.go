@@ -14,6 +14,7 @@ import (
 	"github.com/llmbench/llmbench/reports/plots"
 	"github.com/llmbench/llmbench/reports/records"
 	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // pointSink takes one run of a point's records as they finish and writes
@@ -109,7 +110,7 @@ func openPointSink(dir string, r *genaiperf.Run, id records.Meta, rec runtime.Po
 // report` renders from.
 func runDescription(r *genaiperf.Run) (string, error) {
 	described := *r
-	described.URL = runtime.RedactURL(r.URL)
+	described.URL = plan.RedactURL(r.URL)
 	config, err := json.Marshal(described)
 	return string(config), err
 }

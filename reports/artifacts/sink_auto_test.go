@@ -14,6 +14,8 @@ import (
 	"github.com/llmbench/llmbench/reports/storedrun"
 	"github.com/llmbench/llmbench/reports/views"
 	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/engine"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // autoSink opens the sink of an auto (steady-state) point in a new
@@ -21,10 +23,10 @@ import (
 func autoSink(t *testing.T, auto bool) (*pointSink, string) {
 	t.Helper()
 	exp := experiment()
-	key := runtime.PointKey{Experiment: "e", Params: runtime.Params{metrics.ParamConcurrency: 1}, Repeat: 1}
+	key := runtime.PointKey{Experiment: "e", Params: plan.Params{metrics.ParamConcurrency: 1}, Repeat: 1}
 	dir := pointDir(t.TempDir(), "e", key.Params)
 	run := scenarioRun(exp, key.Params, &runtime.Outcome{}, "v0.0.0-test")
-	job := &runtime.Job{Requests: []runtime.Request{{Body: []byte(`{"messages":[]}`)}}, Count: runtime.ByUsage}
+	job := &runtime.Job{Requests: []engine.Request{{Body: []byte(`{"messages":[]}`)}}, Count: runtime.ByUsage}
 	if auto {
 		rule := metrics.SteadyRule{CI: 0.05, Confidence: 0.95, MinRequests: 100, MaxRequests: 1000}
 		job.Point.Stop.Steady = &rule
@@ -41,7 +43,7 @@ func autoSink(t *testing.T, auto bool) (*pointSink, string) {
 func finishSink(t *testing.T, sink *pointSink, recs []metrics.Record, steady *runtime.SteadyOutcome) {
 	t.Helper()
 	exp := experiment()
-	run := scenarioRun(exp, runtime.Params{metrics.ParamConcurrency: 1}, &runtime.Outcome{}, "v0.0.0-test")
+	run := scenarioRun(exp, plan.Params{metrics.ParamConcurrency: 1}, &runtime.Outcome{}, "v0.0.0-test")
 	out := outcome(recs)
 	out.Counting, out.Steady = runtime.Counting{Mode: runtime.ByUsage}, steady
 	if err := sink.Finish(io.Discard, &run, out, "e"); err != nil {

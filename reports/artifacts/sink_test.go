@@ -10,6 +10,8 @@ import (
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/records"
 	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/engine"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // A point's sink streams its records into the point's folder as they
@@ -20,11 +22,11 @@ import (
 // made here.
 func TestSinkWritesThePointsFiles(t *testing.T) {
 	exp := experiment()
-	key := runtime.PointKey{Experiment: "e", Params: runtime.Params{metrics.ParamConcurrency: 1}, Repeat: 1}
+	key := runtime.PointKey{Experiment: "e", Params: plan.Params{metrics.ParamConcurrency: 1}, Repeat: 1}
 	dir := pointDir(t.TempDir(), "e", key.Params)
 	recs := streamed(30)
 	run := scenarioRun(exp, key.Params, &runtime.Outcome{}, "v0.0.0-test")
-	job := &runtime.Job{Requests: []runtime.Request{{Body: []byte(`{"messages":[]}`)}}, Count: runtime.ByUsage}
+	job := &runtime.Job{Requests: []engine.Request{{Body: []byte(`{"messages":[]}`)}}, Count: runtime.ByUsage}
 	drawn := &PointPlots{}
 	sink, err := openPointSink(dir, &run, records.Meta{Scenario: "s", Experiment: "e", Point: key.Params.Label(), Repeat: 1},
 		runtime.RecordOf("s", exp, key, 0), job, SinkOptions{Plots: true, Version: "v0.0.0-test", Drawn: drawn})
@@ -77,7 +79,7 @@ func TestSinkWritesThePointsFiles(t *testing.T) {
 // A point that never ran leaves no files behind.
 func TestSinkAbandonRemovesItsFiles(t *testing.T) {
 	exp := experiment()
-	key := runtime.PointKey{Experiment: "e", Params: runtime.Params{metrics.ParamConcurrency: 1}, Repeat: 1}
+	key := runtime.PointKey{Experiment: "e", Params: plan.Params{metrics.ParamConcurrency: 1}, Repeat: 1}
 	dir := pointDir(t.TempDir(), "e", key.Params)
 	run := scenarioRun(exp, key.Params, &runtime.Outcome{}, "v0.0.0-test")
 	sink, err := openPointSink(dir, &run, records.Meta{}, runtime.RecordOf("s", exp, key, 0), &runtime.Job{}, SinkOptions{})

@@ -13,6 +13,7 @@ import (
 	"github.com/llmbench/llmbench/reports/plots"
 	"github.com/llmbench/llmbench/reports/verdict"
 	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 const msNS = int64(1e6)
@@ -56,16 +57,16 @@ func sweepFixture(t *testing.T, pointsDir string) ([]runtime.ExperimentResult, [
 	if err != nil {
 		t.Fatal(err)
 	}
-	exp := &runtime.Experiment{Name: "chat-mix", Endpoint: runtime.Endpoint{URL: "sim://", Model: "llama-3", Stream: true},
-		Load: runtime.Load{Concurrency: 1}, Requests: 60, Repeats: 1, Seed: 42, Gates: []metrics.Gate{g},
-		Sweep: &runtime.Sweep{Params: []runtime.SweepParam{{Name: metrics.ParamConcurrency, Values: []float64{1, 4, 16}}}}}
+	exp := &plan.Experiment{Name: "chat-mix", Endpoint: plan.Endpoint{URL: "sim://", Model: "llama-3", Stream: true},
+		Load: plan.Load{Concurrency: 1}, Requests: 60, Repeats: 1, Seed: 42, Gates: []metrics.Gate{g},
+		Sweep: &plan.Sweep{Params: []plan.SweepParam{{Name: metrics.ParamConcurrency, Values: []float64{1, 4, 16}}}}}
 	res := runtime.ExperimentResult{Experiment: exp}
 	for i, c := range []float64{1, 4, 16} {
 		recs := mixedRecords(60, 1+float64(i))
 		s := metrics.Summarize(recs, metrics.Options{})
 		measured := s.TimeToFirstToken.P99
 		pr := runtime.PointResult{
-			Params:  runtime.Params{metrics.ParamConcurrency: c},
+			Params:  plan.Params{metrics.ParamConcurrency: c},
 			Outcome: &runtime.Outcome{Summary: s, Components: components(recs)},
 			Gates:   []runtime.GateResult{{Gate: g, Measured: measured, Passed: measured < g.Value}}}
 		res.Points = append(res.Points, pr)

@@ -12,6 +12,7 @@ import (
 	"github.com/llmbench/llmbench/reports/plots"
 	"github.com/llmbench/llmbench/reports/verdict"
 	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // writeFixtureReport renders the sweep fixture with real plots into dir
@@ -285,7 +286,7 @@ func TestRepeatRowsNameCatalogueMetrics(t *testing.T) {
 		RequestThroughput: 2, OutputTokenThroughput: 20, Completed: 2}
 	goodput := 1.5
 	s.RequestGoodput = &goodput
-	pt := &runtime.PointResult{Params: runtime.Params{"concurrency": 1},
+	pt := &runtime.PointResult{Params: plan.Params{"concurrency": 1},
 		RepeatStats: metrics.HeadlineRepeats([]*metrics.Summary{&s, &s}), Repeats: make([]*runtime.Outcome, 2)}
 	rows := newRepeatView(pt).Rows
 	if len(rows) != len(metrics.HeadlineNames()) {

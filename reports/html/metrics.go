@@ -8,6 +8,7 @@ import (
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/telemetry"
 	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // absent is what a cell shows for a metric that was not measured, as
@@ -74,24 +75,24 @@ func newComponentView(pt *runtime.PointResult) (componentView, bool) {
 
 // modelWords names the model, or every model and how requests were
 // spread over them.
-func modelWords(e runtime.Endpoint) string {
+func modelWords(e plan.Endpoint) string {
 	if len(e.Models) < 2 {
 		return e.Model
 	}
 	selection := e.ModelSelection
 	if selection == "" {
-		selection = runtime.RoundRobin
+		selection = plan.RoundRobin
 	}
 	return strings.Join(e.Models, ", ") + " (" + selection + ")"
 }
 
 // experimentConfig lists an experiment's settings as the scenario gave
 // them. Headers are left out on purpose: they carry API keys.
-func experimentConfig(e *runtime.Experiment) []KV {
+func experimentConfig(e *plan.Experiment) []KV {
 	if e == nil {
 		return nil
 	}
-	kv := []KV{{"endpoint", runtime.RedactURL(e.Endpoint.URL) + runtime.RedactURL(e.Endpoint.Path)}, {"model", modelWords(e.Endpoint)},
+	kv := []KV{{"endpoint", plan.RedactURL(e.Endpoint.URL) + plan.RedactURL(e.Endpoint.Path)}, {"model", modelWords(e.Endpoint)},
 		{"api", fmt.Sprint(e.Endpoint.API)}, {"stream", fmt.Sprint(e.Endpoint.Stream)},
 		{"traffic", e.Load.String()}}
 	if e.Requests > 0 {
@@ -108,7 +109,7 @@ func experimentConfig(e *runtime.Experiment) []KV {
 	if len(e.Telemetry) > 0 {
 		urls := make([]string, len(e.Telemetry))
 		for i, u := range e.Telemetry {
-			urls[i] = runtime.RedactURL(u)
+			urls[i] = plan.RedactURL(u)
 		}
 		kv = append(kv, KV{"telemetry", strings.Join(urls, ", ")})
 	}
@@ -136,7 +137,7 @@ func nonEmpty(kv []KV) []KV {
 	return out
 }
 
-func sweepWords(s *runtime.Sweep) string {
+func sweepWords(s *plan.Sweep) string {
 	switch {
 	case s == nil:
 		return ""
@@ -155,6 +156,6 @@ func sweepWords(s *runtime.Sweep) string {
 }
 
 // currencyOf is the experiment's currency as its telemetry reports it.
-func currencyOf(e *runtime.Experiment) string {
+func currencyOf(e *plan.Experiment) string {
 	return telemetry.Currency(&metrics.TelemetrySummary{Window: metrics.TelemetryWindow{Currency: e.Currency}})
 }

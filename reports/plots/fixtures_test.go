@@ -6,6 +6,7 @@ import (
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 const msNS = int64(1e6)
@@ -53,7 +54,7 @@ func dist(p99 float64) *metrics.Distribution {
 // explodes and throughput flattens. goodput and repeats add what their
 // plots need.
 func sweepResult(goodput, repeats bool) *runtime.ExperimentResult {
-	res := &runtime.ExperimentResult{Experiment: &runtime.Experiment{Name: "chat"}}
+	res := &runtime.ExperimentResult{Experiment: &plan.Experiment{Name: "chat"}}
 	for i, c := range []float64{1, 2, 4, 8, 16, 32, 64, 128} {
 		thr := 3000 * (1 - math.Exp(-c/16))
 		ttft := 60e6 * math.Pow(1.6, float64(i))

@@ -11,9 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/llmbench/llmbench/runtime/engine"
 	"github.com/mattn/go-isatty"
-
-	"github.com/llmbench/llmbench/runtime"
 )
 
 // Live is artifacts.Display on W, the terminal's stderr: one point runs
@@ -25,9 +24,9 @@ type Live struct {
 }
 
 // Start shows a point's progress until End or the next Start.
-func (l *Live) Start(title string, requests, warmup int) *runtime.Progress {
+func (l *Live) Start(title string, requests, warmup int) *engine.Progress {
 	l.End()
-	p := &runtime.Progress{}
+	p := &engine.Progress{}
 	l.stop = start(l.W, title, requests, warmup, p)
 	return p
 }
@@ -50,14 +49,14 @@ type progress struct {
 	total int // measured requests expected, 0 when unknown
 	// warmup is the number of warmup requests sent before them.
 	warmup int
-	p      *runtime.Progress
+	p      *engine.Progress
 	start  time.Time
 	stop   chan struct{}
 	done   chan struct{}
 }
 
 // start begins reporting on p to w; the returned func ends it.
-func start(w io.Writer, title string, total, warmup int, p *runtime.Progress) func() {
+func start(w io.Writer, title string, total, warmup int, p *engine.Progress) func() {
 	pr := &progress{w: w, title: title, total: total, warmup: warmup, p: p, start: time.Now(),
 		stop: make(chan struct{}), done: make(chan struct{}), tty: isTerminal(w)}
 	go pr.loop()

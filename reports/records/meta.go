@@ -3,7 +3,7 @@ package records
 import (
 	"strconv"
 
-	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // Meta is the run configuration stored in a file's key-value metadata, one
@@ -87,7 +87,7 @@ func (m Meta) pairs() [][2]string {
 		{keyRepeat, strconv.Itoa(m.Repeat)},
 		{keyShard, strconv.Itoa(m.Shard)},
 		{keyModel, m.Model},
-		{keyEndpoint, runtime.RedactURL(m.EndpointURL)},
+		{keyEndpoint, plan.RedactURL(m.EndpointURL)},
 		{keyAPI, m.API},
 		{keyStream, strconv.FormatBool(m.Stream)},
 		{keyLoad, m.Load},

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/llmbench/llmbench/metrics"
-	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/plan"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress/zstd"
 )
@@ -113,7 +113,7 @@ func NewWriterOptions(w io.Writer, meta Meta, opts Options) (*Writer, error) {
 		return nil, errors.New("records: nil io.Writer")
 	}
 	meta.SchemaVersion = strconv.Itoa(SchemaVersion)
-	meta.EndpointURL = runtime.RedactURL(meta.EndpointURL)
+	meta.EndpointURL = plan.RedactURL(meta.EndpointURL)
 	wr := &Writer{out: w, meta: meta, limit: opts.RowGroupRows, interval: opts.FlushInterval,
 		maxBytes: opts.FlushBytes, clock: opts.clock, shard: int32(meta.Shard)}
 	if wr.limit <= 0 {

@@ -12,6 +12,7 @@ import (
 	"github.com/llmbench/llmbench/reports/storedrun"
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/failure"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // BaselineOptions are the command line's say over baseline gates.
@@ -36,7 +37,7 @@ type BaselineOptions struct {
 // The baseline's records are read when a gate asks for a point, one
 // point at a time, as the series its gates compare on (e's
 // BaselineTrack): never held for the whole run.
-func Baseline(run *storedrun.Run, e *runtime.Experiment, opt BaselineOptions) (*runtime.Baseline, []string, error) {
+func Baseline(run *storedrun.Run, e *plan.Experiment, opt BaselineOptions) (*runtime.Baseline, []string, error) {
 	points := run.PointsOf(e.Name)
 	if len(points) == 0 {
 		return nil, nil, fmt.Errorf("baseline %s: no point of experiment %q (it has %s)", run.Path, e.Name, experiments(run))
@@ -65,10 +66,10 @@ func Baseline(run *storedrun.Run, e *runtime.Experiment, opt BaselineOptions) (*
 // last point's only: a point's gates ask one after the other. Records
 // that cannot be read (Load read them once already, so only a file
 // changed since gets here) are the error the gates' verdicts show.
-func lastPointRuns(byLabel map[string]*storedrun.Point, track []*metrics.Metric) func(runtime.Params, string) ([]metrics.RunData, error) {
+func lastPointRuns(byLabel map[string]*storedrun.Point, track []*metrics.Metric) func(plan.Params, string) ([]metrics.RunData, error) {
 	var lastKey string
 	var last []metrics.RunData
-	return func(params runtime.Params, component string) ([]metrics.RunData, error) {
+	return func(params plan.Params, component string) ([]metrics.RunData, error) {
 		p, ok := byLabel[params.Label()]
 		if !ok {
 			return nil, runtime.ErrNoBaselinePoint
@@ -99,7 +100,7 @@ func experiments(run *storedrun.Run) string {
 // streaming and dataset (an imported export: model and endpoint type).
 // Sequence lengths and token counting are only known after; the run's
 // comparison with its baseline warns of them.
-func describeAgainst(points []*storedrun.Point, e *runtime.Experiment) []string {
+func describeAgainst(points []*storedrun.Point, e *plan.Experiment) []string {
 	want := storedrun.Description{Models: e.Endpoint.ModelNames(), API: string(e.Endpoint.API), Stream: e.Endpoint.Stream}
 	if e.Dataset != nil {
 		want.Dataset = e.Dataset.String()
@@ -127,7 +128,7 @@ func describeAgainst(points []*storedrun.Point, e *runtime.Experiment) []string 
 // missingPoints are the labels of e's grid points the baseline lacks;
 // none for an adaptive sweep, whose points are chosen while it runs (a
 // point the baseline lacks is then met, and judged, at run time).
-func missingPoints(e *runtime.Experiment, have map[string]*storedrun.Point) []string {
+func missingPoints(e *plan.Experiment, have map[string]*storedrun.Point) []string {
 	if e.Adaptive() || firstBaselineGate(e) == "" {
 		return nil
 	}
@@ -144,7 +145,7 @@ func missingPoints(e *runtime.Experiment, have map[string]*storedrun.Point) []st
 	return missing
 }
 
-func baselineGateApplies(e *runtime.Experiment, p runtime.Params) bool {
+func baselineGateApplies(e *plan.Experiment, p plan.Params) bool {
 	return slices.ContainsFunc(e.Gates, func(g metrics.Gate) bool { return g.Baseline && g.Applies(p) })
 }
 
@@ -179,7 +180,7 @@ func NewBaselines(override string, opt BaselineOptions, load storedrun.Options) 
 // be read or does not fit, is an input error naming both, unless
 // AllowMissing makes it a warning and skips the experiment's baseline
 // gates (a branch's first run).
-func (b *Baselines) Attach(e *runtime.Experiment) (*runtime.Baseline, error) {
+func (b *Baselines) Attach(e *plan.Experiment) (*runtime.Baseline, error) {
 	run, against, warns, err := attach(e, b.override, b.opt, b.loadOnce)
 	switch {
 	case err != nil && !b.opt.AllowMissing:
@@ -195,7 +196,7 @@ func (b *Baselines) Attach(e *runtime.Experiment) (*runtime.Baseline, error) {
 
 // attach loads e's baseline and what its gates compare with; a nil run
 // and no error when e has no baseline and needs none.
-func attach(e *runtime.Experiment, override string, opt BaselineOptions, load func(string) (*storedrun.Run, error)) (*storedrun.Run, *runtime.Baseline, []string, error) {
+func attach(e *plan.Experiment, override string, opt BaselineOptions, load func(string) (*storedrun.Run, error)) (*storedrun.Run, *runtime.Baseline, []string, error) {
 	path := cmp.Or(override, e.Baseline)
 	if path == "" {
 		if g := firstBaselineGate(e); g != "" {
@@ -246,7 +247,7 @@ func (b *Baselines) loadOnce(path string) (*storedrun.Run, error) {
 	return r, nil
 }
 
-func firstBaselineGate(e *runtime.Experiment) string {
+func firstBaselineGate(e *plan.Experiment) string {
 	for _, g := range e.Gates {
 		if g.Baseline {
 			return g.Source

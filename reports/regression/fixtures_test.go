@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	runplan "github.com/llmbench/llmbench/runtime/plan"
+
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/genaiperf"
 	"github.com/llmbench/llmbench/reports/records"
@@ -32,10 +34,10 @@ func writeRun(t *testing.T, exps ...stored) string {
 	t.Helper()
 	out := t.TempDir()
 	for _, s := range exps {
-		exp := &runtime.Experiment{Name: s.experiment, Requests: 200, Load: runtime.Load{Concurrency: 1}, Seed: 1,
-			Endpoint: runtime.Endpoint{URL: "http://127.0.0.1:1", Model: s.model, API: transport.Chat, Stream: true}}
+		exp := &runplan.Experiment{Name: s.experiment, Requests: 200, Load: runplan.Load{Concurrency: 1}, Seed: 1,
+			Endpoint: runplan.Endpoint{URL: "http://127.0.0.1:1", Model: s.model, API: transport.Chat, Stream: true}}
 		for i, c := range s.concurrency {
-			params := runtime.Params{metrics.ParamConcurrency: c}
+			params := runplan.Params{metrics.ParamConcurrency: c}
 			writePoint(t, filepath.Join(out, s.experiment, params.Label()), exp, params, i, requests(200, s.slow))
 		}
 	}
@@ -43,7 +45,7 @@ func writeRun(t *testing.T, exps ...stored) string {
 }
 
 // writePoint writes one point's records.parquet into dir.
-func writePoint(t *testing.T, dir string, exp *runtime.Experiment, params runtime.Params, index int, recs []metrics.Record) {
+func writePoint(t *testing.T, dir string, exp *runplan.Experiment, params runplan.Params, index int, recs []metrics.Record) {
 	t.Helper()
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)

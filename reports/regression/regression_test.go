@@ -17,13 +17,13 @@ import (
 	"github.com/llmbench/llmbench/reports/storedrun/storedruntest"
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/failure"
-	"github.com/llmbench/llmbench/runtime/plan"
+	runplan "github.com/llmbench/llmbench/runtime/plan"
 )
 
 // variant is what a test changes of the stored run writeRun writes.
 type variant struct {
 	sweep []float64
-	edit  func(*runtime.Experiment)
+	edit  func(*runplan.Experiment)
 	shape storedruntest.Shape
 }
 
@@ -40,7 +40,7 @@ func writeRun(t *testing.T, v variant) string {
 	if v.shape.TTFT == 0 {
 		v.shape.TTFT, v.shape.ITL = time.Millisecond, time.Millisecond
 	}
-	for _, plan := range []runtime.Experiment{storedruntest.Chat("chat", 6, v.sweep...), storedruntest.Chat("solo", 4)} {
+	for _, plan := range []runplan.Experiment{storedruntest.Chat("chat", 6, v.sweep...), storedruntest.Chat("solo", 4)} {
 		if v.edit != nil {
 			v.edit(&plan)
 		}
@@ -101,11 +101,11 @@ func TestCheckNamesEveryDifference(t *testing.T) {
 		v    variant
 		want []string // What of every difference expected
 	}{
-		{"model", variant{edit: func(p *runtime.Experiment) { p.Endpoint.Model = "other" }}, []string{"model"}},
-		{"api", variant{edit: func(p *runtime.Experiment) { p.Endpoint.API = "completions" }}, []string{"endpoint type"}},
-		{"stream", variant{edit: func(p *runtime.Experiment) { p.Endpoint.Stream = false }}, []string{"streaming"}},
-		{"count", variant{edit: func(p *runtime.Experiment) { p.Endpoint.TokenCount = "chunks" }}, []string{"token counting"}},
-		{"isl", variant{edit: func(p *runtime.Experiment) { p.Dataset = plan.Described("synthetic(input_tokens = fixed(40))") }, shape: storedruntest.Shape{ISL: 40}},
+		{"model", variant{edit: func(p *runplan.Experiment) { p.Endpoint.Model = "other" }}, []string{"model"}},
+		{"api", variant{edit: func(p *runplan.Experiment) { p.Endpoint.API = "completions" }}, []string{"endpoint type"}},
+		{"stream", variant{edit: func(p *runplan.Experiment) { p.Endpoint.Stream = false }}, []string{"streaming"}},
+		{"count", variant{edit: func(p *runplan.Experiment) { p.Endpoint.TokenCount = "chunks" }}, []string{"token counting"}},
+		{"isl", variant{edit: func(p *runplan.Experiment) { p.Dataset = runplan.Described("synthetic(input_tokens = fixed(40))") }, shape: storedruntest.Shape{ISL: 40}},
 			[]string{"dataset", "mean ISL"}},
 	}
 	for _, c := range cases {
@@ -177,7 +177,7 @@ func TestSingleProfilePointsMatch(t *testing.T) {
 
 // Runs that share no point are incomparable by their load points.
 func TestNoSharedPointIsLoadPoints(t *testing.T) {
-	m := regression.Match(load(t, writeRun(t, variant{})), &storedrun.Run{Points: []*storedrun.Point{{Experiment: "other", Params: runtime.Params{"concurrency": 8}}}})
+	m := regression.Match(load(t, writeRun(t, variant{})), &storedrun.Run{Points: []*storedrun.Point{{Experiment: "other", Params: runplan.Params{"concurrency": 8}}}})
 	_, err := regression.Check(m, regression.CheckOptions{})
 	if err == nil || !strings.Contains(err.Error(), "load points: baseline chat / concurrency1, chat / concurrency2, solo / concurrency1, candidate other / concurrency8") {
 		t.Errorf("Check = %v", err)
@@ -268,7 +268,7 @@ func heldRuns(t *testing.T, p *storedrun.Point) []metrics.RunData {
 // naming it, and a point it lacks too unless AllowMissing.
 func TestBaselines(t *testing.T) {
 	dir := writeRun(t, variant{})
-	exp := func(edit func(*runtime.Experiment)) *runtime.Experiment {
+	exp := func(edit func(*runplan.Experiment)) *runplan.Experiment {
 		plan := storedruntest.Chat("chat", 6, 1, 2)
 		plan.Gates = storedruntest.Gates(t, "ttft.p50 <= baseline * 1.10")
 		if edit != nil {
@@ -282,18 +282,18 @@ func TestBaselines(t *testing.T) {
 	if err != nil || against == nil || b.ByExperiment["chat"] == nil {
 		t.Fatalf("Attach = %v", err)
 	}
-	runs, err := against.Runs(runtime.Params{"concurrency": 2}, "")
+	runs, err := against.Runs(runplan.Params{"concurrency": 2}, "")
 	if err != nil || len(runs) != 1 || runs[0].Series.Len() != 6 {
 		t.Fatalf("baseline runs of concurrency2: %v, %d", err, len(runs))
 	}
-	if _, err := against.Runs(runtime.Params{"concurrency": 8}, ""); !errors.Is(err, runtime.ErrNoBaselinePoint) {
+	if _, err := against.Runs(runplan.Params{"concurrency": 8}, ""); !errors.Is(err, runtime.ErrNoBaselinePoint) {
 		t.Errorf("a point the baseline lacks was found")
 	}
-	_, err = regression.NewBaselines(dir, regression.BaselineOptions{}, storedrun.Options{}).Attach(exp(func(p *runtime.Experiment) { p.Endpoint.Model = "other" }))
+	_, err = regression.NewBaselines(dir, regression.BaselineOptions{}, storedrun.Options{}).Attach(exp(func(p *runplan.Experiment) { p.Endpoint.Model = "other" }))
 	if err == nil || failure.ClassOf(err) != failure.Input || !strings.Contains(err.Error(), "model: baseline m, this run other") {
 		t.Errorf("another model: %v", err)
 	}
-	wider := func(p *runtime.Experiment) { p.Sweep.Params[0].Values = []float64{1, 2, 4} }
+	wider := func(p *runplan.Experiment) { p.Sweep.Params[0].Values = []float64{1, 2, 4} }
 	_, err = regression.NewBaselines(dir, regression.BaselineOptions{}, storedrun.Options{}).Attach(exp(wider))
 	if err == nil || !strings.Contains(err.Error(), "has no point concurrency4") {
 		t.Errorf("a missing point: %v", err)
@@ -329,7 +329,7 @@ func TestBaselineUnreadableAtJudging(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	at := runtime.Params{"concurrency": 1}
+	at := runplan.Params{"concurrency": 1}
 	outs := []*runtime.Outcome{candidate(t, e), candidate(t, e)}
 	r := runtime.EvaluateGates(e, against, at, outs...)[0]
 	if r.Passed || r.Err == nil || !strings.Contains(r.Err.Error(), "baseline "+dir) {
@@ -339,7 +339,7 @@ func TestBaselineUnreadableAtJudging(t *testing.T) {
 
 // candidate is a run of 6 requests of 1 ms TTFT as the engine leaves it:
 // a summary and the series e's baseline gates read.
-func candidate(t *testing.T, e *runtime.Experiment) *runtime.Outcome {
+func candidate(t *testing.T, e *runplan.Experiment) *runtime.Outcome {
 	t.Helper()
 	recs := storedruntest.Make(6, storedruntest.Shape{TTFT: time.Millisecond, ITL: time.Millisecond})
 	s, err := metrics.NewSeries(e.BaselineTrack()...)

@@ -8,8 +8,10 @@ import (
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/genaiperf"
 	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/engine"
 	"github.com/llmbench/llmbench/runtime/failure"
 	"github.com/llmbench/llmbench/runtime/paexport"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // ImportOptions says how to count an imported export's tokens, as
@@ -75,9 +77,9 @@ func count(exp *paexport.Export, opt ImportOptions) (runtime.Counting, error) {
 	if err != nil {
 		return runtime.Counting{}, failure.Inputf("--token-count: %w", err)
 	}
-	reqs := make([]runtime.Request, len(exp.Prompts))
+	reqs := make([]engine.Request, len(exp.Prompts))
 	for i, p := range exp.Prompts {
-		reqs[i] = runtime.Request{Text: p, Words: len(strings.Fields(p))}
+		reqs[i] = engine.Request{Text: p, Words: len(strings.Fields(p))}
 	}
 	return runtime.CountTokens(exp.Records, reqs, mode, tok), nil
 }
@@ -151,9 +153,9 @@ func ExportPath(path string) (string, bool) {
 }
 
 // paramsOf is an export's load as point parameters.
-func paramsOf(mode string, v float64) runtime.Params {
+func paramsOf(mode string, v float64) plan.Params {
 	if mode == "request_rate" {
-		return runtime.Params{metrics.ParamRate: v}
+		return plan.Params{metrics.ParamRate: v}
 	}
-	return runtime.Params{metrics.ParamConcurrency: v}
+	return plan.Params{metrics.ParamConcurrency: v}
 }

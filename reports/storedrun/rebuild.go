@@ -16,6 +16,7 @@ import (
 	"github.com/llmbench/llmbench/reports/verdict"
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/failure"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // GatesFile is where a run writes its verdicts (verdict.WriteJSON).
@@ -114,7 +115,7 @@ func (g *Experiment) Legacy() bool {
 // Legacy experiment takes its gates from v1Gates (GatesOf of its run's
 // gates.json). attach, when not nil, gives the baseline the rebuilt
 // experiment's points are judged against (merge's).
-func (g *Experiment) Rebuild(attach func(*runtime.Experiment) (*runtime.Baseline, error), v1Gates map[string][]metrics.Gate) (runtime.ExperimentResult, error) {
+func (g *Experiment) Rebuild(attach func(*plan.Experiment) (*runtime.Baseline, error), v1Gates map[string][]metrics.Gate) (runtime.ExperimentResult, error) {
 	if g.Legacy() {
 		return g.rebuildV1(v1Gates[g.Name])
 	}
@@ -126,7 +127,7 @@ func (g *Experiment) Rebuild(attach func(*runtime.Experiment) (*runtime.Baseline
 }
 
 // rebuild is Rebuild of points that saved their plan.
-func rebuild(runs []Measured, attach func(*runtime.Experiment) (*runtime.Baseline, error)) (runtime.ExperimentResult, error) {
+func rebuild(runs []Measured, attach func(*plan.Experiment) (*runtime.Baseline, error)) (runtime.ExperimentResult, error) {
 	if len(runs) == 0 {
 		return runtime.ExperimentResult{}, fmt.Errorf("no stored runs")
 	}
@@ -141,7 +142,7 @@ func rebuild(runs []Measured, attach func(*runtime.Experiment) (*runtime.Baselin
 			strings.Compare(a.Plan.Point.Params.Label(), b.Plan.Point.Params.Label()),
 			cmp.Compare(a.Plan.Point.Repeat, b.Plan.Point.Repeat))
 	})
-	exp := new(runtime.Experiment)
+	exp := new(plan.Experiment)
 	*exp = runs[0].Plan.Plan // a copy: the result holds it
 	var against *runtime.Baseline
 	if attach != nil {
@@ -202,7 +203,7 @@ func (g *Experiment) rebuildV1(gates []metrics.Gate) (runtime.ExperimentResult, 
 
 // v1Point is one point from the runs of its repeats, in repeat order,
 // judged as runtime judges a point (runtime.NewPointResult).
-func v1Point(exp *runtime.Experiment, runs []Measured) (runtime.PointResult, error) {
+func v1Point(exp *plan.Experiment, runs []Measured) (runtime.PointResult, error) {
 	first := runs[0]
 	params, err := pointParams(first.Meta.Point, &first.Described)
 	if err != nil {

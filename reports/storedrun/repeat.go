@@ -16,6 +16,7 @@ import (
 	"github.com/llmbench/llmbench/reports/records"
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/failure"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // Repeat is one stored run of one point: one records file (or one
@@ -37,7 +38,7 @@ type Repeat struct {
 	Goodput  []metrics.SLO
 	Counting runtime.Counting
 	// Params are the point's parameters (its load and swept values).
-	Params runtime.Params
+	Params plan.Params
 	// Partial is set for a run interrupted or recovered from a kill.
 	Partial bool
 	// Outcome is what its records reduce to, once Summarize has read them.

@@ -11,8 +11,9 @@ import (
 	"strings"
 	"time"
 
+	runplan "github.com/llmbench/llmbench/runtime/plan"
+
 	"github.com/llmbench/llmbench/metrics"
-	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/failure"
 )
 
@@ -34,7 +35,7 @@ type Point struct {
 	// Experiment is the experiment's name; "" for a profile point and an
 	// imported export, which belong to no experiment.
 	Experiment string
-	Params     runtime.Params
+	Params     runplan.Params
 	// Scenario is the scenario file's name ("" for profile and analyze).
 	Scenario string
 	Desc     Description
@@ -260,7 +261,7 @@ func meanLengths(reps []*Repeat) (isl, osl float64) {
 }
 
 // loadText is a point's load in words.
-func loadText(p runtime.Params, arrival string) string {
+func loadText(p runplan.Params, arrival string) string {
 	name, v, ok := p.Load()
 	switch {
 	case !ok:

@@ -31,7 +31,7 @@ func (r *Repeat) describeV1() error {
 	// A profile point's label is its GenAI-Perf folder name, which names
 	// no parameter: its load is the run's stimulus.
 	if r.Params, err = pointParams(r.Meta.Point, run); err != nil {
-		r.Params = withStimulus(runtime.Params{}, run)
+		r.Params = withStimulus(plan.Params{}, run)
 	}
 	return nil
 }
@@ -40,9 +40,9 @@ func (r *Repeat) describeV1() error {
 // description tells it: what report.html lists and what its gates are
 // judged with. Its sweep is not stored; the reports find the load
 // parameter from the points.
-func v1Experiment(name string, p *Repeat, gates []metrics.Gate) (*runtime.Experiment, error) {
+func v1Experiment(name string, p *Repeat, gates []metrics.Gate) (*plan.Experiment, error) {
 	run := &p.Described
-	ep := runtime.Endpoint{URL: p.Meta.EndpointURL, API: plan.API(run.EndpointType), Stream: run.Streaming,
+	ep := plan.Endpoint{URL: p.Meta.EndpointURL, API: plan.API(run.EndpointType), Stream: run.Streaming,
 		Model: run.Models[0], Tokenizer: run.Tokenizer}
 	if len(run.Models) > 1 {
 		ep.Models, ep.ModelSelection = run.Models, run.ModelSelection
@@ -50,7 +50,7 @@ func v1Experiment(name string, p *Repeat, gates []metrics.Gate) (*runtime.Experi
 	if run.Endpoint != "" {
 		ep.Path = "/" + run.Endpoint
 	}
-	exp := &runtime.Experiment{Name: name, Endpoint: ep, Dataset: plan.Described(""), Requests: run.RequestCount,
+	exp := &plan.Experiment{Name: name, Endpoint: ep, Dataset: plan.Described(""), Requests: run.RequestCount,
 		Duration: time.Duration(run.MeasurementInterval) * time.Millisecond, Warmup: run.WarmupRequestCount,
 		Seed: uint64(run.RandomSeed), Repeats: 1, Goodput: p.Goodput}
 	for _, g := range gates {
@@ -76,8 +76,8 @@ var labelParams = map[string]string{
 // holds every swept value (the run description keeps the load only, and
 // not a replay's speed), then takes a load the label does not name (an
 // analyze token sweep's) from the run's stimulus, as analyze sets it.
-func pointParams(label string, run *genaiperf.Run) (runtime.Params, error) {
-	params := runtime.Params{}
+func pointParams(label string, run *genaiperf.Run) (plan.Params, error) {
+	params := plan.Params{}
 	for part := range strings.SplitSeq(label, "-") {
 		i := strings.IndexFunc(part, func(r rune) bool { return r >= '0' && r <= '9' })
 		if i <= 0 {
@@ -94,7 +94,7 @@ func pointParams(label string, run *genaiperf.Run) (runtime.Params, error) {
 }
 
 // withStimulus adds the run's stimulus to params that name no load.
-func withStimulus(params runtime.Params, run *genaiperf.Run) runtime.Params {
+func withStimulus(params plan.Params, run *genaiperf.Run) plan.Params {
 	_, c := params[metrics.ParamConcurrency]
 	_, r := params[metrics.ParamRate]
 	_, s := params[metrics.ParamReplaySpeed]
@@ -110,9 +110,9 @@ func withStimulus(params runtime.Params, run *genaiperf.Run) runtime.Params {
 
 // v1Load is a point's load as a scenario writes it; the lowest point's
 // stands for the experiment's base load in report.html.
-func v1Load(params runtime.Params, run *genaiperf.Run) runtime.Load {
-	return runtime.Load{Concurrency: int(params[metrics.ParamConcurrency]), Rate: params[metrics.ParamRate],
-		ReplaySpeed: params[metrics.ParamReplaySpeed], Arrival: runtime.Arrival(run.RequestDistribution)}
+func v1Load(params plan.Params, run *genaiperf.Run) plan.Load {
+	return plan.Load{Concurrency: int(params[metrics.ParamConcurrency]), Rate: params[metrics.ParamRate],
+		ReplaySpeed: params[metrics.ParamReplaySpeed], Arrival: plan.Arrival(run.RequestDistribution)}
 }
 
 // countingOf reads back a run's token counting as runtime.Counting.String

@@ -3,6 +3,7 @@ package sweep
 import (
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // measured is one constructed point: p99 TTFT and ITL in ms, output
@@ -29,7 +30,7 @@ func summaryOf(m measured) metrics.Summary {
 // sweepOf builds the result of a sweep over param, evaluating the
 // experiment's gates at every point as the runtime does.
 func sweepOf(param string, gates []string, points ...measured) *runtime.ExperimentResult {
-	exp := &runtime.Experiment{Name: "capacity", Repeats: 1, Endpoint: runtime.Endpoint{Stream: true}}
+	exp := &plan.Experiment{Name: "capacity", Repeats: 1, Endpoint: plan.Endpoint{Stream: true}}
 	for _, src := range gates {
 		g, err := metrics.ParseGate(src)
 		if err != nil {
@@ -42,7 +43,7 @@ func sweepOf(param string, gates []string, points ...measured) *runtime.Experime
 	for i, m := range points {
 		values[i] = m.load
 		out := &runtime.Outcome{Counting: runtime.Counting{Mode: runtime.ByUsage}, Summary: summaryOf(m)}
-		p := runtime.PointResult{Params: runtime.Params{param: m.load},
+		p := runtime.PointResult{Params: plan.Params{param: m.load},
 			Outcome: out, Repeats: []*runtime.Outcome{out}}
 		for _, g := range exp.Gates {
 			v, err := g.Measure(&out.Summary)
@@ -50,7 +51,7 @@ func sweepOf(param string, gates []string, points ...measured) *runtime.Experime
 		}
 		res.Points = append(res.Points, p)
 	}
-	exp.Sweep = &runtime.Sweep{Params: []runtime.SweepParam{{Name: param, Values: values}}}
+	exp.Sweep = &plan.Sweep{Params: []plan.SweepParam{{Name: param, Values: values}}}
 	return res
 }
 

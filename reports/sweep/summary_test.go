@@ -10,6 +10,7 @@ import (
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/internal/golden"
 	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // decoded is summary.json read back the way a program would.
@@ -126,7 +127,7 @@ func TestSummaryJSONSaturating(t *testing.T) {
 func TestSummaryJSONAdaptiveRepeatsPartial(t *testing.T) {
 	res := growing()
 	g, _ := metrics.ParseGate("ttft.p99 < 50ms")
-	res.Experiment.Sweep = &runtime.Sweep{Search: &runtime.Search{Gate: g, Over: metrics.ParamConcurrency, Lo: 1, Hi: 8}}
+	res.Experiment.Sweep = &plan.Sweep{Search: &plan.Search{Gate: g, Over: metrics.ParamConcurrency, Lo: 1, Hi: 8}}
 	res.Capacity = runtime.AnalyzeCapacity(res, &runtime.Capacity{
 		Search:     &runtime.SearchResult{Found: true, Best: 8, Point: 3},
 		Saturation: &runtime.SaturationResult{Saturated: true, Point: 2, Reason: "said the runtime", Source: runtime.SaturationByRule}})
@@ -161,7 +162,7 @@ func TestSummaryJSONAdaptiveRepeatsPartial(t *testing.T) {
 // An until_saturation sweep's verdict is reported as its own.
 func TestSummaryJSONUntilSaturation(t *testing.T) {
 	res := growing()
-	res.Experiment.Sweep = &runtime.Sweep{Saturation: &runtime.Saturation{Over: metrics.ParamConcurrency, Start: 1, Factor: 2, Limit: 8}}
+	res.Experiment.Sweep = &plan.Sweep{Saturation: &plan.Saturation{Over: metrics.ParamConcurrency, Start: 1, Factor: 2, Limit: 8}}
 	res.Capacity = runtime.AnalyzeCapacity(res, &runtime.Capacity{Saturation: &runtime.SaturationResult{Point: 3,
 		Reason: "reached the limit (concurrency 8) without saturating", Source: runtime.SaturationBySweep}})
 	_, d := summaryJSON(t, *res)
@@ -218,7 +219,7 @@ func TestMetricsFromSchedule(t *testing.T) {
 // ratio the old table of report units had left out.
 func TestGateMeasuredInReportUnits(t *testing.T) {
 	out := &runtime.Outcome{Summary: metrics.Summary{}}
-	p := runtime.PointResult{Params: runtime.Params{"concurrency": 1}, Outcome: out}
+	p := runtime.PointResult{Params: plan.Params{"concurrency": 1}, Outcome: out}
 	for _, c := range []struct {
 		gate     string
 		measured float64

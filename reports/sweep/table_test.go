@@ -7,6 +7,7 @@ import (
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/internal/golden"
 	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 func table(t *testing.T, res *runtime.ExperimentResult) string {
@@ -78,7 +79,7 @@ func TestTableVerdictsInWords(t *testing.T) {
 
 	res = sweepOf(metrics.ParamConcurrency, nil, measured{1, 10, 5, 100, 1, -1, 0}, measured{2, 10, 5, 200, 2, -1, 0})
 	g, _ := metrics.ParseGate("ttft.p99 < 50ms")
-	res.Experiment.Sweep = &runtime.Sweep{Search: &runtime.Search{Gate: g, Over: metrics.ParamConcurrency, Lo: 1, Hi: 2}}
+	res.Experiment.Sweep = &plan.Sweep{Search: &plan.Search{Gate: g, Over: metrics.ParamConcurrency, Lo: 1, Hi: 2}}
 	res.Capacity = runtime.AnalyzeCapacity(res, &runtime.Capacity{
 		Saturation: &runtime.SaturationResult{Point: 1, Reason: "reached the limit (concurrency 2) without saturating: the capacity reported is only the highest load tried"},
 		Search:     &runtime.SearchResult{Found: true, Best: 2, Point: 1}})

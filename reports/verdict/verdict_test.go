@@ -9,6 +9,7 @@ import (
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 func mustGate(t *testing.T, s string) metrics.Gate {
@@ -23,14 +24,14 @@ func mustGate(t *testing.T, s string) metrics.Gate {
 // results builds a two-point experiment: TTFT p99 400 ms at concurrency 1
 // and 700 ms at 16, with one failed request out of 100 at 16.
 func results(t *testing.T) []runtime.ExperimentResult {
-	exp := &runtime.Experiment{Name: "chat", Gates: []metrics.Gate{
+	exp := &plan.Experiment{Name: "chat", Gates: []metrics.Gate{
 		mustGate(t, "ttft.p99 < 500ms"), mustGate(t, "error_rate < 1%"),
 		mustGate(t, "ttft.p99 < 900ms @ concurrency=16"), mustGate(t, "itl.p50 < 10ms @ concurrency=64"),
 	}}
 	point := func(c float64, p99 float64, failed int) runtime.PointResult {
 		sum := metrics.Summary{TimeToFirstToken: &metrics.Distribution{Count: 100, P99: p99 * 1e6},
 			Completed: 100 - failed, Failed: failed, ErrorRate: float64(failed) / 100}
-		params := runtime.Params{"concurrency": c}
+		params := plan.Params{"concurrency": c}
 		out := &runtime.Outcome{Summary: sum}
 		return runtime.PointResult{Params: params,
 			Outcome: out, Gates: runtime.EvaluateGates(exp, nil, params, out)}
@@ -154,14 +155,14 @@ func TestWritersSayPartial(t *testing.T) {
 // Warning); the same gate on real telemetry, and a latency gate beside
 // it, are not. Before, the line read like a measured 300 W.
 func TestSimulatedTelemetryGateIsMarked(t *testing.T) {
-	exp := &runtime.Experiment{Name: "chat", Gates: []metrics.Gate{
+	exp := &plan.Experiment{Name: "chat", Gates: []metrics.Gate{
 		mustGate(t, "gpu_power.avg < 500"), mustGate(t, "ttft.p99 < 500ms"),
 	}}
 	point := func(simulated bool) runtime.PointResult {
 		out := &runtime.Outcome{Summary: metrics.Summary{TimeToFirstToken: &metrics.Distribution{Count: 10, P99: 4e8}, Completed: 10}}
 		out.Telemetry = &runtime.PointTelemetry{Summary: metrics.TelemetrySummary{
 			Simulated: simulated, Power: &metrics.Distribution{Count: 3, Avg: 300}}}
-		params := runtime.Params{"concurrency": 1}
+		params := plan.Params{"concurrency": 1}
 		return runtime.PointResult{Params: params, Outcome: out, Gates: runtime.EvaluateGates(exp, nil, params, out)}
 	}
 	for _, simulated := range []bool{true, false} {

@@ -10,6 +10,7 @@ import (
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/dataset"
 	"github.com/llmbench/llmbench/runtime/failure"
+	"github.com/llmbench/llmbench/runtime/plan"
 	"github.com/llmbench/llmbench/transport"
 )
 
@@ -140,7 +141,7 @@ var datasetFlags = map[string]string{
 // `--session-turns-mean 1e9` were a fatal out-of-memory), naming the
 // flag at fault and the memory it would take.
 func checkDatasetMemory(src dataset.Source) error {
-	err := runtime.CheckDatasetMemory(src, runtime.PointSpec{})
+	err := runtime.CheckDatasetMemory(src, plan.PointSpec{})
 	var me *runtime.DatasetMemoryError
 	if !errors.As(err, &me) {
 		return err

@@ -6,6 +6,7 @@ import (
 
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/failure"
+	"github.com/llmbench/llmbench/runtime/plan"
 	"github.com/llmbench/llmbench/transport"
 )
 
@@ -36,53 +37,53 @@ func endpointAPI(typ string) (transport.API, error) {
 
 // Server is the endpoint the flags name, with everything sent to it:
 // the API, headers and extra inputs, limits and the tokenizer.
-func (c *Profile) Server() (runtime.Endpoint, error) {
+func (c *Profile) Server() (plan.Endpoint, error) {
 	api, err := endpointAPI(c.EndpointType)
 	if err != nil {
-		return runtime.Endpoint{}, err
+		return plan.Endpoint{}, err
 	}
 	if c.ServiceKind == "triton" && api != transport.Triton {
-		return runtime.Endpoint{}, failure.Inputf("--endpoint-type %s: --service-kind triton speaks Triton's KServe v2 gRPC API (endpoint type kserve); "+
+		return plan.Endpoint{}, failure.Inputf("--endpoint-type %s: --service-kind triton speaks Triton's KServe v2 gRPC API (endpoint type kserve); "+
 			"use --service-kind openai for %s", c.EndpointType, c.EndpointType)
 	}
 	if len(c.Model) > 1 && (api == transport.KServe || api == transport.TGI) {
-		return runtime.Endpoint{}, failure.Inputf("-m: got %d models, but --endpoint-type %s sends to one "+
+		return plan.Endpoint{}, failure.Inputf("-m: got %d models, but --endpoint-type %s sends to one "+
 			"(Triton's generate path names it; a TGI server serves one); run once per model", len(c.Model), c.EndpointType)
 	}
 	extra, err := ParseExtraInputs(c.ExtraInputs)
 	if err != nil {
-		return runtime.Endpoint{}, err
+		return plan.Endpoint{}, err
 	}
 	headers, err := ParseHeaders(c.Header)
 	if err != nil {
-		return runtime.Endpoint{}, err
+		return plan.Endpoint{}, err
 	}
 	if headers, err = withAPIKey(headers, c.APIKey, api); err != nil {
-		return runtime.Endpoint{}, err
+		return plan.Endpoint{}, err
 	}
 	if api == transport.Triton {
 		spec := transport.BodySpec{API: api, Model: c.Model[0], Stream: c.Streaming, Extra: extra, Backend: c.Backend}
 		if err := transport.CheckTritonBody(spec.Body(transport.Prompt{Text: "x", MaxTokens: 1, MinTokens: 1}), c.Backend); err != nil {
-			return runtime.Endpoint{}, failure.Inputf("--extra-inputs: %w", err)
+			return plan.Endpoint{}, failure.Inputf("--extra-inputs: %w", err)
 		}
 	}
 	for _, u := range c.URL {
 		if u != "sim://" && strings.HasPrefix(u, "sim://") {
 			if _, err := runtime.SimConfig(u); err != nil {
-				return runtime.Endpoint{}, failure.Inputf("--url: %w", err)
+				return plan.Endpoint{}, failure.Inputf("--url: %w", err)
 			}
 		}
 	}
 	maxResponse, maxLine, err := c.sizeLimits()
 	if err != nil {
-		return runtime.Endpoint{}, err
+		return plan.Endpoint{}, err
 	}
 	sources, err := SourceAddresses(c.SourceAddress, api)
 	if err != nil {
-		return runtime.Endpoint{}, err
+		return plan.Endpoint{}, err
 	}
 	urls, selection := replicaFlags(c.URL, c.URLSelection)
-	return runtime.Endpoint{
+	return plan.Endpoint{
 		URLs: urls, URLSelection: selection, SourceAddrs: sources,
 		URL: c.URL[0], Path: c.Endpoint, API: api, Stream: c.Streaming && api != transport.Embeddings,
 		Model: c.Model[0], Models: c.models(), ModelSelection: c.ModelSelectionStrategy, ModelSeed: uint64(c.RandomSeed),

@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/failure"
+	"github.com/llmbench/llmbench/runtime/plan"
 	"github.com/llmbench/llmbench/transport"
 )
 
@@ -125,7 +125,7 @@ func ParseHeaders(specs []string) ([]transport.Header, error) {
 		if !ok {
 			return nil, failure.Inputf("--header: got %q, want Name:Value", headerShown(spec))
 		}
-		if err := runtime.CheckHeader(name, value); err != nil {
+		if err := plan.CheckHeader(name, value); err != nil {
 			return nil, failure.Inputf("--header: got %q: %w", headerShown(spec), err)
 		}
 		if err := transport.CheckReservedHeader(name); err != nil {

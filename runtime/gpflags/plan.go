@@ -4,15 +4,17 @@ import (
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/dataset"
+	"github.com/llmbench/llmbench/runtime/engine"
 	"github.com/llmbench/llmbench/runtime/failure"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // Plan is what valid flags describe before the point is named: the
 // endpoint, the prompts, the point and the goodput SLOs.
 type Plan struct {
-	Endpoint runtime.Endpoint
+	Endpoint plan.Endpoint
 	Dataset  dataset.Source
-	Point    runtime.Point
+	Point    engine.Point
 	Goodput  []metrics.SLO
 }
 
@@ -52,16 +54,16 @@ func (c *Profile) Plan() (Plan, error) {
 // Experiment is the one-point experiment p runs as, named name (the
 // GenAI-Perf folder), so that profile and analyze run through the same
 // executor as run; the point is its only planned one.
-func (c *Profile) Experiment(name string, p Plan) (*runtime.Experiment, runtime.PointSpec, error) {
-	exp := &runtime.Experiment{Name: name, Endpoint: p.Endpoint, Dataset: p.Dataset, Load: p.Point.Load, Requests: p.Point.Stop.Requests,
+func (c *Profile) Experiment(name string, p Plan) (*plan.Experiment, plan.PointSpec, error) {
+	exp := &plan.Experiment{Name: name, Endpoint: p.Endpoint, Dataset: p.Dataset, Load: p.Point.Load, Requests: p.Point.Stop.Requests,
 		Duration: p.Point.Stop.Duration, Sessions: p.Point.Stop.Sessions, Warmup: p.Point.Warmup, Seed: p.Point.Seed, Goodput: p.Goodput, Repeats: 1}
 	c.Telemetry.Apply(exp)
-	point := runtime.PointSpec{Params: runtime.ParamsOf(p.Point.Load), Load: p.Point.Load, Dataset: p.Dataset, Stop: p.Point.Stop}
-	exp.Planned = []runtime.PointSpec{point}
+	point := plan.PointSpec{Params: plan.ParamsOf(p.Point.Load), Load: p.Point.Load, Dataset: p.Dataset, Stop: p.Point.Stop}
+	exp.Planned = []plan.PointSpec{point}
 	if c.MaxErrorRate != "" {
 		var err error
-		if exp.ErrorBudget, err = runtime.ParseErrorBudget(c.MaxErrorRate); err != nil {
-			return nil, runtime.PointSpec{}, failure.Inputf("--max-error-rate: %w", err)
+		if exp.ErrorBudget, err = plan.ParseErrorBudget(c.MaxErrorRate); err != nil {
+			return nil, plan.PointSpec{}, failure.Inputf("--max-error-rate: %w", err)
 		}
 	}
 	return exp, point, nil

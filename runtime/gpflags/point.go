@@ -7,35 +7,36 @@ import (
 	"time"
 
 	"github.com/llmbench/llmbench/metrics"
-	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/engine"
 	"github.com/llmbench/llmbench/runtime/failure"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // Point is the load, stop and warm-up the flags ask for, with
 // GenAI-Perf's defaults (concurrency 1, max(10, 2×load) requests).
-func (c *Profile) Point() runtime.Point {
+func (c *Profile) Point() engine.Point {
 	if c.SessionMode() {
 		return c.sessionPoint()
 	}
-	load := runtime.Load{Concurrency: c.Concurrency, Rate: c.RequestRate,
-		Arrival: runtime.Arrival(c.RequestDistribution), Burstiness: c.Burstiness, MaxConcurrency: c.MaxConcurrency}
+	load := plan.Load{Concurrency: c.Concurrency, Rate: c.RequestRate,
+		Arrival: plan.Arrival(c.RequestDistribution), Burstiness: c.Burstiness, MaxConcurrency: c.MaxConcurrency}
 	load.RampUp = c.rampUp()
 	if c.FixedSchedule { // every entry once, at its timestamp
 		load.ReplaySpeed = 1
-		return runtime.Point{Load: load, Stop: runtime.Stop{Requests: c.RequestCount.N}, Warmup: c.WarmupRequestCount,
+		return engine.Point{Load: load, Stop: plan.Stop{Requests: c.RequestCount.N}, Warmup: c.WarmupRequestCount,
 			Seed: uint64(c.RandomSeed), Grace: runtimeGrace}
 	}
 	if load.Concurrency == 0 && load.Rate == 0 {
 		load.Concurrency = 1
 	}
-	stop := runtime.Stop{Requests: c.RequestCount.N, Duration: time.Duration(c.MeasurementInterval) * time.Millisecond}
+	stop := plan.Stop{Requests: c.RequestCount.N, Duration: time.Duration(c.MeasurementInterval) * time.Millisecond}
 	if rule, _ := c.steadyRule(); rule != nil { // validate checked it
 		stop = autoStop(rule)
 	}
 	if stop.Requests == 0 && stop.Duration == 0 {
 		stop.Requests = max(10, 2*max(load.Concurrency, int(load.Rate+0.999))) // GenAI-Perf's default
 	}
-	return runtime.Point{Load: load, Stop: stop, Warmup: c.WarmupRequestCount, Seed: uint64(c.RandomSeed), Grace: runtimeGrace}
+	return engine.Point{Load: load, Stop: stop, Warmup: c.WarmupRequestCount, Seed: uint64(c.RandomSeed), Grace: runtimeGrace}
 }
 
 // rampUp is the ramp the flags ask for: the concurrency ramp for a
@@ -102,13 +103,13 @@ func (c *Profile) validateSessions() error {
 // sessionPoint is the point of a session run: a closed loop of sessions
 // stopped after --num-sessions (default max(10, 2×N)) or --request-count
 // turns.
-func (c *Profile) sessionPoint() runtime.Point {
+func (c *Profile) sessionPoint() engine.Point {
 	s := &c.SessionFlags
-	stop := runtime.Stop{Requests: c.RequestCount.N, Sessions: s.NumSessions}
+	stop := plan.Stop{Requests: c.RequestCount.N, Sessions: s.NumSessions}
 	if stop.Requests == 0 && stop.Sessions == 0 {
 		stop.Sessions = max(10, 2*s.SessionConcurrency)
 	}
-	return runtime.Point{Load: runtime.Load{Concurrency: s.SessionConcurrency, RampUp: c.rampUp()}, Stop: stop,
+	return engine.Point{Load: plan.Load{Concurrency: s.SessionConcurrency, RampUp: c.rampUp()}, Stop: stop,
 		Warmup: c.WarmupRequestCount, Seed: uint64(c.RandomSeed), Grace: runtimeGrace}
 }
 
@@ -165,8 +166,8 @@ func (c *Profile) steadyRule() (*metrics.SteadyRule, error) {
 }
 
 // autoStop is the stop of an auto point: the rule, capped at its maximum.
-func autoStop(r *metrics.SteadyRule) runtime.Stop {
-	return runtime.Stop{Requests: r.MaxRequests, Steady: r}
+func autoStop(r *metrics.SteadyRule) plan.Stop {
+	return plan.Stop{Requests: r.MaxRequests, Steady: r}
 }
 
 // MarshalJSON writes the count as the flag was given: a number, or

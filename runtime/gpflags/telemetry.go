@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/failure"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // GenAIPerfMetricsURL is GenAI-Perf's default telemetry source, the DCGM
@@ -30,7 +30,7 @@ func (f *Telemetry) Check() error {
 	for _, u := range f.ServerMetricsURL {
 		p, err := url.Parse(u)
 		if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
-			return failure.Inputf("--server-metrics-url: got %q, want an http(s) URL such as %s", runtime.RedactURL(u), GenAIPerfMetricsURL)
+			return failure.Inputf("--server-metrics-url: got %q, want an http(s) URL such as %s", plan.RedactURL(u), GenAIPerfMetricsURL)
 		}
 	}
 	if _, err := scrapeInterval(f.TelemetryInterval); err != nil {
@@ -71,7 +71,7 @@ func (f *Telemetry) Interval() time.Duration {
 func (f *Telemetry) Off() bool { return f.Interval() < 0 }
 
 // Apply adds the flags' URLs and interval to an experiment.
-func (f *Telemetry) Apply(e *runtime.Experiment) {
+func (f *Telemetry) Apply(e *plan.Experiment) {
 	for _, u := range f.ServerMetricsURL {
 		if !slices.Contains(e.Telemetry, u) {
 			e.Telemetry = append(e.Telemetry, u)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/plan"
 	"github.com/llmbench/llmbench/transport"
 )
 
@@ -113,9 +114,9 @@ func FuzzURL(f *testing.F) {
 			t.Fatalf("%q accepted, but the client refuses %q: %v", raw, base, err)
 		}
 		c.Close()
-		r, err := url.Parse(runtime.RedactURL(base))
+		r, err := url.Parse(plan.RedactURL(base))
 		if err != nil || r.User != nil || r.Query().Has("api_key") || r.Query().Has("token") || r.Query().Has("key") {
-			t.Fatalf("%q: redacted as %q (%v), which holds credentials", raw, runtime.RedactURL(base), err)
+			t.Fatalf("%q: redacted as %q (%v), which holds credentials", raw, plan.RedactURL(base), err)
 		}
 	})
 }

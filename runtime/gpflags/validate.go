@@ -6,6 +6,7 @@ import (
 
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/failure"
+	"github.com/llmbench/llmbench/runtime/plan"
 	"github.com/llmbench/llmbench/transport"
 )
 
@@ -137,7 +138,7 @@ func CheckURL(raw string) error {
 	}
 	// Redacted as the URL it is taken for: "user:pw@host:port" is read
 	// with the scheme "user" on its own, and would keep its password.
-	shown := runtime.RedactURL(runtime.BaseURL(raw))
+	shown := plan.RedactURL(runtime.BaseURL(raw))
 	if scheme, _, ok := strings.Cut(raw, "://"); ok && scheme != "http" && scheme != "https" && scheme != "sim" {
 		if !isScheme(scheme) { // "user:pw@host://…": what precedes :// may be a credential
 			return failure.Inputf("--url: the text before :// is not a scheme, want host:port, http(s)://host:port or sim://")

@@ -19,7 +19,8 @@ import (
 	"github.com/llmbench/llmbench/reports/artifacts"
 	"github.com/llmbench/llmbench/reports/genaiperf"
 	"github.com/llmbench/llmbench/runtime"
-	"github.com/llmbench/llmbench/runtime/plan"
+	"github.com/llmbench/llmbench/runtime/engine"
+	runplan "github.com/llmbench/llmbench/runtime/plan"
 )
 
 // Requests gives the records of one run of a point (key names it).
@@ -31,16 +32,16 @@ type Requests func(key runtime.PointKey) []metrics.Record
 // records reqs gives it, then each point's GenAI-Perf files. The gates
 // are judged but no gates.json or summary.json is written: `run` writes
 // those after check(), which a test does not have. It returns out.
-func Run(t testing.TB, out, scenario string, plan runtime.Experiment, reqs Requests) string {
+func Run(t testing.TB, out, scenario string, plan runplan.Experiment, reqs Requests) string {
 	t.Helper()
-	return Shard(t, out, scenario, plan, runtime.Shard{}, reqs)
+	return Shard(t, out, scenario, plan, engine.Shard{}, reqs)
 }
 
 // Shard is Run as one shard of a distributed run writes it (`run --shard
 // I/N`): the same folders, each run's plan naming the shard and when it
 // started (its first request), for `merge` to join; reqs gives the
 // shard's own requests.
-func Shard(t testing.TB, out, scenario string, plan runtime.Experiment, shard runtime.Shard, reqs Requests) string {
+func Shard(t testing.TB, out, scenario string, plan runplan.Experiment, shard engine.Shard, reqs Requests) string {
 	t.Helper()
 	exp := experiment(t, plan)
 	obs := &artifacts.ScenarioObserver{Session: session(), Scenario: scenario, Out: out, Exp: exp}
@@ -53,7 +54,7 @@ func Shard(t testing.TB, out, scenario string, plan runtime.Experiment, shard ru
 // artifactDir: each point in its GenAI-Perf folder
 // (<model>-openai-chat-concurrency8), named as analyze names it. It
 // returns artifactDir.
-func Profile(t testing.TB, artifactDir string, plan runtime.Experiment, reqs Requests) string {
+func Profile(t testing.TB, artifactDir string, plan runplan.Experiment, reqs Requests) string {
 	t.Helper()
 	exp := experiment(t, plan)
 	specs, err := exp.Points()
@@ -75,19 +76,19 @@ func Profile(t testing.TB, artifactDir string, plan runtime.Experiment, reqs Req
 		}
 		obs.Points[spec.Params.Label()] = &artifacts.GenAIPerfPoint{Label: label, Run: run}
 	}
-	write(t, obs, exp, runtime.Shard{}, reqs)
+	write(t, obs, exp, engine.Shard{}, reqs)
 	return artifactDir
 }
 
 // experiment is the plan as the engine runs it.
-func experiment(t testing.TB, plan runtime.Experiment) *runtime.Experiment {
+func experiment(t testing.TB, plan runplan.Experiment) *runplan.Experiment {
 	t.Helper()
 	plan.Repeats = max(plan.Repeats, 1)
 	return &plan
 }
 
 // write runs every point of exp through obs as the engine would.
-func write(t testing.TB, obs runtime.Observer, exp *runtime.Experiment, shard runtime.Shard, reqs Requests) {
+func write(t testing.TB, obs runtime.Observer, exp *runplan.Experiment, shard engine.Shard, reqs Requests) {
 	t.Helper()
 	specs, err := exp.Points()
 	if err != nil {
@@ -108,9 +109,9 @@ func write(t testing.TB, obs runtime.Observer, exp *runtime.Experiment, shard ru
 
 // writeRepeat is one run of a point: started, given its records,
 // finished with what they reduce to.
-func writeRepeat(t testing.TB, obs runtime.Observer, exp *runtime.Experiment, shard runtime.Shard, spec runtime.PointSpec, key runtime.PointKey, recs []metrics.Record) *runtime.Outcome {
+func writeRepeat(t testing.TB, obs runtime.Observer, exp *runplan.Experiment, shard engine.Shard, spec runplan.PointSpec, key runtime.PointKey, recs []metrics.Record) *runtime.Outcome {
 	t.Helper()
-	job := &runtime.Job{Endpoint: exp.Endpoint, Point: runtime.Point{Load: spec.Load, Stop: runtime.Stop{Requests: len(recs)}, Shard: shard},
+	job := &runtime.Job{Endpoint: exp.Endpoint, Point: engine.Point{Load: spec.Load, Stop: runplan.Stop{Requests: len(recs)}, Shard: shard},
 		Count: runtime.CountMode(exp.Endpoint.TokenCount), Goodput: exp.Goodput}
 	if job.Count == "" || job.Count == "auto" {
 		job.Count = runtime.ByUsage
@@ -119,7 +120,7 @@ func writeRepeat(t testing.TB, obs runtime.Observer, exp *runtime.Experiment, sh
 		for len(job.Requests) <= recs[i].Entry {
 			text := strings.TrimSpace(strings.Repeat("word ", recs[i].InputTokens)) // as many words as tokens
 			body := fmt.Sprintf(`{"model":%q,"messages":[{"role":"user","content":%q}],"stream":%t}`, exp.Endpoint.Model, text, exp.Endpoint.Stream)
-			job.Requests = append(job.Requests, runtime.Request{Text: text, Body: []byte(body)})
+			job.Requests = append(job.Requests, engine.Request{Text: text, Body: []byte(body)})
 		}
 	}
 	watch, err := obs.RunStarting(key, job)
@@ -152,8 +153,8 @@ func session() artifacts.Session {
 
 type noDisplay struct{}
 
-func (noDisplay) Start(string, int, int) *runtime.Progress { return nil }
-func (noDisplay) End()                                     {}
+func (noDisplay) Start(string, int, int) *engine.Progress { return nil }
+func (noDisplay) End()                                    {}
 
 // Shape is what each request Make makes measured.
 type Shape struct {
@@ -217,12 +218,12 @@ func Same(recs []metrics.Record) Requests {
 // Chat is a plan of a streaming chat experiment of model m at
 // concurrency 1, requests requests per point, sweeping concurrency over
 // sweep when given: what a test changes one field of.
-func Chat(name string, requests int, sweep ...float64) runtime.Experiment {
-	p := runtime.Experiment{Name: name, Endpoint: runtime.Endpoint{URL: "http://127.0.0.1:1", API: "chat", Stream: true, Model: "m"},
-		Dataset: plan.Described("synthetic(input_tokens = fixed(20), output_tokens = fixed(8))"), Load: runtime.Load{Concurrency: 1},
+func Chat(name string, requests int, sweep ...float64) runplan.Experiment {
+	p := runplan.Experiment{Name: name, Endpoint: runplan.Endpoint{URL: "http://127.0.0.1:1", API: "chat", Stream: true, Model: "m"},
+		Dataset: runplan.Described("synthetic(input_tokens = fixed(20), output_tokens = fixed(8))"), Load: runplan.Load{Concurrency: 1},
 		Requests: requests, Repeats: 1}
 	if len(sweep) > 0 {
-		p.Sweep = &runtime.Sweep{Params: []runtime.SweepParam{{Name: "concurrency", Values: sweep}}}
+		p.Sweep = &runplan.Sweep{Params: []runplan.SweepParam{{Name: "concurrency", Values: sweep}}}
 	}
 	return p
 }
