@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"time"
+
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // schedule yields the planned send offsets of an open loop, measured from
@@ -13,18 +15,18 @@ import (
 // seed gives the same schedule.
 type schedule struct {
 	rng   *rand.Rand
-	load  Load
+	load  plan.Load
 	at    float64 // seconds since start of the next arrival
 	count int
 }
 
-func newSchedule(l Load, seed uint64) *schedule {
+func newSchedule(l plan.Load, seed uint64) *schedule {
 	return &schedule{rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), load: l}
 }
 
 // next returns the offset of the next arrival.
 func (s *schedule) next() time.Duration {
-	if s.count > 0 || s.load.Arrival != Constant {
+	if s.count > 0 || s.load.Arrival != plan.Constant {
 		s.at += s.gap()
 	}
 	s.count++
@@ -64,9 +66,9 @@ func rampStart(i, n int, ramp time.Duration) time.Duration {
 func (s *schedule) gap() float64 {
 	r := s.load.Rate
 	switch s.load.Arrival {
-	case Poisson:
+	case plan.Poisson:
 		return s.rng.ExpFloat64() / r
-	case Gamma:
+	case plan.Gamma:
 		k := s.load.Burstiness
 		return gammaSample(s.rng, k) / (k * r)
 	}

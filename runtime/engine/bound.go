@@ -1,6 +1,10 @@
 package engine
 
-import "syscall"
+import (
+	"syscall"
+
+	"github.com/llmbench/llmbench/runtime/plan"
+)
 
 // FilesBesideConnections are the descriptors a run needs besides one per
 // connection: its output files, the simulator's listener, stdio, the Go
@@ -33,7 +37,7 @@ const maxOpenLoopConns = 16384
 // answering costs bounded memory, where a goroutine per arrival grew
 // without bound until the requests timed out. A closed loop is bounded by
 // its concurrency.
-func InFlightBound(l Load) int {
+func InFlightBound(l plan.Load) int {
 	if l.MaxConcurrency > 0 {
 		return l.MaxConcurrency
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime/dataset"
+	"github.com/llmbench/llmbench/runtime/plan"
 	"github.com/llmbench/llmbench/transport"
 )
 
@@ -36,14 +37,14 @@ func withOpenFiles(t *testing.T, n uint64) {
 // its own bound.
 func TestInFlightBoundFollowsTheOpenFileLimit(t *testing.T) {
 	withOpenFiles(t, FilesBesideConnections+4)
-	if got := InFlightBound(Load{Rate: 10}); got != 4 {
+	if got := InFlightBound(plan.Load{Rate: 10}); got != 4 {
 		t.Errorf("bound under ulimit -n %d: %d, want 4", FilesBesideConnections+4, got)
 	}
-	if got := InFlightBound(Load{Rate: 10, MaxConcurrency: 9}); got != 9 {
+	if got := InFlightBound(plan.Load{Rate: 10, MaxConcurrency: 9}); got != 9 {
 		t.Errorf("bound under max_concurrency 9: %d, want 9", got)
 	}
 	withOpenFiles(t, FilesBesideConnections+maxOpenLoopConns+1)
-	if got := InFlightBound(Load{Rate: 10}); got != maxOpenLoopConns {
+	if got := InFlightBound(plan.Load{Rate: 10}); got != maxOpenLoopConns {
 		t.Errorf("bound under a high limit: %d, want %d", got, maxOpenLoopConns)
 	}
 }
@@ -58,7 +59,7 @@ func TestOpenLoopDropsArrivalsOverTheBound(t *testing.T) {
 	withOpenFiles(t, FilesBesideConnections+4)
 	onFakeClock(t, func(clock *fakeClock) {
 		s := &clockSender{clock: clock, d: time.Second}
-		p := Point{Load: Load{Rate: 1000, Arrival: Constant}, Stop: Stop{Requests: 38}, Warmup: 2}
+		p := Point{Load: plan.Load{Rate: 1000, Arrival: plan.Constant}, Stop: plan.Stop{Requests: 38}, Warmup: 2}
 		res := Run(context.Background(), p, s, clock, testRequests(1))
 		if s.peak.Load() != 4 || res.Dropped != 36 || len(res.Records) != 2 {
 			t.Errorf("peak in flight %d, dropped %d, measured %d; want 4, 36 and 2", s.peak.Load(), res.Dropped, len(res.Records))
@@ -76,7 +77,7 @@ func TestSessionsAtARateDropOverTheBound(t *testing.T) {
 	onFakeClock(t, func(clock *fakeClock) {
 		s := &clockSender{clock: clock, d: 100 * time.Millisecond}
 		sessions := []dataset.Session{threeTurns("", 0)}
-		p := Point{Load: Load{Rate: 100, Arrival: Constant}, Stop: Stop{Sessions: 10}}
+		p := Point{Load: plan.Load{Rate: 100, Arrival: plan.Constant}, Stop: plan.Stop{Sessions: 10}}
 		res := RunSessions(context.Background(), p, s, clock, testConversation(sessions, 1))
 		// Sessions at 5, 15, ..., 95 ms; each runs 300 ms: the first two run,
 		// the other eight find them both under way.
@@ -94,7 +95,7 @@ func TestSlowRecordConsumerHoldsUpOnlyItsRequest(t *testing.T) {
 	second := make(chan struct{})
 	var calls atomic.Int64
 	var blocked atomic.Bool
-	p := Point{Load: Load{Concurrency: 2}, Stop: Stop{Requests: 4}, OnRecord: func(metrics.Record) {
+	p := Point{Load: plan.Load{Concurrency: 2}, Stop: plan.Stop{Requests: 4}, OnRecord: func(metrics.Record) {
 		switch calls.Add(1) {
 		case 1:
 			select {
@@ -157,7 +158,7 @@ func TestInterruptEndsRequestsWaitingForHeaders(t *testing.T) {
 		}
 		cancel()
 	}()
-	p := Point{Load: Load{Concurrency: 4}, Stop: Stop{Requests: 100}}
+	p := Point{Load: plan.Load{Concurrency: 4}, Stop: plan.Stop{Requests: 100}}
 	res := Run(ctx, p, s, clock, testRequests(1))
 	if n := s.inFlight.Load(); n != 0 || !res.Interrupted {
 		t.Errorf("%d requests still waiting for headers after the interrupted run returned (interrupted %v)", n, res.Interrupted)

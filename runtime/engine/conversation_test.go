@@ -13,6 +13,7 @@ import (
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime/dataset"
+	"github.com/llmbench/llmbench/runtime/plan"
 	"github.com/llmbench/llmbench/transport"
 )
 
@@ -172,7 +173,7 @@ func TestConversationResendsItsHistory(t *testing.T) {
 		t.Run(fmt.Sprintf("%s/system=%q", tc.api, tc.system), func(t *testing.T) {
 			l := newChatLog(t)
 			e := testEndpoint{API: tc.api, Stream: true, Model: "m", SessionHeader: "X-Session-ID"}
-			recs := runConversation(t, l, e, Point{Load: Load{Concurrency: 1}, Stop: Stop{Sessions: 1}},
+			recs := runConversation(t, l, e, Point{Load: plan.Load{Concurrency: 1}, Stop: plan.Stop{Sessions: 1}},
 				[]dataset.Session{threeTurns(tc.system, 0)})
 			got := l.logged()
 			if len(got) != 3 || len(recs) != 3 {
@@ -228,7 +229,7 @@ func TestConversationThinksBetweenTurns(t *testing.T) {
 	onFakeClock(t, func(clock *fakeClock) {
 		s := &clockSender{clock: clock, d: 7 * time.Millisecond}
 		const think = 60 * time.Millisecond
-		p := Point{Load: Load{Concurrency: 1}, Stop: Stop{Sessions: 1}}
+		p := Point{Load: plan.Load{Concurrency: 1}, Stop: plan.Stop{Sessions: 1}}
 		conv := testConversation([]dataset.Session{threeTurns("", think)}, 1)
 		RunSessions(context.Background(), p, s, clock, conv)
 		if got, want := s.sends(), ms(0, 67, 134); !slices.Equal(got, want) {
@@ -241,7 +242,7 @@ func TestConversationConcurrencyCountsSessions(t *testing.T) {
 	l := newChatLog(t)
 	sessions := []dataset.Session{threeTurns("", 0), threeTurns("", 0)}
 	recs := runConversation(t, l, testEndpoint{API: transport.Chat, Stream: true, Model: "m"},
-		Point{Load: Load{Concurrency: 2}, Stop: Stop{Sessions: 4}, Warmup: 1}, sessions)
+		Point{Load: plan.Load{Concurrency: 2}, Stop: plan.Stop{Sessions: 4}, Warmup: 1}, sessions)
 	if len(l.logged()) != 15 || len(recs) != 12 {
 		t.Fatalf("server saw %d requests and %d were measured, want 15 (5 sessions × 3) and 12 (the warm-up session left out)",
 			len(l.logged()), len(recs))
@@ -264,7 +265,7 @@ func TestConversationConcurrencyCountsSessions(t *testing.T) {
 func TestConversationStopsAtRequestCountCuttingSessions(t *testing.T) {
 	l := newChatLog(t)
 	recs := runConversation(t, l, testEndpoint{API: transport.Chat, Stream: true, Model: "m"},
-		Point{Load: Load{Concurrency: 1}, Stop: Stop{Requests: 7}}, []dataset.Session{threeTurns("", 0)})
+		Point{Load: plan.Load{Concurrency: 1}, Stop: plan.Stop{Requests: 7}}, []dataset.Session{threeTurns("", 0)})
 	if len(recs) != 7 {
 		t.Fatalf("%d measured turns, want 7", len(recs))
 	}
@@ -285,7 +286,7 @@ func TestUsersPaceTheirTurns(t *testing.T) {
 	onFakeClock(t, func(clock *fakeClock) {
 		s := &clockSender{clock: clock, d: 3 * time.Millisecond}
 		sessions := []dataset.Session{threeTurns("", time.Hour)} // think time is replaced by the pace
-		p := Point{Load: Load{Users: 4, Rate: 40}, Stop: Stop{Requests: 60}, Seed: 3}
+		p := Point{Load: plan.Load{Users: 4, Rate: 40}, Stop: plan.Stop{Requests: 60}, Seed: 3}
 		conv := testConversation(sessions, 3)
 		recs := RunSessions(context.Background(), p, s, clock, conv).Records
 		if len(recs) != 60 {
@@ -313,7 +314,7 @@ func TestSessionsAtARateStartOnTheSchedule(t *testing.T) {
 	onFakeClock(t, func(clock *fakeClock) {
 		s := &clockSender{clock: clock, d: 2 * time.Millisecond}
 		sessions := []dataset.Session{threeTurns("", 10*time.Millisecond)}
-		p := Point{Load: Load{Rate: 20, Arrival: Constant}, Stop: Stop{Sessions: 4}}
+		p := Point{Load: plan.Load{Rate: 20, Arrival: plan.Constant}, Stop: plan.Stop{Sessions: 4}}
 		recs := RunSessions(context.Background(), p, s, clock, testConversation(sessions, 1)).Records
 		if len(recs) != 12 {
 			t.Fatalf("%d records, want 4 sessions × 3 turns", len(recs))
@@ -340,7 +341,7 @@ func TestReplayedSessionsKeepTheirTiming(t *testing.T) {
 			{Text: "b1", Session: "b", At: 100 * time.Millisecond},
 			{Text: "a2", Session: "a"},
 		}
-		p := Point{Load: Load{ReplaySpeed: 2}}
+		p := Point{Load: plan.Load{ReplaySpeed: 2}}
 		recs := RunSessions(context.Background(), p, s, clock,
 			testConversation(dataset.GroupSessions(entries), 1)).Records
 		if len(recs) != 3 {

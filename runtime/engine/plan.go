@@ -9,24 +9,10 @@ import (
 	"github.com/llmbench/llmbench/runtime/plan"
 )
 
-// The plan's values the schedulers run (package plan defines them).
-type (
-	Arrival = plan.Arrival
-	Load    = plan.Load
-	Stop    = plan.Stop
-)
-
-// The arrival processes.
-const (
-	Constant = plan.Constant
-	Poisson  = plan.Poisson
-	Gamma    = plan.Gamma
-)
-
 // Point is one measured load point.
 type Point struct {
-	Load Load
-	Stop Stop
+	Load plan.Load
+	Stop plan.Stop
 	// Warmup requests are sent first, at the same load, and never measured.
 	Warmup int
 	// Seed makes the arrival schedule reproducible.
@@ -77,7 +63,7 @@ func (p Point) Validate() error {
 	case l.Concurrency == 0 && l.Rate == 0 && !l.Replay():
 		errs = append(errs, errors.New("a load needs a concurrency, a request rate or a replay"))
 	}
-	if l.Rate > 0 && l.Arrival == Gamma && l.Burstiness <= 0 {
+	if l.Rate > 0 && l.Arrival == plan.Gamma && l.Burstiness <= 0 {
 		errs = append(errs, fmt.Errorf("burstiness must be > 0, got %g", l.Burstiness))
 	}
 	if l.Users < 0 || (l.Users > 0 && (l.Rate <= 0 || l.Concurrency > 0 || l.Replay())) {
@@ -102,7 +88,7 @@ func (p Point) Validate() error {
 }
 
 // stopCount is how many stop conditions are set.
-func stopCount(s Stop) int {
+func stopCount(s plan.Stop) int {
 	n := 0
 	for _, set := range []bool{s.Requests > 0, s.Duration > 0, s.Sessions > 0} {
 		if set {

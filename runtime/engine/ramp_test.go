@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // TestRampedRateIsPlannedExactly: rate(10, constant) ramped over 2 s plans
@@ -15,7 +17,7 @@ import (
 func TestRampedRateIsPlannedExactly(t *testing.T) {
 	onFakeClock(t, func(clock *fakeClock) {
 		s := &clockSender{clock: clock, d: time.Millisecond}
-		p := Point{Load: Load{Rate: 10, Arrival: Constant, RampUp: 2 * time.Second}, Stop: Stop{Requests: 16}}
+		p := Point{Load: plan.Load{Rate: 10, Arrival: plan.Constant, RampUp: 2 * time.Second}, Stop: plan.Stop{Requests: 16}}
 		recs := Run(context.Background(), p, s, clock, testRequests(1)).Records
 		if len(recs) != 16 {
 			t.Fatalf("%d records, want 16", len(recs))
@@ -41,7 +43,7 @@ func TestRampedRateIsPlannedExactly(t *testing.T) {
 func TestRampedConcurrencyStartsWorkersInSteps(t *testing.T) {
 	onFakeClock(t, func(clock *fakeClock) {
 		s := &clockSender{clock: clock, d: 500 * time.Millisecond}
-		p := Point{Load: Load{Concurrency: 4, RampUp: 400 * time.Millisecond}, Stop: Stop{Requests: 4}}
+		p := Point{Load: plan.Load{Concurrency: 4, RampUp: 400 * time.Millisecond}, Stop: plan.Stop{Requests: 4}}
 		Run(context.Background(), p, s, clock, testRequests(1))
 		if got, want := s.sends(), ms(0, 100, 200, 300); !slices.Equal(got, want) {
 			t.Errorf("first sends at %v, want %v", got, want)

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 func testRequests(n int) []Request {
@@ -22,7 +24,7 @@ func testRequests(n int) []Request {
 func TestClosedLoopKeepsExactlyNInFlight(t *testing.T) {
 	onFakeClock(t, func(clock *fakeClock) {
 		s := &clockSender{clock: clock, d: 2 * time.Millisecond}
-		p := Point{Load: Load{Concurrency: 4}, Stop: Stop{Requests: 40}, Warmup: 8}
+		p := Point{Load: plan.Load{Concurrency: 4}, Stop: plan.Stop{Requests: 40}, Warmup: 8}
 		res := Run(context.Background(), p, s, clock, testRequests(3))
 		if len(res.Records) != 40 {
 			t.Fatalf("%d records, want 40 (warmup excluded)", len(res.Records))
@@ -52,7 +54,7 @@ func TestClosedLoopKeepsExactlyNInFlight(t *testing.T) {
 func TestClosedLoopStopsByDuration(t *testing.T) {
 	onFakeClock(t, func(clock *fakeClock) {
 		s := &clockSender{clock: clock, d: 5 * time.Millisecond}
-		p := Point{Load: Load{Concurrency: 2}, Stop: Stop{Duration: 100 * time.Millisecond}}
+		p := Point{Load: plan.Load{Concurrency: 2}, Stop: plan.Stop{Duration: 100 * time.Millisecond}}
 		res := Run(context.Background(), p, s, clock, testRequests(1))
 		if n := len(res.Records); n != 40 {
 			t.Errorf("%d records in 100 ms at concurrency 2 of 5 ms requests, want 40", n)
@@ -66,12 +68,12 @@ func TestClosedLoopStopsByDuration(t *testing.T) {
 // TestOpenLoopSendsOnSchedule: every request of an open loop is sent at
 // exactly its seeded instant, counted from the start plus openLoopLead.
 func TestOpenLoopSendsOnSchedule(t *testing.T) {
-	for _, arrival := range []Arrival{Constant, Poisson, Gamma} {
+	for _, arrival := range []plan.Arrival{plan.Constant, plan.Poisson, plan.Gamma} {
 		t.Run(string(arrival), func(t *testing.T) {
 			onFakeClock(t, func(clock *fakeClock) {
 				s := &clockSender{clock: clock, d: time.Millisecond}
-				load := Load{Rate: 500, Arrival: arrival, Burstiness: 0.5}
-				p := Point{Load: load, Stop: Stop{Requests: 200}, Warmup: 10, Seed: 7}
+				load := plan.Load{Rate: 500, Arrival: arrival, Burstiness: 0.5}
+				p := Point{Load: load, Stop: plan.Stop{Requests: 200}, Warmup: 10, Seed: 7}
 				res := Run(context.Background(), p, s, clock, testRequests(5))
 				if len(res.Records) != 200 {
 					t.Fatalf("%d records, want 200", len(res.Records))
@@ -98,7 +100,7 @@ func TestOpenLoopSendsOnSchedule(t *testing.T) {
 func TestOpenLoopMaxConcurrencyCapsAndRecordsLag(t *testing.T) {
 	onFakeClock(t, func(clock *fakeClock) {
 		s := &clockSender{clock: clock, d: 20 * time.Millisecond}
-		p := Point{Load: Load{Rate: 1000, Arrival: Constant, MaxConcurrency: 3}, Stop: Stop{Requests: 30}}
+		p := Point{Load: plan.Load{Rate: 1000, Arrival: plan.Constant, MaxConcurrency: 3}, Stop: plan.Stop{Requests: 30}}
 		res := Run(context.Background(), p, s, clock, testRequests(1))
 		if s.peak.Load() != 3 || res.Dropped != 0 {
 			t.Errorf("peak in flight %d, dropped %d; want 3 and none (a cap makes arrivals wait)", s.peak.Load(), res.Dropped)
@@ -125,7 +127,7 @@ func TestInterruptKeepsCompletedRecords(t *testing.T) {
 			<-fired
 			cancel()
 		}()
-		p := Point{Load: Load{Concurrency: 2}, Stop: Stop{Requests: 100000}, Grace: time.Second}
+		p := Point{Load: plan.Load{Concurrency: 2}, Stop: plan.Stop{Requests: 100000}, Grace: time.Second}
 		res := Run(ctx, p, s, clock, testRequests(1))
 		if !res.Interrupted || len(res.Records) != 14 {
 			t.Fatalf("interrupted=%v with %d records, want interrupted with 14", res.Interrupted, len(res.Records))
@@ -140,9 +142,9 @@ func TestInterruptKeepsCompletedRecords(t *testing.T) {
 
 // The schedules' mean gap is 1/rate, and the seed fixes them.
 func TestScheduleStatistics(t *testing.T) {
-	for _, l := range []Load{
-		{Rate: 100, Arrival: Poisson}, {Rate: 100, Arrival: Gamma, Burstiness: 0.25},
-		{Rate: 100, Arrival: Gamma, Burstiness: 4}, {Rate: 100, Arrival: Constant},
+	for _, l := range []plan.Load{
+		{Rate: 100, Arrival: plan.Poisson}, {Rate: 100, Arrival: plan.Gamma, Burstiness: 0.25},
+		{Rate: 100, Arrival: plan.Gamma, Burstiness: 4}, {Rate: 100, Arrival: plan.Constant},
 	} {
 		s := newSchedule(l, 1)
 		const n = 200000
@@ -160,7 +162,7 @@ func TestScheduleStatistics(t *testing.T) {
 		}
 		// Coefficient of variation: 0 constant, 1 Poisson, 1/sqrt(k) gamma.
 		cv := math.Sqrt(sumSq/n-mean*mean) / mean
-		want := map[Arrival]float64{Constant: 0, Poisson: 1, Gamma: 1 / math.Sqrt(l.Burstiness)}[l.Arrival]
+		want := map[plan.Arrival]float64{plan.Constant: 0, plan.Poisson: 1, plan.Gamma: 1 / math.Sqrt(l.Burstiness)}[l.Arrival]
 		if math.Abs(cv-want) > 0.03*math.Max(want, 1) {
 			t.Errorf("%s/%g: coefficient of variation %.3f, want %.3f", l.Arrival, l.Burstiness, cv, want)
 		}
@@ -175,19 +177,19 @@ func TestScheduleStatistics(t *testing.T) {
 
 func TestPointValidate(t *testing.T) {
 	bad := []Point{
-		{Load: Load{}, Stop: Stop{Requests: 1}},
-		{Load: Load{Concurrency: 1, Rate: 1}, Stop: Stop{Requests: 1}},
-		{Load: Load{Concurrency: 1}, Stop: Stop{}},
-		{Load: Load{Concurrency: 1}, Stop: Stop{Requests: 1, Duration: time.Second}},
-		{Load: Load{Rate: 1, Arrival: Gamma}, Stop: Stop{Requests: 1}},
-		{Load: Load{Concurrency: 1}, Stop: Stop{Requests: 1}, Warmup: -1},
+		{Load: plan.Load{}, Stop: plan.Stop{Requests: 1}},
+		{Load: plan.Load{Concurrency: 1, Rate: 1}, Stop: plan.Stop{Requests: 1}},
+		{Load: plan.Load{Concurrency: 1}, Stop: plan.Stop{}},
+		{Load: plan.Load{Concurrency: 1}, Stop: plan.Stop{Requests: 1, Duration: time.Second}},
+		{Load: plan.Load{Rate: 1, Arrival: plan.Gamma}, Stop: plan.Stop{Requests: 1}},
+		{Load: plan.Load{Concurrency: 1}, Stop: plan.Stop{Requests: 1}, Warmup: -1},
 	}
 	for i, p := range bad {
 		if p.Validate() == nil {
 			t.Errorf("point %d accepted: %+v", i, p)
 		}
 	}
-	if err := (Point{Load: Load{Concurrency: 1}, Stop: Stop{Requests: 1}}).Validate(); err != nil {
+	if err := (Point{Load: plan.Load{Concurrency: 1}, Stop: plan.Stop{Requests: 1}}).Validate(); err != nil {
 		t.Errorf("valid point rejected: %v", err)
 	}
 }
@@ -201,7 +203,7 @@ func TestReplaySendsAtTimestamps(t *testing.T) {
 		for i := range reqs {
 			reqs[i].At = time.Duration(i*i) * 10 * time.Millisecond // 0, 10, 40, 90, 160, 250 ms
 		}
-		p := Point{Load: Load{ReplaySpeed: 2}, Warmup: 1}
+		p := Point{Load: plan.Load{ReplaySpeed: 2}, Warmup: 1}
 		res := Run(context.Background(), p, s, clock, reqs)
 		if len(res.Records) != 5 {
 			t.Fatalf("%d records, want 5 (6 entries, 1 warmup)", len(res.Records))

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/llmbench/llmbench/runtime/dataset"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // TestShardStartsAtTheSharedInstant: shard 1 of 2 given a start 1 s ahead
@@ -16,7 +17,7 @@ import (
 func TestShardStartsAtTheSharedInstant(t *testing.T) {
 	onFakeClock(t, func(clock *fakeClock) {
 		s := &clockSender{clock: clock, d: time.Millisecond}
-		p := Point{Load: Load{Rate: 10, Arrival: Constant}, Stop: Stop{Requests: 4},
+		p := Point{Load: plan.Load{Rate: 10, Arrival: plan.Constant}, Stop: plan.Stop{Requests: 4},
 			Shard: Shard{Index: 1, Count: 2}, StartAt: fakeEpoch.Add(time.Second)}
 		res := Run(context.Background(), p, s, clock, testRequests(4))
 		if got, want := s.sends(), ms(1105, 1305); !slices.Equal(got, want) {
@@ -38,7 +39,7 @@ func TestShardStartsAtTheSharedInstant(t *testing.T) {
 func TestShardedClosedLoopWaitsForTheSharedStart(t *testing.T) {
 	onFakeClock(t, func(clock *fakeClock) {
 		s := &clockSender{clock: clock, d: 10 * time.Millisecond}
-		p := Point{Load: Load{Concurrency: 2}, Stop: Stop{Requests: 4}, Shard: Shard{Index: 0, Count: 2},
+		p := Point{Load: plan.Load{Concurrency: 2}, Stop: plan.Stop{Requests: 4}, Shard: Shard{Index: 0, Count: 2},
 			StartAt: fakeEpoch.Add(250 * time.Millisecond)}
 		Run(context.Background(), p, s, clock, testRequests(4))
 		if got, want := s.sends(), ms(250, 250, 260, 260); !slices.Equal(got, want) {
@@ -53,7 +54,7 @@ func TestShardedClosedLoopWaitsForTheSharedStart(t *testing.T) {
 func TestRampedUsersStartInSteps(t *testing.T) {
 	onFakeClock(t, func(clock *fakeClock) {
 		s := &clockSender{clock: clock, d: time.Millisecond}
-		p := Point{Load: Load{Users: 4, Rate: 40, RampUp: 400 * time.Millisecond}, Stop: Stop{Requests: 8}, Seed: 1}
+		p := Point{Load: plan.Load{Users: 4, Rate: 40, RampUp: 400 * time.Millisecond}, Stop: plan.Stop{Requests: 8}, Seed: 1}
 		RunSessions(context.Background(), p, s, clock, testConversation([]dataset.Session{threeTurns("", 0)}, 1))
 		if got, want := s.sends(), ms(5, 105, 105, 205, 205, 205, 305, 305); !slices.Equal(got, want) {
 			t.Errorf("sent at %v, want %v", got, want)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // With AfterWarmup set (a point that scrapes), a closed loop's warm-up
@@ -26,7 +27,7 @@ func closedLoopWarmupIsAPhaseApart(t *testing.T, clock *fakeClock) {
 	var warmDone []int64
 	var calls int
 	var gate int64
-	p := Point{Load: Load{Concurrency: 4}, Stop: Stop{Requests: 20}, Warmup: 2,
+	p := Point{Load: plan.Load{Concurrency: 4}, Stop: plan.Stop{Requests: 20}, Warmup: 2,
 		OnWarmup: func(done int64) { mu.Lock(); warmDone = append(warmDone, done); mu.Unlock() },
 		AfterWarmup: func() {
 			mu.Lock()
@@ -62,12 +63,12 @@ func TestWarmupPhaseOnlyForClosedLoopsThatAskForIt(t *testing.T) {
 func warmupPhaseOnlyForClosedLoopsThatAskForIt(t *testing.T, clock *fakeClock) {
 	s := &clockSender{clock: clock, d: 2 * time.Millisecond}
 	called := false
-	p := Point{Load: Load{Rate: 2000}, Stop: Stop{Requests: 10}, Warmup: 2, AfterWarmup: func() { called = true }}
+	p := Point{Load: plan.Load{Rate: 2000}, Stop: plan.Stop{Requests: 10}, Warmup: 2, AfterWarmup: func() { called = true }}
 	if res := Run(context.Background(), p, s, clock, testRequests(3)); len(res.Records) != 10 || called {
 		t.Errorf("open loop: %d records, AfterWarmup called %v; want 10 and not called", len(res.Records), called)
 	}
 	var recs []metrics.Record
-	q := Point{Load: Load{Concurrency: 2}, Stop: Stop{Requests: 6}, Warmup: 2}
+	q := Point{Load: plan.Load{Concurrency: 2}, Stop: plan.Stop{Requests: 6}, Warmup: 2}
 	if recs = Run(context.Background(), q, s, clock, testRequests(3)).Records; len(recs) != 6 {
 		t.Errorf("closed loop without AfterWarmup: %d records, want 6", len(recs))
 	}
