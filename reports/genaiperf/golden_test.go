@@ -2,36 +2,22 @@ package genaiperf
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/llmbench/llmbench/reports/internal/golden"
 )
 
-// update rewrites the golden files under testdata/golden instead of
-// comparing against them: go test ./reports/genaiperf -update
-var update = flag.Bool("update", false, "rewrite golden files in testdata/golden")
-
-// checkGolden compares got with testdata/golden/name, or rewrites it with
-// -update. Golden files are llmbench's own expected outputs.
+// checkGolden compares got with testdata/golden/name (llmbench's own
+// expected outputs), naming the first line that differs, or rewrites it
+// with -update.
 func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
+	if want, ok := golden.Want(t, name, got); ok {
+		assertSameBytes(t, name, got, want)
 	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	assertSameBytes(t, name, got, want)
 }
 
 // reference reads testdata/reference/name: outputs of GenAI-Perf itself,
