@@ -220,6 +220,23 @@ type Comparison struct {
 	// verdict at confidence 1 − α goes with PRegression ≤ α. JudgeFamily
 	// adjusts both for the number of metrics judged (Holm).
 	PRegression, PImprovement float64
+	// Informational marks a metric judged apart from the point's gated
+	// family: shown, labelled as such, never failing anything.
+	Informational bool
+	// Adjustment says how the family's multiplicity correction changed
+	// the verdict ("regression → inconclusive after Holm over 4 gates");
+	// "" when it did not.
+	Adjustment string
+	// MDC is the minimum detectable change of these samples: the smallest
+	// relative change (a fraction, 0.12 for 12%) they could call real at
+	// the judge's confidence; +Inf when no change could be.
+	MDC float64
+	// Unbounded says why a bound of the interval does not exist ("only 3
+	// requests above p99"); "" when both bounds are finite.
+	Unbounded string
+	// BaselineRuns and CandidateRuns count the runs (repeats, or the
+	// runs of a baseline history) each side was judged on.
+	BaselineRuns, CandidateRuns int
 }
 
 // Compare compares one metric (named as gates name it) between a baseline
