@@ -1,16 +1,15 @@
 package main
 
 import (
+	"context"
 	"math"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
-
-	"github.com/llmbench/llmbench/metrics"
+	"time"
 )
-
-func metricsInterval(ratio, lo, hi float64) metrics.RatioInterval {
-	return metrics.RatioInterval{Ratio: ratio, Low: lo, High: hi}
-}
 
 // TestWilson checks the interval against values computed by hand from
 // center = (p + z²/2n)/(1 + z²/n), half = z/(1 + z²/n)·√(p(1−p)/n + z²/4n²).
@@ -43,7 +42,7 @@ func TestWilson(t *testing.T) {
 
 func TestFormatting(t *testing.T) {
 	for _, c := range []struct{ got, want string }{
-		{pct(0.05), "5%"}, {pct(0.15), "15%"}, {pct(0.125), "12.5%"}, {tolName(0), "0"}, {tolName(0.1), "10%"},
+		{pct(0.05), "5%"}, {pct(0.15), "15%"}, {pct(0.125), "12.5%"}, {signed(0.0961), "+9.6%"}, {signed(math.NaN()), "–"},
 		{rate(8, 200), "8/200 = 4.0%"}, {rate(0, 0), "–"}, {interval(8, 200), "2.0%–7.7%"},
 	} {
 		if c.got != c.want {
@@ -52,79 +51,285 @@ func TestFormatting(t *testing.T) {
 	}
 }
 
-// TestTables renders hand-filled tallies: 8 false alarms in 200 pairs is
-// 4.0%, Wilson 2.0%–7.7% (the interval docs/compare.md quotes for it).
-func TestTables(t *testing.T) {
-	res := &results{Metrics: []string{"itl.p50", "itl.p99"}, Cells: map[cellKey]*tally{
-		{Side: 1, Repeats: 1, Tolerance: 0}: {Pairs: 200, Failed: 8, FailedNoHolm: 20,
-			Metric: map[string]int{"itl.p50": 8}, MetricNoHolm: map[string]int{"itl.p50": 15, "itl.p99": 9},
-			Methods: map[string]bool{"moving-block-bootstrap": true}},
-		{Side: 2, Repeats: 3, Tolerance: 0.1}: {Pairs: 50, Failed: 50, ITL: 49,
-			Metric: map[string]int{"itl.p50": 49, "itl.p99": 10},
-			Spread: map[string]*spread{"itl.p50": {LogRatio: []float64{math.Log(1.1), math.Log(1.1)}}}},
-	}}
-	fa := falseAlarmTable(res, "simulator", []int{1, 3}, []float64{0, 0.1})
-	wantFA := "| simulator | 1 (bootstrap) | 0 | 200 | 8/200 = 4.0% | 2.0%–7.7% | 20/200 = 10.0% |\n"
-	if !strings.HasSuffix(fa, wantFA) || strings.Count(fa, "\n") != 3 {
-		t.Errorf("false-alarm table:\n%s\nwant its only row:\n%s", fa, wantFA)
-	}
-	pw := powerTable(res, []side{{Name: "baseline"}, {Name: "identical"}, {Name: "slower 15%", Slowdown: 0.15}}, []int{1, 3}, []float64{0, 0.1})
-	wantPW := "| 15% | +10.0% / – | 3 | 10% | 50 | 49/50 = 98.0% | 10/50 = 20.0% | 49/50 = 98.0% | 89.5%–99.6% | 50/50 = 100.0% |\n"
-	if !strings.HasSuffix(pw, wantPW) || strings.Count(pw, "\n") != 3 {
-		t.Errorf("power table:\n%s\nwant its only row:\n%s", pw, wantPW)
-	}
-	am := alarmMetrics(res, []int{1}, []float64{0})
-	if want := "- 1 repeats, tolerance 0, 200 pairs: itl.p50 8 (15), itl.p99 0 (9) (methods: moving-block-bootstrap)\n"; !strings.HasSuffix(am, want) {
-		t.Errorf("alarm metrics:\n%s\nwant:\n%s", am, want)
+// TestGateFamily: the four gates at 10%, as a scenario writes them.
+func TestGateFamily(t *testing.T) {
+	want := "`itl.p50 <= baseline * 1.1`, `itl.p99 <= baseline * 1.1`, `ttft.p99 <= baseline * 1.1`, `output_token_throughput >= baseline * 0.9`"
+	if got := gateList(0.10); got != want {
+		t.Errorf("gates at 10%%:\n%s\nwant\n%s", got, want)
 	}
 }
 
-// TestPlan checks the measuring order and the pairing: with -repeats 1,3
-// a round holds three runs per side, three one-repeat pairs and one
-// three-repeat pair.
-func TestPlan(t *testing.T) {
-	p := newPlan(config{Pairs: 7, Repeats: []int{1, 3}, Slowdowns: []float64{0.05}})
-	if p.rounds != 3 || p.perSide != 3 || len(p.sides) != 3 || p.total() != 27 {
-		t.Fatalf("plan = %+v, want 3 rounds of 3 runs for each of 3 sides", p)
+func simConfigForTest() config {
+	return config{measure: measure{Target: "sim", Seed: 1}, Tolerance: 0.10, SameRuns: 8, EffectRuns: 4, ShiftRuns: 2, Pairs: 10}
+}
+
+// TestSimPools: a throughput drop of k tolerances scales every delay by
+// 1/(1 − k·tol) (so a closed loop's rate is exactly 1 − k·tol of what it
+// was); latency changes scale only the knobs behind their metric.
+func TestSimPools(t *testing.T) {
+	ps := simPools(simConfigForTest())
+	var names []string
+	for _, p := range ps {
+		names = append(names, p.Name)
 	}
-	if got := p.sides[2].Name; got != "slower 5%" {
-		t.Errorf("side 2 is %q", got)
+	want := []string{"same", "itl+10%", "ttft+10%", "throughput-10%", "itl+20%", "ttft+20%", "throughput-20%", "ttft×2"}
+	if !slices.Equal(names, want) {
+		t.Fatalf("pools %v, want %v", names, want)
 	}
-	runs := p.runs()
-	if r := runs[13]; r.Index != 13 || r.Round != 1 || r.Side != 1 || r.Rep != 1 {
-		t.Errorf("run 13 = %+v, want round 1, side 1, repeat 1", r)
+	if e := ps[3].Effect; math.Abs(e.itl()-1/0.9) > 1e-12 || e.ttft() != e.itl() {
+		t.Errorf("throughput-10%% effect %+v, want every delay ×1/0.9", e)
 	}
-	st := &store{Sides: p.sides, PerSide: p.perSide, Runs: make([]storedRun, len(runs))}
-	for i := range runs {
-		st.Runs[i].Spec = runs[i]
+	if e := ps[4].Effect; math.Abs(e.itl()-1.2) > 1e-12 || e.ttft() != 1 {
+		t.Errorf("itl+20%% effect %+v, want ITL ×1.2 and TTFT unchanged", e)
 	}
-	if got := st.run(1, 1, 1).Spec.Index; got != 13 {
-		t.Errorf("store.run(1, 1, 1) is run %d, want 13", got)
-	}
-	if g1, g3 := p.groups(1), p.groups(3); len(g1) != 3 || g1[2] != [2]int{2, 3} || len(g3) != 1 || g3[0] != [2]int{0, 3} {
-		t.Errorf("groups: 1 repeat %v, 3 repeats %v", g1, g3)
-	}
-	if g := newPlan(config{Pairs: 4, Repeats: []int{2, 3}}).groups(2); len(g) != 1 {
-		t.Errorf("2 repeats out of 3 per side: %v, want one group", g)
+	if !ps[7].Shift || ps[7].Effect.ttft() != 2 || detectionGoal(ps[7]) != "100%" || detectionGoal(ps[1]) != "35–65%" || detectionGoal(ps[4]) != "≥ 95%" {
+		t.Errorf("shift pool %+v or goals wrong", ps[7])
 	}
 }
 
-// TestSpread: ln ratios 0, 0.1, −0.1, 0.2 and an outlier 5 have median
-// 0.1, absolute deviations 0.1, 0, 0.2, 0.1, 4.9 with median 0.1, so a
-// robust SD of 0.14826 that the outlier does not move; of the intervals
-// [e^(r−0.05), e^(r+0.05)] only the one around r = 0 contains 1.
-func TestSpread(t *testing.T) {
-	var s spread
-	for _, r := range []float64{0, 0.1, -0.1, 0.2, 5} {
-		s.add(metricsInterval(math.Exp(r), math.Exp(r-0.05), math.Exp(r+0.05)))
+// TestOrder: history first, the other pools interleaved in proportion,
+// and the seeds of the runs measured stay theirs when a pool grows (a
+// resumed calibration with a bigger pool keeps its runs).
+func TestOrder(t *testing.T) {
+	ps := []pool{{Name: "same", Runs: 4}, {Name: "h", Runs: 2, History: true}, {Name: "slow", Runs: 2}}
+	var got []string
+	for _, s := range order(ps, 10) {
+		got = append(got, s.Pool)
 	}
-	if got := s.robustSD(); math.Abs(got-0.14826) > 1e-9 {
-		t.Errorf("robust SD = %g, want 0.14826", got)
+	want := []string{"h", "h", "same", "slow", "same", "same", "slow", "same"}
+	if !slices.Equal(got, want) {
+		t.Errorf("order %v, want %v", got, want)
 	}
-	if s.Covers != 1 {
-		t.Errorf("%d intervals contain 1, want 1 (the one around ratio 1)", s.Covers)
+	seeds := map[runKey]int64{}
+	for _, s := range order(ps, 10) {
+		seeds[runKey{s.Pool, s.Index}] = s.Seed
 	}
-	if got := mean(s.LogHalfWidth); math.Abs(got-0.05) > 1e-12 {
-		t.Errorf("mean half-width %g, want 0.05", got)
+	ps[0].Runs = 9
+	grown := order(ps, 10)
+	for _, s := range grown {
+		if old, ok := seeds[runKey{s.Pool, s.Index}]; ok && old != s.Seed {
+			t.Errorf("%s #%d: seed %d became %d when the pool grew", s.Pool, s.Index, old, s.Seed)
+		}
+	}
+	if len(seedsOf(grown)) != len(grown) {
+		t.Errorf("seeds repeat: %v", grown)
+	}
+}
+
+func seedsOf(specs []runSpec) map[int64]bool {
+	out := map[int64]bool{}
+	for _, s := range specs {
+		out[s.Seed] = true
+	}
+	return out
+}
+
+// TestDriftFactor: lognormal with median 1 and the σ asked for, the same
+// for the same seed, 1 without drift.
+func TestDriftFactor(t *testing.T) {
+	if driftFactor(0.05, 3) != driftFactor(0.05, 3) || driftFactor(0, 3) != 1 {
+		t.Fatal("drift is not a function of the seed, or not 1 at σ = 0")
+	}
+	var logs []float64
+	for seed := range int64(4000) {
+		logs = append(logs, math.Log(driftFactor(0.05, seed)))
+	}
+	m := mean(logs)
+	var sq float64
+	for _, v := range logs {
+		sq += (v - m) * (v - m)
+	}
+	sd := math.Sqrt(sq / float64(len(logs)-1))
+	// The standard error of the mean is 0.05/√4000 = 0.0008, of the sd
+	// about 0.0006: these bounds are 5 of them wide.
+	if math.Abs(m) > 0.004 || math.Abs(sd-0.05) > 0.003 {
+		t.Errorf("ln drift: mean %.4f, sd %.4f, want 0 and 0.05", m, sd)
+	}
+	cfg, drift := simConfig(measure{Sim: simTimings{TTFT: 10 * time.Millisecond, ITL: 2 * time.Millisecond, Drift: 0.05}}, runSpec{Seed: 3}, effect{ITL: 1.5})
+	if want := time.Duration(float64(2*time.Millisecond) * 1.5 * drift); cfg.ITL != want || cfg.TTFT != time.Duration(float64(10*time.Millisecond)*drift) {
+		t.Errorf("ITL %s, TTFT %s with drift %.4f and ITL ×1.5", cfg.ITL, cfg.TTFT, drift)
+	}
+}
+
+func mean(v []float64) float64 {
+	var s float64
+	for _, x := range v {
+		s += x
+	}
+	return s / float64(len(v))
+}
+
+// fakeStore holds empty runs of every pool of c, as a measured store
+// would.
+func fakeStore(c config) *store {
+	st := &store{runs: map[runKey]*storedRun{}}
+	for _, s := range order(c.pools(), c.Seed) {
+		st.runs[runKey{s.Pool, s.Index}] = &storedRun{Spec: s}
+	}
+	return st
+}
+
+// TestDrawPairs: every pair has the sizes of its setup, its runs are
+// distinct and from the right pools, the shift's pairs share no run, and
+// the same store draws the same pairs again.
+func TestDrawPairs(t *testing.T) {
+	c := simConfigForTest()
+	st := fakeStore(c)
+	for _, s := range setupsOf(c) {
+		for _, p := range c.pools() {
+			if !s.applies(p) {
+				continue
+			}
+			pairs, err := drawPairs(st, c, s, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			again, _ := drawPairs(st, c, s, p)
+			want := p.Runs
+			if len(p.Tests) == 0 {
+				want = c.Pairs
+			}
+			if len(pairs) != want {
+				t.Errorf("%s on %s: %d pairs, want %d", s.Name, p.Name, len(pairs), want)
+			}
+			for i, pr := range pairs {
+				if len(pr.Base) != s.Base || len(pr.Cand) != s.Cand {
+					t.Fatalf("%s on %s: a pair of %d vs %d", s.Name, p.Name, len(pr.Base), len(pr.Cand))
+				}
+				if distinctRuns([]pair{pr}) != s.Base+s.Cand {
+					t.Errorf("%s on %s: a run on both sides or twice in a pair", s.Name, p.Name)
+				}
+				for _, r := range pr.Base {
+					if r.Spec.Pool != "same" {
+						t.Errorf("%s on %s: a baseline run from %s", s.Name, p.Name, r.Spec.Pool)
+					}
+				}
+				for _, r := range pr.Cand {
+					if r.Spec.Pool != p.Name {
+						t.Errorf("%s on %s: a candidate from %s", s.Name, p.Name, r.Spec.Pool)
+					}
+				}
+				if !slices.Equal(pr.Base, again[i].Base) || !slices.Equal(pr.Cand, again[i].Cand) {
+					t.Errorf("%s on %s: pair %d drawn differently the second time", s.Name, p.Name, i)
+				}
+			}
+			if p.Shift && distinctRuns(pairs) != 2*len(pairs) {
+				t.Errorf("shift pairs share runs")
+			}
+		}
+	}
+	small := c
+	small.SameRuns = 5
+	if _, err := drawPairs(fakeStore(small), c, repeats3, c.pools()[0]); err == nil || !strings.Contains(err.Error(), "5 runs measured, 6 needed") {
+		t.Errorf("too few runs: %v", err)
+	}
+}
+
+// TestRealPairs: on a real server every candidate is judged against the
+// whole history.
+func TestRealPairs(t *testing.T) {
+	c := config{measure: measure{Target: "http://127.0.0.1:1/v1"}, Tolerance: 0.1, ProxyITL: 0.25, HistoryRuns: 5, SameRuns: 3, EffectRuns: 2}
+	st := fakeStore(c)
+	ss := setupsOf(c)
+	if len(ss) != 1 || ss[0].Base != 5 {
+		t.Fatalf("setups %v", ss)
+	}
+	ps := c.pools()
+	if ss[0].applies(ps[0]) || !ss[0].applies(ps[1]) || !ss[0].applies(ps[2]) {
+		t.Fatal("the history must not be judged, the candidates must")
+	}
+	pairs, err := drawPairs(st, c, ss[0], ps[2])
+	if err != nil || len(pairs) != 2 {
+		t.Fatalf("%d pairs, %v", len(pairs), err)
+	}
+	for _, p := range pairs {
+		if len(p.Base) != 5 || p.Base[0].Spec.Pool != "history" || p.Cand[0].Spec.Pool != "itl+25%" {
+			t.Errorf("pair %+v", p)
+		}
+	}
+}
+
+// TestRows renders hand-filled tallies: 2 failing pairs of 300 is 0.7%,
+// Wilson 0.2%–2.4%; a before column comes from a -csv file.
+func TestRows(t *testing.T) {
+	ps := simPools(simConfigForTest())
+	res := &results{
+		Cells: []cell{
+			{Setup: history5, Pool: ps[0], Tally: tally{Pairs: 300, Failed: 2, Distinct: 120,
+				Regression: map[string]int{"itl.p50": 1, "output_token_throughput": 1}, Inconclusive: map[string]int{"itl.p99": 4}}},
+			{Setup: history5, Pool: ps[1], Tally: tally{Pairs: 48, Distinct: 101,
+				Regression: map[string]int{"itl.p50": 24, "itl.p99": 20}, Inconclusive: map[string]int{"itl.p50": 3}}},
+		},
+		Change: map[string]map[string]float64{"itl+10%": {"itl.p50": 0.0961, "itl.p99": 0.08}},
+	}
+	rows := rowsOf(res, true)
+	if len(rows) != 7 {
+		t.Fatalf("%d rows, want 1 + 4 false-alarm rows and 2 detection rows", len(rows))
+	}
+	dir := t.TempDir()
+	csvPath := filepath.Join(dir, "before.csv")
+	if err := writeCSV(csvPath, rows); err != nil {
+		t.Fatal(err)
+	}
+	before, err := readBefore(csvPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := renderMarkdown(rows, before, "head\n")
+	for _, want := range []string{
+		"| none (same server) | any gate | – | 300 (120) | 2/300 = 0.7% | 0.2%–2.4% | – | ≤ 1% | 2/300 = 0.7% |\n",
+		"| none (same server) | itl.p99 | – | 300 (120) | 0/300 = 0.0% | 0.0%–1.3% | 4 | – | 0/300 = 0.0% |\n",
+		"| ITL ×1.10 (simulator ITL knobs) | itl.p50 | +9.6% | 48 (101) | 24/48 = 50.0% | 36.4%–63.6% | 3 | 35–65% | 24/48 = 50.0% |\n",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("tables lack\n%s\ngot\n%s", want, md)
+		}
+	}
+	if err := os.WriteFile(csvPath, []byte("a,b\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := readBefore(csvPath); err == nil || !strings.Contains(err.Error(), "not a calibrate -csv file") {
+		t.Errorf("a foreign CSV as -before: %v", err)
+	}
+}
+
+// TestMeasureResumes measures a tiny plan against the simulator into a
+// store, reopens it, finds nothing left to measure, and refuses to add runs made otherwise to it.
+func TestMeasureResumes(t *testing.T) {
+	c := simConfigForTest()
+	c.SameRuns, c.EffectRuns, c.ShiftRuns, c.Pairs = 7, 3, 1, 3
+	c.measure = measure{Target: "sim", Model: "llmbench-sim", Requests: 6, Warmup: 1, Concurrency: 2, InputTokens: 8, OutputTokens: 3, Seed: 1,
+		Sim: simTimings{TTFT: time.Millisecond, ITL: time.Millisecond, Jitter: 0.05, Drift: 0.05}}
+	c.store = t.TempDir()
+	st, err := openStore(c.store, c.measure, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := measureMissing(context.Background(), c, st); err != nil {
+		t.Fatal(err)
+	}
+	again, err := openStore(c.store, c.measure, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(again.runs); n != 7+6*3+1 {
+		t.Fatalf("the store holds %d runs, want 26", n)
+	}
+	for _, s := range order(c.pools(), c.Seed) {
+		if !again.has(s) {
+			t.Errorf("%s #%d was not kept", s.Pool, s.Index)
+		}
+	}
+	r := again.pool("same", -1)[0]
+	if len(r.Records) != 6 || r.Drift == 1 || r.Drift != driftFactor(0.05, r.Spec.Seed) {
+		t.Errorf("run %+v: %d records, drift %g", r.Spec, len(r.Records), r.Drift)
+	}
+	other := c.measure
+	other.Requests = 7
+	if _, err := openStore(c.store, other, false); err == nil || !strings.Contains(err.Error(), "holds runs made otherwise") {
+		t.Errorf("a store of other runs: %v", err)
+	}
+	if _, err := openStore(c.store, other, true); err != nil {
+		t.Errorf("-judge-only takes the store's own settings: %v", err)
 	}
 }

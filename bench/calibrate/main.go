@@ -1,23 +1,23 @@
-// Command calibrate measures how often `llmbench compare` raises a false
-// alarm and how often it catches a real slowdown, by running real
-// measurement runs and judging pairs of them exactly as `compare` judges
-// two result sets. docs/compare.md ("Measured false-positive rate and
-// power") quotes its table; the synthetic test in metrics/ only checks the
-// method on made-up data, this checks it on runs the engine really made.
+// Command calibrate measures how often baseline gates raise a false alarm
+// and how often they catch a real change, on real runs judged exactly as
+// `llmbench run --baseline` judges a point's gates. docs/compare.md
+// ("Measured false alarms and power") holds the tables it writes; the
+// synthetic test in metrics/ checks the method on made-up data, this
+// checks it on runs the engine really made.
 //
-//	go run ./bench/calibrate -pairs 150 -out out/compare-calibration/sim.md
-//	go run ./bench/calibrate -target http://127.0.0.1:11434/v1 -model tiny \
-//	    -pairs 24 -repeats 1 -slowdown "" -concurrency 2 -requests 30 ...
+//	go run ./bench/calibrate -store out/calibration/sim -out out/calibration/sim.md -csv out/calibration/sim.csv
+//	go run ./bench/calibrate -target http://127.0.0.1:11434/v1 -model tiny ... -store out/calibration/real
 //
 // (task compare-calibration and task compare-calibration-real run both
 // with the settings docs/compare.md quotes.)
 //
 // Each run goes through runtime.RunExperiment (the engine behind
 // `llmbench run`) over HTTP on 127.0.0.1, against a fresh simulator per
-// run (its own jitter seed and prompts) or a real server. Pairs are judged
-// by comparison.Build with metrics.DefaultCompareOptions — the code
-// `llmbench compare` calls once it has read two result sets — across
-// comparison.DefaultMetrics, Holm across them.
+// run (its own jitter seed, drift and prompts) or a real server behind
+// the slowdown proxy. Runs are kept in a store as they end, so a
+// calibration resumes where it stopped, and are judged after all are
+// measured, in pairs drawn from pools of runs (pairs.go), with the four
+// gates of judge.go.
 package main
 
 import (
@@ -44,30 +44,17 @@ func main() {
 	}
 }
 
-// run measures (or loads) every run of the plan, judges the pairs and
-// prints the table; measuring comes first and judging after, so the
-// bootstrap's CPU use never disturbs a measurement.
+// run measures what the store lacks, then judges and prints the tables;
+// measuring comes first and judging after, so the judge's CPU use never
+// disturbs a measurement.
 func run(ctx context.Context, cfg config) error {
-	var st *store
-	if cfg.load != "" {
-		var err error
-		if st, err = loadStore(cfg.load); err != nil {
-			return err
-		}
-		cfg.restoreFrom(st.Config)
-		fmt.Fprintf(os.Stderr, "loaded %d runs from %s (measured in %s)\n", len(st.Runs), cfg.load, st.Elapsed.Round(time.Second))
-	} else {
-		p := newPlan(cfg)
-		fmt.Fprintf(os.Stderr, "calibrate: %s; %d rounds × %d runs = %d runs\n", cfg.describe(), p.rounds, p.runsPerRound(), p.total())
-		var err error
-		st, err = measureAll(ctx, cfg, p)
-		if cfg.save != "" && st != nil && len(st.Runs) > 0 {
-			if serr := st.save(cfg.save); serr != nil {
-				return serr
-			}
-			fmt.Fprintf(os.Stderr, "saved %d runs to %s\n", len(st.Runs), cfg.save)
-		}
-		if err != nil {
+	st, err := openStore(cfg.store, cfg.measure, cfg.judgeOnly)
+	if err != nil {
+		return err
+	}
+	cfg.measure = st.Measure
+	if !cfg.judgeOnly {
+		if err := measureMissing(ctx, cfg, st); err != nil {
 			return err
 		}
 	}
@@ -76,14 +63,27 @@ func run(ctx context.Context, cfg config) error {
 			return err
 		}
 	}
+	var before map[string]string
+	if cfg.before != "" {
+		if before, err = readBefore(cfg.before); err != nil {
+			return err
+		}
+	}
 	t0 := time.Now()
 	res, err := judgeAll(st, cfg)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "judged in %s\n", time.Since(t0).Round(time.Second))
-	md := renderMarkdown(res, st, cfg)
+	judged := time.Since(t0)
+	fmt.Fprintf(os.Stderr, "judged in %s\n", judged.Round(time.Second))
+	rows := rowsOf(res, cfg.isSim())
+	md := renderMarkdown(rows, before, header(st, cfg, judged))
 	fmt.Print(md)
+	if cfg.csv != "" {
+		if err := writeCSV(cfg.csv, rows); err != nil {
+			return err
+		}
+	}
 	if cfg.out != "" {
 		return writeFile(cfg.out, []byte(md))
 	}

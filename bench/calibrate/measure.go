@@ -3,102 +3,146 @@ package main
 import (
 	"context"
 	"fmt"
+	"math"
+	"math/rand/v2"
+	"net/url"
 	"os"
 	"sync"
 	"time"
 
-	"github.com/llmbench/llmbench/runtime/engine"
-	runplan "github.com/llmbench/llmbench/runtime/plan"
-
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/dataset"
+	"github.com/llmbench/llmbench/runtime/engine"
+	runplan "github.com/llmbench/llmbench/runtime/plan"
 	"github.com/llmbench/llmbench/transport"
 	"github.com/llmbench/llmbench/transport/sim"
 )
 
-// measureAll measures the plan's runs one at a time (never two at once:
-// they would slow each other down and share the noise they are meant to
-// show). An interrupted calibration keeps the rounds it finished.
-func measureAll(ctx context.Context, c config, p plan) (*store, error) {
-	st := &store{Config: c, Sides: p.sides, PerSide: p.perSide, Machine: machine()}
-	start := time.Now()
-	defer func() { st.Elapsed = time.Since(start) }()
-	specs := p.runs()
-	for _, spec := range specs {
-		if ctx.Err() != nil {
-			st.dropPartialRound(p)
-			return st, fmt.Errorf("interrupted after %d of %d runs; kept %d complete rounds", len(st.Runs), len(specs), st.Rounds)
-		}
-		r, err := measureRun(ctx, c, spec, p.sides[spec.Side])
-		if err != nil {
-			st.dropPartialRound(p)
-			return st, fmt.Errorf("run %d (round %d, %s #%d): %w", spec.Index, spec.Round+1, p.sides[spec.Side].Name, spec.Rep+1, err)
-		}
-		st.Runs = append(st.Runs, r)
-		if len(st.Runs)%p.runsPerRound() == 0 {
-			st.Rounds++
-		}
-		fmt.Fprintf(os.Stderr, "run %d/%d %s (elapsed %s)\n", spec.Index+1, len(specs), r.line(p.sides[spec.Side]), time.Since(start).Round(time.Second))
+// measureMissing measures, one at a time, every run of the plan the store
+// lacks (never two at once: they would slow each other down and share the
+// noise they are meant to show). Each run is stored as it ends, so an
+// interruption loses only the run in flight.
+func measureMissing(ctx context.Context, c config, st *store) error {
+	pools := map[string]pool{}
+	for _, p := range c.pools() {
+		pools[p.Name] = p
 	}
-	return st, nil
+	specs := order(c.pools(), c.Seed)
+	var todo []runSpec
+	for _, s := range specs {
+		if !st.has(s) {
+			todo = append(todo, s)
+		}
+	}
+	fmt.Fprintf(os.Stderr, "calibrate: %s\ncalibrate: %d runs planned, %d in the store, %d to measure\n",
+		st.Measure.describe(), len(specs), len(specs)-len(todo), len(todo))
+	start := time.Now()
+	for i, spec := range todo {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("interrupted after %d of %d runs (the store keeps them)", i, len(todo))
+		}
+		r, err := measureRun(ctx, st.Measure, spec, pools[spec.Pool].Effect)
+		if err != nil {
+			return fmt.Errorf("run %s #%d: %w", spec.Pool, spec.Index+1, err)
+		}
+		if err := st.add(r); err != nil {
+			return err
+		}
+		fmt.Fprintf(os.Stderr, "run %d/%d %s (elapsed %s)\n", i+1, len(todo), r.line(), time.Since(start).Round(time.Second))
+	}
+	return nil
 }
 
-// measureRun makes one run: a fresh simulator with its own seed (or the
-// real target), prompts drawn with their own seed, and one point of one
-// experiment run by the engine `llmbench run` uses.
-func measureRun(ctx context.Context, c config, spec runSpec, s side) (storedRun, error) {
-	seed := c.Seed + int64(spec.Index)
-	url := c.Target
-	if c.isSim() {
-		srv, err := startSim(c, s, seed)
-		if err != nil {
-			return storedRun{}, err
-		}
-		defer srv.Close()
-		url = srv.URL() + "/v1"
+// measureRun makes one run: a fresh simulator with its own seeds (or the
+// real target behind the slowdown proxy), prompts drawn with the run's own
+// seed, and one point of one experiment run by the engine `llmbench run`
+// uses.
+func measureRun(ctx context.Context, m measure, spec runSpec, e effect) (*storedRun, error) {
+	target, drift, stop, err := startTarget(m, spec, e)
+	if err != nil {
+		return nil, err
 	}
+	defer stop()
 	exp := &runplan.Experiment{
 		Name: "calibrate",
-		Endpoint: runplan.Endpoint{URL: url, API: transport.Chat, Stream: true, Model: c.Model,
-			Timeout: 5 * time.Minute, Tokenizer: c.Tokenizer},
-		Dataset: dataset.Synthetic{Input: dataset.Normal{Mu: float64(c.InputTokens), Sigma: float64(max(c.InputTokens/10, 1))},
-			Output: dataset.Fixed{N: float64(c.OutputTokens)}, Entries: c.Requests + c.Warmup, Seed: uint64(seed)},
-		Load:     runplan.Load{Concurrency: c.Concurrency},
-		Requests: c.Requests,
-		Warmup:   c.Warmup,
+		Endpoint: runplan.Endpoint{URL: target, API: transport.Chat, Stream: true, Model: m.Model,
+			Timeout: 5 * time.Minute, Tokenizer: m.Tokenizer},
+		Dataset: dataset.Synthetic{Input: dataset.Normal{Mu: float64(m.InputTokens), Sigma: float64(max(m.InputTokens/10, 1))},
+			Output: dataset.Fixed{N: float64(m.OutputTokens)}, Entries: m.Requests + m.Warmup, Seed: uint64(spec.Seed)},
+		Load:     runplan.Load{Concurrency: m.Concurrency},
+		Requests: m.Requests,
+		Warmup:   m.Warmup,
 		Repeats:  1,
-		Seed:     uint64(seed),
+		Seed:     uint64(spec.Seed),
 	}
 	if err := runtime.Validate(exp); err != nil {
-		return storedRun{}, err
+		return nil, err
 	}
 	obs := &collector{}
-	t0 := time.Now()
+	r := &storedRun{Spec: spec, Drift: drift, Started: time.Now(), Load1: loadAverage()}
 	res, err := runtime.RunExperiment(ctx, exp, runtime.Options{}, obs)
 	if err != nil {
-		return storedRun{}, err
+		return nil, err
 	}
 	if len(res.Points) != 1 || obs.out == nil {
-		return storedRun{}, fmt.Errorf("the run measured no point")
+		return nil, fmt.Errorf("the run measured no point")
 	}
 	if obs.out.Interrupted {
-		return storedRun{}, fmt.Errorf("interrupted")
+		return nil, fmt.Errorf("interrupted")
 	}
-	return storedRun{Spec: spec, Seed: seed, Started: t0, Wall: time.Since(t0), Records: obs.records}, nil
+	r.Wall, r.Records = time.Since(r.Started), obs.records
+	return r, nil
 }
 
-// startSim starts the simulated server of one run; a slowed side scales
-// both the single-sequence ITL and the per-sequence increment, so every
-// decode step is slower by the same share whatever the batch.
-func startSim(c config, s side, seed int64) (*sim.Server, error) {
+// startTarget starts what one run talks to: a simulator of its own, or the
+// slowdown proxy in front of the real server. It gives the base URL, the
+// run's drift factor and how to stop it.
+func startTarget(m measure, spec runSpec, e effect) (base string, drift float64, stop func(), err error) {
+	if m.Target != "sim" {
+		proxied, stop, err := startProxy(m.Target, e.ProxyITL)
+		return proxied, 1, stop, err
+	}
+	cfg, drift := simConfig(m, spec, e)
+	srv, err := sim.Start(cfg)
+	if err != nil {
+		return "", 0, nil, err
+	}
+	return srv.URL() + "/v1", drift, func() { srv.Close() }, nil
+}
+
+// simConfig is the simulator of one run: the baseline's knobs, the pool's
+// effect on them, and the run's own seeds. Scaling ITL and ITLPerSeq
+// together makes every decode step slower by the same share whatever the
+// batch; TTFT and PrefillPerToken together, every prefill.
+func simConfig(m measure, spec runSpec, e effect) (sim.Config, float64) {
 	cfg := sim.DefaultConfig()
-	cfg.Seed = seed
-	cfg.Model = c.Model
-	cfg.TTFT, cfg.PrefillPerToken, cfg.Jitter = c.Sim.TTFT, c.Sim.PrefillPerToken, c.Sim.Jitter
-	scale := func(d time.Duration) time.Duration { return time.Duration(float64(d) * (1 + s.Slowdown)) }
-	cfg.ITL, cfg.ITLPerSeq = scale(c.Sim.ITL), scale(c.Sim.ITLPerSeq)
-	return sim.Start(cfg)
+	cfg.Seed, cfg.Model, cfg.Jitter = spec.Seed, m.Model, m.Sim.Jitter
+	drift := driftFactor(m.Sim.Drift, spec.Seed)
+	scale := func(d time.Duration, f float64) time.Duration { return time.Duration(float64(d) * f * drift) }
+	cfg.TTFT, cfg.PrefillPerToken = scale(m.Sim.TTFT, e.ttft()), scale(m.Sim.PrefillPerToken, e.ttft())
+	cfg.ITL, cfg.ITLPerSeq = scale(m.Sim.ITL, e.itl()), scale(m.Sim.ITLPerSeq, e.itl())
+	return cfg, drift
+}
+
+// driftFactor is the speed factor of one simulator start, lognormal with
+// σ = sigma and median 1, drawn from the run's seed.
+func driftFactor(sigma float64, seed int64) float64 {
+	rng := rand.New(rand.NewPCG(uint64(seed), 0x64726966)) // "drif"
+	return math.Exp(sigma * rng.NormFloat64())
+}
+
+// startProxy puts the slowdown proxy (ITL share itl, 0 passing through)
+// in front of the server whose OpenAI base URL is target.
+func startProxy(target string, itl float64) (string, func(), error) {
+	u, err := url.Parse(target)
+	if err != nil {
+		return "", nil, fmt.Errorf("-target %s: %w", target, err)
+	}
+	if itl != 0 {
+		return "", nil, fmt.Errorf("the slowdown proxy (transport/slowdown) is not on this branch yet")
+	}
+	return u.String(), func() {}, nil
 }
 
 // collector is the runtime.Observer of one run: it keeps the run's records
@@ -127,9 +171,8 @@ func (c *collector) Write(recs ...metrics.Record) error {
 }
 
 // line is the progress line of a finished run.
-func (r storedRun) line(s side) string {
-	d := r.data()
-	sum := d.Summary
+func (r *storedRun) line() string {
+	sum := r.data().Summary
 	ms := func(x *metrics.Distribution, f func(*metrics.Distribution) float64) string {
 		if x == nil {
 			return "-"
@@ -138,8 +181,8 @@ func (r storedRun) line(s side) string {
 	}
 	p50 := func(x *metrics.Distribution) float64 { return x.P50 }
 	p99 := func(x *metrics.Distribution) float64 { return x.P99 }
-	return fmt.Sprintf("round %d %-11s #%d seed %d: %d ok %d failed, ttft p50 %s p99 %s, itl p50 %s p99 %s, %.0f tok/s, %.1fs",
-		r.Spec.Round+1, s.Name, r.Spec.Rep+1, r.Seed, sum.Completed, sum.Failed,
-		ms(sum.TimeToFirstToken, p50), ms(sum.TimeToFirstToken, p99),
-		ms(sum.InterTokenLatency, p50), ms(sum.InterTokenLatency, p99), sum.OutputTokenThroughput, r.Wall.Seconds())
+	return fmt.Sprintf("%s #%d seed %d drift %.3f: %d ok %d failed, ttft p99 %s, itl p50 %s p99 %s, %.0f tok/s, %.1fs, load %.2f",
+		r.Spec.Pool, r.Spec.Index+1, r.Spec.Seed, r.Drift, sum.Completed, sum.Failed,
+		ms(sum.TimeToFirstToken, p99), ms(sum.InterTokenLatency, p50), ms(sum.InterTokenLatency, p99),
+		sum.OutputTokenThroughput, r.Wall.Seconds(), r.Load1)
 }

@@ -1,85 +1,147 @@
 package main
 
-// The plan: which runs are measured, in what order, and how they pair.
-//
-// A round measures m = max(-repeats) runs back to back of each side, in
-// this order: the baseline server, the same server again (the identical
-// candidate), then the server slowed by each -slowdown. That is how a user
-// measures: all repeats of the baseline, then all repeats of the
-// candidate, so whatever drifts between the two (a neighbour on the
-// machine) is in the data as it would be in CI. From one round:
-//
-//   - with r repeats per side there are m / r disjoint pairs: repeats
-//     [g·r, (g+1)·r) of the baseline against the same repeats of the
-//     candidate, g = 0 … m/r − 1 (three one-repeat pairs and one
-//     three-repeat pair for -repeats 1,3);
-//   - the identical candidate gives the false-alarm pairs, each slowed
-//     candidate the power pairs of its slowdown. The baseline runs are
-//     shared by every candidate of the round: each cell is an honest
-//     estimate on its own, the cells are just not independent of each
-//     other.
-//
-// So -pairs (one-repeat pairs per cell) needs ⌈pairs / m⌉ rounds.
+import (
+	"fmt"
+	"slices"
+)
 
-// side is one server configuration measured in every round.
-type side struct {
-	// Name is "baseline", "identical" or "slower 5%".
-	Name string
-	// Slowdown scales the simulator's ITL by 1 + Slowdown (0 for the
-	// baseline and the identical candidate).
-	Slowdown float64
+// The plan: pools of runs, one pool per server setting, measured
+// interleaved, then paired up by the judging (pairs.go).
+//
+// A pool is a number of runs of one server: the same server as the
+// baseline, or one changed by a known amount. Each run is a fresh
+// simulator start (its own jitter seed, drift seed and prompts) or a run
+// against the real server, so the runs of a pool differ as runs of one
+// server differ in CI. The runs of all pools are measured interleaved in
+// proportion to their sizes, so a spell of load on the shared machine
+// falls on every pool alike and not on one of them.
+
+// effect is how a pool's server differs from the baseline server.
+type effect struct {
+	// ITL multiplies the simulator's decode-step knobs (ITL and
+	// ITLPerSeq), so every gap between tokens grows by that factor
+	// whatever the batch; TTFT multiplies its prefill knobs (TTFT and
+	// PrefillPerToken), so every time to first token does. 0 means 1.
+	ITL, TTFT float64
+	// ProxyITL is the share by which the slowdown proxy widens every gap
+	// between stream events after the first (a real server, which has no
+	// knobs); 0 passes the stream through unchanged.
+	ProxyITL float64
 }
 
-// plan is the runs of one calibration.
-type plan struct {
-	rounds int
-	// perSide is m, the runs of each side per round.
-	perSide int
-	sides   []side
+func (e effect) itl() float64  { return orOne(e.ITL) }
+func (e effect) ttft() float64 { return orOne(e.TTFT) }
+
+func orOne(v float64) float64 {
+	if v == 0 {
+		return 1
+	}
+	return v
+}
+
+// pool is the runs of one server setting.
+type pool struct {
+	// Name identifies the pool in the store and the tables ("same",
+	// "itl+10%").
+	Name string
+	// Change says in words what was changed and how, for the tables.
+	Change string
+	Effect effect
+	Runs   int
+	// Tests are the metrics (gate names) whose detection this pool
+	// measures; none for the same server, whose pairs count false alarms.
+	Tests []string
+	// Multiple is the change made, in tolerances, in each tested
+	// metric's bad direction (1: a change equal to the tolerance).
+	Multiple float64
+	// Shift marks the whole-distribution TTFT shift, judged one run
+	// against one.
+	Shift bool
+	// History marks a real server's baseline history: measured first,
+	// and the baseline of every pair.
+	History bool
+}
+
+// gateNames are the four gated metrics, in the order of the family.
+var gateNames = []string{"itl.p50", "itl.p99", "ttft.p99", "output_token_throughput"}
+
+// simPools are the simulator's pools at tolerance tol. A latency change of
+// k tolerances scales the knobs behind that metric by 1 + k·tol; a
+// throughput drop of k tolerances scales every delay by 1/(1 − k·tol),
+// which in a closed loop makes every request that much longer and so
+// the output token rate exactly (1 − k·tol) times what it was.
+func simPools(c config) []pool {
+	tol := c.Tolerance
+	ps := []pool{{Name: "same", Change: "none (same server)", Runs: c.SameRuns}}
+	for _, k := range []float64{1, 2} {
+		itl, ttft, thr := 1+k*tol, 1+k*tol, 1/(1-k*tol)
+		ps = append(ps,
+			pool{Name: "itl+" + pct(k*tol), Change: fmt.Sprintf("ITL ×%.2f (simulator ITL knobs)", itl),
+				Effect: effect{ITL: itl}, Runs: c.EffectRuns, Tests: gateNames[:2], Multiple: k},
+			pool{Name: "ttft+" + pct(k*tol), Change: fmt.Sprintf("TTFT ×%.2f (simulator prefill knobs)", ttft),
+				Effect: effect{TTFT: ttft}, Runs: c.EffectRuns, Tests: gateNames[2:3], Multiple: k},
+			pool{Name: "throughput-" + pct(k*tol), Change: fmt.Sprintf("every delay ×%.3f (throughput ×%.2f)", thr, 1-k*tol),
+				Effect: effect{ITL: thr, TTFT: thr}, Runs: c.EffectRuns, Tests: gateNames[3:], Multiple: k})
+	}
+	return append(ps, pool{Name: "ttft×2", Change: "TTFT ×2 (simulator prefill knobs: the whole distribution)",
+		Effect: effect{TTFT: 2}, Runs: c.ShiftRuns, Tests: gateNames[2:3], Shift: true})
+}
+
+// realPools are a real server's: a history, then same-server candidates
+// and candidates slowed by the proxy. Every run goes through the proxy
+// (at share 0 when unchanged), so its own overhead is on both sides.
+func realPools(c config) []pool {
+	return []pool{
+		{Name: "history", Change: "baseline history (proxy at share 0)", Runs: c.HistoryRuns, History: true},
+		{Name: "same", Change: "none (same server, proxy at share 0)", Runs: c.SameRuns},
+		{Name: "itl+" + pct(c.ProxyITL), Change: fmt.Sprintf("ITL +%s (slowdown proxy)", pct(c.ProxyITL)),
+			Effect: effect{ProxyITL: c.ProxyITL}, Runs: c.EffectRuns, Tests: gateNames[:2], Multiple: c.ProxyITL / c.Tolerance},
+	}
 }
 
 // runSpec is one run of the plan.
 type runSpec struct {
-	Index int // position in measuring order, from 0; seeds derive from it
-	Round int
-	Side  int // into plan.sides
-	Rep   int // 0 … perSide−1
+	Pool  string
+	Index int // within its pool, from 0
+	// Seed seeds the simulator's jitter and drift and the prompts; it
+	// depends only on the pool's position and Index, so adding runs to a
+	// pool later keeps the seeds of the runs already measured.
+	Seed int64
 }
 
-func newPlan(c config) plan {
-	m := 0
-	for _, r := range c.Repeats {
-		m = max(m, r)
-	}
-	sides := []side{{Name: "baseline"}, {Name: "identical"}}
-	for _, s := range c.Slowdowns {
-		sides = append(sides, side{Name: "slower " + pct(s), Slowdown: s})
-	}
-	return plan{rounds: (c.Pairs + m - 1) / m, perSide: m, sides: sides}
-}
+// seedStride separates the seeds of consecutive pools.
+const seedStride = 1_000_000
 
-func (p plan) runsPerRound() int { return p.perSide * len(p.sides) }
-func (p plan) total() int        { return p.rounds * p.runsPerRound() }
-
-// runs lists every run in measuring order.
-func (p plan) runs() []runSpec {
-	var out []runSpec
-	for round := range p.rounds {
-		for s := range p.sides {
-			for rep := range p.perSide {
-				out = append(out, runSpec{Index: len(out), Round: round, Side: s, Rep: rep})
+// order lists every run in measuring order: history pools first, then the
+// others interleaved, the i-th run of a pool of n at position (i + ½)/n.
+func order(pools []pool, seed int64) []runSpec {
+	type slot struct {
+		spec runSpec
+		at   float64
+		rank int
+	}
+	var slots []slot
+	for p, pl := range pools {
+		for i := range pl.Runs {
+			at := (float64(i) + 0.5) / float64(pl.Runs)
+			if pl.History {
+				at = -1
 			}
+			slots = append(slots, slot{runSpec{Pool: pl.Name, Index: i, Seed: seed + int64(p)*seedStride + int64(i)}, at, p})
 		}
 	}
-	return out
-}
-
-// groups are the disjoint repeat ranges [start, start+r) that pair up
-// within one round for r repeats per side.
-func (p plan) groups(r int) [][2]int {
-	var out [][2]int
-	for start := 0; start+r <= p.perSide; start += r {
-		out = append(out, [2]int{start, start + r})
+	slices.SortStableFunc(slots, func(a, b slot) int {
+		if a.at != b.at {
+			if a.at < b.at {
+				return -1
+			}
+			return 1
+		}
+		return a.rank - b.rank
+	})
+	out := make([]runSpec, len(slots))
+	for i, s := range slots {
+		out[i] = s.spec
 	}
 	return out
 }

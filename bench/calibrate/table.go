@@ -1,164 +1,166 @@
 package main
 
 import (
+	"encoding/csv"
 	"fmt"
 	"math"
-	"sort"
+	"os"
 	"strconv"
 	"strings"
-	"time"
 )
 
-// renderMarkdown is the calibration's report: a line saying what was
-// measured and how long it took, the false-alarm table, the power table
-// when candidates were slowed, and which metrics raised the false alarms.
-func renderMarkdown(res *results, st *store, c config) string {
+// row is one line of the tables: one gate (or "any gate") in one cell.
+type row struct {
+	Setup, Pool, Change, Gate string
+	// Measured is the pool's measured change of the gate's metric (NaN
+	// for "any gate" and the unchanged server).
+	Measured                                   float64
+	Pairs, Distinct, Regressions, Inconclusive int
+	Goal                                       string
+}
+
+// anyGate names the row of pairs with any gate a regression.
+const anyGate = "any gate"
+
+// rowsOf lists the rows of every cell: for the unchanged server, the pairs
+// that would fail (any gate) and each gate's false alarms; for a changed
+// one, each metric it tests.
+func rowsOf(res *results, sim bool) []row {
+	var out []row
+	for _, c := range res.Cells {
+		base := row{Setup: c.Setup.Name, Pool: c.Pool.Name, Change: c.Pool.Change, Measured: math.NaN(),
+			Pairs: c.Tally.Pairs, Distinct: c.Tally.Distinct}
+		gates := c.Pool.Tests
+		if len(c.Pool.Tests) == 0 {
+			r := base
+			r.Gate, r.Regressions, r.Goal = anyGate, c.Tally.Failed, falseAlarmGoal(sim, c.Tally.Pairs)
+			out = append(out, r)
+			gates = gateNames
+		}
+		for _, g := range gates {
+			r := base
+			r.Gate, r.Regressions, r.Inconclusive = g, c.Tally.Regression[g], c.Tally.Inconclusive[g]
+			if len(c.Pool.Tests) > 0 {
+				r.Measured, r.Goal = res.Change[c.Pool.Name][g], detectionGoal(c.Pool)
+			}
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func falseAlarmGoal(sim bool, pairs int) string {
+	if sim {
+		return "≤ 1%"
+	}
+	return fmt.Sprintf("0 of %d", pairs)
+}
+
+// detectionGoal is what issue 26 asks of a change of this size.
+func detectionGoal(p pool) string {
+	switch {
+	case p.Shift:
+		return "100%"
+	case p.Multiple > 0.999 && p.Multiple < 1.001:
+		return "35–65%"
+	}
+	return "≥ 95%"
+}
+
+// renderMarkdown is the tables with what they were measured on: a header
+// saying when, where and by which command, then one table per setup.
+func renderMarkdown(rows []row, before map[string]string, head string) string {
 	var b strings.Builder
-	runs := len(st.Runs)
-	fmt.Fprintf(&b, "Setup: %s. %d rounds, %d runs (%d per side per round), measured in %s on %s.\n\n",
-		c.describe(), st.Rounds, runs, st.PerSide, st.Elapsed.Round(time.Second), st.Machine)
-	b.WriteString(falseAlarmTable(res, targetName(c), c.Repeats, c.Tolerances))
-	if len(st.Sides) > 2 {
+	b.WriteString(head)
+	setup := ""
+	for _, r := range rows {
+		if r.Setup != setup {
+			setup = r.Setup
+			fmt.Fprintf(&b, "\n**%s**\n\n", setup)
+			b.WriteString("| Server change (how made) | Gate | Measured change | Pairs (distinct runs) | Called regression | 95% Wilson interval | Inconclusive | Goal |")
+			if before != nil {
+				b.WriteString(" Before |")
+			}
+			b.WriteString("\n|---|---|---|---|---|---|---|---|")
+			if before != nil {
+				b.WriteString("---|")
+			}
+			b.WriteString("\n")
+		}
+		inc := strconv.Itoa(r.Inconclusive)
+		if r.Gate == anyGate {
+			inc = "–"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %d (%d) | %s | %s | %s | %s |", r.Change, r.Gate, signed(r.Measured), r.Pairs, r.Distinct,
+			rate(r.Regressions, r.Pairs), interval(r.Regressions, r.Pairs), inc, or(r.Goal, "–"))
+		if before != nil {
+			fmt.Fprintf(&b, " %s |", or(before[r.key()], "–"))
+		}
 		b.WriteString("\n")
-		b.WriteString(powerTable(res, st.Sides, c.Repeats, c.Tolerances))
 	}
-	b.WriteString("\n")
-	b.WriteString(alarmMetrics(res, c.Repeats, c.Tolerances))
-	b.WriteString("\nNoise of identical pairs: is each interval as wide as the pairs really differ?\n\n")
-	b.WriteString(noiseTable(res, c.Repeats, c.Tolerances[0]))
 	return b.String()
 }
 
-func targetName(c config) string {
-	if c.isSim() {
-		return "simulator"
-	}
-	return c.Model + " at " + c.Target
-}
+func (r row) key() string { return r.Setup + "\x00" + r.Pool + "\x00" + r.Gate }
 
-// falseAlarmTable has one row per repeats × tolerance for the identical
-// candidate (side 1): how often compare would fail a run that changed
-// nothing, with Holm (as compare judges) and without.
-func falseAlarmTable(res *results, target string, repeats []int, tols []float64) string {
+var csvHeader = []string{"setup", "pool", "change", "gate", "measured_change", "pairs", "distinct_runs",
+	"regressions", "rate", "wilson95_low", "wilson95_high", "inconclusive", "goal"}
+
+// writeCSV writes the rows, one per line, for a later -before or a plot.
+func writeCSV(path string, rows []row) error {
 	var b strings.Builder
-	b.WriteString("| Target | Repeats | Tolerance | Pairs | False alarms (compare exits 1) | 95% Wilson interval | Without Holm |\n")
-	b.WriteString("|---|---|---|---|---|---|---|\n")
-	for _, r := range repeats {
-		for _, tol := range tols {
-			t := res.Cells[cellKey{Side: 1, Repeats: r, Tolerance: tol}]
-			if t == nil {
-				continue
-			}
-			fmt.Fprintf(&b, "| %s | %d (%s) | %s | %d | %s | %s | %s |\n", target, r, method(r), tolName(tol), t.Pairs,
-				rate(t.Failed, t.Pairs), interval(t.Failed, t.Pairs), rate(t.FailedNoHolm, t.Pairs))
-		}
+	w := csv.NewWriter(&b)
+	_ = w.Write(csvHeader)
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) }
+	for _, r := range rows {
+		lo, hi := wilson(r.Regressions, r.Pairs, z95)
+		_ = w.Write([]string{r.Setup, r.Pool, r.Change, r.Gate, f(r.Measured), strconv.Itoa(r.Pairs), strconv.Itoa(r.Distinct),
+			strconv.Itoa(r.Regressions), f(float64(r.Regressions) / float64(max(r.Pairs, 1))), f(lo), f(hi), strconv.Itoa(r.Inconclusive), r.Goal})
 	}
-	return b.String()
+	w.Flush()
+	return writeFile(path, []byte(b.String()))
 }
 
-// powerTable has one row per slowdown × repeats × tolerance: how often
-// each ITL metric, either of them, and the run as a whole were called a
-// regression.
-func powerTable(res *results, sides []side, repeats []int, tols []float64) string {
-	var b strings.Builder
-	b.WriteString("| ITL slowdown | Measured change itl.p50 / itl.p99 | Repeats | Tolerance | Pairs | itl.p50 regression | itl.p99 regression | Any ITL metric | 95% Wilson interval (any ITL) | Compare exits 1 (any metric) |\n")
-	b.WriteString("|---|---|---|---|---|---|---|---|---|---|\n")
-	for s := 2; s < len(sides); s++ {
-		for _, r := range repeats {
-			for _, tol := range tols {
-				t := res.Cells[cellKey{Side: s, Repeats: r, Tolerance: tol}]
-				if t == nil {
-					continue
-				}
-				fmt.Fprintf(&b, "| %s | %s / %s | %d | %s | %d | %s | %s | %s | %s | %s |\n", pct(sides[s].Slowdown),
-					change(t.Spread["itl.p50"]), change(t.Spread["itl.p99"]), r, tolName(tol), t.Pairs,
-					rate(t.Metric["itl.p50"], t.Pairs), rate(t.Metric["itl.p99"], t.Pairs), rate(t.ITL, t.Pairs),
-					interval(t.ITL, t.Pairs), rate(t.Failed, t.Pairs))
-			}
-		}
+// readBefore reads a -csv file as the before column: "k/n = x%" per
+// setup, pool and gate.
+func readBefore(path string) (map[string]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
 	}
-	return b.String()
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("-before %s: %w", path, err)
+	}
+	if len(recs) == 0 || strings.Join(recs[0], ",") != strings.Join(csvHeader, ",") {
+		return nil, fmt.Errorf("-before %s: not a calibrate -csv file (its first line is not %s)", path, strings.Join(csvHeader, ","))
+	}
+	out := map[string]string{}
+	for i, r := range recs[1:] {
+		pairs, err1 := strconv.Atoi(r[5])
+		k, err2 := strconv.Atoi(r[7])
+		if err1 != nil || err2 != nil {
+			return nil, fmt.Errorf("-before %s:%d: pairs and regressions must be whole numbers", path, i+2)
+		}
+		out[row{Setup: r[0], Pool: r[1], Gate: r[3]}.key()] = rate(k, pairs)
+	}
+	return out, nil
 }
 
-// alarmMetrics lists, per false-alarm row, which metrics were called a
-// regression and how often (after Holm, and before it in parentheses), so
-// a high rate can be traced to the metric and method behind it.
-func alarmMetrics(res *results, repeats []int, tols []float64) string {
-	var b strings.Builder
-	b.WriteString("False regressions per metric, after Holm (before Holm):\n\n")
-	for _, r := range repeats {
-		for _, tol := range tols {
-			t := res.Cells[cellKey{Side: 1, Repeats: r, Tolerance: tol}]
-			if t == nil {
-				continue
-			}
-			var parts []string
-			for _, m := range res.Metrics {
-				if t.Metric[m] > 0 || t.MetricNoHolm[m] > 0 {
-					parts = append(parts, fmt.Sprintf("%s %d (%d)", m, t.Metric[m], t.MetricNoHolm[m]))
-				}
-			}
-			if len(parts) == 0 {
-				parts = []string{"none"}
-			}
-			fmt.Fprintf(&b, "- %d repeats, tolerance %s, %d pairs: %s (methods: %s)\n", r, tolName(tol), t.Pairs,
-				strings.Join(parts, ", "), strings.Join(sortedKeys(t.Methods), ", "))
-		}
-	}
-	return b.String()
-}
-
-// noiseTable says, per metric and repeats, whether compare's intervals
-// are as wide as the real noise of identical pairs. SD is the standard
-// deviation of ln(candidate/baseline) over the pairs and robust SD the
-// same without outliers (1.4826 × MAD); the half-width is the mean of
-// (ln hi − ln lo)/2. A calibrated 95% interval has a half-width near
-// 1.96 × SD and contains 1 in about 95% of identical pairs; a last-but-one
-// column well below 1 means the method sees less noise than the typical
-// pair has.
-func noiseTable(res *results, repeats []int, tol float64) string {
-	var b strings.Builder
-	b.WriteString("| Repeats | Metric | SD of ln ratio | Robust SD | Mean half-width (ln) | Half-width / (1.96 × robust SD) | Intervals containing 1 |\n")
-	b.WriteString("|---|---|---|---|---|---|---|\n")
-	for _, r := range repeats {
-		t := res.Cells[cellKey{Side: 1, Repeats: r, Tolerance: tol}]
-		if t == nil {
-			continue
-		}
-		for _, m := range res.Metrics {
-			s := t.Spread[m]
-			if s == nil || len(s.LogRatio) < 2 {
-				fmt.Fprintf(&b, "| %d | %s | – | – | – | – | – (no finite interval: 0 on both sides, or a tail too thin to bound) |\n", r, m)
-				continue
-			}
-			sd, rsd, half := s.sd(), s.robustSD(), mean(s.LogHalfWidth)
-			fmt.Fprintf(&b, "| %d | %s | %.4f | %.4f | %.4f | %.2f | %s |\n", r, m, sd, rsd, half, half/(z95*rsd), rate(s.Covers, len(s.LogRatio)))
-		}
-	}
-	return b.String()
-}
-
-// change is the geometric mean ratio of a cell as a signed percentage.
-func change(s *spread) string {
-	if s == nil || len(s.LogRatio) == 0 {
+// signed is a change as a signed percentage, "–" when unknown.
+func signed(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return "–"
 	}
-	return fmt.Sprintf("%+.1f%%", 100*(s.meanRatio()-1))
+	return fmt.Sprintf("%+.1f%%", 100*v)
 }
 
-// method names compare's method for r repeats on each side.
-func method(r int) string {
-	if r >= 2 {
-		return "Welch"
+func or(s, alt string) string {
+	if s == "" {
+		return alt
 	}
-	return "bootstrap"
-}
-
-func tolName(tol float64) string {
-	if tol == 0 {
-		return "0"
-	}
-	return pct(tol)
+	return s
 }
 
 // rate is "k/n = x.x%".
@@ -178,14 +180,4 @@ func interval(k, n int) string {
 // pct writes a share as compact percent: 0.05 → "5%", 0.125 → "12.5%".
 func pct(v float64) string {
 	return strconv.FormatFloat(math.Round(v*1e6)/1e4, 'f', -1, 64) + "%"
-}
-
-// sortedKeys is for deterministic output of maps.
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

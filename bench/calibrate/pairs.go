@@ -1,0 +1,136 @@
+package main
+
+import (
+	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
+)
+
+// setup is how many runs each side of a judged pair has.
+type setup struct {
+	Name       string
+	Base, Cand int
+}
+
+var (
+	// history5 is the default CI setup: the last 5 runs of the main
+	// branch as the baseline, one run of the change.
+	history5 = setup{Name: "5-run history vs 1 run", Base: 5, Cand: 1}
+	// repeats3 is repeats = 3 on both sides.
+	repeats3 = setup{Name: "3 repeats vs 3 repeats", Base: 3, Cand: 3}
+	// single is one run per side, the whole-distribution shift's setup.
+	single = setup{Name: "1 run vs 1 run", Base: 1, Cand: 1}
+)
+
+// setupsOf are the setups judged: the simulator's three, or a real
+// server's history setup (its history is the runs it has).
+func setupsOf(c config) []setup {
+	if !c.isSim() {
+		return []setup{{Name: fmt.Sprintf("%d-run history vs 1 run", c.HistoryRuns), Base: c.HistoryRuns, Cand: 1}}
+	}
+	return []setup{history5, repeats3, single}
+}
+
+// applies says whether s is judged on pool p: the shift only one run
+// against one, everything else in the other setups, never a history.
+func (s setup) applies(p pool) bool {
+	return !p.History && p.Shift == (s == single)
+}
+
+// pair is one judged point: its baseline runs and its candidate runs.
+type pair struct {
+	Base, Cand []*storedRun
+}
+
+// drawPairs are the pairs of setup s on pool p, drawn with a generator
+// seeded by the calibration's seed and the cell, so judging the same runs
+// again draws the same pairs.
+//
+//   - A real server: every run of p is a candidate against the whole
+//     history.
+//   - The shift: the i-th run of p against the i-th unchanged run: pairs
+//     that share no run.
+//   - The unchanged server: c.Pairs pairs, each s.Base + s.Cand distinct
+//     runs of the pool drawn at random; different pairs share runs.
+//   - A changed server with one candidate run: each of its runs once,
+//     against s.Base distinct unchanged runs drawn at random.
+//   - A changed server with s.Cand > 1: as many pairs as it has runs, each
+//     s.Cand distinct runs of it against s.Base distinct unchanged ones.
+func drawPairs(st *store, c config, s setup, p pool) ([]pair, error) {
+	runs := st.pool(p.Name, p.Runs)
+	same := st.pool("same", c.SameRuns)
+	rng := rand.New(rand.NewPCG(uint64(c.Seed), cellSeed(s, p)))
+	need := func(pool string, have, want int) error {
+		if have < want {
+			return fmt.Errorf("%s, pool %s: %d runs measured, %d needed (measure first, or give the sizes the store was measured with)", s.Name, pool, have, want)
+		}
+		return nil
+	}
+	var out []pair
+	switch {
+	case !c.isSim():
+		hist := st.pool("history", c.HistoryRuns)
+		if err := need("history", len(hist), s.Base); err != nil {
+			return nil, err
+		}
+		for _, r := range runs {
+			out = append(out, pair{Base: hist, Cand: []*storedRun{r}})
+		}
+	case p.Shift:
+		if err := need("same", len(same), len(runs)); err != nil {
+			return nil, err
+		}
+		for i, r := range runs {
+			out = append(out, pair{Base: []*storedRun{same[i]}, Cand: []*storedRun{r}})
+		}
+	case len(p.Tests) == 0:
+		if err := need(p.Name, len(runs), s.Base+s.Cand); err != nil {
+			return nil, err
+		}
+		for range c.Pairs {
+			d := pick(rng, runs, s.Base+s.Cand)
+			out = append(out, pair{Base: d[:s.Base], Cand: d[s.Base:]})
+		}
+	default:
+		if err := need("same", len(same), s.Base); err != nil {
+			return nil, err
+		}
+		if err := need(p.Name, len(runs), s.Cand); err != nil {
+			return nil, err
+		}
+		for _, r := range runs {
+			cand := []*storedRun{r}
+			if s.Cand > 1 {
+				cand = pick(rng, runs, s.Cand)
+			}
+			out = append(out, pair{Base: pick(rng, same, s.Base), Cand: cand})
+		}
+	}
+	return out, nil
+}
+
+// pick draws k distinct runs of rs.
+func pick(rng *rand.Rand, rs []*storedRun, k int) []*storedRun {
+	out := make([]*storedRun, k)
+	for i, j := range rng.Perm(len(rs))[:k] {
+		out[i] = rs[j]
+	}
+	return out
+}
+
+func cellSeed(s setup, p pool) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(s.Name + "\x00" + p.Name))
+	return h.Sum64()
+}
+
+// distinctRuns counts the runs the pairs use.
+func distinctRuns(ps []pair) int {
+	seen := map[*storedRun]bool{}
+	for _, p := range ps {
+		for _, r := range append(append([]*storedRun{}, p.Base...), p.Cand...) {
+			seen[r] = true
+		}
+	}
+	return len(seen)
+}
