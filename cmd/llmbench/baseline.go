@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 
-	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/comparison"
 	"github.com/llmbench/llmbench/reports/regression"
 	"github.com/llmbench/llmbench/reports/storedrun"
@@ -78,8 +77,7 @@ func compareWithBaselines(e *env, out string, b *regression.Baselines) *comparis
 	set, err := storedrun.Load(out, storedrun.Options{Stderr: e.stderr})
 	var r *comparison.Report
 	if err == nil {
-		opt := comparison.Options{CompareOptions: metrics.DefaultCompareOptions()}
-		r, err = regression.AgainstBaselines(set, b, opt)
+		r, err = regression.AgainstBaselines(set, b, comparison.DefaultOptions())
 	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "llmbench: warning: comparing with the baseline: %v\n", err)

@@ -13,14 +13,13 @@ import (
 // request_throughput of identical repeats (no change).
 func report(t *testing.T) *Report {
 	t.Helper()
-	opt := metrics.DefaultCompareOptions()
-	slow, err := metrics.Compare("ttft.p99", metrics.Sample{Repeats: []float64{100e6, 100.5e6, 99.5e6}},
-		metrics.Sample{Repeats: []float64{115e6, 115.575e6, 114.425e6}}, opt)
+		slow, err := judgedAlone(t, "ttft.p99", metrics.Sample{Repeats: []float64{100e6, 100.5e6, 99.5e6}},
+		metrics.Sample{Repeats: []float64{115e6, 115.575e6, 114.425e6}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	same, err := metrics.Compare("request_throughput", metrics.Sample{Repeats: []float64{10, 10.2, 9.8}},
-		metrics.Sample{Repeats: []float64{10, 10.2, 9.8}}, opt)
+	same, err := judgedAlone(t, "request_throughput", metrics.Sample{Repeats: []float64{10, 10.2, 9.8}},
+		metrics.Sample{Repeats: []float64{10, 10.2, 9.8}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +71,7 @@ func TestJSONHoldsAnInfiniteChange(t *testing.T) {
 	for i := range failing {
 		failing[i] = float64(i % 5 / 4) // one request in five failed
 	}
-	c, err := metrics.Compare("error_rate", metrics.Sample{Values: clean}, metrics.Sample{Values: failing}, metrics.DefaultCompareOptions())
+	c, err := judgedAlone(t, "error_rate", metrics.Sample{Values: clean}, metrics.Sample{Values: failing})
 	if err != nil {
 		t.Fatal(err)
 	}

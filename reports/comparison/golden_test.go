@@ -21,12 +21,12 @@ func goldenReport(t *testing.T) *Report {
 	for i := range failing {
 		failing[i] = float64(i % 5 / 4)
 	}
-	c, err := metrics.Compare("error_rate", metrics.Sample{Values: clean}, metrics.Sample{Values: failing}, metrics.DefaultCompareOptions())
+	c, err := judgedAlone(t, "error_rate", metrics.Sample{Values: clean}, metrics.Sample{Values: failing})
 	if err != nil {
 		t.Fatal(err)
 	}
-	noisy, err := metrics.Compare("itl.p99", metrics.Sample{Repeats: []float64{20e6, 22e6, 18e6}},
-		metrics.Sample{Repeats: []float64{21.6e6, 23.8e6, 19.4e6}}, metrics.DefaultCompareOptions())
+	noisy, err := judgedAlone(t, "itl.p99", metrics.Sample{Repeats: []float64{20e6, 22e6, 18e6}},
+		metrics.Sample{Repeats: []float64{21.6e6, 23.8e6, 19.4e6}})
 	if err != nil {
 		t.Fatal(err)
 	}

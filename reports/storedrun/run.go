@@ -45,6 +45,10 @@ type Point struct {
 	Goodput []metrics.SLO
 	// CostPerHour is its experiment's price (cost_per_hour=), 0 without.
 	CostPerHour float64
+	// BaselineGates are its experiment's baseline gates that apply at
+	// this point: what `llmbench compare` judges as the point's family,
+	// so it reaches the verdicts the run's own gates reached.
+	BaselineGates []metrics.Gate
 }
 
 // Label names the point as its folder does: "concurrency16".
@@ -188,6 +192,11 @@ func pointOf(rep *Repeat) *Point {
 	}
 	p.Desc.Load = loadText(p.Params, string(plan.Load.Arrival))
 	p.CostPerHour = plan.CostPerHour
+	for _, g := range plan.Gates {
+		if g.Baseline && g.Applies(p.Params) {
+			p.BaselineGates = append(p.BaselineGates, g)
+		}
+	}
 	return p
 }
 
