@@ -250,15 +250,18 @@ func TestRealPairs(t *testing.T) {
 }
 
 // TestRows renders hand-filled tallies: 2 failing pairs of 300 is 0.7%,
-// Wilson 0.2%–2.4%; a before column comes from a -csv file.
+// Wilson 0.2%–2.4%; the median of MDCs 5%, 7%, 9%, ∞ is 8%, of 30%, ∞, ∞
+// is ∞; a before column comes from a -csv file.
 func TestRows(t *testing.T) {
 	ps := simPools(simConfigForTest())
 	res := &results{
 		Cells: []cell{
 			{Setup: history5, Pool: ps[0], Tally: tally{Pairs: 300, Failed: 2, Distinct: 120,
-				Regression: map[string]int{"itl.p50": 1, "output_token_throughput": 1}, Inconclusive: map[string]int{"itl.p99": 4}}},
+				Regression: map[string]int{"itl.p50": 1, "output_token_throughput": 1}, Inconclusive: map[string]int{"itl.p99": 4},
+				MDC: map[string][]float64{"itl.p99": {0.3, math.Inf(1), math.Inf(1)}}}},
 			{Setup: history5, Pool: ps[1], Tally: tally{Pairs: 48, Distinct: 101,
-				Regression: map[string]int{"itl.p50": 24, "itl.p99": 20}, Inconclusive: map[string]int{"itl.p50": 3}}},
+				Regression: map[string]int{"itl.p50": 24, "itl.p99": 20}, Inconclusive: map[string]int{"itl.p50": 3},
+				MDC: map[string][]float64{"itl.p50": {0.05, 0.07, 0.09, math.Inf(1)}}}},
 		},
 		Change: map[string]map[string]float64{"itl+10%": {"itl.p50": 0.0961, "itl.p99": 0.08}},
 	}
@@ -277,9 +280,9 @@ func TestRows(t *testing.T) {
 	}
 	md := renderMarkdown(rows, before, "head\n")
 	for _, want := range []string{
-		"| none (same server) | any gate | – | 300 (120) | 2/300 = 0.7% | 0.2%–2.4% | – | ≤ 1% | 2/300 = 0.7% |\n",
-		"| none (same server) | itl.p99 | – | 300 (120) | 0/300 = 0.0% | 0.0%–1.3% | 4 | – | 0/300 = 0.0% |\n",
-		"| ITL ×1.10 (simulator ITL knobs) | itl.p50 | +9.6% | 48 (101) | 24/48 = 50.0% | 36.4%–63.6% | 3 | 35–65% | 24/48 = 50.0% |\n",
+		"| none (same server) | any gate | – | 300 (120) | 2/300 = 0.7% | 0.2%–2.4% | – | – | ≤ 1% | 2/300 = 0.7% |\n",
+		"| none (same server) | itl.p99 | – | 300 (120) | 0/300 = 0.0% | 0.0%–1.3% | 4 | ∞ | – | 0/300 = 0.0% |\n",
+		"| ITL ×1.10 (simulator ITL knobs) | itl.p50 | +9.6% | 48 (101) | 24/48 = 50.0% | 36.4%–63.6% | 3 | 8.0% | 35–65% | 24/48 = 50.0% |\n",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("tables lack\n%s\ngot\n%s", want, md)
@@ -288,7 +291,7 @@ func TestRows(t *testing.T) {
 	if err := os.WriteFile(csvPath, []byte("a,b\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := readBefore(csvPath); err == nil || !strings.Contains(err.Error(), "not a calibrate -csv file") {
+	if _, err := readBefore(csvPath); err == nil || !strings.Contains(err.Error(), `not a calibrate -csv file (its first line has no column "setup")`) {
 		t.Errorf("a foreign CSV as -before: %v", err)
 	}
 }

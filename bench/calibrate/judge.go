@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"math"
-	"strconv"
 
 	"github.com/llmbench/llmbench/metrics"
 )
@@ -12,47 +11,36 @@ import (
 // tolerance tol, as a scenario holding exactly those gates is judged at
 // one point: together, as one family.
 func gateFamily(tol float64) ([]metrics.Gate, error) {
-	worse := strconv.FormatFloat(1+tol, 'f', -1, 64)
-	better := strconv.FormatFloat(1-tol, 'f', -1, 64)
-	var out []metrics.Gate
-	for _, name := range gateNames {
-		src := name + " <= baseline * " + worse
-		if name == "output_token_throughput" {
-			src = name + " >= baseline * " + better
-		}
-		g, err := metrics.ParseGate(src)
-		if err != nil {
+	out := make([]metrics.Gate, len(gateNames))
+	for i, name := range gateNames {
+		var err error
+		if out[i], err = metrics.BaselineGate(name, tol); err != nil {
 			return nil, err
 		}
-		out = append(out, g)
 	}
 	return out, nil
 }
 
-// judgePair is the judge every table is made with: the verdict of each
-// gate of family (in its order) for one point whose baseline runs are base
-// and candidate runs cand. It is `llmbench run --baseline` judging a
-// point's baseline gates: each gate compared (Gate.CompareWithBaseline),
-// then the gates confirmed together (Holm, JudgeFamily).
-func judgePair(family []metrics.Gate, base, cand []metrics.RunData) ([]metrics.Verdict, error) {
-	opt := metrics.DefaultCompareOptions()
-	cs := make([]metrics.Comparison, len(family))
-	for i, g := range family {
-		bs, err := g.Sample(base)
-		if err != nil {
-			return nil, err
+// judged is what a pair's judgment says of one gate.
+type judged struct {
+	Verdict metrics.Verdict
+	// MDC is the smallest change the pair could have called real.
+	MDC float64
+}
+
+// judgePair is the judge every table is made with: the judgment of each
+// gate of family (in its order) for one point whose baseline runs are
+// base and candidate runs cand — metrics.JudgePoint, what `llmbench run
+// --baseline` and `llmbench compare` call.
+func judgePair(family []metrics.Gate, base, cand []metrics.RunData) ([]judged, error) {
+	runs := func(metrics.Gate) ([]metrics.RunData, []metrics.RunData, error) { return base, cand, nil }
+	j := metrics.JudgePoint(family, nil, runs, metrics.DefaultJudgeOptions())
+	out := make([]judged, len(j.Gated))
+	for i, g := range j.Gated {
+		if g.Err != nil {
+			return nil, g.Err
 		}
-		csample, err := g.Sample(cand)
-		if err != nil {
-			return nil, err
-		}
-		if cs[i], err = g.CompareWithBaseline(bs, csample, opt); err != nil {
-			return nil, err
-		}
-	}
-	out := make([]metrics.Verdict, len(family))
-	for i, f := range metrics.JudgeFamily(cs, opt.Confidence) {
-		out[i] = f.Verdict
+		out[i] = judged{Verdict: g.Verdict, MDC: g.MDC}
 	}
 	return out, nil
 }
@@ -64,6 +52,8 @@ type tally struct {
 	Failed int
 	// Regression and Inconclusive count each gate's verdicts.
 	Regression, Inconclusive map[string]int
+	// MDC holds each gate's minimum detectable change of every pair.
+	MDC map[string][]float64
 	// Distinct counts the distinct runs the pairs were drawn from.
 	Distinct int
 }
@@ -114,13 +104,13 @@ func judgeAll(st *store, c config) (*results, error) {
 			if err != nil {
 				return nil, err
 			}
-			t := tally{Regression: map[string]int{}, Inconclusive: map[string]int{}, Distinct: distinctRuns(pairs)}
+			t := tally{Regression: map[string]int{}, Inconclusive: map[string]int{}, MDC: map[string][]float64{}, Distinct: distinctRuns(pairs)}
 			for _, pr := range pairs {
 				vs, err := judgePair(family, data(pr.Base), data(pr.Cand))
 				if err != nil {
 					return nil, fmt.Errorf("%s, %s: %w", s.Name, p.Name, err)
 				}
-				t.add(family, vs)
+				t.add(vs)
 			}
 			res.Cells = append(res.Cells, cell{Setup: s, Pool: p, Tally: t})
 		}
@@ -133,12 +123,13 @@ func judgeAll(st *store, c config) (*results, error) {
 	return res, nil
 }
 
-func (t *tally) add(family []metrics.Gate, vs []metrics.Verdict) {
+func (t *tally) add(js []judged) {
 	t.Pairs++
 	failed := false
-	for i, v := range vs {
+	for i, j := range js {
 		name := gateNames[i]
-		switch v {
+		t.MDC[name] = append(t.MDC[name], j.MDC)
+		switch j.Verdict {
 		case metrics.VerdictRegression:
 			t.Regression[name]++
 			failed = true

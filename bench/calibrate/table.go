@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -14,7 +15,10 @@ type row struct {
 	Setup, Pool, Change, Gate string
 	// Measured is the pool's measured change of the gate's metric (NaN
 	// for "any gate" and the unchanged server).
-	Measured                                   float64
+	Measured float64
+	// MDC is the median over the pairs of the gate's minimum detectable
+	// change (NaN for "any gate").
+	MDC                                        float64
 	Pairs, Distinct, Regressions, Inconclusive int
 	Goal                                       string
 }
@@ -28,7 +32,7 @@ const anyGate = "any gate"
 func rowsOf(res *results, sim bool) []row {
 	var out []row
 	for _, c := range res.Cells {
-		base := row{Setup: c.Setup.Name, Pool: c.Pool.Name, Change: c.Pool.Change, Measured: math.NaN(),
+		base := row{Setup: c.Setup.Name, Pool: c.Pool.Name, Change: c.Pool.Change, Measured: math.NaN(), MDC: math.NaN(),
 			Pairs: c.Tally.Pairs, Distinct: c.Tally.Distinct}
 		gates := c.Pool.Tests
 		if len(c.Pool.Tests) == 0 {
@@ -39,7 +43,7 @@ func rowsOf(res *results, sim bool) []row {
 		}
 		for _, g := range gates {
 			r := base
-			r.Gate, r.Regressions, r.Inconclusive = g, c.Tally.Regression[g], c.Tally.Inconclusive[g]
+			r.Gate, r.Regressions, r.Inconclusive, r.MDC = g, c.Tally.Regression[g], c.Tally.Inconclusive[g], median(c.Tally.MDC[g])
 			if len(c.Pool.Tests) > 0 {
 				r.Measured, r.Goal = res.Change[c.Pool.Name][g], detectionGoal(c.Pool)
 			}
@@ -77,11 +81,11 @@ func renderMarkdown(rows []row, before map[string]string, head string) string {
 		if r.Setup != setup {
 			setup = r.Setup
 			fmt.Fprintf(&b, "\n**%s**\n\n", setup)
-			b.WriteString("| Server change (how made) | Gate | Measured change | Pairs (distinct runs) | Called regression | 95% Wilson interval | Inconclusive | Goal |")
+			b.WriteString("| Server change (how made) | Gate | Measured change | Pairs (distinct runs) | Called regression | 95% Wilson interval | Inconclusive | Median MDC | Goal |")
 			if before != nil {
 				b.WriteString(" Before |")
 			}
-			b.WriteString("\n|---|---|---|---|---|---|---|---|")
+			b.WriteString("\n|---|---|---|---|---|---|---|---|---|")
 			if before != nil {
 				b.WriteString("---|")
 			}
@@ -91,8 +95,8 @@ func renderMarkdown(rows []row, before map[string]string, head string) string {
 		if r.Gate == anyGate {
 			inc = "–"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %d (%d) | %s | %s | %s | %s |", r.Change, r.Gate, signed(r.Measured), r.Pairs, r.Distinct,
-			rate(r.Regressions, r.Pairs), interval(r.Regressions, r.Pairs), inc, or(r.Goal, "–"))
+		fmt.Fprintf(&b, "| %s | %s | %s | %d (%d) | %s | %s | %s | %s | %s |", r.Change, r.Gate, signed(r.Measured), r.Pairs, r.Distinct,
+			rate(r.Regressions, r.Pairs), interval(r.Regressions, r.Pairs), inc, unsigned(r.MDC), or(r.Goal, "–"))
 		if before != nil {
 			fmt.Fprintf(&b, " %s |", or(before[r.key()], "–"))
 		}
@@ -104,7 +108,7 @@ func renderMarkdown(rows []row, before map[string]string, head string) string {
 func (r row) key() string { return r.Setup + "\x00" + r.Pool + "\x00" + r.Gate }
 
 var csvHeader = []string{"setup", "pool", "change", "gate", "measured_change", "pairs", "distinct_runs",
-	"regressions", "rate", "wilson95_low", "wilson95_high", "inconclusive", "goal"}
+	"regressions", "rate", "wilson95_low", "wilson95_high", "inconclusive", "median_mdc", "goal"}
 
 // writeCSV writes the rows, one per line, for a later -before or a plot.
 func writeCSV(path string, rows []row) error {
@@ -115,14 +119,15 @@ func writeCSV(path string, rows []row) error {
 	for _, r := range rows {
 		lo, hi := wilson(r.Regressions, r.Pairs, z95)
 		_ = w.Write([]string{r.Setup, r.Pool, r.Change, r.Gate, f(r.Measured), strconv.Itoa(r.Pairs), strconv.Itoa(r.Distinct),
-			strconv.Itoa(r.Regressions), f(float64(r.Regressions) / float64(max(r.Pairs, 1))), f(lo), f(hi), strconv.Itoa(r.Inconclusive), r.Goal})
+			strconv.Itoa(r.Regressions), f(float64(r.Regressions) / float64(max(r.Pairs, 1))), f(lo), f(hi), strconv.Itoa(r.Inconclusive), f(r.MDC), r.Goal})
 	}
 	w.Flush()
 	return writeFile(path, []byte(b.String()))
 }
 
-// readBefore reads a -csv file as the before column: "k/n = x%" per
-// setup, pool and gate.
+// readBefore reads a -csv file (of this or an earlier version, found by
+// its column names) as the before column: "k/n = x%" per setup, pool and
+// gate.
 func readBefore(path string) (map[string]string, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -133,17 +138,25 @@ func readBefore(path string) (map[string]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("-before %s: %w", path, err)
 	}
-	if len(recs) == 0 || strings.Join(recs[0], ",") != strings.Join(csvHeader, ",") {
-		return nil, fmt.Errorf("-before %s: not a calibrate -csv file (its first line is not %s)", path, strings.Join(csvHeader, ","))
+	col := map[string]int{}
+	if len(recs) > 0 {
+		for i, name := range recs[0] {
+			col[name] = i
+		}
+	}
+	for _, name := range []string{"setup", "pool", "gate", "pairs", "regressions"} {
+		if _, ok := col[name]; !ok {
+			return nil, fmt.Errorf("-before %s: not a calibrate -csv file (its first line has no column %q)", path, name)
+		}
 	}
 	out := map[string]string{}
 	for i, r := range recs[1:] {
-		pairs, err1 := strconv.Atoi(r[5])
-		k, err2 := strconv.Atoi(r[7])
+		pairs, err1 := strconv.Atoi(r[col["pairs"]])
+		k, err2 := strconv.Atoi(r[col["regressions"]])
 		if err1 != nil || err2 != nil {
 			return nil, fmt.Errorf("-before %s:%d: pairs and regressions must be whole numbers", path, i+2)
 		}
-		out[row{Setup: r[0], Pool: r[1], Gate: r[3]}.key()] = rate(k, pairs)
+		out[row{Setup: r[col["setup"]], Pool: r[col["pool"]], Gate: r[col["gate"]]}.key()] = rate(k, pairs)
 	}
 	return out, nil
 }
@@ -154,6 +167,32 @@ func signed(v float64) string {
 		return "–"
 	}
 	return fmt.Sprintf("%+.1f%%", 100*v)
+}
+
+// unsigned is a share as a percentage, "–" when unknown, "∞" when no
+// change could be detected.
+func unsigned(v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return "–"
+	case math.IsInf(v, 1):
+		return "∞"
+	}
+	return fmt.Sprintf("%.1f%%", 100*v)
+}
+
+// median is the middle value of v (NaN for none); +Inf sorts last.
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return math.NaN()
+	}
+	s := slices.Clone(v)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
 }
 
 func or(s, alt string) string {
