@@ -80,7 +80,7 @@ func parseFlags(args []string) (config, error) {
 	fs.Float64Var(&c.Sim.Jitter, "sim-jitter", 0.05, "simulator: relative jitter of every delay within a run")
 	fs.Float64Var(&c.Sim.Drift, "sim-drift", 0.05, "simulator: σ of the lognormal speed factor of each start (run-to-run drift)")
 	fs.IntVar(&c.SameRuns, "same-runs", 120, "runs of the unchanged server (simulator: the pool history, candidates and false-alarm pairs are drawn from; real: same-server candidates)")
-	fs.IntVar(&c.EffectRuns, "effect-runs", 48, "runs of each changed server")
+	fs.IntVar(&c.EffectRuns, "effect-runs", 40, "runs of each changed server")
 	fs.IntVar(&c.ShiftRuns, "shift-runs", 50, "simulator: runs with the whole TTFT distribution ×2, each paired with one unchanged run")
 	fs.IntVar(&c.HistoryRuns, "history-runs", 5, "real server: baseline history runs, measured first")
 	fs.IntVar(&c.Pairs, "pairs", 300, "simulator: same-server pairs drawn per setup for the false alarms")

@@ -126,10 +126,14 @@ func simConfig(m measure, spec runSpec, e effect) (sim.Config, float64) {
 }
 
 // driftFactor is the speed factor of one simulator start, lognormal with
-// σ = sigma and median 1, drawn from the run's seed.
+// σ = sigma and median 1, drawn from the run's seed exactly as the
+// simulator's own drift knob (sim.DriftFactor, Config.DriftSeed) draws it.
 func driftFactor(sigma float64, seed int64) float64 {
-	rng := rand.New(rand.NewPCG(uint64(seed), 0x64726966)) // "drif"
-	return math.Exp(sigma * rng.NormFloat64())
+	if sigma == 0 {
+		return 1
+	}
+	const driftStream = 0x64726966742d7369 // the simulator's
+	return math.Exp(sigma * rand.New(rand.NewPCG(uint64(seed), driftStream)).NormFloat64())
 }
 
 // startProxy puts the slowdown proxy (ITL share itl, 0 passing through)
