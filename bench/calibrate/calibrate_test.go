@@ -336,3 +336,22 @@ func TestMeasureResumes(t *testing.T) {
 		t.Errorf("-judge-only takes the store's own settings: %v", err)
 	}
 }
+
+// TestReplaceInDoc: the tables go between the markers and nothing else
+// moves; a document without them is refused, naming what is missing.
+func TestReplaceInDoc(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "doc.md")
+	if err := os.WriteFile(path, []byte("intro\n<!-- calibrate:sim -->\nold\ntable\n<!-- /calibrate:sim -->\nafter\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := replaceInDoc(path, "calibrate:sim", "new\n"); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(path)
+	if want := "intro\n<!-- calibrate:sim -->\nnew\n<!-- /calibrate:sim -->\nafter\n"; string(got) != want {
+		t.Errorf("doc:\n%s\nwant\n%s", got, want)
+	}
+	if err := replaceInDoc(path, "calibrate:real", "x\n"); err == nil || !strings.Contains(err.Error(), `"<!-- calibrate:real -->"`) {
+		t.Errorf("no markers: %v", err)
+	}
+}

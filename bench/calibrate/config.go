@@ -26,8 +26,8 @@ type config struct {
 	// ProxyITL is the slowdown of a real server's slowed candidates.
 	ProxyITL float64
 
-	store, out, csv, runsCSV, before string
-	judgeOnly                        bool
+	store, out, csv, runsCSV, before, doc string
+	judgeOnly                             bool
 }
 
 // measure is how every run is made; a store refuses runs made otherwise.
@@ -91,6 +91,7 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&c.out, "out", "", "also write the Markdown tables to this file")
 	fs.StringVar(&c.csv, "csv", "", "also write the table rows as CSV to this file")
 	fs.StringVar(&c.before, "before", "", "a -csv file of an earlier judge on the same runs: its rates become the tables' before column")
+	fs.StringVar(&c.doc, "doc", "", "also replace the tables between this file's <!-- calibrate:sim --> and <!-- /calibrate:sim --> lines (calibrate:real for a real server) by the new ones")
 	fs.StringVar(&c.runsCSV, "runs-csv", "", "also write one CSV row per run (pool, seed, drift factor, headline values) to this file")
 	if err := fs.Parse(args); err != nil {
 		return c, err

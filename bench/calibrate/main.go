@@ -84,6 +84,11 @@ func run(ctx context.Context, cfg config) error {
 			return err
 		}
 	}
+	if cfg.doc != "" {
+		if err := replaceInDoc(cfg.doc, docSection(cfg), md); err != nil {
+			return err
+		}
+	}
 	if cfg.out != "" {
 		return writeFile(cfg.out, []byte(md))
 	}
