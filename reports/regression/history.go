@@ -47,13 +47,17 @@ func joinHistory(path string, history []*storedrun.Run, e *plan.Experiment) (*at
 		a.warnings = append(a.warnings, u+": left out of the baseline history")
 	}
 	joined := &storedrun.Run{Path: path, Start: kept[0].Start}
+	used := map[*storedrun.Run]bool{}
 	for _, label := range pointLabels(kept, e) {
-		p, warns := joinPoint(kept, e, label)
+		p, from, warns := joinPoint(kept, e, label)
 		joined.Points = append(joined.Points, p)
 		a.warnings = append(a.warnings, warns...)
+		for _, r := range from {
+			used[r] = true
+		}
 	}
 	a.run = joined
-	a.note = historyNote(path, e.Name, kept, joined.Points)
+	a.note = historyNote(path, e.Name, slices.DeleteFunc(kept, func(r *storedrun.Run) bool { return !used[r] }), joined.Points)
 	return a, nil
 }
 
@@ -77,10 +81,9 @@ func pointLabels(runs []*storedrun.Run, e *plan.Experiment) []string {
 
 // joinPoint is the point labelled label as the newest run that has it
 // describes it, holding the runs of every run that has it and is
-// comparable with that one, oldest first; the warnings name the runs
-// left out and the differences let through.
-func joinPoint(runs []*storedrun.Run, e *plan.Experiment, label string) (*storedrun.Point, []string) {
-	var warns []string
+// comparable with that one (from), oldest first; the warnings name the
+// runs left out and the differences let through.
+func joinPoint(runs []*storedrun.Run, e *plan.Experiment, label string) (joined *storedrun.Point, from []*storedrun.Run, warns []string) {
 	var have []*storedrun.Run
 	var points []*storedrun.Point
 	for _, run := range runs {
@@ -92,8 +95,8 @@ func joinPoint(runs []*storedrun.Run, e *plan.Experiment, label string) (*stored
 		have, points = append(have, run), append(points, run.PointsOf(e.Name)[i])
 	}
 	newest := points[len(points)-1]
-	joined := *newest
-	joined.Repeats = nil
+	point := *newest
+	point.Repeats = nil
 	for i, p := range points {
 		if p != newest {
 			diffs, err := Check(Matching{Pairs: []Pair{{Baseline: p, Candidate: newest}}}, CheckOptions{})
@@ -109,9 +112,10 @@ func joinPoint(runs []*storedrun.Run, e *plan.Experiment, label string) (*stored
 				continue
 			}
 		}
-		joined.Repeats = append(joined.Repeats, p.Repeats...)
+		point.Repeats = append(point.Repeats, p.Repeats...)
+		from = append(from, have[i])
 	}
-	return &joined, warns
+	return &point, from, warns
 }
 
 // againstNewest words Check's differences of a history's run with its
