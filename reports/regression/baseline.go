@@ -60,17 +60,18 @@ func baselineOf(path string, history []*storedrun.Run, e *plan.Experiment, opt B
 	return a, nil
 }
 
-// fits says why a stored run cannot be e's baseline: it has no point of
-// e, or it measured something else; nil when it can.
-func fits(run *storedrun.Run, e *plan.Experiment) error {
+// unfit says why a stored run cannot be e's baseline, to follow its
+// name ("baseline DIR" + unfit): it has no point of e, or it measured
+// something else; "" when it can.
+func unfit(run *storedrun.Run, e *plan.Experiment) string {
 	points := run.PointsOf(e.Name)
 	if len(points) == 0 {
-		return fmt.Errorf("baseline %s: no point of experiment %q (it has %s)", run.Path, e.Name, experiments(run))
+		return fmt.Sprintf(": no point of experiment %q (it has %s)", e.Name, experiments(run))
 	}
 	if diffs := describeAgainst(points, e); len(diffs) > 0 {
-		return fmt.Errorf("baseline %s measured something else: %s", run.Path, strings.Join(diffs, "; "))
+		return " measured something else: " + strings.Join(diffs, "; ")
 	}
-	return nil
+	return ""
 }
 
 // lastPointRuns reads a baseline point's runs when asked, keeping the

@@ -17,7 +17,7 @@ import (
 // them and sees how they vary from run to run (each stored run's repeats
 // count as runs).
 //
-// A run of the history that cannot be e's baseline (fits), and a point
+// A run of the history that cannot be e's baseline (unfit), and a point
 // of a run not comparable with the same point of the newest run that has
 // it (Check: another dataset, sequence lengths, token counting, load), is
 // left out with a warning naming it; a size that differs (Check's
@@ -25,26 +25,33 @@ import (
 // refused naming each.
 func joinHistory(path string, history []*storedrun.Run, e *plan.Experiment) (*attached, error) {
 	if len(history) == 1 {
-		if err := fits(history[0], e); err != nil {
-			return nil, err
+		if why := unfit(history[0], e); why != "" {
+			return nil, fmt.Errorf("baseline %s%s", history[0].Path, why)
 		}
 		return &attached{run: history[0]}, nil
 	}
 	a := &attached{}
 	var kept []*storedrun.Run
-	var unfit []string
+	var reasons []string              // why runs were left out, in order
+	byReason := map[string][]string{} // the runs left out for each
 	for _, run := range history {
-		if err := fits(run, e); err != nil {
-			unfit = append(unfit, err.Error())
+		why := unfit(run, e)
+		if why == "" {
+			kept = append(kept, run)
 			continue
 		}
-		kept = append(kept, run)
+		if byReason[why] == nil {
+			reasons = append(reasons, why)
+		}
+		byReason[why] = append(byReason[why], filepath.Base(run.Path))
+		a.warnings = append(a.warnings, fmt.Sprintf("baseline %s%s: left out of the baseline history", run.Path, why))
 	}
 	if len(kept) == 0 {
-		return nil, fmt.Errorf("baseline %s: none of its %d runs can be the baseline: %s", path, len(history), strings.Join(unfit, "; "))
-	}
-	for _, u := range unfit {
-		a.warnings = append(a.warnings, u+": left out of the baseline history")
+		parts := make([]string, len(reasons))
+		for i, why := range reasons {
+			parts[i] = strings.Join(byReason[why], ", ") + why
+		}
+		return nil, fmt.Errorf("baseline %s: none of its %d runs can be the baseline: %s", path, len(history), strings.Join(parts, "; "))
 	}
 	joined := &storedrun.Run{Path: path, Start: kept[0].Start}
 	used := map[*storedrun.Run]bool{}

@@ -184,7 +184,7 @@ func TestBaselineHistoryRefusals(t *testing.T) {
 	for path, want := range map[string][]string{
 		empty:   {empty + ": no records.parquet"},
 		notRuns: {notRuns + ": no records.parquet"},
-		unfit:   {"baseline " + unfit + ": none of its 2 runs can be the baseline", filepath.Join(unfit, "a") + " measured something else", filepath.Join(unfit, "b") + " measured something else"},
+		unfit:   {"baseline " + unfit + ": none of its 2 runs can be the baseline: a, b measured something else: model: baseline other, this run m"},
 	} {
 		_, err := regression.NewBaselines(path, regression.BaselineOptions{}, storedrun.Options{}).Attach(&plan)
 		if err == nil || failure.ClassOf(err) != failure.Input {
