@@ -1,6 +1,7 @@
 package regression
 
 import (
+	"cmp"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -53,55 +54,81 @@ func joinHistory(path string, history []*storedrun.Run, e *plan.Experiment) (*at
 		}
 		return nil, fmt.Errorf("baseline %s: none of its %d runs can be the baseline: %s", path, len(history), strings.Join(parts, "; "))
 	}
-	joined := &storedrun.Run{Path: path, Start: kept[0].Start}
+	for i, run := range kept {
+		kept[i] = run.Only(e.Name)
+	}
+	a.run, a.note = JoinHistory(path, kept, &a.warnings)
+	a.note = "baseline of " + e.Name + ": " + a.note
+	return a, nil
+}
+
+// JoinHistory joins the stored runs of a history (in the order they ran,
+// storedrun.LoadHistory) into one run at path whose every point holds,
+// as its repeats, that point's runs across the history, oldest first
+// (points matched by experiment and parameters): a baseline judged on
+// all of them sees how they vary from run to run. The newest run that
+// has a point describes it; a point of another run not comparable with
+// it (Check) is left out, one of another size kept, each with a warning
+// added to warnings naming the run. The note says how many runs the
+// points are judged on: "5 runs in history (5 stored runs, a to e)".
+func JoinHistory(path string, runs []*storedrun.Run, warnings *[]string) (joined *storedrun.Run, note string) {
+	joined = &storedrun.Run{Path: path, Start: runs[0].Start}
 	used := map[*storedrun.Run]bool{}
-	for _, label := range pointLabels(kept, e) {
-		p, from, warns := joinPoint(kept, e, label)
+	for _, key := range pointKeys(runs) {
+		p, from, warns := joinPoint(runs, key)
 		joined.Points = append(joined.Points, p)
-		a.warnings = append(a.warnings, warns...)
+		*warnings = append(*warnings, warns...)
 		for _, r := range from {
 			used[r] = true
 		}
 	}
-	a.run = joined
-	a.note = historyNote(path, e.Name, slices.DeleteFunc(kept, func(r *storedrun.Run) bool { return !used[r] }), joined.Points)
-	return a, nil
+	return joined, historyNote(path, slices.DeleteFunc(slices.Clone(runs), func(r *storedrun.Run) bool { return !used[r] }), joined.Points)
 }
 
-// pointLabels are the labels of e's points in any run, in parameter order.
-func pointLabels(runs []*storedrun.Run, e *plan.Experiment) []string {
+// pointKey names a point across the runs of a history: its experiment
+// and parameters.
+func pointKey(p *storedrun.Point) string { return p.Experiment + "\x00" + p.Label() }
+
+// pointKeys are the keys of the points of every run, in point order.
+func pointKeys(runs []*storedrun.Run) []string {
 	var points []*storedrun.Point
 	for _, run := range runs {
-		for _, p := range run.PointsOf(e.Name) {
-			if !slices.ContainsFunc(points, func(q *storedrun.Point) bool { return q.Label() == p.Label() }) {
+		for _, p := range run.Points {
+			if !slices.ContainsFunc(points, func(q *storedrun.Point) bool { return pointKey(q) == pointKey(p) }) {
 				points = append(points, p)
 			}
 		}
 	}
-	slices.SortStableFunc(points, func(a, b *storedrun.Point) int { return a.Params.Compare(b.Params) })
-	labels := make([]string, len(points))
+	slices.SortStableFunc(points, func(a, b *storedrun.Point) int {
+		return cmp.Or(strings.Compare(a.Experiment, b.Experiment), a.Params.Compare(b.Params))
+	})
+	keys := make([]string, len(points))
 	for i, p := range points {
-		labels[i] = p.Label()
+		keys[i] = pointKey(p)
 	}
-	return labels
+	return keys
 }
 
-// joinPoint is the point labelled label as the newest run that has it
-// describes it, holding the runs of every run that has it and is
-// comparable with that one (from), oldest first; the warnings name the
-// runs left out and the differences let through.
-func joinPoint(runs []*storedrun.Run, e *plan.Experiment, label string) (joined *storedrun.Point, from []*storedrun.Run, warns []string) {
+// joinPoint is the point of key as the newest run that has it describes
+// it, holding the runs of every run that has it and is comparable with
+// that one (from), oldest first; the warnings name the runs left out and
+// the differences let through.
+func joinPoint(runs []*storedrun.Run, key string) (joined *storedrun.Point, from []*storedrun.Run, warns []string) {
 	var have []*storedrun.Run
 	var points []*storedrun.Point
 	for _, run := range runs {
-		i := slices.IndexFunc(run.PointsOf(e.Name), func(p *storedrun.Point) bool { return p.Label() == label })
+		i := slices.IndexFunc(run.Points, func(p *storedrun.Point) bool { return pointKey(p) == key })
 		if i < 0 {
-			warns = append(warns, fmt.Sprintf("baseline %s has no point %s: judged on the other runs of the history", run.Path, label))
 			continue
 		}
-		have, points = append(have, run), append(points, run.PointsOf(e.Name)[i])
+		have, points = append(have, run), append(points, run.Points[i])
 	}
 	newest := points[len(points)-1]
+	for _, run := range runs {
+		if !slices.Contains(have, run) {
+			warns = append(warns, fmt.Sprintf("baseline %s has no point %s: judged on the other runs of the history", run.Path, newest.Name()))
+		}
+	}
 	point := *newest
 	point.Repeats = nil
 	for i, p := range points {
@@ -135,21 +162,21 @@ func againstNewest(diffs []Difference) string {
 	return strings.Join(parts, "; ")
 }
 
-// historyNote says how many runs the points of a baseline history are
-// judged on: "baseline of chat: 5 runs in history (5 stored runs, a to
-// e)", or each point's count when they differ.
-func historyNote(path, experiment string, runs []*storedrun.Run, points []*storedrun.Point) string {
+// historyNote says how many runs the points of a history are judged on:
+// "5 runs in history (5 stored runs, a to e)", or each point's count
+// when they differ.
+func historyNote(path string, runs []*storedrun.Run, points []*storedrun.Point) string {
 	stored := fmt.Sprintf("%d stored runs, %s to %s", len(runs), filepath.Base(runs[0].Path), filepath.Base(runs[len(runs)-1].Path))
 	counts := make([]string, len(points))
 	same := true
 	for i, p := range points {
-		counts[i] = fmt.Sprintf("%s on %s", p.Label(), plural(len(p.Repeats), "run"))
+		counts[i] = fmt.Sprintf("%s on %s", p.Name(), plural(len(p.Repeats), "run"))
 		same = same && len(p.Repeats) == len(points[0].Repeats)
 	}
 	if same {
-		return fmt.Sprintf("baseline of %s: %s in %s (%s)", experiment, plural(len(points[0].Repeats), "run"), path, stored)
+		return fmt.Sprintf("%s in %s (%s)", plural(len(points[0].Repeats), "run"), path, stored)
 	}
-	return fmt.Sprintf("baseline of %s: %s (%s): %s", experiment, path, stored, strings.Join(counts, ", "))
+	return fmt.Sprintf("%s (%s): %s", path, stored, strings.Join(counts, ", "))
 }
 
 func plural(n int, what string) string {

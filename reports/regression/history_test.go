@@ -133,14 +133,14 @@ func TestBaselineHistoryLeavesOutIncomparable(t *testing.T) {
 	for _, want := range []string{
 		filepath.Join(dir, "1-model") + " measured something else: model: baseline other, this run m: left out of the baseline history",
 		filepath.Join(dir, "2-isl") + ": chat / concurrency1 differs from the newest run's, " + filepath.Join(dir, "5-newest") + " (mean ISL: 40.0 tokens, newest 20.0 tokens): left out",
-		filepath.Join(dir, "3-one-point") + " has no point concurrency1",
+		filepath.Join(dir, "3-one-point") + " has no point chat / concurrency1",
 		filepath.Join(dir, "4-bigger") + ": chat / concurrency1 differs from the newest run's, " + filepath.Join(dir, "5-newest") + " (size: 7 requests, repeats 1, newest 6 requests, repeats 1): kept",
 	} {
 		if !slices.ContainsFunc(b.Warnings, func(w string) bool { return strings.Contains(w, want) }) {
 			t.Errorf("no warning %q in\n%s", want, strings.Join(b.Warnings, "\n"))
 		}
 	}
-	if len(b.Notes) != 1 || !strings.Contains(b.Notes[0], "(3 stored runs, 3-one-point to 5-newest): concurrency1 on 2 runs, concurrency2 on 3 runs") {
+	if len(b.Notes) != 1 || !strings.Contains(b.Notes[0], "(3 stored runs, 3-one-point to 5-newest): chat / concurrency1 on 2 runs, chat / concurrency2 on 3 runs") {
 		t.Errorf("notes %q", b.Notes)
 	}
 }
@@ -219,5 +219,36 @@ func TestCheckWarnsOfAnotherSize(t *testing.T) {
 		}) {
 			t.Errorf("%s: differences %v, error %v; want size warnings only", what, diffs, err)
 		}
+	}
+}
+
+// JoinHistory joins a history of runs of several experiments, as
+// LoadHistory reads a folder of them, point by point: every point of
+// every experiment holds the runs of it in each run, oldest first.
+func TestJoinHistoryEveryExperiment(t *testing.T) {
+	dir := t.TempDir()
+	for day, name := range []string{"b", "a"} { // b ran first
+		shape := storedruntest.Shape{TTFT: time.Duration(day+1) * time.Millisecond, ITL: time.Millisecond, Start: time.Date(2026, 1, day+1, 0, 0, 0, 0, time.UTC)}
+		for _, plan := range []runplan.Experiment{storedruntest.Chat("chat", 6, 1, 2), storedruntest.Chat("solo", 4)} {
+			storedruntest.Run(t, filepath.Join(dir, name), "s.star", plan, storedruntest.Same(storedruntest.Make(plan.Requests, shape)))
+		}
+	}
+	runs, err := storedrun.LoadHistory(dir, storedrun.Options{})
+	if err != nil || len(runs) != 2 || filepath.Base(runs[0].Path) != "b" {
+		t.Fatalf("LoadHistory: %d runs, %v", len(runs), err)
+	}
+	var warnings []string
+	joined, note := regression.JoinHistory(dir, runs, &warnings)
+	if got := names(joined.Points); !slices.Equal(got, []string{"chat / concurrency1", "chat / concurrency2", "solo / concurrency1"}) {
+		t.Errorf("points %q", got)
+	}
+	for _, p := range joined.Points {
+		got, err := p.Runs(nil, "")
+		if ms := ttfts(got); err != nil || len(ms) != 2 || !(ms[0] < ms[1]) {
+			t.Errorf("%s: TTFT of its runs %v (%v), want 2 runs oldest first", p.Name(), ms, err)
+		}
+	}
+	if note != "2 runs in "+dir+" (2 stored runs, b to a)" || len(warnings) != 0 {
+		t.Errorf("note %q, warnings %q", note, warnings)
 	}
 }
