@@ -57,8 +57,8 @@ func joinHistory(path string, history []*storedrun.Run, e *plan.Experiment) (*at
 	for i, run := range kept {
 		kept[i] = run.Only(e.Name)
 	}
-	a.run, a.note = JoinHistory(path, kept, &a.warnings)
-	a.note = "baseline of " + e.Name + ": " + a.note
+	run, warnings, note := JoinHistory(path, kept)
+	a.run, a.warnings, a.note = run, append(a.warnings, warnings...), "baseline of "+e.Name+": "+note
 	return a, nil
 }
 
@@ -69,20 +69,24 @@ func joinHistory(path string, history []*storedrun.Run, e *plan.Experiment) (*at
 // all of them sees how they vary from run to run. The newest run that
 // has a point describes it; a point of another run not comparable with
 // it (Check) is left out, one of another size kept, each with a warning
-// added to warnings naming the run. The note says how many runs the
-// points are judged on: "5 runs in history (5 stored runs, a to e)".
-func JoinHistory(path string, runs []*storedrun.Run, warnings *[]string) (joined *storedrun.Run, note string) {
-	joined = &storedrun.Run{Path: path, Start: runs[0].Start}
+// naming the run. The note says how many runs the points are judged on:
+// "5 runs in history (5 stored runs, a to e)".
+func JoinHistory(path string, runs []*storedrun.Run) (joined *storedrun.Run, warnings []string, note string) {
+	joined = &storedrun.Run{Path: path}
+	if len(runs) == 0 {
+		return joined, nil, "no runs in " + path
+	}
+	joined.Start = runs[0].Start
 	used := map[*storedrun.Run]bool{}
 	for _, key := range pointKeys(runs) {
 		p, from, warns := joinPoint(runs, key)
 		joined.Points = append(joined.Points, p)
-		*warnings = append(*warnings, warns...)
+		warnings = append(warnings, warns...)
 		for _, r := range from {
 			used[r] = true
 		}
 	}
-	return joined, historyNote(path, slices.DeleteFunc(slices.Clone(runs), func(r *storedrun.Run) bool { return !used[r] }), joined.Points)
+	return joined, warnings, historyNote(path, slices.DeleteFunc(slices.Clone(runs), func(r *storedrun.Run) bool { return !used[r] }), joined.Points)
 }
 
 // pointKey names a point across the runs of a history: its experiment
@@ -166,6 +170,9 @@ func againstNewest(diffs []Difference) string {
 // "5 runs in history (5 stored runs, a to e)", or each point's count
 // when they differ.
 func historyNote(path string, runs []*storedrun.Run, points []*storedrun.Point) string {
+	if len(points) == 0 {
+		return "no point in " + path
+	}
 	stored := fmt.Sprintf("%d stored runs, %s to %s", len(runs), filepath.Base(runs[0].Path), filepath.Base(runs[len(runs)-1].Path))
 	counts := make([]string, len(points))
 	same := true

@@ -237,8 +237,7 @@ func TestJoinHistoryEveryExperiment(t *testing.T) {
 	if err != nil || len(runs) != 2 || filepath.Base(runs[0].Path) != "b" {
 		t.Fatalf("LoadHistory: %d runs, %v", len(runs), err)
 	}
-	var warnings []string
-	joined, note := regression.JoinHistory(dir, runs, &warnings)
+	joined, warnings, note := regression.JoinHistory(dir, runs)
 	if got := names(joined.Points); !slices.Equal(got, []string{"chat / concurrency1", "chat / concurrency2", "solo / concurrency1"}) {
 		t.Errorf("points %q", got)
 	}
