@@ -17,7 +17,7 @@ import (
 // baselineFlags say what baseline gates compare with; check takes them
 // too, so it refuses a baseline that run would refuse.
 type baselineFlags struct {
-	Baseline             string `type:"path" help:"A stored run (its folder, or any input compare takes) that baseline gates (\"ttft.p99 <= baseline * 1.10\") compare with, its experiments matched by name; overrides experiment(baseline=)."`
+	Baseline             string `type:"path" help:"A stored run (its folder, or any input compare takes), or a folder of runs of the scenario (a history: the last runs of main), that baseline gates (\"ttft.p99 <= baseline * 1.10\") compare with, its experiments matched by name, every run of a history counted; overrides experiment(baseline=)."`
 	AllowMissingBaseline bool   `help:"A missing baseline, or a point it lacks, is a warning and its baseline gates are skipped (a branch's first run), instead of an error."`
 	FailOnInconclusive   bool   `help:"Fail a baseline gate whose comparison is inconclusive (the interval straddles the limit) instead of passing it with a warning."`
 	AllowWeakGates       bool   `help:"Run a baseline gate that could not fail at its tolerance with the planned sample (its minimum detectable change, from the baseline, is larger) with a warning, instead of refusing it."`
@@ -30,8 +30,8 @@ func (f *baselineFlags) baselines(e *env) *regression.Baselines {
 	return regression.NewBaselines(f.Baseline, opt, storedrun.Options{Stderr: e.stderr})
 }
 
-// attach loads the experiments' baselines and prints what
-// --allow-missing-baseline let through.
+// attach loads the experiments' baselines and prints what they are
+// made of.
 func (f *baselineFlags) attach(e *env, scen *runtime.Scenario) (*regression.Baselines, error) {
 	b := f.baselines(e)
 	var weak []error
@@ -59,8 +59,12 @@ func (f *baselineFlags) attach(e *env, scen *runtime.Scenario) (*regression.Base
 	return b, nil
 }
 
-// printBaselineWarnings prints what --allow-missing-baseline let through.
+// printBaselineWarnings prints how many runs a baseline history holds,
+// the runs it left out and what --allow-missing-baseline let through.
 func printBaselineWarnings(e *env, b *regression.Baselines) {
+	for _, n := range b.Notes {
+		fmt.Fprintf(e.stderr, "llmbench: %s\n", n)
+	}
 	for _, w := range b.Warnings {
 		fmt.Fprintf(e.stderr, "llmbench: warning: %s\n", w)
 	}
