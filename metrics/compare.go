@@ -183,4 +183,3 @@ type Comparison struct {
 	// runs of a baseline history) each side was judged on.
 	BaselineRuns, CandidateRuns int
 }
-
