@@ -212,6 +212,16 @@ func (g Gate) baselineQuestion() (Direction, float64, error) {
 	return 0, 0, fmt.Errorf("%s: a baseline gate compares with <, <=, > or >=, got %s", g.Source, g.Op)
 }
 
+// Tolerance is how much worse (a fraction) a baseline gate lets the
+// candidate be: 0.10 for "<= baseline * 1.10"; 0 for any other gate.
+func (g Gate) Tolerance() float64 {
+	_, tol, err := g.baselineQuestion()
+	if err != nil {
+		return 0
+	}
+	return tol
+}
+
 // BaselineGate is the baseline gate that asks `llmbench compare`'s
 // question of a metric named as gates name it ("ttft.p99",
 // "itl.p50@component=chat") at a tolerance (0.10 for 10%): "ttft.p99 <=
@@ -323,6 +333,9 @@ func verdict(c Comparison, realWorse, realBetter bool) Verdict {
 // one-sided bound, as a fraction (exp(t·se) − 1 for the between-run
 // method). +Inf when the bound does not exist.
 func minimumDetectable(d Direction, ri RatioInterval) float64 {
+	if ri.detectable != nil {
+		return ri.detectable(d)
+	}
 	if d == HigherIsBetter {
 		if !(ri.High > 0) || math.IsInf(ri.High, 1) || !(ri.Ratio > 0) {
 			return math.Inf(1)

@@ -45,6 +45,11 @@ type RatioInterval struct {
 	// baseline requests lie above p99 on average ..."); "" when both do.
 	Unbounded string
 
+	// detectable, when set, is the method's own minimum detectable change
+	// in the worse direction given (order statistics, whose test is not
+	// the bounds').
+	detectable func(worse Direction) float64
+
 	// pAbove is the one-sided p-value of H0: ratio ≤ c; pBelow of H0:
 	// ratio ≥ c. Each method sets both.
 	pAbove, pBelow func(c float64) float64

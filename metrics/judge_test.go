@@ -124,14 +124,15 @@ func TestJudgeOrderStatisticsByHand(t *testing.T) {
 }
 
 // The p99 of 100 requests has no upper bound at 95% (0.99¹⁰⁰ = 37%): the
-// judgment says why, and cannot call even a doubling real.
+// judgment says why, and its exceedance test still calls a doubling real
+// (every candidate value above the baseline's p99 but the lowest half).
 func TestJudgeSaysWhyABoundIsMissing(t *testing.T) {
 	base, cand := make([]float64, 100), make([]float64, 100)
 	for i := range base {
 		base[i], cand[i] = float64(i+1), 2*float64(i+1)
 	}
 	c, err := JudgeSamples(baselineGate(t, "ttft.p99", 0.10), Sample{Values: base}, Sample{Values: cand}, DefaultJudgeOptions())
-	if err != nil || c.Interval.Low != 0 || !math.IsInf(c.Interval.High, 1) || c.Verdict != VerdictInconclusive || !math.IsInf(c.MDC, 1) {
+	if err != nil || c.Interval.Low != 0 || !math.IsInf(c.Interval.High, 1) || c.Verdict != VerdictRegression || c.MDC > 0.2 {
 		t.Fatalf("%+v (%v)", c, err)
 	}
 	for _, want := range []string{"only 1.0 of the baseline's 100 requests lie above p99", "299 would", "candidate's 100"} {
@@ -213,5 +214,80 @@ func TestJudgeCatchesADoubling(t *testing.T) {
 		if err != nil || c.Verdict != VerdictRegression {
 			t.Errorf("%s: %s %+.1f%% [%v, %v] (%v)", name, c.Verdict, 100*(c.Interval.Ratio-1), c.Interval.Low, c.Interval.High, err)
 		}
+	}
+}
+
+// The exceedance test by hand: baseline {1, 2, 3}, median order
+// statistic j = ⌈0.5·3⌉ = 2 (the value 2); with n₂ = 2 candidate values,
+// P(Y = y) = C(1 + y, y)·C(3 − y, 2 − y)/C(5, 2) = 3/10, 4/10, 3/10 for
+// y = 0, 1, 2 candidate values below it.
+func TestExceedanceByHand(t *testing.T) {
+	base := []float64{1, 2, 3}
+	for _, c := range []struct {
+		cand []float64
+		want float64
+	}{{[]float64{10, 20}, 0.3}, {[]float64{1.5, 20}, 0.7}, {[]float64{0.5, 1.5}, 1}} {
+		if got := exceedance(base, c.cand, 0.5, 1, true); !approx(got, c.want, 1e-12) {
+			t.Errorf("%v: p = %v, want %v", c.cand, got, c.want)
+		}
+	}
+	// "Below": as few candidate values at or above 2·x as {10, 20} has
+	// below it, mirrored: P(Y ≥ 2) = 0.3 for {0.5, 1.5}.
+	if got := exceedance(base, []float64{0.5, 1.5}, 0.5, 1, false); !approx(got, 0.3, 1e-12) {
+		t.Errorf("below: p = %v, want 0.3", got)
+	}
+}
+
+// Identical servers, one run of 300 a side: the tail test's false alarms
+// stay within its level (fixed seed, 400 pairs, p99 at tolerance 0).
+func TestExceedanceKeepsItsLevel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	g := baselineGate(t, "ttft.p99", 0)
+	alarms := 0
+	for range 400 {
+		base, cand := make([]float64, 300), make([]float64, 300)
+		for i := range base {
+			base[i], cand[i] = math.Exp(0.3*rng.NormFloat64()), math.Exp(0.3*rng.NormFloat64())
+		}
+		c, err := JudgeSamples(g, Sample{Values: base}, Sample{Values: cand}, DefaultJudgeOptions())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Verdict == VerdictRegression {
+			alarms++
+		}
+	}
+	t.Logf("%d of 400 identical pairs called a regression", alarms)
+	if alarms > 34 { // 5% level: 20 expected, 34 beyond its binomial 99.9% range
+		t.Errorf("%d of 400 identical pairs called a regression at 5%%", alarms)
+	}
+}
+
+// A baseline history's spread is the noise a candidate is judged
+// against: the same candidate run, 15% slower than the history's
+// centre, is a regression against five steady runs (±1%) and
+// inconclusive against five that scatter by ±10%, whose minimum
+// detectable change is far wider.
+func TestJudgeHistoryNoiseWidensTheJudgment(t *testing.T) {
+	g := baselineGate(t, "itl.p50", 0.10)
+	cand := Sample{Repeats: exps(math.Log(1.15))}
+	steady := Sample{Repeats: exps(-0.01, -0.005, 0, 0.005, 0.01)}
+	noisy := Sample{Repeats: exps(-0.1, -0.05, 0, 0.05, 0.1)}
+	s, err := JudgeSamples(g, steady, cand, DefaultJudgeOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := JudgeSamples(g, noisy, cand, DefaultJudgeOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Verdict != VerdictRegression || n.Verdict != VerdictInconclusive || !(n.MDC > 5*s.MDC) {
+		t.Errorf("steady history: %s (MDC %.3f); noisy: %s (MDC %.3f)", s.Verdict, s.MDC, n.Verdict, n.MDC)
+	}
+	// By hand for the steady one: Σx² = 2·(0.01² + 0.005²) = 0.00025 over
+	// df = 4 gives s = 0.0079057, se = s·√(1/5 + 1) = 0.0086603, and
+	// MDC = exp(2.131847·se) − 1 = 0.018634.
+	if !approx(s.MDC, 0.018634, 1e-6) {
+		t.Errorf("steady MDC %.6f, want 0.018634", s.MDC)
 	}
 }

@@ -89,10 +89,110 @@ func orderStatisticRatio(baseline, candidate []float64, p, level float64) RatioI
 	}
 	alpha := 1 - level
 	ri.Low, ri.High = low(alpha), high(alpha)
-	ri.pAbove = func(x float64) float64 { return smallestAlpha(func(a float64) bool { return low(a) > x }) }
-	ri.pBelow = func(x float64) float64 { return smallestAlpha(func(a float64) bool { return high(a) < x }) }
+	ri.pAbove = func(x float64) float64 { return exceedance(b.sorted, c.sorted, q, x, true) }
+	ri.pBelow = func(x float64) float64 { return exceedance(b.sorted, c.sorted, q, x, false) }
 	ri.Unbounded = unboundedWhy(b, c, p, alpha)
+	ri.detectable = func(worse Direction) float64 { return detectableShift(b.sorted, len(c.sorted), q, alpha, worse) }
 	return ri
+}
+
+// detectableShift is the smallest shift of the whole distribution (a
+// fraction) the exceedance test would call real at α, worse in the
+// direction given, had the candidate been the baseline's values shifted:
+// the minimum detectable change, from the baseline's own data. +Inf when
+// no shift would (too few values).
+func detectableShift(base []float64, n2 int, q, alpha float64, worse Direction) float64 {
+	cand := make([]float64, n2)
+	for i := range cand { // the baseline's quantiles at the candidate's size
+		cand[i] = sortedQuantile(base, (float64(i)+0.5)/float64(n2))
+	}
+	scaled := make([]float64, n2)
+	real := func(r float64) bool {
+		for i, v := range cand {
+			scaled[i] = r * v
+		}
+		if worse == HigherIsBetter {
+			return exceedance(base, scaled, q, 1, false) <= alpha
+		}
+		return exceedance(base, scaled, q, 1, true) <= alpha
+	}
+	if worse == HigherIsBetter {
+		if !real(1e-3) {
+			return math.Inf(1)
+		}
+		lo, hi := 1e-3, 1.0 // real at lo, not at 1
+		for range 50 {
+			if mid := (lo + hi) / 2; real(mid) {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		return 1 - lo
+	}
+	if !real(1e3) {
+		return math.Inf(1)
+	}
+	lo, hi := 1.0, 1e3 // not real at 1, real at hi
+	for range 50 {
+		if mid := (lo + hi) / 2; real(mid) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return hi - 1
+}
+
+// exceedance is the exact distribution-free p-value of a percentile's
+// change, by an exceedance test (Mathisen): with B₍ⱼ₎ the baseline's
+// q-quantile order statistic (j = ⌈q·n₁⌉) scaled by x, it counts the
+// candidate values above it (above, the claim "the ratio is above x") or
+// below it (the claim "below x"). If the candidate's values were the
+// baseline's times x, all n₁ + n₂ values would be exchangeable, and the
+// number Y of candidate values below B₍ⱼ₎ would follow
+//
+//	P(Y = y) = C(j − 1 + y, y)·C(n₁ − j + n₂ − y, n₂ − y) / C(n₁ + n₂, n₂)
+//
+// so the p-value is the chance of as many exceedances or more. Unlike the
+// order-statistic bounds it needs no bound of the baseline's percentile
+// to exist: 300 requests cannot bound a p99 below their maximum with
+// more than 95% confidence, yet a candidate with 150 of its 300 values
+// above that p99 is beyond any doubt.
+func exceedance(base, cand []float64, q, x float64, above bool) float64 {
+	n1, n2 := len(base), len(cand)
+	j := min(n1, max(1, int(math.Ceil(q*float64(n1)))))
+	limit := x * base[j-1]
+	below, _ := slices.BinarySearch(cand, limit) // candidate values < limit
+	if !above {
+		// "Below x": few candidate values at or above the limit.
+		atOrBelow, _ := slices.BinarySearch(cand, math.Nextafter(limit, math.Inf(1)))
+		return 1 - exceedanceCDF(n1, n2, j, atOrBelow-1)
+	}
+	return exceedanceCDF(n1, n2, j, below)
+}
+
+// exceedanceCDF is P(Y ≤ y) for the Y of exceedance.
+func exceedanceCDF(n1, n2, j, y int) float64 {
+	if y < 0 {
+		return 0
+	}
+	if y >= n2 {
+		return 1
+	}
+	total := logChoose(n1+n2, n2)
+	var sum float64
+	for k := 0; k <= y; k++ {
+		sum += math.Exp(logChoose(j-1+k, k) + logChoose(n1-j+n2-k, n2-k) - total)
+	}
+	return math.Min(1, sum)
+}
+
+func logChoose(n, k int) float64 {
+	a, _ := math.Lgamma(float64(n + 1))
+	b, _ := math.Lgamma(float64(k + 1))
+	c, _ := math.Lgamma(float64(n - k + 1))
+	return a - b - c
 }
 
 // ratioOrZero is c/b for a lower bound: 0 when c is unknown (0) or b is

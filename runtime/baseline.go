@@ -75,14 +75,18 @@ func (b *Baseline) judgeGates(costPerHour float64, params plan.Params, outs []*O
 		}
 		return base, candidateRuns(g, outs, costPerHour), err
 	}
+	j := metrics.JudgePoint(gates, nil, runs, b.judgeOptions())
+	for k, i := range idx {
+		b.record(&results[i], j.Gated[k], params)
+	}
+}
+
+func (b *Baseline) judgeOptions() metrics.JudgeOptions {
 	opt := metrics.DefaultJudgeOptions()
 	if b.Confidence > 0 {
 		opt.Confidence = b.Confidence
 	}
-	j := metrics.JudgePoint(gates, nil, runs, opt)
-	for k, i := range idx {
-		b.record(&results[i], j.Gated[k], params)
-	}
+	return opt
 }
 
 // record puts one gate's judgment in its result: a regression fails it,

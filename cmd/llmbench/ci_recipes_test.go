@@ -23,6 +23,28 @@ var recipeSize = []string{"PERF_REQUESTS=120", "PERF_CONCURRENCY=8", "PERF_OUTPU
 // recipePoint is the one point recipeSize measures.
 const recipePoint = "concurrency8"
 
+// The recipes' baseline history in the test: historyMains runs of main
+// build it, keeping the last historyKept (BASELINE_RUNS), so the oldest
+// is seen leaving; a pull request is then judged on historyKept runs,
+// and says so (historyNote).
+const (
+	historyMains = 3
+	historyKept  = 2
+	historyNote  = "llmbench: baseline of chat: 2 runs in "
+)
+
+// baselineRuns is BASELINE_RUNS in a job: historyKept on main; one more
+// on a pull request, whose history then reads as still filling, so the
+// recipe lets a gate too weak for the short history warn (whether it is
+// weak depends on how this machine's runs scattered, which a test must
+// not).
+func baselineRuns(pullRequest bool) int {
+	if pullRequest {
+		return historyKept + 1
+	}
+	return historyKept
+}
+
 // ciRecipes is what docs/ci.md gives: the scenario and the two CI files.
 type ciRecipes struct {
 	scenario string
@@ -178,6 +200,24 @@ func copyTree(t *testing.T, src, dst string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// historyRuns are the names of the runs a baseline history folder holds,
+// in name order, each checked to hold its point's records.
+func historyRuns(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatalf("the baseline history: %v", err)
+	}
+	var names []string
+	for _, e := range entries {
+		if _, err := os.Stat(filepath.Join(dir, e.Name(), "chat", recipePoint, "records.parquet")); err != nil {
+			t.Errorf("the baseline history's %s: %v", e.Name(), err)
+		}
+		names = append(names, e.Name())
+	}
+	return names
 }
 
 func readFileString(t *testing.T, path string) string {

@@ -281,7 +281,7 @@ def main(ctx):
 	if b, err := os.ReadFile(js); err != nil || json.Unmarshal(b, &f) != nil || len(f.Points) != 1 || len(f.Points[0].Metrics) != 1 {
 		t.Fatalf("compare: exit %d, compare.json %v\n%s%s", r.code, err, r.stdout, r.stderr)
 	}
-	if m := f.Points[0].Metrics[0]; m.Verdict != string(want.Verdict) || m.Method != "welch-log-t" || (r.code == 1) != regression {
-		t.Errorf("compare energy_per_token: exit %d, %+v, want %s by welch-log-t\n%s%s", r.code, m, want.Verdict, r.stdout, r.stderr)
+	if m := f.Points[0].Metrics[0]; m.Verdict != string(want.Verdict) || m.Method != string(metrics.MethodRuns) || (r.code == 1) != regression {
+		t.Errorf("compare energy_per_token: exit %d, %+v, want %s between runs\n%s%s", r.code, m, want.Verdict, r.stdout, r.stderr)
 	}
 }

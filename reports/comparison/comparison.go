@@ -38,11 +38,12 @@ func (r *Report) Count(v metrics.Verdict) int { return len(r.with(v)) }
 // Regressions are the comparisons judged regressions, in point order.
 func (r *Report) Regressions() []Named { return r.with(metrics.VerdictRegression) }
 
-// with are the comparisons that reached verdict v, in point order.
+// with are the gated comparisons that reached verdict v, in point
+// order: informational ones fail nothing and are not counted.
 func (r *Report) with(v metrics.Verdict) []Named {
 	var out []Named
 	for _, c := range r.all() {
-		if c.Verdict == v {
+		if c.Verdict == v && !c.Informational {
 			out = append(out, c)
 		}
 	}

@@ -13,7 +13,7 @@ import (
 // request_throughput of identical repeats (no change).
 func report(t *testing.T) *Report {
 	t.Helper()
-		slow, err := judgedAlone(t, "ttft.p99", metrics.Sample{Repeats: []float64{100e6, 100.5e6, 99.5e6}},
+	slow, err := judgedAlone(t, "ttft.p99", metrics.Sample{Repeats: []float64{100e6, 100.5e6, 99.5e6}},
 		metrics.Sample{Repeats: []float64{115e6, 115.575e6, 114.425e6}})
 	if err != nil {
 		t.Fatal(err)

@@ -51,6 +51,9 @@ type FileMetric struct {
 	Tolerance   float64          `json:"tolerance"`
 	Verdict     string           `json:"verdict"`
 	PRegression float64          `json:"p_regression"`
+	// Informational marks a metric judged apart from the point's gated
+	// family: it fails nothing.
+	Informational bool `json:"informational"`
 }
 
 // JSON is compare.json.
@@ -95,7 +98,8 @@ func metricOf(c metrics.Comparison) FileMetric {
 	cand, _ := metrics.InReportUnits(c.Metric, c.Candidate)
 	return FileMetric{Metric: c.Metric, Direction: c.Direction.String(), Unit: unit, Baseline: base, Candidate: cand,
 		Change: verdict.Bound(c.Interval.Ratio - 1), Interval: verdict.NewInterval(c.Interval.Low, c.Interval.High),
-		Method: string(c.Interval.Method), Tolerance: c.Tolerance, Verdict: string(c.Verdict), PRegression: c.PRegression}
+		Method: string(c.Interval.Method), Tolerance: c.Tolerance, Verdict: string(c.Verdict), PRegression: c.PRegression,
+		Informational: c.Informational}
 }
 
 func nonNil(s []string) []string {
