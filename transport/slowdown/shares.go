@@ -60,9 +60,6 @@ func (s Shares) Release(first, arrival time.Duration) time.Duration {
 	return arrival + time.Duration(math.Round(hold))
 }
 
-// Zero reports whether s slows nothing: the proxy is a pass-through.
-func (s Shares) Zero() bool { return s == Shares{} }
-
 // shareKeys are the names ParseShares and String use, in String's order.
 var shareKeys = []struct {
 	name string
