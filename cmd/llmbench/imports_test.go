@@ -52,6 +52,7 @@ var withinLayer = map[string][]string{
 	"runtime/dataset":   {},
 	"runtime/failure":   {},
 	"runtime/paexport":  {},
+	"runtime/vllmbench": {},
 	"runtime/tokenizer": {},
 	// gpflags turns GenAI-Perf's flags into runtime's plan: above runtime.
 	"runtime/gpflags": {"runtime", "runtime/dataset", "runtime/engine", "runtime/failure", "runtime/plan"},
