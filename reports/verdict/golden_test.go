@@ -5,8 +5,8 @@ import (
 	"math"
 	"testing"
 
-	"github.com/llmbench/llmbench/reports"
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/reports"
 	"github.com/llmbench/llmbench/reports/internal/golden"
 	"github.com/llmbench/llmbench/runtime"
 )
@@ -54,11 +54,11 @@ func judgedGates(t *testing.T) []Verdict {
 	itl, ttft := 8.02e6, 390e6
 	regression := runtime.GateResult{Gate: mustGate(t, "itl.p50 <= baseline * 1.1"), Measured: 9.21e6, Baseline: &itl,
 		Comparison: &metrics.Comparison{Metric: "itl.p50", Direction: metrics.LowerIsBetter, Baseline: itl, Candidate: 9.21e6,
-			Interval: metrics.RatioInterval{Method: metrics.MethodBlockBootstrap, Ratio: 1.148, Low: 1.141, High: 1.156, Confidence: 0.95},
+			Interval:  metrics.RatioInterval{Method: metrics.MethodBlockBootstrap, Ratio: 1.148, Low: 1.141, High: 1.156, Confidence: 0.95},
 			Tolerance: 0.1, Verdict: metrics.VerdictRegression, PRegression: 0.001, MDC: 0.021, BaselineRuns: 5, CandidateRuns: 1}}
 	adjusted := runtime.GateResult{Gate: mustGate(t, "ttft.p99 <= baseline * 1.1"), Measured: 460e6, Passed: true, Baseline: &ttft,
 		Comparison: &metrics.Comparison{Metric: "ttft.p99", Direction: metrics.LowerIsBetter, Baseline: ttft, Candidate: 460e6,
-			Interval: metrics.RatioInterval{Method: metrics.MethodBlockBootstrap, Ratio: 1.179, Low: 1.104, High: math.Inf(1), Confidence: 0.95},
+			Interval:  metrics.RatioInterval{Method: metrics.MethodBlockBootstrap, Ratio: 1.179, Low: 1.104, High: math.Inf(1), Confidence: 0.95},
 			Tolerance: 0.1, Verdict: metrics.VerdictInconclusive, PRegression: 0.04, MDC: 0.6, BaselineRuns: 5, CandidateRuns: 1,
 			Adjustment: "regression → inconclusive after Holm over 4 gates", Unbounded: "only 3 requests above p99"}}
 	return []Verdict{fromGate("chat", "concurrency4", regression), fromGate("chat", "concurrency4", adjusted)}
