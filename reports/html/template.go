@@ -53,8 +53,7 @@ const pageHTML = `<!DOCTYPE html>
 </body></html>
 {{define "comparison"}}<table><tr><th class="l">point</th><th class="l">metric</th><th>baseline</th><th>this run</th><th>change</th><th>one-sided bounds</th><th class="l">method</th><th>tolerance</th><th>detects</th><th class="l">verdict</th></tr>
 {{range .}}<tr><td class="l">{{.Point}}</td><td class="l">{{.Metric}}</td><td>{{.Baseline}}</td><td>{{.Candidate}}</td><td>{{.Change}}</td><td>{{.Bounds}}</td><td class="l">{{.Method}}</td><td>{{.Tolerance}}</td><td>{{.Detects}}</td><td class="l {{.Class}}">{{.Verdict}}</td></tr>
-{{end}}</table>{{end}}
-{{define "experiment"}}<h2>Experiment {{.Name}}</h2>
+{{end}}</table>{{end}}{{define "experiment"}}<h2>Experiment {{.Name}}</h2>
 {{with .Config}}<table>{{range .}}<tr><th class="l">{{.Key}}</th><td class="l">{{.Value}}</td></tr>{{end}}</table>{{end}}
 <h3>Points</h3>{{template "metrics" .Points}}
 {{with .NotConverged}}<div class="banner" role="alert"><strong>Steady state not reached:</strong> these points hit their cap before the confidence intervals were as narrow as asked; their percentiles are less certain.<ul class="notes">{{range .}}<li>{{.}}</li>{{end}}</ul></div>{{end}}
