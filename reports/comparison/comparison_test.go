@@ -33,7 +33,7 @@ func TestWritersShowTheRegressionFirst(t *testing.T) {
 	if err := Table(r)(&table); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"== e/concurrency8 ==", "ttft.p99 100.00 ms 115.00 ms +15.0%", "regression (tolerance 10%; detects ≥ 2.3%)",
+	for _, want := range []string{"== e/concurrency8 ==", "ttft.p99 100.00 ms 115.00 ms +15.0%", "regression (tolerance 10%); detects ≥ 2.3%",
 		"1 regression: e/concurrency8 ttft.p99 +15.0%"} {
 		if !strings.Contains(strings.Join(strings.Fields(table.String()), " "), want) {
 			t.Errorf("table lacks %q:\n%s", want, table.String())

@@ -23,7 +23,7 @@ func goldenReport(t *testing.T) *Report {
 	errs := metrics.Comparison{Metric: "error_rate", Direction: metrics.LowerIsBetter, Baseline: 0, Candidate: 0.2,
 		Interval: metrics.RatioInterval{Method: metrics.MethodBlockBootstrap, Candidate: 0.2, Ratio: math.Inf(1),
 			Low: 0, High: math.Inf(1), Confidence: 0.95},
-		Tolerance: 0.1, Verdict: metrics.VerdictRegression, MDC: math.Inf(1), BaselineRuns: 1, CandidateRuns: 1,
+		Tolerance: 0.1, Verdict: metrics.VerdictRegression, BaselineRuns: 1, CandidateRuns: 1, // no MDC given: none shown
 		Unbounded: "the baseline had no errors: a change from 0 has no ratio"}
 	noisy := metrics.Comparison{Metric: "itl.p99", Direction: metrics.LowerIsBetter, Baseline: 20e6, Candidate: 23e6,
 		Interval: metrics.RatioInterval{Method: metrics.MethodWelch, Baseline: 20e6, Candidate: 23e6, Ratio: 1.15,

@@ -27,9 +27,9 @@ func JUnit(r *Report, strict bool) reports.Reporter {
 				name += " (informational: fails nothing)"
 			}
 			rep.Verdicts = append(rep.Verdicts, verdict.Verdict{Experiment: experiment, Point: p.Label, Gate: name,
-				Passed: !failed, Message: fmt.Sprintf("%s: %s → %s, change %s %s %s", c.Verdict,
+				Passed: !failed, Message: fmt.Sprintf("%s: %s → %s, change %s %s (tolerance %s)%s", c.Verdict,
 					value(c.Metric, c.Baseline), value(c.Metric, c.Candidate), change(c.Interval.Ratio), bounds(c),
-					notes(c, "tolerance "+Percent(c.Tolerance)))})
+					Percent(c.Tolerance), qualifiers(c))})
 		}
 	}
 	return verdict.JUnit(rep)

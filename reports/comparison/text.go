@@ -76,17 +76,17 @@ func Headline(r *Report) string {
 }
 
 // verdictText is the verdict with what qualifies it: "inconclusive
-// (tolerance 10%; detects ≥ 8.2%; regression → inconclusive after Holm
-// over 4 gates)".
+// (tolerance 10%); detects ≥ 8.2%; regression → inconclusive after Holm
+// over 4 gates".
 func verdictText(c metrics.Comparison) string {
-	return string(c.Verdict) + " " + notes(c, "tolerance "+Percent(c.Tolerance))
+	return fmt.Sprintf("%s (tolerance %s)%s", c.Verdict, Percent(c.Tolerance), qualifiers(c))
 }
 
-// notes are the verdict's qualifiers: the given ones, then the minimum
-// detectable change and the family adjustment.
-func notes(c metrics.Comparison, first ...string) string {
+// qualifiers follow a verdict and its tolerance: "; detects ≥ 8.2%; regression
+// → inconclusive after Holm over 4 gates", "" when there are none.
+func qualifiers(c metrics.Comparison) string {
 	j := verdict.JudgementOf(c)
-	return verdict.Notes(append(first, j.Detects(), j.Adjustment)...)
+	return verdict.Then(j.Detects(), j.Adjustment)
 }
 
 func value(metric string, native float64) string {

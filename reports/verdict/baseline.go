@@ -49,10 +49,10 @@ func withBaseline(v *Verdict, g runtime.GateResult) {
 	gc := &GateComparison{Change: Bound(ri.Ratio - 1), Interval: NewInterval(ri.Low, ri.High), Confidence: ri.Confidence,
 		Method: string(ri.Method), Verdict: string(c.Verdict), PRegression: c.PRegression, Judgement: JudgementOf(*c)}
 	v.Comparison = gc
-	v.Message = fmt.Sprintf("%s = %s vs baseline %s: %+.1f%% %s at %g%%, %s %s",
+	v.Message = fmt.Sprintf("%s = %s vs baseline %s: %+.1f%% %s at %g%%, %s (limit %s)%s",
 		g.Gate.Metric.Name+stat(g.Gate), reportValue(g.Gate, c.Candidate), reportValue(g.Gate, c.Baseline),
-		100*(ri.Ratio-1), gc.Interval.Explained(gc.Unbounded), 100*ri.Confidence, c.Verdict,
-		Notes("limit "+limitText(g.Gate), gc.Detects(), gc.Adjustment))
+		100*(ri.Ratio-1), gc.Interval.Explained(gc.Unbounded), 100*ri.Confidence, c.Verdict, limitText(g.Gate),
+		Then(gc.Detects(), gc.Adjustment))
 	if c.Verdict == metrics.VerdictInconclusive && g.Passed {
 		v.Warning = "inconclusive: the runs cannot tell whether the limit holds; passed (--fail-on-inconclusive fails it)"
 	}

@@ -44,7 +44,7 @@ func JudgementOf(c metrics.Comparison) Judgement {
 func (j Judgement) Detects() string {
 	switch mdc := float64(j.MDC); {
 	case math.IsInf(mdc, 1) || math.IsNaN(mdc):
-		return "detects no change of any size"
+		return "cannot detect any change"
 	case mdc <= 0:
 		return ""
 	default:
@@ -52,20 +52,35 @@ func (j Judgement) Detects() string {
 	}
 }
 
-// Notes joins the notes that qualify a verdict, leaving out empty ones:
-// "(tolerance 10%; detects ≥ 8.2%; regression → inconclusive after Holm
-// over 4 gates)"; "" when every note is empty.
+// Notes joins the notes that qualify a verdict in parentheses, leaving
+// out empty ones: "(regression → inconclusive after Holm over 4 gates)";
+// "" when every note is empty.
 func Notes(notes ...string) string {
+	if kept := nonEmpty(notes); len(kept) > 0 {
+		return "(" + strings.Join(kept, "; ") + ")"
+	}
+	return ""
+}
+
+// Then is the notes that follow a verdict and its condition, each after
+// "; ", leaving out empty ones: "regression (limit <= baseline * 1.1)"
+// + "; detects ≥ 8.2%; regression → inconclusive after Holm over 4 gates".
+func Then(notes ...string) string {
+	var b strings.Builder
+	for _, n := range nonEmpty(notes) {
+		b.WriteString("; " + n)
+	}
+	return b.String()
+}
+
+func nonEmpty(notes []string) []string {
 	var kept []string
 	for _, n := range notes {
 		if n != "" {
 			kept = append(kept, n)
 		}
 	}
-	if len(kept) == 0 {
-		return ""
-	}
-	return "(" + strings.Join(kept, "; ") + ")"
+	return kept
 }
 
 // InformationalLabel heads the metrics judged apart from the gated ones,
