@@ -8,6 +8,7 @@ import (
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/plots"
+	"github.com/llmbench/llmbench/reports/verdict"
 )
 
 // TrendSeries shapes a history for the trend plots: one plots.Trend per
@@ -47,7 +48,7 @@ func TrendSeries(reports []*Report) []plots.Trend {
 					run.Measured, run.Verdict = true, rc.Verdict
 					run.Value, _ = metrics.InReportUnits(rc.Metric, rc.Candidate)
 					run.Low, run.High, run.OpenLow, run.OpenHigh = scaledBounds(rc.Interval, base, run.Value)
-					run.Unbounded = rc.Unbounded
+					run.Unbounded, run.Detects = rc.Unbounded, verdict.JudgementOf(rc).Detects()
 				}
 				t.Runs = append(t.Runs, run)
 			}

@@ -127,12 +127,13 @@ func near(a, b float64) bool { return a-b < 1e-9*max(1, b) && b-a < 1e-9*max(1, 
 func TestTrendSeriesKeepsAOneSidedBound(t *testing.T) {
 	h := history()[1:]
 	tail := judged("ttft.p99", metrics.LowerIsBetter, 100e6, 125e6, 1.05, math.Inf(1), metrics.VerdictInconclusive)
-	tail.Unbounded = "only 3 requests above p99"
+	tail.Unbounded, tail.MDC = "only 3 requests above p99", 0.6
 	below := judged("output_token_throughput", metrics.HigherIsBetter, 1000, 800, 0, 0.9, metrics.VerdictInconclusive)
 	h[0].Points[0].Metrics[0], h[0].Points[0].Metrics[1] = tail, below
 	got := TrendSeries(h)
 	up := got[0].Runs[0]
-	if !near(up.Low, 105) || up.OpenLow || !up.OpenHigh || up.High != up.Value || up.Unbounded != "only 3 requests above p99" {
+	if !near(up.Low, 105) || up.OpenLow || !up.OpenHigh || up.High != up.Value || up.Unbounded != "only 3 requests above p99" ||
+		up.Detects != "detects ≥ 60.0%" {
 		t.Errorf("ttft.p99 with no upper bound: %+v, want low 105 and an open top", up)
 	}
 	down := got[1].Runs[0]

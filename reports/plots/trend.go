@@ -55,7 +55,10 @@ type TrendRun struct {
 	OpenLow, OpenHigh bool
 	// Unbounded says why a bound does not exist; "" when both do.
 	Unbounded string
-	Verdict   metrics.Verdict
+	// Detects is the run's minimum detectable change in words ("detects
+	// ≥ 8.2%"); "" when the judge gave none.
+	Detects string
+	Verdict metrics.Verdict
 }
 
 // colAmber marks an inconclusive comparison: neither the red of a
@@ -144,8 +147,8 @@ func trendPlot(t *Trend) (*plot.Plot, error) {
 	if t.Experiment != "" {
 		point = t.Experiment + "/" + t.Point
 	}
-	subtitle := fmt.Sprintf("bars: one-sided %g%% bounds against baseline %s (an arrow: no bound that side); tolerance %g%%",
-		100*t.Confidence, t.BaselineName, 100*t.Tolerance)
+	subtitle := fmt.Sprintf("bars: one-sided %g%% bounds against baseline %s; tolerance %g%%\nan arrow: no bound on that side%s",
+		100*t.Confidence, t.BaselineName, 100*t.Tolerance, newestDetects(t))
 	title := t.Metric + " — " + point
 	if t.Informational {
 		title += " (informational: fails nothing)"
@@ -182,6 +185,20 @@ func trendPlot(t *Trend) (*plot.Plot, error) {
 	p.Y.Min, p.Y.Max = trendRange(t)
 	runAxis(p, t.Runs)
 	return p, markUnmeasured(p, t)
+}
+
+// newestDetects is "; the newest run detects ≥ 8.2%": what the verdict
+// the reader looks at first rests on; "" when the judge gave nothing.
+func newestDetects(t *Trend) string {
+	for i := len(t.Runs) - 1; i >= 0; i-- {
+		if r := t.Runs[i]; r.Measured {
+			if r.Detects == "" {
+				return ""
+			}
+			return "; the newest run " + r.Detects
+		}
+	}
+	return ""
 }
 
 // markUnmeasured writes "not measured" at the foot of the place of a run
