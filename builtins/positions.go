@@ -2,6 +2,8 @@ package builtins
 
 import (
 	"errors"
+	"fmt"
+	"os"
 	"regexp"
 	"slices"
 
@@ -182,4 +184,31 @@ func (s *session) returnOf(fn *starlark.Function) syntax.Position {
 		return false
 	})
 	return found
+}
+
+// GatePosition is where a gate is written in a scenario file
+// ("ci.star:12:18"), for refusing a gate after the scenario has loaded
+// (a weak baseline gate is known only once its baseline is read): the
+// string literal that holds exactly the gate's text, when there is one.
+// The file name alone when it cannot be found.
+func GatePosition(file, gate string) string {
+	src, err := os.ReadFile(file)
+	if err != nil {
+		return file
+	}
+	f, err := fileOptions.Parse(file, src, 0)
+	if err != nil {
+		return file
+	}
+	var found []*syntax.Literal
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if lit, ok := n.(*syntax.Literal); ok && lit.Value == gate {
+			found = append(found, lit)
+		}
+		return true
+	})
+	if len(found) != 1 {
+		return file
+	}
+	return fmt.Sprintf("%s:%d:%d", file, found[0].TokenPos.Line, found[0].TokenPos.Col)
 }

@@ -16,39 +16,35 @@ type BootstrapOptions struct {
 	// BlockLength is the block length for both sides; 0 chooses it per
 	// side by BlockLength's rule, 1 is the ordinary iid bootstrap.
 	BlockLength int
-	// Confidence is the two-sided level, 0.95 when 0.
-	Confidence float64
 }
 
-// DefaultBootstrapOptions: B = 2000, seed 1, automatic block length, 95%.
+// DefaultBootstrapOptions: B = 2000, seed 1, automatic block length.
 func DefaultBootstrapOptions() BootstrapOptions {
-	return BootstrapOptions{Resamples: 2000, Seed: 1, Confidence: 0.95}
+	return BootstrapOptions{Resamples: 2000, Seed: 1}
 }
 
-// BootstrapRatio is the confidence interval of the ratio
-// stat(candidate)/stat(baseline) of two runs' time-ordered values, by a
-// moving-block bootstrap (Künsch 1989) of each side independently.
+// BootstrapRatio bounds the ratio stat(candidate)/stat(baseline) of two
+// runs' time-ordered values by a moving-block bootstrap (Künsch 1989) of
+// each side independently, each bound one-sided at level.
 //
 // Method: each side of n values is cut into the n − L + 1 overlapping
 // blocks of L consecutive values; a resample concatenates ⌈n/L⌉ blocks
 // drawn uniformly with replacement, truncated to n values. The statistic
-// (stat: avg, min, max, std or a percentile pNN with numpy's linear
+// (stat: avg, min, max, std, or a percentile with numpy's linear
 // interpolation) is recomputed on a resample of each side and their ratio
-// taken (0/0 = 1); this is done B times. The interval is the percentile
-// interval: the α/2 and 1 − α/2 quantiles of the B ratios (linear
-// interpolation). The point estimate is the ratio on the original data.
+// taken (0/0 = 1); this is done B times. The lower bound is the 1 − level
+// quantile of the B ratios, the upper bound the level quantile (linear
+// interpolation); the p-value of "the ratio is above c" is the share of
+// resampled ratios at or below c. The point estimate is the ratio on the
+// original data.
 //
 // Assumptions: within a run the values are stationary and dependent only
 // over a short range (batching, queueing), which blocks of length L keep;
 // the two runs are independent. Limits: a shift in the middle of a run
-// (warm-up, a noisy neighbour) is not noise the bootstrap can see. Tail
-// percentiles of short runs (p99 of 200 requests) rest on a few values
-// and their bootstrap intervals undercover, so when a percentile's tail
-// holds fewer than minTailValues values on either side the interval is
-// widened to cover the distribution-free order-statistic bounds
-// (tailRatioBounds; TailBounded says so) — often unbounded, which judges
-// the metric inconclusive rather than pretending to know.
-func BootstrapRatio(baseline, candidate []float64, stat string, opt BootstrapOptions) (RatioInterval, error) {
+// (warm-up, a noisy neighbour) is not noise the bootstrap can see, and
+// neither is the drift from one run to the next. The judge bounds
+// percentiles by order statistics instead, which need no resampling.
+func BootstrapRatio(baseline, candidate []float64, stat string, opt BootstrapOptions, level float64) (RatioInterval, error) {
 	if len(baseline) == 0 || len(candidate) == 0 {
 		return RatioInterval{}, errors.New("bootstrap needs values on both sides")
 	}
@@ -57,7 +53,7 @@ func BootstrapRatio(baseline, candidate []float64, stat string, opt BootstrapOpt
 		return RatioInterval{}, err
 	}
 	opt = withBootstrapDefaults(opt)
-	ri := RatioInterval{Method: MethodBlockBootstrap, Confidence: opt.Confidence, Resamples: opt.Resamples}
+	ri := RatioInterval{Method: MethodBlockBootstrap, Confidence: level, Resamples: opt.Resamples}
 	ri.Baseline = statistic(slices.Clone(baseline))
 	ri.Candidate = statistic(slices.Clone(candidate))
 	ri.Ratio = safeRatio(ri.Baseline, ri.Candidate)
@@ -70,14 +66,9 @@ func BootstrapRatio(baseline, candidate []float64, stat string, opt BootstrapOpt
 		ratios[b] = safeRatio(statistic(base.resample(rng)), statistic(cand.resample(rng)))
 	}
 	slices.Sort(ratios)
-	alpha := 1 - opt.Confidence
-	ri.Low, ri.High = sortedQuantile(ratios, alpha/2), sortedQuantile(ratios, 1-alpha/2)
-	ri.sortedRatios = ratios
-	if p, ok := percentileOf(stat); ok && (thinTail(len(baseline), p) || thinTail(len(candidate), p)) {
-		lo, hi := tailRatioBounds(baseline, candidate, p, opt.Confidence)
-		ri.TailBounded = lo < ri.Low || hi > ri.High
-		ri.Low, ri.High = math.Min(ri.Low, lo), math.Max(ri.High, hi)
-	}
+	ri.Low, ri.High = sortedQuantile(ratios, 1-level), sortedQuantile(ratios, level)
+	ri.pAbove = func(c float64) float64 { return fractionAtMost(ratios, c) }
+	ri.pBelow = func(c float64) float64 { return fractionAtLeast(ratios, c) }
 	return ri, nil
 }
 
@@ -85,9 +76,6 @@ func withBootstrapDefaults(opt BootstrapOptions) BootstrapOptions {
 	def := DefaultBootstrapOptions()
 	if opt.Resamples <= 0 {
 		opt.Resamples = def.Resamples
-	}
-	if opt.Confidence <= 0 || opt.Confidence >= 1 {
-		opt.Confidence = def.Confidence
 	}
 	return opt
 }

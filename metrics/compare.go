@@ -3,7 +3,6 @@ package metrics
 import (
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 )
 
@@ -133,42 +132,6 @@ func RegressionLimit(d Direction, tol float64) float64 {
 	return 1 + tol
 }
 
-// Judge turns a confidence interval [lo, hi] of the ratio
-// candidate/baseline into a verdict. With L = RegressionLimit(d, tol),
-// for a lower-is-better metric:
-//
-//	regression            lo > L       (all of the interval beyond tolerance)
-//	inconclusive          lo ≤ L < hi  (it straddles the limit)
-//	improvement           hi < 1       (all of the interval better)
-//	no significant change hi ≤ L       (none of it beyond tolerance)
-//
-// and mirrored for a higher-is-better metric (regression hi < L,
-// improvement lo > 1, no significant change lo ≥ L). The rules are tried
-// in this order, so each interval has exactly one verdict. At tol = 0 an
-// interval containing 1 is inconclusive: pure significance. A negative
-// tol demands an improvement (a baseline gate "ttft.p99 <= baseline *
-// 0.9"); the order keeps an interval straddling that limit inconclusive.
-// A NaN bound is inconclusive.
-func Judge(d Direction, tol, lo, hi float64) Verdict {
-	if math.IsNaN(lo) || math.IsNaN(hi) {
-		return VerdictInconclusive
-	}
-	limit := RegressionLimit(d, tol)
-	if d == HigherIsBetter {
-		// Mirror: 1/ratio is lower-is-better, its limit 1/L.
-		lo, hi, limit = 1/hi, 1/lo, 1/limit
-	}
-	switch {
-	case lo > limit:
-		return VerdictRegression
-	case hi > limit:
-		return VerdictInconclusive
-	case hi < 1:
-		return VerdictImprovement
-	}
-	return VerdictNoChange
-}
-
 // Sample is one side (baseline or candidate) of the comparison of one
 // metric. Repeats, when both sides have at least two, are used; otherwise
 // Values are bootstrapped.
@@ -181,24 +144,6 @@ type Sample struct {
 	// not) or, for a whole-run rate, the per-window rates of WindowRates.
 	// The metric's statistic is computed on them.
 	Values []float64
-}
-
-// CompareOptions are the parameters of a comparison.
-type CompareOptions struct {
-	// Tolerance is the fraction by which the candidate may be worse before
-	// it is a regression (0.10 for --max-regression 10%), in [0, 1).
-	Tolerance float64
-	// Confidence is the two-sided level of the interval; 0 (or anything
-	// outside (0, 1)) means 0.95.
-	Confidence float64
-	// Bootstrap configures the method without repeats.
-	Bootstrap BootstrapOptions
-}
-
-// DefaultCompareOptions: 10% tolerance, 95% confidence, the default
-// bootstrap.
-func DefaultCompareOptions() CompareOptions {
-	return CompareOptions{Tolerance: 0.10, Confidence: 0.95, Bootstrap: DefaultBootstrapOptions()}
 }
 
 // Comparison is the comparison of one metric.
@@ -239,87 +184,3 @@ type Comparison struct {
 	BaselineRuns, CandidateRuns int
 }
 
-// Compare compares one metric (named as gates name it) between a baseline
-// and a candidate: by Welch's t on log repeat values when both sides have
-// at least two repeats (WelchRatio), else by a moving-block bootstrap of
-// the time-ordered values (BootstrapRatio). A metric that is 0 on both
-// sides in every repeat (error_rate of healthy runs) has ratio 1 and a
-// zero-width interval.
-func Compare(metric string, baseline, candidate Sample, opt CompareOptions) (Comparison, error) {
-	c := Comparison{Metric: metric, Tolerance: opt.Tolerance}
-	if !(opt.Tolerance >= 0 && opt.Tolerance < 1) {
-		return c, fmt.Errorf("%s: tolerance %v is outside [0, 1)", metric, opt.Tolerance)
-	}
-	if !(opt.Confidence > 0 && opt.Confidence < 1) {
-		opt.Confidence = DefaultCompareOptions().Confidence
-	}
-	var err error
-	if c.Direction, err = MetricDirection(metric); err != nil {
-		return c, err
-	}
-	stat, err := metricStatistic(metric)
-	if err != nil {
-		return c, err
-	}
-	if c.Interval, err = ratioInterval(stat, baseline, candidate, opt); err != nil {
-		return c, fmt.Errorf("%s: %w", metric, err)
-	}
-	c.Baseline, c.Candidate = c.Interval.Baseline, c.Interval.Candidate
-	c.Verdict = Judge(c.Direction, opt.Tolerance, c.Interval.Low, c.Interval.High)
-	c.PRegression, c.PImprovement = claimPValues(c.Direction, opt.Tolerance, c.Interval)
-	return c, nil
-}
-
-// claimPValues are the p-values of the two claims a verdict can make: a
-// regression beyond the tolerance (H0: not worse than the limit) and an
-// improvement (H0: not better than the baseline), each ≤ α exactly when
-// the interval at confidence 1 − α makes the claim.
-func claimPValues(d Direction, tol float64, ri RatioInterval) (regression, improvement float64) {
-	limit := RegressionLimit(d, tol)
-	if d == HigherIsBetter {
-		return ri.PBelow(limit), ri.PAbove(1)
-	}
-	return ri.PAbove(limit), ri.PBelow(1)
-}
-
-// ratioInterval picks the method: repeats when both sides have two, a
-// bootstrap of the values, for the statistic stat, otherwise.
-func ratioInterval(stat string, baseline, candidate Sample, opt CompareOptions) (RatioInterval, error) {
-	if len(baseline.Repeats) >= 2 && len(candidate.Repeats) >= 2 {
-		if allZero(baseline.Repeats) && allZero(candidate.Repeats) {
-			return exactRatio(MethodWelch, 0, 0, opt.Confidence), nil
-		}
-		ri, err := WelchRatio(baseline.Repeats, candidate.Repeats, opt.Confidence)
-		if err == nil || len(baseline.Values) == 0 || len(candidate.Values) == 0 {
-			return ri, err
-		}
-		// A zero repeat (an error_rate of 0) has no log: use the values.
-	}
-	if len(baseline.Values) == 0 || len(candidate.Values) == 0 {
-		return RatioInterval{}, errors.New("need two repeats or the per-request values on each side")
-	}
-	bo := opt.Bootstrap
-	bo.Confidence = opt.Confidence
-	return BootstrapRatio(baseline.Values, candidate.Values, stat, bo)
-}
-
-func allZero(values []float64) bool {
-	for _, v := range values {
-		if v != 0 {
-			return false
-		}
-	}
-	return true
-}
-
-// safeRatio is candidate/baseline with 0/0 = 1 (nothing changed: no
-// errors before or after) and c/0 = +Inf for c > 0.
-func safeRatio(baseline, candidate float64) float64 {
-	switch {
-	case baseline == 0 && candidate == 0:
-		return 1
-	case baseline == 0:
-		return math.Inf(1)
-	}
-	return candidate / baseline
-}

@@ -61,23 +61,3 @@ func TestSampleOfReadsRepeatsAndValues(t *testing.T) {
 		t.Error("an unknown metric was accepted")
 	}
 }
-
-// The same run on both sides is no significant change, by either method
-// (TTFTs scattered over 50–150 ms, 2,000 requests).
-func TestSampleOfIdenticalRunsCompareEqual(t *testing.T) {
-	recs := sampleRecords(2000, func(i int) int64 { return int64(50+(i*7919)%101) * 1e6 })
-	sum := Summarize(recs, Options{})
-	run := RunData{Summary: &sum, Records: recs}
-	for _, runs := range [][]RunData{{run}, {run, run, run}} {
-		for _, metric := range []string{"ttft.p50", "itl.p99", "error_rate", "request_throughput"} {
-			s, err := SampleOf(metric, runs)
-			if err != nil {
-				t.Fatal(err)
-			}
-			c, err := Compare(metric, s, s, DefaultCompareOptions())
-			if err != nil || c.Verdict != VerdictNoChange {
-				t.Errorf("%s over %d runs: %v (%v), want no significant change", metric, len(runs), c.Verdict, err)
-			}
-		}
-	}
-}

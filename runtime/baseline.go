@@ -45,15 +45,16 @@ type Baseline struct {
 	// AllowMissing skips, with a warning, a baseline gate at a point the
 	// baseline lacks, instead of failing it.
 	AllowMissing bool
-	// Confidence is the level of the intervals; 0 means 0.95.
+	// Confidence is the level of the judge's one-sided bounds; 0 means
+	// 0.95.
 	Confidence float64
 }
 
-// judgeGates fills the results of the baseline gates (indexes
-// idx of results) at a point: each compared with the baseline's same
-// point as `llmbench compare` compares, then confirmed together (Holm),
-// so several baseline gates do not multiply the chance of a false
-// failure.
+// judgeGates fills the results of the baseline gates (indexes idx of
+// results) at a point with the judge's verdicts (metrics.JudgePoint):
+// the point's baseline gates are one family, so several of them do not
+// multiply the chance of a false failure, and `llmbench compare` of the
+// stored runs reaches the same verdicts from the same function.
 // A nil b is no baseline: the gates are skipped, as only
 // --allow-missing-baseline lets happen.
 func (b *Baseline) judgeGates(costPerHour float64, params plan.Params, outs []*Outcome, results []GateResult, idx []int) {
@@ -63,26 +64,41 @@ func (b *Baseline) judgeGates(costPerHour float64, params plan.Params, outs []*O
 		}
 		return
 	}
-	opt := metrics.DefaultCompareOptions()
+	gates := make([]metrics.Gate, len(idx))
+	for k, i := range idx {
+		gates[k] = results[i].Gate
+	}
+	runs := func(g metrics.Gate) ([]metrics.RunData, []metrics.RunData, error) {
+		base, err := b.Runs(params, g.Component)
+		if err != nil && !errors.Is(err, ErrNoBaselinePoint) {
+			err = fmt.Errorf("baseline %s: point %s: %w", b.Path, params.Label(), err)
+		}
+		return base, candidateRuns(g, outs, costPerHour), err
+	}
+	j := metrics.JudgePoint(gates, nil, runs, b.judgeOptions())
+	for k, i := range idx {
+		b.record(&results[i], j.Gated[k], params)
+	}
+}
+
+func (b *Baseline) judgeOptions() metrics.JudgeOptions {
+	opt := metrics.DefaultJudgeOptions()
 	if b.Confidence > 0 {
 		opt.Confidence = b.Confidence
 	}
-	var judged []int
-	var cs []metrics.Comparison
-	for _, i := range idx {
-		c, err := b.compare(results[i].Gate, costPerHour, params, outs, opt)
-		switch {
-		case errors.Is(err, ErrNoBaselinePoint) && b.AllowMissing:
-			results[i].Skipped, results[i].Passed = fmt.Sprintf("the baseline %s has no point %s (--allow-missing-baseline)", b.Path, params.Label()), true
-		case err != nil:
-			results[i].Err = err
-		default:
-			judged, cs = append(judged, i), append(cs, c)
-		}
-	}
-	for k, f := range metrics.JudgeFamily(cs, opt.Confidence) {
-		r := &results[judged[k]]
-		c := f.Comparison
+	return opt
+}
+
+// record puts one gate's judgment in its result: a regression fails it,
+// an inconclusive one too under FailOnInconclusive.
+func (b *Baseline) record(r *GateResult, j metrics.Judged, params plan.Params) {
+	switch {
+	case errors.Is(j.Err, ErrNoBaselinePoint) && b.AllowMissing:
+		r.Skipped, r.Passed = fmt.Sprintf("the baseline %s has no point %s (--allow-missing-baseline)", b.Path, params.Label()), true
+	case j.Err != nil:
+		r.Err = j.Err
+	default:
+		c := j.Comparison
 		r.Comparison, r.Measured, r.Baseline = &c, c.Candidate, &c.Baseline
 		r.Passed = c.Verdict != metrics.VerdictRegression &&
 			!(c.Verdict == metrics.VerdictInconclusive && b.FailOnInconclusive)
@@ -92,31 +108,6 @@ func (b *Baseline) judgeGates(costPerHour float64, params plan.Params, outs []*O
 // ErrNoBaselinePoint is what Baseline.Runs gives for a point the
 // baseline did not measure.
 var ErrNoBaselinePoint = errors.New("the baseline has no such point")
-
-// compare compares g's statistic at one point, priced at costPerHour,
-// with the baseline's.
-func (b *Baseline) compare(g metrics.Gate, costPerHour float64, params plan.Params, outs []*Outcome, opt metrics.CompareOptions) (metrics.Comparison, error) {
-	runs, err := b.Runs(params, g.Component)
-	if errors.Is(err, ErrNoBaselinePoint) {
-		return metrics.Comparison{}, err
-	}
-	if err != nil {
-		return metrics.Comparison{}, fmt.Errorf("baseline %s: point %s: %w", b.Path, params.Label(), err)
-	}
-	base, err := g.Sample(runs)
-	if err != nil {
-		return metrics.Comparison{}, fmt.Errorf("baseline %s: %w", b.Path, err)
-	}
-	cand, err := g.Sample(candidateRuns(g, outs, costPerHour))
-	if err != nil {
-		return metrics.Comparison{}, err
-	}
-	c, err := g.CompareWithBaseline(base, cand, opt)
-	if err != nil {
-		return c, fmt.Errorf("against the baseline %s: %w", b.Path, err)
-	}
-	return c, nil
-}
 
 // candidateRuns are a point's runs as a comparison reads them, whole or
 // for the gate's dataset component, priced at costPerHour.

@@ -86,7 +86,7 @@ func TestBaselineGatesWithoutRepeats(t *testing.T) {
 		if len(rs) != 2 || rs[0].Comparison == nil || rs[0].Passed != c.pass {
 			t.Fatalf("×%v: %+v", c.scale, rs)
 		}
-		if rs[0].Comparison.Interval.Method != metrics.MethodBlockBootstrap || rs[0].Baseline == nil {
+		if rs[0].Comparison.Interval.Method != metrics.MethodOrderStatistics || rs[0].Baseline == nil {
 			t.Errorf("×%v: %+v", c.scale, rs[0].Comparison)
 		}
 		if rs[1].Baseline == nil || *rs[1].Baseline <= 0 || rs[1].Comparison != nil || !rs[1].Passed {
@@ -107,7 +107,7 @@ func TestBaselineGatesInconclusive(t *testing.T) {
 	}
 	r := EvaluateGates(e, b, at, outs...)[0]
 	if r.Comparison == nil || r.Comparison.Verdict != metrics.VerdictInconclusive || !r.Passed ||
-		r.Comparison.Interval.Method != metrics.MethodWelch {
+		r.Comparison.Interval.Method != metrics.MethodRuns {
 		t.Fatalf("%+v %+v", r, r.Comparison)
 	}
 	b.FailOnInconclusive = true

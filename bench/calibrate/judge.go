@@ -126,7 +126,7 @@ type results struct {
 // judgeAll pairs the runs of every complete round as the plan says and
 // judges each pair at each tolerance with comparison.Build, the function
 // `llmbench compare` calls: comparison.DefaultMetrics, Holm across them,
-// metrics.DefaultCompareOptions (95%, bootstrap B = 2000, seed 1).
+// metrics.DefaultJudgeOptions (one-sided 95%, bootstrap B = 2000, seed 1).
 func judgeAll(st *store, c config) (*results, error) {
 	if st.Rounds == 0 {
 		return nil, fmt.Errorf("no complete round to judge")
@@ -174,7 +174,7 @@ func judgeAll(st *store, c config) (*results, error) {
 // judgePair is `llmbench compare BASE CAND --max-regression tol` on one
 // matched point.
 func judgePair(p comparison.Pair, tol float64) (*comparison.Report, error) {
-	opt := comparison.Options{CompareOptions: metrics.DefaultCompareOptions()}
+	opt := comparison.DefaultOptions()
 	opt.Tolerance = tol
 	return comparison.Build("baseline", "candidate", []comparison.Pair{p}, opt)
 }
@@ -197,9 +197,8 @@ func (t *tally) add(r *comparison.Report) {
 				t.Metric[m.Metric]++
 				itl = itl || strings.HasPrefix(m.Metric, "itl.")
 			}
-			// The metric's own verdict, before JudgeFamily's Holm step:
-			// Compare judges the same interval with the same rule.
-			if metrics.Judge(m.Direction, m.Tolerance, m.Interval.Low, m.Interval.High) == metrics.VerdictRegression {
+			// The metric's own verdict, before the family's Holm step.
+			if m.Verdict == metrics.VerdictRegression || strings.HasPrefix(m.Adjustment, string(metrics.VerdictRegression)+" ") {
 				t.MetricNoHolm[m.Metric]++
 				noHolm = true
 			}

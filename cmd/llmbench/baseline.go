@@ -1,23 +1,26 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
-	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/builtins"
 	"github.com/llmbench/llmbench/reports/comparison"
 	"github.com/llmbench/llmbench/reports/regression"
 	"github.com/llmbench/llmbench/reports/storedrun"
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/engine"
+	"github.com/llmbench/llmbench/runtime/failure"
 	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // baselineFlags say what baseline gates compare with; check takes them
 // too, so it refuses a baseline that run would refuse.
 type baselineFlags struct {
-	Baseline             string `type:"path" help:"A stored run (its folder, or any input compare takes) that baseline gates (\"ttft.p99 <= baseline * 1.10\") compare with, its experiments matched by name; overrides experiment(baseline=)."`
+	Baseline             string `type:"path" help:"A stored run (its folder, or any input compare takes), or a folder of runs of the scenario (a history: the last runs of main), that baseline gates (\"ttft.p99 <= baseline * 1.10\") compare with, its experiments matched by name, every run of a history counted; overrides experiment(baseline=)."`
 	AllowMissingBaseline bool   `help:"A missing baseline, or a point it lacks, is a warning and its baseline gates are skipped (a branch's first run), instead of an error."`
 	FailOnInconclusive   bool   `help:"Fail a baseline gate whose comparison is inconclusive (the interval straddles the limit) instead of passing it with a warning."`
+	AllowWeakGates       bool   `help:"Run a baseline gate that could not fail at its tolerance with the planned sample (its minimum detectable change, from the baseline, is larger) with a warning, instead of refusing it."`
 }
 
 // baselines is an empty set of baselines as these flags say to load
@@ -27,21 +30,41 @@ func (f *baselineFlags) baselines(e *env) *regression.Baselines {
 	return regression.NewBaselines(f.Baseline, opt, storedrun.Options{Stderr: e.stderr})
 }
 
-// attach loads the experiments' baselines and prints what
-// --allow-missing-baseline let through.
+// attach loads the experiments' baselines and prints what they are
+// made of.
 func (f *baselineFlags) attach(e *env, scen *runtime.Scenario) (*regression.Baselines, error) {
 	b := f.baselines(e)
+	var weak []error
 	for i := range scen.Experiments {
-		if _, err := b.Attach(&scen.Experiments[i]); err != nil {
+		against, err := b.Attach(&scen.Experiments[i])
+		if err != nil {
 			return nil, err
+		}
+		gates, err := runtime.WeakGates(&scen.Experiments[i], against)
+		if err != nil {
+			return nil, err
+		}
+		for _, w := range gates {
+			if f.AllowWeakGates {
+				b.Warnings = append(b.Warnings, w.Error())
+			} else {
+				weak = append(weak, fmt.Errorf("%s: %w", builtins.GatePosition(scen.File, w.Gate.Source), w))
+			}
 		}
 	}
 	printBaselineWarnings(e, b)
+	if len(weak) > 0 {
+		return nil, failure.New(failure.Input, errors.Join(weak...))
+	}
 	return b, nil
 }
 
-// printBaselineWarnings prints what --allow-missing-baseline let through.
+// printBaselineWarnings prints how many runs a baseline history holds,
+// the runs it left out and what --allow-missing-baseline let through.
 func printBaselineWarnings(e *env, b *regression.Baselines) {
+	for _, n := range b.Notes {
+		fmt.Fprintf(e.stderr, "llmbench: %s\n", n)
+	}
 	for _, w := range b.Warnings {
 		fmt.Fprintf(e.stderr, "llmbench: warning: %s\n", w)
 	}
@@ -78,8 +101,7 @@ func compareWithBaselines(e *env, out string, b *regression.Baselines) *comparis
 	set, err := storedrun.Load(out, storedrun.Options{Stderr: e.stderr})
 	var r *comparison.Report
 	if err == nil {
-		opt := comparison.Options{CompareOptions: metrics.DefaultCompareOptions()}
-		r, err = regression.AgainstBaselines(set, b, opt)
+		r, err = regression.AgainstBaselines(set, b, comparison.DefaultOptions())
 	}
 	if err != nil {
 		fmt.Fprintf(e.stderr, "llmbench: warning: comparing with the baseline: %v\n", err)

@@ -1,18 +1,23 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 )
 
 // ghCache stands in for GitHub's Actions cache between the jobs of one
-// test: what actions/cache/save stored, under which key and path.
+// test: what actions/cache/save stored last, under which key and path
+// (a restore by prefix gets the newest), and how many jobs ran (each
+// job's GITHUB_RUN_ID).
 type ghCache struct {
 	key, path, dir string
+	runs           int
 }
 
 // ghJob is what one simulated GitHub Actions job left.
@@ -43,24 +48,28 @@ func testGitHubRecipe(t *testing.T, r ciRecipes, fast, failing string) {
 	}
 	cache := &ghCache{}
 
-	main := runGitHubJob(t, perf, r, "push", fast, cache)
-	if main.run.code != 0 || !strings.Contains(main.run.stdout, "3 skipped (no baseline)") {
-		t.Fatalf("main: run step exit %d\n%s%s", main.run.code, main.run.stdout, main.run.stderr)
+	for i := range historyMains {
+		main := runGitHubJob(t, perf, r, "push", fast, cache)
+		what := fmt.Sprintf("main run %d", i+1)
+		if main.run.code != 0 || !strings.Contains(main.run.stdout, "3 skipped (no baseline)") {
+			t.Fatalf("%s: run step exit %d\n%s%s", what, main.run.code, main.run.stdout, main.run.stderr)
+		}
+		if !main.saved || cache.path != "history/" || !strings.HasPrefix(cache.key, "llmbench-history-") {
+			t.Fatalf("%s: history not saved: %+v", what, cache)
+		}
+		if main.comment != "" || main.restored != (i > 0) || !main.uploaded || !strings.Contains(main.summary, "skipped: no baseline") {
+			t.Errorf("%s: comment %q, restored %v, uploaded %v, summary:\n%s", what, main.comment, main.restored, main.uploaded, main.summary)
+		}
 	}
-	if !main.saved || cache.path != "baseline/" || !strings.HasPrefix(cache.key, "llmbench-baseline-") {
-		t.Fatalf("main: baseline not saved: %+v", cache)
-	}
-	if _, err := os.Stat(filepath.Join(cache.dir, "chat", recipePoint, "records.parquet")); err != nil {
-		t.Errorf("the saved baseline lacks the run's records: %v", err)
-	}
-	if main.comment != "" || main.restored || !main.uploaded || !strings.Contains(main.summary, "skipped: no baseline") {
-		t.Errorf("main: comment %q, restored %v, uploaded %v, summary:\n%s", main.comment, main.restored, main.uploaded, main.summary)
+	history := historyRuns(t, cache.dir)
+	if len(history) != historyKept || !strings.HasSuffix(history[0], fmt.Sprintf("-%d", historyMains-1)) {
+		t.Errorf("the saved history holds %q, want the last %d main runs", history, historyKept)
 	}
 
 	same := runGitHubJob(t, perf, r, "pull_request", fast, cache)
 	exitFollowsGates(t, "PR, same server", same.run, filepath.Join(same.dir, "results", "gates.json"))
-	if same.run.code > 1 || !same.restored || !strings.Contains(same.run.stdout, "vs baseline") {
-		t.Fatalf("PR, same server: run step exit %d, restored %v\n%s%s", same.run.code, same.restored, same.run.stdout, same.run.stderr)
+	if same.run.code > 1 || !same.restored || !strings.Contains(same.run.stdout, "vs baseline") || !strings.Contains(same.run.stderr, historyNote) {
+		t.Fatalf("PR, same server: run step exit %d, restored %v, want judged against %q\n%s%s", same.run.code, same.restored, historyNote, same.run.stdout, same.run.stderr)
 	}
 	for _, want := range []string{"vs baseline", "llmbench compare", "itl.p50"} {
 		if !strings.Contains(same.summary, want) {
@@ -73,8 +82,8 @@ func testGitHubRecipe(t *testing.T, r ciRecipes, fast, failing string) {
 	if _, err := os.Stat(filepath.Join(same.dir, "results", "compare.json")); err != nil || !same.uploaded || same.saved {
 		t.Errorf("PR, same server: compare.json %v, uploaded %v, saved %v", err, same.uploaded, same.saved)
 	}
-	if got, want := readFileString(t, filepath.Join(same.dir, "baseline", "summary.json")), readFileString(t, filepath.Join(cache.dir, "summary.json")); got != want {
-		t.Errorf("a pull request replaced its baseline/")
+	if got := historyRuns(t, filepath.Join(same.dir, "history")); !slices.Equal(got, history) {
+		t.Errorf("a pull request changed its history/: %q, was %q", got, history)
 	}
 
 	failed := runGitHubJob(t, perf, r, "pull_request", failing, cache)
@@ -85,8 +94,8 @@ func testGitHubRecipe(t *testing.T, r ciRecipes, fast, failing string) {
 		t.Errorf("PR, failing server: the always() steps did not report: comment %v, uploaded %v, summary:\n%s",
 			failed.comment != "", failed.uploaded, failed.summary)
 	}
-	if got, want := readFileString(t, filepath.Join(failed.dir, "baseline", "summary.json")), readFileString(t, filepath.Join(cache.dir, "summary.json")); got != want || failed.saved {
-		t.Errorf("PR, failing server: the failing run replaced baseline/ or saved a cache (%v)", failed.saved)
+	if got := historyRuns(t, filepath.Join(failed.dir, "history")); !slices.Equal(got, history) || failed.saved || !slices.Equal(historyRuns(t, cache.dir), history) {
+		t.Errorf("PR, failing server: the failing run changed history/ (%q) or saved a cache (%v)", got, failed.saved)
 	}
 	t.Logf("steps of the failing pull request: %v", failed.steps)
 }
@@ -99,7 +108,9 @@ func runGitHubJob(t *testing.T, perf *yamlNode, r ciRecipes, event, url string, 
 	j := ghJob{dir: newCheckout(t, r), steps: map[string]string{}}
 	summaryFile := filepath.Join(t.TempDir(), "step_summary")
 	sha, ref := mainSHA, "refs/heads/main"
+	cache.runs++
 	set := []string{"GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=" + event, "GITHUB_STEP_SUMMARY=" + summaryFile,
+		"GITHUB_RUN_ID=" + strconv.Itoa(cache.runs), "BASELINE_RUNS=" + strconv.Itoa(historyKept),
 		"GITHUB_WORKSPACE=" + j.dir, "RUNNER_TEMP=" + t.TempDir(), "GITHUB_REPOSITORY=your-org/app", "LLM_URL=" + url}
 	if event == "pull_request" {
 		sha, ref = prSHA, "refs/pull/7/merge"

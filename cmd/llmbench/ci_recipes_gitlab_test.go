@@ -3,11 +3,13 @@ package main
 import (
 	"archive/zip"
 	"bytes"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -86,8 +88,9 @@ func testGitLabRecipe(t *testing.T, r ciRecipes, fast, failing string) {
 	api := &glAPI{}
 	srv := httptest.NewServer(api)
 	defer srv.Close()
+	jobs := 0
 	job := func(source, url string) func() glJob {
-		return func() glJob { return runGitLabJob(t, perf, r, source, url, srv.URL, api) }
+		return func() glJob { jobs++; return runGitLabJob(t, perf, r, source, url, srv.URL, api, jobs) }
 	}
 
 	first := job("merge_request_event", fast)()
@@ -95,21 +98,29 @@ func testGitLabRecipe(t *testing.T, r ciRecipes, fast, failing string) {
 		t.Fatalf("MR before any main run: exit %d, want 0 with the baseline gates skipped\n%s%s", first.script.code, first.script.stdout, first.script.stderr)
 	}
 
-	main := job("push", fast)()
-	if main.script.code != 0 || len(main.notes) != 0 || main.downloads != 0 {
-		t.Fatalf("main: exit %d, %d notes, %d downloads\n%s%s", main.script.code, len(main.notes), main.downloads, main.script.stdout, main.script.stderr)
+	var mains []glJob
+	for i := range historyMains {
+		main := job("push", fast)()
+		if main.script.code != 0 || len(main.notes) != 0 || main.downloads != min(i, 1) || !strings.Contains(main.script.stdout, "3 skipped (no baseline)") {
+			t.Fatalf("main run %d: exit %d, %d notes, %d downloads\n%s%s", i+1, main.script.code, len(main.notes), main.downloads, main.script.stdout, main.script.stderr)
+		}
+		api.mu.Lock()
+		api.artifacts = zipArtifacts(t, main.dir, paths) // the job passed: its artifacts are the latest successful ones
+		api.mu.Unlock()
+		mains = append(mains, main)
 	}
-	api.mu.Lock()
-	api.artifacts = zipArtifacts(t, main.dir, paths) // the job passed: its artifacts are the latest successful ones
-	api.mu.Unlock()
+	history := historyRuns(t, filepath.Join(mains[len(mains)-1].dir, "history"))
+	if len(history) != historyKept || !strings.HasSuffix(history[0], fmt.Sprintf("-%d", historyMains)) {
+		t.Errorf("the last main run's history holds %q, want the last %d main runs", history, historyKept)
+	}
 
 	same := job("merge_request_event", fast)()
 	exitFollowsGates(t, "MR, same server", same.script, filepath.Join(same.dir, "results", "gates.json"))
-	if same.script.code > 1 || !strings.Contains(same.script.stdout, "vs baseline") || same.downloads != 1 {
-		t.Fatalf("MR, same server: exit %d, %d downloads\n%s%s", same.script.code, same.downloads, same.script.stdout, same.script.stderr)
+	if same.script.code > 1 || !strings.Contains(same.script.stdout, "vs baseline") || same.downloads != 1 || !strings.Contains(same.script.stderr, historyNote) {
+		t.Fatalf("MR, same server: exit %d, %d downloads, want judged against %q\n%s%s", same.script.code, same.downloads, historyNote, same.script.stdout, same.script.stderr)
 	}
-	if _, err := os.Stat(filepath.Join(same.dir, "baseline", "chat", recipePoint, "records.parquet")); err != nil {
-		t.Errorf("MR, same server: main's results/ not unpacked as baseline/: %v", err)
+	if got := historyRuns(t, filepath.Join(same.dir, "history")); !slices.Equal(got, history) {
+		t.Errorf("MR, same server: main's history/ unpacked as %q, want %q", got, history)
 	}
 	if _, err := os.Stat(filepath.Join(same.dir, "results", "compare.json")); err != nil {
 		t.Error(err)
@@ -139,9 +150,9 @@ func testGitLabRecipe(t *testing.T, r ciRecipes, fast, failing string) {
 			}
 		}
 	}
-	for _, j := range []glJob{first, main, same, failed} {
+	for i, j := range append([]glJob{first, same, failed}, mains...) {
 		for _, p := range append(paths, junit) {
-			if _, err := os.Stat(filepath.Join(j.dir, p)); err != nil {
+			if _, err := os.Stat(filepath.Join(j.dir, p)); err != nil && (i > 0 || p != "history/") { // no history before main ran
 				t.Errorf("artifacts: %v", err)
 			}
 		}
@@ -157,10 +168,11 @@ func testGitLabRecipe(t *testing.T, r ciRecipes, fast, failing string) {
 // would for a pipeline of source against the server at url: before_script
 // and script in one shell (the install left out), then after_script in
 // another, whatever the script's exit.
-func runGitLabJob(t *testing.T, perf *yamlNode, r ciRecipes, source, url, api string, a *glAPI) glJob {
+func runGitLabJob(t *testing.T, perf *yamlNode, r ciRecipes, source, url, api string, a *glAPI, id int) glJob {
 	t.Helper()
 	j := glJob{dir: newCheckout(t, r)}
-	set := []string{"GITLAB_CI=true", "CI_PIPELINE_SOURCE=" + source, "CI_PROJECT_ID=" + glProject,
+	set := []string{"GITLAB_CI=true", "CI_PIPELINE_SOURCE=" + source, "CI_PROJECT_ID=" + glProject, "CI_JOB_ID=" + strconv.Itoa(id),
+		"BASELINE_RUNS=" + strconv.Itoa(historyKept),
 		"CI_API_V4_URL=" + api + "/api/v4", "CI_JOB_TOKEN=" + glJobToken, "CI_DEFAULT_BRANCH=main",
 		"CI_JOB_NAME=perf", "CI_PROJECT_DIR=" + j.dir, "GITLAB_TOKEN=" + glAPIToken, "LLM_URL=" + url}
 	if source == "merge_request_event" {

@@ -23,6 +23,16 @@ var recipeSize = []string{"PERF_REQUESTS=120", "PERF_CONCURRENCY=8", "PERF_OUTPU
 // recipePoint is the one point recipeSize measures.
 const recipePoint = "concurrency8"
 
+// The recipes' baseline history in the test: historyMains runs of main
+// build it, keeping the last historyKept (BASELINE_RUNS), so the oldest
+// is seen leaving; a pull request is then judged on historyKept runs,
+// and says so (historyNote).
+const (
+	historyMains = 3
+	historyKept  = 2
+	historyNote  = "llmbench: baseline of chat: 2 runs in "
+)
+
 // ciRecipes is what docs/ci.md gives: the scenario and the two CI files.
 type ciRecipes struct {
 	scenario string
@@ -178,6 +188,24 @@ func copyTree(t *testing.T, src, dst string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// historyRuns are the names of the runs a baseline history folder holds,
+// in name order, each checked to hold its point's records.
+func historyRuns(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatalf("the baseline history: %v", err)
+	}
+	var names []string
+	for _, e := range entries {
+		if _, err := os.Stat(filepath.Join(dir, e.Name(), "chat", recipePoint, "records.parquet")); err != nil {
+			t.Errorf("the baseline history's %s: %v", e.Name(), err)
+		}
+		names = append(names, e.Name())
+	}
+	return names
 }
 
 func readFileString(t *testing.T, path string) string {

@@ -26,7 +26,7 @@ type compareCmd struct {
 
 	MaxRegression      []string `default:"10%" sep:"," help:"Tolerance: a regression is reported only when the candidate is confidently worse by more than this (10% or 0.1); per metric as METRIC=5% (itl.p99=5%)."`
 	Metrics            []string `sep:"," help:"Metrics to compare, named as gates name them (default: ttft.p50,ttft.p99,itl.p50,itl.p99,request_latency.p99,output_token_throughput,request_throughput,error_rate)."`
-	Confidence         float64  `default:"0.95" help:"Confidence level of the intervals, in (0, 1)."`
+	Confidence         float64  `default:"0.95" help:"Level of the judge's one-sided bounds, in (0, 1): a regression is called only when the lower bound of the change at this level excludes no change."`
 	FailOnInconclusive bool     `help:"Exit 1 also when a comparison is inconclusive (its interval straddles the tolerance)."`
 	Force              bool     `help:"Compare sets that are not comparable (another model, dataset, token counting...), with a warning per difference."`
 	JSON               string   `name:"json" type:"path" help:"Also write compare.json (docs/compare.md) to this file."`
@@ -165,11 +165,12 @@ func (c *compareCmd) verdict(r *comparison.Report) error {
 
 // options reads the tolerance, metrics and confidence flags.
 func (c *compareCmd) options() (comparison.Options, error) {
-	opt := comparison.Options{Metrics: c.Metrics, Tolerances: map[string]float64{}, CompareOptions: metrics.DefaultCompareOptions()}
+	opt := comparison.DefaultOptions()
+	opt.Metrics, opt.Tolerances = c.Metrics, map[string]float64{}
 	if !(c.Confidence > 0 && c.Confidence < 1) {
 		return opt, invalid("--confidence: got %g, want a level in (0, 1) such as 0.95", c.Confidence)
 	}
-	opt.Confidence = c.Confidence
+	opt.Judge.Confidence = c.Confidence
 	for _, spec := range c.MaxRegression {
 		metric, share, per := strings.Cut(spec, "=")
 		if !per {

@@ -256,9 +256,11 @@ def main(ctx):
 	}
 	r := runCLI(t, dir, "run", file, "-D", "itl=8ms", "-D", "seed=2", "--no-plots", "--out", "slow", "--baseline", "base")
 	base, slow := energyPerToken(t, filepath.Join(dir, "base", "tel", "concurrency8")), energyPerToken(t, filepath.Join(dir, "slow", "tel", "concurrency8"))
-	opt := metrics.DefaultCompareOptions()
-	opt.Tolerance = 0.10
-	want, err := metrics.Compare("energy_per_token", metrics.Sample{Repeats: base}, metrics.Sample{Repeats: slow}, opt)
+	gate, err := metrics.BaselineGate("energy_per_token", 0.10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := metrics.JudgeSamples(gate, metrics.Sample{Repeats: base}, metrics.Sample{Repeats: slow}, metrics.DefaultJudgeOptions())
 	if err != nil || len(base) != 3 || len(slow) != 3 {
 		t.Fatalf("J/token %v against %v: %v", slow, base, err)
 	}
@@ -279,7 +281,7 @@ def main(ctx):
 	if b, err := os.ReadFile(js); err != nil || json.Unmarshal(b, &f) != nil || len(f.Points) != 1 || len(f.Points[0].Metrics) != 1 {
 		t.Fatalf("compare: exit %d, compare.json %v\n%s%s", r.code, err, r.stdout, r.stderr)
 	}
-	if m := f.Points[0].Metrics[0]; m.Verdict != string(want.Verdict) || m.Method != "welch-log-t" || (r.code == 1) != regression {
-		t.Errorf("compare energy_per_token: exit %d, %+v, want %s by welch-log-t\n%s%s", r.code, m, want.Verdict, r.stdout, r.stderr)
+	if m := f.Points[0].Metrics[0]; m.Verdict != string(want.Verdict) || m.Method != string(metrics.MethodRuns) || (r.code == 1) != regression {
+		t.Errorf("compare energy_per_token: exit %d, %+v, want %s between runs\n%s%s", r.code, m, want.Verdict, r.stdout, r.stderr)
 	}
 }

@@ -2,6 +2,7 @@ package comparison
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/llmbench/llmbench/metrics"
 )
@@ -21,99 +22,124 @@ func defaultMetrics() []string {
 	return names
 }
 
-// Pair is one point measured on both sides, each side its runs (repeats).
+// Pair is one point measured on both sides, each side its runs (repeats,
+// or the runs of a baseline history).
 type Pair struct {
 	Experiment, Label   string
 	Baseline, Candidate []metrics.RunData
 	// Components gives each side's runs of one dataset component, for a
 	// metric named "ttft.p99@component=chat"; nil when the point has none.
 	Components func(name string) (baseline, candidate []metrics.RunData, err error)
+	// Gates are the candidate's own baseline gates at this point, judged
+	// as the point's family when no --metrics are named: the run's gates
+	// and `llmbench compare` then reach the same verdicts.
+	Gates []metrics.Gate
 }
 
 // Options are what a comparison judges with.
 type Options struct {
+	// Metrics (--metrics) are judged as each point's family, at
+	// Tolerance or their own; none names the candidate's baseline gates,
+	// or DefaultMetrics when it has none.
 	Metrics []string
-	// Tolerances overrides the default tolerance per metric
-	// (--max-regression itl.p99=5%).
+	// Tolerance is the default --max-regression, a fraction.
+	Tolerance float64
+	// Tolerances overrides it per metric (--max-regression itl.p99=5%).
 	Tolerances map[string]float64
-	metrics.CompareOptions
+	Judge      metrics.JudgeOptions
 }
 
-// Build compares every metric at every pair and judges each point's
-// metrics as one family (Holm), so comparing eight metrics does not raise
-// the chance of a false alarm eightfold.
+// DefaultOptions: DefaultMetrics at 10%, the judge's defaults.
+func DefaultOptions() Options {
+	return Options{Tolerance: 0.10, Judge: metrics.DefaultJudgeOptions()}
+}
+
+// Build judges every pair (metrics.JudgePoint): the family (the named
+// metrics, else the candidate's baseline gates, else DefaultMetrics) with
+// Holm over it, and DefaultMetrics the family leaves out apart, as
+// informational.
 func Build(baseline, candidate string, pairs []Pair, opt Options) (*Report, error) {
-	names := opt.Metrics
-	if len(names) == 0 {
-		names = DefaultMetrics
-	}
-	r := &Report{Baseline: baseline, Candidate: candidate, Tolerance: opt.Tolerance, Confidence: opt.Confidence}
+	r := &Report{Baseline: baseline, Candidate: candidate, Tolerance: opt.Tolerance, Confidence: opt.Judge.Confidence}
 	for _, p := range pairs {
-		var cs []metrics.Comparison
-		for _, name := range names {
-			c, err := compareOne(name, p, opt)
-			if err != nil {
-				return nil, fmt.Errorf("%s/%s: %w", p.Experiment, p.Label, err)
-			}
-			cs = append(cs, c)
+		family, informational, err := questions(p, opt)
+		if err != nil {
+			return nil, err
 		}
+		j := metrics.JudgePoint(family, informational, p.runs, opt.Judge)
 		point := Point{Experiment: p.Experiment, Label: p.Label}
-		for _, f := range metrics.JudgeFamily(cs, opt.Confidence) {
-			point.Metrics = append(point.Metrics, f.Comparison)
+		for _, x := range j.Gated {
+			if x.Err != nil {
+				return nil, fmt.Errorf("%s/%s: %s: %w", p.Experiment, p.Label, x.Metric, x.Err)
+			}
+			point.Metrics = append(point.Metrics, x.Comparison)
+		}
+		for _, x := range j.Informational {
+			if x.Err == nil { // informational: what cannot be measured is left out
+				point.Metrics = append(point.Metrics, x.Comparison)
+			}
 		}
 		r.Points = append(r.Points, point)
-	}
-	if w := singleRunWarning(r); w != "" {
-		r.Warnings = append(r.Warnings, w)
+		if w := j.Warning(); w != "" && !slices.Contains(r.Warnings, w) {
+			r.Warnings = append(r.Warnings, w)
+		}
 	}
 	return r, nil
 }
 
-// singleRunWarning says when a comparison rests on one run per side: its
-// intervals see the noise within each run, not between runs, which
-// bench/calibrate measured as 4% false alarms at tolerance 0 against the
-// simulator and 12.5% at 10% against a real server on a busy machine
-// (docs/compare.md).
-func singleRunWarning(r *Report) string {
-	for _, c := range r.all() {
-		if c.Interval.Method == metrics.MethodBlockBootstrap {
-			return "one run per side: the intervals see the noise within each run, not between runs " +
-				"(on a busy machine identical runs were called regressions in 12.5% of pairs even at 10% tolerance: docs/compare.md); " +
-				"measure repeats=3 on both sides for a gate you can trust"
-		}
+// questions are the gates a pair is judged on: the family, and the
+// default metrics it leaves out as informational.
+func questions(p Pair, opt Options) (family, informational []metrics.Gate, err error) {
+	switch {
+	case len(opt.Metrics) > 0:
+		family, err = gatesOf(opt.Metrics, opt)
+		return family, nil, err
+	case len(p.Gates) > 0:
+		family = p.Gates
+	default:
+		family, err = gatesOf(DefaultMetrics, opt)
+		return family, nil, err
 	}
-	return ""
+	for _, name := range DefaultMetrics {
+		if slices.ContainsFunc(family, func(g metrics.Gate) bool { return g.Name() == name && g.Component == "" }) {
+			continue
+		}
+		g, err := metrics.BaselineGate(name, opt.tolerance(name))
+		if err != nil {
+			return nil, nil, err
+		}
+		informational = append(informational, g)
+	}
+	return family, informational, nil
 }
 
-// compareOne compares one metric at a pair: of the whole point, or of one
-// dataset component ("ttft.p99@component=chat").
-func compareOne(name string, p Pair, opt Options) (metrics.Comparison, error) {
-	metric, component, err := metrics.SplitComponent(name)
-	if err != nil {
-		return metrics.Comparison{}, err
-	}
-	baseRuns, candRuns := p.Baseline, p.Candidate
-	if component != "" {
-		if p.Components == nil {
-			return metrics.Comparison{}, fmt.Errorf("%s: the point has no dataset components", name)
+// gatesOf asks each named metric at its tolerance.
+func gatesOf(names []string, opt Options) ([]metrics.Gate, error) {
+	gates := make([]metrics.Gate, len(names))
+	for i, name := range names {
+		g, err := metrics.BaselineGate(name, opt.tolerance(name))
+		if err != nil {
+			return nil, err
 		}
-		if baseRuns, candRuns, err = p.Components(component); err != nil {
-			return metrics.Comparison{}, fmt.Errorf("%s: %w", name, err)
-		}
+		gates[i] = g
 	}
-	base, err := metrics.SampleOf(metric, baseRuns)
-	if err != nil {
-		return metrics.Comparison{}, fmt.Errorf("baseline: %w", err)
-	}
-	cand, err := metrics.SampleOf(metric, candRuns)
-	if err != nil {
-		return metrics.Comparison{}, fmt.Errorf("candidate: %w", err)
-	}
-	o := opt.CompareOptions
+	return gates, nil
+}
+
+func (opt Options) tolerance(name string) float64 {
 	if tol, ok := opt.Tolerances[name]; ok {
-		o.Tolerance = tol
+		return tol
 	}
-	c, err := metrics.Compare(metric, base, cand, o)
-	c.Metric = name
-	return c, err
+	return opt.Tolerance
+}
+
+// runs gives both sides' runs of the pair as a gate judges them: the
+// whole point or one dataset component.
+func (p Pair) runs(g metrics.Gate) ([]metrics.RunData, []metrics.RunData, error) {
+	if g.Component == "" {
+		return p.Baseline, p.Candidate, nil
+	}
+	if p.Components == nil {
+		return nil, nil, fmt.Errorf("the point has no dataset components")
+	}
+	return p.Components(g.Component)
 }

@@ -26,7 +26,7 @@ func runOf(slow float64) []metrics.RunData {
 }
 
 func TestBuildNamesTheSlowerMetric(t *testing.T) {
-	opt := Options{Metrics: []string{"ttft.p50", "itl.p50", "error_rate"}, CompareOptions: metrics.DefaultCompareOptions()}
+	opt := Options{Metrics: []string{"ttft.p50", "itl.p50", "error_rate"}, Tolerance: 0.10, Judge: metrics.DefaultJudgeOptions()}
 	same, err := Build("a", "b", []Pair{{Experiment: "e", Label: "concurrency1", Baseline: runOf(1), Candidate: runOf(1)}}, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -61,4 +61,15 @@ func TestDefaultMetricsAreCatalogueMetrics(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
+}
+
+// judgedAlone is the judge's comparison of one metric at a 10% tolerance, a
+// family of one.
+func judgedAlone(t *testing.T, name string, baseline, candidate metrics.Sample) (metrics.Comparison, error) {
+	t.Helper()
+	g, err := metrics.BaselineGate(name, 0.10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return metrics.JudgeSamples(g, baseline, candidate, metrics.DefaultJudgeOptions())
 }

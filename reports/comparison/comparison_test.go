@@ -16,11 +16,11 @@ import (
 func report(t *testing.T) *Report {
 	t.Helper()
 	slow := metrics.Comparison{Metric: "ttft.p99", Direction: metrics.LowerIsBetter, Baseline: 100e6, Candidate: 115e6,
-		Interval: metrics.RatioInterval{Method: metrics.MethodWelch, Baseline: 100e6, Candidate: 115e6, Ratio: 1.15,
+		Interval: metrics.RatioInterval{Method: metrics.MethodRuns, Baseline: 100e6, Candidate: 115e6, Ratio: 1.15,
 			Low: 1.137, High: 1.163, Confidence: 0.95},
 		Tolerance: 0.1, Verdict: metrics.VerdictRegression, PRegression: 0.0004, MDC: 0.023, BaselineRuns: 3, CandidateRuns: 3}
 	same := metrics.Comparison{Metric: "request_throughput", Direction: metrics.HigherIsBetter, Baseline: 10, Candidate: 10,
-		Interval: metrics.RatioInterval{Method: metrics.MethodWelch, Baseline: 10, Candidate: 10, Ratio: 1,
+		Interval: metrics.RatioInterval{Method: metrics.MethodRuns, Baseline: 10, Candidate: 10, Ratio: 1,
 			Low: 0.956, High: 1.046, Confidence: 0.95},
 		Tolerance: 0.1, Verdict: metrics.VerdictNoChange, PRegression: 1, MDC: 0.061, BaselineRuns: 3, CandidateRuns: 3}
 	return &Report{Baseline: "base", Candidate: "cand", Tolerance: 0.1, Confidence: 0.95,
@@ -73,7 +73,7 @@ func TestJSONHoldsAnInfiniteChange(t *testing.T) {
 	for i := range failing {
 		failing[i] = float64(i % 5 / 4) // one request in five failed
 	}
-	c, err := metrics.Compare("error_rate", metrics.Sample{Values: clean}, metrics.Sample{Values: failing}, metrics.DefaultCompareOptions())
+	c, err := judgedAlone(t, "error_rate", metrics.Sample{Values: clean}, metrics.Sample{Values: failing})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,42 +24,54 @@ type BaselineOptions struct {
 	AllowMissing bool
 }
 
-// Baseline makes the stored run the baseline of experiment e (run
-// --baseline, experiment(baseline=)): its points of the experiment of
-// the same name, matched by parameters — or, for a run of points of no
-// experiment (a profile or analyze folder, an imported GenAI-Perf
-// export), those. It refuses, naming every difference, a run with no
-// such points and one that measured something else (another model,
-// endpoint type, streaming, dataset), as `compare` refuses incomparable
-// runs. A point of e's grid the baseline lacks is refused too, or with
-// AllowMissing returned as a warning, its baseline gates skipped.
+// baselineOf makes the stored runs at path — one run, or a history of
+// runs of the scenario in the order they ran (joinHistory) — the baseline
+// of experiment e (run --baseline, experiment(baseline=)): their points
+// of the experiment of the same name, matched by parameters — or, for
+// runs of points of no experiment (a profile or analyze folder, an
+// imported GenAI-Perf export), those. It refuses, naming every
+// difference, a baseline with no such points and one that measured
+// something else (another model, endpoint type, streaming, dataset), as
+// `compare` refuses incomparable runs. A point of e's grid the baseline
+// lacks is refused too, or with AllowMissing returned as a warning, its
+// baseline gates skipped.
 //
 // The baseline's records are read when a gate asks for a point, one
 // point at a time, as the series its gates compare on (e's
 // BaselineTrack): never held for the whole run.
-func Baseline(run *storedrun.Run, e *plan.Experiment, opt BaselineOptions) (*runtime.Baseline, []string, error) {
-	points := run.PointsOf(e.Name)
-	if len(points) == 0 {
-		return nil, nil, fmt.Errorf("baseline %s: no point of experiment %q (it has %s)", run.Path, e.Name, experiments(run))
-	}
-	if diffs := describeAgainst(points, e); len(diffs) > 0 {
-		return nil, nil, fmt.Errorf("baseline %s measured something else: %s", run.Path, strings.Join(diffs, "; "))
+func baselineOf(path string, history []*storedrun.Run, e *plan.Experiment, opt BaselineOptions) (*attached, error) {
+	a, err := joinHistory(path, history, e)
+	if err != nil {
+		return nil, err
 	}
 	byLabel := map[string]*storedrun.Point{}
-	for _, p := range points {
+	for _, p := range a.run.Points {
 		byLabel[p.Label()] = p
 	}
-	var warnings []string
 	if missing := missingPoints(e, byLabel); len(missing) > 0 {
-		msg := fmt.Sprintf("baseline %s: experiment %q has no point %s", run.Path, e.Name, strings.Join(missing, ", "))
+		msg := fmt.Sprintf("baseline %s: experiment %q has no point %s", path, e.Name, strings.Join(missing, ", "))
 		if !opt.AllowMissing {
-			return nil, nil, fmt.Errorf("%s%s", msg, allowHint(opt))
+			return nil, fmt.Errorf("%s%s", msg, allowHint(opt))
 		}
-		warnings = append(warnings, msg+": their baseline gates are skipped")
+		a.warnings = append(a.warnings, msg+": their baseline gates are skipped")
 	}
-	b := &runtime.Baseline{Path: run.Path, FailOnInconclusive: opt.FailOnInconclusive, AllowMissing: opt.AllowMissing,
+	a.against = &runtime.Baseline{Path: path, FailOnInconclusive: opt.FailOnInconclusive, AllowMissing: opt.AllowMissing,
 		Runs: lastPointRuns(byLabel, e.BaselineTrack())}
-	return b, warnings, nil
+	return a, nil
+}
+
+// unfit says why a stored run cannot be e's baseline, to follow its
+// name ("baseline DIR" + unfit): it has no point of e, or it measured
+// something else; "" when it can.
+func unfit(run *storedrun.Run, e *plan.Experiment) string {
+	points := run.PointsOf(e.Name)
+	if len(points) == 0 {
+		return fmt.Sprintf(": no point of experiment %q (it has %s)", e.Name, experiments(run))
+	}
+	if diffs := describeAgainst(points, e); len(diffs) > 0 {
+		return " measured something else: " + strings.Join(diffs, "; ")
+	}
+	return ""
 }
 
 // lastPointRuns reads a baseline point's runs when asked, keeping the
@@ -157,20 +169,25 @@ type Baselines struct {
 	// Against maps an experiment's name to what its baseline gates
 	// compare with (runtime.Options.Against); absent: none.
 	Against map[string]*runtime.Baseline
-	// Warnings are what --allow-missing-baseline let through.
+	// Warnings are what --allow-missing-baseline let through, and the
+	// runs of a baseline history left out (joinHistory).
 	Warnings []string
+	// Notes say, for each experiment whose baseline is a history, how
+	// many runs its points are judged on: "baseline of chat: 5 runs in
+	// history/ (...)".
+	Notes []string
 
 	override string
 	opt      BaselineOptions
 	load     storedrun.Options
-	loaded   map[string]*storedrun.Run
+	loaded   map[string][]*storedrun.Run
 }
 
 // NewBaselines attaches baselines to experiments one by one (Attach):
 // override (run --baseline) when given, else each experiment's own
 // baseline path (experiment(baseline=), or the path a stored plan saved).
 func NewBaselines(override string, opt BaselineOptions, load storedrun.Options) *Baselines {
-	return &Baselines{ByExperiment: map[string]*storedrun.Run{}, Against: map[string]*runtime.Baseline{}, override: override, opt: opt, load: load, loaded: map[string]*storedrun.Run{}}
+	return &Baselines{ByExperiment: map[string]*storedrun.Run{}, Against: map[string]*runtime.Baseline{}, override: override, opt: opt, load: load, loaded: map[string][]*storedrun.Run{}}
 }
 
 // Attach loads e's baseline into Against and returns it: the override when given, else
@@ -181,46 +198,60 @@ func NewBaselines(override string, opt BaselineOptions, load storedrun.Options) 
 // AllowMissing makes it a warning and skips the experiment's baseline
 // gates (a branch's first run).
 func (b *Baselines) Attach(e *plan.Experiment) (*runtime.Baseline, error) {
-	run, against, warns, err := attach(e, b.override, b.opt, b.loadOnce)
+	a, err := attach(e, b.override, b.opt, b.loadOnce)
 	switch {
 	case err != nil && !b.opt.AllowMissing:
 		return nil, err
 	case err != nil:
-		warns = append(warns, err.Error()+": its baseline gates are skipped")
-	case run != nil:
-		b.ByExperiment[e.Name], b.Against[e.Name] = run, against
+		b.Warnings = append(b.Warnings, err.Error()+": its baseline gates are skipped")
+	case a != nil:
+		b.ByExperiment[e.Name], b.Against[e.Name] = a.run, a.against
+		b.Warnings = append(b.Warnings, a.warnings...)
+		if a.note != "" {
+			b.Notes = append(b.Notes, a.note)
+		}
 	}
-	b.Warnings = append(b.Warnings, warns...)
 	return b.Against[e.Name], nil
 }
 
-// attach loads e's baseline and what its gates compare with; a nil run
-// and no error when e has no baseline and needs none.
-func attach(e *plan.Experiment, override string, opt BaselineOptions, load func(string) (*storedrun.Run, error)) (*storedrun.Run, *runtime.Baseline, []string, error) {
+// attached is what an experiment's baseline became: the run (one stored
+// run, or a history joined point by point) its comparison reads, what
+// its gates compare with, the warnings to print and, for a history, the
+// note saying how many runs it holds.
+type attached struct {
+	run      *storedrun.Run
+	against  *runtime.Baseline
+	warnings []string
+	note     string
+}
+
+// attach loads e's baseline and what its gates compare with; nil and no
+// error when e has no baseline and needs none.
+func attach(e *plan.Experiment, override string, opt BaselineOptions, load func(string) ([]*storedrun.Run, error)) (*attached, error) {
 	path := cmp.Or(override, e.Baseline)
 	if path == "" {
 		if g := firstBaselineGate(e); g != "" {
-			return nil, nil, nil, failure.Inputf("experiment %q: gate %q compares with a baseline, but none is given: "+
+			return nil, failure.Inputf("experiment %q: gate %q compares with a baseline, but none is given: "+
 				"set experiment(baseline=) or give --baseline DIR%s", e.Name, g, allowHint(opt))
 		}
-		return nil, nil, nil, nil
+		return nil, nil
 	}
 	from := fmt.Sprintf("experiment %q: baseline=", e.Name)
 	if override != "" {
 		from = fmt.Sprintf("experiment %q: --baseline ", e.Name)
 	}
-	run, err := load(path)
+	history, err := load(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		err = fmt.Errorf("%s: no such folder or file", path)
 	}
 	if err != nil {
-		return nil, nil, nil, failure.Inputf("%s%w%s", from, err, allowHint(opt))
+		return nil, failure.Inputf("%s%w%s", from, err, allowHint(opt))
 	}
-	b, warns, err := Baseline(run, e, opt)
+	a, err := baselineOf(path, history, e, opt)
 	if err != nil {
-		return nil, nil, nil, failure.Inputf("experiment %q: %w", e.Name, err)
+		return nil, failure.Inputf("experiment %q: %w", e.Name, err)
 	}
-	return run, b, warns, nil
+	return a, nil
 }
 
 // allowHint points at --allow-missing-baseline in an error it would have
@@ -232,19 +263,20 @@ func allowHint(opt BaselineOptions) string {
 	return " (--allow-missing-baseline skips baseline gates)"
 }
 
-// loadOnce loads the stored run at path, or gives the one loaded already:
-// its summaries, read once, are what every experiment compared with it
-// reads.
-func (b *Baselines) loadOnce(path string) (*storedrun.Run, error) {
-	if r, ok := b.loaded[path]; ok {
-		return r, nil
+// loadOnce loads the stored run at path, or the history of runs a folder
+// of them is (storedrun.LoadHistory, as `compare` reads its candidates),
+// or gives what was loaded already: their summaries, read once, are what
+// every experiment compared with them reads.
+func (b *Baselines) loadOnce(path string) ([]*storedrun.Run, error) {
+	if h, ok := b.loaded[path]; ok {
+		return h, nil
 	}
-	r, err := storedrun.Load(path, b.load)
+	h, err := storedrun.LoadHistory(path, b.load)
 	if err != nil {
 		return nil, err
 	}
-	b.loaded[path] = r
-	return r, nil
+	b.loaded[path] = h
+	return h, nil
 }
 
 func firstBaselineGate(e *plan.Experiment) string {

@@ -24,7 +24,7 @@ type Difference struct {
 	// (every matched pair, or no pair at all).
 	Point string
 	// What is the property: model, endpoint type, streaming, dataset,
-	// mean ISL, mean OSL, token counting, load, load points.
+	// mean ISL, mean OSL, token counting, load, load points, size.
 	What                string
 	Baseline, Candidate string
 	// Warning marks a difference that does not make the pair
@@ -93,7 +93,10 @@ func Check(m Matching, opt CheckOptions) ([]Difference, error) {
 	return diffs, nil
 }
 
-// compareDescriptions lists how one pair's descriptions differ. An
+// compareDescriptions lists how one pair's descriptions differ. A
+// different size (requests per run, repeats) is a warning: both sides
+// measured the same thing, one more of it, which changes how sure a
+// verdict can be, not what it compares (docs/ci.md promises the warning). An
 // imported GenAI-Perf point is judged by model, endpoint type, load and
 // mean ISL/OSL only: its streaming is guessed from its chunks and its
 // token counting chosen at import, so those differences are warnings,
@@ -121,6 +124,9 @@ func compareDescriptions(p Pair) []Difference {
 		add("mean OSL", tokens(a.MeanOSL), tokens(b.MeanOSL), false)
 	}
 	add("load", a.Load, b.Load, false)
+	if a.Size != "" && b.Size != "" {
+		add("size", a.Size, b.Size, true)
+	}
 	return out
 }
 

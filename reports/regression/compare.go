@@ -53,10 +53,9 @@ func buildPairs(basePath, candPath string, pairs []Pair, opt comparison.Options)
 	if len(pairs) == 0 {
 		return comparison.Build(basePath, candPath, nil, opt)
 	}
-	track := seriesMetrics(opt.Metrics)
 	var out *comparison.Report
 	for _, p := range pairs {
-		pair, err := comparisonPair(p, track)
+		pair, err := comparisonPair(p, seriesMetrics(opt.Metrics, p.Candidate.BaselineGates))
 		if err != nil {
 			return nil, err
 		}
@@ -89,25 +88,34 @@ func comparisonPair(p Pair, track []*metrics.Metric) (comparison.Pair, error) {
 		return comparison.Pair{}, err
 	}
 	return comparison.Pair{Experiment: p.Baseline.Experiment, Label: p.Baseline.Label(),
-		Baseline: base, Candidate: cand, Components: componentRuns(p, track)}, nil
+		Baseline: base, Candidate: cand, Components: componentRuns(p, track), Gates: p.Candidate.BaselineGates}, nil
 }
 
-// seriesMetrics are the compared metrics (comparison.DefaultMetrics when
-// none is named) that have per-request values, without their component:
-// what each run's series keeps.
-func seriesMetrics(names []string) []*metrics.Metric {
+// seriesMetrics are the compared metrics that have per-request values,
+// without their component: what each run's series keeps. They are the
+// named ones, or the candidate's baseline gates' and
+// comparison.DefaultMetrics when none is named.
+func seriesMetrics(names []string, gates []metrics.Gate) []*metrics.Metric {
+	var track []*metrics.Metric
+	keep := func(m *metrics.Metric) {
+		if m.HasSeries() && !slices.Contains(track, m) {
+			track = append(track, m)
+		}
+	}
 	if len(names) == 0 {
 		names = comparison.DefaultMetrics
+		for _, g := range gates {
+			keep(g.Metric)
+		}
 	}
-	var track []*metrics.Metric
 	for _, name := range names {
 		metric, _, err := metrics.SplitComponent(name)
 		if err != nil {
 			continue
 		}
 		base, _, _ := strings.Cut(metric, ".") // the statistic is not kept
-		if m, ok := metrics.Lookup(base); ok && m.HasSeries() && !slices.Contains(track, m) {
-			track = append(track, m)
+		if m, ok := metrics.Lookup(base); ok {
+			keep(m)
 		}
 	}
 	return track

@@ -12,7 +12,7 @@ import (
 )
 
 func options() comparison.Options {
-	return comparison.Options{Metrics: []string{"ttft.p50", "itl.p50"}, CompareOptions: metrics.DefaultCompareOptions()}
+	return comparison.Options{Metrics: []string{"ttft.p50", "itl.p50"}, Tolerance: 0.10, Judge: metrics.DefaultJudgeOptions()}
 }
 
 // verdicts are a report's verdicts by point and metric.

@@ -217,7 +217,7 @@ func TestSetsPairByPairIsOneBuild(t *testing.T) {
 	basePath := writeRun(t, variant{shape: storedruntest.Shape{TTFT: 30 * time.Millisecond, ITL: 10 * time.Millisecond}})
 	candPath := writeRun(t, variant{shape: storedruntest.Shape{TTFT: 33 * time.Millisecond, ITL: 10 * time.Millisecond}})
 	base, cand := load(t, basePath), load(t, candPath)
-	opt := comparison.Options{CompareOptions: metrics.DefaultCompareOptions()}
+	opt := comparison.DefaultOptions()
 	got, err := regression.Sets(base, cand, opt, false)
 	if err != nil {
 		t.Fatal(err)

@@ -14,8 +14,10 @@ import (
 // run's checkpoint. A folder holding one is one run, never a history.
 var runMarkers = []string{"records.parquet", "profile_export.json", "summary.json", "checkpoint.json"}
 
-// LoadHistory reads path as one run or as a history of them, in
-// the order of their folder names (a caller orders a history by Start):
+// LoadHistory reads path as one run or as a history of them, in the
+// order they ran (by Start; runs that started together in the order of
+// their folder names): `compare`'s candidates and the baseline history
+// of `run --baseline` are read this one way.
 //
 //   - a file, a folder holding a run's own files at its top (records.parquet,
 //     profile_export.json, summary.json, checkpoint.json), or any folder
@@ -59,6 +61,7 @@ func LoadHistory(path string, opt Options) ([]*Run, error) {
 			return nil, err
 		}
 	}
+	slices.SortStableFunc(sets, func(a, b *Run) int { return a.Start.Compare(b.Start) })
 	return sets, nil
 }
 

@@ -45,6 +45,10 @@ type Point struct {
 	Goodput []metrics.SLO
 	// CostPerHour is its experiment's price (cost_per_hour=), 0 without.
 	CostPerHour float64
+	// BaselineGates are its experiment's baseline gates that apply at
+	// this point: what `llmbench compare` judges as the point's family,
+	// so it reaches the verdicts the run's own gates reached.
+	BaselineGates []metrics.Gate
 }
 
 // Label names the point as its folder does: "concurrency16".
@@ -77,6 +81,10 @@ type Description struct {
 	MeanISL, MeanOSL float64
 	// Load is the point's load in words: "concurrency 16", "rate 10/s poisson".
 	Load string
+	// Size is how much the scenario planned to measure of the point:
+	// "100 requests, repeats 3" (what ends each run, and how many runs);
+	// "" when the source does not say (a version 1 file, an import).
+	Size string
 	// Imported marks a point read from a profile_export.json.
 	Imported bool
 }
@@ -187,7 +195,13 @@ func pointOf(rep *Repeat) *Point {
 		p.Desc.Models = []string{ep.Model}
 	}
 	p.Desc.Load = loadText(p.Params, string(plan.Load.Arrival))
+	p.Desc.Size = fmt.Sprintf("%s, repeats %d", plan.StopText(), max(plan.Repeats, 1))
 	p.CostPerHour = plan.CostPerHour
+	for _, g := range plan.Gates {
+		if g.Baseline && g.Applies(p.Params) {
+			p.BaselineGates = append(p.BaselineGates, g)
+		}
+	}
 	return p
 }
 

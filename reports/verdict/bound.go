@@ -17,7 +17,8 @@ type Bound float64
 // Interval is the change's two one-sided bounds [lower, upper], each at
 // the confidence level: the change is at least the lower bound at that
 // confidence, and at most the upper one. A bound that does not exist is
-// −Inf (lower) or +Inf (upper).
+// −Inf (lower) or +Inf (upper); a lower bound of +Inf exists (a change
+// from 0, such as error_rate's from a clean baseline, is infinite).
 type Interval [2]Bound
 
 // NewInterval is the relative interval of the one-sided bounds lo and hi
@@ -25,7 +26,7 @@ type Interval [2]Bound
 // does an infinite or NaN upper one.
 func NewInterval(lo, hi float64) Interval {
 	iv := Interval{Bound(math.Inf(-1)), Bound(math.Inf(1))}
-	if lo > 0 && !math.IsInf(lo, 1) {
+	if lo > 0 {
 		iv[0] = Bound(lo - 1)
 	}
 	if !math.IsInf(hi, 0) && !math.IsNaN(hi) {
@@ -34,8 +35,12 @@ func NewInterval(lo, hi float64) Interval {
 	return iv
 }
 
-// exists says whether a bound exists (is finite).
-func (b Bound) exists() bool { return !math.IsInf(float64(b), 0) && !math.IsNaN(float64(b)) }
+// finite says whether a bound is a finite number.
+func (b Bound) finite() bool { return !math.IsInf(float64(b), 0) && !math.IsNaN(float64(b)) }
+
+// lowerExists and upperExists say whether each end is a bound.
+func (iv Interval) lowerExists() bool { return iv[0].finite() || math.IsInf(float64(iv[0]), 1) }
+func (iv Interval) upperExists() bool { return iv[1].finite() }
 
 // String is the interval for people, each end a one-sided bound in
 // words: "[≥ +3.1%, ≤ +21.0%]", a missing one "no lower bound" or "no
@@ -48,17 +53,17 @@ func (iv Interval) String() string { return iv.Explained("") }
 // both bounds exist.
 func (iv Interval) Explained(why string) string {
 	lower, upper := "no lower bound", "no upper bound"
-	if iv[0].exists() {
+	if iv.lowerExists() {
 		lower = fmt.Sprintf("≥ %+.1f%%", 100*float64(iv[0]))
 	}
-	if iv[1].exists() {
+	if iv.upperExists() {
 		upper = fmt.Sprintf("≤ %+.1f%%", 100*float64(iv[1]))
 	}
 	switch {
 	case why == "":
-	case !iv[1].exists():
+	case !iv.upperExists():
 		upper += " (" + why + ")"
-	case !iv[0].exists():
+	case !iv.lowerExists():
 		lower += " (" + why + ")"
 	}
 	return "[" + lower + ", " + upper + "]"
@@ -66,7 +71,7 @@ func (iv Interval) Explained(why string) string {
 
 // MarshalJSON writes null for an infinite or NaN bound.
 func (b Bound) MarshalJSON() ([]byte, error) {
-	if !b.exists() {
+	if !b.finite() {
 		return []byte("null"), nil
 	}
 	return json.Marshal(float64(b))
@@ -86,7 +91,9 @@ func (b *Bound) UnmarshalJSON(data []byte) error {
 	return err
 }
 
-// UnmarshalJSON reads the interval's bounds, null as missing.
+// UnmarshalJSON reads the interval's bounds, null as missing (a lower
+// bound of +Inf, written null, reads back as missing: its change, null
+// too, says it was infinite).
 func (iv *Interval) UnmarshalJSON(data []byte) error {
 	var ends [2]*float64
 	if err := json.Unmarshal(data, &ends); err != nil {

@@ -40,13 +40,15 @@ func JudgementOf(c metrics.Comparison) Judgement {
 }
 
 // Detects is the minimum detectable change in words, "detects ≥ 8.2%",
-// shown next to every verdict; "" when the judge gave none (0).
+// shown next to every verdict: "detects any change" for 0 (an exact
+// comparison, such as two error rates of 0), "cannot detect any change"
+// when none could be.
 func (j Judgement) Detects() string {
 	switch mdc := float64(j.MDC); {
 	case math.IsInf(mdc, 1) || math.IsNaN(mdc):
 		return "cannot detect any change"
 	case mdc <= 0:
-		return ""
+		return "detects any change"
 	default:
 		return fmt.Sprintf("detects ≥ %.1f%%", 100*mdc)
 	}

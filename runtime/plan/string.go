@@ -21,7 +21,7 @@ func (e *Experiment) Describe(baselineLoaded bool) string {
 	fmt.Fprintf(&b, "  endpoint:  %s\n", e.Endpoint)
 	fmt.Fprintf(&b, "  dataset:   %s\n", e.Dataset)
 	fmt.Fprintf(&b, "  traffic:   %s\n", e.Load)
-	fmt.Fprintf(&b, "  per point: %s, warmup %d, repeats %d\n", e.stopText(), e.Warmup, max(e.Repeats, 1))
+	fmt.Fprintf(&b, "  per point: %s, warmup %d, repeats %d\n", e.StopText(), e.Warmup, max(e.Repeats, 1))
 	if len(e.Goodput) > 0 {
 		slos := make([]string, len(e.Goodput))
 		for j, slo := range e.Goodput {
@@ -51,8 +51,10 @@ func (e *Experiment) Describe(baselineLoaded bool) string {
 	return b.String()
 }
 
-// stopText is what ends each point's measurement, in words.
-func (e *Experiment) stopText() string {
+// StopText is what ends each point's measurement, in words: "100
+// requests", "for 1m0s", "20 sessions", or the steady-state rule with its
+// cap. It is how big each run of a point is.
+func (e *Experiment) StopText() string {
 	if r := e.Steady; r != nil {
 		limit := fmt.Sprintf("%d requests", e.Requests)
 		if e.Duration > 0 {

@@ -1,0 +1,57 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/llmbench/llmbench/reports/storedrun/storedruntest"
+	"github.com/llmbench/llmbench/runtime/plan"
+)
+
+// --baseline and experiment(baseline=) take a folder of runs of the
+// scenario (a history, the last runs of main): check says how many runs
+// its point is judged on and names a run it leaves out; an empty folder
+// and a folder of no runs are exit 2 naming the folder. The runs are
+// written by storedruntest: only their plans and requests matter here.
+func TestBaselineHistoryFlag(t *testing.T) {
+	t.Parallel()
+	small := strings.Replace(baselineScenario, "requests = 120,", "requests = 16,", 1)
+	dir, _ := writeScenario(t, small)
+	writeFileIn(t, dir, "inside.star", strings.Replace(small, `requests = 16,`, `requests = 16, baseline = "history",`, 1))
+	for i, model := range []string{"m", "other", "m", "m"} {
+		base := storedruntest.Chat("chat", 16)
+		base.Load.Concurrency, base.Dataset, base.Endpoint.Model = 4, plan.Described(""), model
+		recs := storedruntest.Make(16, storedruntest.Shape{TTFT: 20 * time.Millisecond, ITL: 8 * time.Millisecond, ISL: 64, OSL: 16,
+			Start: time.Date(2026, 1, 1+i, 0, 0, 0, 0, time.UTC)})
+		storedruntest.Run(t, filepath.Join(dir, "history", "run"+string(rune('1'+i))), "s.star", base, storedruntest.Same(recs))
+	}
+	for _, d := range []string{"empty", "notruns/logs"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeFileIn(t, dir, "notruns/logs/run.log", "not a run")
+	history := filepath.Join(dir, "history")
+	for _, c := range []struct {
+		args []string
+		code int
+		want []string
+	}{
+		{[]string{"check", "s.star", "--baseline", "history"}, 0, []string{
+			"llmbench: baseline of chat: 3 runs in " + history + " (3 stored runs, run1 to run4)",
+			"llmbench: warning: baseline " + filepath.Join(history, "run2") + " measured something else: model: baseline other, this run m: left out"}},
+		{[]string{"check", "inside.star"}, 0, []string{"baseline of chat: 3 runs in " + history}},
+		{[]string{"check", "s.star", "--baseline", "empty"}, 2, []string{filepath.Join(dir, "empty") + ": no records.parquet"}},
+		{[]string{"run", "s.star", "--baseline", "notruns", "--out", "x"}, 2, []string{filepath.Join(dir, "notruns") + ": no records.parquet"}},
+	} {
+		r := runCLI(t, dir, c.args...)
+		for _, want := range c.want {
+			if r.code != c.code || !strings.Contains(r.stderr, want) {
+				t.Errorf("%v: exit %d, want %d with %q\n%s", c.args, r.code, c.code, want, r.stderr)
+			}
+		}
+	}
+}
