@@ -158,12 +158,10 @@ type Comparison struct {
 	Interval  RatioInterval
 	Tolerance float64
 	Verdict   Verdict
-	// PRegression is the p-value of H0: "not worse than the regression
-	// limit" (ratio ≤ 1 + tol, or ≥ 1 − tol for higher-is-better), and
-	// PImprovement of H0: "not better" (ratio ≥ 1, or ≤ 1), each the
-	// one-sided p-value doubled (RatioInterval.PAbove), so a regression
-	// verdict at confidence 1 − α goes with PRegression ≤ α. JudgeFamily
-	// adjusts both for the number of metrics judged (Holm).
+	// PRegression is the one-sided p-value of H0 "no worse than no
+	// change" (than the limit, for a negative tolerance), and
+	// PImprovement of H0 "no better", each Holm-adjusted over the point's
+	// family (decideFamily): a regression is real when PRegression ≤ α.
 	PRegression, PImprovement float64
 	// Informational marks a metric judged apart from the point's gated
 	// family: shown, labelled as such, never failing anything.
@@ -183,4 +181,3 @@ type Comparison struct {
 	// runs of a baseline history) each side was judged on.
 	BaselineRuns, CandidateRuns int
 }
-

@@ -262,3 +262,45 @@ func TestExceedanceKeepsItsLevel(t *testing.T) {
 		t.Errorf("%d of 400 identical pairs called a regression at 5%%", alarms)
 	}
 }
+
+// A baseline history's spread is the noise a candidate is judged
+// against: the same candidate run, 15% slower than the history's
+// centre, is a regression against five steady runs (±1%) and
+// inconclusive against five that scatter by ±10%, whose minimum
+// detectable change is far wider.
+func TestJudgeHistoryNoiseWidensTheJudgment(t *testing.T) {
+	g := baselineGate(t, "itl.p50", 0.10)
+	cand := Sample{Repeats: exps(math.Log(1.15))}
+	steady := Sample{Repeats: exps(-0.01, -0.005, 0, 0.005, 0.01)}
+	noisy := Sample{Repeats: exps(-0.1, -0.05, 0, 0.05, 0.1)}
+	s, err := JudgeSamples(g, steady, cand, DefaultJudgeOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := JudgeSamples(g, noisy, cand, DefaultJudgeOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Verdict != VerdictRegression || n.Verdict != VerdictInconclusive || !(n.MDC > 5*s.MDC) {
+		t.Errorf("steady history: %s (MDC %.3f); noisy: %s (MDC %.3f)", s.Verdict, s.MDC, n.Verdict, n.MDC)
+	}
+	// By hand for the steady one: Σx² = 2·(0.01² + 0.005²) = 0.00025 over
+	// df = 4 gives s = 0.0079057, se = s·√(1/5 + 1) = 0.0086603, and
+	// MDC = exp(2.131847·se) − 1 = 0.018634.
+	if !approx(s.MDC, 0.018634, 1e-6) {
+		t.Errorf("steady MDC %.6f, want 0.018634", s.MDC)
+	}
+}
+
+// Large runs: 100,000 values a side, the candidate the baseline's own
+// values, is no change (the median's exceedance p-value is about ½, not
+// an underflow to 0).
+func TestExceedanceOfLargeRuns(t *testing.T) {
+	base := make([]float64, 100000)
+	for i := range base {
+		base[i] = float64(i + 1)
+	}
+	if p := exceedance(base, base, 0.5, 1, true); !(p > 0.4 && p < 0.6) {
+		t.Errorf("p = %v, want about ½", p)
+	}
+}

@@ -110,7 +110,7 @@ func runGitHubJob(t *testing.T, perf *yamlNode, r ciRecipes, event, url string, 
 	sha, ref := mainSHA, "refs/heads/main"
 	cache.runs++
 	set := []string{"GITHUB_ACTIONS=true", "GITHUB_EVENT_NAME=" + event, "GITHUB_STEP_SUMMARY=" + summaryFile,
-		"GITHUB_RUN_ID=" + strconv.Itoa(cache.runs), "BASELINE_RUNS=" + strconv.Itoa(historyKept),
+		"GITHUB_RUN_ID=" + strconv.Itoa(cache.runs), "BASELINE_RUNS=" + strconv.Itoa(baselineRuns(event == "pull_request")),
 		"GITHUB_WORKSPACE=" + j.dir, "RUNNER_TEMP=" + t.TempDir(), "GITHUB_REPOSITORY=your-org/app", "LLM_URL=" + url}
 	if event == "pull_request" {
 		sha, ref = prSHA, "refs/pull/7/merge"

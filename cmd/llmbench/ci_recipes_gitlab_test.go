@@ -172,7 +172,7 @@ func runGitLabJob(t *testing.T, perf *yamlNode, r ciRecipes, source, url, api st
 	t.Helper()
 	j := glJob{dir: newCheckout(t, r)}
 	set := []string{"GITLAB_CI=true", "CI_PIPELINE_SOURCE=" + source, "CI_PROJECT_ID=" + glProject, "CI_JOB_ID=" + strconv.Itoa(id),
-		"BASELINE_RUNS=" + strconv.Itoa(historyKept),
+		"BASELINE_RUNS=" + strconv.Itoa(baselineRuns(source == "merge_request_event")),
 		"CI_API_V4_URL=" + api + "/api/v4", "CI_JOB_TOKEN=" + glJobToken, "CI_DEFAULT_BRANCH=main",
 		"CI_JOB_NAME=perf", "CI_PROJECT_DIR=" + j.dir, "GITLAB_TOKEN=" + glAPIToken, "LLM_URL=" + url}
 	if source == "merge_request_event" {

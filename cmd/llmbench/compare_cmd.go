@@ -46,7 +46,7 @@ func (c *compareCmd) Run(e *env) error {
 		return err
 	}
 	load := storedrun.Options{Stderr: e.stderr, Import: storedrun.ImportOptions{Tokenizer: c.Tokenizer}}
-	base, err := loadBaseline(c.Baseline, load)
+	base, err := loadBaseline(e, c.Baseline, load)
 	if err != nil {
 		return err
 	}
@@ -77,19 +77,24 @@ func (c *compareCmd) Run(e *env) error {
 	return c.verdict(newest)
 }
 
-// loadBaseline loads the one set the baseline names; a folder of several
-// runs is refused naming them, since which one is the baseline is the
-// user's choice.
-func loadBaseline(path string, load storedrun.Options) (*storedrun.Run, error) {
+// loadBaseline loads the baseline: one run, or a folder of several runs
+// (the last runs of the main branch) joined point by point as
+// `run --baseline` joins them, so the judge sees how they vary from run
+// to run and both commands judge the same runs.
+func loadBaseline(e *env, path string, load storedrun.Options) (*storedrun.Run, error) {
 	sets, err := storedrun.LoadHistory(path, load)
 	if err != nil {
 		return nil, err
 	}
-	if len(sets) > 1 {
-		return nil, invalid("baseline %s is a folder of %d runs (%s, %s, ...): name one of them as the baseline",
-			path, len(sets), sets[0].Path, sets[1].Path)
+	if len(sets) == 1 {
+		return sets[0], nil
 	}
-	return sets[0], nil
+	joined, warnings, note := regression.JoinHistory(path, sets)
+	for _, w := range warnings {
+		fmt.Fprintf(e.stderr, "llmbench: warning: %s\n", w)
+	}
+	fmt.Fprintf(e.stderr, "llmbench: baseline: %s\n", note)
+	return joined, nil
 }
 
 // loadInRunOrder loads the candidates, a folder of runs giving each of
