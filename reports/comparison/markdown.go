@@ -52,11 +52,19 @@ func markdownTable(b *strings.Builder, cs []Named) {
 	}
 	b.WriteString("\n| point | metric | baseline | candidate | change | one-sided bounds | tolerance | detects | verdict |\n" +
 		"|---|---|---|---|---|---|---|---|---|\n")
+	var whys []string
 	for _, c := range cs {
 		j := verdict.JudgementOf(c.Comparison)
+		cell, why := boundsCell(c.Comparison)
 		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", c.Point, c.Metric, value(c.Metric, c.Baseline),
-			value(c.Metric, c.Candidate), change(c.Interval.Ratio), bounds(c.Comparison), Percent(c.Tolerance),
+			value(c.Metric, c.Candidate), change(c.Interval.Ratio), cell, Percent(c.Tolerance),
 			strings.TrimPrefix(j.Detects(), "detects "), strings.TrimSpace(string(c.Verdict)+" "+verdict.Notes(j.Adjustment)))
+		if why != "" {
+			whys = append(whys, fmt.Sprintf("- %s `%s`: %s\n", c.Point, c.Metric, why))
+		}
+	}
+	if len(whys) > 0 {
+		b.WriteString("\nWhy a bound is missing:\n\n" + strings.Join(whys, ""))
 	}
 }
 

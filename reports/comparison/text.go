@@ -52,11 +52,20 @@ func writeRows(w io.Writer, cs []metrics.Comparison) error {
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "metric\tbaseline\tcandidate\tchange\tone-sided bounds\tmethod\tverdict")
+	var whys []string
 	for _, c := range cs {
+		cell, why := boundsCell(c)
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c.Metric, value(c.Metric, c.Baseline), value(c.Metric, c.Candidate),
-			change(c.Interval.Ratio), bounds(c), c.Interval.Method, verdictText(c))
+			change(c.Interval.Ratio), cell, c.Interval.Method, verdictText(c))
+		if why != "" {
+			whys = append(whys, fmt.Sprintf("  why a bound is missing, %s: %s\n", c.Metric, why))
+		}
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, strings.Join(whys, ""))
+	return err
 }
 
 // Headline is the comparison in one line: regressions named first.
@@ -98,6 +107,17 @@ func change(ratio float64) string { return fmt.Sprintf("%+.1f%%", 100*(ratio-1))
 // bounds are c's one-sided bounds in words, a missing one said why.
 func bounds(c metrics.Comparison) string {
 	return verdict.NewInterval(c.Interval.Low, c.Interval.High).Explained(c.Unbounded)
+}
+
+// boundsCell is c's bounds for a table cell: a missing bound points below
+// the table ("no upper bound (why below)"), where why says why, so one
+// long reason does not widen every row.
+func boundsCell(c metrics.Comparison) (cell, why string) {
+	iv := verdict.NewInterval(c.Interval.Low, c.Interval.High)
+	if c.Unbounded == "" || iv.Explained("x") == iv.String() { // both bounds exist: the reason is not shown
+		return iv.String(), ""
+	}
+	return iv.Explained("why below"), c.Unbounded
 }
 
 // Percent writes a fraction as a percentage: 0.1 is "10%".
