@@ -40,6 +40,7 @@ var withinLayer = map[string][]string{
 	"transport":            {"transport/tritonpb"},
 	"transport/rendezvous": {},
 	"transport/sim":        {"transport/tritonpb"},
+	"transport/slowdown":   {}, // a proxy on net/http alone: no client of transport, no part of the simulator
 	"transport/telemetry":  {"transport"},
 	"transport/tritonpb":   {},
 
