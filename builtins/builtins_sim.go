@@ -49,6 +49,8 @@ var simParams = []simParam{
 	{"prefill_per_token", "prefill_per_token", simDuration},
 	{"max_batch", "max_batch", simInt},
 	{"jitter", "jitter", simFloat},
+	{"drift", "drift", simFloat},
+	{"drift_seed", "drift_seed", simInt},
 	{"error_rate", "error_rate_500", simFloat},
 	{"itl_per_seq", "itl_per_seq", simDuration},
 	{"error_rate_429", "error_rate_429", simFloat},

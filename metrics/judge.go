@@ -93,7 +93,7 @@ func (j Judgment) Warning() string {
 // and a tolerance). A gate whose runs cannot be read or measured carries
 // the error and takes no part in the family.
 func JudgePoint(family, informational []Gate, runs PointRuns, opt JudgeOptions) Judgment {
-	read := componentRuns(runs)
+	read := readOnce(runs)
 	j := Judgment{Gated: judgeEach(family, read, opt), Informational: judgeEach(informational, read, opt)}
 	decideFamily(j.Gated, opt.alpha())
 	for i := range j.Informational {
@@ -103,9 +103,9 @@ func JudgePoint(family, informational []Gate, runs PointRuns, opt JudgeOptions) 
 	return j
 }
 
-// componentRuns reads each part of the point (component, replica) once,
+// readOnce reads each part of the point (component, replica) once,
 // however many gates judge it.
-func componentRuns(runs PointRuns) PointRuns {
+func readOnce(runs PointRuns) PointRuns {
 	type sides struct {
 		base, cand []RunData
 		err        error

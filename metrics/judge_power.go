@@ -1,8 +1,6 @@
 package metrics
 
-import (
-	"math"
-)
+import "math"
 
 // PlannedMDC is the minimum detectable change of a baseline gate before
 // the candidate is measured: the smallest change (a fraction) the judge

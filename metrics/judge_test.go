@@ -291,3 +291,16 @@ func TestJudgeHistoryNoiseWidensTheJudgment(t *testing.T) {
 		t.Errorf("steady MDC %.6f, want 0.018634", s.MDC)
 	}
 }
+
+// Large runs: 100,000 values a side, the candidate the baseline's own
+// values, is no change (the median's exceedance p-value is about ½, not
+// an underflow to 0).
+func TestExceedanceOfLargeRuns(t *testing.T) {
+	base := make([]float64, 100000)
+	for i := range base {
+		base[i] = float64(i + 1)
+	}
+	if p := exceedance(base, base, 0.5, 1, true); !(p > 0.4 && p < 0.6) {
+		t.Errorf("p = %v, want about ½", p)
+	}
+}

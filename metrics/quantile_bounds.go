@@ -172,7 +172,9 @@ func exceedance(base, cand []float64, q, x float64, above bool) float64 {
 	return exceedanceCDF(n1, n2, j, below)
 }
 
-// exceedanceCDF is P(Y ≤ y) for the Y of exceedance.
+// exceedanceCDF is P(Y ≤ y) for the Y of exceedance, each term's log
+// from the one before (so a first term too small for a float64 does not
+// zero those after it): P(k + 1)/P(k) = (j + k)/(k + 1) · (n₂ − k)/(n₁ − j + n₂ − k).
 func exceedanceCDF(n1, n2, j, y int) float64 {
 	if y < 0 {
 		return 0
@@ -180,10 +182,11 @@ func exceedanceCDF(n1, n2, j, y int) float64 {
 	if y >= n2 {
 		return 1
 	}
-	total := logChoose(n1+n2, n2)
-	var sum float64
-	for k := 0; k <= y; k++ {
-		sum += math.Exp(logChoose(j-1+k, k) + logChoose(n1-j+n2-k, n2-k) - total)
+	logTerm := logChoose(n1-j+n2, n2) - logChoose(n1+n2, n2) // log P(Y = 0)
+	sum := math.Exp(logTerm)
+	for k := 0; k < y; k++ {
+		logTerm += math.Log(float64(j+k) / float64(k+1) * float64(n2-k) / float64(n1-j+n2-k))
+		sum += math.Exp(logTerm)
 	}
 	return math.Min(1, sum)
 }

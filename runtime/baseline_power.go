@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime/plan"
@@ -22,6 +24,8 @@ type WeakGate struct {
 	// there; +Inf when none could be.
 	MDC       float64
 	Tolerance float64
+	// BaselineRuns is how many runs of the point the baseline holds.
+	BaselineRuns int
 }
 
 func (w WeakGate) Error() string {
@@ -29,14 +33,20 @@ func (w WeakGate) Error() string {
 }
 
 // Advice says what the gate can detect and what would make it
-// conclusive.
+// conclusive: against runs that vary, more runs; against one run, more
+// of everything, or a statistic less far out in the tail.
 func (w WeakGate) Advice() string {
 	what := "cannot call any change real at " + w.Point.Label()
 	if !math.IsInf(w.MDC, 1) {
 		what = fmt.Sprintf("can only detect changes above %.0f%% at %s, and its tolerance is %.0f%%", 100*w.MDC, w.Point.Label(), 100*w.Tolerance)
 	}
-	return fmt.Sprintf("%s with this baseline %s; use repeats = 3 on both sides, a baseline folder of several runs, more requests, "+
-		"or a less extreme statistic (a p95 instead of a p99); --allow-weak-gates runs it anyway", w.Gate.Name(), what)
+	help := "use repeats = 3 on both sides, a baseline folder of several runs, or more requests"
+	if w.BaselineRuns >= 2 {
+		help = fmt.Sprintf("its %d baseline runs vary too much from one to the next: use repeats = 3 (the candidate's runs count too), a longer baseline history, or a wider tolerance", w.BaselineRuns)
+	} else if p, ok := strings.CutPrefix(w.Gate.Stat, "p"); ok && atLeast(p, 95) {
+		help += ", or a statistic less far in the tail (p90 instead of " + w.Gate.Stat + ")"
+	}
+	return fmt.Sprintf("%s with this baseline %s; %s; --allow-weak-gates runs it anyway", w.Gate.Name(), what, help)
 }
 
 // WeakGates are e's baseline gates that could not fail at their
@@ -88,11 +98,17 @@ func weakest(e *plan.Experiment, b *Baseline, g metrics.Gate, points []plan.Poin
 			continue // the run will say what is missing
 		}
 		if worst == nil || mdc > worst.MDC {
-			worst = &WeakGate{Experiment: e.Name, Gate: g, Point: p.Params, MDC: mdc, Tolerance: tol}
+			worst = &WeakGate{Experiment: e.Name, Gate: g, Point: p.Params, MDC: mdc, Tolerance: tol, BaselineRuns: len(runs)}
 		}
 	}
 	if worst == nil || !(math.IsInf(worst.MDC, 1) || (tol > 0 && worst.MDC > tol)) {
 		return nil, nil
 	}
 	return worst, nil
+}
+
+// atLeast reports whether the number s is at least v.
+func atLeast(s string, v float64) bool {
+	f, err := strconv.ParseFloat(s, 64)
+	return err == nil && f >= v
 }

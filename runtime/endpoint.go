@@ -144,6 +144,7 @@ var simParams = map[string]func(*sim.Config, string) error{
 	"output_tokens":     intParam(func(c *sim.Config) *int { return &c.DefaultOutputTokens }),
 	"reasoning_tokens":  intParam(func(c *sim.Config) *int { return &c.ReasoningTokens }),
 	"jitter":            floatParam(func(c *sim.Config) *float64 { return &c.Jitter }),
+	"drift":             floatParam(func(c *sim.Config) *float64 { return &c.Drift }),
 	"error_rate_429":    floatParam(func(c *sim.Config) *float64 { return &c.ErrorRate429 }),
 	"error_rate_500":    floatParam(func(c *sim.Config) *float64 { return &c.ErrorRate500 }),
 	"reset_rate":        floatParam(func(c *sim.Config) *float64 { return &c.ResetRate }),
@@ -151,6 +152,10 @@ var simParams = map[string]func(*sim.Config, string) error{
 	"stall_rate":        floatParam(func(c *sim.Config) *float64 { return &c.StallRate }),
 	"seed": func(c *sim.Config, v string) (err error) {
 		c.Seed, err = strconv.ParseInt(v, 10, 64)
+		return err
+	},
+	"drift_seed": func(c *sim.Config, v string) (err error) {
+		c.DriftSeed, err = strconv.ParseInt(v, 10, 64)
 		return err
 	},
 	"flavor": func(c *sim.Config, v string) error {

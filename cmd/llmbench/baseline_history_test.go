@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,5 +54,32 @@ func TestBaselineHistoryFlag(t *testing.T) {
 				t.Errorf("%v: exit %d, want %d with %q\n%s", c.args, r.code, c.code, want, r.stderr)
 			}
 		}
+	}
+}
+
+// A baseline gate that could not catch a change of its tolerance is
+// refused before anything is sent, at its position in the scenario,
+// saying what it can detect and what would help; --allow-weak-gates runs
+// it with a warning. Two baseline runs 50% apart leave the judge one
+// degree of freedom: itl.p50's minimum detectable change is far above
+// 10%.
+func TestWeakGateRefusedAtItsPosition(t *testing.T) {
+	t.Parallel()
+	dir, _ := writeScenario(t, strings.Replace(baselineScenario, "requests = 120,", "requests = 16,", 1))
+	for i, itl := range []time.Duration{8 * time.Millisecond, 12 * time.Millisecond} {
+		base := storedruntest.Chat("chat", 16)
+		base.Load.Concurrency, base.Dataset = 4, plan.Described("")
+		recs := storedruntest.Make(16, storedruntest.Shape{TTFT: 20 * time.Millisecond, ITL: itl, ISL: 64, OSL: 16,
+			Start: time.Date(2026, 1, 1+i, 0, 0, 0, 0, time.UTC)})
+		storedruntest.Run(t, filepath.Join(dir, "history", fmt.Sprintf("run%d", i)), "s.star", base, storedruntest.Same(recs))
+	}
+	r := runCLI(t, dir, "check", "s.star", "--baseline", "history")
+	want := filepath.Join(dir, "s.star") + `:10:18: experiment "chat": gate "itl.p50 <= baseline * 1.10" is too weak for its tolerance: itl.p50 with this baseline can only detect changes above`
+	if r.code != 2 || !strings.Contains(r.stderr, want) || !strings.Contains(r.stderr, "its 2 baseline runs vary too much") {
+		t.Fatalf("check: exit %d, want 2 and %q\n%s", r.code, want, r.stderr)
+	}
+	r = runCLI(t, dir, "check", "s.star", "--baseline", "history", "--allow-weak-gates")
+	if r.code != 0 || !strings.Contains(r.stderr, "warning: experiment \"chat\": gate \"itl.p50 <= baseline * 1.10\" is too weak") {
+		t.Errorf("--allow-weak-gates: exit %d\n%s", r.code, r.stderr)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/llmbench/llmbench/reports/plots"
 	"github.com/llmbench/llmbench/reports/regression"
 	"github.com/llmbench/llmbench/reports/storedrun"
+	"github.com/llmbench/llmbench/reports/verdict"
 	"github.com/llmbench/llmbench/runtime/plan"
 )
 
@@ -162,7 +163,7 @@ func (c *compareCmd) verdict(r *comparison.Report) error {
 	case len(r.Regressions()) > 0:
 		return &errGatesFailed{status: comparison.Headline(r)}
 	case c.FailOnInconclusive && r.Count(metrics.VerdictInconclusive) > 0:
-		return &errGatesFailed{status: fmt.Sprintf("%d comparisons inconclusive (--fail-on-inconclusive)", r.Count(metrics.VerdictInconclusive))}
+		return &errGatesFailed{status: fmt.Sprintf("%s inconclusive (--fail-on-inconclusive)", verdict.Plural(r.Count(metrics.VerdictInconclusive), "comparison"))}
 	}
 	return nil
 }

@@ -40,6 +40,7 @@ var withinLayer = map[string][]string{
 	"transport":            {"transport/tritonpb"},
 	"transport/rendezvous": {},
 	"transport/sim":        {"transport/tritonpb"},
+	"transport/slowdown":   {}, // a proxy on net/http alone: no client of transport, no part of the simulator
 	"transport/telemetry":  {"transport"},
 	"transport/tritonpb":   {},
 
@@ -51,6 +52,7 @@ var withinLayer = map[string][]string{
 	"runtime/dataset":   {},
 	"runtime/failure":   {},
 	"runtime/paexport":  {},
+	"runtime/vllmbench": {},
 	"runtime/tokenizer": {},
 	// gpflags turns GenAI-Perf's flags into runtime's plan: above runtime.
 	"runtime/gpflags": {"runtime", "runtime/dataset", "runtime/engine", "runtime/failure", "runtime/plan"},

@@ -19,6 +19,8 @@ type simCmd struct {
 	ITLPerSeq       time.Duration `name:"itl-per-seq" default:"250us" help:"ITL added per extra sequence decoding."`
 	MaxBatch        int           `default:"64" help:"Sequences decoded at once; more requests queue."`
 	Jitter          float64       `default:"0.05" help:"Relative jitter of every delay."`
+	Drift           float64       `help:"Run-to-run drift: each start draws a speed factor, lognormal with this sigma (0.05: about 5% between starts), that multiplies every delay; the factor is logged (0: none)."`
+	DriftSeed       int64         `name:"drift-seed" help:"Seed of the drift draw (0: a fresh one per start)."`
 	OutputTokens    int           `default:"128" help:"Output length when a request sets no max_tokens."`
 	Model           string        `default:"llmbench-sim" help:"Model name reported."`
 	ErrorRate429    float64       `name:"error-rate-429" help:"Fraction of requests answered 429."`
@@ -41,7 +43,7 @@ type simCmd struct {
 func (c *simCmd) Run(e *env) error {
 	cfg := sim.Config{
 		Addr: c.Addr, GRPCAddr: c.GRPCAddr, Seed: c.Seed, TTFT: c.TTFT, PrefillPerToken: c.PrefillPerToken, ITL: c.ITL,
-		ITLPerSeq: c.ITLPerSeq, MaxBatch: c.MaxBatch, Jitter: c.Jitter, DefaultOutputTokens: c.OutputTokens,
+		ITLPerSeq: c.ITLPerSeq, MaxBatch: c.MaxBatch, Jitter: c.Jitter, Drift: c.Drift, DriftSeed: c.DriftSeed, DefaultOutputTokens: c.OutputTokens,
 		Model: c.Model, ErrorRate429: c.ErrorRate429, ErrorRate500: c.ErrorRate500, ResetRate: c.ResetRate,
 		MalformedRate: c.MalformedRate, StallRate: c.StallRate, Stall: c.Stall,
 		Reasoning: c.Reasoning, ReasoningTokens: c.ReasoningTokens, Flavor: sim.Flavor(c.Flavor),

@@ -32,14 +32,15 @@ type Point struct {
 	Metrics           []metrics.Comparison
 }
 
-// Count is how many comparisons reached verdict v.
+// Count is how many gated comparisons reached verdict v: an
+// informational metric fails nothing, so it is not counted.
 func (r *Report) Count(v metrics.Verdict) int { return len(r.with(v)) }
 
-// Regressions are the comparisons judged regressions, in point order.
+// Regressions are the gated comparisons judged regressions, in point
+// order.
 func (r *Report) Regressions() []Named { return r.with(metrics.VerdictRegression) }
 
-// with are the gated comparisons that reached verdict v, in point
-// order: informational ones fail nothing and are not counted.
+// with are the gated comparisons that reached verdict v, in point order.
 func (r *Report) with(v metrics.Verdict) []Named {
 	var out []Named
 	for _, c := range r.all() {
@@ -48,6 +49,19 @@ func (r *Report) with(v metrics.Verdict) []Named {
 		}
 	}
 	return out
+}
+
+// apart splits comparisons into the gated ones and the informational
+// ones, each in its order, for writers that show the second apart.
+func apart[C any](cs []C, informational func(C) bool) (gated, info []C) {
+	for _, c := range cs {
+		if informational(c) {
+			info = append(info, c)
+		} else {
+			gated = append(gated, c)
+		}
+	}
+	return gated, info
 }
 
 // Named is a comparison with the point it belongs to.

@@ -11,11 +11,15 @@ import (
 )
 
 // SchemaVersion is compare.json's schema; docs/compare.md describes it.
-const SchemaVersion = 1
+// Version 2: the interval holds two one-sided bounds (null when one does
+// not exist), and each metric carries the judge's Judgement (mdc,
+// adjustment, informational, unbounded, baseline_runs, candidate_runs).
+const SchemaVersion = 2
 
 // File is compare.json: a comparison in report units, as programs read
 // it and as the HTML report of a run with a baseline shows it (read back
-// by ReadJSON when the report is rebuilt).
+// by ReadJSON when the report is rebuilt). Regressions and Inconclusive
+// count the gated metrics only: an informational one fails nothing.
 type File struct {
 	Schema       int         `json:"schema"`
 	Baseline     string      `json:"baseline"`
@@ -36,9 +40,9 @@ type FilePoint struct {
 }
 
 // FileMetric is one comparison; values are in report units (unit), the
-// change and interval bounds are relative (0.12 is 12% higher), null
+// change and the one-sided bounds are relative (0.12 is 12% higher), null
 // when infinite (a change from 0, such as error_rate's from a clean
-// baseline).
+// baseline) or, for a bound, when it does not exist (Unbounded says why).
 type FileMetric struct {
 	Metric      string           `json:"metric"`
 	Direction   string           `json:"direction"`
@@ -51,9 +55,7 @@ type FileMetric struct {
 	Tolerance   float64          `json:"tolerance"`
 	Verdict     string           `json:"verdict"`
 	PRegression float64          `json:"p_regression"`
-	// Informational marks a metric judged apart from the point's gated
-	// family: it fails nothing.
-	Informational bool `json:"informational"`
+	verdict.Judgement
 }
 
 // JSON is compare.json.
@@ -87,8 +89,12 @@ func ReadJSON(r io.Reader) (*File, error) {
 	if err := json.NewDecoder(r).Decode(&f); err != nil {
 		return nil, fmt.Errorf("compare.json: %w", err)
 	}
-	if f.Schema != SchemaVersion {
-		return nil, fmt.Errorf("compare.json: schema %d, want %d", f.Schema, SchemaVersion)
+	switch {
+	case f.Schema < SchemaVersion:
+		return nil, fmt.Errorf("compare.json: schema %d, want %d: an older llmbench wrote it (two-sided intervals, no minimum detectable change); run llmbench compare again to rewrite it",
+			f.Schema, SchemaVersion)
+	case f.Schema != SchemaVersion:
+		return nil, fmt.Errorf("compare.json: schema %d, want %d: a newer llmbench wrote it", f.Schema, SchemaVersion)
 	}
 	return &f, nil
 }
@@ -99,7 +105,7 @@ func metricOf(c metrics.Comparison) FileMetric {
 	return FileMetric{Metric: c.Metric, Direction: c.Direction.String(), Unit: unit, Baseline: base, Candidate: cand,
 		Change: verdict.Bound(c.Interval.Ratio - 1), Interval: verdict.NewInterval(c.Interval.Low, c.Interval.High),
 		Method: string(c.Interval.Method), Tolerance: c.Tolerance, Verdict: string(c.Verdict), PRegression: c.PRegression,
-		Informational: c.Informational}
+		Judgement: verdict.JudgementOf(c)}
 }
 
 func nonNil(s []string) []string {

@@ -8,12 +8,15 @@ import (
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/plots"
+	"github.com/llmbench/llmbench/reports/verdict"
 )
 
 // TrendSeries shapes a history for the trend plots: one plots.Trend per
-// point and metric, every run's value with its confidence interval in
-// report units. The interval is of the ratio candidate/baseline, so it is
-// drawn scaled by the baseline value, [baseline·lo, baseline·hi]; the
+// point and metric, every run's value with its one-sided confidence
+// bounds in report units. The bounds are of the ratio candidate/baseline,
+// so they are drawn scaled by the baseline value, [baseline·lo,
+// baseline·hi]; a bound that does not exist leaves the run's bar open on
+// that side (plots.TrendRun.OpenLow, OpenHigh, with why); the
 // limit is baseline × RegressionLimit (1 + tolerance for lower-is-better,
 // 1 − tolerance for higher-is-better). reports are the comparisons of the
 // runs with one baseline, in run order (one report is a history of one
@@ -38,16 +41,14 @@ func TrendSeries(reports []*Report) []plots.Trend {
 			base, unit := metrics.InReportUnits(c.Metric, c.Baseline)
 			t := plots.Trend{Experiment: p.Experiment, Point: p.Label, Metric: c.Metric, Unit: unit, Direction: c.Direction,
 				Tolerance: c.Tolerance, Confidence: reports[0].Confidence, BaselineName: names[0], Baseline: base,
-				Limit: base * metrics.RegressionLimit(c.Direction, c.Tolerance)}
+				Limit: base * metrics.RegressionLimit(c.Direction, c.Tolerance), Informational: c.Informational}
 			for i, r := range reports {
 				run := plots.TrendRun{Name: names[i+1]}
 				if rc, ok := metricAt(r, p, c.Metric); ok {
 					run.Measured, run.Verdict = true, rc.Verdict
 					run.Value, _ = metrics.InReportUnits(rc.Metric, rc.Candidate)
-					run.Low, run.High = base*rc.Interval.Low, base*rc.Interval.High
-					if !finite(run.Low) || !finite(run.High) || base == 0 { // a ratio to 0 scales to nothing
-						run.Low, run.High = run.Value, run.Value
-					}
+					run.Low, run.High, run.OpenLow, run.OpenHigh = scaledBounds(rc.Interval, base, run.Value)
+					run.Unbounded, run.Detects = rc.Unbounded, verdict.JudgementOf(rc).Detects()
 				}
 				t.Runs = append(t.Runs, run)
 			}
@@ -55,6 +56,24 @@ func TrendSeries(reports []*Report) []plots.Trend {
 		}
 	}
 	return out
+}
+
+// scaledBounds are the ratio's one-sided bounds ri scaled by the
+// baseline value base, a bound that does not exist (a lower one of 0, an
+// upper one of +Inf) open and set to value. Against a baseline of 0 a
+// ratio scales to nothing: both bounds are the value, closed.
+func scaledBounds(ri metrics.RatioInterval, base, value float64) (low, high float64, openLow, openHigh bool) {
+	if base == 0 || !finite(base) {
+		return value, value, false, false
+	}
+	low, high = base*ri.Low, base*ri.High
+	if !(ri.Low > 0) || !finite(low) {
+		low, openLow = value, true
+	}
+	if !finite(high) {
+		high, openHigh = value, true
+	}
+	return low, high, openLow, openHigh
 }
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }

@@ -120,3 +120,24 @@ func equalTrend(a, b plots.Trend) bool {
 }
 
 func near(a, b float64) bool { return a-b < 1e-9*max(1, b) && b-a < 1e-9*max(1, b) }
+
+// A one-sided bound is kept and the missing one marked open, with why:
+// the trend plot draws an open bar instead of nothing (before, an
+// infinite bound dropped the whole bar).
+func TestTrendSeriesKeepsAOneSidedBound(t *testing.T) {
+	h := history()[1:]
+	tail := judged("ttft.p99", metrics.LowerIsBetter, 100e6, 125e6, 1.05, math.Inf(1), metrics.VerdictInconclusive)
+	tail.Unbounded, tail.MDC = "only 3 requests above p99", 0.6
+	below := judged("output_token_throughput", metrics.HigherIsBetter, 1000, 800, 0, 0.9, metrics.VerdictInconclusive)
+	h[0].Points[0].Metrics[0], h[0].Points[0].Metrics[1] = tail, below
+	got := TrendSeries(h)
+	up := got[0].Runs[0]
+	if !near(up.Low, 105) || up.OpenLow || !up.OpenHigh || up.High != up.Value || up.Unbounded != "only 3 requests above p99" ||
+		up.Detects != "detects ≥ 60.0%" {
+		t.Errorf("ttft.p99 with no upper bound: %+v, want low 105 and an open top", up)
+	}
+	down := got[1].Runs[0]
+	if !near(down.High, 900) || down.OpenHigh || !down.OpenLow || down.Low != down.Value {
+		t.Errorf("throughput with no lower bound: %+v, want high 900 and an open bottom", down)
+	}
+}

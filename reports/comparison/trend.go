@@ -34,7 +34,11 @@ func writeTrend(w io.Writer, history []*Report) error {
 		}
 		fmt.Fprintln(tw)
 		for _, c := range p.Metrics {
-			fmt.Fprintf(tw, "%s\t%s", c.Metric, value(c.Metric, c.Baseline))
+			name := c.Metric
+			if c.Informational {
+				name += " (informational: fails nothing)"
+			}
+			fmt.Fprintf(tw, "%s\t%s", name, value(c.Metric, c.Baseline))
 			for _, r := range history {
 				fmt.Fprintf(tw, "\t%s", trendCell(r, p, c.Metric))
 			}

@@ -2,24 +2,28 @@ package html
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/llmbench/llmbench/reports/comparison"
 	"github.com/llmbench/llmbench/reports/verdict"
 )
 
 // comparisonView is the run compared with its baseline, as compare.json
-// has it: one row per point and metric, regressions first.
+// has it: one row per point and metric, regressions first, the
+// informational metrics in a table of their own.
 type comparisonView struct {
 	Baseline, Candidate string
-	Level, Tolerance    string
-	Regressions         int
-	Inconclusive        int
-	Rows                []comparisonRow
-	Notes               []string
+	Level               string
+	// Regressions and Inconclusive count the gated metrics: "1 regression".
+	Regressions, Inconclusive string
+	Failing, Doubtful         bool
+	Rows, Informational       []comparisonRow
+	InformationalLabel        string
+	Notes                     []string
 }
 
 type comparisonRow struct {
-	Point, Metric, Baseline, Candidate, Change, Interval, Method, Verdict, Class string
+	Point, Metric, Baseline, Candidate, Change, Bounds, Method, Tolerance, Detects, Verdict, Class string
 }
 
 // newComparisonView orders the rows regressions first, then inconclusive
@@ -29,9 +33,10 @@ func newComparisonView(f *comparison.File) *comparisonView {
 		return nil
 	}
 	v := &comparisonView{Baseline: f.Baseline, Candidate: f.Candidate, Level: comparison.Percent(f.Confidence),
-		Tolerance: comparison.Percent(f.Tolerance), Regressions: f.Regressions, Inconclusive: f.Inconclusive}
+		Regressions: verdict.Plural(f.Regressions, "regression"), Inconclusive: fmt.Sprintf("%d inconclusive", f.Inconclusive),
+		Failing: f.Regressions > 0, Doubtful: f.Inconclusive > 0, InformationalLabel: verdict.InformationalLabel}
 	rank := map[string]int{"regression": 0, "inconclusive": 1, "improvement": 2}
-	var rows [4][]comparisonRow
+	var rows, info [4][]comparisonRow
 	for _, p := range f.Points {
 		point := p.Point
 		if p.Experiment != "" {
@@ -42,15 +47,23 @@ func newComparisonView(f *comparison.File) *comparisonView {
 			if !ok {
 				r = 3
 			}
-			rows[r] = append(rows[r], comparisonRow{Point: point, Metric: m.Metric,
+			row := comparisonRow{Point: point, Metric: m.Metric,
 				Baseline: verdict.FormatValue(m.Baseline, m.Unit), Candidate: verdict.FormatValue(m.Candidate, m.Unit),
-				Change: fmt.Sprintf("%+.1f%%", 100*m.Change), Method: m.Method, Verdict: m.Verdict,
-				Interval: m.Interval.String(),
-				Class:    map[int]string{0: "fail", 1: "warn", 2: "pass", 3: "muted"}[r]})
+				Change: fmt.Sprintf("%+.1f%%", 100*m.Change), Method: m.Method, Tolerance: comparison.Percent(m.Tolerance),
+				Detects: strings.TrimPrefix(m.Detects(), "detects "),
+				Verdict: strings.TrimSpace(m.Verdict + " " + verdict.Notes(m.Adjustment)),
+				Bounds:  m.Interval.Explained(m.Unbounded),
+				Class:   map[int]string{0: "fail", 1: "warn", 2: "pass", 3: "muted"}[r]}
+			if m.Informational {
+				info[r] = append(info[r], row)
+			} else {
+				rows[r] = append(rows[r], row)
+			}
 		}
 	}
-	for _, rs := range rows {
-		v.Rows = append(v.Rows, rs...)
+	for r := range rows {
+		v.Rows = append(v.Rows, rows[r]...)
+		v.Informational = append(v.Informational, info[r]...)
 	}
 	for _, u := range f.Unmatched {
 		v.Notes = append(v.Notes, "unmatched: "+u)

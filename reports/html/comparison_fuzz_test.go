@@ -16,10 +16,12 @@ import (
 // whose view has one row per compared metric, never a panic.
 func FuzzComparisonFile(f *testing.F) {
 	for _, s := range []string{"", "{}", `{"schema":1}`, `{"schema":2}`,
-		`{"schema":1,"baseline":"a","candidate":"b","confidence":0.95,"tolerance":0.05,"regressions":1,"points":[{"experiment":"e","point":"c8","metrics":[` +
-			`{"metric":"ttft_p99","direction":"lower","unit":"ms","baseline":10,"candidate":12,"change":0.2,"interval":[0.1,null],"method":"bootstrap","verdict":"regression"},` +
-			`{"metric":"x","interval":[null,null],"verdict":"?"}]}],"unmatched":["e/c16"],"warnings":["w"]}`,
-		`{"schema":1,"points":[{"metrics":[{"interval":[1]}]}]}`, `{"schema":1,"points":[null,{"metrics":null}]}`} {
+		`{"schema":2,"baseline":"a","candidate":"b","confidence":0.95,"tolerance":0.05,"regressions":1,"points":[{"experiment":"e","point":"c8","metrics":[` +
+			`{"metric":"ttft_p99","direction":"lower","unit":"ms","baseline":10,"candidate":12,"change":0.2,"interval":[0.1,null],"method":"bootstrap","verdict":"regression",` +
+			`"mdc":0.08,"adjustment":"","informational":false,"unbounded":"only 3 requests above p99","baseline_runs":5,"candidate_runs":1},` +
+			`{"metric":"x","interval":[null,null],"verdict":"?","mdc":null,"informational":true,"adjustment":"regression → inconclusive after Holm over 4 gates"}]}],` +
+			`"unmatched":["e/c16"],"warnings":["w"]}`,
+		`{"schema":2,"points":[{"metrics":[{"interval":[1]}]}]}`, `{"schema":2,"points":[null,{"metrics":null}]}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -42,7 +44,7 @@ func FuzzComparisonFile(f *testing.F) {
 		for _, p := range file.Points {
 			rows += len(p.Metrics)
 		}
-		if v := newComparisonView(file); len(v.Rows) != rows || len(v.Notes) != len(file.Unmatched)+len(file.Warnings) {
+		if v := newComparisonView(file); len(v.Rows)+len(v.Informational) != rows || len(v.Notes) != len(file.Unmatched)+len(file.Warnings) {
 			t.Fatalf("%d metrics gave %d rows, %d unmatched and %d warnings %d notes", rows, len(v.Rows), len(file.Unmatched), len(file.Warnings), len(v.Notes))
 		}
 	})

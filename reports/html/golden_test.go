@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"image"
 	"image/png"
+	"math"
 	"testing"
 
 	"github.com/llmbench/llmbench/metrics"
@@ -48,11 +49,20 @@ func goldenReport(t *testing.T) Report {
 	res.Points[1].Outcome.Summary.Client = &metrics.ClientVerdict{Limited: true, Reasons: []string{"the client used 97% of its 2 cores"}}
 	res.Points[2].Outcome.Interrupted = true
 	cmp := &comparison.File{Baseline: "runs/base", Candidate: "runs/new", Tolerance: 0.05, Confidence: 0.95,
-		Regressions: 1, Points: []comparison.FilePoint{{Experiment: "chat-mix", Point: "concurrency1", Metrics: []comparison.FileMetric{
+		Regressions: 1, Inconclusive: 1, Points: []comparison.FilePoint{{Experiment: "chat-mix", Point: "concurrency1", Metrics: []comparison.FileMetric{
 			{Metric: "ttft.p99", Unit: "ms", Baseline: 100, Candidate: 130, Change: 0.3, Interval: verdict.NewInterval(1.2, 1.4),
-				Method: "bootstrap", Verdict: "regression"},
+				Method: "bootstrap", Tolerance: 0.05, Verdict: "regression",
+				Judgement: verdict.Judgement{MDC: 0.08, BaselineRuns: 5, CandidateRuns: 1}},
+			{Metric: "itl.p50", Unit: "ms", Baseline: 10, Candidate: 11.5, Change: 0.15, Interval: verdict.NewInterval(1.11, 1.19),
+				Method: "bootstrap", Tolerance: 0.1, Verdict: "inconclusive",
+				Judgement: verdict.Judgement{MDC: 0.05, Adjustment: "regression → inconclusive after Holm over 3 gates", BaselineRuns: 5, CandidateRuns: 1}},
 			{Metric: "output_token_throughput", Unit: "tokens/s", Baseline: 500, Candidate: 510, Change: 0.02,
-				Interval: verdict.NewInterval(0.98, 1.06), Method: "welch", Verdict: "no change"}}}},
+				Interval: verdict.NewInterval(0.98, 1.06), Method: "welch", Tolerance: 0.05, Verdict: "no change",
+				Judgement: verdict.Judgement{MDC: 0.04, BaselineRuns: 5, CandidateRuns: 1}},
+			{Metric: "request_latency.p99", Unit: "ms", Baseline: 900, Candidate: 990, Change: 0.1, Interval: verdict.NewInterval(1.03, math.Inf(1)),
+				Method: "bootstrap", Tolerance: 0.05, Verdict: "inconclusive",
+				Judgement: verdict.Judgement{MDC: verdict.Bound(math.Inf(1)), Informational: true, Unbounded: "only 3 requests above p99",
+					BaselineRuns: 5, CandidateRuns: 1}}}}},
 		Unmatched: []string{"chat-mix/concurrency64"}, Warnings: []string{"the baseline ran another model"}}
 	return Report{Title: "llmbench · golden", Scenario: "scenarios/chat.star",
 		Config: []KV{{"llmbench", "v0.0.0-test"}}, Results: results, Verdicts: verdicts,

@@ -40,10 +40,10 @@ const pageHTML = `<!DOCTYPE html>
 {{range .Verdicts}}<tr><td class="{{.Class}}">{{.Mark}}</td><td class="l">{{.Experiment}}</td><td class="l">{{.Point}}</td><td class="l"><code>{{.Gate}}</code></td><td class="l">{{.Message}}</td></tr>
 {{end}}</table>{{else}}<p class="muted">No gates were set.</p>{{end}}
 {{with .Comparison}}<h2 id="comparison">Comparison with the baseline</h2>
-<p>Baseline <code>{{.Baseline}}</code>, this run <code>{{.Candidate}}</code>; {{.Level}} confidence, tolerance {{.Tolerance}}. <span class="{{if .Regressions}}fail{{else}}pass{{end}}">{{.Regressions}} regressions</span> · <span class="{{if .Inconclusive}}warn{{else}}muted{{end}}">{{.Inconclusive}} inconclusive</span></p>
-<table><tr><th class="l">point</th><th class="l">metric</th><th>baseline</th><th>this run</th><th>change</th><th>interval</th><th class="l">method</th><th class="l">verdict</th></tr>
-{{range .Rows}}<tr><td class="l">{{.Point}}</td><td class="l">{{.Metric}}</td><td>{{.Baseline}}</td><td>{{.Candidate}}</td><td>{{.Change}}</td><td>{{.Interval}}</td><td class="l">{{.Method}}</td><td class="l {{.Class}}">{{.Verdict}}</td></tr>
-{{end}}</table>
+<p>Baseline <code>{{.Baseline}}</code>, this run <code>{{.Candidate}}</code>; each bound one-sided at {{.Level}} confidence. <span class="{{if .Failing}}fail{{else}}pass{{end}}">{{.Regressions}}</span> · <span class="{{if .Doubtful}}warn{{else}}muted{{end}}">{{.Inconclusive}}</span></p>
+{{with .Rows}}{{template "comparison" .}}{{end}}
+{{with .Informational}}<h3>{{$.Comparison.InformationalLabel}}</h3>
+{{template "comparison" .}}{{end}}
 {{with .Notes}}<ul class="notes">{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}{{end}}
 {{range .Experiments}}{{template "experiment" .}}{{end}}
 {{if .Plots}}<h2 id="plots">Plots</h2>
@@ -51,7 +51,9 @@ const pageHTML = `<!DOCTYPE html>
 {{range .Images}}<figure><img src="{{.URI}}" alt="{{.Name}}"><figcaption>{{.Name}}</figcaption></figure>
 {{end}}</div>{{end}}{{end}}
 </body></html>
-{{define "experiment"}}<h2>Experiment {{.Name}}</h2>
+{{define "comparison"}}<table><tr><th class="l">point</th><th class="l">metric</th><th>baseline</th><th>this run</th><th>change</th><th>one-sided bounds</th><th class="l">method</th><th>tolerance</th><th>detects</th><th class="l">verdict</th></tr>
+{{range .}}<tr><td class="l">{{.Point}}</td><td class="l">{{.Metric}}</td><td>{{.Baseline}}</td><td>{{.Candidate}}</td><td>{{.Change}}</td><td>{{.Bounds}}</td><td class="l">{{.Method}}</td><td>{{.Tolerance}}</td><td>{{.Detects}}</td><td class="l {{.Class}}">{{.Verdict}}</td></tr>
+{{end}}</table>{{end}}{{define "experiment"}}<h2>Experiment {{.Name}}</h2>
 {{with .Config}}<table>{{range .}}<tr><th class="l">{{.Key}}</th><td class="l">{{.Value}}</td></tr>{{end}}</table>{{end}}
 <h3>Points</h3>{{template "metrics" .Points}}
 {{with .NotConverged}}<div class="banner" role="alert"><strong>Steady state not reached:</strong> these points hit their cap before the confidence intervals were as narrow as asked; their percentiles are less certain.<ul class="notes">{{range .}}<li>{{.}}</li>{{end}}</ul></div>{{end}}

@@ -30,6 +30,9 @@ type Trend struct {
 	// the regression limit, Baseline × (1 ± Tolerance).
 	BaselineName    string
 	Baseline, Limit float64
+	// Informational marks a metric judged apart from the gated ones: the
+	// title says it fails nothing.
+	Informational bool
 	// Runs are the candidates in history order, oldest first.
 	Runs []TrendRun
 }
@@ -41,10 +44,21 @@ type TrendRun struct {
 	// Measured is false when the run has no such point: the run keeps its
 	// place on the axis with nothing drawn.
 	Measured bool
-	// Value is the run's value; Low and High the confidence interval of
-	// the ratio to the baseline, scaled by the baseline value.
+	// Value is the run's value; Low and High the one-sided confidence
+	// bounds of the ratio to the baseline, each at the trend's level,
+	// scaled by the baseline value.
 	Value, Low, High float64
-	Verdict          metrics.Verdict
+	// OpenLow and OpenHigh mark a bound that does not exist (too few
+	// requests in the tail, say; Unbounded says why): its Low or High is
+	// the Value, and the bar is drawn open on that side, running off the
+	// plot to an arrowhead, so a run with one bound still shows it.
+	OpenLow, OpenHigh bool
+	// Unbounded says why a bound does not exist; "" when both do.
+	Unbounded string
+	// Detects is the run's minimum detectable change in words ("detects
+	// ≥ 8.2%"); "" when the judge gave none.
+	Detects string
+	Verdict metrics.Verdict
 }
 
 // colAmber marks an inconclusive comparison: neither the red of a
@@ -67,7 +81,7 @@ var verdictStyles = []struct {
 	glyph   draw.GlyphStyle
 }{
 	{metrics.VerdictRegression, "regression", draw.GlyphStyle{Color: colRed, Radius: vg.Points(4.5), Shape: draw.CircleGlyph{}}},
-	{metrics.VerdictInconclusive, "inconclusive (interval straddles the limit)",
+	{metrics.VerdictInconclusive, "inconclusive (the bounds straddle the limit)",
 		draw.GlyphStyle{Color: colAmber, Radius: vg.Points(5), Shape: draw.PyramidGlyph{}}},
 	{metrics.VerdictNoChange, "no significant change", draw.GlyphStyle{Color: colBlue, Radius: vg.Points(4), Shape: draw.CircleGlyph{}}},
 	{metrics.VerdictImprovement, "improvement", draw.GlyphStyle{Color: colGreen, Radius: vg.Points(4), Shape: draw.BoxGlyph{}}},
@@ -133,9 +147,13 @@ func trendPlot(t *Trend) (*plot.Plot, error) {
 	if t.Experiment != "" {
 		point = t.Experiment + "/" + t.Point
 	}
-	subtitle := fmt.Sprintf("bars: %g%% confidence interval against baseline %s; tolerance %g%%",
-		100*t.Confidence, t.BaselineName, 100*t.Tolerance)
-	p := newPlot(t.Metric+" — "+point+"\n"+subtitle, "run (in the order the runs started)", yAxisName(t))
+	subtitle := fmt.Sprintf("bars: one-sided %g%% bounds against baseline %s; tolerance %g%%\nan arrow: no bound on that side%s",
+		100*t.Confidence, t.BaselineName, 100*t.Tolerance, newestDetects(t))
+	title := t.Metric + " — " + point
+	if t.Informational {
+		title += " (informational: fails nothing)"
+	}
+	p := newPlot(title+"\n"+subtitle, "run (in the order the runs started)", yAxisName(t))
 	p.Add(plotter.NewGrid())
 	n := len(t.Runs)
 	lo, hi := -0.5, float64(n)-0.5
@@ -167,6 +185,20 @@ func trendPlot(t *Trend) (*plot.Plot, error) {
 	p.Y.Min, p.Y.Max = trendRange(t)
 	runAxis(p, t.Runs)
 	return p, markUnmeasured(p, t)
+}
+
+// newestDetects is "; the newest run detects ≥ 8.2%": what the verdict
+// the reader looks at first rests on; "" when the judge gave nothing.
+func newestDetects(t *Trend) string {
+	for i := len(t.Runs) - 1; i >= 0; i-- {
+		if r := t.Runs[i]; r.Measured {
+			if r.Detects == "" {
+				return ""
+			}
+			return "; the newest run " + r.Detects
+		}
+	}
+	return ""
 }
 
 // markUnmeasured writes "not measured" at the foot of the place of a run
@@ -224,40 +256,92 @@ func addTrendLine(p *plot.Plot, t *Trend) error {
 	return flush()
 }
 
-// addRuns draws each verdict's runs as marks with their interval bars in
-// the verdict's colour, one legend entry per verdict present.
+// addRuns draws each verdict's runs as marks with their bars in the
+// verdict's colour, one legend entry per verdict present.
 func addRuns(p *plot.Plot, t *Trend) error {
 	for _, vs := range verdictStyles {
-		var r repeatXYs
-		for i, run := range t.Runs {
-			if !run.Measured || run.Verdict != vs.verdict {
-				continue
-			}
-			r.XYs = append(r.XYs, plotter.XY{X: float64(i), Y: run.Value})
-			// A bar must hold its mark: Welch's interval is of geometric
-			// means, the value the arithmetic mean of the repeats.
-			r.low = append(r.low, math.Max(0, run.Value-math.Min(run.Low, run.Value)))
-			r.high = append(r.high, math.Max(0, math.Max(run.High, run.Value)-run.Value))
-		}
-		if len(r.XYs) == 0 {
+		bars := trendBarsOf(t, vs.verdict)
+		if len(bars) == 0 {
 			continue
 		}
-		bars, err := plotter.NewYErrorBars(r)
-		if err != nil {
-			return fmt.Errorf("plots: trend: %w", err)
+		xys := make(plotter.XYs, len(bars))
+		for i, b := range bars {
+			xys[i] = plotter.XY{X: b.X, Y: b.Value}
 		}
 		// Caps narrower than a run's slot, so neighbours' caps never join.
 		slot := 6.5 * vg.Inch / vg.Length(max(1, len(t.Runs)))
-		bars.Color, bars.Width, bars.CapWidth = vs.glyph.Color, vg.Points(2), min(vg.Points(10), slot/2)
-		s, err := plotter.NewScatter(r.XYs)
+		drawn := &trendBarPlotter{bars: bars, line: draw.LineStyle{Color: vs.glyph.Color, Width: vg.Points(2)},
+			capWidth: min(vg.Points(10), slot/2)}
+		s, err := plotter.NewScatter(xys)
 		if err != nil {
 			return fmt.Errorf("plots: trend: %w", err)
 		}
 		s.GlyphStyle = vs.glyph
-		p.Add(bars, s)
+		p.Add(drawn, s)
 		p.Legend.Add(vs.name, s)
 	}
 	return nil
+}
+
+// trendBar is one run's bar: at X, from Low to High around its Value,
+// each end capped where its bound exists and open (an arrowhead at the
+// edge of the plot) where it does not.
+type trendBar struct {
+	X, Value, Low, High float64
+	OpenLow, OpenHigh   bool
+}
+
+// trendBarsOf are the bars of t's measured runs of verdict v.
+func trendBarsOf(t *Trend, v metrics.Verdict) []trendBar {
+	var out []trendBar
+	for i, run := range t.Runs {
+		if !run.Measured || run.Verdict != v {
+			continue
+		}
+		// A bar must hold its mark: Welch's interval is of geometric
+		// means, the value the arithmetic mean of the repeats.
+		out = append(out, trendBar{X: float64(i), Value: run.Value, Low: math.Min(run.Low, run.Value),
+			High: math.Max(run.High, run.Value), OpenLow: run.OpenLow, OpenHigh: run.OpenHigh})
+	}
+	return out
+}
+
+// trendBarPlotter draws trendBars: a plotter.YErrorBars whose ends can be
+// open.
+type trendBarPlotter struct {
+	bars     []trendBar
+	line     draw.LineStyle
+	capWidth vg.Length
+}
+
+// Plot implements plot.Plotter.
+func (b *trendBarPlotter) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	for _, bar := range b.bars {
+		x, low, high := trX(bar.X), trY(bar.Low), trY(bar.High)
+		if bar.OpenLow {
+			low = c.Min.Y
+		}
+		if bar.OpenHigh {
+			high = c.Max.Y
+		}
+		c.StrokeLines(b.line, c.ClipLinesY([]vg.Point{{X: x, Y: low}, {X: x, Y: high}})...)
+		b.end(&c, x, low, bar.OpenLow, -1)
+		b.end(&c, x, high, bar.OpenHigh, 1)
+	}
+}
+
+// end draws a cap at a bound, or where there is none an arrowhead
+// pointing off the plot (up for dir 1, down for −1).
+func (b *trendBarPlotter) end(c *draw.Canvas, x, y vg.Length, open bool, dir vg.Length) {
+	h := b.capWidth / 2
+	if open {
+		c.StrokeLines(b.line, []vg.Point{{X: x - h, Y: y - dir*h}, {X: x, Y: y}, {X: x + h, Y: y - dir*h}})
+		return
+	}
+	if c.Contains(vg.Point{X: x, Y: y}) {
+		c.StrokeLine2(b.line, x-h, y, x+h, y)
+	}
 }
 
 // trendRange frames the baseline, the limit and every run's interval
@@ -267,7 +351,7 @@ func addRuns(p *plot.Plot, t *Trend) error {
 func trendRange(t *Trend) (lo, hi float64) {
 	lo, hi = math.Min(t.Baseline, t.Limit), math.Max(t.Baseline, t.Limit)
 	for _, r := range t.Runs {
-		if r.Measured {
+		if r.Measured { // a missing bound is the value: the open bar runs off the frame
 			lo, hi = math.Min(lo, math.Min(r.Low, r.Value)), math.Max(hi, math.Max(r.High, r.Value))
 		}
 	}

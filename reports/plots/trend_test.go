@@ -179,3 +179,48 @@ func TestRunAxisLabels(t *testing.T) {
 	}
 	checkPNG(t, paths[0])
 }
+
+// amberPixels counts the pixels drawn in the inconclusive amber.
+func amberPixels(img image.Image) int {
+	n := 0
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			if r>>8 > 200 && g>>8 > 130 && g>>8 < 190 && bl>>8 < 60 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// A run with one bound only is an open bar: its bar data says which side
+// is open, and the plot draws a bar running off the frame where, before,
+// a missing bound left the run with no bar at all.
+func TestOneSidedBoundIsAnOpenBar(t *testing.T) {
+	open := trendFixture(false)
+	open.Runs = open.Runs[1:2] // pr-102, inconclusive: 10.9 in [10.3, 11.6]
+	open.Runs[0].High, open.Runs[0].OpenHigh, open.Runs[0].Unbounded = open.Runs[0].Value, true, "only 3 requests above p99"
+	bars := trendBarsOf(&open, metrics.VerdictInconclusive)
+	if len(bars) != 1 || !bars[0].OpenHigh || bars[0].OpenLow || bars[0].Low != 10.3 {
+		t.Fatalf("bars %+v, want one open at the top from 10.3", bars)
+	}
+	markOnly := open
+	markOnly.Runs = slices.Clone(open.Runs)
+	markOnly.Runs[0].Low, markOnly.Runs[0].OpenHigh = markOnly.Runs[0].Value, false
+	count := func(tr Trend) int {
+		imgs, err := RenderTrends([]Trend{tr})
+		if err != nil || len(imgs) != 1 {
+			t.Fatalf("render: %v", err)
+		}
+		img, err := png.Decode(bytes.NewReader(imgs[0].PNG))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return amberPixels(img)
+	}
+	if withBar, without := count(open), count(markOnly); withBar < without+200 {
+		t.Errorf("the open bar drew %d amber pixels, the mark alone %d: no bar", withBar, without)
+	}
+}

@@ -125,9 +125,16 @@ func (im *export) description() genaiperf.Run {
 	return run
 }
 
-// addExport imports the export at path as the run's one point, of one
-// repeat whose records the export holds.
+// addExport imports the export at path (a perf_analyzer export or a
+// vllm bench serve result) as the run's one point, of one repeat whose
+// records the export holds.
 func (r *Run) addExport(path string, opt ImportOptions) error {
+	if res, ok, err := readVLLMBench(path); ok || err != nil {
+		if err == nil {
+			r.addVLLMBench(path, res)
+		}
+		return err
+	}
 	im, err := readExport(path, opt)
 	if err != nil {
 		return err

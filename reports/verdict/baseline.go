@@ -8,10 +8,11 @@ import (
 )
 
 // GateComparison is a baseline gate's judgement as gates.json carries it:
-// the relative change candidate/baseline − 1 with its interval, how it
-// was obtained and the verdict, as compare.json words them.
+// the relative change candidate/baseline − 1 with its one-sided bounds,
+// how it was obtained, the verdict, and what the judge says beside it
+// (Judgement), as compare.json words them.
 type GateComparison struct {
-	Change     float64  `json:"change"`
+	Change     Bound    `json:"change"`
 	Interval   Interval `json:"interval"`
 	Confidence float64  `json:"confidence"`
 	Method     string   `json:"method"`
@@ -20,6 +21,7 @@ type GateComparison struct {
 	// --fail-on-inconclusive).
 	Verdict     string  `json:"verdict"`
 	PRegression float64 `json:"p_regression"`
+	Judgement
 }
 
 // withBaseline adds to v what the baseline says about g: the baseline's
@@ -44,11 +46,13 @@ func withBaseline(v *Verdict, g runtime.GateResult) {
 	}
 	c := g.Comparison
 	ri := c.Interval
-	v.Comparison = &GateComparison{Change: ri.Ratio - 1, Interval: NewInterval(ri.Low, ri.High),
-		Confidence: ri.Confidence, Method: string(ri.Method), Verdict: string(c.Verdict), PRegression: c.PRegression}
-	v.Message = fmt.Sprintf("%s = %s vs baseline %s: %+.1f%% %s at %g%%, %s (limit %s)",
+	gc := &GateComparison{Change: Bound(ri.Ratio - 1), Interval: NewInterval(ri.Low, ri.High), Confidence: ri.Confidence,
+		Method: string(ri.Method), Verdict: string(c.Verdict), PRegression: c.PRegression, Judgement: JudgementOf(*c)}
+	v.Comparison = gc
+	v.Message = fmt.Sprintf("%s = %s vs baseline %s: %+.1f%% %s at %g%%, %s (limit %s)%s",
 		g.Gate.Metric.Name+stat(g.Gate), reportValue(g.Gate, c.Candidate), reportValue(g.Gate, c.Baseline),
-		100*(ri.Ratio-1), v.Comparison.Interval, 100*ri.Confidence, c.Verdict, limitText(g.Gate))
+		100*(ri.Ratio-1), gc.Interval.Explained(gc.Unbounded), 100*ri.Confidence, c.Verdict, limitText(g.Gate),
+		Then(gc.Detects(), gc.Adjustment))
 	if c.Verdict == metrics.VerdictInconclusive && g.Passed {
 		v.Warning = "inconclusive: the runs cannot tell whether the limit holds; passed (--fail-on-inconclusive fails it)"
 	}

@@ -75,7 +75,7 @@ func (r *Report) Failed() int { return Failed(r.Verdicts) }
 func (r *Report) Status() string {
 	s := "all gates passed"
 	if n := r.Failed(); n > 0 {
-		s = fmt.Sprintf("%d of %d gates failed", n, len(r.Verdicts))
+		s = fmt.Sprintf("%d of %s failed", n, Plural(len(r.Verdicts), "gate"))
 	}
 	if n := Skipped(r.Verdicts); n > 0 {
 		s += fmt.Sprintf(" (%d skipped: no baseline)", n)

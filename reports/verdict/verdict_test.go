@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"math"
 	"strings"
 	"testing"
 
@@ -176,5 +177,57 @@ func TestSimulatedTelemetryGateIsMarked(t *testing.T) {
 		if vs[1].Warning != "" {
 			t.Errorf("simulated=%v: a latency gate is measured by the client, yet warned %q", simulated, vs[1].Warning)
 		}
+	}
+}
+
+// One of a thing reads in the singular wherever a count is printed:
+// "1 of 1 gate failed", not "1 of 1 gates failed" (nor "1 regressions").
+func TestCountsOfOneAreSingular(t *testing.T) {
+	for n, want := range map[int]string{0: "0 regressions", 1: "1 regression", 2: "2 regressions"} {
+		if got := Plural(n, "regression"); got != want {
+			t.Errorf("Plural(%d) = %q, want %q", n, got, want)
+		}
+	}
+	rep := &Report{Scenario: "s", Verdicts: []Verdict{{Experiment: "e", Gate: "ttft.p99 < 1s", Message: "ttft.p99 = 2 s"}}}
+	var console bytes.Buffer
+	if err := Console(rep)(&console); err != nil {
+		t.Fatal(err)
+	}
+	if got := rep.Status(); got != "1 of 1 gate failed" {
+		t.Errorf("status %q, want %q", got, "1 of 1 gate failed")
+	}
+	if !strings.Contains(console.String(), "0 of 1 gate passed\n") {
+		t.Errorf("console:\n%s", console.String())
+	}
+}
+
+// A judged baseline gate says on every writer what the verdict rests on:
+// its one-sided bounds, a missing bound and why, the minimum detectable
+// change and the family adjustment that changed it; gates.json carries
+// each as a field of its own.
+func TestJudgementOnEveryGateWriter(t *testing.T) {
+	rep := &Report{Scenario: "s", Verdicts: judgedGates(t)}
+	var console, md, junit, js bytes.Buffer
+	for _, err := range []error{Console(rep)(&console), Markdown(nil, rep)(&md), JUnit(rep)(&junit), JSON(rep)(&js)} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, got := range map[string]string{"console": console.String(), "markdown": md.String(), "junit": junit.String(), "gates.json": js.String()} {
+		for _, want := range []string{"regression → inconclusive after Holm over 4 gates", "[≥ +14.1%, ≤ +15.6%]",
+			"[≥ +10.4%, no upper bound (only 3 requests above p99)]", "detects ≥ 2.1%", "detects ≥ 60.0%"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("%s lacks %q:\n%s", name, want, got)
+			}
+		}
+	}
+	var doc struct{ Verdicts []Verdict }
+	if err := json.Unmarshal(js.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	c := doc.Verdicts[1].Comparison
+	if c == nil || c.MDC != 0.6 || c.Adjustment == "" || c.Unbounded != "only 3 requests above p99" || c.BaselineRuns != 5 ||
+		c.CandidateRuns != 1 || c.Informational || !math.IsInf(float64(c.Interval[1]), 1) || math.Abs(float64(c.Interval[0])-0.104) > 1e-9 {
+		t.Errorf("gates.json comparison read back: %+v", c)
 	}
 }

@@ -41,7 +41,7 @@ func writeConsole(w io.Writer, r *Report) error {
 	if n := Skipped(r.Verdicts); n > 0 {
 		skipped = fmt.Sprintf(", %d skipped (no baseline)", n)
 	}
-	_, err := fmt.Fprintf(w, "%d of %d gates passed%s%s\n", len(r.Verdicts)-r.Failed()-Skipped(r.Verdicts), len(r.Verdicts), skipped, partialNote(r))
+	_, err := fmt.Fprintf(w, "%d of %s passed%s%s\n", len(r.Verdicts)-r.Failed()-Skipped(r.Verdicts), Plural(len(r.Verdicts), "gate"), skipped, partialNote(r))
 	return err
 }
 

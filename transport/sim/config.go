@@ -9,7 +9,9 @@
 // Every random choice (jitter, words, faults) comes from a generator seeded
 // with Config.Seed and the request's sequence number (1, 2, … over every
 // inference request in arrival order, rejected ones included), so a run
-// sent in the same order sees the same faults.
+// sent in the same order sees the same faults. The one exception is drift:
+// the start's speed factor comes from Config.DriftSeed, fresh by default,
+// because drift stands for what differs between starts of a real server.
 package sim
 
 import (
@@ -47,6 +49,16 @@ type Config struct {
 	// Jitter is the relative spread of every delay: each one is multiplied
 	// by a seeded uniform factor in [1-Jitter, 1+Jitter].
 	Jitter float64
+	// Drift is the run-to-run spread: each start draws one speed factor,
+	// lognormal with this σ (0.05: about ±5% between starts), and every
+	// delay of that start (prefill, base TTFT, ITL, stalls, and so the
+	// queue) is multiplied by it; see DriftFactor. 0, the default, keeps
+	// every start alike.
+	Drift float64
+	// DriftSeed seeds the drift draw; 0 draws a fresh seed at every start,
+	// which is what drift is for. Seed does not touch it, so a fixed Seed
+	// keeps a run's requests alike while the server's speed drifts.
+	DriftSeed int64
 
 	// DefaultOutputTokens is the output length of a request that sets no
 	// max_tokens. With max_tokens the sim generates exactly that many.
@@ -168,6 +180,9 @@ func (c Config) Validate() error {
 	}
 	if !(c.Jitter >= 0 && c.Jitter <= 1) {
 		bad("jitter must be in [0, 1], got %g", c.Jitter)
+	}
+	if !(c.Drift >= 0 && c.Drift <= 1) {
+		bad("drift must be in [0, 1] (the σ of the log of the speed factor), got %g", c.Drift)
 	}
 	if c.DefaultOutputTokens < 1 {
 		bad("default_output_tokens must be >= 1, got %d", c.DefaultOutputTokens)

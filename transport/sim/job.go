@@ -87,7 +87,7 @@ func (j *job) run(out sink) outcome {
 	cfg := &j.srv.cfg
 	j.cached = j.srv.cachedTokens(&j.req)
 	prefill := cfg.TTFT + time.Duration(j.req.promptTokens-j.cached)*cfg.PrefillPerToken
-	j.next = time.Now().Add(j.jitter(prefill))
+	j.next = time.Now().Add(j.delay(prefill))
 	if !j.sleepUntil() {
 		return outcomeCanceled
 	}
@@ -119,7 +119,7 @@ func (j *job) decode(out sink) outcome {
 			// A step starts when the previous one really ended: a late
 			// token delays the rest, as on a real engine, instead of
 			// being followed by a burst that catches up.
-			j.next = later(j.next, time.Now()).Add(j.jitter(j.srv.itl()))
+			j.next = later(j.next, time.Now()).Add(j.delay(j.srv.itl()))
 			if !j.sleepUntil() {
 				return outcomeCanceled
 			}
@@ -182,12 +182,20 @@ func (j *job) inject(out sink) (o outcome, stop bool) {
 		}
 	case faultStall:
 		st.stalls.Add(1)
-		j.next = j.next.Add(j.srv.cfg.Stall)
+		j.next = j.next.Add(scale(j.srv.cfg.Stall, j.srv.speed))
 		if !j.sleepUntil() {
 			return outcomeCanceled, true
 		}
 	}
 	return outcomeDone, false
+}
+
+// delay is how long a step the engine plans as d really takes: d jittered
+// within the run, then scaled by the start's drift factor. Prefill and
+// decode steps pass through here; a stall is scaled without jitter; the
+// queue is made of other requests' steps, so it drifts with them.
+func (j *job) delay(d time.Duration) time.Duration {
+	return scale(j.jitter(d), j.srv.speed)
 }
 
 // jitter scales d by a seeded factor in [1-Jitter, 1+Jitter].

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/rs/zerolog/log"
 	"google.golang.org/grpc"
 )
 
@@ -34,6 +35,9 @@ type Server struct {
 	latencies *latencies
 	// cache is the prefix cache, nil when Config.PrefixCacheBlocks is 0.
 	cache *PrefixCache
+	// speed is this start's drift factor (1 without drift): every delay
+	// is multiplied by it.
+	speed float64
 
 	// ctx is every request's base context; Close cancels it so requests
 	// parked in the queue or between tokens end at once.
@@ -101,6 +105,7 @@ func Start(cfg Config) (*Server, error) {
 	s := &Server{cfg: cfg, url: "http://" + ln.Addr().String(), batch: newBatch(cfg.MaxBatch),
 		started: time.Now().Unix()}
 	s.modelJSON, _ = json.Marshal(cfg.Model)
+	s.speed = drawSpeed(cfg)
 	s.gpuLabels, s.modelLabel = metricLabels(cfg)
 	s.latencies = newLatencies()
 	if cfg.PrefixCacheBlocks > 0 {
@@ -127,6 +132,24 @@ func Start(cfg Config) (*Server, error) {
 	}
 	return s, nil
 }
+
+// drawSpeed draws the start's drift factor and, when there is drift, logs
+// it with its seed: a user comparing runs sees which start was slow, and
+// can start one as slow again with DriftSeed.
+func drawSpeed(cfg Config) float64 {
+	if cfg.Drift == 0 {
+		return 1
+	}
+	seed := cfg.driftSeed()
+	factor := DriftFactor(cfg.Drift, seed)
+	log.Info().Float64("drift", cfg.Drift).Int64("drift_seed", seed).Float64("factor", factor).
+		Msg("simulator drift: every delay of this start is multiplied by factor")
+	return factor
+}
+
+// Speed is the drift factor this start drew (1 without drift), by which
+// every delay it makes is multiplied.
+func (s *Server) Speed() float64 { return s.speed }
 
 // URL is the base URL, "http://127.0.0.1:PORT"; the OpenAI base URL is
 // URL()+"/v1".
