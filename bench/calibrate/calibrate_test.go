@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/llmbench/llmbench/transport/sim"
 )
 
 // TestWilson checks the interval against values computed by hand from
@@ -124,30 +126,16 @@ func seedsOf(specs []runSpec) map[int64]bool {
 	return out
 }
 
-// TestDriftFactor: lognormal with median 1 and the σ asked for, the same
-// for the same seed, 1 without drift.
-func TestDriftFactor(t *testing.T) {
-	if driftFactor(0.05, 3) != driftFactor(0.05, 3) || driftFactor(0, 3) != 1 {
-		t.Fatal("drift is not a function of the seed, or not 1 at σ = 0")
+// TestSimConfig: a run's simulator drifts by the factor its own seed
+// draws, and the pool's effect scales only the knobs it names.
+func TestSimConfig(t *testing.T) {
+	m := measure{Sim: simTimings{TTFT: 10 * time.Millisecond, ITL: 2 * time.Millisecond, Jitter: 0.05, Drift: 0.05}}
+	cfg := simConfig(m, runSpec{Seed: 3}, effect{ITL: 1.5})
+	if cfg.Drift != 0.05 || cfg.DriftSeed != 3 || cfg.Seed != 3 || cfg.Jitter != 0.05 {
+		t.Errorf("drift %g seed %d, jitter seed %d, jitter %g", cfg.Drift, cfg.DriftSeed, cfg.Seed, cfg.Jitter)
 	}
-	var logs []float64
-	for seed := range int64(4000) {
-		logs = append(logs, math.Log(driftFactor(0.05, seed)))
-	}
-	m := mean(logs)
-	var sq float64
-	for _, v := range logs {
-		sq += (v - m) * (v - m)
-	}
-	sd := math.Sqrt(sq / float64(len(logs)-1))
-	// The standard error of the mean is 0.05/√4000 = 0.0008, of the sd
-	// about 0.0006: these bounds are 5 of them wide.
-	if math.Abs(m) > 0.004 || math.Abs(sd-0.05) > 0.003 {
-		t.Errorf("ln drift: mean %.4f, sd %.4f, want 0 and 0.05", m, sd)
-	}
-	cfg, drift := simConfig(measure{Sim: simTimings{TTFT: 10 * time.Millisecond, ITL: 2 * time.Millisecond, Drift: 0.05}}, runSpec{Seed: 3}, effect{ITL: 1.5})
-	if want := time.Duration(float64(2*time.Millisecond) * 1.5 * drift); cfg.ITL != want || cfg.TTFT != time.Duration(float64(10*time.Millisecond)*drift) {
-		t.Errorf("ITL %s, TTFT %s with drift %.4f and ITL ×1.5", cfg.ITL, cfg.TTFT, drift)
+	if cfg.ITL != 3*time.Millisecond || cfg.TTFT != 10*time.Millisecond {
+		t.Errorf("ITL %s, TTFT %s with ITL ×1.5", cfg.ITL, cfg.TTFT)
 	}
 }
 
@@ -324,7 +312,7 @@ func TestMeasureResumes(t *testing.T) {
 		}
 	}
 	r := again.pool("same", -1)[0]
-	if len(r.Records) != 6 || r.Drift == 1 || r.Drift != driftFactor(0.05, r.Spec.Seed) {
+	if len(r.Records) != 6 || r.Drift == 1 || r.Drift != sim.DriftFactor(0.05, r.Spec.Seed) {
 		t.Errorf("run %+v: %d records, drift %g", r.Spec, len(r.Records), r.Drift)
 	}
 	other := c.measure

@@ -3,9 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"math"
-	"math/rand/v2"
-	"net/url"
 	"os"
 	"sync"
 	"time"
@@ -17,6 +14,7 @@ import (
 	runplan "github.com/llmbench/llmbench/runtime/plan"
 	"github.com/llmbench/llmbench/transport"
 	"github.com/llmbench/llmbench/transport/sim"
+	"github.com/llmbench/llmbench/transport/slowdown"
 )
 
 // measureMissing measures, one at a time, every run of the plan the store
@@ -100,53 +98,34 @@ func measureRun(ctx context.Context, m measure, spec runSpec, e effect) (*stored
 // run's drift factor and how to stop it.
 func startTarget(m measure, spec runSpec, e effect) (base string, drift float64, stop func(), err error) {
 	if m.Target != "sim" {
-		proxied, stop, err := startProxy(m.Target, e.ProxyITL)
-		return proxied, 1, stop, err
+		// Every run goes through the proxy, at share 0 when unchanged, so
+		// its own overhead is on both sides of every pair.
+		p, err := slowdown.Start(m.Target, slowdown.Shares{ITL: e.ProxyITL})
+		if err != nil {
+			return "", 0, nil, err
+		}
+		return p.URL(), 1, func() { p.Close() }, nil
 	}
-	cfg, drift := simConfig(m, spec, e)
-	srv, err := sim.Start(cfg)
+	srv, err := sim.Start(simConfig(m, spec, e))
 	if err != nil {
 		return "", 0, nil, err
 	}
-	return srv.URL() + "/v1", drift, func() { srv.Close() }, nil
+	return srv.URL() + "/v1", srv.Speed(), func() { srv.Close() }, nil
 }
 
 // simConfig is the simulator of one run: the baseline's knobs, the pool's
-// effect on them, and the run's own seeds. Scaling ITL and ITLPerSeq
+// effect on them, and the run's own seeds, its drift drawn from the run's
+// seed (so a run measured again drifts alike). Scaling ITL and ITLPerSeq
 // together makes every decode step slower by the same share whatever the
 // batch; TTFT and PrefillPerToken together, every prefill.
-func simConfig(m measure, spec runSpec, e effect) (sim.Config, float64) {
+func simConfig(m measure, spec runSpec, e effect) sim.Config {
 	cfg := sim.DefaultConfig()
 	cfg.Seed, cfg.Model, cfg.Jitter = spec.Seed, m.Model, m.Sim.Jitter
-	drift := driftFactor(m.Sim.Drift, spec.Seed)
-	scale := func(d time.Duration, f float64) time.Duration { return time.Duration(float64(d) * f * drift) }
+	cfg.Drift, cfg.DriftSeed = m.Sim.Drift, spec.Seed
+	scale := func(d time.Duration, f float64) time.Duration { return time.Duration(float64(d) * f) }
 	cfg.TTFT, cfg.PrefillPerToken = scale(m.Sim.TTFT, e.ttft()), scale(m.Sim.PrefillPerToken, e.ttft())
 	cfg.ITL, cfg.ITLPerSeq = scale(m.Sim.ITL, e.itl()), scale(m.Sim.ITLPerSeq, e.itl())
-	return cfg, drift
-}
-
-// driftFactor is the speed factor of one simulator start, lognormal with
-// σ = sigma and median 1, drawn from the run's seed exactly as the
-// simulator's own drift knob (sim.DriftFactor, Config.DriftSeed) draws it.
-func driftFactor(sigma float64, seed int64) float64 {
-	if sigma == 0 {
-		return 1
-	}
-	const driftStream = 0x64726966742d7369 // the simulator's
-	return math.Exp(sigma * rand.New(rand.NewPCG(uint64(seed), driftStream)).NormFloat64())
-}
-
-// startProxy puts the slowdown proxy (ITL share itl, 0 passing through)
-// in front of the server whose OpenAI base URL is target.
-func startProxy(target string, itl float64) (string, func(), error) {
-	u, err := url.Parse(target)
-	if err != nil {
-		return "", nil, fmt.Errorf("-target %s: %w", target, err)
-	}
-	if itl != 0 {
-		return "", nil, fmt.Errorf("the slowdown proxy (transport/slowdown) is not on this branch yet")
-	}
-	return u.String(), func() {}, nil
+	return cfg
 }
 
 // collector is the runtime.Observer of one run: it keeps the run's records
