@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"os"
 	"sync"
 	"time"
@@ -90,6 +91,13 @@ func measureRun(ctx context.Context, m measure, spec runSpec, e effect) (*stored
 		return nil, fmt.Errorf("interrupted")
 	}
 	r.Wall, r.Records = time.Since(r.Started), obs.records
+	for _, rec := range r.Records {
+		if rec.Err != nil {
+			// A failed request has no latency: a run with failures would
+			// be judged on fewer requests than its pool's others.
+			return nil, fmt.Errorf("a request failed (%s, HTTP %d): %s", rec.Err.Class, rec.Err.Status, rec.Err.Message)
+		}
+	}
 	return r, nil
 }
 
@@ -100,11 +108,17 @@ func startTarget(m measure, spec runSpec, e effect) (base string, drift float64,
 	if m.Target != "sim" {
 		// Every run goes through the proxy, at share 0 when unchanged, so
 		// its own overhead is on both sides of every pair.
-		p, err := slowdown.Start(m.Target, slowdown.Shares{ITL: e.ProxyITL})
+		// The proxy stands for the server's root; the target's path (/v1)
+		// goes after the proxy's address as it went after the server's.
+		u, err := url.Parse(m.Target)
+		if err != nil {
+			return "", 0, nil, fmt.Errorf("-target %s: %w", m.Target, err)
+		}
+		p, err := slowdown.Start(u.Scheme+"://"+u.Host, slowdown.Shares{ITL: e.ProxyITL})
 		if err != nil {
 			return "", 0, nil, err
 		}
-		return p.URL(), 1, func() { p.Close() }, nil
+		return p.URL() + u.Path, 1, func() { p.Close() }, nil
 	}
 	srv, err := sim.Start(simConfig(m, spec, e))
 	if err != nil {
