@@ -343,3 +343,18 @@ func TestReplaceInDoc(t *testing.T) {
 		t.Errorf("no markers: %v", err)
 	}
 }
+
+// TestLogSpread: ln values 0, 0.1, −0.1, 0.2 and an outlier 5 have median
+// 0.1 and absolute deviations 0.1, 0, 0.2, 0.1, 4.9 with median 0.1, so a
+// robust SD of 0.14826 that the outlier does not move; their mean is 1.04
+// and their SD √(Σ(l − 1.04)²/4) = √(19.652/4) = 2.2165.
+func TestLogSpread(t *testing.T) {
+	var v []float64
+	for _, l := range []float64{0, 0.1, -0.1, 0.2, 5} {
+		v = append(v, math.Exp(l))
+	}
+	s := logSpread(v)
+	if math.Abs(s.robust-0.14826) > 1e-9 || math.Abs(s.sd-2.2165) > 1e-4 || math.Abs(s.median-math.Exp(0.1)) > 1e-12 || s.max != math.Exp(5) {
+		t.Errorf("spread %+v", s)
+	}
+}

@@ -77,7 +77,11 @@ func run(ctx context.Context, cfg config) error {
 	judged := time.Since(t0)
 	fmt.Fprintf(os.Stderr, "judged in %s\n", judged.Round(time.Second))
 	rows := rowsOf(res, cfg.isSim())
-	md := renderMarkdown(rows, before, header(st, cfg, judged))
+	spread, err := spreadTable(st, cfg)
+	if err != nil {
+		return err
+	}
+	md := renderMarkdown(rows, before, header(st, cfg, judged)) + spread
 	fmt.Print(md)
 	if cfg.csv != "" {
 		if err := writeCSV(cfg.csv, rows); err != nil {
