@@ -306,6 +306,7 @@ func claimPValues(c Comparison) (worse, better float64) {
 //	inconclusive          otherwise, when the upper bound (lower for
 //	                      higher-is-better) does not exclude a material
 //	                      regression
+//	within tolerance      otherwise, when a change either way is real
 //	no significant change otherwise
 func verdict(c Comparison, realWorse, realBetter bool) Verdict {
 	ratio, hi := c.Interval.Ratio, c.Interval.High
@@ -324,6 +325,8 @@ func verdict(c Comparison, realWorse, realBetter bool) Verdict {
 		return VerdictImprovement
 	case !(hi <= limit):
 		return VerdictInconclusive
+	case realWorse || realBetter:
+		return VerdictWithinTolerance
 	}
 	return VerdictNoChange
 }
