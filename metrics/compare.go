@@ -106,7 +106,7 @@ func metricStatistic(name string) (string, error) {
 // Verdict is the judgement of one metric's change.
 type Verdict string
 
-// The four verdicts. Only VerdictRegression fails a pipeline by default.
+// The five verdicts. Only VerdictRegression fails a pipeline by default.
 const (
 	// VerdictRegression: the candidate is confidently worse than the
 	// baseline by more than the tolerance.
@@ -114,8 +114,11 @@ const (
 	// VerdictImprovement: the candidate is confidently better.
 	VerdictImprovement Verdict = "improvement"
 	// VerdictNoChange: the candidate is confidently not worse by more than
-	// the tolerance, and not confidently better.
+	// the tolerance, and no change is real.
 	VerdictNoChange Verdict = "no significant change"
+	// VerdictWithinTolerance: a real change (either way), but smaller
+	// than the tolerance, which it is confidently within.
+	VerdictWithinTolerance Verdict = "within tolerance"
 	// VerdictInconclusive: the interval straddles the tolerance limit, too
 	// wide to tell a regression beyond tolerance from none.
 	VerdictInconclusive Verdict = "inconclusive"

@@ -162,7 +162,7 @@ func judgeGate(g Gate, runs PointRuns, opt JudgeOptions) (Comparison, error) {
 
 // boundSamples fills c's ratio, bounds and what follows from them.
 func boundSamples(c Comparison, g Gate, bs, cs Sample, opt JudgeOptions) (Comparison, error) {
-	c.BaselineRuns, c.CandidateRuns = len(bs.Repeats), len(cs.Repeats)
+	c.BaselineRuns, c.CandidateRuns = runsOf(bs), runsOf(cs)
 	var err error
 	if c.Interval, err = ratioBounds(cmp.Or(g.Stat, "avg"), bs, cs, opt); err != nil {
 		return c, fmt.Errorf("%s: %w", c.Metric, err)
@@ -306,6 +306,7 @@ func claimPValues(c Comparison) (worse, better float64) {
 //	inconclusive          otherwise, when the upper bound (lower for
 //	                      higher-is-better) does not exclude a material
 //	                      regression
+//	within tolerance      otherwise, when a change either way is real
 //	no significant change otherwise
 func verdict(c Comparison, realWorse, realBetter bool) Verdict {
 	ratio, hi := c.Interval.Ratio, c.Interval.High
@@ -324,6 +325,8 @@ func verdict(c Comparison, realWorse, realBetter bool) Verdict {
 		return VerdictImprovement
 	case !(hi <= limit):
 		return VerdictInconclusive
+	case realWorse || realBetter:
+		return VerdictWithinTolerance
 	}
 	return VerdictNoChange
 }
@@ -331,8 +334,12 @@ func verdict(c Comparison, realWorse, realBetter bool) Verdict {
 // minimumDetectable is the smallest change in the worse direction these
 // samples could call real: how far the point estimate lies from its
 // one-sided bound, as a fraction (exp(t·se) − 1 for the between-run
-// method). +Inf when the bound does not exist.
+// method). +Inf when the bound does not exist; NaN from a baseline of 0
+// (an error rate of 0), whose relative changes have no size.
 func minimumDetectable(d Direction, ri RatioInterval) float64 {
+	if ri.Baseline == 0 {
+		return math.NaN() // a relative change from 0 has no size
+	}
 	if ri.detectable != nil {
 		return ri.detectable(d)
 	}
@@ -351,3 +358,12 @@ func minimumDetectable(d Direction, ri RatioInterval) float64 {
 // ErrNotComparable is wrapped by a judgment that has neither runs on
 // both sides nor per-request values to bound.
 var ErrNotComparable = errors.New("need two runs on one side or the per-request values on each side")
+
+// runsOf is how many runs a sample holds: its runs' values, or one run
+// given by its values alone.
+func runsOf(s Sample) int {
+	if len(s.Repeats) == 0 && len(s.Values) > 0 {
+		return 1
+	}
+	return len(s.Repeats)
+}

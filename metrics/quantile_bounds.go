@@ -64,34 +64,32 @@ func (o orderStatistics) upperCost() float64 { return 1 - o.cdf[len(o.sorted)-1]
 func (o orderStatistics) lowerCost() float64 { return o.cdf[0] }
 
 // orderStatisticRatio bounds the ratio of a percentile p (0 < p < 100)
-// between one baseline run and one candidate run by the order statistics
-// of each: the ratio's lower bound at level 1 − α is the candidate's
-// lower bound over the baseline's upper bound, each at its share of α
-// (Bonferroni, so both hold together with probability ≥ 1 − α). The share
-// is half each, unless one side needs more for its bound to exist: the
-// baseline's upper bound of a p99 from 300 requests exists only at
-// α ≥ 0.99³⁰⁰ = 4.9%, so it gets that and the candidate, whose lower
-// bound exists at any level, the rest. The upper bound of the ratio is
-// built the same way, mirrored.
+// between one baseline run and one candidate run, distribution-free.
+// Whether it got worse is the exceedance test's question (exceedance),
+// and its lower bound that test inverted (exceedanceLow), so the bound
+// excludes no change exactly when the test calls the change real. The
+// upper bound, which says whether a regression past the tolerance is
+// excluded, is the candidate's order-statistic upper bound over the
+// baseline's lower bound, each at its share of α (Bonferroni, so both
+// hold together with probability ≥ 1 − α): half each, unless the
+// candidate needs more for its bound to exist — the upper bound of a p99
+// from 300 requests exists only at α ≥ 0.99³⁰⁰ = 4.9%, so it gets that
+// and the baseline the rest.
 func orderStatisticRatio(baseline, candidate []float64, p, level float64) RatioInterval {
 	q := p / 100
 	b, c := newOrderStatistics(baseline, q), newOrderStatistics(candidate, q)
 	ri := RatioInterval{Method: MethodOrderStatistics, Confidence: level,
 		Baseline: selectPercentile(slices.Clone(baseline), p), Candidate: selectPercentile(slices.Clone(candidate), p)}
 	ri.Ratio = safeRatio(ri.Baseline, ri.Candidate)
-	low := func(alpha float64) float64 { // the ratio's lower bound at 1 − alpha
-		ab := math.Max(alpha/2, b.upperCost()*(1+1e-9)) // just above: the bound exists
-		return ratioOrZero(c.lower(alpha-ab), b.upper(ab))
-	}
-	high := func(alpha float64) float64 { // its upper bound
+	high := func(alpha float64) float64 { // the ratio's upper bound at 1 − alpha
 		ac := math.Max(alpha/2, c.upperCost()*(1+1e-9))
 		return ratioOrInf(c.upper(ac), b.lower(alpha-ac))
 	}
 	alpha := 1 - level
-	ri.Low, ri.High = low(alpha), high(alpha)
+	ri.Low, ri.High = exceedanceLow(b.sorted, c.sorted, q, alpha), high(alpha)
 	ri.pAbove = func(x float64) float64 { return exceedance(b.sorted, c.sorted, q, x, true) }
 	ri.pBelow = func(x float64) float64 { return exceedance(b.sorted, c.sorted, q, x, false) }
-	ri.Unbounded = unboundedWhy(b, c, p, alpha)
+	ri.Unbounded = unboundedWhy(ri, b, c, p, alpha)
 	ri.detectable = func(worse Direction) float64 { return detectableShift(b.sorted, len(c.sorted), q, alpha, worse) }
 	return ri
 }
@@ -144,6 +142,33 @@ func detectableShift(base []float64, n2 int, q, alpha float64, worse Direction) 
 	return hi - 1
 }
 
+// exceedanceLow is the lower bound of the ratio that the exceedance
+// test gives, inverted: the largest x at which "the ratio is at most x"
+// is still rejected at α, so that the bound lies above 1 exactly when
+// the test calls the change real. With k the most candidate values below
+// the baseline's order statistic B₍ⱼ₎ that P(Y ≤ k) ≤ α allows, it is the
+// (k + 1)-th smallest candidate value over B₍ⱼ₎; 0 when even no
+// candidate value below it would be significant (too few values).
+func exceedanceLow(base, cand []float64, q, alpha float64) float64 {
+	n1, n2 := len(base), len(cand)
+	j := quantileRank(q, n1)
+	k := -1
+	for k+1 < n2 && exceedanceCDF(n1, n2, j, k+1) <= alpha {
+		k++
+	}
+	if k < 0 || !(base[j-1] > 0) {
+		return 0
+	}
+	return cand[k] / base[j-1]
+}
+
+// quantileRank is j = ⌈q·n⌉, the rank of the order statistic that
+// estimates the q-quantile of n values (at least 1), with q·n rounded
+// first so that 0.99·300 is 297, not 298.
+func quantileRank(q float64, n int) int {
+	return min(n, max(1, int(math.Ceil(math.Round(q*float64(n)*1e9)/1e9))))
+}
+
 // exceedance is the exact distribution-free p-value of a percentile's
 // change, by an exceedance test (Mathisen): with B₍ⱼ₎ the baseline's
 // q-quantile order statistic (j = ⌈q·n₁⌉) scaled by x, it counts the
@@ -161,15 +186,17 @@ func detectableShift(base []float64, n2 int, q, alpha float64, worse Direction) 
 // above that p99 is beyond any doubt.
 func exceedance(base, cand []float64, q, x float64, above bool) float64 {
 	n1, n2 := len(base), len(cand)
-	j := min(n1, max(1, int(math.Ceil(q*float64(n1)))))
+	j := quantileRank(q, n1)
 	limit := x * base[j-1]
+	// A candidate value equal to the limit counts against the claim, so
+	// ties (a simulator's identical gaps) never make a change real.
 	below, _ := slices.BinarySearch(cand, limit) // candidate values < limit
 	if !above {
-		// "Below x": few candidate values at or above the limit.
-		atOrBelow, _ := slices.BinarySearch(cand, math.Nextafter(limit, math.Inf(1)))
-		return 1 - exceedanceCDF(n1, n2, j, atOrBelow-1)
+		// "Below x": many candidate values below the limit.
+		return 1 - exceedanceCDF(n1, n2, j, below-1)
 	}
-	return exceedanceCDF(n1, n2, j, below)
+	atOrBelow, _ := slices.BinarySearch(cand, math.Nextafter(limit, math.Inf(1)))
+	return exceedanceCDF(n1, n2, j, atOrBelow)
 }
 
 // exceedanceCDF is P(Y ≤ y) for the Y of exceedance, each term's log
@@ -198,15 +225,6 @@ func logChoose(n, k int) float64 {
 	return a - b - c
 }
 
-// ratioOrZero is c/b for a lower bound: 0 when c is unknown (0) or b is
-// unbounded.
-func ratioOrZero(c, b float64) float64 {
-	if !(c > 0) || math.IsInf(b, 1) || !(b > 0) {
-		return 0
-	}
-	return c / b
-}
-
 // ratioOrInf is c/b for an upper bound: +Inf when c is unbounded or b
 // unknown.
 func ratioOrInf(c, b float64) float64 {
@@ -216,43 +234,21 @@ func ratioOrInf(c, b float64) float64 {
 	return c / b
 }
 
-// smallestAlpha is the smallest α in (0, 1) at which holds is true,
-// given that once true it stays true for every larger α (a bound only
-// moves inwards as α grows): the p-value of the claim the bound makes.
-// 1 when it never holds.
-func smallestAlpha(holds func(alpha float64) bool) float64 {
-	const top = 1 - 1e-12
-	if !holds(top) {
-		return 1
-	}
-	lo, hi := 0.0, top
-	for range 60 {
-		mid := (lo + hi) / 2
-		if holds(mid) {
-			hi = mid
-		} else {
-			lo = mid
-		}
-	}
-	return hi
-}
-
-// unboundedWhy says which bound of the ratio does not exist and why:
-// the lower one needs the baseline's upper bound of its percentile, the
-// upper one the candidate's, and a run whose tail is too thin (qⁿ ≥ α)
-// has none at level 1 − α.
-func unboundedWhy(b, c orderStatistics, p, alpha float64) string {
-	side := func(name string, o orderStatistics) string {
-		n := len(o.sorted)
-		return fmt.Sprintf("only %.1f of the %s's %d requests lie above p%g on average, too few to bound its p%g from above at %g%% (%d would)",
-			float64(n)*(1-o.q), name, n, p, p, 100*(1-alpha), requestsToBound(o.q, alpha))
-	}
+// unboundedWhy says which bound of the ratio does not exist and why.
+// The lower one is missing when the runs are so short that not even a
+// candidate with no request below the baseline's order statistic would
+// be significant; the upper one needs the candidate's order-statistic
+// upper bound, which a run whose tail is too thin (qⁿ ≥ α) has not.
+func unboundedWhy(ri RatioInterval, b, c orderStatistics, p, alpha float64) string {
 	var why []string
-	if b.upperCost() >= alpha {
-		why = append(why, side("baseline", b))
+	if ri.Low == 0 {
+		why = append(why, fmt.Sprintf("with %d baseline and %d candidate requests not even a candidate above the baseline's p%g in every request would be significant at %g%%",
+			len(b.sorted), len(c.sorted), p, 100*(1-alpha)))
 	}
 	if c.upperCost() >= alpha {
-		why = append(why, side("candidate", c))
+		n := len(c.sorted)
+		why = append(why, fmt.Sprintf("only %.1f of the candidate's %d requests lie above p%g on average, too few to bound its p%g from above at %g%% (%d would)",
+			float64(n)*(1-c.q), n, p, p, 100*(1-alpha), requestsToBound(c.q, alpha)))
 	}
 	return strings.Join(why, "; ")
 }

@@ -81,7 +81,7 @@ func (p Point) name() string {
 // so a short summary shows what needs attention.
 func byVerdict(cs []Named) []Named {
 	rank := map[metrics.Verdict]int{metrics.VerdictRegression: 0, metrics.VerdictInconclusive: 1,
-		metrics.VerdictImprovement: 2, metrics.VerdictNoChange: 3}
+		metrics.VerdictImprovement: 2, metrics.VerdictWithinTolerance: 3, metrics.VerdictNoChange: 4}
 	out := slices.Clone(cs)
 	slices.SortStableFunc(out, func(a, b Named) int { return rank[a.Verdict] - rank[b.Verdict] })
 	return out

@@ -95,7 +95,7 @@ func TestHeadlineCountsOfOneAreSingular(t *testing.T) {
 		t.Errorf("headline %q, want it to start %q", got, "1 regression: ")
 	}
 	r.Points[0].Metrics[1].Verdict = metrics.VerdictImprovement
-	if got := Headline(r); !strings.Contains(got, "(1 improvement, 0 inconclusive, 1 no significant change)") {
+	if got := Headline(r); !strings.Contains(got, "(1 improvement, 0 inconclusive, 0 within tolerance, 1 no significant change)") {
 		t.Errorf("headline %q", got)
 	}
 }

@@ -73,9 +73,9 @@ func writeRows(w io.Writer, cs []metrics.Comparison) error {
 func Headline(r *Report) string {
 	regs := r.Regressions()
 	if len(regs) == 0 {
-		return fmt.Sprintf("no regression beyond the tolerance (%s, %d inconclusive, %d no significant change)",
+		return fmt.Sprintf("no regression beyond the tolerance (%s, %d inconclusive, %d within tolerance, %d no significant change)",
 			verdict.Plural(r.Count(metrics.VerdictImprovement), "improvement"), r.Count(metrics.VerdictInconclusive),
-			r.Count(metrics.VerdictNoChange))
+			r.Count(metrics.VerdictWithinTolerance), r.Count(metrics.VerdictNoChange))
 	}
 	names := make([]string, len(regs))
 	for i, c := range regs {

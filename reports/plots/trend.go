@@ -84,6 +84,8 @@ var verdictStyles = []struct {
 	{metrics.VerdictInconclusive, "inconclusive (the bounds straddle the limit)",
 		draw.GlyphStyle{Color: colAmber, Radius: vg.Points(5), Shape: draw.PyramidGlyph{}}},
 	{metrics.VerdictNoChange, "no significant change", draw.GlyphStyle{Color: colBlue, Radius: vg.Points(4), Shape: draw.CircleGlyph{}}},
+	{metrics.VerdictWithinTolerance, "within tolerance (a real change, smaller than it)",
+		draw.GlyphStyle{Color: colBlue, Radius: vg.Points(4), Shape: draw.RingGlyph{}}},
 	{metrics.VerdictImprovement, "improvement", draw.GlyphStyle{Color: colGreen, Radius: vg.Points(4), Shape: draw.BoxGlyph{}}},
 }
 

@@ -41,11 +41,15 @@ func JudgementOf(c metrics.Comparison) Judgement {
 
 // Detects is the minimum detectable change in words, "detects ≥ 8.2%",
 // shown next to every verdict: "detects any change" for 0 (an exact
-// comparison, such as two error rates of 0), "cannot detect any change"
-// when none could be.
+// comparison), "cannot detect any change" when none could be, and
+// nothing for a baseline of 0, whose relative changes have no size (the
+// judge's NaN, null in JSON like +Inf: Unbounded or the values tell them
+// apart).
 func (j Judgement) Detects() string {
 	switch mdc := float64(j.MDC); {
-	case math.IsInf(mdc, 1) || math.IsNaN(mdc):
+	case math.IsNaN(mdc):
+		return ""
+	case math.IsInf(mdc, 1):
 		return "cannot detect any change"
 	case mdc <= 0:
 		return "detects any change"
