@@ -204,6 +204,13 @@ func TestDrawPairs(t *testing.T) {
 			if p.Shift && distinctRuns(pairs) != 2*len(pairs) {
 				t.Errorf("shift pairs share runs")
 			}
+			if p.Shift {
+				// 2 shift runs among 8 unchanged ones: measured at ¼ and
+				// ¾ of the schedule, beside unchanged runs 2 and 6.
+				if got := [2]int{pairs[0].Base[0].Spec.Index, pairs[1].Base[0].Spec.Index}; got != [2]int{2, 6} {
+					t.Errorf("shift pairs against unchanged runs %v, want [2 6] (the ones measured beside them)", got)
+				}
+			}
 		}
 	}
 	small := c

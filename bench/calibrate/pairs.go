@@ -48,8 +48,10 @@ type pair struct {
 //
 //   - A real server: every run of p is a candidate against the whole
 //     history.
-//   - The shift: the i-th run of p against the i-th unchanged run: pairs
-//     that share no run.
+//   - The shift: each run of p against the unchanged run measured at the
+//     same point of the schedule (order spreads both pools over it), so
+//     the two sides of a pair met the same load on the machine; the pairs
+//     share no run.
 //   - The unchanged server: c.Pairs pairs, each s.Base + s.Cand distinct
 //     runs of the pool drawn at random; different pairs share runs.
 //   - A changed server with one candidate run: each of its runs once,
@@ -81,7 +83,8 @@ func drawPairs(st *store, c config, s setup, p pool) ([]pair, error) {
 			return nil, err
 		}
 		for i, r := range runs {
-			out = append(out, pair{Base: []*storedRun{same[i]}, Cand: []*storedRun{r}})
+			at := (float64(i) + 0.5) / float64(len(runs)) // r's place in the schedule
+			out = append(out, pair{Base: []*storedRun{same[int(at*float64(len(same)))]}, Cand: []*storedRun{r}})
 		}
 	case len(p.Tests) == 0:
 		if err := need(p.Name, len(runs), s.Base+s.Cand); err != nil {
