@@ -26,8 +26,11 @@ type config struct {
 	// ProxyITL is the slowdown of a real server's slowed candidates.
 	ProxyITL float64
 
-	store, out, csv, runsCSV, before, doc string
-	judgeOnly                             bool
+	store, out, csv, runsCSV, before, doc, docSection string
+	judgeOnly                                         bool
+	// maxLoad judges only the runs that started at a 1-minute load
+	// average of at most it (0: all).
+	maxLoad float64
 }
 
 // measure is how every run is made; a store refuses runs made otherwise.
@@ -88,10 +91,12 @@ func parseFlags(args []string) (config, error) {
 	proxy := fs.String("proxy-itl", "25%", "real server: ITL slowdown of the slowed candidates (slowdown proxy)")
 	fs.StringVar(&c.store, "store", "", "folder of measured runs: runs already in it are kept (an interrupted calibration resumes), missing ones measured")
 	fs.BoolVar(&c.judgeOnly, "judge-only", false, "judge the runs in -store without measuring any")
+	fs.Float64Var(&c.maxLoad, "max-load", 0, "judge only the runs that started at a 1-minute load average of at most this (what a quieter machine would have given); 0 judges all")
 	fs.StringVar(&c.out, "out", "", "also write the Markdown tables to this file")
 	fs.StringVar(&c.csv, "csv", "", "also write the table rows as CSV to this file")
 	fs.StringVar(&c.before, "before", "", "a -csv file of an earlier judge on the same runs: its rates become the tables' before column")
-	fs.StringVar(&c.doc, "doc", "", "also replace the tables between this file's <!-- calibrate:sim --> and <!-- /calibrate:sim --> lines (calibrate:real for a real server) by the new ones")
+	fs.StringVar(&c.doc, "doc", "", "also replace the tables between this file's <!-- SECTION --> and <!-- /SECTION --> lines (-doc-section) by the new ones")
+	fs.StringVar(&c.docSection, "doc-section", "", "the marker name of -doc; default calibrate:sim, or calibrate:real for a real server")
 	fs.StringVar(&c.runsCSV, "runs-csv", "", "also write one CSV row per run (pool, seed, drift factor, headline values) to this file")
 	if err := fs.Parse(args); err != nil {
 		return c, err

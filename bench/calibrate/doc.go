@@ -6,10 +6,13 @@ import (
 	"os"
 )
 
-// docSection names the tables' place in a document: calibrate:sim or
-// calibrate:real.
+// docSection names the tables' place in a document: -doc-section, else
+// calibrate:sim or calibrate:real.
 func docSection(c config) string {
-	if c.isSim() {
+	switch {
+	case c.docSection != "":
+		return c.docSection
+	case c.isSim():
 		return "calibrate:sim"
 	}
 	return "calibrate:real"

@@ -53,6 +53,7 @@ func run(ctx context.Context, cfg config) error {
 		return err
 	}
 	cfg.measure = st.Measure
+	st.maxLoad = cfg.maxLoad
 	if !cfg.judgeOnly {
 		if err := measureMissing(ctx, cfg, st); err != nil {
 			return err

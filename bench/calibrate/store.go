@@ -30,6 +30,9 @@ type store struct {
 	dir     string // "" keeps the runs in memory only
 	Measure measure
 	runs    map[runKey]*storedRun
+	// maxLoad, when > 0, leaves out of every pool the runs that started
+	// at a higher 1-minute load average (-max-load).
+	maxLoad float64
 }
 
 // runKey names a run by its pool and index.
@@ -127,7 +130,7 @@ func (st *store) add(r *storedRun) error {
 func (st *store) pool(name string, n int) []*storedRun {
 	var out []*storedRun
 	for k, r := range st.runs {
-		if k.Pool == name {
+		if k.Pool == name && (st.maxLoad <= 0 || r.Load1 <= st.maxLoad) {
 			out = append(out, r)
 		}
 	}
@@ -138,11 +141,13 @@ func (st *store) pool(name string, n int) []*storedRun {
 	return out
 }
 
-// all lists every run in the order measured.
+// all lists every run in the order measured (within -max-load).
 func (st *store) all() []*storedRun {
 	out := make([]*storedRun, 0, len(st.runs))
 	for _, r := range st.runs {
-		out = append(out, r)
+		if st.maxLoad <= 0 || r.Load1 <= st.maxLoad {
+			out = append(out, r)
+		}
 	}
 	slices.SortFunc(out, func(a, b *storedRun) int { return a.Started.Compare(b.Started) })
 	return out
