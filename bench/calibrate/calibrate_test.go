@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -225,8 +226,12 @@ func TestDrawPairs(t *testing.T) {
 func TestRealPairs(t *testing.T) {
 	c := config{measure: measure{Target: "http://127.0.0.1:1/v1"}, Tolerance: 0.1, ProxyITL: 0.25, HistoryRuns: 5, SameRuns: 3, EffectRuns: 2}
 	st := fakeStore(c)
+	start := time.Date(2026, 12, 5, 17, 0, 0, 0, time.UTC)
+	for i, s := range order(c.pools(), c.Seed) {
+		st.runs[runKey{s.Pool, s.Index}].Started = start.Add(time.Duration(i) * time.Minute)
+	}
 	ss := setupsOf(c)
-	if len(ss) != 1 || ss[0].Base != 5 {
+	if len(ss) != 2 || ss[0].Base != 5 || !ss[1].Rolling {
 		t.Fatalf("setups %v", ss)
 	}
 	ps := c.pools()
@@ -241,6 +246,20 @@ func TestRealPairs(t *testing.T) {
 		if len(p.Base) != 5 || p.Base[0].Spec.Pool != "history" || p.Cand[0].Spec.Pool != "itl+25%" {
 			t.Errorf("pair %+v", p)
 		}
+	}
+	// Measured: history ×5, then same #0, slow #0, same #1, slow #1, same #2
+	// (same at ⅙, ½, ⅚; slow at ¼, ¾). Rolling, slow #1's baseline is the
+	// last five unchanged runs before it: history #2, #3, #4, same #0, #1.
+	rolling, err := drawPairs(st, c, ss[1], ps[2])
+	if err != nil || len(rolling) != 2 {
+		t.Fatalf("%d rolling pairs, %v", len(rolling), err)
+	}
+	var got []string
+	for _, r := range rolling[1].Base {
+		got = append(got, fmt.Sprintf("%s#%d", r.Spec.Pool, r.Spec.Index))
+	}
+	if want := []string{"history#2", "history#3", "history#4", "same#0", "same#1"}; !slices.Equal(got, want) {
+		t.Errorf("rolling baseline %v, want %v", got, want)
 	}
 }
 

@@ -4,12 +4,17 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
+	"slices"
 )
 
 // setup is how many runs each side of a judged pair has.
 type setup struct {
 	Name       string
 	Base, Cand int
+	// Rolling takes as the baseline the Base unchanged runs measured last
+	// before the candidate (a real server), as CI keeps the last runs of
+	// the main branch, instead of one history for every candidate.
+	Rolling bool
 }
 
 var (
@@ -26,7 +31,10 @@ var (
 // server's history setup (its history is the runs it has).
 func setupsOf(c config) []setup {
 	if !c.isSim() {
-		return []setup{{Name: fmt.Sprintf("%d-run history vs 1 run", c.HistoryRuns), Base: c.HistoryRuns, Cand: 1}}
+		return []setup{
+			{Name: fmt.Sprintf("%d-run history vs 1 run", c.HistoryRuns), Base: c.HistoryRuns, Cand: 1},
+			{Name: fmt.Sprintf("last %d unchanged runs vs 1 run", c.HistoryRuns), Base: c.HistoryRuns, Cand: 1, Rolling: true},
+		}
 	}
 	return []setup{history5, repeats3, single}
 }
@@ -47,7 +55,8 @@ type pair struct {
 // again draws the same pairs.
 //
 //   - A real server: every run of p is a candidate against the whole
-//     history.
+//     history, or (Rolling) against the s.Base unchanged runs (history
+//     or same-server candidates) measured last before it.
 //   - The shift: each run of p against the unchanged run measured at the
 //     same point of the schedule (order spreads both pools over it), so
 //     the two sides of a pair met the same load on the machine; the pairs
@@ -70,6 +79,19 @@ func drawPairs(st *store, c config, s setup, p pool) ([]pair, error) {
 	}
 	var out []pair
 	switch {
+	case s.Rolling:
+		unchanged := append(st.pool("history", c.HistoryRuns), same...)
+		slices.SortFunc(unchanged, func(a, b *storedRun) int { return a.Started.Compare(b.Started) })
+		for _, r := range runs {
+			k := 0
+			for k < len(unchanged) && unchanged[k].Started.Before(r.Started) {
+				k++
+			}
+			if err := need("history and same", k, s.Base); err != nil {
+				return nil, err
+			}
+			out = append(out, pair{Base: unchanged[k-s.Base : k], Cand: []*storedRun{r}})
+		}
 	case !c.isSim():
 		hist := st.pool("history", c.HistoryRuns)
 		if err := need("history", len(hist), s.Base); err != nil {
