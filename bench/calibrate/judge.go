@@ -144,15 +144,13 @@ func (t *tally) add(js []judged) {
 
 // measuredChange is what the pool's change really did to each gated
 // metric: the geometric mean of the metric over its runs against that of
-// the unchanged server's runs (the history's too on a real server).
+// the same-server runs, which were measured interleaved with them (a
+// real server's history, measured before both, is left out).
 func measuredChange(st *store, c config, family []metrics.Gate, p pool, data func([]*storedRun) []metrics.RunData) map[string]float64 {
-	ref := append(st.pool("history", c.HistoryRuns), st.pool("same", c.SameRuns)...)
-	if c.isSim() {
-		ref = st.pool("same", c.SameRuns)
-	}
+	ref := data(st.pool("same", c.SameRuns))
 	out := map[string]float64{}
 	for i, g := range family {
-		out[gateNames[i]] = geomean(g, data(st.pool(p.Name, p.Runs)))/geomean(g, data(ref)) - 1
+		out[gateNames[i]] = geomean(g, data(st.pool(p.Name, p.Runs)))/geomean(g, ref) - 1
 	}
 	return out
 }
