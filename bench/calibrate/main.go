@@ -1,9 +1,8 @@
 // Command calibrate measures how often baseline gates raise a false alarm
 // and how often they catch a real change, on real runs judged exactly as
-// `llmbench run --baseline` judges a point's gates. docs/compare.md
-// ("Measured false alarms and power") holds the tables it writes; the
-// synthetic test in metrics/ checks the method on made-up data, this
-// checks it on runs the engine really made.
+// `llmbench run --baseline` judges a point's gates (metrics.JudgePoint).
+// docs/compare.md ("Measured false alarms and detections") holds the
+// tables it writes there itself (-doc).
 //
 //	go run ./bench/calibrate -store out/calibration/sim -out out/calibration/sim.md -csv out/calibration/sim.csv
 //	go run ./bench/calibrate -target http://127.0.0.1:11434/v1 -model tiny ... -store out/calibration/real
@@ -16,8 +15,8 @@
 // run (its own jitter seed, drift and prompts) or a real server behind
 // the slowdown proxy. Runs are kept in a store as they end, so a
 // calibration resumes where it stopped, and are judged after all are
-// measured, in pairs drawn from pools of runs (pairs.go), with the four
-// gates of judge.go.
+// measured, in pairs drawn from pools of runs (plan.go, pairs.go), with
+// the four gates of judge.go.
 package main
 
 import (
