@@ -32,7 +32,7 @@ func (g Gate) PlannedMDC(baseline []RunData, candidateRuns int, opt JudgeOptions
 		df := float64(nb + nc - 2)
 		s := math.Sqrt(squares(x, mean(x)) / float64(nb-1))
 		half := studentTQuantile(1-opt.alpha(), df) * s * math.Sqrt(1/float64(nb)+1/float64(nc))
-		return minimumDetectable(d, RatioInterval{Ratio: 1, Low: math.Exp(-half), High: math.Exp(half)}), nil
+		return minimumDetectable(d, RatioInterval{Baseline: 1, Ratio: 1, Low: math.Exp(-half), High: math.Exp(half)}), nil
 	case nc >= 2:
 		return math.NaN(), nil
 	}

@@ -323,3 +323,16 @@ func TestJudgeTiesAreNoChange(t *testing.T) {
 		}
 	}
 }
+
+// Power before sending, by hand: two baseline runs (logs 0 and ln 1.5)
+// against one planned candidate run: s = ln 1.5/√2 = 0.286710, df = 1,
+// se = s·√(1/2 + 1) = 0.351145, t(0.95, 1) = 6.313752: a throughput
+// (higher is better) must fall by 1 − exp(−2.217044) = 89.1% to be seen.
+func TestPlannedMDCByHand(t *testing.T) {
+	g := baselineGate(t, "request_throughput", 0.10)
+	runs := []RunData{{Summary: &Summary{RequestThroughput: 10}}, {Summary: &Summary{RequestThroughput: 15}}}
+	mdc, err := g.PlannedMDC(runs, 1, DefaultJudgeOptions())
+	if err != nil || !approx(mdc, 1-math.Exp(-2.217044), 1e-5) {
+		t.Errorf("MDC %v (%v)", mdc, err)
+	}
+}
