@@ -63,7 +63,7 @@ func TestGateFamily(t *testing.T) {
 }
 
 func simConfigForTest() config {
-	return config{measure: measure{Target: "sim", Seed: 1}, Tolerance: 0.10, SameRuns: 8, EffectRuns: 4, ShiftRuns: 2, Pairs: 10}
+	return config{measure: measure{Target: "sim", Seed: 1}, Tolerance: 0.10, SameRuns: 18, EffectRuns: 4, ShiftRuns: 2, Pairs: 10}
 }
 
 // TestSimPools: a throughput drop of k tolerances scales every delay by
@@ -206,10 +206,10 @@ func TestDrawPairs(t *testing.T) {
 				t.Errorf("shift pairs share runs")
 			}
 			if p.Shift {
-				// 2 shift runs among 8 unchanged ones: measured at ¼ and
-				// ¾ of the schedule, beside unchanged runs 2 and 6.
-				if got := [2]int{pairs[0].Base[0].Spec.Index, pairs[1].Base[0].Spec.Index}; got != [2]int{2, 6} {
-					t.Errorf("shift pairs against unchanged runs %v, want [2 6] (the ones measured beside them)", got)
+				// 2 shift runs among 18 unchanged ones: measured at ¼ and
+				// ¾ of the schedule, beside unchanged runs 4 and 13.
+				if got := [2]int{pairs[0].Base[0].Spec.Index, pairs[1].Base[0].Spec.Index}; got != [2]int{4, 13} {
+					t.Errorf("shift pairs against unchanged runs %v, want [4 13] (the ones measured beside them)", got)
 				}
 			}
 		}
