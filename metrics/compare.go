@@ -136,8 +136,9 @@ func RegressionLimit(d Direction, tol float64) float64 {
 }
 
 // Sample is one side (baseline or candidate) of the comparison of one
-// metric. Repeats, when both sides have at least two, are used; otherwise
-// Values are bootstrapped.
+// metric: each run's value (the spread between them is the judge's noise
+// when there are three runs or more in all), and one run's per-request
+// values (the noise within a run, when each side has one).
 type Sample struct {
 	// Repeats holds the metric's value in each repeat of the point, in
 	// native units (each repeat's ttft.p99, its output_token_throughput).

@@ -50,9 +50,8 @@ func SampleOf(metric string, runs []RunData) (Sample, error) {
 }
 
 // Sample is one side of the comparison of g's statistic: each run's value
-// of it (Repeats, used when both sides have two or more) and the first
-// run's per-request values in send order (Values, bootstrapped
-// otherwise). Values are what the run's statistics are computed from:
+// of it (Repeats) and the first run's per-request values in send order
+// (Values, what the judge bounds when each side has one run). Values are what the run's statistics are computed from:
 // completed requests' TTFT, ITL, latency...; 1 or 0 per request, failed or
 // not, for error_rate; per-window rates for the whole-run throughputs.
 func (g Gate) Sample(runs []RunData) (Sample, error) {

@@ -300,7 +300,7 @@ func trendBarsOf(t *Trend, v metrics.Verdict) []trendBar {
 		if !run.Measured || run.Verdict != v {
 			continue
 		}
-		// A bar must hold its mark: Welch's interval is of geometric
+		// A bar must hold its mark: the between-runs interval is of geometric
 		// means, the value the arithmetic mean of the repeats.
 		out = append(out, trendBar{X: float64(i), Value: run.Value, Low: math.Min(run.Low, run.Value),
 			High: math.Max(run.High, run.Value), OpenLow: run.OpenLow, OpenHigh: run.OpenHigh})
