@@ -30,25 +30,6 @@ const (
 	windowsPerRun = 30
 )
 
-// SampleOf is one side of the comparison of a metric named as gates name
-// it ("ttft.p99", as `llmbench compare --metrics` takes it): the name
-// read once, then Gate.Sample.
-func SampleOf(metric string, runs []RunData) (Sample, error) {
-	m, err := namedMetric(metric)
-	if err != nil {
-		return Sample{}, err
-	}
-	norm, err := metricStatistic(metric)
-	if err != nil {
-		return Sample{}, err
-	}
-	g := Gate{Metric: m}
-	if strings.Contains(metric, ".") {
-		g.Stat = norm
-	}
-	return g.Sample(runs)
-}
-
 // Sample is one side of the comparison of g's statistic: each run's value
 // of it (Repeats) and the first run's per-request values in send order
 // (Values, what the judge bounds when each side has one run). Values are what the run's statistics are computed from:

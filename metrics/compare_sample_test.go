@@ -11,7 +11,7 @@ import (
 func sampleRecords(n int, ttftOf func(i int) int64) []Record {
 	recs := make([]Record, n)
 	for k := range n {
-		i := n - 1 - k // stored newest first: SampleOf orders by send time
+		i := n - 1 - k // stored newest first: Gate.Sample orders by send time
 		sent := int64(i) * 100e6
 		ttft := ttftOf(i)
 		r := Record{ID: int64(i), Sent: sent, InputTokens: 10, OutputTokens: 4}
@@ -27,12 +27,12 @@ func sampleRecords(n int, ttftOf func(i int) int64) []Record {
 	return recs
 }
 
-func TestSampleOfReadsRepeatsAndValues(t *testing.T) {
+func TestSampleReadsRepeatsAndValues(t *testing.T) {
 	recs := sampleRecords(50, func(i int) int64 { return int64(i+1) * 1e6 })
 	sum := Summarize(recs, Options{})
 	run := RunData{Summary: &sum, Records: recs}
 
-	s, err := SampleOf("ttft.p99", []RunData{run, run})
+	s, err := sampleOf(t, "ttft.p99", []RunData{run, run})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,15 +49,26 @@ func TestSampleOfReadsRepeatsAndValues(t *testing.T) {
 		t.Errorf("values %v, want the completed requests' TTFTs in send order %v", s.Values, want)
 	}
 
-	e, err := SampleOf("error_rate", []RunData{run})
+	e, err := sampleOf(t, "error_rate", []RunData{run})
 	if err != nil || len(e.Values) != 50 || e.Values[4] != 1 || e.Values[0] != 0 || e.Repeats[0] != 0.2 {
 		t.Errorf("error_rate sample %+v (%v)", e, err)
 	}
-	tp, err := SampleOf("output_token_throughput", []RunData{run})
+	tp, err := sampleOf(t, "output_token_throughput", []RunData{run})
 	if err != nil || len(tp.Values) != windowsPerRun {
 		t.Errorf("throughput sample: %d windows (%v), want %d", len(tp.Values), err, windowsPerRun)
 	}
-	if _, err := SampleOf("nonsense.p99", []RunData{run}); err == nil {
+	if _, err := BaselineGate("nonsense.p99", 0.1); err == nil {
 		t.Error("an unknown metric was accepted")
 	}
+}
+
+// sampleOf is one side of the comparison of a metric named as compare
+// names it, as the judge reads it.
+func sampleOf(t *testing.T, name string, runs []RunData) (Sample, error) {
+	t.Helper()
+	g, err := BaselineGate(name, 0.10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g.Sample(runs)
 }

@@ -224,7 +224,7 @@ func (g Gate) canonicalValue() string {
 }
 
 // Name is METRIC, METRIC.STAT or METRIC.per_gpu.STAT: the gate's
-// subject as messages and reports show it, and as SampleOf and
+// subject as messages and reports show it, and as Gate.Sample and
 // `llmbench compare --metrics` read it.
 func (g Gate) Name() string {
 	m := g.Metric.String()

@@ -8,10 +8,10 @@ import (
 )
 
 // Runs are the point's repeats as a comparison reads them
-// (metrics.SampleOf), whole (component "") or for one dataset component:
+// (metrics.Gate.Sample), whole (component "") or for one dataset component:
 // each repeat's summary, and the first repeat's series of the metrics
 // track names (as gates name them, each with per-request values), read
-// from its records now. SampleOf reads per-request values from the first
+// from its records now. Gate.Sample reads per-request values from the first
 // run only, so no other repeat's requests are read again, and a series
 // keeps a few numbers per request, never the records. Summarize must
 // have run. An auto point's warm-up requests are in no series, as they

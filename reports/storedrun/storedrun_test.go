@@ -90,8 +90,10 @@ func TestRepeatsAndRuns(t *testing.T) {
 	if err != nil || len(runs) != 3 || runs[1].Summary != &p.Repeats[1].Outcome.Summary || runs[0].Series.Len() != 6 || runs[1].Series != nil {
 		t.Fatalf("Runs = %d runs, %v", len(runs), err)
 	}
-	if _, err := metrics.SampleOf("itl.p99", runs); err != nil {
-		t.Errorf("SampleOf(itl.p99): %v", err)
+	if g, err := metrics.BaselineGate("itl.p99", 0.1); err != nil {
+		t.Fatal(err)
+	} else if _, err := g.Sample(runs); err != nil {
+		t.Errorf("itl.p99's sample: %v", err)
 	}
 }
 
