@@ -137,12 +137,8 @@ func judgeEach(gates []Gate, runs PointRuns, opt JudgeOptions) []Judged {
 // judgeGate measures one gate's ratio with its bounds, before any
 // decision.
 func judgeGate(g Gate, runs PointRuns, opt JudgeOptions) (Comparison, error) {
-	c := Comparison{Metric: g.Name()}
-	if g.Component != "" {
-		c.Metric += componentPrefix + g.Component
-	}
-	var err error
-	if c.Direction, c.Tolerance, err = g.baselineQuestion(); err != nil {
+	c, err := g.question()
+	if err != nil {
 		return c, err
 	}
 	base, cand, err := runs(g)
@@ -158,6 +154,19 @@ func judgeGate(g Gate, runs PointRuns, opt JudgeOptions) (Comparison, error) {
 		return c, err
 	}
 	return boundSamples(c, g, bs, cs, opt)
+}
+
+// question is the comparison g asks for, before anything is measured:
+// the metric as compare names it ("ttft.p99@component=chat"), which way
+// is worse, and the tolerance.
+func (g Gate) question() (Comparison, error) {
+	c := Comparison{Metric: g.Name()}
+	if g.Component != "" {
+		c.Metric += componentPrefix + g.Component
+	}
+	var err error
+	c.Direction, c.Tolerance, err = g.baselineQuestion()
+	return c, err
 }
 
 // boundSamples fills c's ratio, bounds and what follows from them.
@@ -177,9 +186,8 @@ func boundSamples(c Comparison, g Gate, bs, cs Sample, opt JudgeOptions) (Compar
 // both sides' samples: what a test or a calibration asks of the judge
 // without runs to read.
 func JudgeSamples(g Gate, baseline, candidate Sample, opt JudgeOptions) (Comparison, error) {
-	c := Comparison{Metric: g.Name()}
-	var err error
-	if c.Direction, c.Tolerance, err = g.baselineQuestion(); err != nil {
+	c, err := g.question()
+	if err != nil {
 		return c, err
 	}
 	js := []Judged{{Gate: g}}
