@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -59,9 +60,14 @@ func startUvicorn(t *testing.T) int {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	// Ready when it answers HTTP: a bare TCP dial to a port nothing
+	// listens on yet can connect to itself (Linux's simultaneous open when
+	// the kernel picks that same port as the source), which once let the
+	// test start before uvicorn listened and fail its first request with
+	// "connection refused".
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-		if c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port)); err == nil {
-			c.Close()
+		if resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/", port)); err == nil {
+			resp.Body.Close()
 			return port
 		}
 	}
