@@ -1,5 +1,10 @@
 package metrics
 
+import (
+	"fmt"
+	"math"
+)
+
 // PrefixCacheShare is how much of a point's prompts the server says it
 // served from its prefix cache. A point whose prompts repeat those of an
 // earlier point (or of itself) gets a faster prefill than fresh prompts
@@ -112,4 +117,47 @@ func CacheShareShift(points []*PrefixCacheShare) *CacheShift {
 		return nil
 	}
 	return c
+}
+
+// RunsCacheShare is the prefix-cache hit share of a side's runs: pooled
+// over the cached-token counts their responses carried, or, when none
+// carried one (vLLM without --enable-prompt-tokens-details), the mean of
+// the server's own hit rate over each run's window (its
+// prefix_cache_hits / prefix_cache_queries counters). from names which;
+// ok is false when neither was measured.
+func RunsCacheShare(runs []RunData) (share float64, from string, ok bool) {
+	shares := make([]*PrefixCacheShare, 0, len(runs))
+	var server []float64
+	for _, r := range runs {
+		if r.Summary != nil && r.Summary.PrefixCache != nil {
+			shares = append(shares, r.Summary.PrefixCache)
+		}
+		if r.Telemetry != nil && r.Telemetry.Server.PrefixCacheHitRate.OK {
+			server = append(server, r.Telemetry.Server.PrefixCacheHitRate.Value)
+		}
+	}
+	if s := PoolPrefixCache(shares...); s != nil && s.PromptTokens > 0 {
+		return s.Share, "responses' cached tokens", true
+	}
+	if len(server) > 0 {
+		return mean(server), "server's counters", true
+	}
+	return 0, "", false
+}
+
+// CacheShareWarning says when two sides were served from the prefix
+// cache in different measure (by more than CacheShiftThreshold): their
+// latencies then differ by cache hits as well as by the change judged,
+// which is the normal case against a long-lived server, since back-to-back
+// runs send the same prompts. "" otherwise.
+func CacheShareWarning(baseline, candidate []RunData) string {
+	b, fromB, okB := RunsCacheShare(baseline)
+	c, fromC, okC := RunsCacheShare(candidate)
+	if !okB || !okC || math.Abs(c-b) <= CacheShiftThreshold {
+		return ""
+	}
+	return fmt.Sprintf("prefix-cache hit share: baseline %.1f%% (%s), candidate %.1f%% (%s), %.0f points apart: "+
+		"their latencies differ by cache hits as well as by the change; give every run its own prompts "+
+		"(a dataset seed per run) or reset the server's prefix cache before each run (vLLM: POST /reset_prefix_cache)",
+		100*b, fromB, 100*c, fromC, 100*math.Abs(c-b))
 }

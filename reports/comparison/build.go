@@ -82,6 +82,9 @@ func Build(baseline, candidate string, pairs []Pair, opt Options) (*Report, erro
 		if w := j.Warning(); w != "" && !slices.Contains(r.Warnings, w) {
 			r.Warnings = append(r.Warnings, w)
 		}
+		if w := metrics.CacheShareWarning(p.Baseline, p.Candidate); w != "" {
+			r.Warnings = append(r.Warnings, point.name()+": "+w)
+		}
 	}
 	return r, nil
 }

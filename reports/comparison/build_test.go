@@ -2,6 +2,7 @@ package comparison
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/llmbench/llmbench/metrics"
@@ -72,4 +73,42 @@ func judgedAlone(t *testing.T, name string, baseline, candidate metrics.Sample) 
 		t.Fatal(err)
 	}
 	return metrics.JudgeSamples(g, baseline, candidate, metrics.DefaultJudgeOptions())
+}
+
+// Two sides served from the prefix cache in different measure are
+// warned of, from the responses' cached tokens or, when they carried
+// none (vLLM's default), from the server's own hit counters; a few
+// points apart is no warning.
+func TestBuildWarnsOfACacheShift(t *testing.T) {
+	withShare := func(share float64) []metrics.RunData {
+		runs := runOf(1)
+		s := *runs[0].Summary
+		s.PrefixCache = &metrics.PrefixCacheShare{CachedTokens: int64(1000 * share), PromptTokens: 1000, Requests: 10, Share: share}
+		runs[0].Summary = &s
+		return runs
+	}
+	withServer := func(rate float64) []metrics.RunData {
+		runs := runOf(1)
+		runs[0].Telemetry = &metrics.TelemetrySummary{Server: metrics.ServerTelemetry{PrefixCacheHitRate: metrics.TelemetryValue{Value: rate, OK: true}}}
+		return runs
+	}
+	opt := Options{Metrics: []string{"ttft.p50"}, Tolerance: 0.10, Judge: metrics.DefaultJudgeOptions()}
+	for _, c := range []struct {
+		name       string
+		base, cand []metrics.RunData
+		want       string
+	}{
+		{"usage", withShare(0), withShare(0.61), "prefix-cache hit share: baseline 0.0% (responses' cached tokens), candidate 61.0% (responses' cached tokens), 61 points apart"},
+		{"server", withServer(0), withServer(0.826), "baseline 0.0% (server's counters), candidate 82.6% (server's counters)"},
+		{"close", withShare(0.05), withShare(0.12), ""},
+	} {
+		r, err := Build("a", "b", []Pair{{Experiment: "e", Label: "concurrency1", Baseline: c.base, Candidate: c.cand}}, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Join(r.Warnings, "\n")
+		if c.want == "" && strings.Contains(got, "prefix-cache") || c.want != "" && !strings.Contains(got, c.want) {
+			t.Errorf("%s: warnings %q, want %q", c.name, got, c.want)
+		}
+	}
 }
