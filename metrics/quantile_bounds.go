@@ -88,7 +88,15 @@ func orderStatisticRatio(baseline, candidate []float64, p, level float64) RatioI
 	alpha := 1 - level
 	ri.Low, ri.High = exceedanceLow(b.sorted, c.sorted, q, alpha), high(alpha)
 	ri.pAbove = func(x float64) float64 { return exceedance(b.sorted, c.sorted, q, x, true) }
-	ri.pBelow = func(x float64) float64 { return exceedance(b.sorted, c.sorted, q, x, false) }
+	// "Better" is claimed only when the upper bound shown says so too: the
+	// exceedance test of the other tail can be significant while the
+	// order-statistic bound still reaches past the baseline.
+	ri.pBelow = func(x float64) float64 {
+		if !(ri.High < x) {
+			return 1
+		}
+		return exceedance(b.sorted, c.sorted, q, x, false)
+	}
 	ri.Unbounded = unboundedWhy(ri, b, c, p, alpha)
 	ri.detectable = func(worse Direction) float64 { return detectableShift(b.sorted, len(c.sorted), q, alpha, worse) }
 	return ri
