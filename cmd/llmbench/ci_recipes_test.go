@@ -105,19 +105,8 @@ func afterFirstLine(s string) string {
 // the test ends, and returns its base URL (".../v1").
 func startSimCommand(t *testing.T, args ...string) string {
 	t.Helper()
-	cmd := exec.Command(binary, append([]string{"sim", "--addr", "127.0.0.1:0"}, args...)...)
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGINT)
-		_ = cmd.Wait()
-	})
-	out := bufio.NewReader(stdout)
+	out, errs := startSim(t, args...)
+	go func() { _, _ = io.Copy(io.Discard, errs) }() // its log must never fill the pipe
 	line, err := out.ReadString('\n')
 	if err != nil {
 		t.Fatalf("llmbench sim %v: %v", args, err)
@@ -130,6 +119,29 @@ func startSimCommand(t *testing.T, args ...string) string {
 	}
 	t.Fatalf("llmbench sim printed no URL: %q", line)
 	return ""
+}
+
+// startSim starts `llmbench sim` on a free port of 127.0.0.1, stopped
+// (SIGINT) when the test ends, and gives its stdout and stderr.
+func startSim(t *testing.T, args ...string) (stdout, stderr *bufio.Reader) {
+	t.Helper()
+	cmd := exec.Command(binary, append([]string{"sim", "--addr", "127.0.0.1:0"}, args...)...)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGINT)
+		_ = cmd.Wait()
+	})
+	return bufio.NewReader(out), bufio.NewReader(errs)
 }
 
 // newCheckout is a job's fresh working folder holding the repository's

@@ -1,12 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"math"
-	"os/exec"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/llmbench/llmbench/transport/sim"
@@ -17,19 +14,8 @@ import (
 // and a negative σ is refused by name with exit 2.
 func TestSimCommandLogsItsDriftFactor(t *testing.T) {
 	t.Parallel()
-	cmd := exec.Command(binary, "sim", "--addr", "127.0.0.1:0", "--drift", "0.05", "--drift-seed", "7")
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGINT)
-		_ = cmd.Wait()
-	})
-	line, err := bufio.NewReader(stderr).ReadString('\n')
+	_, stderr := startSim(t, "--drift", "0.05", "--drift-seed", "7")
+	line, err := stderr.ReadString('\n')
 	if err != nil {
 		t.Fatalf("no log line: %v", err)
 	}
