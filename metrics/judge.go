@@ -39,6 +39,10 @@ type JudgeOptions struct {
 	// Bootstrap configures the within-run method for statistics that are
 	// not percentiles.
 	Bootstrap BootstrapOptions
+	// Paired says the runs of the two sides are rounds of an interleaved
+	// A/B run, baseline run i measured next to candidate run i: they are
+	// judged by MethodPairedRounds (judge_paired.go).
+	Paired bool
 }
 
 // DefaultJudgeOptions: one-sided 95%, the default bootstrap.

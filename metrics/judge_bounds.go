@@ -100,6 +100,12 @@ func ratioBounds(stat string, baseline, candidate Sample, opt JudgeOptions) (Rat
 	if allZero(baseline.Repeats) && allZero(candidate.Repeats) {
 		return exactRatio(mean(baseline.Repeats), mean(candidate.Repeats), level), nil
 	}
+	if opt.paired(nb, nc) {
+		ri, err := pairedRatio(baseline.Repeats, candidate.Repeats, level)
+		if !errors.Is(err, errNonPositive) {
+			return ri, err
+		}
+	}
 	if nb+nc >= 3 && max(nb, nc) >= 2 {
 		ri, err := runsRatio(baseline.Repeats, candidate.Repeats, level)
 		if !errors.Is(err, errNonPositive) {
