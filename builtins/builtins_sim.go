@@ -38,6 +38,8 @@ const (
 	simFloat
 	simBool
 	simString
+	// simDrift is a number (each start's σ) or a "sine(10%, 60s)" wave.
+	simDrift
 )
 
 // simParams are sim()'s keywords in the order the simulator's Config
@@ -49,7 +51,7 @@ var simParams = []simParam{
 	{"prefill_per_token", "prefill_per_token", simDuration},
 	{"max_batch", "max_batch", simInt},
 	{"jitter", "jitter", simFloat},
-	{"drift", "drift", simFloat},
+	{"drift", "drift", simDrift},
 	{"drift_seed", "drift_seed", simInt},
 	{"error_rate", "error_rate_500", simFloat},
 	{"itl_per_seq", "itl_per_seq", simDuration},
@@ -124,6 +126,13 @@ func simQueryValue(kind simKind, v starlark.Value) (string, error) {
 		err := starlark.UnpackArg(v, &n)
 		return strconv.Itoa(n), err
 	case simFloat:
+		var n number
+		err := n.Unpack(v)
+		return num(float64(n)), err
+	case simDrift:
+		if text, ok := starlark.AsString(v); ok {
+			return text, nil // SimConfig reads it and names what is wrong
+		}
 		var n number
 		err := n.Unpack(v)
 		return num(float64(n)), err

@@ -144,7 +144,10 @@ var simParams = map[string]func(*sim.Config, string) error{
 	"output_tokens":     intParam(func(c *sim.Config) *int { return &c.DefaultOutputTokens }),
 	"reasoning_tokens":  intParam(func(c *sim.Config) *int { return &c.ReasoningTokens }),
 	"jitter":            floatParam(func(c *sim.Config) *float64 { return &c.Jitter }),
-	"drift":             floatParam(func(c *sim.Config) *float64 { return &c.Drift }),
+	"drift": func(c *sim.Config, v string) (err error) {
+		c.Drift, c.DriftWave, err = sim.ParseDrift(v)
+		return err
+	},
 	"error_rate_429":    floatParam(func(c *sim.Config) *float64 { return &c.ErrorRate429 }),
 	"error_rate_500":    floatParam(func(c *sim.Config) *float64 { return &c.ErrorRate500 }),
 	"reset_rate":        floatParam(func(c *sim.Config) *float64 { return &c.ResetRate }),

@@ -19,7 +19,7 @@ type simCmd struct {
 	ITLPerSeq       time.Duration `name:"itl-per-seq" default:"250us" help:"ITL added per extra sequence decoding."`
 	MaxBatch        int           `default:"64" help:"Sequences decoded at once; more requests queue."`
 	Jitter          float64       `default:"0.05" help:"Relative jitter of every delay."`
-	Drift           float64       `help:"Run-to-run drift: each start draws a speed factor, lognormal with this sigma (0.05: about 5% between starts), that multiplies every delay; the factor is logged (0: none)."`
+	Drift           string        `help:"Drift of the server's speed, multiplying every delay: a number is run-to-run drift, each start drawing a speed factor lognormal with this sigma (0.05: about 5% between starts; the factor is logged); sine(AMPLITUDE,PERIOD), e.g. sine(10%,60s), is drift within the run, the factor 1+AMPLITUDE·sin(2πt/PERIOD) at t since the start (default: none)."`
 	DriftSeed       int64         `name:"drift-seed" help:"Seed of the drift draw (0: a fresh one per start)."`
 	OutputTokens    int           `default:"128" help:"Output length when a request sets no max_tokens."`
 	Model           string        `default:"llmbench-sim" help:"Model name reported."`
@@ -41,9 +41,13 @@ type simCmd struct {
 }
 
 func (c *simCmd) Run(e *env) error {
+	sigma, wave, err := c.drift()
+	if err != nil {
+		return err
+	}
 	cfg := sim.Config{
 		Addr: c.Addr, GRPCAddr: c.GRPCAddr, Seed: c.Seed, TTFT: c.TTFT, PrefillPerToken: c.PrefillPerToken, ITL: c.ITL,
-		ITLPerSeq: c.ITLPerSeq, MaxBatch: c.MaxBatch, Jitter: c.Jitter, Drift: c.Drift, DriftSeed: c.DriftSeed, DefaultOutputTokens: c.OutputTokens,
+		ITLPerSeq: c.ITLPerSeq, MaxBatch: c.MaxBatch, Jitter: c.Jitter, Drift: sigma, DriftWave: wave, DriftSeed: c.DriftSeed, DefaultOutputTokens: c.OutputTokens,
 		Model: c.Model, ErrorRate429: c.ErrorRate429, ErrorRate500: c.ErrorRate500, ResetRate: c.ResetRate,
 		MalformedRate: c.MalformedRate, StallRate: c.StallRate, Stall: c.Stall,
 		Reasoning: c.Reasoning, ReasoningTokens: c.ReasoningTokens, Flavor: sim.Flavor(c.Flavor),
@@ -63,4 +67,16 @@ func (c *simCmd) Run(e *env) error {
 	}
 	<-e.ctx.Done()
 	return srv.Close()
+}
+
+// drift reads --drift (sim.ParseDrift); unset is no drift.
+func (c *simCmd) drift() (float64, sim.Wave, error) {
+	if c.Drift == "" {
+		return 0, sim.Wave{}, nil
+	}
+	sigma, wave, err := sim.ParseDrift(c.Drift)
+	if err != nil {
+		return 0, sim.Wave{}, invalid("--drift: %w", err)
+	}
+	return sigma, wave, nil
 }

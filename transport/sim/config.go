@@ -59,6 +59,10 @@ type Config struct {
 	// which is what drift is for. Seed does not touch it, so a fixed Seed
 	// keeps a run's requests alike while the server's speed drifts.
 	DriftSeed int64
+	// DriftWave is drift within a run: every delay made at time t after
+	// the start is also multiplied by DriftWave.Factor(t); see Wave. The
+	// zero Wave keeps the speed constant.
+	DriftWave Wave
 
 	// DefaultOutputTokens is the output length of a request that sets no
 	// max_tokens. With max_tokens the sim generates exactly that many.
@@ -183,6 +187,9 @@ func (c Config) Validate() error {
 	}
 	if !(c.Drift >= 0 && c.Drift <= 1) {
 		bad("drift must be in [0, 1] (the σ of the log of the speed factor), got %g", c.Drift)
+	}
+	if w := c.DriftWave; w != (Wave{}) && !(w.Amplitude > 0 && w.Amplitude < 1 && w.Period > 0) {
+		bad("drift %s: want an amplitude in (0, 100%%) and a period > 0", w)
 	}
 	if c.DefaultOutputTokens < 1 {
 		bad("default_output_tokens must be >= 1, got %d", c.DefaultOutputTokens)

@@ -182,7 +182,7 @@ func (j *job) inject(out sink) (o outcome, stop bool) {
 		}
 	case faultStall:
 		st.stalls.Add(1)
-		j.next = j.next.Add(scale(j.srv.cfg.Stall, j.srv.speed))
+		j.next = j.next.Add(scale(j.srv.cfg.Stall, j.srv.speedNow()))
 		if !j.sleepUntil() {
 			return outcomeCanceled, true
 		}
@@ -195,7 +195,7 @@ func (j *job) inject(out sink) (o outcome, stop bool) {
 // decode steps pass through here; a stall is scaled without jitter; the
 // queue is made of other requests' steps, so it drifts with them.
 func (j *job) delay(d time.Duration) time.Duration {
-	return scale(j.jitter(d), j.srv.speed)
+	return scale(j.jitter(d), j.srv.speedNow())
 }
 
 // jitter scales d by a seeded factor in [1-Jitter, 1+Jitter].

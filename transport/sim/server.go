@@ -38,6 +38,8 @@ type Server struct {
 	// speed is this start's drift factor (1 without drift): every delay
 	// is multiplied by it.
 	speed float64
+	// born is when the server started: DriftWave's clock.
+	born time.Time
 
 	// ctx is every request's base context; Close cancels it so requests
 	// parked in the queue or between tokens end at once.
@@ -105,7 +107,7 @@ func Start(cfg Config) (*Server, error) {
 	s := &Server{cfg: cfg, url: "http://" + ln.Addr().String(), batch: newBatch(cfg.MaxBatch),
 		started: time.Now().Unix()}
 	s.modelJSON, _ = json.Marshal(cfg.Model)
-	s.speed = drawSpeed(cfg)
+	s.speed, s.born = drawSpeed(cfg), time.Now()
 	s.gpuLabels, s.modelLabel = metricLabels(cfg)
 	s.latencies = newLatencies()
 	if cfg.PrefixCacheBlocks > 0 {
@@ -256,4 +258,13 @@ func (s *Server) serveModels(w http.ResponseWriter, _ *http.Request) {
 		Object string  `json:"object"`
 		Data   []model `json:"data"`
 	}{"list", []model{{s.cfg.Model, "model", s.started, "llmbench"}}})
+}
+
+// speedNow is the factor a delay made now is multiplied by: the start's
+// drift factor times the wave's value at this instant of the run.
+func (s *Server) speedNow() float64 {
+	if s.cfg.DriftWave == (Wave{}) {
+		return s.speed
+	}
+	return s.speed * s.cfg.DriftWave.Factor(time.Since(s.born))
 }
