@@ -33,6 +33,9 @@ type Experiment struct {
 	Steady *metrics.SteadyRule `json:"steady_state,omitempty"`
 	// Warmup requests precede each point's measurement, excluded from it.
 	Warmup int `json:"warmup,omitempty"`
+	// AB, when set, makes each point an interleaved A/B run of the
+	// endpoint (the candidate) against AB.Baseline (runtime/ab).
+	AB *AB `json:"ab,omitempty"`
 	// Sweep is nil for a single point.
 	Sweep *Sweep `json:"sweep,omitempty"`
 	// Planned, when set, are the experiment's points as its caller
