@@ -47,12 +47,13 @@ type experimentArgs struct {
 	baseline                string
 	tags                    stringMap
 	samePrompts             bool
+	ab                      starlark.Value
 }
 
 // experiment(name, endpoint, dataset, traffic, requests=, duration=,
 // warmup=0, sweep=None, gates=[], goodput={}, repeats=1, telemetry=[],
 // cost_per_hour=None, baseline=None, tags={}, seed=0, error_budget=None,
-// currency="EUR", same_prompts=False):
+// currency="EUR", same_prompts=False, ab=None):
 // one experiment of
 // the scenario (SPEC §6). requests and duration are exclusive; with
 // neither, each point measures defaultRequests requests (a replay, its
@@ -64,7 +65,7 @@ func experimentBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starla
 		"sweep??", &a.sweep, "gates?", &a.gates, "goodput?", &a.goodput, "repeats?", &a.repeats,
 		"telemetry?", &a.telemetry, "cost_per_hour??", &a.costPerHour, "baseline??", &a.baseline,
 		"tags?", &a.tags, "seed?", &a.seed, "error_budget??", &a.errorBudget, "currency?", &a.currency,
-		"sessions??", &a.sessions, "same_prompts?", &a.samePrompts, "steady_state??", &a.steady); err != nil {
+		"sessions??", &a.sessions, "same_prompts?", &a.samePrompts, "steady_state??", &a.steady, "ab??", &a.ab); err != nil {
 		return nil, err
 	}
 	e, ep, err := a.build(b.Name())
@@ -78,9 +79,12 @@ func experimentBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starla
 	}
 	attrs := experimentAttrs(e)
 	attrs["endpoint"], attrs["dataset"], attrs["traffic"] = ep, a.data, a.traffic
-	attrs["sweep"] = a.sweep
+	attrs["sweep"], attrs["ab"] = a.sweep, a.ab
 	if a.sweep == nil {
 		attrs["sweep"] = starlark.None
+	}
+	if a.ab == nil {
+		attrs["ab"] = starlark.None
 	}
 	stack := thread.CallStack()
 	desc := describeExperiment(e, a.traffic.String())
@@ -115,6 +119,9 @@ func (a *experimentArgs) build(fn string) (*plan.Experiment, *endpointValue, err
 		return nil, nil, err
 	}
 	if err := a.planChecks(fn, e); err != nil {
+		return nil, nil, err
+	}
+	if err := a.planAB(fn, e); err != nil {
 		return nil, nil, err
 	}
 	return e, ep, nil

@@ -33,6 +33,7 @@ func universe() starlark.StringDict {
 		starlark.NewBuiltin("users", usersBuiltin),
 		starlark.NewBuiltin("experiment", experimentBuiltin),
 		starlark.NewBuiltin("sweep", sweepBuiltin),
+		starlark.NewBuiltin("ab", abBuiltin),
 		starlark.NewBuiltin("pow2", pow2Builtin),
 		starlark.NewBuiltin("until_saturation", untilSaturationBuiltin),
 		starlark.NewBuiltin("search", searchBuiltin),

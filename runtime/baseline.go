@@ -48,6 +48,10 @@ type Baseline struct {
 	// Confidence is the level of the judge's one-sided bounds; 0 means
 	// 0.95.
 	Confidence float64
+	// Paired says the baseline's runs are rounds of an interleaved A/B
+	// point, each paired with the candidate's round of the same index
+	// (see PairedBaseline).
+	Paired bool
 }
 
 // judgeGates fills the results of the baseline gates (indexes idx of
@@ -86,6 +90,7 @@ func (b *Baseline) judgeOptions() metrics.JudgeOptions {
 	if b.Confidence > 0 {
 		opt.Confidence = b.Confidence
 	}
+	opt.Paired = b.Paired
 	return opt
 }
 
