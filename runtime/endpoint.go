@@ -148,11 +148,11 @@ var simParams = map[string]func(*sim.Config, string) error{
 		c.Drift, c.DriftWave, err = sim.ParseDrift(v)
 		return err
 	},
-	"error_rate_429":    floatParam(func(c *sim.Config) *float64 { return &c.ErrorRate429 }),
-	"error_rate_500":    floatParam(func(c *sim.Config) *float64 { return &c.ErrorRate500 }),
-	"reset_rate":        floatParam(func(c *sim.Config) *float64 { return &c.ResetRate }),
-	"malformed_rate":    floatParam(func(c *sim.Config) *float64 { return &c.MalformedRate }),
-	"stall_rate":        floatParam(func(c *sim.Config) *float64 { return &c.StallRate }),
+	"error_rate_429": floatParam(func(c *sim.Config) *float64 { return &c.ErrorRate429 }),
+	"error_rate_500": floatParam(func(c *sim.Config) *float64 { return &c.ErrorRate500 }),
+	"reset_rate":     floatParam(func(c *sim.Config) *float64 { return &c.ResetRate }),
+	"malformed_rate": floatParam(func(c *sim.Config) *float64 { return &c.MalformedRate }),
+	"stall_rate":     floatParam(func(c *sim.Config) *float64 { return &c.StallRate }),
 	"seed": func(c *sim.Config, v string) (err error) {
 		c.Seed, err = strconv.ParseInt(v, 10, 64)
 		return err
