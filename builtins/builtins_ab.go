@@ -77,6 +77,8 @@ func (a *experimentArgs) planAB(fn string, e *plan.Experiment) error {
 		return paramErrorf(fn, "repeats", "got %d with ab=, want 1: an A/B point's rounds are its runs (ab(rounds=))", e.Repeats)
 	case e.Baseline != "":
 		return paramErrorf(fn, "baseline", "got %q with ab=, want one of them: an A/B experiment's baseline is its ab= endpoint", e.Baseline)
+	case e.Requests > 0 && e.Requests < e.AB.Rounds:
+		return paramErrorf(fn, "ab", "got %d rounds for %d requests per side, want at least one request per round", e.AB.Rounds, e.Requests)
 	case e.Sessions > 0 || e.Steady != nil:
 		return paramErrorf(fn, "ab", "an A/B point stops by requests or duration, not sessions or auto")
 	}

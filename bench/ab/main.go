@@ -43,7 +43,8 @@ import (
 
 type config struct {
 	target, model, drift, gate, slow, csvPath string
-	pairs, requests, concurrency, rounds      int
+	pairs, seqPairs, requests, concurrency    int
+	rounds                                    int
 	warmup, inputTokens, outputTokens         int
 	itl                                       time.Duration
 }
@@ -56,7 +57,8 @@ func main() {
 	flag.StringVar(&c.gate, "gate", "itl.p50 <= baseline * 1.02", "the baseline gate judged")
 	flag.StringVar(&c.slow, "slowdown", "itl=5%", "the candidate's slowdown in detection trials (slowdown.ParseShares)")
 	flag.StringVar(&c.csvPath, "csv", "out/ab/sim.csv", "trials, appended as they end (resumable)")
-	flag.IntVar(&c.pairs, "pairs", 200, "pairs per condition (4 conditions)")
+	flag.IntVar(&c.pairs, "pairs", 200, "pairs per interleaved condition (A/A and A/B)")
+	flag.IntVar(&c.seqPairs, "sequential-pairs", -1, "pairs per sequential condition, the first ones (default: -pairs)")
 	flag.IntVar(&c.requests, "requests", 96, "measured requests per side")
 	flag.IntVar(&c.concurrency, "concurrency", 8, "requests in flight")
 	flag.IntVar(&c.rounds, "rounds", 8, "A/B rounds per side")
@@ -119,10 +121,10 @@ func run(ctx context.Context, c config) error {
 	}
 	defer out.Flush()
 	for trial := 0; trial < c.pairs*len(conditions) && ctx.Err() == nil; trial++ {
-		if done[trial] != "" {
+		cond := conditions[trial%len(conditions)]
+		if done[trial] != "" || (!cond.interleaved && c.seqPairs >= 0 && trial/len(conditions) >= c.seqPairs) {
 			continue
 		}
-		cond := conditions[trial%len(conditions)]
 		cand := proxies[1]
 		if cond.slowed {
 			cand = proxies[2]

@@ -36,6 +36,9 @@ func (f *baselineFlags) attach(e *env, scen *runtime.Scenario) (*regression.Base
 	b := f.baselines(e)
 	var weak []error
 	for i := range scen.Experiments {
+		if scen.Experiments[i].AB != nil {
+			continue // its baseline is its ab= endpoint, measured with it
+		}
 		against, err := b.Attach(&scen.Experiments[i])
 		if err != nil {
 			return nil, err

@@ -24,6 +24,7 @@ type cli struct {
 	Check    checkCmd    `cmd:"" help:"Load and validate a scenario and print its plan, sending no traffic."`
 	Profile  profileCmd  `cmd:"" help:"Measure one load point with GenAI-Perf's flags and artifacts."`
 	Analyze  analyzeCmd  `cmd:"" help:"Sweep one parameter with GenAI-Perf's flags: one artifact folder per point, the analyze CSV, a sweep table; resumable."`
+	AB       abCmd       `cmd:"" name:"ab" help:"Interleaved A/B run with profile's flags: the -u server against --baseline-url in rounds (ABBA, or duet: at once), judged paired, so drift during the run cancels; exit 1 on a regression."`
 	Compare  compareCmd  `cmd:"" help:"Compare result sets point by point: baseline, candidate, change with its confidence interval, verdict; exit 1 on a regression beyond the tolerance."`
 	Report   reportCmd   `cmd:"" help:"Re-render a run's GenAI-Perf JSON, CSV and table from its records.parquet."`
 	Merge    mergeCmd    `cmd:"" help:"Merge the shards of a distributed run (run --shard I/N) into one run: every metric and gate recomputed from the union of their records; exit 1 when a gate fails."`

@@ -67,7 +67,7 @@ func (c *runCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	wiring := runWiring{shard: shard, meet: meet, baselines: baselines}
+	wiring := runWiring{shard: shard, meet: meet, baselines: baselines, abPairs: new([]comparison.Pair)}
 	results, runErr := runExperiments(e, scen, wiring, c.Out, !c.NoPlots, cp)
 	if runErr != nil && !errors.Is(runErr, errInterrupted) && len(results) == 0 {
 		return runErr
@@ -78,7 +78,10 @@ func (c *runCmd) Run(e *env) error {
 	rep := &verdict.Report{Scenario: scenarioName(scen), Verdicts: verdict.Collect(results),
 		Partial: errors.Is(runErr, errInterrupted) || overBudget(runErr), Check: verdict.CheckNotDefined}
 	checkErr := judgeCheck(scen, results, rep, runErr)
-	cmp := compareWithBaselines(e, c.Out, baselines)
+	cmp, err := withABComparison(compareWithBaselines(e, c.Out, baselines), *wiring.abPairs)
+	if err != nil {
+		return err
+	}
 	if err := c.writeVerdicts(e, scen, results, rep, cmp); err != nil {
 		return runFailed("writing results: %w", err)
 	}
@@ -160,6 +163,8 @@ type runWiring struct {
 	shard     engine.Shard
 	meet      runtime.Rendezvous
 	baselines *regression.Baselines
+	// abPairs collects the A/B experiments' points for compare.json.
+	abPairs *[]comparison.Pair
 }
 
 // of is the wiring of the experiment named name.
@@ -176,6 +181,19 @@ func runExperiments(e *env, scen *runtime.Scenario, wiring runWiring, out string
 	var results []runtime.ExperimentResult
 	for i := range scen.Experiments {
 		exp := &scen.Experiments[i]
+		if exp.AB != nil {
+			r, err := runAB(e, scenarioName(scen), exp, wiring.of(exp.Name), out, plotsOn)
+			if r != nil {
+				results, *wiring.abPairs = append(results, r.result), append(*wiring.abPairs, r.pairs...)
+			}
+			if err != nil {
+				return results, err
+			}
+			if e.ctx.Err() != nil {
+				return results, errInterrupted
+			}
+			continue
+		}
 		obs := &artifacts.ScenarioObserver{Session: e.session(plotsOn), Scenario: scenarioName(scen), Out: out, Exp: exp, Checkpoint: cp}
 		obs.Sink.Drawn = &e.drawn // for report.html
 		res, err := runtime.RunExperiment(e.ctx, exp, wiring.of(exp.Name), obs)

@@ -2,6 +2,7 @@ package artifacts
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/llmbench/llmbench/metrics"
@@ -25,6 +26,10 @@ type ScenarioObserver struct {
 	Exp      *plan.Experiment
 	// Checkpoint is the run's checkpoint; nil checkpoints nothing.
 	Checkpoint *RunCheckpoint
+	// Side, when set, is the side of an interleaved A/B point this
+	// observer writes ("a" or "b"): its folder is OUT/<experiment>/<label>/<side>/,
+	// each round a run of it (round K in repeatK/).
+	Side string
 	// done counts the points finished: the next point's place in run order.
 	done int
 }
@@ -45,7 +50,7 @@ func (o *ScenarioObserver) RunStarting(key runtime.PointKey, job *runtime.Job) (
 	run := scenarioRun(o.Exp, key.Params, &runtime.Outcome{}, o.Sink.Version)
 	id := records.Meta{Scenario: o.Scenario, Experiment: o.Exp.Name, Point: key.Params.Label(), Repeat: key.Repeat, Shard: job.Point.Shard.Index}
 	rec := runtime.RecordOf(o.Scenario, o.Exp, key, o.done)
-	sink, err := openPointSink(repeatDir(pointDir(o.Out, o.Exp.Name, key.Params), key.Repeat), &run, id, rec, job, o.Sink)
+	sink, err := openPointSink(repeatDir(o.pointDir(key.Params), key.Repeat), &run, id, rec, job, o.Sink)
 	if err != nil {
 		return nil, failure.Runf("%w", err)
 	}
@@ -57,13 +62,19 @@ func (o *ScenarioObserver) PointDone(p *runtime.PointResult) error {
 	o.Display.End()
 	o.done++
 	for k, out := range p.Repeats {
-		fmt.Fprintf(o.Stdout, "\n== %s / %s ==\n", o.Exp.Name, repeatTitle(p.Params.Label(), k+1, len(p.Repeats)))
+		fmt.Fprintf(o.Stdout, "\n== %s / %s ==\n", o.Exp.Name, o.runTitle(p.Params.Label(), k+1, len(p.Repeats)))
 		run := scenarioRun(o.Exp, p.Params, out, o.Sink.Version)
-		if err := writePoint(o.Stdout, repeatDir(pointDir(o.Out, o.Exp.Name, p.Params), k+1), &run, out); err != nil {
+		if err := writePoint(o.Stdout, repeatDir(o.pointDir(p.Params), k+1), &run, out); err != nil {
 			return failure.Runf("writing artifacts: %w", err)
 		}
 	}
 	return nil
+}
+
+// pointDir is the folder of the point with these parameters (of this
+// observer's side of it, for an A/B point).
+func (o *ScenarioObserver) pointDir(p plan.Params) string {
+	return filepath.Join(pointDir(o.Out, o.Exp.Name, p), o.Side)
 }
 
 // scenarioWatch follows one run of a point into its files.
@@ -85,7 +96,7 @@ func (w *scenarioWatch) Finish(out *runtime.Outcome) error {
 	o := w.o
 	o.Display.End() // before Finish's own messages, so they do not interleave with the bar
 	run := scenarioRun(o.Exp, w.key.Params, out, o.Sink.Version)
-	title := o.Exp.Name + " / " + repeatTitle(w.key.Params.Label(), w.key.Repeat, o.Exp.Repeats)
+	title := o.Exp.Name + " / " + o.runTitle(w.key.Params.Label(), w.key.Repeat, o.Exp.Repeats)
 	if err := w.sink.Finish(o.Stderr, &run, out, title); err != nil {
 		return failure.Runf("%w", err)
 	}
@@ -93,6 +104,18 @@ func (w *scenarioWatch) Finish(out *runtime.Outcome) error {
 		return failure.Runf("%w", err)
 	}
 	return nil
+}
+
+// runTitle names run k (from 1) of n of a point: a repeat, or a round
+// of an A/B side.
+func (o *ScenarioObserver) runTitle(label string, k, n int) string {
+	if o.Side == "" {
+		return repeatTitle(label, k, n)
+	}
+	if o.Exp.AB != nil {
+		n = o.Exp.AB.Rounds
+	}
+	return fmt.Sprintf("%s, side %s, round %d of %d", label, o.Side, k, n)
 }
 
 // repeatTitle names repeat k (from 1) of n of a point.

@@ -106,9 +106,9 @@ func resolveSides(e *plan.Experiment) ([2]*plan.Experiment, func(), error) {
 
 // sideError names the side an error belongs to, keeping its class.
 func sideError(s engine.Side, ep plan.Endpoint, err error) error {
-	what := "candidate (endpoint=)"
+	what := "candidate (endpoint=, -u)"
 	if s == engine.SideA {
-		what = "baseline (ab=)"
+		what = "baseline (ab=, --baseline-url)"
 	}
 	return fmt.Errorf("side %s, the %s %s: %w", s, what, plan.RedactURL(ep.URL), err)
 }
