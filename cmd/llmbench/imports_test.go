@@ -54,6 +54,9 @@ var withinLayer = map[string][]string{
 	"runtime/paexport":  {},
 	"runtime/vllmbench": {},
 	"runtime/tokenizer": {},
+	// ab runs an experiment's points as interleaved A/B rounds through
+	// runtime's executor: above runtime, beside gpflags.
+	"runtime/ab": {"runtime", "runtime/engine", "runtime/failure", "runtime/plan"},
 	// gpflags turns GenAI-Perf's flags into runtime's plan: above runtime.
 	"runtime/gpflags": {"runtime", "runtime/dataset", "runtime/engine", "runtime/failure", "runtime/plan"},
 
@@ -82,6 +85,7 @@ var withinLayer = map[string][]string{
 
 	"bench":           {},
 	"bench/calibrate": {},
+	"bench/ab":        {},
 	"stdlib":          {},
 	"deploy":          {},
 	"cmd/llmbench":    {"*"},

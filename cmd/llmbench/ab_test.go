@@ -1,0 +1,100 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// An A/B scenario writes each side's usual files under <point>/a and
+// <point>/b (each round a run, as repeats are), judges its baseline gate
+// paired over the rounds (compare.json and gates.json name the method),
+// draws the per-round plot, and exits 1 on a regression: here the
+// candidate's ITL is twice the baseline's.
+func TestABScenarioWritesBothSidesAndJudgesPaired(t *testing.T) {
+	dir, file := writeScenario(t, `
+def main(ctx):
+    return experiment("chat", sim(itl = "6ms", ttft = "2ms"), synthetic(32, 8), concurrency(2),
+                      requests = 16, warmup = 1, gates = ["itl.p50 <= baseline * 1.10"],
+                      ab = ab(sim(itl = "3ms", ttft = "2ms"), rounds = 4))
+`)
+	r := runCLI(t, dir, "run", file, "--out", "out")
+	if r.code != 1 || !strings.Contains(r.stdout, "regression") {
+		t.Fatalf("exit %d; want 1 for a regression\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
+	}
+	point := filepath.Join(dir, "out", "chat", "concurrency2")
+	for _, side := range []string{"a", "b"} {
+		for _, f := range []string{"records.parquet", "profile_export_genai_perf.json", "profile_export_genai_perf.csv", "inputs.json",
+			"repeat2/records.parquet", "repeat4/profile_export_genai_perf.json"} {
+			if _, err := os.Stat(filepath.Join(point, side, f)); err != nil {
+				t.Errorf("side %s: %v", side, err)
+			}
+		}
+	}
+	if _, err := os.Stat(filepath.Join(point, "plots", "rounds-chat-concurrency2-itl_p50.png")); err != nil {
+		t.Errorf("round plot: %v", err)
+	}
+	var cmp struct {
+		Points []struct {
+			Metrics []struct{ Metric, Method, Verdict string }
+		}
+	}
+	readJSON(t, filepath.Join(dir, "out", "compare.json"), &cmp)
+	if len(cmp.Points) != 1 || cmp.Points[0].Metrics[0].Metric != "itl.p50" || cmp.Points[0].Metrics[0].Method != "paired-rounds" ||
+		cmp.Points[0].Metrics[0].Verdict != "regression" {
+		t.Errorf("compare.json: %+v; want itl.p50 a regression by paired-rounds", cmp)
+	}
+	gates, err := os.ReadFile(filepath.Join(dir, "out", "gates.json"))
+	if err != nil || !strings.Contains(string(gates), `"method": "paired-rounds"`) || !strings.Contains(string(gates), `"failed": 1`) {
+		t.Errorf("gates.json: %v\n%s", err, gates)
+	}
+	if !strings.Contains(r.stdout, "side b, round 4 of 4") {
+		t.Errorf("stdout names no side and round:\n%s", r.stdout)
+	}
+}
+
+// An A/B run whose baseline is down stops before sending anything, exit
+// 3, naming the side and its address; unusable rounds and modes are exit
+// 2 naming the flag or the scenario's line and column.
+func TestABBadInput(t *testing.T) {
+	r := runCLI(t, t.TempDir(), "ab", "-m", "m", "-u", "sim://", "--baseline-url", "127.0.0.1:1", "--request-count", "8", "--streaming")
+	if r.code != 3 || !strings.Contains(r.stderr, "side a, the baseline (ab=, --baseline-url) 127.0.0.1:1: target unreachable") {
+		t.Errorf("baseline down: exit %d, stderr %q; want 3 naming side a and its address", r.code, r.stderr)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--rounds", "1"}, "--rounds: got 1, want 2 or more"},
+		{[]string{"--ab-mode", "zigzag"}, `--ab-mode: got "zigzag", want abba or duet`},
+		{[]string{"--request-count", "4"}, "--rounds: got 8 rounds for 4 requests per side"},
+	} {
+		args := append([]string{"ab", "-m", "m", "-u", "sim://", "--baseline-url", "sim://", "--request-count", "16"}, c.args...)
+		r := runCLI(t, t.TempDir(), args...)
+		if r.code != 2 || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 with %q", c.args, r.code, r.stderr, c.want)
+		}
+	}
+	dir, file := writeScenario(t, `
+def main(ctx):
+    return experiment("x", sim(), synthetic(10, 10), concurrency(1),
+                      ab = ab(sim(), mode = "zigzag"))
+`)
+	r = runCLI(t, dir, "run", file)
+	if r.code != 2 || !strings.Contains(r.stderr, "s.star:4:38: ab: for parameter mode: got \"zigzag\"") {
+		t.Errorf("scenario: exit %d, stderr %q; want 2 at s.star:4:38", r.code, r.stderr)
+	}
+}
+
+func readJSON(t *testing.T, path string, v any) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+}
