@@ -33,6 +33,13 @@ def main(ctx):
 			}
 		}
 	}
+	for _, round := range []string{"", "repeat2", "repeat3", "repeat4"} { // the same prompts on both sides, round by round
+		a, errA := os.ReadFile(filepath.Join(point, "a", round, "inputs.json"))
+		b, errB := os.ReadFile(filepath.Join(point, "b", round, "inputs.json"))
+		if errA != nil || errB != nil || string(a) != string(b) {
+			t.Errorf("round %q: inputs.json differ between the sides (%v, %v)", round, errA, errB)
+		}
+	}
 	if _, err := os.Stat(filepath.Join(point, "plots", "rounds-chat-concurrency2-itl_p50.png")); err != nil {
 		t.Errorf("round plot: %v", err)
 	}
@@ -96,5 +103,14 @@ func readJSON(t *testing.T, path string, v any) {
 	}
 	if err := json.Unmarshal(b, v); err != nil {
 		t.Fatalf("%s: %v", path, err)
+	}
+}
+
+// `llmbench sim --drift` takes the wave form and refuses a malformed one
+// naming the flag.
+func TestSimDriftWaveFlag(t *testing.T) {
+	r := runCLI(t, t.TempDir(), "sim", "--addr", "127.0.0.1:0", "--drift", "sine(10%)")
+	if r.code != 2 || !strings.Contains(r.stderr, "--drift: drift \"sine(10%)\": want sine(AMPLITUDE, PERIOD)") {
+		t.Errorf("exit %d, stderr %q; want 2 naming --drift", r.code, r.stderr)
 	}
 }

@@ -108,6 +108,9 @@ func Start(cfg Config) (*Server, error) {
 		started: time.Now().Unix()}
 	s.modelJSON, _ = json.Marshal(cfg.Model)
 	s.speed, s.born = drawSpeed(cfg), time.Now()
+	if w := cfg.DriftWave; w != (Wave{}) {
+		log.Info().Str("drift", w.String()).Msg("simulator drift within the run: every delay made t after the start is multiplied by 1 + amplitude·sin(2πt/period)")
+	}
 	s.gpuLabels, s.modelLabel = metricLabels(cfg)
 	s.latencies = newLatencies()
 	if cfg.PrefixCacheBlocks > 0 {
