@@ -45,3 +45,13 @@ func (a *AB) Validate() error {
 	}
 	return nil
 }
+
+// String is the A/B settings as `llmbench check` shows them: side A,
+// the rounds and their order.
+func (a *AB) String() string {
+	warmup := "the experiment's warmup"
+	if a.Warmup != nil {
+		warmup = fmt.Sprintf("warmup %d", *a.Warmup)
+	}
+	return fmt.Sprintf("side A (baseline) %s; %d rounds per side, %s, %s per side before its first round", a.Baseline, a.Rounds, a.Mode, warmup)
+}

@@ -22,6 +22,9 @@ func (e *Experiment) Describe(baselineLoaded bool) string {
 	fmt.Fprintf(&b, "  dataset:   %s\n", e.Dataset)
 	fmt.Fprintf(&b, "  traffic:   %s\n", e.Load)
 	fmt.Fprintf(&b, "  per point: %s, warmup %d, repeats %d\n", e.StopText(), e.Warmup, max(e.Repeats, 1))
+	if e.AB != nil {
+		fmt.Fprintf(&b, "  ab:        %s\n", e.AB)
+	}
 	if len(e.Goodput) > 0 {
 		slos := make([]string, len(e.Goodput))
 		for j, slo := range e.Goodput {
