@@ -71,4 +71,3 @@ func TestRunNamesTheSideThatIsDown(t *testing.T) {
 		t.Errorf("got %v, %v; want no result and an error naming side a", res, err)
 	}
 }
-
