@@ -71,3 +71,19 @@ func TestRunNamesTheSideThatIsDown(t *testing.T) {
 		t.Errorf("got %v, %v; want no result and an error naming side a", res, err)
 	}
 }
+
+// Duet runs both sides' rounds at once; the same results come back
+// (run with -race, it also shows the two sides share nothing unguarded).
+func TestRunDuet(t *testing.T) {
+	e := experiment(t, 8, 2)
+	e.AB.Mode = plan.ABModeDuet
+	res, err := Run(context.Background(), e, runtime.Options{}, Observers{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for s, side := range res.Sides {
+		if n := len(side.Points[0].Repeats); n != 2 || side.Points[0].Repeats[1].Summary.Completed != 4 {
+			t.Errorf("side %s: %d rounds; want 2 of 4 requests", engine.Side(s), n)
+		}
+	}
+}
