@@ -43,6 +43,7 @@ import (
 
 type config struct {
 	target, model, drift, gate, slow, csvPath string
+	mode                                      string
 	pairs, seqPairs, requests, concurrency    int
 	rounds                                    int
 	warmup, inputTokens, outputTokens         int
@@ -62,6 +63,7 @@ func main() {
 	flag.IntVar(&c.requests, "requests", 96, "measured requests per side")
 	flag.IntVar(&c.concurrency, "concurrency", 8, "requests in flight")
 	flag.IntVar(&c.rounds, "rounds", 8, "A/B rounds per side")
+	flag.StringVar(&c.mode, "mode", "abba", "A/B mode: abba or duet")
 	flag.IntVar(&c.warmup, "warmup", 8, "warm-up requests per side")
 	flag.IntVar(&c.inputTokens, "input-tokens", 64, "prompt length")
 	flag.IntVar(&c.outputTokens, "output-tokens", 24, "output length")
@@ -132,19 +134,21 @@ func run(ctx context.Context, c config) error {
 		e := experiment(c, gate, urlOf(proxies[0]), urlOf(cand), trial)
 		start := time.Now()
 		var comp *metrics.Comparison
+		var values [2][]*runtime.Outcome
 		if cond.interleaved {
-			comp, err = interleaved(ctx, e)
+			comp, values, err = interleaved(ctx, e)
 		} else {
-			comp, err = sequential(ctx, e)
+			comp, values, err = sequential(ctx, e)
+		}
+		if ctx.Err() != nil {
+			break // an interrupted trial is partial: measured again next time
 		}
 		if err != nil {
-			if ctx.Err() != nil {
-				break
-			}
 			return fmt.Errorf("trial %d (%s): %w", trial, cond.name, err)
 		}
-		_ = out.Write([]string{strconv.Itoa(trial), cond.name, string(comp.Verdict), fmt.Sprintf("%.5f", comp.Interval.Ratio),
-			fmt.Sprintf("%.5f", comp.Interval.Low), string(comp.Interval.Method), fmt.Sprintf("%.2f", time.Since(start).Seconds())})
+		row := []string{strconv.Itoa(trial), cond.name, string(comp.Verdict), fmt.Sprintf("%.5f", comp.Interval.Ratio),
+			fmt.Sprintf("%.5f", comp.Interval.Low), string(comp.Interval.Method), fmt.Sprintf("%.2f", time.Since(start).Seconds())}
+		_ = out.Write(append(row, runValues(gate, values)...))
 		out.Flush()
 		done[trial] = string(comp.Verdict)
 		fmt.Fprintf(os.Stderr, "trial %d %s: %s ratio %.4f (%.1fs)\n", trial, cond.name, comp.Verdict, comp.Interval.Ratio, time.Since(start).Seconds())
@@ -165,28 +169,47 @@ func experiment(c config, gate metrics.Gate, a, b string, trial int) *plan.Exper
 			Entries: c.requests + c.warmup, Seed: seed},
 		Load: plan.Load{Concurrency: c.concurrency}, Requests: c.requests, Warmup: c.warmup, Repeats: 1, Seed: seed,
 		Gates: []metrics.Gate{gate},
-		AB:    &plan.AB{Baseline: endpoint(a), Rounds: c.rounds, Mode: plan.ABModeABBA}}
+		AB:    &plan.AB{Baseline: endpoint(a), Rounds: c.rounds, Mode: c.mode}}
 }
 
 // interleaved judges e as an A/B run: rounds ABBA, paired.
-func interleaved(ctx context.Context, e *plan.Experiment) (*metrics.Comparison, error) {
+func interleaved(ctx context.Context, e *plan.Experiment) (*metrics.Comparison, [2][]*runtime.Outcome, error) {
 	res, err := ab.Run(ctx, e, runtime.Options{}, ab.Observers{})
 	if err != nil {
-		return nil, err
+		return nil, [2][]*runtime.Outcome{}, err
 	}
-	return verdictOf(res.Sides[engine.SideB].Points)
+	c, err := verdictOf(res.Sides[engine.SideB].Points)
+	return c, [2][]*runtime.Outcome{res.Sides[engine.SideA].Points[0].Repeats, res.Sides[engine.SideB].Points[0].Repeats}, err
+}
+
+// runValues are the gate's value in each run (round) of side A, then of
+// side B, "a:" and "b:" marking where each side starts: the raw material
+// for judging the same trials by another rule.
+func runValues(g metrics.Gate, sides [2][]*runtime.Outcome) []string {
+	var out []string
+	for s, outs := range sides {
+		out = append(out, []string{"a:", "b:"}[s])
+		for _, run := range runtime.RoundRuns(outs, g.Component, 0) {
+			v, err := g.MeasureRun(run)
+			if err != nil {
+				v = math.NaN()
+			}
+			out = append(out, strconv.FormatFloat(v, 'g', 7, 64))
+		}
+	}
+	return out
 }
 
 // sequential judges e as two runs of the same length, A then B, by the
 // usual judge (one run per side: the noise within each run).
-func sequential(ctx context.Context, e *plan.Experiment) (*metrics.Comparison, error) {
+func sequential(ctx context.Context, e *plan.Experiment) (*metrics.Comparison, [2][]*runtime.Outcome, error) {
 	var outs [2]*runtime.Outcome
 	for s, ep := range []plan.Endpoint{e.AB.Baseline, e.Endpoint} {
 		x := *e
 		x.AB, x.Endpoint = nil, ep // its baseline gate, unjudged here, keeps the per-request series
 		res, err := runtime.RunExperiment(ctx, &x, runtime.Options{}, nil)
 		if err != nil {
-			return nil, err
+			return nil, [2][]*runtime.Outcome{}, err
 		}
 		outs[s] = res.Points[0].Outcome
 	}
@@ -197,7 +220,8 @@ func sequential(ctx context.Context, e *plan.Experiment) (*metrics.Comparison, e
 		return runtime.RoundRuns(outs[:1], component, 0), nil
 	}}
 	p := runtime.NewPointResult(&x, against, params, outs[1:])
-	return verdictOf([]runtime.PointResult{p})
+	c, err := verdictOf([]runtime.PointResult{p})
+	return c, [2][]*runtime.Outcome{outs[:1], outs[1:]}, err
 }
 
 func verdictOf(points []runtime.PointResult) (*metrics.Comparison, error) {
@@ -239,7 +263,9 @@ func readTrials(path string) (map[int]string, error) {
 		return nil, err
 	}
 	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
+	r := csv.NewReader(f)
+	r.FieldsPerRecord = -1 // rows carry each run's value after the verdict
+	rows, err := r.ReadAll()
 	if err != nil {
 		return nil, err
 	}
@@ -265,8 +291,8 @@ func appendCSV(path string) (*csv.Writer, error) {
 // table prints the rates with Wilson intervals, as docs/compare.md shows
 // them.
 func table(w io.Writer, c config, done map[int]string) error {
-	fmt.Fprintf(w, "target %s, drift %s, gate %q, slowdown %s, %d requests per side at concurrency %d, %d rounds per side\n\n",
-		c.target, c.drift, c.gate, c.slow, c.requests, c.concurrency, c.rounds)
+	fmt.Fprintf(w, "target %s, drift %s, gate %q, slowdown %s, %d requests per side at concurrency %d, %d rounds per side (%s)\n\n",
+		c.target, c.drift, c.gate, c.slow, c.requests, c.concurrency, c.rounds, c.mode)
 	fmt.Fprintln(w, "| pairs | judged as | false alarms (A/A) | detections (A/B) |")
 	fmt.Fprintln(w, "|---|---|---|---|")
 	for _, mode := range []string{"interleaved", "sequential"} {
