@@ -110,6 +110,17 @@ func TestAIPerfImport(t *testing.T) {
 	if !strings.Contains(r.stdout, "Request Count (requests) │  15.00") {
 		t.Errorf("report's request count is not AIPerf's 15\n%s", r.stdout)
 	}
+	// Its summary, named, is read through the records beside it; alone,
+	// it is refused saying what to import.
+	summary := filepath.Join(dir, "profile_export_aiperf.json")
+	table := func(out string) string { return strings.Split(out, "Recomputed from")[0] }
+	if again := runCLI(t, dir, "report", summary, "--view", "aiperf"); again.code != 0 || table(again.stdout) != table(r.stdout) {
+		t.Errorf("report of the summary: exit %d\n%s%s", again.code, again.stdout, again.stderr)
+	}
+	os.Remove(filepath.Join(dir, "profile_export.jsonl"))
+	if alone := runCLI(t, dir, "report", summary); alone.code != 2 || !strings.Contains(alone.stderr, "import the profile_export.jsonl") {
+		t.Errorf("report of a summary alone: exit %d\n%s", alone.code, alone.stderr)
+	}
 }
 
 // GuideLLM's benchmarks.json of two benchmarks is imported as two points:

@@ -44,6 +44,12 @@ type peerPoint struct {
 // AIPerf or GuideLLM; ok is false for any other file (a perf_analyzer
 // export, read by readExport).
 func readPeer(path string) (pr *peerRun, ok bool, err error) {
+	if filepath.Base(path) == aiperfSummary { // its records lie beside it
+		path = filepath.Join(filepath.Dir(path), "profile_export.jsonl")
+		if _, err := os.Stat(path); err != nil {
+			return nil, true, failure.Inputf("%s holds AIPerf's statistics, not its requests: import the profile_export.jsonl AIPerf writes beside it (%w)", aiperfSummary, err)
+		}
+	}
 	if strings.HasSuffix(path, ".jsonl") {
 		pr, err = readAIPerf(path)
 		return pr, true, err
@@ -90,6 +96,10 @@ func readVLLMBench(b []byte) (*peerRun, error) {
 		points: []peerPoint{{params, res.Records}}}, nil
 }
 
+// aiperfSummary is the name of AIPerf's run summary, read beside its
+// per-request records for the run's load.
+const aiperfSummary = "profile_export_aiperf.json"
+
 // readAIPerf reads AIPerf's profile_export.jsonl and, when it lies beside
 // it, the run's profile_export_aiperf.json for the load.
 func readAIPerf(path string) (*peerRun, error) {
@@ -106,7 +116,7 @@ func readAIPerf(path string) (*peerRun, error) {
 		return nil, failure.Inputf("%w", err)
 	}
 	var summary io.Reader // nil when the run's summary is not beside it
-	if s, err := os.Open(filepath.Join(filepath.Dir(path), "profile_export_aiperf.json")); err == nil {
+	if s, err := os.Open(filepath.Join(filepath.Dir(path), aiperfSummary)); err == nil {
 		defer s.Close()
 		summary = s
 	}
@@ -121,7 +131,7 @@ func readAIPerf(path string) (*peerRun, error) {
 	pr := &peerRun{tool: "AIPerf", model: res.Model, api: cmp.Or(res.EndpointType, "chat"), stream: res.Streaming,
 		points: []peerPoint{{params, res.Records}}}
 	if summary == nil {
-		pr.note = fmt.Sprintf("%s: no profile_export_aiperf.json beside it, so its load is unknown", path)
+		pr.note = fmt.Sprintf("%s: no %s beside it, so its load is unknown", path, aiperfSummary)
 	}
 	return pr, nil
 }
