@@ -26,6 +26,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"syscall"
 	"time"
@@ -124,7 +125,7 @@ func run(ctx context.Context, c config) error {
 	defer out.Flush()
 	for trial := 0; trial < c.pairs*len(conditions) && ctx.Err() == nil; trial++ {
 		cond := conditions[trial%len(conditions)]
-		if done[trial] != "" || (!cond.interleaved && c.seqPairs >= 0 && trial/len(conditions) >= c.seqPairs) {
+		if done[trial].verdict != "" || (!cond.interleaved && c.seqPairs >= 0 && trial/len(conditions) >= c.seqPairs) {
 			continue
 		}
 		cand := proxies[1]
@@ -150,7 +151,7 @@ func run(ctx context.Context, c config) error {
 			fmt.Sprintf("%.5f", comp.Interval.Low), string(comp.Interval.Method), fmt.Sprintf("%.2f", time.Since(start).Seconds())}
 		_ = out.Write(append(row, runValues(gate, values)...))
 		out.Flush()
-		done[trial] = string(comp.Verdict)
+		done[trial] = result{string(comp.Verdict), comp.Interval.Ratio}
 		fmt.Fprintf(os.Stderr, "trial %d %s: %s ratio %.4f (%.1fs)\n", trial, cond.name, comp.Verdict, comp.Interval.Ratio, time.Since(start).Seconds())
 	}
 	return table(os.Stdout, c, done)
@@ -253,9 +254,15 @@ func startTarget(c config) (string, func(), error) {
 	return srv.URL() + "/v1", func() { _ = srv.Close() }, nil
 }
 
-// readTrials are the trials the CSV holds: verdict by trial number.
-func readTrials(path string) (map[int]string, error) {
-	done := map[int]string{}
+// result is one trial's judgment: its verdict and estimated ratio B/A.
+type result struct {
+	verdict string
+	ratio   float64
+}
+
+// readTrials are the trials the CSV holds, by trial number.
+func readTrials(path string) (map[int]result, error) {
+	done := map[int]result{}
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return done, nil
@@ -271,7 +278,8 @@ func readTrials(path string) (map[int]string, error) {
 	}
 	for _, r := range rows {
 		if n, err := strconv.Atoi(r[0]); err == nil {
-			done[n] = r[2]
+			ratio, _ := strconv.ParseFloat(r[3], 64)
+			done[n] = result{r[2], ratio}
 		}
 	}
 	return done, nil
@@ -290,13 +298,14 @@ func appendCSV(path string) (*csv.Writer, error) {
 
 // table prints the rates with Wilson intervals, as docs/compare.md shows
 // them.
-func table(w io.Writer, c config, done map[int]string) error {
+func table(w io.Writer, c config, done map[int]result) error {
 	fmt.Fprintf(w, "target %s, drift %s, gate %q, slowdown %s, %d requests per side at concurrency %d, %d rounds per side (%s)\n\n",
 		c.target, c.drift, c.gate, c.slow, c.requests, c.concurrency, c.rounds, c.mode)
-	fmt.Fprintln(w, "| pairs | judged as | false alarms (A/A) | detections (A/B) |")
-	fmt.Fprintln(w, "|---|---|---|---|")
+	fmt.Fprintln(w, "| pairs A/A / A/B | judged as | false alarms (A/A) | detections (A/B) | B/A ratio, A/A: median [5%, 95%] | B/A ratio, A/B: median [5%, 95%] |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|")
 	for _, mode := range []string{"interleaved", "sequential"} {
 		var rate [2]struct{ k, n int }
+		var ratios [2][]float64
 		for trial, v := range done {
 			cond := conditions[trial%len(conditions)]
 			if (mode == "interleaved") != cond.interleaved {
@@ -307,7 +316,8 @@ func table(w io.Writer, c config, done map[int]string) error {
 				i = 1
 			}
 			rate[i].n++
-			if v == string(metrics.VerdictRegression) {
+			ratios[i] = append(ratios[i], v.ratio)
+			if v.verdict == string(metrics.VerdictRegression) {
 				rate[i].k++
 			}
 		}
@@ -315,9 +325,20 @@ func table(w io.Writer, c config, done map[int]string) error {
 		if mode == "sequential" {
 			how = "two runs, one per side (usual judge)"
 		}
-		fmt.Fprintf(w, "| %d / %d | %s | %s | %s |\n", rate[0].n, rate[1].n, how, share(rate[0].k, rate[0].n), share(rate[1].k, rate[1].n))
+		fmt.Fprintf(w, "| %d / %d | %s | %s | %s | %s | %s |\n", rate[0].n, rate[1].n, how, share(rate[0].k, rate[0].n), share(rate[1].k, rate[1].n),
+			spread(ratios[0]), spread(ratios[1]))
 	}
 	return nil
+}
+
+// spread is the median of the ratios with their 5% and 95% quantiles.
+func spread(rs []float64) string {
+	if len(rs) == 0 {
+		return "-"
+	}
+	slices.Sort(rs)
+	at := func(q float64) float64 { return rs[int(math.Round(q*float64(len(rs)-1)))] }
+	return fmt.Sprintf("%.3f [%.3f, %.3f]", at(0.5), at(0.05), at(0.95))
 }
 
 func share(k, n int) string {

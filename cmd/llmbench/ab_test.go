@@ -57,6 +57,9 @@ def main(ctx):
 	if err != nil || !strings.Contains(string(gates), `"method": "paired-rounds"`) || !strings.Contains(string(gates), `"failed": 1`) {
 		t.Errorf("gates.json: %v\n%s", err, gates)
 	}
+	if html, err := os.ReadFile(filepath.Join(dir, "out", "report.html")); err != nil || !strings.Contains(string(html), "data:image/png") {
+		t.Errorf("report.html embeds no plot of side b (%v)", err)
+	}
 	if !strings.Contains(r.stdout, "side b, round 4 of 4") {
 		t.Errorf("stdout names no side and round:\n%s", r.stdout)
 	}

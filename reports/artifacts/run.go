@@ -13,6 +13,8 @@ import (
 	"github.com/llmbench/llmbench/reports/sweep"
 	"github.com/llmbench/llmbench/reports/verdict"
 	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/engine"
+	"github.com/llmbench/llmbench/runtime/plan"
 )
 
 // RunReport is what a scenario run leaves in its output folder beside
@@ -208,9 +210,21 @@ func (r *RunReport) WriteHTML(sweeps SweepPlots) error {
 // Drawn, its first repeat's: the one in the point's own folder.
 func (r *RunReport) plotsOf(which func(drawnPoint) []plots.Image) html.PointImages {
 	return func(exp string, pt *runtime.PointResult) ([]plots.Image, error) {
-		imgs, err := r.Drawn.of(pointDir(r.Dir, exp, pt.Params))
+		imgs, err := r.Drawn.of(r.pointDir(exp, pt.Params))
 		return which(imgs), err
 	}
+}
+
+// pointDir is where a point's plots were drawn: its folder, or for an
+// A/B experiment its candidate side's (b/), whose points the results hold.
+func (r *RunReport) pointDir(exp string, p plan.Params) string {
+	dir := pointDir(r.Dir, exp, p)
+	for _, res := range r.Results {
+		if res.Experiment != nil && res.Experiment.Name == exp && res.Experiment.AB != nil {
+			return filepath.Join(dir, engine.SideB.String())
+		}
+	}
+	return dir
 }
 
 // WriteFile creates path and fills it with write, naming the path in any
