@@ -69,7 +69,8 @@ func shardPoint(p engine.Point, s engine.Shard, sessions bool) engine.Point {
 
 // CheckShardable refuses what a sharded run cannot do (SPEC §10): points
 // chosen from results (until_saturation, search, requests="auto"), the in-process
-// simulator (each shard would start its own), and a closed loop smaller
+// simulator (each shard would start its own), an A/B experiment (its
+// rounds alternate on one machine), and a closed loop smaller
 // than the shard count (a shard would have no worker).
 func CheckShardable(e *plan.Experiment, s engine.Shard) error {
 	switch {
@@ -77,6 +78,8 @@ func CheckShardable(e *plan.Experiment, s engine.Shard) error {
 		return nil
 	case e.Adaptive():
 		return fmt.Errorf("experiment %q: an adaptive sweep (until_saturation, search) decides from results and cannot run under --shard; use a grid sweep", e.Name)
+	case e.AB != nil:
+		return fmt.Errorf("experiment %q: an A/B experiment (ab=) alternates its two endpoints' rounds on one machine and cannot run under --shard", e.Name)
 	case e.Steady != nil:
 		return fmt.Errorf(`experiment %q: requests="auto" / duration="auto" stops each point on its measured confidence intervals, which no shard has alone; give a request count or a duration under --shard`, e.Name)
 	case e.Endpoint.IsSim():

@@ -25,9 +25,6 @@ type abRun struct {
 }
 
 func runAB(e *env, scenario string, exp *plan.Experiment, opts runtime.Options, out string, plotsOn bool) (*abRun, error) {
-	if opts.Shard.Sharded() {
-		return nil, invalid("experiment %q: an A/B experiment (ab=) runs on one machine, not in shards", exp.Name)
-	}
 	var obs ab.Observers
 	var watch [2]*artifacts.ScenarioObserver
 	for s := range obs {

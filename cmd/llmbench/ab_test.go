@@ -98,6 +98,20 @@ def main(ctx):
 	}
 }
 
+// An A/B experiment alternates its rounds on one machine: --shard is
+// refused naming it, before anything is sent.
+func TestABRefusesShards(t *testing.T) {
+	dir, file := writeScenario(t, `
+def main(ctx):
+    return experiment("x", endpoint("http://127.0.0.1:9", "m"), synthetic(10, 10), concurrency(2),
+                      ab = endpoint("http://127.0.0.1:9", "m"))
+`)
+	r := runCLI(t, dir, "run", file, "--shard", "0/2", "--start-at", "2030-01-01T00:00:00Z")
+	if r.code != 2 || !strings.Contains(r.stderr, `experiment "x": an A/B experiment (ab=) alternates its two endpoints' rounds on one machine and cannot run under --shard`) {
+		t.Errorf("exit %d, stderr %q; want 2 refusing --shard", r.code, r.stderr)
+	}
+}
+
 func readJSON(t *testing.T, path string, v any) {
 	t.Helper()
 	b, err := os.ReadFile(path)
