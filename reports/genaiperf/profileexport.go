@@ -23,8 +23,8 @@ import (
 // with the number of requests.
 //
 // llmbench keeps no raw SSE bytes, so every response is synthesized from
-// the record (profileentry.go), in one pass: one event per content chunk at the chunk's
-// arrival time, with the chunk's exact text. A failed request — which
+// the record, in one pass (profileentry.go): one event per content chunk
+// at the chunk's arrival time, with the chunk's exact text. A failed request — which
 // would have aborted perf_analyzer — is not in "requests", so a GenAI-Perf
 // reader recomputes exactly llmbench's metrics; failures go to the
 // experiment's extra "llmbench_failed_requests" list, present only when
@@ -55,7 +55,8 @@ type ProfileExportWriter struct {
 // NewProfileExportWriter starts an export on w; failures wait in a
 // temporary file in spillDir ("" for the system's).
 func NewProfileExportWriter(w io.Writer, spillDir string, r *Run, payloads [][]byte) *ProfileExportWriter {
-	p := &ProfileExportWriter{out: bufio.NewWriterSize(w, 64<<10), e: encoder{style: rapidCompact}, r: r, payloads: payloads, spillDir: spillDir}
+	p := &ProfileExportWriter{out: bufio.NewWriterSize(w, 64<<10), e: encoder{style: rapidCompact},
+		r: r, payloads: payloads, spillDir: spillDir}
 	p.e.buf = append(p.e.buf, `{"experiments":[{"experiment":`...)
 	p.e.encode(experiment(r.Stimulus), 0)
 	p.e.buf = append(p.e.buf, `,"requests":[`...)
@@ -93,13 +94,15 @@ func (p *ProfileExportWriter) write(rec *metrics.Record) error {
 	payload := p.payloads[rec.Entry]
 	e := exported{failed: rec.Err != nil, sent: rec.Sent, done: rec.Done}
 	if p.held == nil && !e.failed { // the common case: straight into the export
-		p.widen(e)
-		p.e.buf = appendComma(p.e.buf, p.completed)
-		p.completed++
-		var err error
-		if p.e.buf, err = appendEntry(p.e.buf, p.r, rec, payload); err != nil {
+		mark := len(p.e.buf)
+		buf, err := appendEntry(appendComma(p.e.buf, p.completed), p.r, rec, payload)
+		if err != nil {
+			p.e.buf = buf[:mark] // nothing of a request that could not be written
 			return err
 		}
+		p.e.buf = buf
+		p.widen(e)
+		p.completed++
 		return p.drain(64 << 10)
 	}
 	entry, err := appendEntry(p.one[:0], p.r, rec, payload)
