@@ -34,10 +34,15 @@ type compareCmd struct {
 	Junit              string   `type:"path" help:"Also write JUnit XML (one test case per point and metric, failed for a regression) to this file."`
 	PlotDir            string   `name:"plot-dir" type:"path" help:"Also draw a trend plot (PNG) per point and metric into this folder: every run's value with its confidence interval against the baseline and the regression limit."`
 	Tokenizer          string   `help:"Tokenizer for counting the tokens of an imported GenAI-Perf export (as report takes it)."`
+	changeFlags
 }
 
 func (c *compareCmd) Run(e *env) error {
 	opt, err := c.options()
+	if err != nil {
+		return err
+	}
+	detect, err := c.changeFlags.options()
 	if err != nil {
 		return err
 	}
@@ -61,6 +66,11 @@ func (c *compareCmd) Run(e *env) error {
 			return err
 		}
 		history = append(history, r)
+	}
+	if len(history) >= 3 { // fewer runs have no change point to find
+		if history[len(history)-1].History, err = comparison.FindChangePoints(history, false, detect); err != nil {
+			return runFailed("change points: %w", err)
+		}
 	}
 	if len(history) > 1 {
 		if err := comparison.Trend(history)(e.stdout); err != nil {
