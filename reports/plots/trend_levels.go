@@ -41,7 +41,10 @@ func addLevels(p *plot.Plot, t *Trend) error {
 	p.Add(line)
 	name := "level (no change point)"
 	if len(t.Levels) > 1 {
-		name = fmt.Sprintf("level: %d change point(s), each marked by a diamond", len(t.Levels)-1)
+		name = "level: 1 change point, marked by a diamond"
+		if len(t.Levels) > 2 {
+			name = fmt.Sprintf("level: %d change points, each marked by a diamond", len(t.Levels)-1)
+		}
 	}
 	p.Legend.Add(name, line)
 	return nil
