@@ -140,3 +140,34 @@ func TestDetectRefuses(t *testing.T) {
 		}
 	}
 }
+
+// bandingNoise is otava-test-data's banding at noise σ 10 (seed 8,
+// rounded to 2 decimals): pure noise, no change point.
+var bandingNoise = []float64{87.62, 86.63, 86.39, 101.48, 76.87, 98.11, 95.43, 113.94, 114.57, 118.92, 107.67, 99.47, 113.6,
+	115.05, 93.46, 106.1, 99.57, 114.4, 96.63, 96.98, 108.62, 102.58, 88.61, 103.6, 98.82, 97.6, 98.45, 102.19, 86.84, 120.52,
+	96.39, 77.59, 99.18, 114.57, 94.81, 120.51, 115.57, 96.37, 75.35, 92.65, 111.87, 96.83, 89.89, 86.62, 105.0, 99.74, 113.72,
+	109.89, 95.68, 98.43}
+
+// The merge step re-tests both neighbours of a removed point. On this
+// noise the split step keeps 7 (p = 8.4e-05 between [0, 7) and [7, 14))
+// and 14 (p = 0.007); the merge removes 14, and 7 re-tested against all
+// of [7, 50) is no longer significant, so nothing is left. Otava 0.8.0
+// re-tests only the points after a removed one and reports a change
+// point at 7 on the strength of a segment that no longer exists
+// (bench/otava: that variant of this package matched Otava on all 1100
+// series; this one is the difference).
+func TestMergeRetestsBothNeighbours(t *testing.T) {
+	opt := DefaultOptions()
+	if weak := split(bandingNoise, opt.Window, firstPassPValue(opt.MaxPValue)); !slices.Equal(weak, []int{7, 14}) {
+		t.Fatalf("weak change points %v, want [7 14]", weak)
+	}
+	if p := pointBetween(bandingNoise, []int{7, 14}, 0).PValue; !(p < opt.MaxPValue) {
+		t.Errorf("7 between 0 and 14: p = %g, want below %g", p, opt.MaxPValue)
+	}
+	if p := pointBetween(bandingNoise, []int{7}, 0).PValue; !(p > opt.MaxPValue) {
+		t.Errorf("7 alone: p = %g, want above %g", p, opt.MaxPValue)
+	}
+	if got, err := Detect(bandingNoise, opt); err != nil || len(got) != 0 {
+		t.Errorf("Detect(banding noise) = %+v, %v; want no change point", got, err)
+	}
+}
