@@ -77,12 +77,31 @@ func markShifts(p *plot.Plot, t *Trend) error {
 	if err != nil {
 		return fmt.Errorf("plots: trend shifts: %w", err)
 	}
-	for i := range lab.TextStyle {
+	for i, xy := range at.XYs {
+		// Right of the diamond, or left of it in the right half, so the text stays on the plot.
 		lab.TextStyle[i].Color, lab.TextStyle[i].XAlign, lab.TextStyle[i].YAlign = colLevel, draw.XLeft, draw.YCenter
+		if xy.X > float64(len(t.Runs)-1)/2 {
+			lab.TextStyle[i].XAlign = draw.XRight
+		}
 	}
-	lab.Offset = vg.Point{X: vg.Points(8)}
-	p.Add(s, lab)
+	p.Add(s, &shiftLabels{lab})
 	return nil
+}
+
+// shiftLabels places each label beside its diamond: right of it, or left
+// of it when the label is right-aligned.
+type shiftLabels struct{ *plotter.Labels }
+
+// Plot implements plot.Plotter.
+func (l *shiftLabels) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	for i, xy := range l.XYs {
+		gap := vg.Points(8)
+		if l.TextStyle[i].XAlign == draw.XRight {
+			gap = -gap
+		}
+		c.FillText(l.TextStyle[i], vg.Point{X: trX(xy.X) + gap, Y: trY(xy.Y)}, l.Labels.Labels[i])
+	}
 }
 
 // diamondGlyph is a filled diamond: the change point's mark.
