@@ -48,7 +48,8 @@ func (s Shift) Change() float64 { return s.After/s.Before - 1 }
 // level in the runs' values. With baselineIsRun the baseline is the
 // history's oldest run (`llmbench history`), its value the series' first;
 // otherwise it is a reference apart, and only the runs form the series.
-// A run that did not measure a point is left out of that point's series.
+// A run that did not measure a point (or has no finite value for a
+// metric) is left out of that point's series.
 func FindChangePoints(history []*Report, baselineIsRun bool, opt changepoint.Options) (*ChangePoints, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
@@ -82,9 +83,12 @@ func seriesOf(history []*Report, p Point, c metrics.Comparison, baselineIsRun bo
 		values, runs = append(values, c.Baseline), append(runs, -1)
 	}
 	for i, r := range history {
-		if rc, ok := metricAt(r, p, c.Metric); ok {
+		if rc, ok := metricAt(r, p, c.Metric); ok && finite(rc.Candidate) {
 			values, runs = append(values, rc.Candidate), append(runs, i)
 		}
+	}
+	if baselineIsRun && !finite(c.Baseline) {
+		values, runs = values[1:], runs[1:]
 	}
 	return values, runs
 }

@@ -137,3 +137,25 @@ func TestNoChangePointSaid(t *testing.T) {
 		t.Errorf("summary:\n%s", b.String())
 	}
 }
+
+// A run with no finite value for a metric is left out of its series, not
+// an error: the shift is still found at its run.
+func TestChangePointsSkipANonFiniteValue(t *testing.T) {
+	h := shiftedHistory()
+	nan := append(h[:1:1], &Report{Baseline: "runs/base", Candidate: "runs/gap", Points: []Point{{Experiment: "chat", Label: "c8",
+		Metrics: []metrics.Comparison{judged("itl.p99", metrics.LowerIsBetter, 10e6, math.NaN(), 0.9, 1.1, metrics.VerdictInconclusive)}}}})
+	h = append(nan, h[1:]...)
+	cp, err := FindChangePoints(h, false, detectAt5Percent())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var itl []Shift
+	for _, s := range cp.Found {
+		if s.Metric == "itl.p99" {
+			itl = append(itl, s)
+		}
+	}
+	if len(itl) != 1 || itl[0].RunPath != "runs/n4" || itl[0].Run != 4 {
+		t.Errorf("change points with a NaN run: %+v, want itl.p99's at runs/n4 (run 4)", cp.Found)
+	}
+}
