@@ -28,7 +28,6 @@ func TestGenAIPerfCommandsSayWhatToUse(t *testing.T) {
 	}{
 		{[]string{"config", "-f", "genai_perf_config.yaml"}, []string{"config:", "not built yet", "llmbench profile", "llmbench run FILE.star"}},
 		{[]string{"create-template"}, []string{"create-template:", "scenarios/quickstart.star", "llmbench profile --help"}},
-		{[]string{"process-export-files", "-d", "runs"}, []string{"process-export-files:", "llmbench merge", "llmbench report"}},
 		{[]string{"compare", "--files", "a.json", "b.json"}, []string{"compare --files:", "llmbench compare BASELINE CANDIDATE"}},
 		{[]string{"compare", "-f", "a.json", "b.json"}, []string{"compare -f:", "llmbench compare BASELINE CANDIDATE"}},
 		{[]string{"compare", "--config=c.yaml"}, []string{"compare --config:", "llmbench compare BASELINE CANDIDATE"}},

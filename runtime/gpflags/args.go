@@ -117,9 +117,6 @@ var genaiPerfLater = map[string]string{
 		"(llmbench run FILE.star; docs/scenarios.md, scenarios/quickstart.star)",
 	"create-template": "GenAI-Perf's create-template writes a YAML config, and llmbench reads none yet: start from a shipped " +
 		"scenario (scenarios/quickstart.star, run with llmbench run) or from llmbench profile --help, which lists every flag with its default",
-	"process-export-files": "GenAI-Perf's process-export-files (aggregating several runs' exports) is not built yet: " +
-		"llmbench merge DIR... --out DIR merges the shards of one llmbench run from their raw records, llmbench report " +
-		"DIR/profile_export.json recomputes one GenAI-Perf export, and llmbench compare BASELINE CANDIDATE... compares runs",
 }
 
 // CommandError refuses, with what to use instead, a GenAI-Perf
