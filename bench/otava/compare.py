@@ -105,11 +105,57 @@ def pct(x):
     return "—" if x != x else f"{100 * x:.1f}%"
 
 
+def nightly_histories(count, runs=30, at=15, cv=0.03):
+    """Histories shaped like llmbench's: `runs` nightly values of a metric
+    at 100 with run-to-run noise of `cv` (normal), and a shift of 0, 5%,
+    10% or 20% from run `at` on: (shift, id, values)."""
+    import numpy as np
+    out = []
+    for shift in (0.0, 0.05, 0.10, 0.20):
+        rng = np.random.default_rng(1000 + int(shift * 100))
+        for i in range(count):
+            v = 100 * (1 + rng.normal(0, cv, runs))
+            v[at:] *= 1 + shift
+            out.append((shift, f"n{shift}-{i}", [float(x) for x in v]))
+    return out
+
+
+def nightly_table(detector, count, settings):
+    """False alarms and detections on nightly_histories, both detectors."""
+    hist = nightly_histories(count)
+    series = [{"id": i, "values": v} for _, i, v in hist]
+    md = [f"**Nightly-shaped histories**: {count} histories of 30 runs per row, each run's value normal "
+          f"around 100 with a 3% run-to-run spread, shifted from run 15 on by the row's shift. A false "
+          f"alarm is a history with a change point more than 2 runs from 15 (any, with no shift); "
+          f"detected is a change point within 2 runs of 15.", "",
+          "| shift | min magnitude | Otava: false alarms | llmbench: false alarms | Otava: detected | llmbench: detected |",
+          "|---|---|---|---|---|---|"]
+    rows = []
+    for window, pvalue, magnitude in settings:
+        found_l = run_llmbench(detector, series, window, pvalue, magnitude)
+        found_o = {i: run_otava(v, window, pvalue, magnitude) for _, i, v in hist}
+        for shift in sorted({h[0] for h in hist}):
+            ids = [i for sh, i, _ in hist if sh == shift]
+            cell = {}
+            for name, found in (("otava", found_o), ("llmbench", found_l)):
+                false = sum(1 for i in ids if any(abs(c - 15) > TOLERANCE or shift == 0 for c in found[i]))
+                hit = sum(1 for i in ids if any(abs(c - 15) <= TOLERANCE for c in found[i]))
+                cell[name] = (false, hit)
+            det = lambda n: "—" if shift == 0 else f"{cell[n][1]}/{len(ids)} ({pct(cell[n][1] / len(ids))})"
+            md.append(f"| {shift:.0%} | {magnitude:.0%} | {cell['otava'][0]}/{len(ids)} ({pct(cell['otava'][0] / len(ids))}) | "
+                      f"{cell['llmbench'][0]}/{len(ids)} ({pct(cell['llmbench'][0] / len(ids))}) | {det('otava')} | {det('llmbench')} |")
+            rows.append({"shift": shift, "min_magnitude": magnitude, "histories": len(ids),
+                         "otava": {"false_alarms": cell["otava"][0], "detected": cell["otava"][1]},
+                         "llmbench": {"false_alarms": cell["llmbench"][0], "detected": cell["llmbench"][1]}})
+    return md, rows
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--detector", required=True, help="the llmbench side: bench/otava built")
     ap.add_argument("--seeds", type=int, default=10)
     ap.add_argument("--out", default=".")
+    ap.add_argument("--nightly", type=int, default=500, help="nightly-shaped histories per shift")
     args = ap.parse_args()
     series = generate(range(1, args.seeds + 1), [50, 500])
     settings = [(50, 0.001, 0.0), (50, 0.001, 0.05)]
@@ -137,6 +183,9 @@ def main():
                  for s in series if found_o[s["id"]] != found_l[s["id"]]]
         results["settings"].append({"window": window, "max_pvalue": pvalue, "min_magnitude": magnitude,
                                     "otava": to, "llmbench": tl, "identical": same, "differences": diffs})
+    nightly_md, nightly_rows = nightly_table(args.detector, args.nightly, settings)
+    md += nightly_md + [""]
+    results["nightly"] = nightly_rows
     with open(f"{args.out}/results.md", "w") as f:
         f.write("\n".join(md))
     with open(f"{args.out}/results.json", "w") as f:
