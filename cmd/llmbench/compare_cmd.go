@@ -22,7 +22,7 @@ import (
 // beyond the tolerance.
 type compareCmd struct {
 	Baseline   string   `arg:"" help:"Baseline: a run folder, an analyze/profile artifact folder, a point folder, a records.parquet, or a GenAI-Perf profile_export.json."`
-	Candidates []string `arg:"" name:"candidate" help:"Candidate(s), the same kinds, or a folder of runs (a history); with several runs, each is compared with the baseline in the order the runs started, a trend table follows, and the newest decides the exit code and the files."`
+	Candidates []string `arg:"" name:"candidate" help:"Candidate(s), the same kinds, or a folder of runs (a history); with several runs, each is compared with the baseline in the order the runs started, a trend table follows (with the change points where a metric's level shifted, from three runs on), and the newest decides the exit code and the files."`
 
 	MaxRegression      []string `default:"10%" sep:"," help:"Tolerance: a regression is reported only when the candidate is confidently worse by more than this (10% or 0.1); per metric as METRIC=5% (itl.p99=5%)."`
 	Metrics            []string `sep:"," help:"Metrics to compare, named as gates name them (default: ttft.p50,ttft.p99,itl.p50,itl.p99,request_latency.p99,output_token_throughput,request_throughput,error_rate)."`
