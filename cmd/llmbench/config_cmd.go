@@ -3,8 +3,10 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -130,4 +132,45 @@ func longFlagName(parser *kong.Kong, command string) func(string) string {
 		}
 		return typed
 	}
+}
+
+// scenarioFromConfigCmd writes a GenAI-Perf configuration as the
+// equivalent scenario, the one step from GenAI-Perf's YAML to scenarios.
+type scenarioFromConfigCmd struct {
+	File string `arg:"" type:"existingfile" help:"GenAI-Perf's YAML configuration."`
+	Out  string `short:"o" help:"Write the scenario to this file (never over an existing one); default: standard output."`
+}
+
+func (c *scenarioFromConfigCmd) Run(e *env) error {
+	cmd, err := gpconfig.Read(c.File)
+	if err != nil {
+		return invalid("%w", err)
+	}
+	text, dropped, err := cmd.Scenario(filepath.Base(c.File))
+	if err != nil {
+		return invalid("%s: %w", c.File, err)
+	}
+	if len(dropped) > 0 {
+		fmt.Fprintf(e.stderr, "llmbench: not carried over (no scenario setting): %s\n", strings.Join(dropped, ", "))
+	}
+	if c.Out == "" {
+		_, err := io.WriteString(e.stdout, text)
+		return err
+	}
+	f, err := os.OpenFile(c.Out, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return invalid("-o %s: the file exists; choose another name", c.Out)
+	}
+	if err != nil {
+		return invalid("-o %s: %w", c.Out, err)
+	}
+	if _, err := io.WriteString(f, text); err != nil {
+		f.Close()
+		return runFailed("%w", err)
+	}
+	if err := f.Close(); err != nil {
+		return runFailed("%w", err)
+	}
+	fmt.Fprintf(e.stdout, "Scenario written to %s; check it with llmbench check %s, run it with llmbench run %s\n", c.Out, c.Out, c.Out)
+	return nil
 }

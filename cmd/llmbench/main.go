@@ -29,12 +29,13 @@ type cli struct {
 	Report  reportCmd  `cmd:"" help:"Re-render a run's GenAI-Perf JSON, CSV and table from its records.parquet."`
 	Merge   mergeCmd   `cmd:"" help:"Merge the shards of a distributed run (run --shard I/N) into one run: every metric and gate recomputed from the union of their records; exit 1 when a gate fails."`
 
-	Config             configCmd         `cmd:"" help:"Run GenAI-Perf's YAML configuration (-f FILE) as the profile, analyze or process-export-files command it stands for."`
-	CreateTemplate     createTemplateCmd `cmd:"" help:"Write GenAI-Perf's configuration template, every setting at its default (never over an existing file)."`
-	ProcessExportFiles processExportCmd  `cmd:"" name:"process-export-files" help:"GenAI-Perf's aggregation of several runs' exports (one subfolder each, -d DIR) into one artifact folder: the merged requests' statistics with the runs' throughputs summed."`
-	Sim                simCmd            `cmd:"" help:"Serve the built-in simulated OpenAI server."`
-	Tokenize           tokenizeCmd       `cmd:"" help:"Count (or list) the tokens of a text under a Hugging Face tokenizer."`
-	Version            versionCmd        `cmd:"" help:"Print version and build information."`
+	Config             configCmd             `cmd:"" help:"Run GenAI-Perf's YAML configuration (-f FILE) as the profile, analyze or process-export-files command it stands for."`
+	CreateTemplate     createTemplateCmd     `cmd:"" help:"Write GenAI-Perf's configuration template, every setting at its default (never over an existing file)."`
+	ScenarioFromConfig scenarioFromConfigCmd `cmd:"" name:"scenario-from-config" help:"Write a GenAI-Perf YAML configuration as the equivalent scenario (.star): the one step from GenAI-Perf's workflow to scenarios."`
+	ProcessExportFiles processExportCmd      `cmd:"" name:"process-export-files" help:"GenAI-Perf's aggregation of several runs' exports (one subfolder each, -d DIR) into one artifact folder: the merged requests' statistics with the runs' throughputs summed."`
+	Sim                simCmd                `cmd:"" help:"Serve the built-in simulated OpenAI server."`
+	Tokenize           tokenizeCmd           `cmd:"" help:"Count (or list) the tokens of a text under a Hugging Face tokenizer."`
+	Version            versionCmd            `cmd:"" help:"Print version and build information."`
 
 	Preflight preflightCmd `cmd:"" name:"internal-starlark-preflight" hidden:"" help:"Evaluate a scenario under the Starlark memory limit (internal)."`
 
