@@ -20,16 +20,17 @@ import (
 
 // cli is the command tree.
 type cli struct {
-	Run      runCmd      `cmd:"" help:"Run a scenario (.star): experiments, gates, reports; exit 1 when a gate fails."`
-	Check    checkCmd    `cmd:"" help:"Load and validate a scenario and print its plan, sending no traffic."`
-	Profile  profileCmd  `cmd:"" help:"Measure one load point with GenAI-Perf's flags and artifacts."`
-	Analyze  analyzeCmd  `cmd:"" help:"Sweep one parameter with GenAI-Perf's flags: one artifact folder per point, the analyze CSV, a sweep table; resumable."`
-	Compare  compareCmd  `cmd:"" help:"Compare result sets point by point: baseline, candidate, change with its confidence interval, verdict; exit 1 on a regression beyond the tolerance."`
-	Report   reportCmd   `cmd:"" help:"Re-render a run's GenAI-Perf JSON, CSV and table from its records.parquet."`
-	Merge    mergeCmd    `cmd:"" help:"Merge the shards of a distributed run (run --shard I/N) into one run: every metric and gate recomputed from the union of their records; exit 1 when a gate fails."`
-	Sim      simCmd      `cmd:"" help:"Serve the built-in simulated OpenAI server."`
-	Tokenize tokenizeCmd `cmd:"" help:"Count (or list) the tokens of a text under a Hugging Face tokenizer."`
-	Version  versionCmd  `cmd:"" help:"Print version and build information."`
+	Run       runCmd       `cmd:"" help:"Run a scenario (.star): experiments, gates, reports; exit 1 when a gate fails."`
+	Check     checkCmd     `cmd:"" help:"Load and validate a scenario and print its plan, sending no traffic."`
+	Profile   profileCmd   `cmd:"" help:"Measure one load point with GenAI-Perf's flags and artifacts."`
+	Analyze   analyzeCmd   `cmd:"" help:"Sweep one parameter with GenAI-Perf's flags: one artifact folder per point, the analyze CSV, a sweep table; resumable."`
+	Compare   compareCmd   `cmd:"" help:"Compare result sets point by point: baseline, candidate, change with its confidence interval, verdict; exit 1 on a regression beyond the tolerance."`
+	Report    reportCmd    `cmd:"" help:"Re-render a run's GenAI-Perf JSON, CSV and table from its records.parquet."`
+	Calibrate calibrateCmd `cmd:"" help:"Measure how often a scenario's baseline gates raise a false alarm (A/A) and catch a known slowdown (through a slowdown proxy) on its own server, and the sample sizes that would make them trustworthy; resumable."`
+	Merge     mergeCmd     `cmd:"" help:"Merge the shards of a distributed run (run --shard I/N) into one run: every metric and gate recomputed from the union of their records; exit 1 when a gate fails."`
+	Sim       simCmd       `cmd:"" help:"Serve the built-in simulated OpenAI server."`
+	Tokenize  tokenizeCmd  `cmd:"" help:"Count (or list) the tokens of a text under a Hugging Face tokenizer."`
+	Version   versionCmd   `cmd:"" help:"Print version and build information."`
 
 	Preflight preflightCmd `cmd:"" name:"internal-starlark-preflight" hidden:"" help:"Evaluate a scenario under the Starlark memory limit (internal)."`
 

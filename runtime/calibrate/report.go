@@ -1,0 +1,158 @@
+package calibrate
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"text/tabwriter"
+)
+
+// Report is a scenario calibration's result, gate by gate.
+type Report struct {
+	Scenario string `json:"scenario"`
+	Slowdown string `json:"slowdown"`
+	// Pairs is N: A/A pairs and slowed pairs each; Runs the runs judged.
+	Pairs   int    `json:"pairs"`
+	Runs    int    `json:"runs"`
+	Machine string `json:"machine"`
+	Gates   []GateReport
+}
+
+// GateReport is one baseline gate at one point.
+type GateReport struct {
+	Experiment string  `json:"experiment"`
+	Point      string  `json:"point"`
+	Gate       string  `json:"gate"`
+	Tolerance  float64 `json:"tolerance"`
+	// FalseAlarms are the A/A pairs the gate failed, Detections the
+	// slowed pairs it failed.
+	FalseAlarms Proportion `json:"false_alarms"`
+	Detections  Proportion `json:"detections"`
+	// SlowdownChange is what the slowdown did to the gate's metric (the
+	// slowed runs' geometric mean over the unchanged runs'), a fraction
+	// in the gate's worse direction.
+	SlowdownChange Num `json:"slowdown_change"`
+	// PlannedMDC is Gate.PlannedMDC of each A/A pair's baseline (before
+	// its candidate was measured), MeasuredMDC the judgment's own; both
+	// medians over the A/A pairs.
+	PlannedMDC  Num `json:"planned_mdc"`
+	MeasuredMDC Num `json:"measured_mdc"`
+	// RunSpread is σ, the SD of ln(metric) between the unchanged server's
+	// repeats; SamplingShare the part of σ² the requests of a repeat make
+	// (the rest is drift between repeats, which more requests cannot
+	// remove).
+	RunSpread     Num `json:"run_spread"`
+	SamplingShare Num `json:"sampling_share"`
+	// Repeats and Requests are the scenario's, per side and per repeat.
+	Repeats        int            `json:"repeats"`
+	Requests       int            `json:"requests"`
+	Recommendation Recommendation `json:"recommendation"`
+}
+
+// Proportion is k of n with its 95% Wilson interval; Inconclusive and Errors
+// count the pairs judged inconclusive (passed unless
+// --fail-on-inconclusive) and those that could not be judged.
+type Proportion struct {
+	Failed       int     `json:"failed"`
+	Pairs        int     `json:"pairs"`
+	Rate         Num     `json:"rate"`
+	Low          float64 `json:"wilson95_low"`
+	High         float64 `json:"wilson95_high"`
+	Inconclusive int     `json:"inconclusive"`
+	Errors       int     `json:"errors"`
+}
+
+func rateOf(t tally) Proportion {
+	lo, hi := Wilson(t.Failed, t.Pairs, Z95)
+	r := Proportion{Failed: t.Failed, Pairs: t.Pairs, Rate: Num(math.NaN()), Low: lo, High: hi, Inconclusive: t.Inconclusive, Errors: t.Errors}
+	if t.Pairs > 0 {
+		r.Rate = Num(float64(t.Failed) / float64(t.Pairs))
+	}
+	return r
+}
+
+// Num is a number JSON writes as null when it is not finite (an MDC of
+// +Inf: no change detectable; NaN: not known).
+type Num float64
+
+// MarshalJSON writes a finite value as a number, any other as null.
+func (n Num) MarshalJSON() ([]byte, error) {
+	if math.IsNaN(float64(n)) || math.IsInf(float64(n), 0) {
+		return []byte("null"), nil
+	}
+	return json.Marshal(float64(n))
+}
+
+// WriteJSON writes the report for machines.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// WriteText writes the report for people: one block per gate.
+func (r *Report) WriteText(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Calibration of %s: %d A/A pairs and %d pairs slowed by %s (%d runs; %s).\n",
+		r.Scenario, r.Pairs, r.Pairs, r.Slowdown, r.Runs, r.Machine)
+	b.WriteString("Each pair: one run judged against the unchanged run measured just before it, as `run --baseline` judges.\n\n")
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "GATE\tPOINT\tFALSE ALARMS (95% CI)\tDETECTED (95% CI)\tSLOWDOWN MADE\tMDC PLANNED / MEASURED\tRUN SPREAD\t")
+	for _, g := range r.Gates {
+		fmt.Fprintf(tw, "%s\t%s/%s\t%s\t%s\t%s\t%s / %s\t%.1f%% (%s requests)\t\n", g.Gate, g.Experiment, g.Point,
+			rateText(g.FalseAlarms), rateText(g.Detections), Signed(float64(g.SlowdownChange)),
+			Unsigned(float64(g.PlannedMDC)), Unsigned(float64(g.MeasuredMDC)), 100*float64(g.RunSpread), Unsigned(float64(g.SamplingShare)))
+	}
+	tw.Flush()
+	b.WriteString("\nTo reach ≤ 1% false alarms and ≥ 90% detection of this slowdown at each gate's tolerance (docs/ci.md):\n")
+	for _, g := range r.Gates {
+		fmt.Fprintf(&b, "  %s (%s/%s): %s\n", g.Gate, g.Experiment, g.Point, needs(g))
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func rateText(r Proportion) string {
+	s := fmt.Sprintf("%s (%.0f–%.0f%%)", Rate0(r.Failed, r.Pairs), 100*r.Low, 100*r.High)
+	if r.Inconclusive > 0 {
+		s += fmt.Sprintf(", %d inconclusive", r.Inconclusive)
+	}
+	if r.Errors > 0 {
+		s += fmt.Sprintf(", %d not judged", r.Errors)
+	}
+	return s
+}
+
+// Rate0 is "k/n = x%" with whole percents.
+func Rate0(k, n int) string {
+	if n == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%d/%d = %.0f%%", k, n, 100*float64(k)/float64(n))
+}
+
+// needs says in words what Recommendation asks.
+func needs(g GateReport) string {
+	rec := g.Recommendation
+	if !(rec.MaxSE > 0) || math.IsNaN(float64(g.RunSpread)) {
+		return "not known (too few runs to measure the spread)"
+	}
+	var parts []string
+	if !rec.Detectable {
+		parts = append(parts, fmt.Sprintf("the slowdown changed this metric by %s, within the tolerance %s, so no size detects it 90%% of the time (a gate fails only beyond its tolerance); for ≤ 1%% false alarms alone", Signed(float64(g.SlowdownChange)), Pct(g.Tolerance)))
+	}
+	parts = append(parts, fmt.Sprintf("repeats = %d a side", rec.Repeats))
+	if rec.History > 0 {
+		parts = append(parts, fmt.Sprintf("or a history of %d runs of repeats = %d", rec.History, g.Repeats))
+	} else {
+		parts = append(parts, fmt.Sprintf("no history length at repeats = %d", g.Repeats))
+	}
+	if rec.Requests > 0 {
+		parts = append(parts, fmt.Sprintf("or %d requests a repeat at repeats = %d (now %d)", rec.Requests, g.Repeats, g.Requests))
+	} else {
+		parts = append(parts, fmt.Sprintf("no request count at repeats = %d (the drift between repeats alone is too wide)", g.Repeats))
+	}
+	return strings.Join(parts, "; ")
+}
