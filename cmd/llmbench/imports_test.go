@@ -48,10 +48,13 @@ var withinLayer = map[string][]string{
 	"runtime/engine": {"runtime/dataset", "runtime/plan"},
 	// plan is the plan's plain values: the engine and runtime run it,
 	// nothing of running it is here.
-	"runtime/plan":      {"runtime/dataset", "runtime/failure"},
-	"runtime/dataset":   {},
-	"runtime/failure":   {},
-	"runtime/paexport":  {},
+	"runtime/plan":     {"runtime/dataset", "runtime/failure"},
+	"runtime/dataset":  {},
+	"runtime/failure":  {},
+	"runtime/paexport": {},
+	// calibrate runs a scenario's plan through runtime and judges it with
+	// runtime's gates: above runtime, beside gpflags.
+	"runtime/calibrate": {"runtime", "runtime/engine", "runtime/failure", "runtime/plan"},
 	"runtime/vllmbench": {},
 	"runtime/tokenizer": {},
 	// gpflags turns GenAI-Perf's flags into runtime's plan: above runtime.
