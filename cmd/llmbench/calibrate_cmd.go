@@ -30,9 +30,6 @@ func (c *calibrateCmd) Run(e *env) error {
 	if err != nil {
 		return err
 	}
-	if c.Pairs < 1 {
-		return invalid("--pairs: got %d, want 1 or more", c.Pairs)
-	}
 	scen, err := loadScenario(e, c.File, c.Define, &c.starlarkFlags)
 	if err != nil {
 		return err

@@ -72,17 +72,17 @@ type Target struct {
 // detection; a size of 0 means none does.
 type Recommendation struct {
 	// MaxSE is se*, the largest standard error that reaches both.
-	MaxSE float64
+	MaxSE float64 `json:"max_se"`
 	// Detectable is false when the change is within the tolerance, which
 	// no sample size detects 90% of the time: then the sizes only reach
 	// ≤ 1% false alarms.
-	Detectable bool
+	Detectable bool `json:"detectable"`
 	// Repeats is n, per side, the baseline one run of them.
-	Repeats int
+	Repeats int `json:"repeats"`
 	// History is h, at the scenario's repeats.
-	History int
+	History int `json:"history"`
 	// Requests is R, per repeat at the scenario's repeats.
-	Requests int
+	Requests int `json:"requests"`
 }
 
 // Quantiles of the standard normal distribution.

@@ -14,10 +14,10 @@ type Report struct {
 	Scenario string `json:"scenario"`
 	Slowdown string `json:"slowdown"`
 	// Pairs is N: A/A pairs and slowed pairs each; Runs the runs judged.
-	Pairs   int    `json:"pairs"`
-	Runs    int    `json:"runs"`
-	Machine string `json:"machine"`
-	Gates   []GateReport
+	Pairs   int          `json:"pairs"`
+	Runs    int          `json:"runs"`
+	Machine string       `json:"machine"`
+	Gates   []GateReport `json:"gates"`
 }
 
 // GateReport is one baseline gate at one point.
@@ -99,9 +99,9 @@ func (r *Report) WriteText(w io.Writer) error {
 		r.Scenario, r.Pairs, r.Pairs, r.Slowdown, r.Runs, r.Machine)
 	b.WriteString("Each pair: one run judged against the unchanged run measured just before it, as `run --baseline` judges.\n\n")
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "GATE\tPOINT\tFALSE ALARMS (95% CI)\tDETECTED (95% CI)\tSLOWDOWN MADE\tMDC PLANNED / MEASURED\tRUN SPREAD\t")
+	fmt.Fprintln(tw, "GATE\tPOINT\tFALSE ALARMS (95% CI)\tDETECTED (95% CI)\tSLOWDOWN MADE\tMDC PLANNED / MEASURED\tRUN SPREAD σ (SHARE FROM REQUESTS)\t")
 	for _, g := range r.Gates {
-		fmt.Fprintf(tw, "%s\t%s/%s\t%s\t%s\t%s\t%s / %s\t%.1f%% (%s requests)\t\n", g.Gate, g.Experiment, g.Point,
+		fmt.Fprintf(tw, "%s\t%s/%s\t%s\t%s\t%s\t%s / %s\t%.1f%% (%s)\t\n", g.Gate, g.Experiment, g.Point,
 			rateText(g.FalseAlarms), rateText(g.Detections), Signed(float64(g.SlowdownChange)),
 			Unsigned(float64(g.PlannedMDC)), Unsigned(float64(g.MeasuredMDC)), 100*float64(g.RunSpread), Unsigned(float64(g.SamplingShare)))
 	}
@@ -112,6 +112,13 @@ func (r *Report) WriteText(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func rateText(r Proportion) string {
@@ -145,7 +152,7 @@ func needs(g GateReport) string {
 	}
 	parts = append(parts, fmt.Sprintf("repeats = %d a side", rec.Repeats))
 	if rec.History > 0 {
-		parts = append(parts, fmt.Sprintf("or a history of %d runs of repeats = %d", rec.History, g.Repeats))
+		parts = append(parts, fmt.Sprintf("or a history of %d %s of repeats = %d", rec.History, plural(rec.History, "run", "runs"), g.Repeats))
 	} else {
 		parts = append(parts, fmt.Sprintf("no history length at repeats = %d", g.Repeats))
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -95,7 +96,7 @@ func CalibrateScenario(ctx context.Context, scen *runtime.Scenario, opt Scenario
 	if err != nil {
 		return nil, err
 	}
-	settings := ScenarioSettings{Scenario: scen.File, Plan: fmt.Sprintf("%x", sha256.Sum256(sum)), Slowdown: opt.Slowdown.String()}
+	settings := ScenarioSettings{Scenario: filepath.Base(scen.File), Plan: fmt.Sprintf("%x", sha256.Sum256(sum)), Slowdown: opt.Slowdown.String()}
 	st, err := OpenStore(opt.Store, &settings, false, ScenarioSettings.describe)
 	if err != nil {
 		return nil, failure.New(failure.Input, err)
