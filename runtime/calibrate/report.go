@@ -89,6 +89,7 @@ func (n Num) MarshalJSON() ([]byte, error) {
 func (r *Report) WriteJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // gates are written with < and >
 	return enc.Encode(r)
 }
 
