@@ -36,7 +36,6 @@ func (c *calibrateCmd) Run(e *env) error {
 	}
 	opt := calibrate.ScenarioOptions{Pairs: c.Pairs, Slowdown: shares, Store: c.Store, FailOnInconclusive: c.FailOnInconclusive,
 		Display: &progress.Live{W: e.stderr},
-		Warn:    func(msg string) { fmt.Fprintln(e.stderr, "calibrate: warning:", msg) },
 		Progress: func(done, total int, r *calibrate.Run) {
 			fmt.Fprintf(e.stderr, "calibrate: run %d/%d done (%s #%d, %.0fs)\n", done, total, r.Spec.Pool, r.Spec.Index+1, r.Wall.Seconds())
 		}}

@@ -155,6 +155,7 @@ func judgeScenario(st *Store, scen *runtime.Scenario, pools []Pool, opt Scenario
 		}
 	}
 	rep := &Report{Scenario: scen.File, Slowdown: opt.Slowdown.String(), Pairs: opt.Pairs, Runs: st.Len(), Machine: Machine()}
+	rep.Requests, rep.FailedRequests = st.requests()
 	for _, k := range order {
 		rep.Gates = append(rep.Gates, gateReport(st, cells[k], outs))
 	}
@@ -184,6 +185,25 @@ func gateReport(st *Store, c *gateCell, outs outcomes) GateReport {
 		RunSpread: Num(noise.SD), SamplingShare: Num(noise.Sampling / (noise.SD * noise.SD)),
 		Repeats: noise.Repeats, Requests: noise.Requests, Recommendation: rec,
 	}
+}
+
+// requests counts the measured requests of every run, and the failed.
+func (st *Store) requests() (measured, failed int) {
+	for _, r := range st.All() {
+		for _, p := range r.Points {
+			for _, rep := range p.Repeats {
+				for i := range rep {
+					if !rep[i].Warmup {
+						measured++
+						if rep[i].Err != nil {
+							failed++
+						}
+					}
+				}
+			}
+		}
+	}
+	return measured, failed
 }
 
 // values are the gate's statistic in every repeat of the pools' runs.

@@ -14,10 +14,15 @@ type Report struct {
 	Scenario string `json:"scenario"`
 	Slowdown string `json:"slowdown"`
 	// Pairs is N: A/A pairs and slowed pairs each; Runs the runs judged.
-	Pairs   int          `json:"pairs"`
-	Runs    int          `json:"runs"`
-	Machine string       `json:"machine"`
-	Gates   []GateReport `json:"gates"`
+	Pairs   int    `json:"pairs"`
+	Runs    int    `json:"runs"`
+	Machine string `json:"machine"`
+	// Requests and FailedRequests count the measured requests of every
+	// run and those that failed: a failed request has no latency, and
+	// the runs are judged as they are, as `run --baseline` judges them.
+	Requests       int          `json:"requests"`
+	FailedRequests int          `json:"failed_requests"`
+	Gates          []GateReport `json:"gates"`
 }
 
 // GateReport is one baseline gate at one point.
@@ -98,7 +103,8 @@ func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Calibration of %s: %d A/A pairs and %d pairs slowed by %s (%d runs; %s).\n",
 		r.Scenario, r.Pairs, r.Pairs, r.Slowdown, r.Runs, r.Machine)
-	b.WriteString("Each pair: one run judged against the unchanged run measured just before it, as `run --baseline` judges.\n\n")
+	b.WriteString("Each pair: one run judged against the unchanged run measured just before it, as `run --baseline` judges.\n")
+	fmt.Fprintf(&b, "%d of %d measured requests failed.\n\n", r.FailedRequests, r.Requests)
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "GATE\tPOINT\tFALSE ALARMS (95% CI)\tDETECTED (95% CI)\tSLOWDOWN MADE\tMDC PLANNED / MEASURED\tRUN SPREAD σ (SHARE FROM REQUESTS)\t")
 	for _, g := range r.Gates {

@@ -51,17 +51,7 @@ type ScenarioOptions struct {
 	// ended. Both may be nil.
 	Display  Display
 	Progress func(done, total int, r *Run)
-	// Warn is told of a run measured again (nil: nothing is said).
-	Warn func(string)
 }
-
-// attempts is how often a run with a failed request is measured before
-// the calibration gives up: a rare failure (a reset connection) costs
-// one run again, a server that keeps failing stops the calibration.
-const attempts = 3
-
-// errRequestFailed marks a run in which a measured request failed.
-var errRequestFailed = errors.New("a request failed")
 
 // ScenarioSettings identify a scenario calibration's runs in its store:
 // the same plan (every experiment as loaded, -D values applied) through
@@ -108,18 +98,7 @@ func CalibrateScenario(ctx context.Context, scen *runtime.Scenario, opt Scenario
 		effects[p.Name] = p.Effect
 	}
 	measure := func(ctx context.Context, spec RunSpec) (*Run, error) {
-		for attempt := 1; ; attempt++ {
-			r, err := measureScenario(ctx, scen, spec, effects[spec.Pool].Proxy, opt.Display)
-			if !errors.Is(err, errRequestFailed) || ctx.Err() != nil {
-				return r, err
-			}
-			if attempt == attempts {
-				return nil, failure.Runf("%v, in %d attempts: a calibration judges runs without failures (a failed request has no latency, so its run would be judged on fewer requests than the others)", err, attempts)
-			}
-			if opt.Warn != nil {
-				opt.Warn(fmt.Sprintf("run %s #%d: %v; measuring it again", spec.Pool, spec.Index+1, err))
-			}
-		}
+		return measureScenario(ctx, scen, spec, effects[spec.Pool].Proxy, opt.Display)
 	}
 	if st.Missing(specs) > 0 {
 		if err := preflightAll(scen); err != nil {
@@ -204,11 +183,10 @@ func measureScenario(ctx context.Context, scen *runtime.Scenario, spec RunSpec, 
 	if col.Interrupted {
 		return nil, errors.New("interrupted")
 	}
-	r := &Run{Drift: 1, Points: col.Points()}
-	if f := r.Failed(); f != nil {
-		return nil, fmt.Errorf("%w (%s, HTTP %d): %s", errRequestFailed, f.Err.Class, f.Err.Status, f.Err.Message)
-	}
-	return r, nil
+	// A run with failed requests is kept as it is: `run --baseline`
+	// judges such a run as it is (its error budget stops a run that
+	// fails too often), and the report counts them.
+	return &Run{Drift: 1, Points: col.Points()}, nil
 }
 
 // route points e at a slowdown proxy in front of each of its endpoint's
