@@ -134,31 +134,33 @@ func TestRecommend(t *testing.T) {
 	}{{
 		// D = ln 1.3 = 0.2623643: L/z₀.₉₉ = 0.0409699, (D − L)/z₀.₉₀ =
 		// 0.1303530, D/(z + z₀.₉₀) = 0.0769488, so se* = 0.0409699 (the
-		// false alarms bind), se*² = 0.00167853. σ = 0.05 (σ² = 0.0025):
-		// n = 2·0.0025/0.00167853 = 2.979 → 3; h = 0.0025/(3·0.00167853
-		// − 0.0025) = 0.986 → 1; τ² = 0.0025 − 0.0005 = 0.002, R =
-		// 0.0005·100/(3·0.00167853/2 − 0.002) = 96.56 → 97.
-		name: "false alarms bind", noise: Noise{SD: 0.05, Sampling: 0.0005, Repeats: 3, Requests: 100}, D: math.Log(1.3),
-		se: 0.0409699, want: Recommendation{Detectable: true, Repeats: 3, History: 1, Requests: 97},
+		// false alarms bind), se*² = 0.00167853. τ² = 0.0004, w = 0.0009,
+		// v = 0.0003, n₀ = 3, R₀ = 100: n = 0.0009/(0.000839265 − 0.0004)
+		// = 2.049 → 3; V₀ = 0.0004 + 0.0003 = 0.0007, h = 0.0007/
+		// (0.00167853 − 0.0007) = 0.715 → 1; k = 2·0.0007/0.00167853 =
+		// 0.83 → 1; ω² = 0.0006, R = 0.0003·100/(3·0.000439265 − 0.0006)
+		// = 41.79 → 42.
+		name: "false alarms bind", noise: Noise{Between: 0.0004, Within: 0.0009, Sampling: 0.0003, Repeats: 3, Requests: 100}, D: math.Log(1.3),
+		se: 0.0409699, want: Recommendation{Detectable: true, Repeats: 3, History: 1, Runs: 1, Requests: 42},
 	}, {
 		// D = ln 1.15 = 0.1397619: (D − L)/z₀.₉₀ = 0.0346859 is the
-		// smallest, se*² = 0.00120311. σ = 0.02 (σ² = 0.0004): n =
-		// 0.0008/0.00120311 = 0.665 → at least 2; h = 0.0004/(0.00360933
-		// − 0.0004) = 0.125 → 1; τ² = 0.0003, R = 0.0001·50/(0.00180467 −
-		// 0.0003) = 3.32 → 4.
-		name: "detection binds", noise: Noise{SD: 0.02, Sampling: 0.0001, Repeats: 3, Requests: 50}, D: math.Log(1.15),
-		se: 0.0346859, want: Recommendation{Detectable: true, Repeats: 2, History: 1, Requests: 4},
+		// smallest, se*² = 0.00120311. τ² = 0.0005, w = 0.0012, v =
+		// 0.0002: n = 0.0012/(0.000601556 − 0.0005) = 11.82 → 12; V₀ =
+		// 0.0009, h = 0.0009/0.00030311 = 2.97 → 3; k = 0.0018/0.00120311
+		// = 1.50 → 2; 3·0.000101556 − 0.001 < 0: no request count.
+		name: "detection binds", noise: Noise{Between: 0.0005, Within: 0.0012, Sampling: 0.0002, Repeats: 3, Requests: 50}, D: math.Log(1.15),
+		se: 0.0346859, want: Recommendation{Detectable: true, Repeats: 12, History: 3, Runs: 2},
 	}, {
-		// σ = 0.1 at repeats 2 with se* as in the first case: n =
-		// 0.02/0.00167853 = 11.92 → 12; 2·0.00167853 < σ² leaves no
-		// history, and τ² = 0.009 > 2·0.00167853/2 no request count.
-		name: "drift too wide", noise: Noise{SD: 0.1, Sampling: 0.001, Repeats: 2, Requests: 20}, D: math.Log(1.3),
-		se: 0.0409699, want: Recommendation{Detectable: true, Repeats: 12},
+		// τ² = 0.001 ≥ se*²/2 = 0.000839: no repeat count and no
+		// request count; V₀ = 0.001 + 0.0003/3 = 0.0011, h = 0.0011/
+		// 0.00057853 = 1.90 → 2, k = 0.0022/0.00167853 = 1.31 → 2.
+		name: "drift between runs", noise: Noise{Between: 0.001, Within: 0.0003, Sampling: 0.0001, Repeats: 3, Requests: 20}, D: math.Log(1.3),
+		se: 0.0409699, want: Recommendation{Detectable: true, History: 2, Runs: 2},
 	}, {
 		// D = ln 1.05 within the tolerance: nothing detects it 90% of the
 		// time; the sizes are the false alarms' alone (as the first case).
-		name: "within tolerance", noise: Noise{SD: 0.05, Sampling: 0.0005, Repeats: 3, Requests: 100}, D: math.Log(1.05),
-		se: 0.0409699, want: Recommendation{Detectable: false, Repeats: 3, History: 1, Requests: 97},
+		name: "within tolerance", noise: Noise{Between: 0.0004, Within: 0.0009, Sampling: 0.0003, Repeats: 3, Requests: 100}, D: math.Log(1.05),
+		se: 0.0409699, want: Recommendation{Detectable: false, Repeats: 3, History: 1, Runs: 1, Requests: 42},
 	}} {
 		got := Recommend(c.noise, Target{Threshold: L, Change: c.D, Z: z})
 		if math.Abs(got.MaxSE-c.se) > 1e-6 {
@@ -168,6 +170,33 @@ func TestRecommend(t *testing.T) {
 		if got != c.want {
 			t.Errorf("%s: %+v, want %+v", c.name, got, c.want)
 		}
+	}
+}
+
+// TestFalseAlarmBound: V₀ = 0.0004 + 0.0009/3 = 0.0007, √(2·V₀) =
+// 0.0374166, L/that = 2.5472717, 1 − Φ(2.5472717) = 0.0054284.
+func TestFalseAlarmBound(t *testing.T) {
+	got := FalseAlarmBound(Noise{Between: 0.0004, Within: 0.0009, Repeats: 3}, math.Log(1.1))
+	if math.Abs(got-0.0054284) > 1e-7 {
+		t.Errorf("bound %.7f, want 0.0054284", got)
+	}
+}
+
+// TestSplitVariance: runs of ln values {0, 0.02, 0.04} and {0.1, 0.12,
+// 0.14} have within-run squared deviations 0.0004 + 0 + 0.0004 each, so
+// w = 0.0016/4 = 0.0004; their means 0.02 and 0.12 have s² = 0.005, so
+// τ² = 0.005 − 0.0004·(⅓ + ⅓)/2 = 0.0048667. Runs of one repeat show no
+// w; one run shows nothing.
+func TestSplitVariance(t *testing.T) {
+	b, w := SplitVariance([][]float64{{0, 0.02, 0.04}, {0.1, 0.12, 0.14}})
+	if math.Abs(w-0.0004) > 1e-12 || math.Abs(b-0.0048666667) > 1e-9 {
+		t.Errorf("between %g, within %g", b, w)
+	}
+	if b, w := SplitVariance([][]float64{{0}, {0.1}}); w != 0 || math.Abs(b-0.005) > 1e-12 {
+		t.Errorf("one repeat a run: between %g, within %g", b, w)
+	}
+	if b, w := SplitVariance([][]float64{{0, 1}}); !math.IsNaN(b) || !math.IsNaN(w) {
+		t.Errorf("one run: between %g, within %g", b, w)
 	}
 }
 

@@ -165,14 +165,21 @@ func judgeScenario(st *Store, scen *runtime.Scenario, pools []Pool, opt Scenario
 // gateReport is one gate's line: its rates, its MDCs, the noise of its
 // metric and the sizes that noise asks for.
 func gateReport(st *Store, c *gateCell, outs outcomes) GateReport {
-	same := values(st, c, outs, poolHistory, poolSame)
-	slowed := values(st, c, outs, poolSlowed)
+	byRun := values(st, c, outs, poolHistory, poolSame)
+	same, slowed := flat(byRun), flat(values(st, c, outs, poolSlowed))
 	lower := c.gate.Op == "<" || c.gate.Op == "<="
 	threshold, change := math.Log(c.gate.Value), math.Log(geomean(slowed)/geomean(same))
 	if !lower {
 		threshold, change = -threshold, -change
 	}
-	noise := Noise{SD: LogSpread(same).SD, Sampling: sampling(st, c, outs), Repeats: c.exp.Repeats, Requests: requests(st, c)}
+	logs := make([][]float64, len(byRun))
+	for i, vs := range byRun {
+		for _, v := range vs {
+			logs[i] = append(logs[i], math.Log(v))
+		}
+	}
+	between, within := SplitVariance(logs)
+	noise := Noise{Between: between, Within: within, Sampling: sampling(st, c, outs), Repeats: c.exp.Repeats, Requests: requests(st, c)}
 	if noise.Repeats < 1 {
 		noise.Repeats = 1
 	}
@@ -182,8 +189,9 @@ func gateReport(st *Store, c *gateCell, outs outcomes) GateReport {
 		Experiment: c.exp.Name, Point: c.label, Gate: c.gate.Source, Tolerance: c.gate.Tolerance(),
 		FalseAlarms: rateOf(c.aa), Detections: rateOf(c.slowed),
 		SlowdownChange: Num(math.Expm1(change)), PlannedMDC: Num(Median(c.planned)), MeasuredMDC: Num(Median(c.measured)),
-		RunSpread: Num(noise.SD), SamplingShare: Num(noise.Sampling / (noise.SD * noise.SD)),
-		Repeats: noise.Repeats, Requests: noise.Requests, Recommendation: rec,
+		RunSpread: Num(math.Sqrt(between)), RepeatSpread: Num(math.Sqrt(within)), SamplingShare: Num(noise.Sampling / within),
+		FalseAlarmBound: Num(FalseAlarmBound(noise, threshold)),
+		Repeats:         noise.Repeats, Requests: noise.Requests, Recommendation: rec,
 	}
 }
 
@@ -206,21 +214,32 @@ func (st *Store) requests() (measured, failed int) {
 	return measured, failed
 }
 
-// values are the gate's statistic in every repeat of the pools' runs.
-func values(st *Store, c *gateCell, outs outcomes, pools ...string) []float64 {
-	var out []float64
+// values are the gate's statistic in every repeat of the pools' runs,
+// run by run.
+func values(st *Store, c *gateCell, outs outcomes, pools ...string) [][]float64 {
+	var out [][]float64
 	for _, name := range pools {
 		for _, r := range st.Pool(name, -1) {
 			p := r.point(c.exp.Name, c.label)
 			if p == nil {
 				continue
 			}
+			var vs []float64
 			for _, d := range runtime.OutcomeRuns(c.gate, outs.of(c.exp, p), c.exp.CostPerHour) {
 				if v, err := c.gate.MeasureRun(d); err == nil && v > 0 {
-					out = append(out, v)
+					vs = append(vs, v)
 				}
 			}
+			out = append(out, vs)
 		}
+	}
+	return out
+}
+
+func flat(runs [][]float64) []float64 {
+	var out []float64
+	for _, vs := range runs {
+		out = append(out, vs...)
 	}
 	return out
 }

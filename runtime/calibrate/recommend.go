@@ -4,24 +4,30 @@ import (
 	"math"
 )
 
-// The sample sizes a gate needs (docs/ci.md, "Calibrate your gates
-// first"), from the noise a calibration measured, in the normal model the
-// between-run judge rests on.
+// The sample sizes a gate needs (docs/ci.md, "How the sizes are
+// computed"), from the noise a calibration measured, in the normal model
+// the between-run judge rests on.
 //
 // Everything is on the log scale, in the gate's worse direction: a
 // baseline gate with tolerance tol fails when the estimated change d̂
-// (the mean of ln(candidate) − the mean of ln(baseline) over the repeats,
-// sign-flipped for a higher-is-better metric) exceeds both its threshold
-// L = ln(1 + tol) (−ln(1 − tol) for a higher-is-better gate) and z·se,
-// the one-sided bound that makes the change real (z = z₁₋α at the judge's
-// level α, divided by the family's size, Holm's first step). d̂ is
-// normal around the true change D with standard error
+// (the mean of ln(metric) over the candidate's repeats minus the mean
+// over the baseline's, sign-flipped for a higher-is-better metric)
+// exceeds both its threshold L = ln(1 + tol) (−ln(1 − tol) for a
+// higher-is-better gate) and z·se, the one-sided bound that makes the
+// change real (z = z₁₋α at the judge's level α divided by the family's
+// size, Holm's first step).
 //
-//	se = σ · √(1/n_b + 1/n_c)
+// A run's repeats share the run's server start and machine, so the noise
+// has two levels: τ², the variance of ln(metric) between runs beyond what
+// their repeats show, and w, the variance between the repeats of one run.
+// The mean over one run of n repeats varies by V(n) = τ² + w/n, and with a
+// baseline history of h such runs against one candidate run
 //
-// where σ is the SD of ln(metric) between repeats of the unchanged server
-// (measured over every unchanged run, so drift from run to run is in it)
-// and n_b, n_c count the repeats on each side. So:
+//	se² = V(n)·(1 + 1/h)
+//
+// and with k runs on each side (a history of k against k runs of the
+// candidate, separate jobs) se² = 2·V(n)/k. d̂ is normal around the true
+// change D with that standard error, so:
 //
 //	false alarms ≤ 1% at no change   ⇐ L ≥ z₀.₉₉ · se
 //	detection ≥ 90% of a change D   ⇔ D − max(L, z·se) ≥ z₀.₉₀ · se
@@ -33,25 +39,31 @@ import (
 // (no se reaches 90% when D ≤ L: a gate fails only beyond its
 // tolerance). The sizes that reach se*:
 //
-//	repeats per side, baseline and candidate alike: n ≥ 2σ² / se*²
-//	history (baseline runs of n₀ repeats each, against one of n₀):
-//	    h ≥ σ² / (n₀·se*² − σ²), none when n₀·se*² ≤ σ²
-//	requests per repeat at n₀ repeats a side: σ² = τ² + v·R₀/R, where v
-//	    is the part of σ² the R₀ requests of a repeat make (Noise.Sampling)
-//	    and τ² = σ² − v the drift no request count removes:
-//	    R ≥ v·R₀ / (n₀·se*²/2 − τ²), none when τ² ≥ n₀·se*²/2
+//	repeats n a side, history 1:        n ≥ w / (se*²/2 − τ²), none when τ² ≥ se*²/2
+//	history h at the scenario's n₀:     h ≥ V₀ / (se*² − V₀), V₀ = τ² + w/n₀, none when V₀ ≥ se*²
+//	runs k a side at n₀:                k ≥ 2·V₀ / se*²
+//	requests R a repeat at n₀, history 1: w = ω² + v·R₀/R, where v is the part of w
+//	    the R₀ requests of a repeat make (Noise.Sampling) and ω² = w − v the drift
+//	    between repeats no request count removes:
+//	    R ≥ v·R₀ / (n₀·(se*²/2 − τ²) − ω²), none when that is ≤ 0
 //
 // D is the change the calibration's slowdown really made to the gate's
-// metric, measured against the same server's runs.
+// metric, measured against the same server's runs. The scenario as it is
+// (one run of n₀ repeats a side) raises false alarms at most
+// 1 − Φ(L / √(2·V₀)) of the time (FalseAlarmBound), which the measured
+// rate can be held against.
 
-// Noise is what a calibration measured of one gate's metric.
+// Noise is what a calibration measured of one gate's metric, as
+// variances of ln(metric).
 type Noise struct {
-	// SD is σ, the SD of ln(metric) over the unchanged server's repeats.
-	SD float64
-	// Sampling is the part of SD² that the requests of one repeat make:
-	// (ln m₁ − ln m₂)²/4 averaged over the repeats, m₁ and m₂ the metric
-	// on the repeat's even and odd requests (each half has twice a
-	// repeat's sampling variance, and their difference twice that).
+	// Between is τ², the variance between runs beyond their repeats'.
+	Between float64
+	// Within is w, the variance between the repeats of one run.
+	Within float64
+	// Sampling is v, the part of Within that the requests of one repeat
+	// make: (ln m₁ − ln m₂)²/4 averaged over the repeats, m₁ and m₂ the
+	// metric on the repeat's even and odd requests (each half has twice
+	// a repeat's sampling variance, and their difference twice that).
 	Sampling float64
 	// Repeats and Requests are the scenario's (n₀, R₀).
 	Repeats, Requests int
@@ -81,6 +93,8 @@ type Recommendation struct {
 	Repeats int `json:"repeats"`
 	// History is h, at the scenario's repeats.
 	History int `json:"history"`
+	// Runs is k, the runs of the scenario's repeats on each side.
+	Runs int `json:"runs"`
 	// Requests is R, per repeat at the scenario's repeats.
 	Requests int `json:"requests"`
 }
@@ -100,20 +114,80 @@ func Recommend(n Noise, t Target) Recommendation {
 	if r.Detectable {
 		r.MaxSE = math.Min(r.MaxSE, math.Min((t.Change-t.Threshold)/z90, t.Change/(t.Z+z90)))
 	}
-	if !(n.SD >= 0) || !(r.MaxSE > 0) {
+	if !(n.Between >= 0 && n.Within >= 0) || !(r.MaxSE > 0) {
 		return r
 	}
-	v, se2 := n.SD*n.SD, r.MaxSE*r.MaxSE
-	r.Repeats = max(2, ceil(2*v/se2))
-	n0 := float64(max(n.Repeats, 1))
-	if room := n0*se2 - v; room > 0 {
-		r.History = max(1, ceil(v/room))
+	se2 := r.MaxSE * r.MaxSE
+	if room := se2/2 - n.Between; room > 0 {
+		r.Repeats = max(2, ceil(n.Within/room))
 	}
-	drift := math.Max(0, v-n.Sampling)
-	if room := n0*se2/2 - drift; room > 0 && n.Requests > 0 {
+	n0 := float64(max(n.Repeats, 1))
+	if v0 := v0(n); se2 > v0 {
+		r.History = max(1, ceil(v0/(se2-v0)))
+	}
+	r.Runs = max(1, ceil(2*v0(n)/se2))
+	drift := math.Max(0, n.Within-n.Sampling)
+	if room := n0*(se2/2-n.Between) - drift; room > 0 && n.Requests > 0 && n.Sampling >= 0 {
 		r.Requests = max(1, ceil(n.Sampling*float64(n.Requests)/room))
 	}
 	return r
+}
+
+// v0 is V₀ = τ² + w/n₀, the variance of one run's mean over its repeats.
+func v0(n Noise) float64 { return n.Between + n.Within/float64(max(n.Repeats, 1)) }
+
+// FalseAlarmBound is 1 − Φ(L/√(2·V₀)): the chance that one run of the
+// scenario's repeats, judged against another of the same server, moves
+// beyond the threshold L; a gate's false alarms cannot exceed it (the
+// judge also asks the change to be real).
+func FalseAlarmBound(n Noise, threshold float64) float64 {
+	return 1 - 0.5*math.Erfc(-threshold/math.Sqrt(2*v0(n))/math.Sqrt2)
+}
+
+// SplitVariance splits the variance of ln values measured in runs of
+// repeats (runs[j] the repeats of run j) into τ², between runs beyond
+// their repeats, and w, between the repeats of one run: w pools the
+// repeats' squared deviations from their run's mean over Σ(nⱼ − 1)
+// degrees of freedom; τ² = s²(run means) − w·mean(1/nⱼ), at least 0.
+// Runs of one repeat show no w (0), so all their spread is τ²; NaN
+// for fewer than two runs.
+func SplitVariance(runs [][]float64) (between, within float64) {
+	var means []float64
+	var ss, inv float64
+	df := 0
+	for _, xs := range runs {
+		if len(xs) == 0 {
+			continue
+		}
+		m := 0.0
+		for _, x := range xs {
+			m += x
+		}
+		m /= float64(len(xs))
+		for _, x := range xs {
+			ss += (x - m) * (x - m)
+		}
+		df += len(xs) - 1
+		inv += 1 / float64(len(xs))
+		means = append(means, m)
+	}
+	if len(means) < 2 {
+		return math.NaN(), math.NaN()
+	}
+	if df > 0 {
+		within = ss / float64(df)
+	}
+	grand := 0.0
+	for _, m := range means {
+		grand += m
+	}
+	grand /= float64(len(means))
+	var sm float64
+	for _, m := range means {
+		sm += (m - grand) * (m - grand)
+	}
+	sm /= float64(len(means) - 1)
+	return math.Max(0, sm-within*inv/float64(len(means))), within
 }
 
 // ceil rounds up, leaving a value within 1e-9 of a whole number at it

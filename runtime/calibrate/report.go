@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 )
@@ -44,16 +45,21 @@ type GateReport struct {
 	// medians over the A/A pairs.
 	PlannedMDC  Num `json:"planned_mdc"`
 	MeasuredMDC Num `json:"measured_mdc"`
-	// RunSpread is σ, the SD of ln(metric) between the unchanged server's
-	// repeats; SamplingShare the part of σ² the requests of a repeat make
-	// (the rest is drift between repeats, which more requests cannot
-	// remove).
+	// RunSpread is τ, the SD of ln(metric) between the unchanged
+	// server's runs beyond what their repeats show (a new server start,
+	// another spell of load), RepeatSpread √w, between the repeats of one
+	// run; SamplingShare the part of w the requests of a repeat make (the
+	// rest is drift between repeats, which more requests cannot remove).
 	RunSpread     Num `json:"run_spread"`
+	RepeatSpread  Num `json:"repeat_spread"`
 	SamplingShare Num `json:"sampling_share"`
 	// Repeats and Requests are the scenario's, per side and per repeat.
-	Repeats        int            `json:"repeats"`
-	Requests       int            `json:"requests"`
-	Recommendation Recommendation `json:"recommendation"`
+	// FalseAlarmBound is the model's bound on the false alarms
+	// (FalseAlarmBound), to hold the measured rate against.
+	FalseAlarmBound Num            `json:"false_alarm_bound"`
+	Repeats         int            `json:"repeats"`
+	Requests        int            `json:"requests"`
+	Recommendation  Recommendation `json:"recommendation"`
 }
 
 // Proportion is k of n with its 95% Wilson interval; Inconclusive and Errors
@@ -106,16 +112,17 @@ func (r *Report) WriteText(w io.Writer) error {
 	b.WriteString("Each pair: one run judged against the unchanged run measured just before it, as `run --baseline` judges.\n")
 	fmt.Fprintf(&b, "%d of %d measured requests failed.\n\n", r.FailedRequests, r.Requests)
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "GATE\tPOINT\tFALSE ALARMS (95% CI)\tDETECTED (95% CI)\tSLOWDOWN MADE\tMDC PLANNED / MEASURED\tRUN SPREAD σ (SHARE FROM REQUESTS)\t")
+	fmt.Fprintln(tw, "GATE\tPOINT\tFALSE ALARMS (95% CI)\tDETECTED (95% CI)\tSLOWDOWN MADE\tMDC PLANNED / MEASURED\tSPREAD: RUNS / REPEATS (FROM REQUESTS)\t")
 	for _, g := range r.Gates {
-		fmt.Fprintf(tw, "%s\t%s/%s\t%s\t%s\t%s\t%s / %s\t%.1f%% (%s)\t\n", g.Gate, g.Experiment, g.Point,
+		fmt.Fprintf(tw, "%s\t%s/%s\t%s\t%s\t%s\t%s / %s\t%s / %s (%s)\t\n", g.Gate, g.Experiment, g.Point,
 			rateText(g.FalseAlarms), rateText(g.Detections), Signed(float64(g.SlowdownChange)),
-			Unsigned(float64(g.PlannedMDC)), Unsigned(float64(g.MeasuredMDC)), 100*float64(g.RunSpread), Unsigned(float64(g.SamplingShare)))
+			Unsigned(float64(g.PlannedMDC)), Unsigned(float64(g.MeasuredMDC)), Unsigned(float64(g.RunSpread)), Unsigned(float64(g.RepeatSpread)), Unsigned(float64(g.SamplingShare)))
 	}
 	tw.Flush()
-	b.WriteString("\nTo reach ≤ 1% false alarms and ≥ 90% detection of this slowdown at each gate's tolerance (docs/ci.md):\n")
+	b.WriteString("\nTo reach ≤ 1% false alarms and ≥ 90% detection of this slowdown at each gate's tolerance, each size alone (docs/ci.md; –: no such size does, the drift between runs is too wide for it):\n")
 	for _, g := range r.Gates {
 		fmt.Fprintf(&b, "  %s (%s/%s): %s\n", g.Gate, g.Experiment, g.Point, needs(g))
+		fmt.Fprintf(&b, "    as it is: about %s false alarms expected from the measured spread (an upper bound: the judge also asks a change to be real); measured %s\n", Unsigned(float64(g.FalseAlarmBound)), Rate0(g.FalseAlarms.Failed, g.FalseAlarms.Pairs))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -147,26 +154,23 @@ func Rate0(k, n int) string {
 	return fmt.Sprintf("%d/%d = %.0f%%", k, n, 100*float64(k)/float64(n))
 }
 
-// needs says in words what Recommendation asks.
+// needs says what Recommendation asks, each size or "–" where none
+// reaches the goal.
 func needs(g GateReport) string {
 	rec := g.Recommendation
-	if !(rec.MaxSE > 0) || math.IsNaN(float64(g.RunSpread)) {
+	if !(rec.MaxSE > 0) || math.IsNaN(float64(g.RunSpread)) || math.IsNaN(float64(g.RepeatSpread)) {
 		return "not known (too few runs to measure the spread)"
 	}
-	var parts []string
+	size := func(n int) string {
+		if n == 0 {
+			return "–"
+		}
+		return strconv.Itoa(n)
+	}
+	s := fmt.Sprintf("runs of %d repeats a side %s · repeats in one run a side %s · history against one run %s · requests a repeat %s (now %d)",
+		g.Repeats, size(rec.Runs), size(rec.Repeats), size(rec.History), size(rec.Requests), g.Requests)
 	if !rec.Detectable {
-		parts = append(parts, fmt.Sprintf("the slowdown changed this metric by %s, within the tolerance %s, so no size detects it 90%% of the time (a gate fails only beyond its tolerance); for ≤ 1%% false alarms alone", Signed(float64(g.SlowdownChange)), Pct(g.Tolerance)))
+		s += fmt.Sprintf("; the slowdown changed this metric by %s, within the tolerance %s, which no size detects 90%% of the time (these sizes are for the false alarms alone)", Signed(float64(g.SlowdownChange)), Pct(g.Tolerance))
 	}
-	parts = append(parts, fmt.Sprintf("repeats = %d a side", rec.Repeats))
-	if rec.History > 0 {
-		parts = append(parts, fmt.Sprintf("or a history of %d %s of repeats = %d", rec.History, plural(rec.History, "run", "runs"), g.Repeats))
-	} else {
-		parts = append(parts, fmt.Sprintf("no history length at repeats = %d", g.Repeats))
-	}
-	if rec.Requests > 0 {
-		parts = append(parts, fmt.Sprintf("or %d requests a repeat at repeats = %d (now %d)", rec.Requests, g.Repeats, g.Requests))
-	} else {
-		parts = append(parts, fmt.Sprintf("no request count at repeats = %d (the drift between repeats alone is too wide)", g.Repeats))
-	}
-	return strings.Join(parts, "; ")
+	return s
 }
