@@ -121,6 +121,9 @@ func MeasureMissing(ctx context.Context, st *Store, specs []RunSpec, measure fun
 		}
 		started, load := time.Now(), LoadAverage()
 		r, err := measure(ctx, spec)
+		if err != nil && ctx.Err() != nil {
+			return fmt.Errorf("interrupted in run %s #%d, after %d of %d runs (the store keeps them; the same command resumes): %w", spec.Pool, spec.Index+1, i, len(todo), ctx.Err())
+		}
 		if err != nil {
 			return fmt.Errorf("run %s #%d: %w", spec.Pool, spec.Index+1, err)
 		}
