@@ -122,7 +122,7 @@ func (r *Report) WriteText(w io.Writer) error {
 	b.WriteString("\nTo reach ≤ 1% false alarms and ≥ 90% detection of this slowdown at each gate's tolerance, each size alone (docs/ci.md; –: no such size does, the drift between runs is too wide for it):\n")
 	for _, g := range r.Gates {
 		fmt.Fprintf(&b, "  %s (%s/%s): %s\n", g.Gate, g.Experiment, g.Point, needs(g))
-		fmt.Fprintf(&b, "    as it is: about %s false alarms expected from the measured spread (an upper bound: the judge also asks a change to be real); measured %s\n", Unsigned(float64(g.FalseAlarmBound)), Rate0(g.FalseAlarms.Failed, g.FalseAlarms.Pairs))
+		fmt.Fprintf(&b, "    as it is (one run a side): %s false alarms predicted by the measured spread (the model's bound); measured %s\n", Unsigned(float64(g.FalseAlarmBound)), Rate0(g.FalseAlarms.Failed, g.FalseAlarms.Pairs))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
