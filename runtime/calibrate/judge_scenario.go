@@ -3,6 +3,7 @@ package calibrate
 import (
 	"cmp"
 	"math"
+	"path/filepath"
 	"slices"
 
 	"github.com/llmbench/llmbench/metrics"
@@ -154,7 +155,7 @@ func judgeScenario(st *Store, scen *runtime.Scenario, pools []Pool, opt Scenario
 			}
 		}
 	}
-	rep := &Report{Scenario: scen.File, Slowdown: opt.Slowdown.String(), Pairs: opt.Pairs, Runs: st.Len(), Machine: Machine()}
+	rep := &Report{Scenario: filepath.Base(scen.File), Slowdown: opt.Slowdown.String(), Pairs: opt.Pairs, Runs: st.Len(), Machine: Machine()}
 	rep.Requests, rep.FailedRequests = st.requests()
 	for _, k := range order {
 		rep.Gates = append(rep.Gates, gateReport(st, cells[k], outs))
