@@ -9,6 +9,7 @@
 // measured in, the pairing of runs into judged points, the Wilson
 // interval of a measured rate, the run-to-run spread and the sample
 // sizes it implies (Recommend), and the product's own plan, judge and
-// report for a scenario (Scenario). The judge itself is metrics.JudgePoint,
-// reached through runtime.EvaluateGates, never a copy.
+// report for a scenario (CalibrateScenario). The judge itself is
+// metrics.JudgePoint, reached through runtime.EvaluateGates as `run
+// --baseline` reaches it, never a copy.
 package calibrate
