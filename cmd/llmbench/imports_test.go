@@ -56,6 +56,9 @@ var withinLayer = map[string][]string{
 	"runtime/dataset":  {},
 	"runtime/failure":  {},
 	"runtime/paexport": {},
+	// calibrate runs a scenario's plan through runtime and judges it with
+	// runtime's gates: above runtime, beside gpflags.
+	"runtime/calibrate": {"runtime", "runtime/engine", "runtime/failure", "runtime/plan"},
 	// Other tools' result files read back into records, each alone.
 	"runtime/vllmbench": {},
 	"runtime/aiperf":    {},
