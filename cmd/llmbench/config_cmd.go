@@ -35,19 +35,8 @@ type createTemplateCmd struct {
 }
 
 func (c *createTemplateCmd) Run(e *env) error {
-	f, err := os.OpenFile(c.File, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if errors.Is(err, fs.ErrExist) {
-		return invalid("-f %s: the file exists; choose another name (create-template never writes over a file)", c.File)
-	}
-	if err != nil {
-		return invalid("-f %s: %w", c.File, err)
-	}
-	if _, err := f.Write(gpconfig.Template); err != nil {
-		f.Close()
-		return runFailed("%w", err)
-	}
-	if err := f.Close(); err != nil {
-		return runFailed("%w", err)
+	if err := createNew("-f", c.File, gpconfig.Template); err != nil {
+		return err
 	}
 	fmt.Fprintf(e.stdout, "Template written to %s; run it with llmbench config -f %s\n", c.File, c.File)
 	return nil
@@ -157,20 +146,29 @@ func (c *scenarioFromConfigCmd) Run(e *env) error {
 		_, err := io.WriteString(e.stdout, text)
 		return err
 	}
-	f, err := os.OpenFile(c.Out, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err := createNew("-o", c.Out, []byte(text)); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "Scenario written to %s; check it with llmbench check %s, run it with llmbench run %s\n", c.Out, c.Out, c.Out)
+	return nil
+}
+
+// createNew writes data to a new file at path, given by flag; an existing
+// file is never written over.
+func createNew(flag, path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if errors.Is(err, fs.ErrExist) {
-		return invalid("-o %s: the file exists; choose another name", c.Out)
+		return invalid("%s %s: the file exists; choose another name (nothing is written over)", flag, path)
 	}
 	if err != nil {
-		return invalid("-o %s: %w", c.Out, err)
+		return invalid("%s %s: %w", flag, path, err)
 	}
-	if _, err := io.WriteString(f, text); err != nil {
+	if _, err := f.Write(data); err != nil {
 		f.Close()
 		return runFailed("%w", err)
 	}
 	if err := f.Close(); err != nil {
 		return runFailed("%w", err)
 	}
-	fmt.Fprintf(e.stdout, "Scenario written to %s; check it with llmbench check %s, run it with llmbench run %s\n", c.Out, c.Out, c.Out)
 	return nil
 }
