@@ -107,6 +107,9 @@ type run struct {
 
 	entryBase int // the whole dataset's index of reqs[0] (shardRequests)
 
+	// stagesFrom is the instant a stages() load's first stage starts.
+	stagesFrom int64
+
 	issued atomic.Int64 // tickets handed out (closed loop)
 	stopAt atomic.Int64 // end of a duration-bound closed loop, ns
 	wg     sync.WaitGroup
@@ -153,6 +156,7 @@ func (r *run) send(i, scheduled int64) {
 		Component: req.Component,
 		Scheduled: scheduled,
 	}
+	r.stamp(&rec)
 	rec.ExpectChunks(req.ExpectedChunks)
 	r.s.Send(r.sendCtx, req.Body, &rec)
 	rec.FitChunks() // whatever the outcome: a failed request reserved as much

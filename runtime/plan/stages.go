@@ -1,0 +1,117 @@
+package plan
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Stage is one stage of a stages() load (k6's stages): over Duration the
+// load's target — the concurrency of a closed loop, the request rate of an
+// open one — moves linearly from where the previous stage left it (the
+// start, for the first) to Target. A stage of 0 s jumps; one whose target
+// equals the previous holds.
+type Stage struct {
+	// Name, when given, lets a gate select the stage ("@ stage=hold");
+	// otherwise it is selected by its index.
+	Name     string        `json:"name,omitempty"`
+	Duration time.Duration `json:"duration"`
+	Target   float64       `json:"target"`
+}
+
+// Over is what a stages() load's targets count.
+type Over string
+
+// The two things a stage's target can count.
+const (
+	OverConcurrency Over = "concurrency"
+	OverRate        Over = "rate"
+)
+
+// Staged reports whether the load is a stages() load: its stages are
+// reported apart as well as the whole, and it ends with its last stage.
+func (l Load) Staged() bool { return len(l.Stages) > 0 }
+
+// StagesDuration is the stages' total length, the point's duration.
+func (l Load) StagesDuration() time.Duration {
+	var d time.Duration
+	for _, s := range l.Stages {
+		d += s.Duration
+	}
+	return d
+}
+
+// Profile is the load's target over time as one concept: the stages()
+// given, or ramp_up=R as the single stage (R, full load) from 0 held
+// until the stop condition (hold); nil stages for a load that is at its
+// full target from the start. The engine plans both the same way.
+func (l Load) Profile() (start float64, stages []Stage, hold bool) {
+	switch {
+	case l.Staged():
+		return l.StageStart, l.Stages, false
+	case l.RampUp > 0 && l.Closed():
+		return 0, []Stage{{Duration: l.RampUp, Target: float64(l.Concurrency)}}, true
+	case l.RampUp > 0:
+		return 0, []Stage{{Duration: l.RampUp, Target: l.Rate}}, true
+	}
+	return 0, nil, true
+}
+
+// StageIndex resolves a gate's stage selector — a stage's name, or its
+// index 0, 1, ... — to the index; false when the load has no such stage.
+func (l Load) StageIndex(sel string) (int, bool) {
+	for i, s := range l.Stages {
+		if s.Name != "" && s.Name == sel {
+			return i, true
+		}
+	}
+	i, err := strconv.Atoi(sel)
+	if err != nil || i < 0 || i >= len(l.Stages) || strconv.Itoa(i) != sel {
+		return 0, false
+	}
+	return i, true
+}
+
+// StageLabel names stage i as reports show it: its name, or "stage i".
+func (l Load) StageLabel(i int) string {
+	if i < len(l.Stages) && l.Stages[i].Name != "" {
+		return l.Stages[i].Name
+	}
+	return "stage " + strconv.Itoa(i)
+}
+
+// stagesString renders a stages() load as the call that declares it.
+func (l Load) stagesString() string {
+	parts := make([]string, len(l.Stages))
+	for i, s := range l.Stages {
+		name := ""
+		if s.Name != "" {
+			name = ", " + strconv.Quote(s.Name)
+		}
+		parts[i] = fmt.Sprintf("(%q, %s%s)", DurationText(s.Duration), Num(s.Target), name)
+	}
+	args := []string{"[" + strings.Join(parts, ", ") + "]", "over=" + strconv.Quote(string(l.StagesOver()))}
+	if l.StageStart != 0 {
+		args = append(args, "start="+Num(l.StageStart))
+	}
+	if !l.Closed() {
+		args = append(args, "arrival="+strconv.Quote(string(l.Arrival)))
+		if l.Arrival == Gamma || l.Burstiness != 1 {
+			args = append(args, "burstiness="+Num(l.Burstiness))
+		}
+		if l.MaxConcurrency > 0 {
+			args = append(args, "max_concurrency="+strconv.Itoa(l.MaxConcurrency))
+		}
+	}
+	return "stages(" + strings.Join(args, ", ") + ")"
+}
+
+// StagesOver is what the stages' targets count: a closed loop's
+// concurrency or an open loop's rate.
+func (l Load) StagesOver() Over {
+	if l.Closed() {
+		return OverConcurrency
+	}
+	return OverRate
+}
