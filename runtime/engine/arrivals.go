@@ -17,7 +17,7 @@ type schedule struct {
 	rng   *rand.Rand
 	load  plan.Load
 	warp  *timeWarp // the load's profile; nil at full rate from the start
-	at    float64 // seconds since start of the next arrival
+	at    float64   // seconds since start of the next arrival
 	count int
 }
 

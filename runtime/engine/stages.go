@@ -159,13 +159,13 @@ func rampStart(i, n int, ramp time.Duration) time.Duration {
 // belongs to it); the last for an offset at or past the end.
 func stageOf(l plan.Load, offset time.Duration) int {
 	var end time.Duration
-	for i, s := range l.Stages {
+	for i, s := range l.StageList() {
 		end += s.Duration
 		if offset < end {
 			return i
 		}
 	}
-	return len(l.Stages) - 1
+	return len(l.StageList()) - 1
 }
 
 // stamp records the stage a request is sent in: its planned instant's in
@@ -190,7 +190,7 @@ func stagesErrors(p Point) []error {
 		return nil
 	}
 	var errs []error
-	for i, s := range l.Stages {
+	for i, s := range l.StageList() {
 		if s.Duration < 0 || s.Target < 0 || l.Closed() && s.Target != math.Trunc(s.Target) {
 			errs = append(errs, fmt.Errorf("stage %d (%s, %s): want a duration >= 0 and a target >= 0 (a whole number of workers under a closed loop)", i, s.Duration, plan.Num(s.Target)))
 		}

@@ -23,7 +23,7 @@ func TestStagedRateIsPlannedExactly(t *testing.T) {
 	onFakeClock(t, func(clock *fakeClock) {
 		s := &clockSender{clock: clock, d: time.Millisecond}
 		l := plan.Load{Rate: 8, Arrival: plan.Constant, Burstiness: 1,
-			Stages: []plan.Stage{{Duration: 2 * time.Second, Target: 8}, {Duration: time.Second, Target: 8}, {Duration: 2 * time.Second, Target: 0}}}
+			Stages: &plan.Stages{List: []plan.Stage{{Duration: 2 * time.Second, Target: 8}, {Duration: time.Second, Target: 8}, {Duration: 2 * time.Second, Target: 0}}}}
 		p := Point{Load: l, Stop: plan.Stop{Duration: 5 * time.Second}}
 		if err := p.Validate(); err != nil {
 			t.Fatal(err)
@@ -62,8 +62,8 @@ func TestStagedRateIsPlannedExactly(t *testing.T) {
 func TestStagedConcurrencyStartsAndStopsWorkers(t *testing.T) {
 	onFakeClock(t, func(clock *fakeClock) {
 		s := &clockSender{clock: clock, d: 50 * time.Millisecond}
-		l := plan.Load{Concurrency: 3, Stages: []plan.Stage{
-			{Duration: 300 * time.Millisecond, Target: 3}, {Duration: 200 * time.Millisecond, Target: 3}, {Duration: 200 * time.Millisecond, Target: 1}}}
+		l := plan.Load{Concurrency: 3, Stages: &plan.Stages{List: []plan.Stage{
+			{Duration: 300 * time.Millisecond, Target: 3}, {Duration: 200 * time.Millisecond, Target: 3}, {Duration: 200 * time.Millisecond, Target: 1}}}}
 		p := Point{Load: l, Stop: plan.Stop{Duration: l.StagesDuration()}}
 		if err := p.Validate(); err != nil {
 			t.Fatal(err)
@@ -93,8 +93,8 @@ func TestStagedConcurrencyStartsAndStopsWorkers(t *testing.T) {
 // k6's ramp-down (the count reaches L when the target does), a ramp up
 // from 0 starting its first worker at once, a jump, and the end.
 func TestWorkerStepsHandValues(t *testing.T) {
-	l := plan.Load{Concurrency: 4, StageStart: 1, Stages: []plan.Stage{
-		{Duration: 300 * time.Millisecond, Target: 4}, {Duration: 0, Target: 2}, {Duration: 400 * time.Millisecond, Target: 0}}}
+	l := plan.Load{Concurrency: 4, Stages: &plan.Stages{Start: 1, List: []plan.Stage{
+		{Duration: 300 * time.Millisecond, Target: 4}, {Duration: 0, Target: 2}, {Duration: 400 * time.Millisecond, Target: 0}}}}
 	got := workerSteps(l)
 	want := []step{{0, 1}, {0, 2}, {100 * time.Millisecond, 3}, {200 * time.Millisecond, 4},
 		{300 * time.Millisecond, 2}, {500 * time.Millisecond, 1}, {700 * time.Millisecond, 0}, {700 * time.Millisecond, 0}}
@@ -108,11 +108,11 @@ func TestWorkerStepsHandValues(t *testing.T) {
 }
 
 func TestStagesPointRefusals(t *testing.T) {
-	l := plan.Load{Concurrency: 2, Stages: []plan.Stage{{Duration: time.Second, Target: 2}}}
+	l := plan.Load{Concurrency: 2, Stages: &plan.Stages{List: []plan.Stage{{Duration: time.Second, Target: 2}}}}
 	for _, p := range []Point{
 		{Load: l, Stop: plan.Stop{Requests: 10}},
 		{Load: l, Stop: plan.Stop{Duration: time.Second}, Warmup: 3},
-		{Load: plan.Load{Concurrency: 2, Stages: []plan.Stage{{Duration: time.Second, Target: 1.5}}}, Stop: plan.Stop{Duration: time.Second}},
+		{Load: plan.Load{Concurrency: 2, Stages: &plan.Stages{List: []plan.Stage{{Duration: time.Second, Target: 1.5}}}}, Stop: plan.Stop{Duration: time.Second}},
 	} {
 		if p.Validate() == nil {
 			t.Errorf("%+v accepted", p)

@@ -57,12 +57,12 @@ type Load struct {
 	// next turn N/Rate seconds after its previous one was sent, or when
 	// the answer arrives if it took longer.
 	Users int `json:"users,omitempty"`
-	// Stages, when set, make a stages() load (Stage): the target moves
-	// linearly between them from StageStart, and the point ends with the
-	// last. Concurrency (closed loop) or Rate (open loop) is then the
-	// stages' peak, which sizes the loop and names the point.
-	Stages     []Stage `json:"stages,omitempty"`
-	StageStart float64 `json:"stage_start,omitempty"`
+	// Stages, when set, make a stages() load: the target moves linearly
+	// between them, and the point ends with the last. Concurrency (closed
+	// loop) or Rate (open loop) is then the stages' peak, which sizes the
+	// loop and names the point. A pointer, shared read-only, keeps Load
+	// comparable.
+	Stages *Stages `json:"stages,omitempty"`
 }
 
 // Closed reports whether the load is a closed loop.

@@ -20,6 +20,13 @@ type Stage struct {
 	Target   float64       `json:"target"`
 }
 
+// Stages is a stages() load's profile: from Start, the target moves
+// through each stage of List in turn.
+type Stages struct {
+	Start float64 `json:"start,omitempty"`
+	List  []Stage `json:"list"`
+}
+
 // Over is what a stages() load's targets count.
 type Over string
 
@@ -31,12 +38,12 @@ const (
 
 // Staged reports whether the load is a stages() load: its stages are
 // reported apart as well as the whole, and it ends with its last stage.
-func (l Load) Staged() bool { return len(l.Stages) > 0 }
+func (l Load) Staged() bool { return l.Stages != nil && len(l.Stages.List) > 0 }
 
 // StagesDuration is the stages' total length, the point's duration.
 func (l Load) StagesDuration() time.Duration {
 	var d time.Duration
-	for _, s := range l.Stages {
+	for _, s := range l.StageList() {
 		d += s.Duration
 	}
 	return d
@@ -49,7 +56,7 @@ func (l Load) StagesDuration() time.Duration {
 func (l Load) Profile() (start float64, stages []Stage, hold bool) {
 	switch {
 	case l.Staged():
-		return l.StageStart, l.Stages, false
+		return l.Stages.Start, l.Stages.List, false
 	case l.RampUp > 0 && l.Closed():
 		return 0, []Stage{{Duration: l.RampUp, Target: float64(l.Concurrency)}}, true
 	case l.RampUp > 0:
@@ -61,13 +68,14 @@ func (l Load) Profile() (start float64, stages []Stage, hold bool) {
 // StageIndex resolves a gate's stage selector — a stage's name, or its
 // index 0, 1, ... — to the index; false when the load has no such stage.
 func (l Load) StageIndex(sel string) (int, bool) {
-	for i, s := range l.Stages {
+	list := l.StageList()
+	for i, s := range list {
 		if s.Name != "" && s.Name == sel {
 			return i, true
 		}
 	}
 	i, err := strconv.Atoi(sel)
-	if err != nil || i < 0 || i >= len(l.Stages) || strconv.Itoa(i) != sel {
+	if err != nil || i < 0 || i >= len(list) || strconv.Itoa(i) != sel {
 		return 0, false
 	}
 	return i, true
@@ -75,16 +83,17 @@ func (l Load) StageIndex(sel string) (int, bool) {
 
 // StageLabel names stage i as reports show it: its name, or "stage i".
 func (l Load) StageLabel(i int) string {
-	if i < len(l.Stages) && l.Stages[i].Name != "" {
-		return l.Stages[i].Name
+	if list := l.StageList(); i < len(list) && list[i].Name != "" {
+		return list[i].Name
 	}
 	return "stage " + strconv.Itoa(i)
 }
 
 // stagesString renders a stages() load as the call that declares it.
 func (l Load) stagesString() string {
-	parts := make([]string, len(l.Stages))
-	for i, s := range l.Stages {
+	list := l.StageList()
+	parts := make([]string, len(list))
+	for i, s := range list {
 		name := ""
 		if s.Name != "" {
 			name = ", " + strconv.Quote(s.Name)
@@ -92,8 +101,8 @@ func (l Load) stagesString() string {
 		parts[i] = fmt.Sprintf("(%q, %s%s)", DurationText(s.Duration), Num(s.Target), name)
 	}
 	args := []string{"[" + strings.Join(parts, ", ") + "]", "over=" + strconv.Quote(string(l.StagesOver()))}
-	if l.StageStart != 0 {
-		args = append(args, "start="+Num(l.StageStart))
+	if l.Stages.Start != 0 {
+		args = append(args, "start="+Num(l.Stages.Start))
 	}
 	if !l.Closed() {
 		args = append(args, "arrival="+strconv.Quote(string(l.Arrival)))
@@ -114,4 +123,12 @@ func (l Load) StagesOver() Over {
 		return OverConcurrency
 	}
 	return OverRate
+}
+
+// StageList is a stages() load's stages; nil for any other load.
+func (l Load) StageList() []Stage {
+	if l.Stages == nil {
+		return nil
+	}
+	return l.Stages.List
 }
