@@ -11,7 +11,7 @@ func (r *run) openLoop() {
 	var measureFrom int64
 	for i := int64(0); n == 0 || i < w+n; i++ {
 		due := start + int64(sched.next())
-		if end := sched.end(); end > 0 && due >= start+int64(end) {
+		if end := sched.end(); end > 0 && due >= start+int64(end-endSlack) {
 			return
 		}
 		if i == w {

@@ -70,6 +70,12 @@ func (w *timeWarp) at(u float64) float64 {
 	return t + count/a
 }
 
+// endSlack is how close to a stage's end an arrival counts as at the end
+// (so in the next stage, or not sent after the last): offsets are float sums of gaps (0.05 s summed
+// 90 times falls short of 4.5 s by a few ulps), and an arrival whose
+// expected count is a stage's whole ∫rate is due exactly at its end.
+const endSlack = time.Microsecond
+
 // step is the closed loop's worker count from At on.
 type step struct {
 	At      time.Duration
@@ -156,12 +162,13 @@ func rampStart(i, n int, ramp time.Duration) time.Duration {
 }
 
 // stageOf is the index of the stage offset falls in (a stage's start
-// belongs to it); the last for an offset at or past the end.
+// belongs to it, to within endSlack); the last for an offset at or past
+// the end.
 func stageOf(l plan.Load, offset time.Duration) int {
 	var end time.Duration
 	for i, s := range l.StageList() {
 		end += s.Duration
-		if offset < end {
+		if offset < end-endSlack {
 			return i
 		}
 	}
