@@ -62,6 +62,7 @@ func stagesBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple,
 			return nil, paramErrorf(b.Name(), arg, `only means something with over="rate", got over="concurrency"`)
 		}
 		l.Concurrency = int(peak)
+		attrs["concurrency"] = integer(l.Concurrency)
 		return newStagesValue(l, attrs), nil
 	}
 	if burstiness <= 0 || burstiness != 1 && arrival.value != "gamma" {
@@ -73,7 +74,7 @@ func stagesBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple,
 		return nil, paramError(b.Name(), "max_concurrency", err)
 	}
 	l.Rate, l.Arrival, l.Burstiness, l.MaxConcurrency = peak, plan.Arrival(arrival.value), float64(burstiness), capN
-	attrs["arrival"], attrs["max_concurrency"] = str(arrival.value), noneOr(capN, integer)
+	attrs["rate"], attrs["arrival"], attrs["max_concurrency"] = float(peak), str(arrival.value), noneOr(capN, integer)
 	return newStagesValue(l, attrs), nil
 }
 
