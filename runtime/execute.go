@@ -88,8 +88,10 @@ type Outcome struct {
 	// order, when the endpoint has two or more; nil otherwise.
 	Replicas []ReplicaSummary
 	// Stages summarizes each stage of a stages() load on its own, in
-	// order; nil for any other load.
-	Stages []StageSummary
+	// order; nil for any other load. StagesFrom is when its first stage
+	// started (ns), which a stored run's records are staged against.
+	Stages     []StageSummary
+	StagesFrom int64
 	// Goodput are the SLOs the summary's goodput was judged against.
 	Goodput []metrics.SLO
 	// RecordsErr is the first error of Job.Records; the measurement itself
@@ -168,6 +170,7 @@ func Execute(ctx context.Context, job Job) (*Outcome, error) {
 		Goodput: job.Goodput, RecordsErr: red.writeErr, Series: red.series, Steady: red.steadyOut}
 	out.Summary.Client = meter.verdict(&job, &out.Summary, res.Dropped)
 	out.Shard = shardRun(job.Point, res.Started)
+	out.StagesFrom = res.StagesFrom
 	out.Telemetry = tel.finish(ctx, shardWindow(telemetryWindow(&out.Summary, job.CostPerHour, job.Currency), out.Shard))
 	if red.overBudget {
 		out.Aborted = red.exceeded(&out.Summary)

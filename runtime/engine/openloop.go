@@ -1,5 +1,7 @@
 package engine
 
+import "github.com/llmbench/llmbench/runtime/plan"
+
 // openLoop sends each request at its planned instant, independently of
 // how the previous ones are doing.
 func (r *run) openLoop() {
@@ -11,7 +13,7 @@ func (r *run) openLoop() {
 	var measureFrom int64
 	for i := int64(0); n == 0 || i < w+n; i++ {
 		due := start + int64(sched.next())
-		if end := sched.end(); end > 0 && due >= start+int64(end-endSlack) {
+		if end := sched.end(); end > 0 && due >= start+int64(end-plan.StageSlack) {
 			return
 		}
 		if i == w {

@@ -54,6 +54,9 @@ type Result struct {
 	// Started is when the point began issuing requests, on its clock:
 	// after the wait for a shared start.
 	Started int64
+	// StagesFrom is when a stages() load's first stage started, on its
+	// clock: a record's stage is read from its times against it.
+	StagesFrom int64
 	// Dropped counts the measured arrivals of an open loop or replay
 	// without max_concurrency (sessions, in a conversation) that found
 	// InFlightBound requests in flight at their planned instant and were
@@ -94,7 +97,7 @@ func execute(ctx context.Context, p Point, s Sender, clock Clock, issue func(*ru
 	started := clock.Now()
 	issue(r)
 	r.wait(ctx, cancelSend)
-	return &Result{Records: r.collected(), Interrupted: ctx.Err() != nil, Started: started, Dropped: int(r.dropped.Load())}
+	return &Result{Records: r.collected(), Interrupted: ctx.Err() != nil, Started: started, Dropped: int(r.dropped.Load()), StagesFrom: r.stagesFrom}
 }
 
 type run struct {
@@ -156,9 +159,9 @@ func (r *run) send(i, scheduled int64) {
 		Component: req.Component,
 		Scheduled: scheduled,
 	}
-	r.stamp(&rec)
 	rec.ExpectChunks(req.ExpectedChunks)
 	r.s.Send(r.sendCtx, req.Body, &rec)
+	r.stamp(&rec)
 	rec.FitChunks() // whatever the outcome: a failed request reserved as much
 	r.record(&rec)
 }

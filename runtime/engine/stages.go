@@ -70,12 +70,6 @@ func (w *timeWarp) at(u float64) float64 {
 	return t + count/a
 }
 
-// endSlack is how close to a stage's end an arrival counts as at the end
-// (so in the next stage, or not sent after the last): offsets are float sums of gaps (0.05 s summed
-// 90 times falls short of 4.5 s by a few ulps), and an arrival whose
-// expected count is a stage's whole ∫rate is due exactly at its end.
-const endSlack = time.Microsecond
-
 // step is the closed loop's worker count from At on.
 type step struct {
 	At      time.Duration
@@ -161,33 +155,6 @@ func rampStart(i, n int, ramp time.Duration) time.Duration {
 	return workerSpans(workerSteps(plan.Load{Concurrency: n, RampUp: ramp}))[i][0].On
 }
 
-// stageOf is the index of the stage offset falls in (a stage's start
-// belongs to it, to within endSlack); the last for an offset at or past
-// the end.
-func stageOf(l plan.Load, offset time.Duration) int {
-	var end time.Duration
-	for i, s := range l.StageList() {
-		end += s.Duration
-		if offset < end-endSlack {
-			return i
-		}
-	}
-	return len(l.StageList()) - 1
-}
-
-// stamp records the stage a request is sent in: its planned instant's in
-// an open loop, the instant its worker sends it in a closed loop.
-func (r *run) stamp(rec *metrics.Record) {
-	if !r.p.Load.Staged() {
-		return
-	}
-	at := rec.Scheduled
-	if at == 0 {
-		at = r.clock.Now()
-	}
-	rec.Stage = stageOf(r.p.Load, time.Duration(at-r.stagesFrom))
-}
-
 // stagesErrors are the problems of a stages() point: it ends with its
 // last stage (its stop is the stages' duration), it has no warm-up (make
 // the first stage one and gate on the others), and it runs unsharded.
@@ -209,4 +176,12 @@ func stagesErrors(p Point) []error {
 		errs = append(errs, errors.New("a stages() load has no warm-up, ramp-up, replay, users or shards: make the first stage the warm-up and gate on the others with @ stage="))
 	}
 	return errs
+}
+
+// stamp records the stage a finished request was sent in
+// (plan.Load.StageOf), as a stored run's records are read back.
+func (r *run) stamp(rec *metrics.Record) {
+	if r.p.Load.Staged() {
+		rec.Stage = r.p.Load.StageOf(rec, r.stagesFrom)
+	}
 }

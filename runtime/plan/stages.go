@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/llmbench/llmbench/metrics"
 )
 
 // Stage is one stage of a stages() load (k6's stages): over Duration the
@@ -131,4 +133,42 @@ func (l Load) StageList() []Stage {
 		return nil
 	}
 	return l.Stages.List
+}
+
+// StageSlack is how close to a stage's end a request counts as at the end
+// (so in the next stage, or not sent after the last): open-loop offsets
+// are float sums of gaps (0.05 s summed 90 times falls short of 4.5 s by
+// a few ulps), and the arrival whose expected count is a stage's whole
+// ∫rate is due exactly at its end.
+const StageSlack = time.Microsecond
+
+// StageOf is the stage a request of this stages() load was sent in, its
+// first stage having started at from (ns, the records' clock): by its
+// planned send in an open loop, its send in a closed loop (its completion
+// when it never went out). The run stamps it so, and a stored run's
+// records are read back so, from the same times.
+func (l Load) StageOf(r *metrics.Record, from int64) int {
+	at := r.Scheduled
+	if at == 0 {
+		at = r.Sent
+	}
+	if at == 0 {
+		at = r.Done
+	}
+	return l.StageAt(time.Duration(at - from))
+}
+
+// StageAt is the index of the stage offset falls in (a stage's start
+// belongs to it, to within StageSlack); the last for an offset at or past
+// the end.
+func (l Load) StageAt(offset time.Duration) int {
+	var end time.Duration
+	list := l.StageList()
+	for i, s := range list {
+		end += s.Duration
+		if offset < end-StageSlack {
+			return i
+		}
+	}
+	return len(list) - 1
 }
