@@ -23,6 +23,10 @@ type Progress struct {
 	// Warmup counts finished warmup requests: until the first measured
 	// one finishes, a display says it is warming up.
 	Warmup atomic.Int64
+	// Tap, when set before the point starts, also receives every
+	// finished measured request (live export, the live view); it is
+	// called from the requests' goroutines, concurrently.
+	Tap func(*metrics.Record)
 
 	mu    sync.Mutex
 	ttfts []int64 // the most recent TTFTs, a ring
@@ -46,6 +50,9 @@ func (p *Progress) observe(rec *metrics.Record) {
 		return
 	}
 	p.Started.CompareAndSwap(0, rec.Sent)
+	if p.Tap != nil {
+		p.Tap(rec)
+	}
 	if rec.Err != nil {
 		p.Failed.Add(1)
 		return

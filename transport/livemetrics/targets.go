@@ -1,0 +1,40 @@
+package livemetrics
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+)
+
+// Kind is a live-metrics protocol.
+type Kind string
+
+// The protocols --live-metrics speaks.
+const (
+	PrometheusRW Kind = "prometheus-rw"
+	OTLP         Kind = "otlp"
+)
+
+// Target is one --live-metrics KIND=URL.
+type Target struct {
+	Kind Kind
+	URL  string
+}
+
+// ParseTarget reads KIND=URL: prometheus-rw=http://host:9090/api/v1/write
+// or otlp=http://host:4318/v1/metrics (an OTLP URL without a path gets
+// /v1/metrics).
+func ParseTarget(s string) (Target, error) {
+	kind, raw, ok := strings.Cut(s, "=")
+	if !ok || (Kind(kind) != PrometheusRW && Kind(kind) != OTLP) {
+		return Target{}, fmt.Errorf("got %q, want prometheus-rw=URL or otlp=URL", s)
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return Target{}, fmt.Errorf("%s: got %q, want an http(s) URL such as http://127.0.0.1:9090/api/v1/write", kind, raw)
+	}
+	if Kind(kind) == OTLP && (u.Path == "" || u.Path == "/") {
+		u.Path = "/v1/metrics"
+	}
+	return Target{Kind: Kind(kind), URL: u.String()}, nil
+}
