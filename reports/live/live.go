@@ -42,7 +42,11 @@ func (d *Display) Start(title string, requests, warmup int) *engine.Progress {
 		exp, point = "profile", title
 	}
 	w := &metrics.LiveWindow{}
-	p.Tap = w.Add
+	if prev := p.Tap; prev != nil { // the inner display's own view
+		p.Tap = func(r *metrics.Record) { prev(r); w.Add(r) }
+	} else {
+		p.Tap = w.Add
+	}
 	d.stop = d.sample(exp, point, w)
 	return p
 }

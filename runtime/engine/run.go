@@ -160,7 +160,9 @@ func (r *run) send(i, scheduled int64) {
 		Scheduled: scheduled,
 	}
 	rec.ExpectChunks(req.ExpectedChunks)
+	r.p.Progress.sending(1)
 	r.s.Send(r.sendCtx, req.Body, &rec)
+	r.p.Progress.sending(-1)
 	r.stamp(&rec)
 	rec.FitChunks() // whatever the outcome: a failed request reserved as much
 	r.record(&rec)
