@@ -35,7 +35,11 @@ var allowedImports = map[string][]string{
 // reads what the console tables say (sweep, telemetry, verdict) without
 // them knowing of it.
 var withinLayer = map[string][]string{
-	"metrics": {},
+	"metrics": {"metrics/studentt"},
+	// changepoint is the detector of shifts over a history: pure math on
+	// a series, knowing nothing of runs or metrics' catalogue.
+	"metrics/changepoint": {"metrics/studentt"},
+	"metrics/studentt":    {},
 
 	"transport":             {"transport/tritonpb"},
 	"transport/rendezvous":  {},
@@ -53,11 +57,16 @@ var withinLayer = map[string][]string{
 	"runtime/dataset":  {},
 	"runtime/failure":  {},
 	"runtime/paexport": {},
+	// calibrate runs a scenario's plan through runtime and judges it with
+	// runtime's gates: above runtime, beside gpflags.
+	"runtime/calibrate": {"runtime", "runtime/engine", "runtime/failure", "runtime/plan"},
 	// Other tools' result files read back into records, each alone.
 	"runtime/vllmbench": {},
 	"runtime/aiperf":    {},
 	"runtime/guidellm":  {},
 	"runtime/tokenizer": {},
+	// gpconfig turns GenAI-Perf's YAML into its flags, knowing no flag's meaning.
+	"runtime/gpconfig": {"runtime/gpflags"},
 	// gpflags turns GenAI-Perf's flags into runtime's plan: above runtime.
 	"runtime/gpflags": {"runtime", "runtime/dataset", "runtime/engine", "runtime/failure", "runtime/plan"},
 
@@ -89,6 +98,7 @@ var withinLayer = map[string][]string{
 
 	"bench":           {},
 	"bench/calibrate": {},
+	"bench/otava":     {},
 	"stdlib":          {},
 	"deploy":          {},
 	"cmd/llmbench":    {"*"},

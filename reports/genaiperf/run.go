@@ -53,6 +53,9 @@ type Run struct {
 	// J/token, the server's view), written as the "telemetry" key of the
 	// JSON's "llmbench" block.
 	TelemetryBlock json.RawMessage `json:"-"`
+	// aggregate is what process-export-files took from the runs it
+	// aggregates (Aggregate.Apply); nil for a run of its own.
+	aggregate *Aggregate
 
 	// Stimulus is the load: concurrency or request rate.
 	Stimulus Stimulus
