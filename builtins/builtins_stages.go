@@ -10,6 +10,7 @@ import (
 	"go.starlark.net/starlark"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/plan"
 )
 
@@ -249,4 +250,24 @@ func stageExists(g metrics.Gate, l plan.Load) error {
 		return fmt.Errorf("gate %q judges stage %s, but the traffic's stages are %s", g.Source, g.Stage, strings.Join(names, ", "))
 	}
 	return nil
+}
+
+// stageValues is a stages() point's per-stage metrics in stage order
+// (p.stages[1].ttft.p99; each with .index, .name, .label, .target): an
+// empty list for any other load.
+func stageValues(exp *plan.Experiment, pr *runtime.PointResult) *starlark.List {
+	var stages []runtime.StageSummary
+	if pr.Outcome != nil {
+		stages = pr.Outcome.Stages
+	}
+	out := make([]starlark.Value, len(stages))
+	for i := range stages {
+		st := &stages[i]
+		attrs := starlark.StringDict{"index": integer(st.Index), "name": noneOr(st.Name, str), "label": str(st.Label), "target": float(st.Target)}
+		addMetrics(attrs, metrics.RunData{Summary: &st.Summary, CostPerHour: exp.CostPerHour})
+		out[i] = newObjectValue("stage", "stage("+quote(st.Label)+")", attrs)
+	}
+	l := starlark.NewList(out)
+	l.Freeze()
+	return l
 }

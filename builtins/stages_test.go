@@ -6,6 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"go.starlark.net/starlark"
+
+	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/plan"
 )
 
@@ -63,5 +66,21 @@ def main(ctx):
 		if le := loadErr(t, path, Options{}); !strings.Contains(le.Error(), c.msg) {
 			t.Errorf("%s%s: got %v, want %q", c.traffic, c.extra, le, c.msg)
 		}
+	}
+}
+
+// check() sees a stages() point's stages in order, each with its own
+// metrics (p.stages[1].ttft.p99).
+func TestPointStagesInCheck(t *testing.T) {
+	out := &runtime.Outcome{Summary: summaryWith(5e6), Stages: []runtime.StageSummary{
+		{Index: 0, Label: "stage 0", Target: 4, Summary: summaryWith(7e6)}, {Index: 1, Name: "hold", Label: "hold", Target: 4, Summary: summaryWith(9e6)}}}
+	p := newPointValue(&plan.Experiment{}, &runtime.PointResult{Params: plan.Params{"concurrency": 4}, Outcome: out})
+	v, err := starlark.Eval(&starlark.Thread{}, "p", `(p.stages[1].name, p.stages[1].ttft.avg, p.stages[0].name, len(p.stages))`,
+		starlark.StringDict{"p": p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := v.String(); got != `("hold", 9.0, None, 2)` {
+		t.Errorf("stages seen as %s", got)
 	}
 }
