@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
+	"strings"
 	"time"
 
 	"github.com/llmbench/llmbench/metrics"
@@ -40,7 +42,7 @@ func New(ctx context.Context, targets []Target) (*Exporter, error) {
 		case OTLP:
 			o, err := newOTLP(ctx, t.URL)
 			if err != nil {
-				return nil, fmt.Errorf("otlp=%s: %w", t.URL, err)
+				return nil, fmt.Errorf("%s: %w", t, err)
 			}
 			e.pushers = append(e.pushers, o)
 		}
@@ -55,7 +57,7 @@ func (e *Exporter) Push(ctx context.Context, l Labels, s metrics.LiveSample) err
 	var errs []error
 	for i, p := range e.pushers {
 		if err := p.push(ctx, l, s); err != nil {
-			errs = append(errs, fmt.Errorf("%s=%s: %w", e.targets[i].Kind, e.targets[i].URL, err))
+			errs = append(errs, fmt.Errorf("%s: %w", e.targets[i], redactErr(err, e.targets[i])))
 		}
 	}
 	return errors.Join(errs...)
@@ -71,3 +73,13 @@ func (e *Exporter) Close(ctx context.Context) error {
 }
 
 func (p *promRW) close(context.Context) error { return nil }
+
+// redactErr keeps a target's credentials out of an error that quotes its
+// URL (net/http's errors do).
+func redactErr(err error, t Target) error {
+	u, perr := url.Parse(t.URL)
+	if perr != nil || u.User == nil {
+		return err
+	}
+	return errors.New(strings.ReplaceAll(err.Error(), u.User.String()+"@", "redacted@"))
+}

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -213,4 +214,14 @@ func promQuery(t *testing.T, base, q string) string {
 	}
 	s, _ := r.Data.Result[0].Value[1].(string)
 	return s
+}
+
+// A target's credentials never reach a message, even from net/http's
+// errors, which quote the URL.
+func TestCredentialsStayOutOfErrors(t *testing.T) {
+	exp, _ := New(context.Background(), []Target{{Kind: PrometheusRW, URL: "http://user:s3cret@127.0.0.1:1/api/v1/write"}})
+	err := exp.Push(context.Background(), Labels{"e", "p"}, sample(time.Now()))
+	if err == nil || strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), "prometheus-rw=http://redacted@127.0.0.1:1/api/v1/write") {
+		t.Errorf("got %v", err)
+	}
 }
