@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -55,5 +56,30 @@ func TestStageSummariesAndGates(t *testing.T) {
 		if got := out.gateSummary(g).Completed; got != c.want {
 			t.Errorf("%s judged on %d requests, want %d", c.gate, got, c.want)
 		}
+	}
+}
+
+// A resumed stages() run keeps its per-stage summaries: checkpoint.json
+// holds them, and the restored outcome has them.
+func TestCheckpointKeepsStages(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "checkpoint.json")
+	cp, _, _ := LoadCheckpoint(path)
+	out := &Outcome{Summary: checkpointSummary(), Stages: []StageSummary{
+		{Index: 0, Label: "stage 0", Target: 8, Summary: checkpointSummary()}, {Index: 1, Name: "hold", Label: "hold", Target: 8}}}
+	cp.Add(CheckpointOf([]byte(`{}`), 0, "concurrency8", "staged/concurrency8", plan.Params{metrics.ParamConcurrency: 8}, out))
+	if err := cp.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	back, _, err := LoadCheckpoint(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, ok := back.Find([]byte(`{}`))
+	if !ok {
+		t.Fatal("point not found")
+	}
+	got := p.Result().Outcome.Stages
+	if len(got) != 2 || got[1].Name != "hold" || got[1].Target != 8 || got[0].Summary.Completed != out.Stages[0].Summary.Completed {
+		t.Errorf("restored stages %+v", got)
 	}
 }
