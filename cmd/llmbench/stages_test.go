@@ -44,7 +44,7 @@ def main(ctx):
 			Points []struct {
 				Requests struct{ Completed int } `json:"requests"`
 				Stages   []struct {
-					Label    string                   `json:"label"`
+					Label    string                  `json:"label"`
 					Requests struct{ Completed int } `json:"requests"`
 				} `json:"stages"`
 			} `json:"points"`
