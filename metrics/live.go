@@ -43,9 +43,12 @@ func (w *LiveWindow) Add(r *Record) {
 
 // LiveSample is one interval of a running point.
 type LiveSample struct {
-	// At is the end of the interval; Interval its length.
+	// At is the end of the interval; Interval its length. Started is when
+	// the point's run started: each run (a repeat of a point too) counts
+	// its totals from 0.
 	At       time.Time
 	Interval time.Duration
+	Started  time.Time
 	// Requests and Errors finished during the interval (errors among
 	// them); the totals count from the point's start.
 	Requests, Errors           int64
@@ -71,7 +74,7 @@ func (w *LiveWindow) Take(from, now time.Time) LiveSample {
 		w.since = from.UnixNano()
 	}
 	d := max(now.Sub(time.Unix(0, w.since)), time.Nanosecond)
-	s := LiveSample{At: now, Interval: d, Requests: w.requests, Errors: w.errors,
+	s := LiveSample{At: now, Interval: d, Started: from, Requests: w.requests, Errors: w.errors,
 		TotalRequests: w.totalRequests, TotalErrors: w.totalErr,
 		RequestThroughput: float64(w.requests) / d.Seconds(), OutputChunkThroughput: float64(w.chunks) / d.Seconds(),
 		TTFT: liveQuantiles(w.ttft), ITL: liveQuantiles(w.itl)}

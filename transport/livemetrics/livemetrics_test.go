@@ -122,16 +122,37 @@ func TestOTLPReadBack(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// A repeat of the point (a new run) counts from 0 again.
+	repeat := sample(time.Now())
+	repeat.Started = time.Unix(1e9, 0)
+	if err := exp.Push(context.Background(), l, repeat); err != nil {
+		t.Fatal(err)
+	}
 	if err := exp.Close(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if len(got) != 2 {
-		t.Fatalf("%d exports, want 2", len(got))
+	if len(got) != 3 {
+		t.Fatalf("%d exports, want 3", len(got))
 	}
+	if v := otlpValues(t, got[2])["llmbench.requests"]; v != 12 {
+		t.Errorf("a repeat's llmbench.requests = %v, want 12 (its own)", v)
+	}
+	values := otlpValues(t, got[1])
+	// The counters add each interval (12 + 12); gauges hold the last.
+	for k, want := range map[string]float64{"llmbench.requests": 24, "llmbench.errors": 4, "llmbench.interval.requests": 12,
+		"llmbench.ttft{0.99}": 0.045, "llmbench.itl{0.5}": 0.006, "llmbench.request_throughput": 2.4, "llmbench.output_chunk_throughput": 96.5} {
+		if values[k] != want {
+			t.Errorf("%s = %v, want %v (all: %v)", k, values[k], want, values)
+		}
+	}
+}
+
+// otlpValues are an export's data points by metric name (and quantile).
+func otlpValues(t *testing.T, req *colmetrics.ExportMetricsServiceRequest) map[string]float64 {
 	values := map[string]float64{}
-	for _, rm := range got[1].ResourceMetrics {
+	for _, rm := range req.ResourceMetrics {
 		for _, sm := range rm.ScopeMetrics {
 			for _, m := range sm.Metrics {
 				for _, dp := range append(m.GetSum().GetDataPoints(), m.GetGauge().GetDataPoints()...) {
@@ -151,13 +172,7 @@ func TestOTLPReadBack(t *testing.T) {
 			}
 		}
 	}
-	// The counters add each interval (12 + 12); gauges hold the last.
-	for k, want := range map[string]float64{"llmbench.requests": 24, "llmbench.errors": 4, "llmbench.interval.requests": 12,
-		"llmbench.ttft{0.99}": 0.045, "llmbench.itl{0.5}": 0.006, "llmbench.request_throughput": 2.4, "llmbench.output_chunk_throughput": 96.5} {
-		if values[k] != want {
-			t.Errorf("%s = %v, want %v (all: %v)", k, values[k], want, values)
-		}
-	}
+	return values
 }
 
 func TestParseTarget(t *testing.T) {

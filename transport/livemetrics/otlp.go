@@ -2,6 +2,7 @@ package livemetrics
 
 import (
 	"context"
+	"time"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetrichttp"
@@ -13,14 +14,16 @@ import (
 	"github.com/llmbench/llmbench/metrics"
 )
 
-// otlpTarget exports through the OpenTelemetry SDK: each point records
-// into its own meter provider (so a finished point's gauges are not sent
-// again with the next point's), collected by hand at every sample and
+// otlpTarget exports through the OpenTelemetry SDK: each run of a point
+// records into its own meter provider (so a finished point's gauges are
+// not sent again with the next point's, and a repeat's counters start
+// from 0 as its Prometheus totals do), collected by hand at every sample and
 // handed to the SDK's OTLP/HTTP exporter.
 type otlpTarget struct {
-	exp   *otlpmetrichttp.Exporter
-	point Labels
-	inst  *otlpInstruments
+	exp     *otlpmetrichttp.Exporter
+	point   Labels
+	started time.Time // the run the instruments count (a repeat is another)
+	inst    *otlpInstruments
 }
 
 func newOTLP(ctx context.Context, url string) (*otlpTarget, error) {
@@ -64,7 +67,7 @@ func newInstruments() (*otlpInstruments, error) {
 }
 
 func (o *otlpTarget) push(ctx context.Context, l Labels, s metrics.LiveSample) error {
-	if o.inst == nil || l != o.point {
+	if o.inst == nil || l != o.point || !s.Started.Equal(o.started) {
 		if o.inst != nil {
 			_ = o.inst.provider.Shutdown(ctx)
 		}
@@ -72,7 +75,7 @@ func (o *otlpTarget) push(ctx context.Context, l Labels, s metrics.LiveSample) e
 		if err != nil {
 			return err
 		}
-		o.inst, o.point = in, l
+		o.inst, o.point, o.started = in, l, s.Started
 	}
 	in := o.inst
 	attrs := otelmetric.WithAttributes(attribute.String("experiment", l.Experiment), attribute.String("point", l.Point))
