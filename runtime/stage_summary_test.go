@@ -83,3 +83,12 @@ func TestCheckpointKeepsStages(t *testing.T) {
 		t.Errorf("restored stages %+v", got)
 	}
 }
+
+// A stages() experiment is refused under --shard before anything is sent.
+func TestStagesAreNotSharded(t *testing.T) {
+	e := &plan.Experiment{Name: "staged", Endpoint: plan.Endpoint{URL: "http://127.0.0.1:1/v1"},
+		Load: plan.Load{Concurrency: 4, Stages: &plan.Stages{List: []plan.Stage{{Duration: time.Second, Target: 4}}}}}
+	if err := CheckShardable(e, engine.Shard{Index: 1, Count: 2}); err == nil {
+		t.Error("a stages() experiment was accepted under --shard")
+	}
+}
