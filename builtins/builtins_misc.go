@@ -31,6 +31,7 @@ func universe() starlark.StringDict {
 		starlark.NewBuiltin("rate", rateBuiltin),
 		starlark.NewBuiltin("replay", replayBuiltin),
 		starlark.NewBuiltin("users", usersBuiltin),
+		starlark.NewBuiltin("stages", stagesBuiltin),
 		starlark.NewBuiltin("experiment", experimentBuiltin),
 		starlark.NewBuiltin("sweep", sweepBuiltin),
 		starlark.NewBuiltin("pow2", pow2Builtin),

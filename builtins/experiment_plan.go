@@ -36,6 +36,9 @@ func (a *experimentArgs) planLoad(fn string, e *plan.Experiment) error {
 	if err := conversationFits(e, load, data); err != nil {
 		return paramError(fn, "dataset", err)
 	}
+	if err := stagesFit(load, data, a.sweep); err != nil {
+		return paramError(fn, "traffic", err)
+	}
 	if ranks := e.Endpoint.API == transport.Rankings; ranks != (data.kind == "rankings") {
 		return paramErrorf(fn, "dataset", `api="rankings" and a rankings(queries=, passages=) dataset go together, got api %q and %s`, e.Endpoint.API, data.src)
 	}
@@ -153,6 +156,9 @@ func gatesReachPoints(fn string, e *plan.Experiment) error {
 			return paramError(fn, "gates", err)
 		}
 		if err := replicaExists(g, e.Endpoint); err != nil {
+			return paramError(fn, "gates", err)
+		}
+		if err := stageExists(g, e.Load); err != nil {
 			return paramError(fn, "gates", err)
 		}
 	}

@@ -38,6 +38,9 @@ type Record struct {
 	// Replica is the index, in the endpoint's URL list, of the replica
 	// that served the request: 0 for an endpoint with one URL.
 	Replica int
+	// Stage is the index of the stage of a stages() load the request was
+	// sent in (its planned instant's, in an open loop); 0 otherwise.
+	Stage int
 
 	// Scheduled is the planned send time of an open-loop request (0 in a
 	// closed loop); Sent − Scheduled is the schedule lag.

@@ -255,6 +255,9 @@ func (o *Outcome) gateSummary(g metrics.Gate) *metrics.Summary {
 	if g.Replica != nil {
 		return o.replicaSummary(*g.Replica)
 	}
+	if g.Stage != "" {
+		return o.stageSummary(g.Stage)
+	}
 	if g.Component == "" {
 		return &o.Summary
 	}

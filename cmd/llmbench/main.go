@@ -53,13 +53,19 @@ type env struct {
 	stdout       io.Writer
 	stderr       io.Writer
 	recordsFlush time.Duration
+	// live streams the points' samples (--live-metrics); nil without.
+	live *liveExporter
 	// drawn are the point plots this command drew, for its report.html.
 	drawn artifacts.PointPlots
 }
 
 // session is how a command's points write their files and show progress.
 func (e *env) session(plots bool) artifacts.Session {
-	return artifacts.Session{Stdout: e.stdout, Stderr: e.stderr, Display: &progress.Live{W: e.stderr},
+	var display artifacts.Display = &progress.Live{W: e.stderr}
+	if e.live != nil {
+		display = e.live.display(display, e.stderr)
+	}
+	return artifacts.Session{Stdout: e.stdout, Stderr: e.stderr, Display: display,
 		Sink: artifacts.SinkOptions{Plots: plots, Version: version, FlushInterval: e.recordsFlush}}
 }
 
@@ -109,6 +115,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err != nil {
 		return exitCode(err, stderr)
 	}
-	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, recordsFlush: flush}
+	liveOut, err := liveExport(ctx, cmd)
+	if err != nil {
+		return exitCode(err, stderr)
+	}
+	defer liveOut.close()
+	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, recordsFlush: flush, live: liveOut}
 	return exitCode(kctx.Run(e), stderr)
 }

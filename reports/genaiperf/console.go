@@ -132,6 +132,15 @@ func errorLabel(e metrics.ErrorCount) string {
 	return label
 }
 
+// targetWord names what the load line compares with: the target, or a
+// stages() load's peak over the whole point.
+func targetWord(st Stimulus) string {
+	if st.Staged {
+		return "over its stages, peak"
+	}
+	return "target"
+}
+
 // loadLine compares the load achieved with the load asked for, so a client
 // that could not keep up is visible next to the latencies it distorted.
 func loadLine(r *Run, s *metrics.Summary) string {
@@ -158,12 +167,12 @@ func loadLine(r *Run, s *metrics.Summary) string {
 		if r.RequestDistribution != "" {
 			dist = " (" + r.RequestDistribution + ")"
 		}
-		return fmt.Sprintf("Request rate (per sec): achieved %s, target %s%s\n",
-			pyComma2(s.AchievedRequestRate), pyComma2(r.Stimulus.RequestRate), dist)
+		return fmt.Sprintf("Request rate (per sec): achieved %s, %s %s%s\n",
+			pyComma2(s.AchievedRequestRate), targetWord(r.Stimulus), pyComma2(r.Stimulus.RequestRate), dist)
 	}
 	if s.MeanConcurrency <= 0 {
 		return ""
 	}
-	return fmt.Sprintf("Concurrency: %s in flight on average, target %d\n",
-		pyComma2(s.MeanConcurrency), r.Stimulus.concurrency())
+	return fmt.Sprintf("Concurrency: %s in flight on average, %s %d\n",
+		pyComma2(s.MeanConcurrency), targetWord(r.Stimulus), r.Stimulus.concurrency())
 }

@@ -151,6 +151,9 @@ type Stimulus struct {
 	// (llmbench's users()); recorded as request rate 0.0 too.
 	Users    int
 	UserRate float64
+	// Staged is a stages() load: Concurrency or RequestRate is its peak,
+	// which the console names so (the stages hold the load below it).
+	Staged bool
 }
 
 // Mode returns perf_analyzer's experiment mode, "concurrency" or

@@ -54,6 +54,9 @@ type Result struct {
 	// Started is when the point began issuing requests, on its clock:
 	// after the wait for a shared start.
 	Started int64
+	// StagesFrom is when a stages() load's first stage started, on its
+	// clock: a record's stage is read from its times against it.
+	StagesFrom int64
 	// Dropped counts the measured arrivals of an open loop or replay
 	// without max_concurrency (sessions, in a conversation) that found
 	// InFlightBound requests in flight at their planned instant and were
@@ -94,7 +97,7 @@ func execute(ctx context.Context, p Point, s Sender, clock Clock, issue func(*ru
 	started := clock.Now()
 	issue(r)
 	r.wait(ctx, cancelSend)
-	return &Result{Records: r.collected(), Interrupted: ctx.Err() != nil, Started: started, Dropped: int(r.dropped.Load())}
+	return &Result{Records: r.collected(), Interrupted: ctx.Err() != nil, Started: started, Dropped: int(r.dropped.Load()), StagesFrom: r.stagesFrom}
 }
 
 type run struct {
@@ -106,6 +109,9 @@ type run struct {
 	sendCtx context.Context
 
 	entryBase int // the whole dataset's index of reqs[0] (shardRequests)
+
+	// stagesFrom is the instant a stages() load's first stage starts.
+	stagesFrom int64
 
 	issued atomic.Int64 // tickets handed out (closed loop)
 	stopAt atomic.Int64 // end of a duration-bound closed loop, ns
@@ -154,7 +160,10 @@ func (r *run) send(i, scheduled int64) {
 		Scheduled: scheduled,
 	}
 	rec.ExpectChunks(req.ExpectedChunks)
+	r.p.Progress.sending(1)
 	r.s.Send(r.sendCtx, req.Body, &rec)
+	r.p.Progress.sending(-1)
+	r.stamp(&rec)
 	rec.FitChunks() // whatever the outcome: a failed request reserved as much
 	r.record(&rec)
 }
