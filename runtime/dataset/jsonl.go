@@ -7,8 +7,10 @@ import (
 
 // JSONL is a GenAI-Perf input file (--input-file): one JSON object per
 // line with the prompt in "text" or "text_input" (not both) and an
-// optional "output_length", the max_tokens to request. Entries follow the
-// lines in order; blank lines are skipped and other keys ignored.
+// optional "output_length", the max_tokens to request, and optional
+// "image" and "audio" (a file path or URL, or a list of them: see
+// record.media). Entries follow the lines in order; blank lines are
+// skipped and other keys ignored.
 type JSONL struct {
 	// Path is the file to read; errors name it.
 	Path string
@@ -52,7 +54,11 @@ func (j JSONL) read() ([]Entry, error) {
 		if err != nil {
 			return err
 		}
-		entries = append(entries, Entry{Text: prompt, Words: CountWords(prompt), MaxTokens: out})
+		e := Entry{Text: prompt, Words: CountWords(prompt), MaxTokens: out}
+		if e.Images, e.Audio, err = r.media(); err != nil {
+			return err
+		}
+		entries = append(entries, e)
 		return nil
 	})
 	if err == nil && len(entries) == 0 {
