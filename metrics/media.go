@@ -112,20 +112,20 @@ var (
 	ImageCount = &Metric{Name: "image_count", Aliases: []string{"num_images"}, Kind: PerRequest, q: quantityAmount,
 		Unit: "images", summaryJSON: true, onlyWhenMeasured: true,
 		distribution: mediaDistribution(func(m *MediaSummary) *Distribution { return m.Images }),
-		request: func(r *Record, d RequestMetrics) []float64 { return some(d.HasContent, float64(r.Media.Images)) }}
+		request:      func(r *Record, d RequestMetrics) []float64 { return some(d.HasContent, float64(r.Media.Images)) }}
 	// ImageBytes is the encoded bytes of a request's pictures.
 	ImageBytes = &Metric{Name: "image_bytes", Kind: PerRequest, q: quantityAmount,
 		Unit: "bytes", summaryJSON: true, onlyWhenMeasured: true,
 		distribution: mediaDistribution(func(m *MediaSummary) *Distribution { return m.ImageBytes }),
-		request: func(r *Record, d RequestMetrics) []float64 { return some(d.HasContent, float64(r.Media.ImageBytes)) }}
+		request:      func(r *Record, d RequestMetrics) []float64 { return some(d.HasContent, float64(r.Media.ImageBytes)) }}
 	// AudioCount is the audio clips a request carried.
 	AudioCount = &Metric{Name: "audio_count", Aliases: []string{"num_audios"}, Kind: PerRequest, q: quantityAmount,
 		Unit: "clips", summaryJSON: true, onlyWhenMeasured: true,
 		distribution: mediaDistribution(func(m *MediaSummary) *Distribution { return m.Audio }),
-		request: func(r *Record, d RequestMetrics) []float64 { return some(d.HasContent, float64(r.Media.Audio)) }}
+		request:      func(r *Record, d RequestMetrics) []float64 { return some(d.HasContent, float64(r.Media.Audio)) }}
 	// AudioBytes is the encoded bytes of a request's clips.
 	AudioBytes = &Metric{Name: "audio_bytes", Kind: PerRequest, q: quantityAmount,
 		Unit: "bytes", summaryJSON: true, onlyWhenMeasured: true,
 		distribution: mediaDistribution(func(m *MediaSummary) *Distribution { return m.AudioBytes }),
-		request: func(r *Record, d RequestMetrics) []float64 { return some(d.HasContent, float64(r.Media.AudioBytes)) }}
+		request:      func(r *Record, d RequestMetrics) []float64 { return some(d.HasContent, float64(r.Media.AudioBytes)) }}
 )

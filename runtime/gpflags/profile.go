@@ -43,13 +43,13 @@ type Profile struct {
 	SessionFlags            `embed:""`
 	SteadyFlags             `embed:""`
 
-	SyntheticInputTokensMean      int      `default:"550" aliases:"isl" help:"Mean synthetic prompt length."`
-	SyntheticInputTokensStddev    int      `help:"Standard deviation of the synthetic prompt length."`
-	OutputTokensMean              int      `aliases:"osl" help:"Mean requested output length (max_tokens); unset sends none."`
-	OutputTokensStddev            int      `help:"Standard deviation of the requested output length."`
-	OutputTokensMeanDeterministic bool     `help:"Also send min_tokens = max_tokens so the output length is fixed."`
-	NumDatasetEntries             int      `default:"100" aliases:"num-prompts" help:"Distinct prompts, cycled through."`
-	BatchSizeText                 int      `name:"batch-size-text" aliases:"batch-size" short:"b" default:"1" help:"Texts per request: passages per query with --endpoint-type rankings (GenAI-Perf's flag; other types take 1)."`
+	SyntheticInputTokensMean      int  `default:"550" aliases:"isl" help:"Mean synthetic prompt length."`
+	SyntheticInputTokensStddev    int  `help:"Standard deviation of the synthetic prompt length."`
+	OutputTokensMean              int  `aliases:"osl" help:"Mean requested output length (max_tokens); unset sends none."`
+	OutputTokensStddev            int  `help:"Standard deviation of the requested output length."`
+	OutputTokensMeanDeterministic bool `help:"Also send min_tokens = max_tokens so the output length is fixed."`
+	NumDatasetEntries             int  `default:"100" aliases:"num-prompts" help:"Distinct prompts, cycled through."`
+	BatchSizeText                 int  `name:"batch-size-text" aliases:"batch-size" short:"b" default:"1" help:"Texts per request: passages per query with --endpoint-type rankings (GenAI-Perf's flag; other types take 1)."`
 	MediaFlags                    `embed:""`
 	NumPrefixPrompts              int      `help:"Size of a pool of shared prefixes, one prepended to each prompt."`
 	PrefixPromptLength            int      `default:"100" help:"Length of each shared prefix."`
