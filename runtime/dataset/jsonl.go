@@ -33,7 +33,13 @@ func (j JSONL) Build(n int) ([]Entry, error) {
 // would, so a bad file fails before any traffic is sent.
 func (j JSONL) Check() (FileInfo, error) {
 	entries, err := j.read()
-	return FileInfo{Entries: len(entries)}, err
+	info := FileInfo{Entries: len(entries)}
+	for _, e := range entries {
+		if len(e.Images) > 0 || len(e.Audio) > 0 {
+			info.Media++
+		}
+	}
+	return info, err
 }
 
 func (j JSONL) read() ([]Entry, error) {
