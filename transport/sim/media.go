@@ -10,7 +10,6 @@ import (
 	_ "image/jpeg" // DecodeConfig reads the sizes of the formats GenAI-Perf sends
 	_ "image/png"
 	"io"
-	"math"
 	"strings"
 )
 
@@ -89,21 +88,25 @@ func audioTokens(data, format, at string) (int, error) {
 	if data == "" {
 		return 0, fmt.Errorf("%s.data: want the clip in base64", at)
 	}
-	var seconds float64
+	var size, byteRate int // tokens = ceil(seconds · 25), seconds = size / byteRate
 	switch format {
 	case "wav":
 		head, _ := io.ReadAll(io.LimitReader(base64.NewDecoder(base64.StdEncoding, strings.NewReader(data)), mediaHeaderToDecode))
-		rate, size, err := wavHeader(head)
-		if err != nil {
+		var err error
+		if byteRate, size, err = wavHeader(head); err != nil {
 			return 0, fmt.Errorf("%s.data: %v", at, err)
 		}
-		seconds = float64(size) / float64(rate)
 	case "mp3":
-		seconds = float64(base64.StdEncoding.DecodedLen(len(data))) / mp3BytesPerSecond
+		size, byteRate = decodedSize(data), mp3BytesPerSecond
 	default:
 		return 0, fmt.Errorf(`%s.format: got %q, want "wav" or "mp3"`, at, format)
 	}
-	return int(math.Ceil(seconds * audioTokensPerSec)), nil
+	return (size*audioTokensPerSec + byteRate - 1) / byteRate, nil // in integers: 0.2 s is 5 tokens, not 6
+}
+
+// decodedSize is the number of bytes padded base64 data decodes to.
+func decodedSize(data string) int {
+	return base64.StdEncoding.DecodedLen(len(data)) - (len(data) - len(strings.TrimRight(data, "=")))
 }
 
 // wavHeader reads a WAV file's byte rate and data size from its chunks.
