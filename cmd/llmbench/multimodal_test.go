@@ -1,0 +1,150 @@
+package main
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"image"
+	_ "image/jpeg"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A GenAI-Perf multimodal line against the simulator: every request's
+// user turn is GenAI-Perf's content parts (text, --batch-size-image
+// image_url parts of the asked size and format, input_audio WAV clips),
+// no picture repeats, ISL counts the text alone and the console says
+// what media each request carried.
+func TestProfileMultimodal(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	r := runCLI(t, dir, "profile", "-m", "vlm", "-u", "sim://?ttft=5ms&itl=1ms", "--endpoint-type", "multimodal",
+		"--streaming", "--synthetic-input-tokens-mean", "20", "--output-tokens-mean", "5",
+		"--image-width-mean", "64", "--image-height-mean", "48", "--image-format", "jpeg", "--batch-size-image", "2",
+		"--audio-length-mean", "0.5", "--audio-depths", "16", "24", "--audio-sample-rates", "8", "16",
+		"--num-dataset-entries", "6", "--concurrency", "2", "--request-count", "12", "--server-metrics-url", "http://127.0.0.1:1/metrics")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "Media per request (avg; ISL counts the text alone): 2.00 images (") ||
+		!strings.Contains(r.stdout, "1.00 audio clips (") {
+		t.Errorf("console lacks the media line:\n%s", r.stdout)
+	}
+	run := filepath.Join(dir, "artifacts", "vlm-openai-multimodal-concurrency2")
+	if isl := genaiPerfJSON(t, run)["input_sequence_length"]; isl["avg"] != 20.0 {
+		t.Errorf("ISL %v, want the text's 20 tokens", isl)
+	}
+	seen := map[string]bool{}
+	for i, content := range inputContents(t, run) {
+		if len(content) != 4 || content[0]["type"] != "text" || content[1]["type"] != "image_url" ||
+			content[2]["type"] != "image_url" || content[3]["type"] != "input_audio" {
+			t.Fatalf("entry %d: content %v, want text, 2 image_url, input_audio", i, partTypes(content))
+		}
+		for _, p := range content[1:3] {
+			url := p["image_url"].(map[string]any)["url"].(string)
+			if seen[url] {
+				t.Errorf("entry %d: a picture repeats", i)
+			}
+			seen[url] = true
+			raw, _ := base64.StdEncoding.DecodeString(strings.TrimPrefix(url, "data:image/jpeg;base64,"))
+			cfg, format, err := image.DecodeConfig(bytes.NewReader(raw))
+			if err != nil || format != "jpeg" || cfg.Width != 64 || cfg.Height != 48 {
+				t.Errorf("entry %d: picture %s %dx%d (%v), want a 64x48 jpeg", i, format, cfg.Width, cfg.Height, err)
+			}
+		}
+		audio := content[3]["input_audio"].(map[string]any)
+		raw, _ := base64.StdEncoding.DecodeString(audio["data"].(string))
+		if audio["format"] != "wav" || !bytes.HasPrefix(raw, []byte("RIFF")) {
+			t.Errorf("entry %d: clip %v, want a wav", i, audio["format"])
+		}
+	}
+	if len(seen) != 12 {
+		t.Errorf("%d distinct pictures, want 6 entries × 2", len(seen))
+	}
+}
+
+// --endpoint-type image_retrieval sends GenAI-Perf's {"input": [image_url
+// ...]} to v1/infer and reports its Image Retrieval table: image
+// throughput and latency per request beside the request latency.
+func TestProfileImageRetrieval(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	r := runCLI(t, dir, "profile", "-m", "yolox", "-u", "sim://?ttft=5ms", "--endpoint-type", "image_retrieval",
+		"--image-width-mean", "28", "--image-height-mean", "28", "--batch-size-image", "4",
+		"--concurrency", "1", "--request-count", "5", "--server-metrics-url", "http://127.0.0.1:1/metrics")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "NVIDIA GenAI-Perf | Image Retrieval Metrics") || !strings.Contains(r.stdout, "Image Latency (ms/image)") {
+		t.Errorf("want the Image Retrieval table:\n%s", r.stdout)
+	}
+	m := genaiPerfJSON(t, filepath.Join(dir, "artifacts", "yolox-openai-image_retrieval-concurrency1"))
+	lat, img := m["request_latency"], m["image_latency"]
+	if img["unit"] != "ms/image" || m["image_throughput"]["unit"] != "images/sec" || img["avg"].(float64)*4 != lat["avg"].(float64) {
+		t.Errorf("image_latency %v with request_latency %v: want a quarter of it (4 pictures)", img, lat)
+	}
+}
+
+// Bad media flags exit 2 naming the flag.
+func TestMultimodalFlagErrors(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	base := []string{"profile", "-m", "vlm", "-u", "sim://", "--endpoint-type", "multimodal"}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--image-width-mean=-5", "--image-height-mean", "10"}, "--image-width-mean: got -5, want >= 0"},
+		{[]string{"--image-width-mean", "10"}, "--image-width-mean and --image-height-mean: got 10 and 0"},
+		{[]string{"--image-width-mean", "10", "--image-height-mean", "10", "--image-format", "gif"}, `--image-format: got "gif", want png or jpeg`},
+		{[]string{"--audio-length-mean", "1", "--audio-format", "mp3"}, "--audio-format mp3: mp3 cannot be generated"},
+		{[]string{"--audio-length-mean", "1", "--audio-depths", "12"}, "--audio-depths: got 12 bits"},
+		{[]string{"--audio-length-mean", "1", "--audio-num-channels", "3"}, "--audio-num-channels: got 3"},
+		{[]string{"--batch-size-image", "0"}, "--batch-size-image: got 0, want >= 1"},
+	} {
+		r := runCLI(t, dir, append(base, c.args...)...)
+		if r.code != 2 || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, r.code, r.stderr, c.want)
+		}
+	}
+	r := runCLI(t, dir, "profile", "-m", "m", "-u", "sim://", "--endpoint-type", "completions", "--image-width-mean", "8", "--image-height-mean", "8")
+	if r.code != 2 || !strings.Contains(r.stderr, "--endpoint-type completions: synthetic images and audio") {
+		t.Errorf("completions with images: exit %d, %q", r.code, r.stderr)
+	}
+}
+
+// inputContents is every inputs.json entry's user-turn content parts.
+func inputContents(t *testing.T, run string) [][]map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(run, "inputs.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var inputs struct {
+		Data []struct {
+			Payload []struct {
+				Messages []struct {
+					Content []map[string]any
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal(b, &inputs); err != nil {
+		t.Fatal(err)
+	}
+	var out [][]map[string]any
+	for _, d := range inputs.Data {
+		out = append(out, d.Payload[0].Messages[0].Content)
+	}
+	return out
+}
+
+func partTypes(content []map[string]any) []any {
+	var out []any
+	for _, p := range content {
+		out = append(out, p["type"])
+	}
+	return out
+}
