@@ -82,6 +82,9 @@ func syntheticBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 	if err := src.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", b.Name(), err)
 	}
+	if err := checkMediaPool(b.Name(), entries, images, audio); err != nil {
+		return nil, err
+	}
 	attrs := starlark.StringDict{"entries": integer(entries), "seed": integer(seed)}
 	d := newDatasetValue("synthetic", name, withMedia(src, images, audio), attrs)
 	d.media = images != nil || audio != nil

@@ -131,6 +131,23 @@ func withMedia(src dataset.Synthetic, img *dataset.ImageSpec, clip *dataset.Audi
 	return dataset.Media{Text: src, Images: img, Audio: clip, Seed: src.Seed ^ 0x6d656469}
 }
 
+// checkMediaPool refuses, when the scenario loads, pictures or clips that
+// would not fit in memory (the rule Media.Build applies), naming what to
+// lower.
+func checkMediaPool(fn string, entries int, img *dataset.ImageSpec, clip *dataset.AudioSpec) error {
+	images, audio := dataset.Media{Images: img, Audio: clip}.PoolBytes(entries)
+	const gib = 1 << 30
+	if images > dataset.MediaPoolLimit {
+		return paramErrorf(fn, "images", "%d entries × %d pictures of about %s×%s px would take about %.1f GiB, want at most %d GiB: lower entries, count or the size",
+			entries, img.Count, num(img.Width.Mean()), num(img.Height.Mean()), images/gib, dataset.MediaPoolLimit/gib)
+	}
+	if audio > dataset.MediaPoolLimit {
+		return paramErrorf(fn, "audio", "%d entries × %d clips of about %s s would take up to %.1f GiB, want at most %d GiB: lower entries, count or the length",
+			entries, clip.Count, num(clip.Length.Mean()), audio/gib, dataset.MediaPoolLimit/gib)
+	}
+	return nil
+}
+
 // errMediaAPI is why a dataset with pictures or clips needs a chat or
 // image_retrieval endpoint.
 var errMediaAPI = errors.New(`pictures and audio go in chat content parts (api="chat") or to an image-retrieval route (api="image_retrieval")`)

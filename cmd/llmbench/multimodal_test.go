@@ -103,6 +103,8 @@ func TestMultimodalFlagErrors(t *testing.T) {
 		{[]string{"--audio-length-mean", "1", "--audio-depths", "12"}, "--audio-depths: got 12 bits"},
 		{[]string{"--audio-length-mean", "1", "--audio-num-channels", "3"}, "--audio-num-channels: got 3"},
 		{[]string{"--batch-size-image", "0"}, "--batch-size-image: got 0, want >= 1"},
+		{[]string{"--image-width-mean", "4096", "--image-height-mean", "4096", "--num-dataset-entries", "1000"},
+			"--num-dataset-entries 1000 × --batch-size-image 1 pictures of 4096×4096 px would take about 15.6 GiB"},
 	} {
 		r := runCLI(t, dir, append(base, c.args...)...)
 		if r.code != 2 || !strings.Contains(r.stderr, c.want) {

@@ -47,10 +47,23 @@ type Media struct {
 	Seed   uint64
 }
 
-// mediaPoolLimit bounds the encoded bytes one dataset's images and clips
-// may take, estimated from the means before anything is drawn: the
-// request bodies hold each again in base64.
-const mediaPoolLimit = 2 << 30
+// MediaPoolLimit bounds the encoded bytes one dataset's images and clips
+// may take, estimated from the means before anything is drawn (PoolBytes):
+// the request bodies hold each again in base64.
+const MediaPoolLimit = 2 << 30
+
+// PoolBytes estimates the encoded bytes of the pictures and of the clips
+// a dataset of n entries holds, from the means (an upper bound for the
+// clips: the largest rate and depth offered).
+func (m Media) PoolBytes(n int) (images, audio float64) {
+	if m.Images != nil {
+		images = float64(n*m.Images.count()) * m.Images.meanBytes()
+	}
+	if m.Audio != nil {
+		audio = float64(n*m.Audio.count()) * m.Audio.meanBytes()
+	}
+	return images, audio
+}
 
 // Validate reports every problem with the description, each naming the
 // scenario field at fault.
@@ -126,18 +139,19 @@ func (m Media) Build(n int) ([]Entry, error) {
 // checkPool refuses a dataset whose images and clips would not fit in
 // memory, naming the field to lower.
 func (m Media) checkPool(entries int) error {
+	imageBytes, audioBytes := m.PoolBytes(entries)
 	if m.Images != nil {
-		if b := float64(entries*m.Images.count()) * m.Images.meanBytes(); b > mediaPoolLimit {
+		if b := imageBytes; b > MediaPoolLimit {
 			return fmt.Errorf("images: %d entries × %d images of about %.0f×%.0f px would take about %.1f GiB; "+
 				"want at most %d GiB: lower the entries, the image count or the size",
-				entries, m.Images.count(), m.Images.Width.Mean(), m.Images.Height.Mean(), b/(1<<30), mediaPoolLimit>>30)
+				entries, m.Images.count(), m.Images.Width.Mean(), m.Images.Height.Mean(), b/(1<<30), MediaPoolLimit>>30)
 		}
 	}
 	if m.Audio != nil {
-		if b := float64(entries*m.Audio.count()) * m.Audio.meanBytes(); b > mediaPoolLimit {
+		if b := audioBytes; b > MediaPoolLimit {
 			return fmt.Errorf("audio: %d entries × %d clips of about %.1f s would take about %.1f GiB; "+
 				"want at most %d GiB: lower the entries, the clip count or the length",
-				entries, m.Audio.count(), m.Audio.Length.Mean(), b/(1<<30), mediaPoolLimit>>30)
+				entries, m.Audio.count(), m.Audio.Length.Mean(), b/(1<<30), MediaPoolLimit>>30)
 		}
 	}
 	return nil

@@ -127,7 +127,33 @@ func (c *Profile) validateMedia() error {
 			return failure.Inputf("--audio-depths: got %d bits, want 8, 16, 24 or 32", d)
 		}
 	}
+	if err := c.checkMediaPool(); err != nil {
+		return err
+	}
 	return c.checkMediaUse()
+}
+
+// checkMediaPool refuses, before anything is drawn, pictures or clips
+// that would not fit in memory, naming the flags to lower.
+func (c *Profile) checkMediaPool() error {
+	m := &c.MediaFlags
+	pool := dataset.Media{Images: m.imageSpec(), Audio: m.audioSpec()}
+	if pool.Audio != nil && pool.Audio.Validate() != nil {
+		return nil // refused by name above, or by the dataset
+	}
+	images, audio := pool.PoolBytes(c.NumDatasetEntries)
+	const gib = 1 << 30
+	switch {
+	case images > dataset.MediaPoolLimit:
+		return failure.Inputf("--num-dataset-entries %d × --batch-size-image %d pictures of %d×%d px would take about %.1f GiB, want at most %d GiB: "+
+			"lower one of them or --image-width-mean/--image-height-mean", c.NumDatasetEntries, m.BatchSizeImage, m.ImageWidthMean, m.ImageHeightMean,
+			images/gib, dataset.MediaPoolLimit/gib)
+	case audio > dataset.MediaPoolLimit:
+		return failure.Inputf("--num-dataset-entries %d × --batch-size-audio %d clips of %g s would take up to %.1f GiB, want at most %d GiB: "+
+			"lower one of them, --audio-length-mean, --audio-sample-rates or --audio-depths", c.NumDatasetEntries, m.BatchSizeAudio, m.AudioLengthMean,
+			audio/gib, dataset.MediaPoolLimit/gib)
+	}
+	return nil
 }
 
 // checkMediaUse refuses media where the run cannot send them, and an
