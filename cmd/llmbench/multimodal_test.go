@@ -36,6 +36,15 @@ func TestProfileMultimodal(t *testing.T) {
 	if isl := genaiPerfJSON(t, run)["input_sequence_length"]; isl["avg"] != 20.0 {
 		t.Errorf("ISL %v, want the text's 20 tokens", isl)
 	}
+	b, err := os.ReadFile(filepath.Join(run, "profile_export_genai_perf.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"output_format": "openai_multimodal"`, "\"depths\": [\n          16,\n          24\n        ]", `"format": "jpeg"`, `"mean": 0.5`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("input_config lacks %s", want)
+		}
+	}
 	seen := map[string]bool{}
 	for i, content := range inputContents(t, run) {
 		if len(content) != 4 || content[0]["type"] != "text" || content[1]["type"] != "image_url" ||

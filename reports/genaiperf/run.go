@@ -92,6 +92,9 @@ type Run struct {
 	// PrefixPrompts and PrefixPromptLength describe shared prefixes.
 	PrefixPrompts      int
 	PrefixPromptLength int
+	// Media is the --image-* and --audio-* flags; nil writes GenAI-Perf's
+	// defaults (no media).
+	Media *MediaConfig `json:",omitempty"`
 
 	// CheckpointDir and EnableCheckpointing echo analyze's checkpoint
 	// flags in input_config ("" and false echo GenAI-Perf's defaults).

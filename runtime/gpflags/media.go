@@ -31,6 +31,14 @@ type MediaFlags struct {
 	BatchSizeAudio   int       `default:"1" help:"Audio clips per request."`
 }
 
+// Any reports whether the flags ask for synthetic pictures or clips.
+func (m *MediaFlags) Any() bool { return m.wantsImages() || m.wantsAudio() }
+
+// Depths and SampleRates are the lists clips pick from, GenAI-Perf's
+// [16] when none was given.
+func (m *MediaFlags) Depths() []int          { return orDefaultList(m.AudioDepths, 16) }
+func (m *MediaFlags) SampleRates() []float64 { return orDefaultList(m.AudioSampleRates, 16) }
+
 // wantsImages and wantsAudio say whether synthetic media are asked for.
 func (m *MediaFlags) wantsImages() bool { return m.ImageWidthMean > 0 && m.ImageHeightMean > 0 }
 func (m *MediaFlags) wantsAudio() bool  { return m.AudioLengthMean > 0 }
@@ -55,7 +63,7 @@ func (m *MediaFlags) audioSpec() *dataset.AudioSpec {
 	return &dataset.AudioSpec{
 		Length:      dataset.Normal{Mu: m.AudioLengthMean, Sigma: m.AudioLengthStddev},
 		Format:      strings.ToLower(m.AudioFormat),
-		SampleRates: orDefaultList(m.AudioSampleRates, 16), Depths: orDefaultList(m.AudioDepths, 16),
+		SampleRates: m.SampleRates(), Depths: m.Depths(),
 		Channels: m.AudioNumChannels, Count: m.BatchSizeAudio,
 	}
 }
