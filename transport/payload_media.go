@@ -16,23 +16,34 @@ type AudioClip struct {
 func (p Prompt) hasMedia() bool { return len(p.Images) > 0 || len(p.Audio) > 0 }
 
 // contentParts renders a multimodal user turn as GenAI-Perf's
-// OPENAI_MULTIMODAL converter does: the text part, then one image_url
-// part per picture, then one input_audio part per clip —
+// OPENAI_MULTIMODAL converter does: the text part (none for an entry of
+// media alone, whose row has no text), then one image_url part per
+// picture, then one input_audio part per clip —
 // [{"type":"text","text":...},
 // {"type":"image_url","image_url":{"url":...}},
 // {"type":"input_audio","input_audio":{"data":...,"format":...}}].
 func contentParts(p Prompt) string {
 	var b strings.Builder
-	b.WriteString(`[{"type":"text","text":`)
-	b.WriteString(jsonString(p.Text))
-	b.WriteByte('}')
+	b.WriteByte('[')
+	sep := func() {
+		if b.Len() > 1 {
+			b.WriteByte(',')
+		}
+	}
+	if p.Text != "" {
+		b.WriteString(`{"type":"text","text":`)
+		b.WriteString(jsonString(p.Text))
+		b.WriteByte('}')
+	}
 	for _, u := range p.Images {
-		b.WriteString(`,{"type":"image_url","image_url":{"url":`)
+		sep()
+		b.WriteString(`{"type":"image_url","image_url":{"url":`)
 		b.WriteString(jsonString(u))
 		b.WriteString(`}}`)
 	}
 	for _, a := range p.Audio {
-		b.WriteString(`,{"type":"input_audio","input_audio":{"data":`)
+		sep()
+		b.WriteString(`{"type":"input_audio","input_audio":{"data":`)
 		b.WriteString(jsonString(a.Data))
 		b.WriteString(`,"format":`)
 		b.WriteString(jsonString(a.Format))

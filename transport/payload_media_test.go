@@ -60,6 +60,17 @@ func TestTextChatBodyUnchanged(t *testing.T) {
 	}
 }
 
+// A turn of pictures alone (an input-file line without text) has no
+// text part, as GenAI-Perf's row without texts.
+func TestPicturesAloneHaveNoTextPart(t *testing.T) {
+	got := string(BodySpec{API: Chat, Model: "m"}.Body(Prompt{Images: []string{"https://h/a.png", "https://h/b.png"}}))
+	want := `{"messages":[{"role":"user","content":[{"type":"image_url","image_url":{"url":"https://h/a.png"}},` +
+		`{"type":"image_url","image_url":{"url":"https://h/b.png"}}]}],"model":"m"}`
+	if got != want {
+		t.Errorf("body\n got %s\nwant %s", got, want)
+	}
+}
+
 // Media go with the new user turn only, after the history.
 func TestMultimodalTurnAfterHistory(t *testing.T) {
 	got := string(BodySpec{API: Chat, Model: "m"}.Body(Prompt{Text: "and this?", System: "be brief",

@@ -53,9 +53,6 @@ func (j JSONL) read() ([]Entry, error) {
 		if err != nil {
 			return err
 		}
-		if !ok {
-			return r.errorf("text", "missing (want text or text_input)")
-		}
 		out, _, err := r.count("output_length")
 		if err != nil {
 			return err
@@ -63,6 +60,9 @@ func (j JSONL) read() ([]Entry, error) {
 		e := Entry{Text: prompt, Words: CountWords(prompt), MaxTokens: out}
 		if e.Images, e.Audio, err = r.media(); err != nil {
 			return err
+		}
+		if !ok && len(e.Images) == 0 && len(e.Audio) == 0 { // a line of pictures alone is GenAI-Perf's too
+			return r.errorf("text", "missing (want text or text_input, or an image or audio)")
 		}
 		entries = append(entries, e)
 		return nil

@@ -18,7 +18,8 @@ import (
 // to something huge is an error, not an out-of-memory.
 const maxMediaFile = 64 << 20
 
-// media reads a line's "image" and "audio" fields. GenAI-Perf's "image"
+// media reads a line's "image" and "audio" fields; a line with either
+// needs no text (an image-retrieval input file has none). GenAI-Perf's "image"
 // is a path or an http(s) URL; a list of them sends several per request.
 // A local picture must be PNG or JPEG (GenAI-Perf's formats) and is sent
 // as a data URL of the file's own bytes; a URL is sent as is, for the

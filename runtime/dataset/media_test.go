@@ -169,6 +169,7 @@ func TestJSONLMediaFields(t *testing.T) {
 	write("notes.txt", []byte("hello"))
 	write("ok.jsonl", []byte(`{"text": "look", "image": "a.png"}
 {"text": "two", "image": ["a.png", "https://example.com/x.jpg"], "audio": ["a.wav", "a.mp3"]}
+{"image": "a.png"}
 `))
 	entries, err := JSONL{Path: filepath.Join(dir, "ok.jsonl")}.Build(0)
 	if err != nil {
@@ -183,8 +184,8 @@ func TestJSONLMediaFields(t *testing.T) {
 		t.Errorf("line 2: %+v", e)
 	}
 	info, err := JSONL{Path: filepath.Join(dir, "ok.jsonl")}.Check()
-	if err != nil || info.Media != 2 {
-		t.Errorf("Check: %+v, %v; want 2 entries with media", info, err)
+	if err != nil || info.Media != 3 || entries[2].Text != "" || len(entries[2].Images) != 1 {
+		t.Errorf("Check: %+v, %v; want 3 entries with media, the last of a picture alone", info, err)
 	}
 	for line, want := range map[string]string{
 		`{"text": "x", "image": "missing.png"}`:   `bad.jsonl:1: image: cannot open missing.png`,
@@ -192,6 +193,7 @@ func TestJSONLMediaFields(t *testing.T) {
 		`{"text": "x", "image": 7}`:               `bad.jsonl:1: image: got number, want a file path or URL, or a list of them`,
 		`{"text": "x", "audio": "a.png"}`:         `bad.jsonl:1: audio: a.png: not a WAV or MP3 file`,
 		`{"text": "x", "image": "ftp://h/x.png"}`: `bad.jsonl:1: image: "ftp://h/x.png": want a local file or an http(s) URL`,
+		`{"output_length": 5}`:                    `bad.jsonl:1: text: missing (want text or text_input, or an image or audio)`,
 	} {
 		write("bad.jsonl", []byte(line+"\n"))
 		_, err := JSONL{Path: filepath.Join(dir, "bad.jsonl")}.Check()

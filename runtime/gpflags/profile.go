@@ -54,7 +54,7 @@ type Profile struct {
 	NumPrefixPrompts              int      `help:"Size of a pool of shared prefixes, one prepended to each prompt."`
 	PrefixPromptLength            int      `default:"100" help:"Length of each shared prefix."`
 	RandomSeed                    int      `help:"Seed for prompts and arrivals."`
-	InputFile                     string   `help:"Prompts from a file: FILE.jsonl (GenAI-Perf's {\"text\"|\"text_input\", \"output_length\"} lines) or payload:FILE.jsonl (a Mooncake-style trace: timestamp, input_length, output_length, hash_ids)."`
+	InputFile                     string   `help:"Prompts from a file: FILE.jsonl (GenAI-Perf's {\"text\"|\"text_input\", \"output_length\", \"image\", \"audio\"} lines) or payload:FILE.jsonl (a Mooncake-style trace: timestamp, input_length, output_length, hash_ids)."`
 	FixedSchedule                 bool     `help:"Send each payload entry at its own timestamp (needs --input-file payload:FILE with timestamps)."`
 	ExtraInputs                   []string `sep:"none" help:"name:value merged into every request body (repeatable)."`
 	Header                        []string `short:"H" sep:"none" help:"Name:Value request header (repeatable); never written to artifacts. Host, Content-Length and Transfer-Encoding are the client's to set and refused."`
