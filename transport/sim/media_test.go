@@ -9,6 +9,7 @@ import (
 	"image/jpeg"
 	"image/png"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 )
@@ -107,5 +108,37 @@ func TestImageRetrieval(t *testing.T) {
 	resp = post(t, s.URL()+"/v1/infer", `{"input":[{"type":"text","url":"x"}]}`)
 	if msg := string(readAll(t, resp.Body)); resp.StatusCode != http.StatusBadRequest || !strings.Contains(msg, `input[0].type: got \"text\"`) {
 		t.Errorf("bad input: status %d %s", resp.StatusCode, msg)
+	}
+}
+
+// GenAI-Perf's own multimodal payloads (PIL's PNGs, libsndfile's WAV
+// clips; transport/testdata/multimodal) are read by the sim's rule: two
+// 32×24 pictures of 3·2 patches and 0.1 s of audio (3 tokens) beside the
+// text's words.
+func TestGenAIPerfPayloadTokens(t *testing.T) {
+	b, err := os.ReadFile("../testdata/multimodal/genaiperf_multimodal_inputs.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var in struct {
+		Data []struct{ Payload []map[string]any }
+	}
+	if err := json.Unmarshal(b, &in); err != nil {
+		t.Fatal(err)
+	}
+	s := startSim(t, nil)
+	for i, d := range in.Data {
+		p := d.Payload[0]
+		p["stream"] = false
+		text := p["messages"].([]any)[0].(map[string]any)["content"].([]any)[0].(map[string]any)["text"].(string)
+		body, _ := json.Marshal(p)
+		resp := post(t, s.URL()+"/v1/chat/completions", string(body))
+		var got completion
+		if err := json.Unmarshal(readAll(t, resp.Body), &got); err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("payload %d: status %d: %v", i, resp.StatusCode, err)
+		}
+		if want := countWords(text) + 2*6 + 3; got.Usage.PromptTokens != want {
+			t.Errorf("payload %d: prompt_tokens %d, want %d", i, got.Usage.PromptTokens, want)
+		}
 	}
 }
