@@ -29,6 +29,9 @@ const (
 	audioTokensPerSec   = 25
 	mp3BytesPerSecond   = 128000 / 8
 	mediaHeaderToDecode = 4096 // base64 characters decoded to read a header
+	// maxImageSide bounds a picture's declared size, so a header claiming
+	// 2³¹ pixels a side cannot make a prefill of days.
+	maxImageSide = 16384
 )
 
 // contentPart is one element of a chat message's content list.
@@ -75,6 +78,9 @@ func imageTokens(url, at string) (int, error) {
 	cfg, _, err := image.DecodeConfig(base64.NewDecoder(base64.StdEncoding, strings.NewReader(data)))
 	if err != nil {
 		return 0, fmt.Errorf("%s: not a PNG or JPEG picture: %v", at, err)
+	}
+	if cfg.Width > maxImageSide || cfg.Height > maxImageSide {
+		return 0, fmt.Errorf("%s: a %d×%d picture, larger than the sim takes (%d px a side)", at, cfg.Width, cfg.Height, maxImageSide)
 	}
 	return patches(cfg.Width, cfg.Height), nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
+	"hash/crc32"
 	"image"
 	"image/jpeg"
 	"image/png"
@@ -75,6 +76,17 @@ func TestMediaTokens(t *testing.T) {
 	}
 }
 
+// hugePNGHeader is a data URL of a PNG whose header claims 100000×10
+// pixels (no pixel data follows: the sim reads headers only).
+func hugePNGHeader() string {
+	b := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR")
+	b = binary.BigEndian.AppendUint32(b, 100000)
+	b = binary.BigEndian.AppendUint32(b, 10)
+	b = append(b, 8, 2, 0, 0, 0)
+	b = binary.BigEndian.AppendUint32(b, crc32.ChecksumIEEE(b[12:]))
+	return "data:image/png;base64," + base64.StdEncoding.EncodeToString(b)
+}
+
 // Broken parts are a 400 naming the part.
 func TestMediaPartErrors(t *testing.T) {
 	s := startSim(t, nil)
@@ -82,6 +94,7 @@ func TestMediaPartErrors(t *testing.T) {
 		`{"type":"image_url","image_url":{"url":"data:image/png;base64,AAAA"}}`: `messages[0].content[0].image_url.url: not a PNG or JPEG picture`,
 		`{"type":"image_url","image_url":{"url":"file:///x.png"}}`:              `messages[0].content[0].image_url.url: want a data:image/...;base64, URL`,
 		`{"type":"image_url"}`: `messages[0].content[0]: an image_url part needs`,
+		`{"type":"image_url","image_url":{"url":"` + hugePNGHeader() + `"}}`:   `a 100000×10 picture, larger than the sim takes`,
 		`{"type":"input_audio","input_audio":{"data":"AAAA","format":"wav"}}`:  `messages[0].content[0].input_audio.data: not a WAV file`,
 		`{"type":"input_audio","input_audio":{"data":"AAAA","format":"flac"}}`: `messages[0].content[0].input_audio.format: got \"flac\"`,
 	} {
