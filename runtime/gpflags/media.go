@@ -23,10 +23,11 @@ type MediaFlags struct {
 	AudioLengthMean   float64 `help:"Mean length of synthetic audio clips, s (> 0 adds --batch-size-audio clips of Gaussian noise to each request)."`
 	AudioLengthStddev float64 `help:"Standard deviation of the clip length, s."`
 	AudioFormat       string  `default:"wav" help:"Container of synthetic clips: wav (mp3 is refused: the Go standard library has no MP3 encoder)."`
-	// The lists take GenAI-Perf's space-separated values
-	// (--audio-depths 16 24): NormalizeArgs turns them into repeats.
-	AudioSampleRates []float64 `sep:"none" help:"Sample rates each clip picks one of, kHz (default 16)."`
-	AudioDepths      []int     `sep:"none" help:"Bit depths each clip picks one of: 8, 16, 24 or 32 (default 16)."`
+	// The lists take GenAI-Perf's space-separated values (--audio-depths
+	// 16 24: NormalizeArgs turns them into repeats), and comma-separated
+	// ones (16,24), as config -f writes them.
+	AudioSampleRates []float64 `help:"Sample rates each clip picks one of, kHz (default 16)."`
+	AudioDepths      []int     `help:"Bit depths each clip picks one of: 8, 16, 24 or 32 (default 16)."`
 	AudioNumChannels int       `default:"1" help:"Audio channels: 1 (mono) or 2 (stereo)."`
 	BatchSizeAudio   int       `default:"1" help:"Audio clips per request."`
 }
