@@ -48,12 +48,17 @@ var withinLayer = map[string][]string{
 	"runtime/engine": {"runtime/dataset", "runtime/plan"},
 	// plan is the plan's plain values: the engine and runtime run it,
 	// nothing of running it is here.
-	"runtime/plan":      {"runtime/dataset", "runtime/failure"},
-	"runtime/dataset":   {},
-	"runtime/failure":   {},
-	"runtime/paexport":  {},
+	"runtime/plan":     {"runtime/dataset", "runtime/failure"},
+	"runtime/dataset":  {},
+	"runtime/failure":  {},
+	"runtime/paexport": {},
+	// Other tools' result files read back into records, each alone.
 	"runtime/vllmbench": {},
+	"runtime/aiperf":    {},
+	"runtime/guidellm":  {},
 	"runtime/tokenizer": {},
+	// gpconfig turns GenAI-Perf's YAML into its flags, knowing no flag's meaning.
+	"runtime/gpconfig": {},
 	// gpflags turns GenAI-Perf's flags into runtime's plan: above runtime.
 	"runtime/gpflags": {"runtime", "runtime/dataset", "runtime/engine", "runtime/failure", "runtime/plan"},
 

@@ -27,5 +27,5 @@ func (c *reportCmd) Run(e *env) error {
 	if export, ok := storedrun.ExportPath(c.Path); ok {
 		return c.importExport(e, export)
 	}
-	return invalid("%s: no records.parquet and no profile_export.json found", c.Path)
+	return invalid("%s: no records.parquet and no other tool's results (profile_export.json, profile_export.jsonl, benchmarks.json) found", c.Path)
 }

@@ -51,7 +51,7 @@ func LoadHistory(path string, opt Options) ([]*Run, error) {
 		return nil, err
 	}
 	if len(runs) == 0 {
-		return nil, failure.Inputf("%s: no records.parquet and no profile_export.json found in it or in any of its subfolders: "+
+		return nil, failure.Inputf("%s: no records.parquet and no other tool's results found in it or in any of its subfolders: "+
 			"want a run, analyze or profile folder, a point folder, a records.parquet, a profile_export.json, "+
 			"or a folder of those (a history)", path)
 	}

@@ -1,6 +1,7 @@
 package storedrun
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -125,13 +126,14 @@ func (im *export) description() genaiperf.Run {
 	return run
 }
 
-// addExport imports the export at path (a perf_analyzer export or a
-// vllm bench serve result) as the run's one point, of one repeat whose
-// records the export holds.
-func (r *Run) addExport(path string, opt ImportOptions) error {
-	if res, ok, err := readVLLMBench(path); ok || err != nil {
+// addExport imports the export at path: a perf_analyzer export as the
+// run's one point, of one repeat whose records the export holds, or
+// another tool's results (vllm bench serve, AIPerf, GuideLLM: readPeer),
+// one point per load they ran.
+func (r *Run) addExport(stderr io.Writer, path string, opt ImportOptions) error {
+	if pr, ok, err := readPeer(path); ok || err != nil {
 		if err == nil {
-			r.addVLLMBench(path, res)
+			r.addPeer(stderr, path, pr)
 		}
 		return err
 	}
@@ -148,15 +150,26 @@ func (r *Run) addExport(path string, opt ImportOptions) error {
 	return nil
 }
 
-// ExportPath finds a perf_analyzer export: path itself when it is a JSON
-// file, or profile_export.json inside the folder path.
+// exportNames are the files a tool's result folder is imported from, in
+// the order looked for: perf_analyzer's (GenAI-Perf's) export, AIPerf's
+// per-request records, GuideLLM's report (a vllm bench result is named
+// by its run, so it is imported by its path).
+var exportNames = []string{"profile_export.json", "profile_export.jsonl", "benchmarks.json"}
+
+// ExportPath finds another tool's results to import: path itself when it
+// is a JSON or JSON Lines file, or the first of exportNames inside the
+// folder path.
 func ExportPath(path string) (string, bool) {
-	if st, err := os.Stat(path); err == nil && !st.IsDir() && strings.HasSuffix(path, ".json") {
+	if st, err := os.Stat(path); err == nil && !st.IsDir() && (strings.HasSuffix(path, ".json") || strings.HasSuffix(path, ".jsonl")) {
 		return path, true
 	}
-	candidate := filepath.Join(path, "profile_export.json")
-	_, err := os.Stat(candidate)
-	return candidate, err == nil
+	for _, name := range exportNames {
+		candidate := filepath.Join(path, name)
+		if st, err := os.Stat(candidate); err == nil && !st.IsDir() {
+			return candidate, true
+		}
+	}
+	return filepath.Join(path, exportNames[0]), false
 }
 
 // paramsOf is an export's load as point parameters.

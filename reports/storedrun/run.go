@@ -100,7 +100,7 @@ type Options struct {
 // The two ways a folder of several runs fails to open as one run, which
 // OpenHistory tells from the others (an unreadable file stays an error).
 var (
-	errNothing    = errors.New("no records.parquet and no profile_export.json found")
+	errNothing    = errors.New("no records.parquet and no other tool's results (profile_export.json, profile_export.jsonl, benchmarks.json) found")
 	errSameRepeat = errors.New("keep one of them")
 )
 
@@ -127,7 +127,7 @@ func Open(path string, opt Options) (*Run, error) {
 	case len(files) > 0:
 		err = run.addRecords(opt.Stderr, files)
 	case ok:
-		err = run.addExport(export, opt.Import)
+		err = run.addExport(opt.Stderr, export, opt.Import)
 	default:
 		err = failure.Inputf("%s: %w", path, errNothing)
 	}

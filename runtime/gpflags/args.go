@@ -108,31 +108,11 @@ func PassthroughError(args []string) error {
 		"and sends the requests itself, so use its own flags instead: %s", cmd, strings.Join(rest, " "), strings.Join(uses, "; "))
 }
 
-// genaiPerfLater maps GenAI-Perf commands llmbench does not have yet to
-// what to use meanwhile (the GenAI-Perf parity issue builds them). Without
-// it a GenAI-Perf script gets kong's "unexpected argument", which says
-// nothing of where to go.
-var genaiPerfLater = map[string]string{
-	"config": "GenAI-Perf's YAML workflow (config -f FILE.yaml) is not built yet: give the same settings as flags " +
-		"(llmbench profile and analyze take GenAI-Perf's flag names; llmbench profile --help) or write them as a scenario " +
-		"(llmbench run FILE.star; docs/scenarios.md, scenarios/quickstart.star)",
-	"create-template": "GenAI-Perf's create-template writes a YAML config, and llmbench reads none yet: start from a shipped " +
-		"scenario (scenarios/quickstart.star, run with llmbench run) or from llmbench profile --help, which lists every flag with its default",
-	"process-export-files": "GenAI-Perf's process-export-files (aggregating several runs' exports) is not built yet: " +
-		"llmbench merge DIR... --out DIR merges the shards of one llmbench run from their raw records, llmbench report " +
-		"DIR/profile_export.json recomputes one GenAI-Perf export, and llmbench compare BASELINE CANDIDATE... compares runs",
-}
-
-// CommandError refuses, with what to use instead, a GenAI-Perf
-// command llmbench has not built (genaiPerfLater) and GenAI-Perf's
+// CommandError refuses, with what to use instead, GenAI-Perf's
 // `compare -f/--files A B` (or `--config YAML`), whose llmbench namesake
 // takes the runs as arguments.
 func CommandError(args []string) error {
-	cmd := command(args)
-	if use, ok := genaiPerfLater[cmd]; ok {
-		return fmt.Errorf("%s: %s", cmd, use)
-	}
-	if cmd != "compare" {
+	if command(args) != "compare" {
 		return nil
 	}
 	for _, a := range args {
