@@ -159,3 +159,48 @@ func partTypes(content []map[string]any) []any {
 	}
 	return out
 }
+
+// GenAI-Perf's YAML input.image and input.audio sections (config -f)
+// become the media flags: the run carries the pictures and clips asked
+// for, with the lists GenAI-Perf's config writes.
+func TestConfigFileMultimodal(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	yaml := `model_name: vlm
+endpoint:
+  type: multimodal
+  url: sim://?ttft=2ms&itl=1ms
+perf_analyzer:
+  stimulus:
+    concurrency: 2
+  measurement:
+    mode: request_count
+    num: 6
+  path: perf_analyzer
+input:
+  num_dataset_entries: 3
+  image:
+    batch_size: 2
+    format: jpeg
+    width: {mean: 40, stddev: 0}
+    height: {mean: 30, stddev: 0}
+  audio:
+    sample_rates: [8, 16]
+    depths: [16, 24]
+    length: {mean: 0.25, stddev: 0}
+`
+	if err := os.WriteFile(filepath.Join(dir, "mm.yaml"), []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := runCLI(t, dir, "config", "-f", "mm.yaml", "--override-config", "--server-metrics-url=http://127.0.0.1:1/metrics")
+	if r.code != 0 {
+		t.Fatalf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "2.00 images (") || !strings.Contains(r.stdout, "1.00 audio clips (") {
+		t.Errorf("console lacks the media line:\n%s", r.stdout)
+	}
+	contents := inputContents(t, filepath.Join(dir, "artifacts", "vlm-openai-multimodal-concurrency2"))
+	if len(contents) != 3 || len(contents[0]) != 4 || contents[0][1]["type"] != "image_url" || contents[0][3]["type"] != "input_audio" {
+		t.Errorf("inputs.json: %d entries, first %v; want 3 of text, 2 pictures, a clip", len(contents), partTypes(contents[0]))
+	}
+}
