@@ -35,7 +35,11 @@ var allowedImports = map[string][]string{
 // reads what the console tables say (sweep, telemetry, verdict) without
 // them knowing of it.
 var withinLayer = map[string][]string{
-	"metrics": {},
+	"metrics": {"metrics/studentt"},
+	// changepoint is the detector of shifts over a history: pure math on
+	// a series, knowing nothing of runs or metrics' catalogue.
+	"metrics/changepoint": {"metrics/studentt"},
+	"metrics/studentt":    {},
 
 	"transport":            {"transport/tritonpb"},
 	"transport/rendezvous": {},
@@ -87,6 +91,7 @@ var withinLayer = map[string][]string{
 
 	"bench":           {},
 	"bench/calibrate": {},
+	"bench/otava":     {},
 	"stdlib":          {},
 	"deploy":          {},
 	"cmd/llmbench":    {"*"},

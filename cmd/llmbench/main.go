@@ -25,6 +25,7 @@ type cli struct {
 	Profile profileCmd `cmd:"" help:"Measure one load point with GenAI-Perf's flags and artifacts."`
 	Analyze analyzeCmd `cmd:"" help:"Sweep one parameter with GenAI-Perf's flags: one artifact folder per point, the analyze CSV, a sweep table; resumable."`
 	Compare compareCmd `cmd:"" help:"Compare result sets point by point: baseline, candidate, change with its confidence interval, verdict; exit 1 on a regression beyond the tolerance."`
+	History historyCmd `cmd:"" help:"A folder of runs in time order: the trend table of every point and metric, with the change points where a metric's level shifted (size and significance)."`
 	Report  reportCmd  `cmd:"" help:"Re-render a run's GenAI-Perf JSON, CSV and table from its records.parquet."`
 	Merge   mergeCmd   `cmd:"" help:"Merge the shards of a distributed run (run --shard I/N) into one run: every metric and gate recomputed from the union of their records; exit 1 when a gate fails."`
 

@@ -115,7 +115,11 @@ func writeSteadyLine(w io.Writer, s *runtime.SteadyOutcome) {
 		fmt.Fprintf(w, "Steady state: %s\n", s.Summary())
 		return
 	}
-	fmt.Fprintf(w, "WARNING: steady state %s; raise the cap or widen ci\n", s.Summary())
+	advice := "raise the cap or widen ci"
+	if s.Rule.Stability != nil {
+		advice = "lengthen --measurement-interval or raise --stability-percentage (perf_analyzer would have stopped with an error)"
+	}
+	fmt.Fprintf(w, "WARNING: steady state %s; %s\n", s.Summary(), advice)
 }
 
 // writeTelemetryLines prints the point's telemetry under its table.

@@ -38,7 +38,8 @@ type Profile struct {
 	ConcurrencyRampDuration float64      `help:"Start the --concurrency (or --session-concurrency) workers spread over this many seconds, so the load grows from 1 (AIPerf's flag)."`
 	RequestRateRampDuration float64      `help:"Raise --request-rate linearly from 0 over this many seconds (AIPerf's flag)."`
 	RequestCount            RequestCount `aliases:"num-requests" help:"Measured requests to send (default max(10, 2×load)), or auto: until the steady-state rule is met (--steady-*)."`
-	MeasurementInterval     int          `short:"p" help:"Measure for this many milliseconds instead of a request count."`
+	MeasurementInterval     int          `short:"p" help:"Measure in windows of this many milliseconds instead of a request count, until the last 3 agree within --stability-percentage (perf_analyzer's windowed stop; at most 10 windows)."`
+	StabilityPercentage     float64      `short:"s" default:"999" help:"With --measurement-interval: the last 3 windows' throughput and mean latency must agree within this share (max/min ≤ 1 + P/100); the windows before them are the warm-up. GenAI-Perf's default 999 stops after 3 windows unless one is empty or 11× another."`
 	WarmupRequestCount      int          `aliases:"num-warmup-requests" help:"Requests sent first and excluded from every metric (sessions, with --session-concurrency)."`
 	SessionFlags            `embed:""`
 	SteadyFlags             `embed:""`
