@@ -72,6 +72,11 @@ func TestProfileMultimodal(t *testing.T) {
 	if len(seen) != 12 {
 		t.Errorf("%d distinct pictures, want 6 entries × 2", len(seen))
 	}
+	// records.parquet keeps the media: report recomputes the same line.
+	rep := runCLI(t, dir, "report", run)
+	if rep.code != 0 || !strings.Contains(rep.stdout, "Media per request (avg; ISL counts the text alone): 2.00 images (") {
+		t.Errorf("report: exit %d, want the media line:\n%s%s", rep.code, rep.stdout, rep.stderr)
+	}
 }
 
 // --endpoint-type image_retrieval sends GenAI-Perf's {"input": [image_url
