@@ -126,6 +126,27 @@ func candidateRuns(g metrics.Gate, outs []*Outcome, costPerHour float64) []metri
 	return runs
 }
 
+// MeasuredBaseline is a baseline measured in this process, not read from
+// a stored run: `llmbench calibrate` judges one measured run of a
+// scenario against another with exactly the family, options and verdict
+// rules a stored baseline gets. outcomes gives a point's repeats, nil
+// when the baseline run has no such point.
+func MeasuredBaseline(path string, costPerHour float64, outcomes func(plan.Params) []*Outcome) *Baseline {
+	return &Baseline{Path: path, Runs: func(params plan.Params, component string) ([]metrics.RunData, error) {
+		outs := outcomes(params)
+		if outs == nil {
+			return nil, ErrNoBaselinePoint
+		}
+		return candidateRuns(metrics.Gate{Component: component}, outs, costPerHour), nil
+	}}
+}
+
+// OutcomeRuns are a point's repeats as g's comparison reads them (whole,
+// or g's dataset component or replica), priced at costPerHour.
+func OutcomeRuns(g metrics.Gate, outs []*Outcome, costPerHour float64) []metrics.RunData {
+	return candidateRuns(g, outs, costPerHour)
+}
+
 // value is g's value in the baseline's same point (the mean over its
 // repeats), shown next to an absolute gate; nil without a baseline.
 func (b *Baseline) value(g metrics.Gate, params plan.Params) *float64 {

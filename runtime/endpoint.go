@@ -51,6 +51,12 @@ func BaseURL(raw string) string {
 	return "http://" + raw
 }
 
+// Preflight checks that base (an http(s) base URL) accepts a connection,
+// naming it when it does not (ErrUnreachable): a command that talks to the
+// server through something of its own (calibrate's slowdown proxy) checks
+// the server itself first, as a run does.
+func Preflight(base string) error { return preflight(base) }
+
 // preflight dials the target once so an unreachable server is one clear
 // error instead of thousands of failed requests.
 func preflight(base string) error {

@@ -3,8 +3,10 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -33,19 +35,8 @@ type createTemplateCmd struct {
 }
 
 func (c *createTemplateCmd) Run(e *env) error {
-	f, err := os.OpenFile(c.File, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if errors.Is(err, fs.ErrExist) {
-		return invalid("-f %s: the file exists; choose another name (create-template never writes over a file)", c.File)
-	}
-	if err != nil {
-		return invalid("-f %s: %w", c.File, err)
-	}
-	if _, err := f.Write(gpconfig.Template); err != nil {
-		f.Close()
-		return runFailed("%w", err)
-	}
-	if err := f.Close(); err != nil {
-		return runFailed("%w", err)
+	if err := createNew("-f", c.File, gpconfig.Template); err != nil {
+		return err
 	}
 	fmt.Fprintf(e.stdout, "Template written to %s; run it with llmbench config -f %s\n", c.File, c.File)
 	return nil
@@ -130,4 +121,54 @@ func longFlagName(parser *kong.Kong, command string) func(string) string {
 		}
 		return typed
 	}
+}
+
+// scenarioFromConfigCmd writes a GenAI-Perf configuration as the
+// equivalent scenario, the one step from GenAI-Perf's YAML to scenarios.
+type scenarioFromConfigCmd struct {
+	File string `arg:"" type:"existingfile" help:"GenAI-Perf's YAML configuration."`
+	Out  string `short:"o" help:"Write the scenario to this file (never over an existing one); default: standard output."`
+}
+
+func (c *scenarioFromConfigCmd) Run(e *env) error {
+	cmd, err := gpconfig.Read(c.File)
+	if err != nil {
+		return invalid("%w", err)
+	}
+	text, dropped, err := cmd.Scenario(filepath.Base(c.File))
+	if err != nil {
+		return invalid("%s: %w", c.File, err)
+	}
+	if len(dropped) > 0 {
+		fmt.Fprintf(e.stderr, "llmbench: not carried over (no scenario setting): %s\n", strings.Join(dropped, ", "))
+	}
+	if c.Out == "" {
+		_, err := io.WriteString(e.stdout, text)
+		return err
+	}
+	if err := createNew("-o", c.Out, []byte(text)); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "Scenario written to %s; check it with llmbench check %s, run it with llmbench run %s\n", c.Out, c.Out, c.Out)
+	return nil
+}
+
+// createNew writes data to a new file at path, given by flag; an existing
+// file is never written over.
+func createNew(flag, path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return invalid("%s %s: the file exists; choose another name (nothing is written over)", flag, path)
+	}
+	if err != nil {
+		return invalid("%s %s: %w", flag, path, err)
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return runFailed("%w", err)
+	}
+	if err := f.Close(); err != nil {
+		return runFailed("%w", err)
+	}
+	return nil
 }

@@ -83,3 +83,50 @@ func TestConfigRunsAsItsFlags(t *testing.T) {
 		t.Errorf("unknown key: exit %d\n%s", r.code, r.stderr)
 	}
 }
+
+// scenario-from-config writes the configuration as a scenario that check
+// accepts and run runs: the same endpoint (a header's value read from the
+// environment, never copied), prompts, load, size, goodput and analyze
+// sweep; what has no scenario setting is named on stderr and in the file.
+func TestScenarioFromConfig(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeFileIn(t, dir, "c.yaml", `model_names: org/m
+analyze: {concurrency: {start: 1, stop: 2}}
+endpoint: {type: chat, streaming: True, url: "sim://?ttft=1ms&itl=1ms"}
+perf_analyzer: {stimulus: {concurrency: 1}, warmup_request_count: 1, measurement: {mode: request_count, num: 6}}
+input:
+  extra: {ignore_eos: true}
+  goodput: {time_to_first_token: 300}
+  header: ["X-Api-Key: s3cr3t"]
+  synthetic_tokens: {mean: 24, stddev: 2}
+  output_tokens: {mean: 8}
+  random_seed: 3
+output: {profile_export_file: pe.json}
+`)
+	r := runCLI(t, dir, "scenario-from-config", "c.yaml", "-o", "s.star")
+	if r.code != 0 {
+		t.Fatalf("scenario-from-config: exit %d\n%s", r.code, r.stderr)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "s.star"))
+	if strings.Contains(string(b), "s3cr3t") || !strings.Contains(string(b), `env("LLM_HEADER_X_API_KEY", "")`) {
+		t.Errorf("the header's value was copied, or is not read from the environment:\n%s", b)
+	}
+	check := runCLI(t, dir, "check", "s.star")
+	for _, want := range []string{`model="org/m", api="chat"`, `extra={"ignore_eos": true}`, "synthetic(input_tokens=normal(24, 2), output_tokens=fixed(8))",
+		"traffic:   concurrency(1)", "per point: 6 requests, warmup 1", "goodput:   time_to_first_token:300", "points (2): concurrency1, concurrency2"} {
+		if check.code != 0 || !strings.Contains(check.stdout, want) {
+			t.Errorf("check: exit %d, plan lacks %q\n%s%s", check.code, want, check.stdout, check.stderr)
+		}
+	}
+	if run := runCLI(t, dir, "run", "s.star", "--no-plots"); run.code != 0 || !strings.Contains(run.stdout, "concurrency2") {
+		t.Errorf("run: exit %d\n%s%s", run.code, run.stdout, run.stderr)
+	}
+	if again := runCLI(t, dir, "scenario-from-config", "c.yaml", "-o", "s.star"); again.code != 2 || !strings.Contains(again.stderr, "the file exists") {
+		t.Errorf("over an existing file: exit %d\n%s", again.code, again.stderr)
+	}
+	writeFileIn(t, dir, "p.yaml", "process: {input_path: runs}\n")
+	if p := runCLI(t, dir, "scenario-from-config", "p.yaml"); p.code != 2 || !strings.Contains(p.stderr, "nothing to write") {
+		t.Errorf("a process-export-files configuration: exit %d\n%s", p.code, p.stderr)
+	}
+}

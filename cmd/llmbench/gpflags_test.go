@@ -122,7 +122,7 @@ func TestGenAIPerfFlagErrors(t *testing.T) {
 				"--max-threads → nothing (llmbench has no thread cap)"}},
 		{[]string{"--log-level", "warn", "analyze", "-m", "m", "--", "--request-distribution", "poisson", "-s", "5"},
 			[]string{"analyze: arguments after -- (--request-distribution poisson -s 5)",
-				"--request-distribution → --request-distribution poisson|gamma|constant", "-s → nothing"}},
+				"--request-distribution → --request-distribution poisson|gamma|constant", "-s → --stability-percentage P"}},
 		{[]string{"profile", "-m", "m", "--", "--bogus"},
 			[]string{"(--bogus) are for perf_analyzer", "--request-distribution, --max-concurrency", "llmbench profile --help"}},
 	}

@@ -56,13 +56,16 @@ var withinLayer = map[string][]string{
 	"runtime/dataset":  {},
 	"runtime/failure":  {},
 	"runtime/paexport": {},
+	// calibrate runs a scenario's plan through runtime and judges it with
+	// runtime's gates: above runtime, beside gpflags.
+	"runtime/calibrate": {"runtime", "runtime/engine", "runtime/failure", "runtime/plan"},
 	// Other tools' result files read back into records, each alone.
 	"runtime/vllmbench": {},
 	"runtime/aiperf":    {},
 	"runtime/guidellm":  {},
 	"runtime/tokenizer": {},
 	// gpconfig turns GenAI-Perf's YAML into its flags, knowing no flag's meaning.
-	"runtime/gpconfig": {},
+	"runtime/gpconfig": {"runtime/gpflags"},
 	// gpflags turns GenAI-Perf's flags into runtime's plan: above runtime.
 	"runtime/gpflags": {"runtime", "runtime/dataset", "runtime/engine", "runtime/failure", "runtime/plan"},
 

@@ -18,7 +18,7 @@ import (
 // for llmbench's own shards; this is the path GenAI-Perf users' scripts
 // call.
 type processExportCmd struct {
-	InputDirectory    string `short:"d" required:"" type:"existingdir" help:"The folder holding one subfolder per run, each with its profile_export.json and profile_export_genai_perf.json."`
+	InputDirectory    string `short:"d" required:"" help:"The folder holding one subfolder per run, each with its profile_export.json and profile_export_genai_perf.json."`
 	ArtifactDir       string `default:"artifacts" help:"Base directory for the aggregated artifacts."`
 	ProfileExportFile string `default:"profile_export.json" help:"Name of the merged raw export file (a bare name)."`
 	Tokenizer         string `help:"The tokenizer to count ISL/OSL of the merged requests with, as GenAI-Perf does with the runs' tokenizer."`
@@ -38,6 +38,7 @@ func (c *processExportCmd) Run(e *env) error {
 	if err != nil {
 		return invalid("-d: %w", err)
 	}
+	agg.InputPath = c.InputDirectory // echoed as given, as GenAI-Perf echoes it
 	if err := checkApart([]outPath{{"--artifact-dir", c.ArtifactDir}}, c.InputDirectory); err != nil {
 		return err
 	}
@@ -52,7 +53,7 @@ func (c *processExportCmd) Run(e *env) error {
 	}
 	rep := imported.Points[0].Repeats[0]
 	summary, run := rep.Outcome.Summary, rep.Described
-	run.Subcommand, run.Tokenizer, run.ArtifactDir, run.ProfileExportFile = "process-export-files", c.Tokenizer, c.ArtifactDir, c.ProfileExportFile
+	run.Tokenizer, run.ArtifactDir, run.ProfileExportFile = c.Tokenizer, c.ArtifactDir, c.ProfileExportFile
 	if models := imported.Points[0].Desc.Models; len(models) > 0 {
 		run.Models = models // the payloads' model names the folder, as the runs' config does GenAI-Perf's
 	}

@@ -18,26 +18,35 @@ func inputConfig(r *Run) *object {
 	}
 	sweep := sweepConfig(r.Sweep)
 	return (&object{}).
-		set("model_names", models).
+		set("model_names", r.echoedOr("model_names", models)).
 		set("subcommand", orDefault(r.Subcommand, "profile")).
 		set("verbose", false).
 		set("template_filename", "genai_perf_config.yaml").
-		set("analyze", (&object{}).set("sweep_parameters", sweep)).
-		set("endpoint", endpointConfig(r)).
-		set("perf_analyzer", perfAnalyzerConfig(r)).
-		set("input", inputSection(r)).
+		set("analyze", r.echoedOr("analyze", (&object{}).set("sweep_parameters", sweep))).
+		set("endpoint", r.echoedOr("endpoint", endpointConfig(r))).
+		set("perf_analyzer", r.echoedOr("perf_analyzer", perfAnalyzerConfig(r))).
+		set("input", r.echoedOr("input", inputSection(r))).
 		set("output", (&object{}).
 			set("artifact_directory", r.ArtifactDir).
 			set("checkpoint_directory", orDefault(r.CheckpointDir, "checkpoint")).
 			set("profile_export_file", r.ProfileExportFile).
 			set("generate_plots", false).
 			set("enable_checkpointing", r.EnableCheckpointing)).
-		set("tokenizer", (&object{}).
+		set("tokenizer", r.echoedOr("tokenizer", ((&object{}).
 			set("name", r.tokenizerName()).
 			set("revision", orDefault(r.TokenizerRevision, "main")).
 			set("trust_remote_code", r.TokenizerTrustRemoteCode).
-			set("_enable_debug_logging", true)).
-		set("process", (&object{}).set("input_path", "aggregated"))
+			set("_enable_debug_logging", true)))).
+		set("process", (&object{}).set("input_path", r.processInputPath()))
+}
+
+// processInputPath is process.input_path: the folder process-export-files
+// read, GenAI-Perf's "aggregated" placeholder for any other run.
+func (r *Run) processInputPath() string {
+	if r.aggregate != nil {
+		return r.aggregate.InputPath
+	}
+	return "aggregated"
 }
 
 // sweepConfig renders analyze.sweep_parameters: {"concurrency": {"min":

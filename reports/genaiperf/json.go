@@ -42,8 +42,8 @@ func WriteJSON(w io.Writer, r *Run, s *metrics.Summary) error {
 	doc := statsObject(r, s)
 	if ts := telemetryStats(r.Telemetry); ts != nil {
 		doc.set("telemetry_stats", ts)
-	} else if r.aggregatedTelemetry != nil {
-		doc.set("telemetry_stats", r.aggregatedTelemetry)
+	} else if r.aggregate != nil && r.aggregate.Telemetry != nil {
+		doc.set("telemetry_stats", r.aggregate.Telemetry)
 	}
 	doc.set("input_config", inputConfig(r))
 	if s.Sessions != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -24,6 +25,14 @@ type object struct {
 
 // set adds key, or replaces its value in place when it exists (a Python
 // dict keeps the first position of a key), and returns o for chaining.
+// get is the value at key, nil when there is none.
+func (o *object) get(key string) any {
+	if i := slices.Index(o.keys, key); i >= 0 {
+		return o.vals[i]
+	}
+	return nil
+}
+
 func (o *object) set(key string, v any) *object {
 	for i, k := range o.keys {
 		if k == key {

@@ -53,9 +53,9 @@ type Run struct {
 	// J/token, the server's view), written as the "telemetry" key of the
 	// JSON's "llmbench" block.
 	TelemetryBlock json.RawMessage `json:"-"`
-	// aggregatedTelemetry is process-export-files' telemetry_stats, the
-	// runs' averages aggregated (Aggregate.Apply); nil otherwise.
-	aggregatedTelemetry *object
+	// aggregate is what process-export-files took from the runs it
+	// aggregates (Aggregate.Apply); nil for a run of its own.
+	aggregate *Aggregate
 
 	// Stimulus is the load: concurrency or request rate.
 	Stimulus Stimulus

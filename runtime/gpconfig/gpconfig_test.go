@@ -122,3 +122,44 @@ func TestTemplateIsGenAIPerfs(t *testing.T) {
 		t.Error("template.yaml differs from genai-perf create-template's output (testdata/make.sh)")
 	}
 }
+
+// Extra inputs take GenAI-Perf's coercion in the scenario: true/false are
+// booleans, digits ints, one dot between digits a float, the rest strings
+// ("-1" stays a string, as GenAI-Perf keeps it).
+func TestStarValue(t *testing.T) {
+	for in, want := range map[string]string{"true": "True", "False": "False", "64": "64", "0.5": "0.5", "-1": `"-1"`, "1.2.3": `"1.2.3"`, "abc": `"abc"`, ".": `"."`} {
+		if got := starValue(in); got != want {
+			t.Errorf("%q: %s, want %s", in, got, want)
+		}
+	}
+}
+
+// A configuration's scenario by hand: the Triton endpoint type becomes
+// the triton api, a Hub tokenizer id stays written, a rate load is
+// perf_analyzer's constant one, an unset output length sends none, a
+// custom path (no scenario setting) is listed as not carried over.
+func TestScenarioText(t *testing.T) {
+	c, err := Parse("c.yaml", strings.NewReader(`model_names: m
+endpoint: {type: kserve, url: "h:8001", backend: vllm, custom: /my/path}
+perf_analyzer: {stimulus: {request_rate: 4}}
+input: {goodput: {request_latency: 900}, num_dataset_entries: 20}
+tokenizer: {name: org/tok}
+output: {artifact_directory: a}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, dropped, err := c.Scenario("c.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`api = "triton"`, `tokenizer = "org/tok"`, `traffic = rate(4, arrival = "constant")`,
+		`dataset = synthetic(input_tokens = fixed(550), entries = 20)`, `goodput = {"request_latency": "900ms"}`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("scenario lacks %q:\n%s", want, text)
+		}
+	}
+	if len(dropped) != 1 || dropped[0] != "--endpoint" || !strings.Contains(text, "# Not carried over (no scenario setting; give them to llmbench run where it has the flag): --endpoint") {
+		t.Errorf("dropped %v, want only --endpoint, said in the file", dropped)
+	}
+}
