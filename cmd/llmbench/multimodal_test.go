@@ -208,4 +208,14 @@ input:
 	if len(contents) != 3 || len(contents[0]) != 4 || contents[0][1]["type"] != "image_url" || contents[0][3]["type"] != "input_audio" {
 		t.Errorf("inputs.json: %d entries, first %v; want 3 of text, 2 pictures, a clip", len(contents), partTypes(contents[0]))
 	}
+	// scenario-from-config writes the same media as synthetic(images=,
+	// audio=), and the scenario checks.
+	if r := runCLI(t, dir, "scenario-from-config", "mm.yaml", "-o", "mm.star"); r.code != 0 {
+		t.Fatalf("scenario-from-config: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	r = runCLI(t, dir, "check", "mm.star")
+	if r.code != 0 || !strings.Contains(r.stdout, `images=image(width=fixed(40), height=fixed(30), format="jpeg", count=2)`) ||
+		!strings.Contains(r.stdout, `audio=audio(length=fixed(0.25), format="wav", sample_rates=[8, 16], depths=[16, 24]`) {
+		t.Errorf("check mm.star: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
 }
