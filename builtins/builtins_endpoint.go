@@ -65,7 +65,7 @@ func endpointBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 	var (
 		target     starlark.Value
 		model      modelNames
-		api        = oneOf("chat", "chat", "completions", "embeddings", "rankings", "responses", "messages", "tgi", "kserve", "triton")
+		api        = oneOf("chat", "chat", "completions", "embeddings", "rankings", "responses", "messages", "tgi", "kserve", "triton", "image_retrieval")
 		stream     = true
 		headers    stringMap
 		extra      *starlark.Dict

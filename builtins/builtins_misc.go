@@ -22,6 +22,8 @@ func universe() starlark.StringDict {
 		starlark.NewBuiltin("mix", mixBuiltin),
 		starlark.NewBuiltin("conversations", conversationsBuiltin),
 		starlark.NewBuiltin("rankings", rankingsBuiltin),
+		starlark.NewBuiltin("image", imageBuiltin),
+		starlark.NewBuiltin("audio", audioBuiltin),
 		starlark.NewBuiltin("fixed", fixedBuiltin),
 		starlark.NewBuiltin("normal", normalBuiltin),
 		starlark.NewBuiltin("uniform", uniformBuiltin),

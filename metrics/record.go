@@ -35,6 +35,10 @@ type Record struct {
 	// for single-turn requests, whose entry holds it.
 	InputText string
 
+	// Media counts the pictures and audio clips the request carried
+	// beside its text, and their bytes: ISL counts the text alone.
+	Media Media
+
 	// Replica is the index, in the endpoint's URL list, of the replica
 	// that served the request: 0 for an endpoint with one URL.
 	Replica int

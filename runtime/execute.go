@@ -392,12 +392,15 @@ func Requests(e plan.Endpoint, entries []dataset.Entry) []engine.Request {
 	reqs := make([]engine.Request, len(entries))
 	for i, en := range entries {
 		spec.Model = model(i)
+		prompt := transport.Prompt{Text: en.Text, MaxTokens: en.MaxTokens, MinTokens: en.MinTokens, Passages: en.Passages}
+		prompt.Images, prompt.Audio = mediaParts(en)
 		reqs[i] = engine.Request{
-			Body:      spec.Body(transport.Prompt{Text: en.Text, MaxTokens: en.MaxTokens, MinTokens: en.MinTokens, Passages: en.Passages}),
+			Body:      spec.Body(prompt),
 			Text:      en.Text,
 			Words:     en.Words,
 			Component: en.Component,
 			At:        en.At,
+			Media:     mediaCounts(en),
 		}
 		if e.Stream {
 			reqs[i].ExpectedChunks = en.MaxTokens

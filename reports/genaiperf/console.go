@@ -42,6 +42,8 @@ func consoleTitle(r *Run) string {
 		return "NVIDIA GenAI-Perf | Embeddings Metrics"
 	case "rankings":
 		return "NVIDIA GenAI-Perf | Rankings Metrics"
+	case "image_retrieval":
+		return "NVIDIA GenAI-Perf | Image Retrieval Metrics"
 	}
 	return "NVIDIA GenAI-Perf | LLM Metrics"
 }
@@ -70,6 +72,7 @@ func consoleAdditions(r *Run, s *metrics.Summary) string {
 	if r.isLLM() && r.TokenCounting != "" {
 		fmt.Fprintf(&b, "Token counting: %s\n", r.TokenCounting)
 	}
+	b.WriteString(mediaLine(s.Media))
 	if c := s.PrefixCache; c != nil {
 		fmt.Fprintf(&b, "Prefix cache: %s%% of %s prompt tokens served from the server's cache (%d requests reporting)\n",
 			pyComma2(100*c.Share), strings.TrimSuffix(pyComma2(float64(c.PromptTokens)), ".00"), c.Requests)

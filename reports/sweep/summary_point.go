@@ -80,7 +80,11 @@ func (mj metricsJSON) MarshalJSON() ([]byte, error) {
 			continue
 		}
 		if m.Kind == metrics.PerRequest {
-			o.Set(m.Name, distIn(m, m.Distribution(mj.s)))
+			d := m.Distribution(mj.s)
+			if d == nil && m.OnlyWhenMeasured() {
+				continue
+			}
+			o.Set(m.Name, distIn(m, d))
 			continue
 		}
 		var v any

@@ -39,6 +39,9 @@ type Request struct {
 	// max_tokens when the endpoint streams, else 0. It sizes the record's
 	// chunk lists before the stream arrives.
 	ExpectedChunks int
+	// Media counts the pictures and clips the body carries, which every
+	// record of the request keeps.
+	Media metrics.Media
 }
 
 // Result is what a point produced.
@@ -158,6 +161,7 @@ func (r *run) send(i, scheduled int64) {
 		Entry:     r.entryBase + int(i%int64(len(r.reqs))),
 		Component: req.Component,
 		Scheduled: scheduled,
+		Media:     req.Media,
 	}
 	rec.ExpectChunks(req.ExpectedChunks)
 	r.p.Progress.sending(1)

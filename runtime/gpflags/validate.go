@@ -72,6 +72,9 @@ func (c *Profile) validate() error {
 	if err := c.validateSessions(); err != nil {
 		return err
 	}
+	if err := c.validateMedia(); err != nil {
+		return err
+	}
 	return c.validateValues()
 }
 

@@ -122,6 +122,9 @@ func (s *jsonSink) body() any {
 	case apiTGI, apiKServe:
 		return s.generateObject()
 	}
+	if j.req.api == apiImageRetrieval {
+		return retrievals(j.req.images)
+	}
 	if j.req.api == apiRankings {
 		return rankingList{Rankings: j.srv.rankings(j.req.passages)}
 	}

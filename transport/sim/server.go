@@ -222,6 +222,7 @@ func (s *Server) routes() map[string]route {
 		"/v1/completions":      {http.MethodPost, s.inference(apiCompletions)},
 		"/v1/embeddings":       {http.MethodPost, s.inference(apiEmbeddings)},
 		"/v1/ranking":          {http.MethodPost, s.inference(apiRankings)},
+		"/v1/infer":            {http.MethodPost, s.inference(apiImageRetrieval)},
 		"/v1/responses":        {http.MethodPost, s.inference(apiResponses)},
 		"/v1/messages":         {http.MethodPost, s.inference(apiMessages)},
 		"/generate":            {http.MethodPost, s.inference(apiTGI)},
