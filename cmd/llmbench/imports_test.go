@@ -66,7 +66,7 @@ var withinLayer = map[string][]string{
 	"runtime/guidellm":  {},
 	"runtime/tokenizer": {},
 	// gpconfig turns GenAI-Perf's YAML into its flags, knowing no flag's meaning.
-	"runtime/gpconfig": {"runtime/gpflags"},
+	"runtime/gpconfig": {"runtime/failure", "runtime/gpflags"},
 	// gpflags turns GenAI-Perf's flags into runtime's plan: above runtime.
 	"runtime/gpflags": {"runtime", "runtime/dataset", "runtime/engine", "runtime/failure", "runtime/plan"},
 

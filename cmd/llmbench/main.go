@@ -15,6 +15,7 @@ import (
 	"github.com/alecthomas/kong"
 	"github.com/llmbench/llmbench/reports/artifacts"
 	"github.com/llmbench/llmbench/reports/progress"
+	"github.com/llmbench/llmbench/runtime/gpconfig"
 	"github.com/llmbench/llmbench/runtime/gpflags"
 )
 
@@ -92,7 +93,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		args = []string{"--help"}
 	}
 	args = hoistCommandFlags(args)
-	if args, err = configArgs(parser, args); err != nil {
+	if args, err = gpconfig.Rewrite(args, commandFlags, longFlagName(parser)); err != nil {
 		return exitCode(err, stderr)
 	}
 	for _, check := range []func([]string) error{gpflags.PassthroughError, gpflags.CommandError} {
