@@ -76,8 +76,17 @@ func (b *Baseline) judgeGates(costPerHour float64, params plan.Params, outs []*O
 		return base, candidateRuns(g, outs, costPerHour), err
 	}
 	j := metrics.JudgePoint(gates, nil, runs, b.judgeOptions())
+	cacheWarnings := map[string]string{} // by component: its runs are read once
 	for k, i := range idx {
 		b.record(&results[i], j.Gated[k], params)
+		w, seen := cacheWarnings[gates[k].Component]
+		if !seen {
+			if base, cand, err := runs(gates[k]); err == nil {
+				w = metrics.CacheShareWarning(base, cand)
+			}
+			cacheWarnings[gates[k].Component] = w
+		}
+		results[i].Warning = w
 	}
 }
 

@@ -132,6 +132,9 @@ func Execute(ctx context.Context, job Job) (*Outcome, error) {
 		return nil, err
 	}
 	defer stop()
+	if err := resetPrefixCaches(ctx, &job, bases); err != nil {
+		return nil, err
+	}
 	clock := transport.NewClock()
 	client, err := newReplicaSender(job, bases, clock)
 	if err != nil {
