@@ -169,6 +169,9 @@ func Execute(ctx context.Context, job Job) (*Outcome, error) {
 	out.Summary.Client = meter.verdict(&job, &out.Summary, res.Dropped)
 	out.Shard = shardRun(job.Point, res.Started)
 	out.Telemetry = tel.finish(ctx, shardWindow(telemetryWindow(&out.Summary, job.CostPerHour, job.Currency), out.Shard))
+	if out.Telemetry != nil && out.Shard == nil {
+		out.Telemetry.checkTokens(&out.Summary, out.Counting) // a shard's sums are its share of the server's
+	}
 	if red.overBudget {
 		out.Aborted = red.exceeded(&out.Summary)
 	}
