@@ -31,4 +31,12 @@ def main(ctx):
 	if msg := le.Error(); !strings.Contains(msg, "reset_prefix_cache") || !strings.Contains(msg, "scenario.star:3:") {
 		t.Errorf("reset_prefix_cache=\"yes\": %s", msg)
 	}
+	// A gRPC endpoint has no HTTP root to POST the reset to.
+	le = loadErr(t, writeScenario(t, "scenario.star", `
+def main(ctx):
+    return experiment("x", endpoint("grpc://127.0.0.1:8001", "m", api = "triton", reset_prefix_cache = True), synthetic(10, 10), concurrency(1), requests = 5)
+`), Options{})
+	if msg := le.Error(); !strings.Contains(msg, `reset_prefix_cache with api="triton"`) || !strings.Contains(msg, "scenario.star:3:") {
+		t.Errorf("api=triton: %s", msg)
+	}
 }
