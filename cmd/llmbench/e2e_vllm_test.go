@@ -182,8 +182,13 @@ func (v vllmTelemetry) serverMean(metric string) float64 {
 // completes with exactly its 32 tokens (usage, ignore_eos), the client's
 // token sums equal the server's counters, the server window counts the
 // measured requests and not the 2 warm-up ones, vLLM says every request
-// stopped at its length, and the client's mean gap between content
-// chunks is the server's mean inter-token latency within 1 ms.
+// stopped at its length, and the client's ITL (per request, (last −
+// first chunk) / (OSL − 1)) is the server's per-request time per output
+// token within 1 ms on the mean. The pooled gaps between content chunks
+// are logged beside the server's per-token ITL, not compared: when
+// vLLM's API server falls behind its engine it sends several tokens in
+// one chunk (docs/validation.md), so there are fewer, longer gaps than
+// tokens, by as much as the machine's load makes it fall behind.
 func (s *vllmServer) testStreaming(t *testing.T) {
 	for _, api := range []string{"chat", "completions"} {
 		for _, c := range []int{1, 4} {
@@ -216,14 +221,17 @@ func (s *vllmServer) testStreaming(t *testing.T) {
 				if f := tel.Server.FinishReasons; f["length"] != float64(n) || f["stop"] != 0 {
 					t.Errorf("finish reasons %v, want %d length, 0 stop", f, n)
 				}
-				client := clientChunkGapMS(t, run)
-				server := tel.serverMean("itl")
-				t.Logf("%s %s c%d: chunk gap mean client %.2f ms, server ITL mean %.2f ms", validationMark, api, c, client, server)
+				client, server := jsonAvg(m, "inter_token_latency"), tel.serverMean("tpot")
+				gaps, perToken := clientChunkGapMS(t, run), tel.serverMean("itl")
+				t.Logf("%s %s c%d: ITL (per request, = TPOT) client %.2f ms, server %.2f ms; chunk gaps pooled client %.2f ms, server per token %.2f ms",
+					validationMark, api, c, client, server, gaps, perToken)
 				if !(math.Abs(client-server) <= 1) {
-					t.Errorf("client chunk gap mean %.2f ms, server ITL mean %.2f ms: more than 1 ms apart", client, server)
+					t.Errorf("client ITL mean %.2f ms, server TPOT mean %.2f ms: more than 1 ms apart", client, server)
 				}
-				if len(tel.Warnings) > 0 {
-					t.Errorf("warnings: %q", tel.Warnings)
+				for _, w := range tel.Warnings {
+					if strings.Contains(w, "the server counted") || strings.Contains(w, "the client's") {
+						t.Errorf("warning: %s", w)
+					}
 				}
 			})
 		}
