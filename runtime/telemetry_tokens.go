@@ -35,15 +35,19 @@ type TokenCheck struct {
 }
 
 // checkTokens compares the client's ISL and OSL sums with the server's
-// token counters, when both sides counted the same requests (the
-// server window's counts agree, none finished outside it): the ISL only
+// token counters, when both sides counted the same requests whole (the
+// server window's counts agree, and every measured request had its
+// first token and its end inside it: the counters count tokens as they
+// are prefilled and generated, so a request begun before the window's
+// start is only partly in them): the ISL only
 // when counted from usage, since a tokenizer counts the prompt text
 // without the chat template the server also prefills. A disagreement
 // beyond TokenTolerance is a warning saying both totals and how the
 // client counted.
 func (pt *PointTelemetry) checkTokens(s *metrics.Summary, counting Counting) {
 	sw := pt.ServerWindow
-	if sw == nil || sw.ServerCount != float64(sw.ClientCount) || sw.ClientInWindow != sw.ClientCount || sw.ClientCount == 0 {
+	if sw == nil || sw.ClientCount == 0 || sw.ServerCount != float64(sw.ClientCount) ||
+		sw.ClientInWindow != sw.ClientCount || sw.ClientTTFTInWindow != sw.ClientCount {
 		return
 	}
 	srv := &pt.Summary.Server
