@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -54,13 +53,19 @@ func startVLLM(t *testing.T) *vllmServer {
 	wasRunning := realAnswers("http://127.0.0.1:" + realEnvOr("PORT", "8000") + "/v1/models")
 	cmd := exec.Command(filepath.Join(dir, "start.sh"))
 	cmd.Env = append(os.Environ(), "VLLM_SERVER_DEV_MODE=1")
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
+	// Files, not pipes: the vllm serve start.sh leaves running inherits
+	// its stderr (start.sh keeps it as fd 3 for progress lines), and a
+	// pipe would not reach EOF until the server stopped, so waiting for
+	// start.sh would wait for the server.
+	outF, errF := tempFile(t, "start.out"), tempFile(t, "start.err")
+	cmd.Stdout, cmd.Stderr = outF, errF
 	ctx, cancel := context.WithTimeout(context.Background(), vllmStartLimit)
 	defer cancel()
 	start := time.Now()
-	if err := runUntil(ctx, cmd); err != nil {
-		t.Fatalf("%s/start.sh: %v\n%s", dir, err, errb.String())
+	err := runUntil(ctx, cmd)
+	out, errb := readBack(t, outF), readBack(t, errF)
+	if err != nil {
+		t.Fatalf("%s/start.sh: %v\n%s", dir, err, errb)
 	}
 	t.Logf("%s vLLM start.sh took %s (already serving: %v)", validationMark, time.Since(start).Round(time.Second), wasRunning)
 	if !wasRunning && os.Getenv(keepServerEnv) != "1" {
@@ -69,13 +74,34 @@ func startVLLM(t *testing.T) *vllmServer {
 			t.Logf("stop.sh: %s %v", strings.TrimSpace(string(b)), err)
 		})
 	}
-	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
 	s := &vllmServer{base: lines[len(lines)-1], root: vllmRoot()}
 	s.tokenizer = filepath.Join(s.root, "model", "tokenizer.json")
 	if !strings.HasPrefix(s.base, "http://") {
-		t.Fatalf("start.sh printed %q, want the base URL", out.String())
+		t.Fatalf("start.sh printed %q, want the base URL", out)
 	}
 	return s
+}
+
+// tempFile is a file in the test's temporary folder, closed at its end.
+func tempFile(t *testing.T, name string) *os.File {
+	t.Helper()
+	f, err := os.Create(filepath.Join(t.TempDir(), name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = f.Close() })
+	return f
+}
+
+// readBack is what was written to f.
+func readBack(t *testing.T, f *os.File) string {
+	t.Helper()
+	b, err := os.ReadFile(f.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 // scriptsDir is $env, or the first sub (shared/vllmcpu) holding start.sh
