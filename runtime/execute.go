@@ -137,6 +137,9 @@ func Execute(ctx context.Context, job Job) (*Outcome, error) {
 		return nil, err
 	}
 	defer stop()
+	if err := resetPrefixCaches(ctx, &job, bases); err != nil {
+		return nil, err
+	}
 	clock := transport.NewClock()
 	client, err := newReplicaSender(job, bases, clock)
 	if err != nil {
@@ -172,6 +175,9 @@ func Execute(ctx context.Context, job Job) (*Outcome, error) {
 	out.Shard = shardRun(job.Point, res.Started)
 	out.StagesFrom = res.StagesFrom
 	out.Telemetry = tel.finish(ctx, shardWindow(telemetryWindow(&out.Summary, job.CostPerHour, job.Currency), out.Shard))
+	if out.Telemetry != nil && out.Shard == nil {
+		out.Telemetry.checkTokens(&out.Summary, out.Counting) // a shard's sums are its share of the server's
+	}
 	if red.overBudget {
 		out.Aborted = red.exceeded(&out.Summary)
 	}

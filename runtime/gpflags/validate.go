@@ -29,6 +29,8 @@ func (c *Profile) validate() error {
 	}
 	c.tritonDefaults()
 	switch {
+	case c.Telemetry.ResetPrefixCache && c.Triton():
+		return failure.Inputf("--reset-prefix-cache: the reset is an HTTP POST to the server's root, and --service-kind triton speaks gRPC; reset the cache with an HTTP endpoint of the same server")
 	case c.Backend != "" && c.Backend != "tensorrtllm" && c.Backend != "vllm":
 		return failure.Inputf("--backend: got %q, want tensorrtllm or vllm", c.Backend)
 	case strings.TrimSpace(c.TokenizerRevision) == "":

@@ -231,6 +231,7 @@ func (s *Server) routes() map[string]route {
 		"/v1/models":           {http.MethodGet, s.serveModels},
 		"/health":              {http.MethodGet, func(http.ResponseWriter, *http.Request) {}},
 		"/metrics":             {http.MethodGet, s.serveMetrics},
+		"/reset_prefix_cache":  {http.MethodPost, s.resetPrefixCache},
 	}
 }
 
