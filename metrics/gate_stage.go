@@ -9,23 +9,10 @@ const stageKey = "stage"
 // value per stage, and a baseline run keeps no per-stage runs to compare
 // with, so both are refused.
 func (p *gateParser) stage(g *Gate) (string, *GateError) {
-	start := p.pos
-	switch {
-	case g.Stage != "":
-		return "", p.errorf(start, "stage is given twice")
-	case p.m != nil && p.m.Need == NeedTelemetry:
-		return "", p.errorf(start, "%s is measured from telemetry for the whole point, which has no value per stage; drop stage=", p.m.Name)
-	case g.Baseline:
-		return "", p.errorf(start, "a baseline gate compares whole points; drop stage=")
+	vpos, err := p.selector(stageKey, "stage", g.Stage != "", g.Baseline)
+	if err != nil {
+		return "", err
 	}
-	p.pos += len(stageKey)
-	p.skipSpace()
-	if !p.peek('=') {
-		return "", p.errorf(p.pos, `want "=" after stage, got %s`, p.got(p.pos))
-	}
-	p.pos++
-	p.skipSpace()
-	vpos := p.pos
 	sel := p.scan(isComponentByte)
 	if sel == "" {
 		return "", p.errorf(vpos, "want a stage's name or index (0, 1, ...) after stage=, got %s", p.got(vpos))
