@@ -173,10 +173,19 @@ func counterIncrease(d *telemetryData, p serverSource, w TelemetryWindow, refs [
 // it; what names the counter in messages.
 func (srv *ServerTelemetry) counterTotal(d *telemetryData, picks []serverSource, w TelemetryWindow, what string,
 	refs func(*serverEngine) []seriesRef) TelemetryValue {
+	return srv.sumSources(picks, what, func(p serverSource) (float64, bool, string) {
+		return counterIncrease(d, p, w, refs(p.engine))
+	})
+}
+
+// sumSources sums read over the sources; a source without the counter
+// (found false) is left out and said in a note, a counter that cannot be
+// read (why) makes the total unknown, and so does no source having it.
+func (srv *ServerTelemetry) sumSources(picks []serverSource, what string, read func(serverSource) (v float64, found bool, why string)) TelemetryValue {
 	var sum float64
 	var with, without []string
 	for _, p := range picks {
-		v, found, why := counterIncrease(d, p, w, refs(p.engine))
+		v, found, why := read(p)
 		switch {
 		case why != "":
 			return unknownValue("%s", why)

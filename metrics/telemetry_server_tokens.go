@@ -3,7 +3,6 @@ package metrics
 import (
 	"fmt"
 	"slices"
-	"strings"
 )
 
 // The server's token totals and finish reasons (issue 28 item 4): what
@@ -42,29 +41,14 @@ func (srv *ServerTelemetry) readTokens(d *telemetryData, picks []serverSource, w
 // counter in messages.
 func (srv *ServerTelemetry) eventTotal(d *telemetryData, picks []serverSource, w TelemetryWindow, what string,
 	refs func(*serverEngine) []seriesRef) TelemetryValue {
-	var sum float64
-	var with, without []string
-	for _, p := range picks {
+	return srv.sumSources(picks, what, func(p serverSource) (float64, bool, string) {
 		series := chosenSeries(d, p.source, refs(p.engine))
 		if len(series) == 0 {
-			without = append(without, p.source)
-			continue
+			return 0, false, ""
 		}
 		n, why := eventIncrease(d, p.source, series, w)
-		if why != "" {
-			return unknownValue("%s", why)
-		}
-		sum += n
-		with = append(with, p.source)
-	}
-	if len(with) == 0 {
-		return unknownValue("the server (%s) exports no %s counter", strings.Join(srv.Engines, ", "), what)
-	}
-	if len(without) > 0 {
-		srv.notes = append(srv.notes, fmt.Sprintf("the %s count covers %s only; %s export no %s counter",
-			what, strings.Join(with, ", "), strings.Join(without, ", "), what))
-	}
-	return knownValue(sum)
+		return n, true, why
+	})
 }
 
 // eventIncrease is Σ over series of each one's increase from the last
