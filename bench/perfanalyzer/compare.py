@@ -143,7 +143,8 @@ def main():
     for flag, path in (("--llmbench", args.llmbench), ("--pa", args.pa)):
         if not os.access(path, os.X_OK):
             ap.error(f"{flag} {path}: not an executable file")
-    args.pa_version = subprocess.run([args.pa, "--version"], capture_output=True, text=True).stdout.strip()
+    version = subprocess.run([args.pa, "--version"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    args.pa_version = version.stdout.strip().splitlines()[-1] if version.stdout.strip() else ""
 
     workdir = tempfile.mkdtemp(prefix="llmbench-pa-")
     # The client benchmark's server (bench/client_test.go): 1 ms TTFT, 2 ms
