@@ -18,10 +18,11 @@ cache=${PA_CACHE:-$HOME/.cache/llmbench-perfanalyzer}
 
 pa=$("$here/setup.sh" | tail -n 1)
 (cd "$repo" && go build -o "$cache/llmbench" ./cmd/llmbench)
-# The last commit that changed llmbench itself (this folder's own commits
-# change nothing measured).
-commit=$(git -C "$repo" log -1 --format=%h -- . ':!bench/perfanalyzer')
-[[ -z $(git -C "$repo" status --porcelain -- . ':!bench/perfanalyzer') ]] || commit+=" (with uncommitted changes)"
+# The last commit that changed llmbench's code (this folder's own commits
+# and documentation change nothing measured).
+code=(. ':!bench/perfanalyzer' ':!docs' ':!*.md')
+commit=$(git -C "$repo" log -1 --format=%h -- "${code[@]}")
+[[ -z $(git -C "$repo" status --porcelain -- "${code[@]}") ]] || commit+=" (with uncommitted changes)"
 exec python3 "$here/compare.py" --llmbench "$cache/llmbench" --pa "$pa" \
   --results "$here/results.md" --raw "$cache/runs.jsonl" \
   --llmbench-commit "$commit" "$@"
