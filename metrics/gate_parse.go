@@ -398,6 +398,9 @@ func (p *gateParser) nextCondition(g *Gate, after string) (string, *GateError) {
 	if word := p.src[p.pos:]; strings.HasPrefix(word, replicaKey) && !isNameByte(byteAt(word, len(replicaKey))) {
 		return p.replica(g)
 	}
+	if word := p.src[p.pos:]; strings.HasPrefix(word, stageKey) && !isNameByte(byteAt(word, len(stageKey))) {
+		return p.stage(g)
+	}
 	c, err := p.condition(g, after)
 	if err != nil {
 		return "", err

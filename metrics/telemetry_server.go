@@ -31,6 +31,16 @@ type ServerTelemetry struct {
 	// Preemptions is the increase of the preemption counter (SGLang:
 	// retractions) over the window.
 	Preemptions TelemetryValue
+	// PromptTokens, GenerationTokens and CachedPromptTokens are the
+	// increases of the server's token counters over the window: every
+	// prompt token it prefilled (chat template and cached tokens
+	// included), every token it generated, the prompt tokens its cache
+	// served (telemetry_server_tokens.go).
+	PromptTokens, GenerationTokens, CachedPromptTokens TelemetryValue
+	// FinishReasons are the requests that finished in the window by why
+	// ("length", "stop", ...), in the server's order; nil when it exports
+	// no such counter.
+	FinishReasons []FinishReason
 	// Latencies are the server's latency histograms differenced over the
 	// window, in latencyMetrics order; only those some source exports.
 	Latencies []ServerLatency
@@ -70,6 +80,7 @@ func reduceServer(d *telemetryData, w TelemetryWindow) ServerTelemetry {
 	if len(picks) == 0 {
 		none := unknownValue("no inference-server metrics among the telemetry URLs")
 		srv.PrefixCacheHitRate, srv.Preemptions = none, none
+		srv.PromptTokens, srv.GenerationTokens, srv.CachedPromptTokens = none, none, none
 		return srv
 	}
 	srv.Running = serverGauge(d, picks, w, func(e *serverEngine) []seriesRef { return e.running }, sumOf)
@@ -77,6 +88,7 @@ func reduceServer(d *telemetryData, w TelemetryWindow) ServerTelemetry {
 	srv.KVCacheUsage = serverGauge(d, picks, w, func(e *serverEngine) []seriesRef { return e.kvCache }, maxOf).Scaled(100)
 	srv.PrefixCacheHitRate = prefixHitRate(d, picks, w)
 	srv.Preemptions = srv.counterTotal(d, picks, w, "preemption", func(e *serverEngine) []seriesRef { return e.preemptions })
+	srv.readTokens(d, picks, w)
 	srv.Latencies = serverLatencies(d, picks, w, &srv.notes)
 	return srv
 }

@@ -68,16 +68,28 @@ func (b *Baseline) judgeGates(costPerHour float64, params plan.Params, outs []*O
 	for k, i := range idx {
 		gates[k] = results[i].Gate
 	}
+	type baseRead struct {
+		runs []metrics.RunData
+		err  error
+	}
+	read := map[string]baseRead{} // by component: the judge and the cache check read the baseline once
 	runs := func(g metrics.Gate) ([]metrics.RunData, []metrics.RunData, error) {
-		base, err := b.Runs(params, g.Component)
-		if err != nil && !errors.Is(err, ErrNoBaselinePoint) {
-			err = fmt.Errorf("baseline %s: point %s: %w", b.Path, params.Label(), err)
+		r, ok := read[g.Component]
+		if !ok {
+			r.runs, r.err = b.Runs(params, g.Component)
+			if r.err != nil && !errors.Is(r.err, ErrNoBaselinePoint) {
+				r.err = fmt.Errorf("baseline %s: point %s: %w", b.Path, params.Label(), r.err)
+			}
+			read[g.Component] = r
 		}
-		return base, candidateRuns(g, outs, costPerHour), err
+		return r.runs, candidateRuns(g, outs, costPerHour), r.err
 	}
 	j := metrics.JudgePoint(gates, nil, runs, b.judgeOptions())
 	for k, i := range idx {
 		b.record(&results[i], j.Gated[k], params)
+		if base, cand, err := runs(gates[k]); err == nil {
+			results[i].Warning = metrics.CacheShareWarning(base, cand) // as compare warns
+		}
 	}
 }
 

@@ -180,6 +180,13 @@ var simParams = map[string]func(*sim.Config, string) error{
 	// The prefix cache: how many blocks of prefix_block_tokens stay resident.
 	"prefix_cache_blocks": intParam(func(c *sim.Config) *int { return &c.PrefixCacheBlocks }),
 	"prefix_block_tokens": intParam(func(c *sim.Config) *int { return &c.PrefixBlockTokens }),
+	// prompt_tokens_details=false hides the cache's hits from the usage,
+	// as a default vLLM does: they are then in /metrics only.
+	"prompt_tokens_details": func(c *sim.Config, v string) error {
+		show, err := strconv.ParseBool(v)
+		c.HidePromptTokensDetails = !show
+		return err
+	},
 }
 
 func simParamNames() string {

@@ -69,7 +69,8 @@ func shardPoint(p engine.Point, s engine.Shard, sessions bool) engine.Point {
 
 // CheckShardable refuses what a sharded run cannot do (SPEC §10): points
 // chosen from results (until_saturation, search, requests="auto"), the in-process
-// simulator (each shard would start its own), and a closed loop smaller
+// simulator (each shard would start its own), a stages() load, and a
+// closed loop smaller
 // than the shard count (a shard would have no worker).
 func CheckShardable(e *plan.Experiment, s engine.Shard) error {
 	switch {
@@ -79,6 +80,8 @@ func CheckShardable(e *plan.Experiment, s engine.Shard) error {
 		return fmt.Errorf("experiment %q: an adaptive sweep (until_saturation, search) decides from results and cannot run under --shard; use a grid sweep", e.Name)
 	case e.Steady != nil:
 		return fmt.Errorf(`experiment %q: requests="auto" / duration="auto" stops each point on its measured confidence intervals, which no shard has alone; give a request count or a duration under --shard`, e.Name)
+	case e.Load.Staged():
+		return fmt.Errorf("experiment %q: a stages() load moves its target over time on one machine and cannot run under --shard; run it unsharded", e.Name)
 	case e.Endpoint.IsSim():
 		return fmt.Errorf("experiment %q: sim:// under --shard would start one simulator per shard; start one with `llmbench sim` and point every shard at it", e.Name)
 	}

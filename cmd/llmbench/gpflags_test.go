@@ -107,6 +107,8 @@ func TestGenAIPerfFlagErrors(t *testing.T) {
 			[]string{`--url: got "http://localhost:8000" for api="triton"`, "want grpc://host:port, grpcs://host:port or host:port"}},
 		{[]string{"profile", "-m", "m", "--service-kind", "triton", "--extra-inputs", `{"stop":{"a":1}}`},
 			[]string{"--extra-inputs: triton body: input stop: element 0: want a string, a number or true/false"}},
+		{[]string{"profile", "-m", "m", "--service-kind", "triton", "--reset-prefix-cache"},
+			[]string{"--reset-prefix-cache: the reset is an HTTP POST to the server's root, and --service-kind triton speaks gRPC"}},
 		{[]string{"profile", "-m", "m", "--service-kind", "tensorrtllm_engine"},
 			[]string{"--service-kind tensorrtllm_engine: driving a TensorRT-LLM engine in-process", "not built yet"}},
 		{[]string{"profile", "-m", "m", "--service-kind", "dynamic_grpc"},

@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
-	"slices"
 
 	"github.com/llmbench/llmbench/metrics/changepoint"
 	"github.com/llmbench/llmbench/reports/comparison"
@@ -27,29 +25,6 @@ type historyCmd struct {
 	PlotDir       string   `name:"plot-dir" type:"path" help:"Also draw a trend plot (PNG) per point and metric into this folder, the levels between change points as a step line."`
 	Tokenizer     string   `help:"Tokenizer for counting the tokens of imported GenAI-Perf exports."`
 	changeFlags
-}
-
-// warnOnce says each comparison's warnings and unmatched points once,
-// however many runs share them: the trend table alone shows neither.
-func warnOnce(w io.Writer, history []*comparison.Report) {
-	seen := map[string]bool{}
-	for _, r := range history {
-		for _, msg := range append(slices.Clone(r.Warnings), unmatchedIn(r)...) {
-			if !seen[msg] {
-				seen[msg] = true
-				fmt.Fprintf(w, "llmbench: warning: %s\n", msg)
-			}
-		}
-	}
-}
-
-// unmatchedIn says which points one side of r lacks, naming the run.
-func unmatchedIn(r *comparison.Report) []string {
-	out := make([]string, len(r.Unmatched))
-	for i, u := range r.Unmatched {
-		out[i] = fmt.Sprintf("%s: %s", r.Candidate, u)
-	}
-	return out
 }
 
 // changeFlags tune the change point detector, for history and for
@@ -96,26 +71,20 @@ func (h *historyCmd) Run(e *env) error {
 	if len(runs) < 2 {
 		return invalid("%s: one run, not a history: llmbench history wants a folder of two or more runs (one subfolder each); to compare one run with another, llmbench compare BASELINE CANDIDATE", h.Dir)
 	}
-	history := make([]*comparison.Report, 0, len(runs)-1)
-	for _, run := range runs[1:] {
-		r, err := regression.Sets(runs[0], run, opt, h.Force)
-		if err != nil {
-			return invalid("%w", err)
-		}
-		history = append(history, r)
-	}
-	newest := history[len(history)-1]
-	if newest.History, err = comparison.FindChangePoints(history, true, detect); err != nil {
-		return runFailed("change points: %w", err)
+	history, err := regression.AgainstOldest(runs, opt, h.Force, detect)
+	if err != nil {
+		return err
 	}
 	fmt.Fprintf(e.stdout, "%s: %d runs, oldest first; each later one compared with the oldest, %s.\n", h.Dir, len(runs), runs[0].Path)
 	if err := comparison.Trend(history)(e.stdout); err != nil {
 		return err
 	}
-	warnOnce(e.stderr, history)
+	for _, w := range regression.Warnings(history) {
+		fmt.Fprintf(e.stderr, "llmbench: warning: %s\n", w)
+	}
 	out := compareCmd{JSON: h.JSON, SummaryMd: h.SummaryMd, PlotDir: h.PlotDir}
 	if err := out.plot(e.stdout, history); err != nil {
 		return err
 	}
-	return out.write(newest)
+	return out.write(history[len(history)-1])
 }

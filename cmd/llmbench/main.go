@@ -15,6 +15,7 @@ import (
 	"github.com/alecthomas/kong"
 	"github.com/llmbench/llmbench/reports/artifacts"
 	"github.com/llmbench/llmbench/reports/progress"
+	"github.com/llmbench/llmbench/runtime/gpconfig"
 	"github.com/llmbench/llmbench/runtime/gpflags"
 )
 
@@ -53,13 +54,19 @@ type env struct {
 	stdout       io.Writer
 	stderr       io.Writer
 	recordsFlush time.Duration
+	// live streams the points' samples (--live-metrics); nil without.
+	live *liveExporter
 	// drawn are the point plots this command drew, for its report.html.
 	drawn artifacts.PointPlots
 }
 
 // session is how a command's points write their files and show progress.
 func (e *env) session(plots bool) artifacts.Session {
-	return artifacts.Session{Stdout: e.stdout, Stderr: e.stderr, Display: &progress.Live{W: e.stderr},
+	var display artifacts.Display = &progress.Live{W: e.stderr}
+	if e.live != nil {
+		display = e.live.display(display, e.stderr)
+	}
+	return artifacts.Session{Stdout: e.stdout, Stderr: e.stderr, Display: display,
 		Sink: artifacts.SinkOptions{Plots: plots, Version: version, FlushInterval: e.recordsFlush}}
 }
 
@@ -86,7 +93,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		args = []string{"--help"}
 	}
 	args = hoistCommandFlags(args)
-	if args, err = configArgs(parser, args); err != nil {
+	if args, err = gpconfig.Rewrite(args, commandFlags, longFlagName(parser)); err != nil {
 		return exitCode(err, stderr)
 	}
 	for _, check := range []func([]string) error{gpflags.PassthroughError, gpflags.CommandError} {
@@ -109,6 +116,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if err != nil {
 		return exitCode(err, stderr)
 	}
-	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, recordsFlush: flush}
+	liveOut, err := liveExport(ctx, cmd)
+	if err != nil {
+		return exitCode(err, stderr)
+	}
+	defer liveOut.close()
+	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr, recordsFlush: flush, live: liveOut}
 	return exitCode(kctx.Run(e), stderr)
 }

@@ -61,6 +61,7 @@ func pointConsole(r *genaiperf.Run, out *runtime.Outcome, dir string) reports.Re
 		}
 		writeComponents(w, out.Components)
 		writeReplicas(w, out.Replicas)
+		writeStages(w, out.Stages)
 		writeSessions(w, out.Summary.Sessions)
 		writeTelemetryLines(w, out)
 		writeClientLine(w, out.Summary.Client)

@@ -69,6 +69,10 @@ func statsObject(r *Run, s *metrics.Summary) *object {
 		o.set("request_goodput", avgOnly("requests/sec", *s.RequestGoodput))
 	}
 	o.set("request_count", avgOnly("count", float64(s.RequestCount)))
+	if r.isImageRetrieval() {
+		setDist(o, mImageThroughput, s)
+		setDist(o, mImageLatency, s)
+	}
 	if r.isLLM() {
 		setDist(o, mTTFT, s)
 		setDist(o, mTTST, s)

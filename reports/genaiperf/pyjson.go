@@ -193,6 +193,11 @@ const hexDigits = "0123456789abcdef"
 func appendString(buf []byte, s string, style jsonStyle) []byte {
 	buf = append(buf, '"')
 	for i := 0; i < len(s); {
+		if n := plainASCII(s[i:]); n > 0 { // the common case, copied as it is
+			buf = append(buf, s[i:i+n]...)
+			i += n
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		i += size
 		switch r {
@@ -215,6 +220,17 @@ func appendString(buf []byte, s string, style jsonStyle) []byte {
 		}
 	}
 	return append(buf, '"')
+}
+
+// plainASCII is the length of s's prefix of printable ASCII other than
+// the quote and the backslash: what both styles write unescaped.
+func plainASCII(s string) int {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return i
+		}
+	}
+	return len(s)
 }
 
 // appendRune appends a rune that has no short escape.

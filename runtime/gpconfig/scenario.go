@@ -14,7 +14,8 @@ import (
 // scenarioAPIs maps GenAI-Perf's endpoint types to the scenario's api
 // names where they differ: its kserve is KServe v2 over gRPC (llmbench's
 // triton), its generate Triton's HTTP generate (llmbench's kserve).
-var scenarioAPIs = map[string]string{"kserve": "triton", "generate": "kserve", "huggingface_generate": "tgi"}
+var scenarioAPIs = map[string]string{"kserve": "triton", "generate": "kserve", "huggingface_generate": "tgi",
+	"multimodal": "chat", "vision": "chat"} // multimodal: chat with a dataset of pictures or clips
 
 // sweepKeys maps analyze's sweep types to sweep()'s keywords.
 var sweepKeys = map[string]string{"concurrency": "concurrency", "request_rate": "rate",
@@ -253,6 +254,7 @@ func (w *scenarioWriter) dataset() (string, error) {
 	if seed := f.get("random-seed"); seed != "" {
 		args = append(args, "seed = "+seed)
 	}
+	args = append(args, w.mediaArgs()...)
 	return "synthetic(" + strings.Join(args, ", ") + ")", nil
 }
 

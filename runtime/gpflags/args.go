@@ -13,6 +13,7 @@ var multiValueFlags = map[string]bool{
 	"-m": true, "--model": true,
 	"-g": true, "--goodput": true,
 	"--server-metrics-url": true, "--server-metrics-urls": true,
+	"--audio-depths": true, "--audio-sample-rates": true,
 }
 
 // valueBoolFlags are GenAI-Perf booleans declared with argparse type=bool,
