@@ -12,11 +12,13 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	goruntime "runtime"
+	"runtime/pprof"
 	"strings"
 	"sync"
 	"syscall"
@@ -240,7 +242,12 @@ func BenchmarkRequest(b *testing.B) {
 
 // BenchmarkOpenStreams measures client memory per open stream with 10,000
 // streams open at once: slow tokens keep them all open while the heap and
-// goroutine stacks are sampled.
+// goroutine stacks are sampled. It reports the two apart, and with
+// LLMBENCH_OPEN_STREAMS_HEAP=FILE writes a heap profile (in-use space) at
+// the sampling instant, which says what each stream holds:
+//
+//	LLMBENCH_OPEN_STREAMS_HEAP=/tmp/heap.prof go test -run '^$' -bench OpenStreams -benchtime 1x ./bench/
+//	go tool pprof -sample_index=inuse_space -top /tmp/heap.prof
 func BenchmarkOpenStreams(b *testing.B) {
 	const streams = 10000
 	cfg := sim.DefaultConfig()
@@ -248,16 +255,18 @@ func BenchmarkOpenStreams(b *testing.B) {
 	url := startSim(b, cfg)
 	for range b.N {
 		goruntime.GC()
-		before := memInUse()
+		before := memStats()
 		type sample struct {
-			at  int64
-			mem uint64
+			at int64
+			ms goruntime.MemStats
 		}
 		peak := make(chan sample, 1)
 		go func() { // sample while the streams are mid-response
 			time.Sleep(4 * time.Second)
 			goruntime.GC()
-			peak <- sample{time.Now().UnixNano(), memInUse()}
+			s := sample{at: time.Now().UnixNano(), ms: memStats()}
+			writeHeapProfile(b, os.Getenv("LLMBENCH_OPEN_STREAMS_HEAP"))
+			peak <- s
 		}()
 		m := measure(b, url, engine.Point{Load: plan.Load{Concurrency: streams}, Stop: plan.Stop{Requests: streams}}, 16, 8)
 		s := <-peak
@@ -267,8 +276,31 @@ func BenchmarkOpenStreams(b *testing.B) {
 				open++
 			}
 		}
-		b.ReportMetric(float64(s.mem-before)/float64(open)/1024, "KiB/open-stream")
+		perStream := func(after, before uint64) float64 { return (float64(after) - float64(before)) / float64(open) / 1024 }
+		b.ReportMetric(perStream(s.ms.HeapInuse+s.ms.StackInuse, before.HeapInuse+before.StackInuse), "KiB/open-stream")
+		b.ReportMetric(perStream(s.ms.StackInuse, before.StackInuse), "stack-KiB/open-stream")
+		b.ReportMetric(perStream(s.ms.HeapInuse, before.HeapInuse), "heap-KiB/open-stream")
 		b.ReportMetric(float64(open), "open-streams")
+	}
+}
+
+func memStats() goruntime.MemStats {
+	var ms goruntime.MemStats
+	goruntime.ReadMemStats(&ms)
+	return ms
+}
+
+// writeHeapProfile writes the heap profile to path; "" writes none.
+func writeHeapProfile(b *testing.B, path string) {
+	if path == "" {
+		return
+	}
+	f, err := os.Create(path)
+	if err == nil {
+		err = errors.Join(pprof.WriteHeapProfile(f), f.Close())
+	}
+	if err != nil {
+		b.Errorf("heap profile: %v", err)
 	}
 }
 

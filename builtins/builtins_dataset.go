@@ -19,6 +19,9 @@ type datasetValue struct {
 	kind string
 	// info is what reading a file dataset found.
 	info dataset.FileInfo
+	// media is set when entries carry pictures or audio clips, which only
+	// a chat or image-retrieval endpoint sends.
+	media bool
 }
 
 func newDatasetValue(kind, name string, src dataset.Source, attrs starlark.StringDict) *datasetValue {
@@ -38,7 +41,9 @@ func (d *datasetValue) converses() bool {
 
 // synthetic(input_tokens=DIST|int, output_tokens=DIST|int|None,
 // prefix_tokens=0, prefixes=1, seed=0, name=None, entries=100,
-// deterministic_output=False): generated prompts of sampled lengths.
+// deterministic_output=False, images=None, audio=None): generated prompts
+// of sampled lengths, each with the pictures of images=image(...) and the
+// clips of audio=audio(...).
 // Without output_tokens the server decides how much to write;
 // deterministic_output also sends min_tokens (SPEC §5).
 func syntheticBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
@@ -49,10 +54,16 @@ func syntheticBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 		name                   string
 		entries                = 100
 		deterministic          bool
+		media                  mediaArgs
 	)
 	if err := unpack(b.Name(), args, kwargs, "input_tokens", &input, "output_tokens??", &output,
 		"prefix_tokens?", &prefixTokens, "prefixes?", &prefixes, "seed?", &seed, "name??", &name,
-		"entries?", &entries, "deterministic_output?", &deterministic); err != nil {
+		"entries?", &entries, "deterministic_output?", &deterministic,
+		"images??", &media.images, "audio??", &media.audio); err != nil {
+		return nil, err
+	}
+	images, audio, err := media.specs(b.Name())
+	if err != nil {
 		return nil, err
 	}
 	for _, c := range []struct {
@@ -71,8 +82,13 @@ func syntheticBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 	if err := src.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", b.Name(), err)
 	}
+	if err := checkMediaPool(b.Name(), entries, images, audio); err != nil {
+		return nil, err
+	}
 	attrs := starlark.StringDict{"entries": integer(entries), "seed": integer(seed)}
-	return newDatasetValue("synthetic", name, src, attrs), nil
+	d := newDatasetValue("synthetic", name, withMedia(src, images, audio), attrs)
+	d.media = images != nil || audio != nil
+	return d, nil
 }
 
 // jsonl(path): a GenAI-Perf input file, one {"text" or "text_input",
@@ -144,7 +160,7 @@ func fileDataset(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tup
 		attrs["timed"] = starlark.Bool(info.Timed)
 	}
 	d := newDatasetValue(b.Name(), "", src, attrs)
-	d.info = info
+	d.info, d.media = info, info.Media > 0
 	return d, nil
 }
 
@@ -162,7 +178,7 @@ func mixBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw
 		return nil, paramError(b.Name(), "datasets", err)
 	}
 	m := dataset.Mix{Weights: weights}
-	seen := map[string]bool{}
+	seen, media := map[string]bool{}, false
 	for _, p := range parts {
 		if p.name != "" && seen[p.name] {
 			return nil, paramErrorf(b.Name(), "datasets", "two datasets are named %q; names tell components apart", p.name)
@@ -170,6 +186,7 @@ func mixBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw
 		seen[p.name] = true
 		m.Components = append(m.Components, p.src)
 		m.Names = append(m.Names, p.name)
+		media = media || p.media
 	}
 	if weights != nil && len(weights) != len(parts) {
 		return nil, paramErrorf(b.Name(), "weights", "got %d weights for %d datasets", len(weights), len(parts))
@@ -177,7 +194,9 @@ func mixBuiltin(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kw
 	if err := m.Validate(); err != nil {
 		return nil, err // "mix: weights must be >= 0, got -1"
 	}
-	return newDatasetValue("mix", "", m, nil), nil
+	d := newDatasetValue("mix", "", m, nil)
+	d.media = media
+	return d, nil
 }
 
 // datasetList unpacks a non-empty list or tuple of datasets.

@@ -54,18 +54,22 @@ func (p *serverMetricsParam) Unpack(v starlark.Value) error {
 // insecure=False, model_selection="round_robin", idle_timeout="60s",
 // max_response_size="256MiB", max_sse_line_size="16MiB",
 // session_header=None, backend=None, url_selection="round_robin",
-// source_addresses=[]) describes where requests go and how they are shaped (SPEC §5). url is a string or a sim(...)
+// source_addresses=[], reset_prefix_cache=False) describes where requests go and how they are shaped (SPEC §5). url is a string or a sim(...)
 // value; model is a name or a list of names the requests are spread over
 // by model_selection, as GenAI-Perf's -m a b --model-selection-strategy.
 // url may be a list: replicas of one model, spread over by url_selection
 // (round_robin or least_in_flight). source_addresses are local addresses
 // or ranges ("127.0.0.2-127.0.0.9") the connections are bound to in turn.
 // server_metrics=False leaves the endpoint's own /metrics unscraped.
+// reset_prefix_cache=True empties the server's prefix cache before every
+// run of every point (vLLM's POST /reset_prefix_cache, SGLang's
+// /flush_cache), so back-to-back runs sending the same prompts are not
+// told apart by cache hits; a reset that fails stops the run.
 func endpointBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
 	var (
 		target     starlark.Value
 		model      modelNames
-		api        = oneOf("chat", "chat", "completions", "embeddings", "rankings", "responses", "messages", "tgi", "kserve", "triton")
+		api        = oneOf("chat", "chat", "completions", "embeddings", "rankings", "responses", "messages", "tgi", "kserve", "triton", "image_retrieval")
 		stream     = true
 		headers    stringMap
 		extra      *starlark.Dict
@@ -82,19 +86,21 @@ func endpointBuiltin(thread *starlark.Thread, b *starlark.Builtin, args starlark
 		backend    = oneOf("", transport.TensorRTLLM, transport.VLLM)
 		urlPick    = oneOf(plan.RoundRobin, plan.RoundRobin, plan.LeastInFlight)
 		sources    starlark.Value
+		reset      bool
 	)
 	if err := unpack(b.Name(), args, kwargs, "url", &target, "model", &model, "api?", &api,
 		"stream?", &stream, "headers?", &headers, "extra?", &extra, "tokenizer??", &tokenizer,
 		"token_count?", &tokenCount, "timeout?", &timeout, "server_metrics?", &metricURLs,
 		"insecure?", &insecure, "model_selection?", &selection, "idle_timeout?", &idle,
 		"max_response_size?", &maxResp, "max_sse_line_size?", &maxLine, "session_header??", &sessionHdr,
-		"backend?", &backend, "url_selection?", &urlPick, "source_addresses?", &sources); err != nil {
+		"backend?", &backend, "url_selection?", &urlPick, "source_addresses?", &sources,
+		"reset_prefix_cache?", &reset); err != nil {
 		return nil, err
 	}
 	e := plan.Endpoint{Model: model[0], API: transport.API(api.value), Stream: stream,
 		TokenCount: tokenCount.value, Timeout: time.Duration(timeout), Insecure: insecure,
 		IdleTimeout: time.Duration(idle), MaxResponseSize: int64(maxResp), MaxSSELineSize: int64(maxLine),
-		Backend: backend.value}
+		Backend: backend.value, ResetPrefixCache: reset}
 	if len(model) > 1 { // a strategy means nothing for one model
 		e.Models, e.ModelSelection = model, selection.value
 	}
@@ -300,7 +306,7 @@ func newEndpointValue(e plan.Endpoint, serverMetrics []string) *endpointValue {
 		"insecure": starlark.Bool(e.Insecure), "server_metrics": strList(serverMetrics),
 		"idle_timeout":      str(durationText(e.IdleTimeout)),
 		"max_response_size": starlark.MakeInt64(e.MaxResponseSize), "max_sse_line_size": starlark.MakeInt64(e.MaxSSELineSize),
-		"backend": noneOr(e.Backend, str),
+		"backend": noneOr(e.Backend, str), "reset_prefix_cache": starlark.Bool(e.ResetPrefixCache),
 	}
 	return &endpointValue{object: newObject("endpoint", e.String(), attrs, false),
 		plan: e, serverMetrics: serverMetrics}

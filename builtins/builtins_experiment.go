@@ -201,6 +201,11 @@ func experimentEndpoint(fn string, v starlark.Value) (*endpointValue, error) {
 // checkCounts settles how long each point measures and checks the counts.
 func (a *experimentArgs) checkCounts(fn string, e *plan.Experiment) error {
 	switch {
+	case stagedTraffic(a.traffic) != nil:
+		if err := a.stagedCounts(fn); err != nil {
+			return err
+		}
+		e.Duration = stagedTraffic(a.traffic).StagesDuration()
 	case a.sessions != nil && (a.requests != nil || a.length != nil):
 		return paramErrorf(fn, "sessions", "got sessions with requests or duration, want one of the three")
 	case a.sessions != nil:

@@ -66,6 +66,7 @@ var simParams = []simParam{
 	{"seed", "seed", simInt},
 	{"prefix_cache_blocks", "prefix_cache_blocks", simInt},
 	{"prefix_block_tokens", "prefix_block_tokens", simInt},
+	{"prompt_tokens_details", "prompt_tokens_details", simBool},
 	{"flavor", "flavor", simString},
 	{"context_tokens", "context_tokens", simInt},
 	{"merge_rate", "merge_rate", simFloat},

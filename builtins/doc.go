@@ -22,7 +22,8 @@
 //
 //	endpoint(url, model, api="chat", stream=True, headers={}, extra={},
 //	         tokenizer=None, token_count="auto", timeout="10m",
-//	         server_metrics=[], insecure=False, model_selection="round_robin")
+//	         server_metrics=[], insecure=False, model_selection="round_robin",
+//	         reset_prefix_cache=False)
 //	    url is "http(s)://...", "host:port", "sim://[?settings]" or sim(...).
 //	    model is a name or a list of names (GenAI-Perf's -m a b): dataset
 //	    entry i names model[i % n] under "round_robin", a uniform draw from
@@ -34,6 +35,8 @@
 //	    absolute path; anything else is kept as a Hugging Face model id.
 //	    server_metrics join the experiment's telemetry; server_metrics=False
 //	    leaves the endpoint's own /metrics (tried by default) unscraped.
+//	    reset_prefix_cache=True empties the server's prefix cache before
+//	    every run of every point; a reset that fails stops the run.
 //	sim(ttft=, itl=, prefill_per_token=, max_batch=, jitter=, error_rate=,
 //	    itl_per_seq=, error_rate_429=, reset_rate=, malformed_rate=,
 //	    stall_rate=, stall=, output_tokens=, reasoning=, reasoning_tokens=, seed=)

@@ -36,8 +36,17 @@ func (a *experimentArgs) planLoad(fn string, e *plan.Experiment) error {
 	if err := conversationFits(e, load, data); err != nil {
 		return paramError(fn, "dataset", err)
 	}
+	if err := stagesFit(load, data, a.sweep); err != nil {
+		return paramError(fn, "traffic", err)
+	}
 	if ranks := e.Endpoint.API == transport.Rankings; ranks != (data.kind == "rankings") {
 		return paramErrorf(fn, "dataset", `api="rankings" and a rankings(queries=, passages=) dataset go together, got api %q and %s`, e.Endpoint.API, data.src)
+	}
+	if data.media && e.Endpoint.API != transport.Chat && e.Endpoint.API != transport.ImageRetrieval {
+		return paramErrorf(fn, "dataset", "%s carries pictures or audio, but the endpoint's api is %q: %w", data.src, e.Endpoint.API, errMediaAPI)
+	}
+	if e.Endpoint.API == transport.ImageRetrieval && !data.media {
+		return paramErrorf(fn, "dataset", `api="image_retrieval" sends pictures, but %s has none: give synthetic(images = image(...)) or a jsonl() file with image fields`, data.src)
 	}
 	if e.Sessions > 0 && !data.converses() && !load.plan.Paced() {
 		return paramErrorf(fn, "sessions", "counts conversations, but %s is single-turn: use requests= or a conversations() dataset", data.src)
@@ -153,6 +162,9 @@ func gatesReachPoints(fn string, e *plan.Experiment) error {
 			return paramError(fn, "gates", err)
 		}
 		if err := replicaExists(g, e.Endpoint); err != nil {
+			return paramError(fn, "gates", err)
+		}
+		if err := stageExists(g, e.Load); err != nil {
 			return paramError(fn, "gates", err)
 		}
 	}

@@ -136,6 +136,7 @@ func newPointValue(exp *plan.Experiment, pr *runtime.PointResult) *pointValue {
 	}
 	addMetrics(attrs, run)
 	attrs["components"] = componentValues(exp, pr)
+	attrs["stages"] = stageValues(exp, pr)
 	attrs["gates"] = gateResults(pr.Gates)
 	attrs["passed"] = starlark.Bool(allPassed(pr.Gates))
 	p.object = newObject("point", "point("+quote(pr.Params.Label())+")", attrs, false)

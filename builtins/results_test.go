@@ -127,7 +127,7 @@ func TestPointAttrsNameCatalogueMetrics(t *testing.T) {
 	p := newPointValue(&plan.Experiment{}, &runtime.PointResult{Params: plan.Params{"concurrency": 1},
 		Outcome: &runtime.Outcome{Summary: s}})
 	notMetrics := map[string]bool{"label": true, "concurrency": true, "rate": true, "input_tokens": true,
-		"output_tokens": true, "passed": true, "gates": true, "components": true, "errors": true}
+		"output_tokens": true, "passed": true, "gates": true, "components": true, "stages": true, "errors": true}
 	for _, name := range p.AttrNames() {
 		if _, ok := metrics.Lookup(name); !ok && !notMetrics[name] {
 			t.Errorf("point attribute %q is no catalogue metric", name)

@@ -52,8 +52,8 @@ func TestStdlibModulesLoad(t *testing.T) {
 
 // The builtins are documented by SPEC §6 and must keep its names.
 func TestUniverseMatchesSpec(t *testing.T) {
-	want := "endpoint sim synthetic jsonl sharegpt trace mix conversations rankings fixed normal uniform lognormal choice " +
-		"concurrency rate replay users experiment ab sweep pow2 until_saturation search steady env fail struct"
+	want := "endpoint sim synthetic jsonl sharegpt trace mix conversations rankings image audio fixed normal uniform lognormal choice " +
+		"concurrency rate replay users stages experiment ab sweep pow2 until_saturation search steady env fail struct"
 	u := universe()
 	for _, name := range strings.Fields(want) {
 		if _, ok := u[name].(*starlark.Builtin); !ok {

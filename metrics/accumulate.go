@@ -25,6 +25,7 @@ type Accumulator struct {
 	errors   errorGroups
 	cache    prefixCacheSums
 	sessions sessionValues
+	media    mediaValues
 	views    viewValues // what the other tools' views need besides
 	s        Summary    // Completed, Failed
 
@@ -86,6 +87,7 @@ func (a *Accumulator) Add(r *Record) {
 	if len(a.opts.Goodput) > 0 && meetsAll(a.opts.Goodput, &m) {
 		a.good++
 	}
+	a.media.add(r.Media, len(a.requests))
 	a.requests = append(a.requests, requestValues{
 		ttft: m.TTFT, ttst: m.TTST, itl: m.ITL, latency: m.Latency, ttfo: m.TTFO,
 		tpsUser: m.TPSUser, isl: int32(m.ISL), osl: int32(m.OSL), turn: int32(r.Turn),
@@ -204,6 +206,13 @@ func (a *Accumulator) fillDistributions(s *Summary) {
 	s.OutputSequenceLength = NewDistribution(osl)
 	s.InputSequenceLength = NewDistribution(isl)
 	s.TimeToFirstOutputToken = NewDistribution(ttfo)
+	if a.media.seen {
+		latencies := make([]int64, len(a.requests))
+		for i, v := range a.requests {
+			latencies[i] = v.latency
+		}
+		s.Media = a.media.summary(latencies)
+	}
 	s.TTFTFromSchedule = NewDistribution(ttftSched)
 	s.RequestLatencyFromSchedule = NewDistribution(latencySched)
 }

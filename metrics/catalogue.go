@@ -53,6 +53,10 @@ type Metric struct {
 	// summaryJSON marks a key of summary.json's metrics block
 	// (docs/summary-json.md), written in catalogue order.
 	summaryJSON bool
+	// onlyWhenMeasured: summary.json lists the metric only for a point
+	// that measured it (the media metrics), so a text-only run's file is
+	// as it was before multimodal runs existed.
+	onlyWhenMeasured bool
 	// unmeasuredWhenEmpty: a run with no requests has no value (an error
 	// rate over no requests is no evidence that errors are rare), though
 	// its Summary holds a 0.
@@ -213,6 +217,10 @@ func (m *Metric) HasSeries() bool { return m.request != nil || m.wholeRun != nil
 // InSummaryJSON reports whether the metric is a key of summary.json's
 // metrics block.
 func (m *Metric) InSummaryJSON() bool { return m.summaryJSON }
+
+// OnlyWhenMeasured reports whether summary.json leaves the metric out of
+// a point that did not measure it, instead of writing null.
+func (m *Metric) OnlyWhenMeasured() bool { return m.onlyWhenMeasured }
 
 // ReportOnly reports whether the metric is a value reports show but no
 // gate bounds (request_count, duration...).

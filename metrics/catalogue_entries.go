@@ -4,6 +4,7 @@ package metrics
 // order of catalogue is the order reports list them.
 var catalogue = []*Metric{
 	TTFT, TTST, ITL, RequestLatency, TTFO, ISL, OSL,
+	ImageCount, ImageBytes, AudioCount, AudioBytes, ImageThroughput, ImageLatency,
 	OutputTokenThroughputPerUser, OutputTokenThroughput, RequestThroughput, RequestGoodput,
 	RequestCount, ErrorRate, CacheHitShare, Duration,
 	ScheduleLag, TTFTFromSchedule, RequestLatencyFromSchedule, ChunkGap,

@@ -41,6 +41,10 @@ type Gate struct {
 	// Replica, when set, judges the gate on the requests one replica of
 	// the endpoint served ("@ replica=1": index 1 of its URL list).
 	Replica *int
+	// Stage, when set, judges the gate on the requests sent during one
+	// stage of a stages() load ("@ stage=hold", "@ stage=2"): the stage's
+	// name or its index from 0, as written.
+	Stage string
 	// Currency is the unit of a cost_per_mtok gate ("USD"): as written
 	// ("cost_per_mtok <= 2 USD"), or the experiment's currency given by
 	// PriceIn, so that reports say what the limit is counted in. Empty

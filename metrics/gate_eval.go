@@ -194,6 +194,9 @@ func (g Gate) String() string {
 	if g.Replica != nil {
 		conds = append(conds, replicaKey+"="+strconv.Itoa(*g.Replica))
 	}
+	if g.Stage != "" {
+		conds = append(conds, stageKey+"="+g.Stage)
+	}
 	if len(conds) > 0 {
 		b.WriteString(" @ " + strings.Join(conds, ", "))
 	}

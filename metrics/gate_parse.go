@@ -398,6 +398,9 @@ func (p *gateParser) nextCondition(g *Gate, after string) (string, *GateError) {
 	if word := p.src[p.pos:]; strings.HasPrefix(word, replicaKey) && !isNameByte(byteAt(word, len(replicaKey))) {
 		return p.replica(g)
 	}
+	if word := p.src[p.pos:]; strings.HasPrefix(word, stageKey) && !isNameByte(byteAt(word, len(stageKey))) {
+		return p.stage(g)
+	}
 	c, err := p.condition(g, after)
 	if err != nil {
 		return "", err
@@ -411,27 +414,41 @@ const componentKey = "component"
 
 // component reads component=NAME, NAME being a mix component's name.
 func (p *gateParser) component(g *Gate) (string, *GateError) {
-	start := p.pos
-	switch {
-	case g.Component != "":
-		return "", p.errorf(start, "component is given twice")
-	case p.m != nil && p.m.Need == NeedTelemetry:
-		return "", p.errorf(start, "%s is measured from telemetry for the whole point, which has no value per dataset component; drop component=", p.m.Name)
+	vpos, err := p.selector(componentKey, "dataset component", g.Component != "", false)
+	if err != nil {
+		return "", err
 	}
-	p.pos += len(componentKey)
-	p.skipSpace()
-	if !p.peek('=') {
-		return "", p.errorf(p.pos, `want "=" after component, got %s`, p.got(p.pos))
-	}
-	p.pos++
-	p.skipSpace()
-	vpos := p.pos
 	name := p.scan(isComponentByte)
 	if name == "" {
 		return "", p.errorf(vpos, "want a dataset component's name after component=, got %s", p.got(vpos))
 	}
 	g.Component = name
 	return componentKey + "=" + name, nil
+}
+
+// selector reads the opening of a point selector, "KEY =", refusing it
+// given twice, on a telemetry metric (measured for the whole point) and,
+// when onBaseline, on a baseline gate (which compares whole points). It
+// returns where the value starts. what names the part in messages
+// ("dataset component", "replica", "stage").
+func (p *gateParser) selector(key, what string, given, onBaseline bool) (int, *GateError) {
+	start := p.pos
+	switch {
+	case given:
+		return 0, p.errorf(start, "%s is given twice", key)
+	case p.m != nil && p.m.Need == NeedTelemetry:
+		return 0, p.errorf(start, "%s is measured from telemetry for the whole point, which has no value per %s; drop %s=", p.m.Name, what, key)
+	case onBaseline:
+		return 0, p.errorf(start, "a baseline gate compares whole points; drop %s=", key)
+	}
+	p.pos += len(key)
+	p.skipSpace()
+	if !p.peek('=') {
+		return 0, p.errorf(p.pos, `want "=" after %s, got %s`, key, p.got(p.pos))
+	}
+	p.pos++
+	p.skipSpace()
+	return p.pos, nil
 }
 
 // isComponentByte is a byte of a component name as synthetic(name=...)

@@ -164,7 +164,7 @@ func TestParseGateErrors(t *testing.T) {
 		{"ttft.p99 < baseline * 1.1 @ replica=0", `gate "ttft.p99 < baseline * 1.1 @ replica=0": col 29: a baseline gate compares whole points; drop replica=`},
 		// Metric.
 		{"ttfb.p99 < 5", `gate "ttfb.p99 < 5": col 1: unknown metric "ttfb", want ttft, ttst, itl, request_latency, ` +
-			`ttfo, isl, osl, output_token_throughput_per_user, output_token_throughput, request_throughput, ` +
+			`ttfo, isl, osl, image_count, image_bytes, audio_count, audio_bytes, image_throughput, image_latency, output_token_throughput_per_user, output_token_throughput, request_throughput, ` +
 			`request_goodput, error_rate, cache_hit_share, schedule_lag, ttft_from_schedule, request_latency_from_schedule, ` +
 			`chunk_gap, energy_per_token, cost_per_mtok, gpu_power, ` +
 			`gpu_utilization, kv_cache_usage, num_requests_waiting or client_limited`},

@@ -158,6 +158,6 @@ func CacheShareWarning(baseline, candidate []RunData) string {
 	}
 	return fmt.Sprintf("prefix-cache hit share: baseline %.1f%% (%s), candidate %.1f%% (%s), %.0f points apart: "+
 		"their latencies differ by cache hits as well as by the change; give every run its own prompts "+
-		"(a dataset seed per run) or reset the server's prefix cache before each run (vLLM: POST /reset_prefix_cache)",
+		"(a dataset seed per run) or reset the server's prefix cache before each run (--reset-prefix-cache, endpoint(reset_prefix_cache = True))",
 		100*b, fromB, 100*c, fromC, 100*math.Abs(c-b))
 }

@@ -38,6 +38,9 @@ const (
 	// quantityTally is a whole number of requests (request_count), a
 	// report-only value.
 	quantityTally
+	// quantityAmount is a plain count of things per request that are
+	// neither tokens nor requests (pictures, bytes), written plain.
+	quantityAmount
 )
 
 // unitConversion turns a number written in some unit into the native unit.
@@ -66,6 +69,7 @@ var quantityUnits = map[quantity]struct {
 	quantityCost:       {map[string]unitConversion{"": sameUnit}, "a plain number or the currency of cost_per_hour, such as 2.5 USD (cost per million output tokens)"},
 	quantityCount:      {map[string]unitConversion{"": sameUnit}, "a plain number of requests"},
 	quantityFlag:       {map[string]unitConversion{"": sameUnit}, "0 or 1"},
+	quantityAmount:     {map[string]unitConversion{"": sameUnit}, "a plain number"},
 }
 
 // isKnownUnit reports whether u is a unit of some quantity, which tells

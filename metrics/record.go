@@ -35,9 +35,16 @@ type Record struct {
 	// for single-turn requests, whose entry holds it.
 	InputText string
 
+	// Media counts the pictures and audio clips the request carried
+	// beside its text, and their bytes: ISL counts the text alone.
+	Media Media
+
 	// Replica is the index, in the endpoint's URL list, of the replica
 	// that served the request: 0 for an endpoint with one URL.
 	Replica int
+	// Stage is the index of the stage of a stages() load the request was
+	// sent in (its planned instant's, in an open loop); 0 otherwise.
+	Stage int
 
 	// Scheduled is the planned send time of an open-loop request (0 in a
 	// closed loop); Sent − Scheduled is the schedule lag.

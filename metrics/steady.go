@@ -29,6 +29,10 @@ type SteadyRule struct {
 	// point's stop condition; 0 = not this one).
 	MaxRequests int   `json:"max_requests,omitempty"`
 	MaxDuration int64 `json:"max_duration_ns,omitempty"`
+	// Stability, when set, is perf_analyzer's windowed rule instead of
+	// the intervals': CI, Confidence and MinRequests do not apply, and
+	// MaxDuration is its windows' cap.
+	Stability *StabilityRule `json:"stability,omitempty"`
 }
 
 // The defaults of steady(): why each is what it is is in docs/scenarios.md.
@@ -53,6 +57,9 @@ const (
 
 // Validate reports the first value out of range, naming its parameter.
 func (r SteadyRule) Validate() error {
+	if r.Stability != nil {
+		return r.Stability.Validate()
+	}
 	switch {
 	case !(r.CI > 0 && r.CI < 1):
 		return fmt.Errorf("ci: want a relative half-width in (0, 1) such as 0.05, got %g", r.CI)
@@ -100,6 +107,10 @@ type SteadyCheck struct {
 	// Warmup is how many leading records MSER-5 judged a transient.
 	Warmup int           `json:"warmup"`
 	Widths []SteadyWidth `json:"widths"`
+	// Windows are a windowed rule's measurement windows so far; its
+	// Widths are the last windows' throughput and latency spreads
+	// (max/min − 1).
+	Windows []StabilityWindow `json:"windows,omitempty"`
 	// Met is set when every width is within CI and at least MinRequests
 	// records were kept.
 	Met bool `json:"met"`
@@ -127,16 +138,25 @@ type SteadyChecker struct {
 	rows [][]float64
 	next int
 	last *SteadyCheck
+	// windows applies a windowed rule (rule.Stability) instead.
+	windows *windowChecker
 }
 
 // NewSteadyChecker starts the rule over the named metrics (SteadyMetrics).
 func NewSteadyChecker(rule SteadyRule, metrics []*Metric) *SteadyChecker {
-	return &SteadyChecker{rule: rule, metrics: metrics, next: rule.MinRequests}
+	c := &SteadyChecker{rule: rule, metrics: metrics, next: rule.MinRequests}
+	if rule.Stability != nil {
+		c.windows = &windowChecker{rule: *rule.Stability}
+	}
+	return c
 }
 
 // Add takes the next finished record (token-counted) and reports the
 // check it made when the record completed a check's batch, nil otherwise.
 func (c *SteadyChecker) Add(r *Record) *SteadyCheck {
+	if c.windows != nil {
+		return c.windows.add(r)
+	}
 	row := make([]float64, len(c.metrics))
 	var d RequestMetrics
 	if r.Err == nil {
@@ -161,10 +181,22 @@ func (c *SteadyChecker) Add(r *Record) *SteadyCheck {
 }
 
 // Last is the most recent check Add made, nil before the first.
-func (c *SteadyChecker) Last() *SteadyCheck { return c.last }
+func (c *SteadyChecker) Last() *SteadyCheck {
+	if c.windows != nil {
+		return c.windows.last
+	}
+	return c.last
+}
 
-// Check applies the rule to every record taken so far.
+// Check applies the rule to every record taken so far; a windowed rule to
+// every window closed so far.
 func (c *SteadyChecker) Check() SteadyCheck {
+	if c.windows != nil {
+		if c.windows.last == nil {
+			return SteadyCheck{Requests: c.windows.added}
+		}
+		return *c.windows.last
+	}
 	return SteadyRows(c.rule, c.metrics, c.rows)
 }
 

@@ -40,6 +40,9 @@ type Summary struct {
 	// TimeToFirstOutputToken is the time to the first answer (non-reasoning)
 	// token; nil unless some request streamed reasoning_content.
 	TimeToFirstOutputToken *Distribution // ns
+	// Media is the pictures and clips per request and the image metrics;
+	// nil unless some request carried media.
+	Media *MediaSummary `json:",omitempty"`
 
 	// Per-run scalars: GenAI-Perf reports them avg-only.
 	OutputTokenThroughput float64 // tokens/s

@@ -112,6 +112,7 @@ func ReduceTelemetry(samples []TelemetrySample, w TelemetryWindow) TelemetrySumm
 		s.Notes = append(d.notes, fmt.Sprintf("the window is empty (end %d ns is not after start %d ns), so nothing was reduced", w.End, w.Start))
 		empty := unknownValue("the window is empty")
 		s.Energy, s.Server.PrefixCacheHitRate, s.Server.Preemptions = empty, empty, empty
+		s.Server.PromptTokens, s.Server.GenerationTokens, s.Server.CachedPromptTokens = empty, empty, empty
 		s.deriveEnergy()
 		return s
 	}

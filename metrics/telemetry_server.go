@@ -31,6 +31,16 @@ type ServerTelemetry struct {
 	// Preemptions is the increase of the preemption counter (SGLang:
 	// retractions) over the window.
 	Preemptions TelemetryValue
+	// PromptTokens, GenerationTokens and CachedPromptTokens are the
+	// increases of the server's token counters over the window: every
+	// prompt token it prefilled (chat template and cached tokens
+	// included), every token it generated, the prompt tokens its cache
+	// served (telemetry_server_tokens.go).
+	PromptTokens, GenerationTokens, CachedPromptTokens TelemetryValue
+	// FinishReasons are the requests that finished in the window by why
+	// ("length", "stop", ...), in the server's order; nil when it exports
+	// no such counter.
+	FinishReasons []FinishReason
 	// Latencies are the server's latency histograms differenced over the
 	// window, in latencyMetrics order; only those some source exports.
 	Latencies []ServerLatency
@@ -70,6 +80,7 @@ func reduceServer(d *telemetryData, w TelemetryWindow) ServerTelemetry {
 	if len(picks) == 0 {
 		none := unknownValue("no inference-server metrics among the telemetry URLs")
 		srv.PrefixCacheHitRate, srv.Preemptions = none, none
+		srv.PromptTokens, srv.GenerationTokens, srv.CachedPromptTokens = none, none, none
 		return srv
 	}
 	srv.Running = serverGauge(d, picks, w, func(e *serverEngine) []seriesRef { return e.running }, sumOf)
@@ -77,6 +88,7 @@ func reduceServer(d *telemetryData, w TelemetryWindow) ServerTelemetry {
 	srv.KVCacheUsage = serverGauge(d, picks, w, func(e *serverEngine) []seriesRef { return e.kvCache }, maxOf).Scaled(100)
 	srv.PrefixCacheHitRate = prefixHitRate(d, picks, w)
 	srv.Preemptions = srv.counterTotal(d, picks, w, "preemption", func(e *serverEngine) []seriesRef { return e.preemptions })
+	srv.readTokens(d, picks, w)
 	srv.Latencies = serverLatencies(d, picks, w, &srv.notes)
 	return srv
 }
@@ -161,10 +173,19 @@ func counterIncrease(d *telemetryData, p serverSource, w TelemetryWindow, refs [
 // it; what names the counter in messages.
 func (srv *ServerTelemetry) counterTotal(d *telemetryData, picks []serverSource, w TelemetryWindow, what string,
 	refs func(*serverEngine) []seriesRef) TelemetryValue {
+	return srv.sumSources(picks, what, func(p serverSource) (float64, bool, string) {
+		return counterIncrease(d, p, w, refs(p.engine))
+	})
+}
+
+// sumSources sums read over the sources; a source without the counter
+// (found false) is left out and said in a note, a counter that cannot be
+// read (why) makes the total unknown, and so does no source having it.
+func (srv *ServerTelemetry) sumSources(picks []serverSource, what string, read func(serverSource) (v float64, found bool, why string)) TelemetryValue {
 	var sum float64
 	var with, without []string
 	for _, p := range picks {
-		v, found, why := counterIncrease(d, p, w, refs(p.engine))
+		v, found, why := read(p)
 		switch {
 		case why != "":
 			return unknownValue("%s", why)

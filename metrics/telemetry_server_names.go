@@ -72,6 +72,14 @@ type serverEngine struct {
 	// Δmisses) where the server counts misses instead of queries.
 	prefixHits, prefixQueries, prefixMisses []seriesRef
 	preemptions                             []seriesRef
+	// promptTokens and generationTokens are the token totals (every
+	// prompt token, cached ones included, and every generated token);
+	// cachedPromptTokens the prompt tokens served from a cache.
+	promptTokens, generationTokens, cachedPromptTokens []seriesRef
+	// finishReasons is the counter of finished requests with the label
+	// that names why each finished ("length", "stop", "abort").
+	finishReasons     seriesRef
+	finishReasonLabel string
 	// latencies maps ServerLatency metrics to histogram families, whose
 	// observations are in seconds.
 	latencies map[string][]string
@@ -107,7 +115,12 @@ var serverEngines = []serverEngine{
 			counter("vllm:gpu_prefix_cache_hits")...),
 		prefixQueries: append(counter("vllm:prefix_cache_queries"),
 			counter("vllm:gpu_prefix_cache_queries")...),
-		preemptions: counter("vllm:num_preemptions"),
+		preemptions:        counter("vllm:num_preemptions"),
+		promptTokens:       counter("vllm:prompt_tokens"),
+		generationTokens:   counter("vllm:generation_tokens"),
+		cachedPromptTokens: counter("vllm:prompt_tokens_cached"),
+		finishReasons:      ref("vllm:request_success_total"),
+		finishReasonLabel:  "finished_reason",
 		latencies: map[string][]string{
 			LatencyTTFT:           {"vllm:time_to_first_token_seconds"},
 			LatencyQueueTime:      {"vllm:request_queue_time_seconds"},
@@ -120,13 +133,16 @@ var serverEngines = []serverEngine{
 		},
 	},
 	{
-		name:          "sglang",
-		running:       []seriesRef{ref("sglang:num_running_reqs")},
-		waiting:       []seriesRef{ref("sglang:num_queue_reqs")},
-		kvCache:       []seriesRef{ref("sglang:token_usage")},
-		prefixHits:    counter("sglang:cached_tokens"),
-		prefixQueries: counter("sglang:prompt_tokens"),
-		preemptions:   counter("sglang:num_retracted_requests"),
+		name:               "sglang",
+		running:            []seriesRef{ref("sglang:num_running_reqs")},
+		waiting:            []seriesRef{ref("sglang:num_queue_reqs")},
+		kvCache:            []seriesRef{ref("sglang:token_usage")},
+		prefixHits:         counter("sglang:cached_tokens"),
+		prefixQueries:      counter("sglang:prompt_tokens"),
+		preemptions:        counter("sglang:num_retracted_requests"),
+		promptTokens:       counter("sglang:prompt_tokens"),
+		generationTokens:   counter("sglang:generation_tokens"),
+		cachedPromptTokens: counter("sglang:cached_tokens"),
 		latencies: map[string][]string{
 			LatencyTTFT:           {"sglang:time_to_first_token_seconds"},
 			LatencyQueueTime:      {"sglang:queue_time_seconds"},
@@ -174,7 +190,8 @@ var serverEngines = []serverEngine{
 // families by their _count series.
 func (e *serverEngine) names() []string {
 	var out []string
-	for _, refs := range [][]seriesRef{e.running, e.waiting, e.kvCache, e.prefixHits, e.prefixQueries, e.prefixMisses, e.preemptions} {
+	for _, refs := range [][]seriesRef{e.running, e.waiting, e.kvCache, e.prefixHits, e.prefixQueries, e.prefixMisses, e.preemptions,
+		e.promptTokens, e.generationTokens, e.cachedPromptTokens} {
 		for _, r := range refs {
 			out = append(out, r.name)
 		}

@@ -88,23 +88,29 @@ func TestSearchReportsAPointItPassed(t *testing.T) {
 	}
 	sweep := &plan.Sweep{Search: &plan.Search{Gate: gate, Over: metrics.ParamConcurrency, Lo: 1, Hi: 32, Precision: 0.05}}
 	res := runCapacity(t, capacityExperiment(sweep, 16))
-	if res.Capacity.Search == nil || !res.Capacity.Search.Found {
-		t.Fatalf("search found nothing: %+v", res.Capacity.Search)
+	s := res.Capacity.Search
+	if s == nil {
+		t.Fatal("no search outcome")
 	}
-	best := res.Capacity.Search.Best
-	// Checked against the points it ran: best passed.
+	// Checked against the points it ran, whatever the machine's load made
+	// of their TTFT: the best passed, and nothing found means none passed.
 	for _, p := range res.Points {
 		c := p.Params[metrics.ParamConcurrency]
 		v, err := gate.Measure(&p.Outcome.Summary)
 		passed := err == nil && gate.Check(v, 0)
 		t.Logf("concurrency %v: ttft.p99 %.1f ms, passed %v", c, v/1e6, passed)
-		if c == best && !passed {
-			t.Errorf("best load %v did not pass", best)
+		if s.Found && c == s.Best && !passed {
+			t.Errorf("best load %v did not pass", s.Best)
+		}
+		if !s.Found && passed {
+			t.Errorf("search found nothing, but concurrency %v passed", c)
 		}
 	}
 	assertOwnLabels(t, res)
-	if p := res.Points[res.Capacity.Search.Point]; p.Params[metrics.ParamConcurrency] != best {
-		t.Errorf("search names point %d (%s), want the one at %v", res.Capacity.Search.Point, p.Params.Label(), best)
+	if s.Found {
+		if p := res.Points[s.Point]; p.Params[metrics.ParamConcurrency] != s.Best {
+			t.Errorf("search names point %d (%s), want the one at %v", s.Point, p.Params.Label(), s.Best)
+		}
 	}
 	if got := ReplayDecisions(res.Experiment, res.Points); got == nil || !reflect.DeepEqual(got.Search, res.Capacity.Search) {
 		t.Errorf("replayed search %+v, want the run's %+v", got, res.Capacity.Search)

@@ -72,16 +72,28 @@ func (b *Baseline) judgeGates(costPerHour float64, params plan.Params, outs []*O
 	for k, i := range idx {
 		gates[k] = results[i].Gate
 	}
+	type baseRead struct {
+		runs []metrics.RunData
+		err  error
+	}
+	read := map[string]baseRead{} // by component: the judge and the cache check read the baseline once
 	runs := func(g metrics.Gate) ([]metrics.RunData, []metrics.RunData, error) {
-		base, err := b.Runs(params, g.Component)
-		if err != nil && !errors.Is(err, ErrNoBaselinePoint) {
-			err = fmt.Errorf("baseline %s: point %s: %w", b.Path, params.Label(), err)
+		r, ok := read[g.Component]
+		if !ok {
+			r.runs, r.err = b.Runs(params, g.Component)
+			if r.err != nil && !errors.Is(r.err, ErrNoBaselinePoint) {
+				r.err = fmt.Errorf("baseline %s: point %s: %w", b.Path, params.Label(), r.err)
+			}
+			read[g.Component] = r
 		}
-		return base, candidateRuns(g, outs, costPerHour), err
+		return r.runs, candidateRuns(g, outs, costPerHour), r.err
 	}
 	j := metrics.JudgePoint(gates, nil, runs, b.judgeOptions())
 	for k, i := range idx {
 		b.record(&results[i], j.Gated[k], params)
+		if base, cand, err := runs(gates[k]); err == nil {
+			results[i].Warning = metrics.CacheShareWarning(base, cand) // as compare warns
+		}
 	}
 }
 
@@ -129,6 +141,27 @@ func candidateRuns(g metrics.Gate, outs []*Outcome, costPerHour float64) []metri
 		}
 	}
 	return runs
+}
+
+// MeasuredBaseline is a baseline measured in this process, not read from
+// a stored run: `llmbench calibrate` judges one measured run of a
+// scenario against another with exactly the family, options and verdict
+// rules a stored baseline gets. outcomes gives a point's repeats, nil
+// when the baseline run has no such point.
+func MeasuredBaseline(path string, costPerHour float64, outcomes func(plan.Params) []*Outcome) *Baseline {
+	return &Baseline{Path: path, Runs: func(params plan.Params, component string) ([]metrics.RunData, error) {
+		outs := outcomes(params)
+		if outs == nil {
+			return nil, ErrNoBaselinePoint
+		}
+		return candidateRuns(metrics.Gate{Component: component}, outs, costPerHour), nil
+	}}
+}
+
+// OutcomeRuns are a point's repeats as g's comparison reads them (whole,
+// or g's dataset component or replica), priced at costPerHour.
+func OutcomeRuns(g metrics.Gate, outs []*Outcome, costPerHour float64) []metrics.RunData {
+	return candidateRuns(g, outs, costPerHour)
 }
 
 // value is g's value in the baseline's same point (the mean over its

@@ -223,7 +223,7 @@ func firstLatencyGate(e *plan.Experiment) (metrics.Gate, bool) {
 		return metrics.Gate{}, false
 	}
 	for _, g := range e.Gates {
-		if len(g.At) == 0 && g.Component == "" && g.Replica == nil && !g.Baseline && g.Metric.Latency {
+		if len(g.At) == 0 && g.Component == "" && g.Replica == nil && g.Stage == "" && !g.Baseline && g.Metric.Latency {
 			return g, true
 		}
 	}

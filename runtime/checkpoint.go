@@ -67,6 +67,9 @@ type CheckpointPoint struct {
 	// Replicas are the per-replica summaries of an endpoint with several
 	// URLs (added within version 1 too).
 	Replicas []ReplicaSummary `json:"replicas,omitempty"`
+	// Stages are the per-stage summaries of a stages() load (added
+	// within version 1 too).
+	Stages []StageSummary `json:"stages,omitempty"`
 }
 
 // LoadCheckpoint reads a checkpoint; a missing file is an empty
@@ -188,6 +191,7 @@ func CheckpointOf(config []byte, id int, label, dir string, params plan.Params, 
 		Config: bytes.Clone(config), ID: id, Label: label, Dir: dir, Params: params,
 		TokenCounting: out.Counting.Mode, Fallbacks: out.Counting.Fallbacks,
 		Summary: out.Summary, Components: out.Components, Steady: out.Steady, Replicas: out.Replicas,
+		Stages: out.Stages,
 	}
 }
 
@@ -202,6 +206,7 @@ func (p CheckpointPoint) Result() PointResult {
 		Components: p.Components,
 		Steady:     p.Steady,
 		Replicas:   p.Replicas,
+		Stages:     p.Stages,
 	}
 	return PointResult{Params: p.Params, Outcome: out, Repeats: []*Outcome{out}}
 }

@@ -34,8 +34,9 @@ func (m clientMeter) verdict(job *Job, s *metrics.Summary, dropped int) *metrics
 		in.Cores = 0 // unknown: not judged
 	}
 	switch l := job.Point.Load; {
-	case l.RampUp > 0:
-		// A ramp holds the load below its target on purpose.
+	case l.RampUp > 0 || l.Staged():
+		// A ramp or stages hold the load below its target (their peak) on
+		// purpose.
 	case len(job.Sessions) > 0 && (!l.Closed() || thinks(job.Sessions)):
 		// A rate of sessions is no rate of requests, users yield to slow
 		// answers and a thinking session holds no request: neither a rate

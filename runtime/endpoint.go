@@ -51,6 +51,12 @@ func BaseURL(raw string) string {
 	return "http://" + raw
 }
 
+// Preflight checks that base (an http(s) base URL) accepts a connection,
+// naming it when it does not (ErrUnreachable): a command that talks to the
+// server through something of its own (calibrate's slowdown proxy) checks
+// the server itself first, as a run does.
+func Preflight(base string) error { return preflight(base) }
+
 // preflight dials the target once so an unreachable server is one clear
 // error instead of thousands of failed requests.
 func preflight(base string) error {
@@ -177,6 +183,13 @@ var simParams = map[string]func(*sim.Config, string) error{
 	// The prefix cache: how many blocks of prefix_block_tokens stay resident.
 	"prefix_cache_blocks": intParam(func(c *sim.Config) *int { return &c.PrefixCacheBlocks }),
 	"prefix_block_tokens": intParam(func(c *sim.Config) *int { return &c.PrefixBlockTokens }),
+	// prompt_tokens_details=false hides the cache's hits from the usage,
+	// as a default vLLM does: they are then in /metrics only.
+	"prompt_tokens_details": func(c *sim.Config, v string) error {
+		show, err := strconv.ParseBool(v)
+		c.HidePromptTokensDetails = !show
+		return err
+	},
 }
 
 func simParamNames() string {

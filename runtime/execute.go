@@ -87,6 +87,11 @@ type Outcome struct {
 	// Replicas summarizes each replica on its own, in the endpoint's URL
 	// order, when the endpoint has two or more; nil otherwise.
 	Replicas []ReplicaSummary
+	// Stages summarizes each stage of a stages() load on its own, in
+	// order; nil for any other load. StagesFrom is when its first stage
+	// started (ns), which a stored run's records are staged against.
+	Stages     []StageSummary
+	StagesFrom int64
 	// Goodput are the SLOs the summary's goodput was judged against.
 	Goodput []metrics.SLO
 	// RecordsErr is the first error of Job.Records; the measurement itself
@@ -132,6 +137,9 @@ func Execute(ctx context.Context, job Job) (*Outcome, error) {
 		return nil, err
 	}
 	defer stop()
+	if err := resetPrefixCaches(ctx, &job, bases); err != nil {
+		return nil, err
+	}
 	clock := transport.NewClock()
 	client, err := newReplicaSender(job, bases, clock)
 	if err != nil {
@@ -161,11 +169,15 @@ func Execute(ctx context.Context, job Job) (*Outcome, error) {
 	red.wait()
 	out := &Outcome{Target: client.Target(), Interrupted: res.Interrupted,
 		Counting: red.counting(), Summary: red.whole.Summary(), Components: red.parts.Summaries(),
-		Replicas: red.replicas.Summaries(),
-		Goodput:  job.Goodput, RecordsErr: red.writeErr, Series: red.series, Steady: red.steadyOut}
+		Replicas: red.replicas.Summaries(), Stages: red.stages.Summaries(),
+		Goodput: job.Goodput, RecordsErr: red.writeErr, Series: red.series, Steady: red.steadyOut}
 	out.Summary.Client = meter.verdict(&job, &out.Summary, res.Dropped)
 	out.Shard = shardRun(job.Point, res.Started)
+	out.StagesFrom = res.StagesFrom
 	out.Telemetry = tel.finish(ctx, shardWindow(telemetryWindow(&out.Summary, job.CostPerHour, job.Currency), out.Shard))
+	if out.Telemetry != nil && out.Shard == nil {
+		out.Telemetry.checkTokens(&out.Summary, out.Counting) // a shard's sums are its share of the server's
+	}
 	if red.overBudget {
 		out.Aborted = red.exceeded(&out.Summary)
 	}
@@ -184,6 +196,7 @@ type reduction struct {
 	whole     *metrics.Accumulator
 	parts     ComponentAccumulators
 	replicas  ReplicaAccumulators
+	stages    StageAccumulators
 	series    *metrics.Series
 	fallbacks int
 	writeErr  error
@@ -206,7 +219,8 @@ func newReduction(job *Job, reqs []engine.Request, abort context.CancelFunc) *re
 		counter: newTokenCounter(reqs, job.Count, job.Tokenizer), out: job.Records,
 		whole: metrics.NewAccumulator(metrics.Options{Goodput: job.Goodput}),
 		parts: ComponentAccumulators{Goodput: job.Goodput}, replicas: ReplicaAccumulators{Goodput: job.Goodput},
-		abort: abort,
+		stages: StageAccumulators{Load: job.Point.Load, Goodput: job.Goodput},
+		abort:  abort,
 	}
 	if job.Budget != nil {
 		r.budget = newBudgetMeter(job.Budget, job.Point.Stop.Requests)
@@ -272,6 +286,7 @@ func (r *reduction) reduce(rec *metrics.Record) {
 	r.whole.Add(rec)
 	r.parts.Add(rec)
 	r.replicas.Add(rec)
+	r.stages.Add(rec)
 	if r.series != nil && !rec.Warmup {
 		r.series.Add(rec)
 	}
@@ -383,12 +398,15 @@ func Requests(e plan.Endpoint, entries []dataset.Entry) []engine.Request {
 	reqs := make([]engine.Request, len(entries))
 	for i, en := range entries {
 		spec.Model = model(i)
+		prompt := transport.Prompt{Text: en.Text, MaxTokens: en.MaxTokens, MinTokens: en.MinTokens, Passages: en.Passages}
+		prompt.Images, prompt.Audio = mediaParts(en)
 		reqs[i] = engine.Request{
-			Body:      spec.Body(transport.Prompt{Text: en.Text, MaxTokens: en.MaxTokens, MinTokens: en.MinTokens, Passages: en.Passages}),
+			Body:      spec.Body(prompt),
 			Text:      en.Text,
 			Words:     en.Words,
 			Component: en.Component,
 			At:        en.At,
+			Media:     mediaCounts(en),
 		}
 		if e.Stream {
 			reqs[i].ExpectedChunks = en.MaxTokens

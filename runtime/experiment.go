@@ -255,6 +255,9 @@ func (o *Outcome) gateSummary(g metrics.Gate) *metrics.Summary {
 	if g.Replica != nil {
 		return o.replicaSummary(*g.Replica)
 	}
+	if g.Stage != "" {
+		return o.stageSummary(g.Stage)
+	}
 	if g.Component == "" {
 		return &o.Summary
 	}
@@ -292,19 +295,33 @@ func buildWorkload(src dataset.Source, spec plan.PointSpec) ([]dataset.Session, 
 // buildEntries draws the dataset, applying a token sweep's lengths.
 func buildEntries(src dataset.Source, spec plan.PointSpec) ([]dataset.Entry, error) {
 	if spec.Input != nil || spec.Output != nil {
-		syn, ok := src.(dataset.Synthetic)
-		if !ok {
-			return nil, fmt.Errorf("input_tokens/output_tokens sweeps need a synthetic() dataset, got %s", src)
+		var err error
+		if src, err = withLengths(src, spec); err != nil {
+			return nil, err
 		}
-		if spec.Input != nil {
-			syn.Input = spec.Input
-		}
-		if spec.Output != nil {
-			syn.Output = spec.Output
-		}
-		src = syn
 	}
 	return src.Build(0)
+}
+
+// withLengths is a synthetic source (with its pictures and clips, if it
+// has any) with a token sweep's lengths.
+func withLengths(src dataset.Source, spec plan.PointSpec) (dataset.Source, error) {
+	if m, ok := src.(dataset.Media); ok {
+		text, err := withLengths(m.Text, spec)
+		m.Text = text
+		return m, err
+	}
+	syn, ok := src.(dataset.Synthetic)
+	if !ok {
+		return nil, fmt.Errorf("input_tokens/output_tokens sweeps need a synthetic() dataset, got %s", src)
+	}
+	if spec.Input != nil {
+		syn.Input = spec.Input
+	}
+	if spec.Output != nil {
+		syn.Output = spec.Output
+	}
+	return syn, nil
 }
 
 // EvaluateGates checks every gate that applies at a point. With repeats

@@ -144,6 +144,8 @@ func footprintOf(src dataset.Source) footprint {
 		return rankingsFootprint(s)
 	case dataset.DefaultOutputs:
 		return footprintOf(s.Source)
+	case dataset.Media: // its pictures and clips are bounded by Media.Build
+		return footprintOf(s.Text)
 	case dataset.Mix:
 		return mixFootprint(s)
 	}

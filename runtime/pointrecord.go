@@ -44,6 +44,9 @@ type PointRecord struct {
 	// Shards is, for a point merged from shards, each shard's share and
 	// start, by shard index.
 	Shards []ShardShare `json:"shards,omitempty"`
+	// StagesFrom is when a stages() point's first stage started (ns, the
+	// records' clock), so its records are staged as the run staged them.
+	StagesFrom int64 `json:"stages_from,omitempty"`
 }
 
 // PointRef is a point's key within its experiment and its place in the

@@ -81,6 +81,10 @@ type GateResult struct {
 	// baseline with its interval, and the verdict (an inconclusive one
 	// passes with a warning unless Baseline.FailOnInconclusive).
 	Comparison *metrics.Comparison
+	// Warning says what a baseline gate's reader must know about its
+	// comparison: the two sides' prefix-cache hit shares differ
+	// (metrics.CacheShareWarning, as compare warns); "" otherwise.
+	Warning string
 	// Skipped says why a baseline gate was not judged (no baseline, or
 	// none at this point, under --allow-missing-baseline); it then counts
 	// as passed, as that flag asks, and every report says it was skipped.

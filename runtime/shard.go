@@ -69,8 +69,8 @@ func shardPoint(p engine.Point, s engine.Shard, sessions bool) engine.Point {
 
 // CheckShardable refuses what a sharded run cannot do (SPEC §10): points
 // chosen from results (until_saturation, search, requests="auto"), the in-process
-// simulator (each shard would start its own), an A/B experiment (its
-// rounds alternate on one machine), and a closed loop smaller
+// simulator (each shard would start its own), a stages() load, an A/B
+// experiment (its rounds alternate on one machine), and a closed loop smaller
 // than the shard count (a shard would have no worker).
 func CheckShardable(e *plan.Experiment, s engine.Shard) error {
 	switch {
@@ -82,6 +82,8 @@ func CheckShardable(e *plan.Experiment, s engine.Shard) error {
 		return fmt.Errorf("experiment %q: an A/B experiment (ab=) alternates its two endpoints' rounds on one machine and cannot run under --shard", e.Name)
 	case e.Steady != nil:
 		return fmt.Errorf(`experiment %q: requests="auto" / duration="auto" stops each point on its measured confidence intervals, which no shard has alone; give a request count or a duration under --shard`, e.Name)
+	case e.Load.Staged():
+		return fmt.Errorf("experiment %q: a stages() load moves its target over time on one machine and cannot run under --shard; run it unsharded", e.Name)
 	case e.Endpoint.IsSim():
 		return fmt.Errorf("experiment %q: sim:// under --shard would start one simulator per shard; start one with `llmbench sim` and point every shard at it", e.Name)
 	}

@@ -2,6 +2,9 @@ package runtime
 
 import (
 	"fmt"
+	"math"
+	"strings"
+	"time"
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime/engine"
@@ -40,6 +43,9 @@ type SteadyOutcome struct {
 
 // Summary is the outcome in one line, for the console and report.html.
 func (s *SteadyOutcome) Summary() string {
+	if r := s.Rule.Stability; r != nil {
+		return s.windowSummary(r)
+	}
 	widest := fmt.Sprintf("±%.1f%%", 100*s.Check.Widest())
 	if w := s.Check.Widest(); w > 1e6 || w != w {
 		widest = "unbounded"
@@ -51,6 +57,36 @@ func (s *SteadyOutcome) Summary() string {
 	}
 	return fmt.Sprintf("NOT converged: cap reached after %d requests, widest CI %s > ±%g%%, %s",
 		s.Requests, widest, 100*s.Rule.CI, warm)
+}
+
+// windowSummary is a windowed rule's outcome: the windows measured, the
+// last three's throughput and latency, their spreads against the
+// percentage, and the warm-up their predecessors made.
+func (s *SteadyOutcome) windowSummary(r *metrics.StabilityRule) string {
+	ws := s.Check.Windows
+	var last []string
+	for _, w := range ws[max(0, len(ws)-metrics.StableWindows):] {
+		last = append(last, fmt.Sprintf("%.2f req/s %.2f ms", w.Throughput, w.Latency/1e6))
+	}
+	window := time.Duration(r.Window)
+	spreads := "fewer than 3 windows"
+	if len(s.Check.Widths) == 2 {
+		spreads = fmt.Sprintf("throughput ±%s, latency ±%s", percent(s.Check.Widths[0].Width), percent(s.Check.Widths[1].Width))
+	}
+	verdict := "stable"
+	if !s.Converged {
+		verdict = "NOT stable"
+	}
+	return fmt.Sprintf("%s after %d windows of %v (last %d: %s; spreads %s, rule ≤ %g%%), %d warm-up requests dropped (%s)",
+		verdict, len(ws), window, len(last), strings.Join(last, ", "), spreads, r.Percentage, s.Warmup, s.WarmupMethod)
+}
+
+// percent prints a spread as a percentage, "∞" when unbounded.
+func percent(v float64) string {
+	if math.IsInf(v, 0) || v != v {
+		return "∞"
+	}
+	return fmt.Sprintf("%.1f%%", 100*v)
 }
 
 // steadyReduction holds an auto point's records for its summaries until
@@ -74,8 +110,12 @@ func newSteadyReduction(rule metrics.SteadyRule, stream bool, halt *engine.Halt)
 	for i, m := range ms {
 		names[i] = m.Name
 	}
+	method := "MSER-5"
+	if rule.Stability != nil {
+		method, names = "windows before the stable ones", []string{"throughput", "request_latency"}
+	}
 	return &steadyReduction{checker: metrics.NewSteadyChecker(rule, ms), halt: halt,
-		out: SteadyOutcome{Rule: rule, Metrics: names, WarmupMethod: "MSER-5"}}
+		out: SteadyOutcome{Rule: rule, Metrics: names, WarmupMethod: method}}
 }
 
 // add takes the next finished record; the first check that meets the

@@ -82,6 +82,9 @@ type PointTelemetry struct {
 	// cover and the requests each side counted in it; nil when no
 	// scrape was kept.
 	ServerWindow *ServerWindow
+	// TokenChecks set the client's ISL/OSL sums beside the server's
+	// token counters (checkTokens); empty when they cannot be compared.
+	TokenChecks []TokenCheck
 }
 
 // ServerWindow is the server side of a point's window. The server's
@@ -503,11 +506,13 @@ type telemetryAccount struct {
 	Reports      []telemetry.Report `json:"reports"`
 	Warnings     []string           `json:"warnings"`
 	ServerWindow *ServerWindow      `json:"server_window,omitempty"`
+	TokenChecks  []TokenCheck       `json:"token_checks,omitempty"`
 }
 
 // Account is the scrapes' account as JSON.
 func (pt *PointTelemetry) Account() (string, error) {
-	b, err := json.Marshal(telemetryAccount{URLs: pt.URLs, Reports: pt.Reports, Warnings: pt.Warnings, ServerWindow: pt.ServerWindow})
+	b, err := json.Marshal(telemetryAccount{URLs: pt.URLs, Reports: pt.Reports, Warnings: pt.Warnings, ServerWindow: pt.ServerWindow,
+		TokenChecks: pt.TokenChecks})
 	return string(b), err
 }
 
@@ -520,7 +525,7 @@ func RebuildTelemetry(samples []metrics.TelemetrySample, account string, s *metr
 		if err := json.Unmarshal([]byte(account), &a); err != nil {
 			return pt, fmt.Errorf("telemetry account: %w", err)
 		}
-		pt.URLs, pt.Reports, pt.Warnings, pt.ServerWindow = a.URLs, a.Reports, a.Warnings, a.ServerWindow
+		pt.URLs, pt.Reports, pt.Warnings, pt.ServerWindow, pt.TokenChecks = a.URLs, a.Reports, a.Warnings, a.ServerWindow, a.TokenChecks
 		if pt.ServerWindow != nil {
 			pt.Summary = reduceTelemetry(samples, telemetryWindow(s, costPerHour, currency), pt.ServerWindow)
 		}

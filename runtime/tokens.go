@@ -112,6 +112,11 @@ func (c *tokenCounter) count(rec *metrics.Record) (fallback bool) {
 			c.inputs[rec.Entry] = c.tok.Count(req.Text)
 		}
 		rec.InputTokens, rec.OutputTokens = c.inputs[rec.Entry], c.tok.Count(rec.Output)
+	case c.mode == ByUsage && rec.Usage.Reported && rec.Media.Any():
+		// The server's prompt_tokens count the pictures' and clips' tokens
+		// too; ISL is the text's (GenAI-Perf's), the media are reported
+		// apart (Record.Media).
+		rec.InputTokens, rec.OutputTokens = promptWords(rec, req), rec.Usage.CompletionTokens
 	case c.mode == ByUsage && rec.Usage.Reported:
 		rec.InputTokens, rec.OutputTokens = rec.Usage.PromptTokens, rec.Usage.CompletionTokens
 	default:

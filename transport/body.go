@@ -252,6 +252,33 @@ func (b *connBody) Read(p []byte) (int, error) {
 	return n, nil
 }
 
+// WriteTo writes the rest of the body to w, view by view. io.Copy uses
+// it, so the drain after [DONE] (io.Copy to io.Discard) reads in place:
+// without it, io.Discard reads through an 8 KiB buffer from its pool,
+// which each finishing stream holds while it waits for the body's last
+// chunk — 80 MB when 10,000 streams end together.
+func (b *connBody) WriteTo(w io.Writer) (int64, error) {
+	var n int64
+	for {
+		if len(b.rest) == 0 {
+			v, _, err := b.next()
+			if err == io.EOF {
+				return n, nil
+			}
+			if err != nil {
+				return n, err
+			}
+			b.rest = v
+		}
+		k, err := w.Write(b.rest)
+		n += int64(k)
+		b.rest = b.rest[k:]
+		if err != nil {
+			return n, err
+		}
+	}
+}
+
 // interrupt makes a read blocked on the connection fail; the body can no
 // longer be reused. It is safe from any goroutine until Close.
 func (b *connBody) interrupt() {

@@ -107,7 +107,7 @@ func NewClient(cfg Config, clock *Clock) (*Client, error) {
 		MaxConnsPerHost:          cfg.MaxConns,
 		MaxConnWaitTimeout:       cfg.Timeout,
 		MaxIdleConnDuration:      90 * time.Second,
-		ReadBufferSize:           8 << 10, // also caps the response header size
+		ReadBufferSize:           readBufferSize, // headers past it get a maxHeaderSize reader (exchange)
 		WriteBufferSize:          4 << 10,
 		NoDefaultUserAgentHeader: true,
 		// The path goes out as built: fasthttp would decode a model name's
@@ -231,7 +231,6 @@ func defaultPathUnder(basePath, def string) string {
 // failure, Err. It never returns an error: every fault is data in rec.
 func (c *Client) Send(ctx context.Context, body []byte, rec *metrics.Record) {
 	req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
-	defer fasthttp.ReleaseRequest(req)
 	defer fasthttp.ReleaseResponse(resp) // after the body stream is closed
 	c.prepare(req, body)
 	withContext(req, ctx)
@@ -248,6 +247,9 @@ func (c *Client) Send(ctx context.Context, body []byte, rec *metrics.Record) {
 		rec.Sent = c.clock.Now()
 		err = c.hc.Do(req, resp)
 	}
+	// Not needed once the response headers are in: back to the pool now,
+	// not after a stream that may last minutes (per-stream memory).
+	fasthttp.ReleaseRequest(req)
 	if err != nil {
 		rec.Done = c.clock.Now()
 		rec.Err = c.sendFailure(ctx, resp, err)

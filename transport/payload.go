@@ -26,15 +26,18 @@ const (
 	TGI         API = "tgi"
 	KServe      API = "kserve"
 	Triton      API = "triton"
+	// ImageRetrieval is GenAI-Perf's image_retrieval: pictures in, an
+	// answer of numbers out (NIM's v1/infer).
+	ImageRetrieval API = "image_retrieval"
 )
 
 // ParseAPI accepts an endpoint type name as given by a user.
 func ParseAPI(s string) (API, error) {
 	switch a := API(s); a {
-	case Chat, Completions, Embeddings, Rankings, Responses, Messages, TGI, KServe, Triton:
+	case Chat, Completions, Embeddings, Rankings, Responses, Messages, TGI, KServe, Triton, ImageRetrieval:
 		return a, nil
 	}
-	return "", fmt.Errorf("unknown endpoint type %q, want chat, completions, embeddings, rankings, responses, messages, tgi, kserve or triton", s)
+	return "", fmt.Errorf("unknown endpoint type %q, want chat, completions, embeddings, rankings, responses, messages, tgi, kserve, triton or image_retrieval", s)
 }
 
 // DefaultPath is the URL path GenAI-Perf uses for the API (for Responses
@@ -59,6 +62,8 @@ func (a API) DefaultPath(model string, stream bool) string {
 		return "/v1/embeddings"
 	case Rankings:
 		return "/v1/ranking"
+	case ImageRetrieval:
+		return "/v1/infer"
 	case Responses:
 		return "/v1/responses"
 	case Messages:
@@ -101,6 +106,11 @@ type Prompt struct {
 	// Passages are what a rankings request asks to rank against the query
 	// in Text.
 	Passages []string
+	// Images are the pictures the new user turn carries, as URLs (data
+	// URLs, or http(s) ones a server fetches); Audio its clips. With
+	// either, a chat turn's content is a list of parts (contentParts).
+	Images []string
+	Audio  []AudioClip
 }
 
 // Exchange is one earlier turn of a conversation: what the user asked and
@@ -113,12 +123,14 @@ type Exchange struct {
 // (embedding vectors, ranking scores): no stream, no tokens, and a
 // request completes when its response arrives (GenAI-Perf measures only
 // request latency for them).
-func (a API) Scores() bool { return a == Embeddings || a == Rankings }
+func (a API) Scores() bool { return a == Embeddings || a == Rankings || a == ImageRetrieval }
 
 // ReportsUsage reports whether the API's responses carry token counts:
 // Triton's (HTTP generate and gRPC) and reranking responses do not, so
 // counting by usage would fall back to chunks on every request.
-func (a API) ReportsUsage() bool { return a != KServe && a != Triton && a != Rankings }
+func (a API) ReportsUsage() bool {
+	return a != KServe && a != Triton && a != Rankings && a != ImageRetrieval
+}
 
 // Conversational reports whether the API takes a conversation history:
 // chat, Responses and Messages carry role-tagged messages; completions,
@@ -150,6 +162,8 @@ func (s BodySpec) Body(p Prompt) []byte {
 		return s.generateBody(p)
 	case Rankings:
 		return s.rankingsBody(p)
+	case ImageRetrieval:
+		return s.imageRetrievalBody(p)
 	case Triton:
 		return s.tritonBody(p)
 	}
@@ -261,7 +275,14 @@ func messages(p Prompt, withSystem bool) string {
 		writeMessage(&b, "user", x.User)
 		writeMessage(&b, "assistant", x.Assistant)
 	}
-	writeMessage(&b, "user", p.Text)
+	if p.hasMedia() {
+		if b.Len() > 1 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`{"role":"user","content":` + contentParts(p) + `}`)
+	} else {
+		writeMessage(&b, "user", p.Text)
+	}
 	b.WriteByte(']')
 	return b.String()
 }

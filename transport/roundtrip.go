@@ -2,9 +2,11 @@ package transport
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/tls"
 	"errors"
+	"io"
 	"net"
 	"time"
 
@@ -58,7 +60,7 @@ func (t *bodyTrip) RoundTrip(hc *fasthttp.HostClient, req *fasthttp.Request, res
 		keep: !req.ConnectionClose() && !resp.ConnectionClose()}
 	body.frame(&resp.Header)
 	body.release = func(reuse bool) {
-		hc.ReleaseReader(br)
+		releaseReader(hc, br)
 		if reuse {
 			hc.ReleaseConn(cc)
 		} else {
@@ -93,11 +95,46 @@ func exchange(ctx context.Context, hc *fasthttp.HostClient, conn net.Conn, req *
 		return nil, unsent(reused, err)
 	}
 	br := hc.AcquireReader(conn)
-	if err := readHeaders(resp, br); err != nil {
-		hc.ReleaseReader(br)
+	err := readHeaders(resp, br)
+	if _, small := errors.AsType[*fasthttp.ErrSmallBuffer](err); small {
+		br, err = readLargeHeaders(hc, br, conn, resp)
+	}
+	if err != nil {
+		releaseReader(hc, br)
 		return nil, unanswered(conn, reused && received(conn) == heard, err)
 	}
 	return br, nil
+}
+
+// The connection's read buffer holds the response headers and then every
+// read of the body, which is parsed in place (connBody): it is kept
+// through a whole stream, so at 10,000 open streams each KiB of it is
+// 10 MB. Token events are a few hundred bytes, so readBufferSize serves
+// them; a response whose headers do not fit is read again through a
+// buffer of maxHeaderSize, the limit on response headers (fasthttp's
+// "small read buffer" error past it).
+const (
+	readBufferSize = 4 << 10
+	maxHeaderSize  = 8 << 10
+)
+
+// readLargeHeaders reads response headers that did not fit br (fasthttp
+// leaves what it peeked in br) through a maxHeaderSize reader of those
+// bytes and the rest of the connection, giving br back to the pool.
+func readLargeHeaders(hc *fasthttp.HostClient, br *bufio.Reader, conn net.Conn, resp *fasthttp.Response) (*bufio.Reader, error) {
+	peeked, _ := br.Peek(br.Buffered())
+	large := bufio.NewReaderSize(io.MultiReader(bytes.NewReader(bytes.Clone(peeked)), conn), maxHeaderSize)
+	hc.ReleaseReader(br)
+	resp.Header.Reset()
+	return large, readHeaders(resp, large)
+}
+
+// releaseReader gives a reader of the pool's size back to it; a
+// readLargeHeaders one is left to the garbage collector.
+func releaseReader(hc *fasthttp.HostClient, br *bufio.Reader) {
+	if br.Size() == readBufferSize {
+		hc.ReleaseReader(br)
+	}
 }
 
 // requestContextKey holds, among a request's user values, the context

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/llmbench/llmbench/runtime/calibrate"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,46 +14,6 @@ import (
 
 	"github.com/llmbench/llmbench/transport/sim"
 )
-
-// TestWilson checks the interval against values computed by hand from
-// center = (p + z²/2n)/(1 + z²/n), half = z/(1 + z²/n)·√(p(1−p)/n + z²/4n²).
-func TestWilson(t *testing.T) {
-	for _, c := range []struct {
-		k, n   int
-		lo, hi float64
-	}{
-		// p = 0.04, z² = 3.8414588, z²/n = 0.0192073: center
-		// 0.0496036/1.0192073 = 0.0486688, half 1.9230270 × √0.000216009
-		// = 0.0282632.
-		{8, 200, 0.0204056, 0.0769321},
-		// k = 0: lo 0, hi = (z²/n)/(1 + z²/n) = 0.0188453.
-		{0, 200, 0, 0.0188453},
-		// k = n mirrors k = 0.
-		{200, 200, 1 - 0.0188453, 1},
-		// p = 0.5, n = 10: z²/n = 0.3841459, center 0.5, half
-		// 1.4160097 × √0.0346036 = 0.2634069.
-		{5, 10, 0.2365931, 0.7634069},
-	} {
-		lo, hi := wilson(c.k, c.n, z95)
-		if math.Abs(lo-c.lo) > 1e-6 || math.Abs(hi-c.hi) > 1e-6 {
-			t.Errorf("wilson(%d, %d) = %.7f, %.7f, want %.7f, %.7f", c.k, c.n, lo, hi, c.lo, c.hi)
-		}
-	}
-	if lo, hi := wilson(0, 0, z95); lo != 0 || hi != 1 {
-		t.Errorf("wilson(0, 0) = %g, %g, want the whole [0, 1]", lo, hi)
-	}
-}
-
-func TestFormatting(t *testing.T) {
-	for _, c := range []struct{ got, want string }{
-		{pct(0.05), "5%"}, {pct(0.15), "15%"}, {pct(0.125), "12.5%"}, {signed(0.0961), "+9.6%"}, {signed(math.NaN()), "–"},
-		{rate(8, 200), "8/200 = 4.0%"}, {rate(0, 0), "–"}, {interval(8, 200), "2.0%–7.7%"},
-	} {
-		if c.got != c.want {
-			t.Errorf("got %q, want %q", c.got, c.want)
-		}
-	}
-}
 
 // TestGateFamily: the four gates at 10%, as a scenario writes them.
 func TestGateFamily(t *testing.T) {
@@ -79,52 +40,15 @@ func TestSimPools(t *testing.T) {
 	if !slices.Equal(names, want) {
 		t.Fatalf("pools %v, want %v", names, want)
 	}
-	if e := ps[3].Effect; math.Abs(e.itl()-1/0.9) > 1e-12 || e.ttft() != e.itl() {
+	if e := ps[3].Effect; math.Abs(e.ITLFactor()-1/0.9) > 1e-12 || e.TTFTFactor() != e.ITLFactor() {
 		t.Errorf("throughput-10%% effect %+v, want every delay ×1/0.9", e)
 	}
-	if e := ps[4].Effect; math.Abs(e.itl()-1.2) > 1e-12 || e.ttft() != 1 {
+	if e := ps[4].Effect; math.Abs(e.ITLFactor()-1.2) > 1e-12 || e.TTFTFactor() != 1 {
 		t.Errorf("itl+20%% effect %+v, want ITL ×1.2 and TTFT unchanged", e)
 	}
-	if !ps[7].Shift || ps[7].Effect.ttft() != 2 || detectionGoal(ps[7]) != "100%" || detectionGoal(ps[1]) != "35–65%" || detectionGoal(ps[4]) != "≥ 95%" {
+	if !ps[7].Shift || ps[7].Effect.TTFTFactor() != 2 || detectionGoal(ps[7]) != "100%" || detectionGoal(ps[1]) != "35–65%" || detectionGoal(ps[4]) != "≥ 95%" {
 		t.Errorf("shift pool %+v or goals wrong", ps[7])
 	}
-}
-
-// TestOrder: history first, the other pools interleaved in proportion,
-// and the seeds of the runs measured stay theirs when a pool grows (a
-// resumed calibration with a bigger pool keeps its runs).
-func TestOrder(t *testing.T) {
-	ps := []pool{{Name: "same", Runs: 4}, {Name: "h", Runs: 2, History: true}, {Name: "slow", Runs: 2}}
-	var got []string
-	for _, s := range order(ps, 10) {
-		got = append(got, s.Pool)
-	}
-	want := []string{"h", "h", "same", "slow", "same", "same", "slow", "same"}
-	if !slices.Equal(got, want) {
-		t.Errorf("order %v, want %v", got, want)
-	}
-	seeds := map[runKey]int64{}
-	for _, s := range order(ps, 10) {
-		seeds[runKey{s.Pool, s.Index}] = s.Seed
-	}
-	ps[0].Runs = 9
-	grown := order(ps, 10)
-	for _, s := range grown {
-		if old, ok := seeds[runKey{s.Pool, s.Index}]; ok && old != s.Seed {
-			t.Errorf("%s #%d: seed %d became %d when the pool grew", s.Pool, s.Index, old, s.Seed)
-		}
-	}
-	if len(seedsOf(grown)) != len(grown) {
-		t.Errorf("seeds repeat: %v", grown)
-	}
-}
-
-func seedsOf(specs []runSpec) map[int64]bool {
-	out := map[int64]bool{}
-	for _, s := range specs {
-		out[s.Seed] = true
-	}
-	return out
 }
 
 // TestSimConfig: a run's simulator drifts by the factor its own seed
@@ -151,9 +75,14 @@ func mean(v []float64) float64 {
 // fakeStore holds empty runs of every pool of c, as a measured store
 // would.
 func fakeStore(c config) *store {
-	st := &store{runs: map[runKey]*storedRun{}}
-	for _, s := range order(c.pools(), c.Seed) {
-		st.runs[runKey{s.Pool, s.Index}] = &storedRun{Spec: s}
+	st, err := calibrate.OpenStore("", &c.measure, false, measure.describe)
+	if err != nil {
+		panic(err)
+	}
+	for _, s := range calibrate.Order(c.pools(), c.Seed) {
+		if err := st.Add(&storedRun{Spec: s}); err != nil {
+			panic(err)
+		}
 	}
 	return st
 }
@@ -166,7 +95,7 @@ func TestDrawPairs(t *testing.T) {
 	st := fakeStore(c)
 	for _, s := range setupsOf(c) {
 		for _, p := range c.pools() {
-			if !s.applies(p) {
+			if !applies(s, p) {
 				continue
 			}
 			pairs, err := drawPairs(st, c, s, p)
@@ -185,7 +114,7 @@ func TestDrawPairs(t *testing.T) {
 				if len(pr.Base) != s.Base || len(pr.Cand) != s.Cand {
 					t.Fatalf("%s on %s: a pair of %d vs %d", s.Name, p.Name, len(pr.Base), len(pr.Cand))
 				}
-				if distinctRuns([]pair{pr}) != s.Base+s.Cand {
+				if calibrate.DistinctRuns([]pair{pr}) != s.Base+s.Cand {
 					t.Errorf("%s on %s: a run on both sides or twice in a pair", s.Name, p.Name)
 				}
 				for _, r := range pr.Base {
@@ -202,7 +131,7 @@ func TestDrawPairs(t *testing.T) {
 					t.Errorf("%s on %s: pair %d drawn differently the second time", s.Name, p.Name, i)
 				}
 			}
-			if p.Shift && distinctRuns(pairs) != 2*len(pairs) {
+			if p.Shift && calibrate.DistinctRuns(pairs) != 2*len(pairs) {
 				t.Errorf("shift pairs share runs")
 			}
 			if p.Shift {
@@ -227,15 +156,19 @@ func TestRealPairs(t *testing.T) {
 	c := config{measure: measure{Target: "http://127.0.0.1:1/v1"}, Tolerance: 0.1, ProxyITL: 0.25, HistoryRuns: 5, SameRuns: 3, EffectRuns: 2}
 	st := fakeStore(c)
 	start := time.Date(2026, 12, 5, 17, 0, 0, 0, time.UTC)
-	for i, s := range order(c.pools(), c.Seed) {
-		st.runs[runKey{s.Pool, s.Index}].Started = start.Add(time.Duration(i) * time.Minute)
+	byKey := map[string]*storedRun{}
+	for _, r := range st.All() {
+		byKey[fmt.Sprintf("%s#%d", r.Spec.Pool, r.Spec.Index)] = r
+	}
+	for i, s := range calibrate.Order(c.pools(), c.Seed) {
+		byKey[fmt.Sprintf("%s#%d", s.Pool, s.Index)].Started = start.Add(time.Duration(i) * time.Minute)
 	}
 	ss := setupsOf(c)
 	if len(ss) != 2 || ss[0].Base != 5 || !ss[1].Rolling {
 		t.Fatalf("setups %v", ss)
 	}
 	ps := c.pools()
-	if ss[0].applies(ps[0]) || !ss[0].applies(ps[1]) || !ss[0].applies(ps[2]) {
+	if applies(ss[0], ps[0]) || !applies(ss[0], ps[1]) || !applies(ss[0], ps[2]) {
 		t.Fatal("the history must not be judged, the candidates must")
 	}
 	pairs, err := drawPairs(st, c, ss[0], ps[2])
@@ -318,69 +251,35 @@ func TestMeasureResumes(t *testing.T) {
 	c.measure = measure{Target: "sim", Model: "llmbench-sim", Requests: 6, Warmup: 1, Concurrency: 2, InputTokens: 8, OutputTokens: 3, Seed: 1,
 		Sim: simTimings{TTFT: time.Millisecond, ITL: time.Millisecond, Jitter: 0.05, Drift: 0.05}}
 	c.store = t.TempDir()
-	st, err := openStore(c.store, c.measure, false)
+	st, err := calibrate.OpenStore(c.store, &c.measure, false, measure.describe)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := measureMissing(context.Background(), c, st); err != nil {
 		t.Fatal(err)
 	}
-	again, err := openStore(c.store, c.measure, false)
+	again, err := calibrate.OpenStore(c.store, &c.measure, false, measure.describe)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := len(again.runs); n != 7+6*3+1 {
+	if n := again.Len(); n != 7+6*3+1 {
 		t.Fatalf("the store holds %d runs, want 26", n)
 	}
-	for _, s := range order(c.pools(), c.Seed) {
-		if !again.has(s) {
+	for _, s := range calibrate.Order(c.pools(), c.Seed) {
+		if !again.Has(s) {
 			t.Errorf("%s #%d was not kept", s.Pool, s.Index)
 		}
 	}
-	r := again.pool("same", -1)[0]
-	if len(r.Records) != 6 || r.Drift == 1 || r.Drift != sim.DriftFactor(0.05, r.Spec.Seed) {
-		t.Errorf("run %+v: %d records, drift %g", r.Spec, len(r.Records), r.Drift)
+	r := again.Pool("same", -1)[0]
+	if len(r.Single()) != 6 || r.Drift == 1 || r.Drift != sim.DriftFactor(0.05, r.Spec.Seed) {
+		t.Errorf("run %+v: %d records, drift %g", r.Spec, len(r.Single()), r.Drift)
 	}
 	other := c.measure
 	other.Requests = 7
-	if _, err := openStore(c.store, other, false); err == nil || !strings.Contains(err.Error(), "holds runs made otherwise") {
+	if _, err := calibrate.OpenStore(c.store, &other, false, measure.describe); err == nil || !strings.Contains(err.Error(), "holds runs made otherwise") {
 		t.Errorf("a store of other runs: %v", err)
 	}
-	if _, err := openStore(c.store, other, true); err != nil {
+	if _, err := calibrate.OpenStore(c.store, &other, true, measure.describe); err != nil || other != c.measure {
 		t.Errorf("-judge-only takes the store's own settings: %v", err)
-	}
-}
-
-// TestReplaceInDoc: the tables go between the markers and nothing else
-// moves; a document without them is refused, naming what is missing.
-func TestReplaceInDoc(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "doc.md")
-	if err := os.WriteFile(path, []byte("intro\n<!-- calibrate:sim -->\nold\ntable\n<!-- /calibrate:sim -->\nafter\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := replaceInDoc(path, "calibrate:sim", "new\n"); err != nil {
-		t.Fatal(err)
-	}
-	got, _ := os.ReadFile(path)
-	if want := "intro\n<!-- calibrate:sim -->\nnew\n<!-- /calibrate:sim -->\nafter\n"; string(got) != want {
-		t.Errorf("doc:\n%s\nwant\n%s", got, want)
-	}
-	if err := replaceInDoc(path, "calibrate:real", "x\n"); err == nil || !strings.Contains(err.Error(), `"<!-- calibrate:real -->"`) {
-		t.Errorf("no markers: %v", err)
-	}
-}
-
-// TestLogSpread: ln values 0, 0.1, −0.1, 0.2 and an outlier 5 have median
-// 0.1 and absolute deviations 0.1, 0, 0.2, 0.1, 4.9 with median 0.1, so a
-// robust SD of 0.14826 that the outlier does not move; their mean is 1.04
-// and their SD √(Σ(l − 1.04)²/4) = √(19.652/4) = 2.2165.
-func TestLogSpread(t *testing.T) {
-	var v []float64
-	for _, l := range []float64{0, 0.1, -0.1, 0.2, 5} {
-		v = append(v, math.Exp(l))
-	}
-	s := logSpread(v)
-	if math.Abs(s.robust-0.14826) > 1e-9 || math.Abs(s.sd-2.2165) > 1e-4 || math.Abs(s.median-math.Exp(0.1)) > 1e-12 || s.max != math.Exp(5) {
-		t.Errorf("spread %+v", s)
 	}
 }

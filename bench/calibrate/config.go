@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/llmbench/llmbench/runtime/calibrate"
 	"time"
 
 	runplan "github.com/llmbench/llmbench/runtime/plan"
@@ -152,7 +153,7 @@ func (c config) pools() []pool {
 // describe is the setup in one line, for progress output and the tables.
 func (m measure) describe() string {
 	target := fmt.Sprintf("the built-in simulator (ttft %s + %s per prompt token, itl %s + %s per other sequence, jitter ±%s within a run, drift lognormal σ = %s per start, a fresh start per run)",
-		m.Sim.TTFT, m.Sim.PrefillPerToken, m.Sim.ITL, m.Sim.ITLPerSeq, pct(m.Sim.Jitter), pct(m.Sim.Drift))
+		m.Sim.TTFT, m.Sim.PrefillPerToken, m.Sim.ITL, m.Sim.ITLPerSeq, calibrate.Pct(m.Sim.Jitter), calibrate.Pct(m.Sim.Drift))
 	if m.Target != "sim" {
 		target = m.Target + " model " + m.Model
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/runtime/calibrate"
 )
 
 // gateFamily is the four baseline gates every pair is judged with, at
@@ -86,7 +87,7 @@ func judgeAll(st *store, c config) (*results, error) {
 		for i, r := range rs {
 			d, ok := cache[r]
 			if !ok {
-				d = r.data()
+				d = data(r)
 				cache[r] = d
 			}
 			out[i] = d
@@ -97,14 +98,14 @@ func judgeAll(st *store, c config) (*results, error) {
 	pools := c.pools()
 	for _, s := range setupsOf(c) {
 		for _, p := range pools {
-			if !s.applies(p) {
+			if !applies(s, p) {
 				continue
 			}
 			pairs, err := drawPairs(st, c, s, p)
 			if err != nil {
 				return nil, err
 			}
-			t := tally{Regression: map[string]int{}, Inconclusive: map[string]int{}, MDC: map[string][]float64{}, Distinct: distinctRuns(pairs)}
+			t := tally{Regression: map[string]int{}, Inconclusive: map[string]int{}, MDC: map[string][]float64{}, Distinct: calibrate.DistinctRuns(pairs)}
 			for _, pr := range pairs {
 				vs, err := judgePair(family, data(pr.Base), data(pr.Cand))
 				if err != nil {
@@ -147,10 +148,10 @@ func (t *tally) add(js []judged) {
 // the same-server runs, which were measured interleaved with them (a
 // real server's history, measured before both, is left out).
 func measuredChange(st *store, c config, family []metrics.Gate, p pool, data func([]*storedRun) []metrics.RunData) map[string]float64 {
-	ref := data(st.pool("same", c.SameRuns))
+	ref := data(st.Pool("same", c.SameRuns))
 	out := map[string]float64{}
 	for i, g := range family {
-		out[gateNames[i]] = geomean(g, data(st.pool(p.Name, p.Runs)))/geomean(g, ref) - 1
+		out[gateNames[i]] = geomean(g, data(st.Pool(p.Name, p.Runs)))/geomean(g, ref) - 1
 	}
 	return out
 }

@@ -27,6 +27,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"github.com/llmbench/llmbench/runtime/calibrate"
 )
 
 func main() {
@@ -47,12 +49,11 @@ func main() {
 // measuring comes first and judging after, so the judge's CPU use never
 // disturbs a measurement.
 func run(ctx context.Context, cfg config) error {
-	st, err := openStore(cfg.store, cfg.measure, cfg.judgeOnly)
+	st, err := calibrate.OpenStore(cfg.store, &cfg.measure, cfg.judgeOnly, measure.describe)
 	if err != nil {
-		return err
+		return fmt.Errorf("-%w", err)
 	}
-	cfg.measure = st.Measure
-	st.maxLoad = cfg.maxLoad
+	st.MaxLoad = cfg.maxLoad
 	if !cfg.judgeOnly {
 		if err := measureMissing(ctx, cfg, st); err != nil {
 			return err
@@ -89,7 +90,7 @@ func run(ctx context.Context, cfg config) error {
 		}
 	}
 	if cfg.doc != "" {
-		if err := replaceInDoc(cfg.doc, docSection(cfg), md); err != nil {
+		if err := calibrate.ReplaceInDoc(cfg.doc, docSection(cfg), md); err != nil {
 			return err
 		}
 	}

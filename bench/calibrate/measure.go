@@ -5,13 +5,12 @@ import (
 	"fmt"
 	"net/url"
 	"os"
-	"sync"
 	"time"
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/calibrate"
 	"github.com/llmbench/llmbench/runtime/dataset"
-	"github.com/llmbench/llmbench/runtime/engine"
 	runplan "github.com/llmbench/llmbench/runtime/plan"
 	"github.com/llmbench/llmbench/transport"
 	"github.com/llmbench/llmbench/transport/sim"
@@ -19,38 +18,24 @@ import (
 )
 
 // measureMissing measures, one at a time, every run of the plan the store
-// lacks (never two at once: they would slow each other down and share the
-// noise they are meant to show). Each run is stored as it ends, so an
-// interruption loses only the run in flight.
+// lacks (calibrate.MeasureMissing: each run stored as it ends, so an
+// interruption loses only the run in flight).
 func measureMissing(ctx context.Context, c config, st *store) error {
 	pools := map[string]pool{}
 	for _, p := range c.pools() {
 		pools[p.Name] = p
 	}
-	specs := order(c.pools(), c.Seed)
-	var todo []runSpec
-	for _, s := range specs {
-		if !st.has(s) {
-			todo = append(todo, s)
-		}
-	}
+	specs := calibrate.Order(c.pools(), c.Seed)
+	todo := st.Missing(specs)
 	fmt.Fprintf(os.Stderr, "calibrate: %s\ncalibrate: %d runs planned, %d in the store, %d to measure\n",
-		st.Measure.describe(), len(specs), len(specs)-len(todo), len(todo))
+		c.measure.describe(), len(specs), len(specs)-todo, todo)
 	start := time.Now()
-	for i, spec := range todo {
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("interrupted after %d of %d runs (the store keeps them)", i, len(todo))
-		}
-		r, err := measureRun(ctx, st.Measure, spec, pools[spec.Pool].Effect)
-		if err != nil {
-			return fmt.Errorf("run %s #%d: %w", spec.Pool, spec.Index+1, err)
-		}
-		if err := st.add(r); err != nil {
-			return err
-		}
-		fmt.Fprintf(os.Stderr, "run %d/%d %s (elapsed %s)\n", i+1, len(todo), r.line(), time.Since(start).Round(time.Second))
+	measure := func(ctx context.Context, spec runSpec) (*storedRun, error) {
+		return measureRun(ctx, c.measure, spec, pools[spec.Pool].Effect)
 	}
-	return nil
+	return calibrate.MeasureMissing(ctx, st, specs, measure, func(done, total int, r *storedRun) {
+		fmt.Fprintf(os.Stderr, "run %d/%d %s (elapsed %s)\n", done, total, line(r), time.Since(start).Round(time.Second))
+	})
 }
 
 // measureRun makes one run: a fresh simulator with its own seeds (or the
@@ -78,25 +63,22 @@ func measureRun(ctx context.Context, m measure, spec runSpec, e effect) (*stored
 	if err := runtime.Validate(exp); err != nil {
 		return nil, err
 	}
-	obs := &collector{}
-	r := &storedRun{Spec: spec, Drift: drift, Started: time.Now(), Load1: loadAverage()}
+	obs := &calibrate.Collector{}
 	res, err := runtime.RunExperiment(ctx, exp, runtime.Options{}, obs)
 	if err != nil {
 		return nil, err
 	}
-	if len(res.Points) != 1 || obs.out == nil {
+	if len(res.Points) != 1 || len(obs.Points()) != 1 {
 		return nil, fmt.Errorf("the run measured no point")
 	}
-	if obs.out.Interrupted {
+	if obs.Interrupted {
 		return nil, fmt.Errorf("interrupted")
 	}
-	r.Wall, r.Records = time.Since(r.Started), obs.records
-	for _, rec := range r.Records {
-		if rec.Err != nil {
-			// A failed request has no latency: a run with failures would
-			// be judged on fewer requests than its pool's others.
-			return nil, fmt.Errorf("a request failed (%s, HTTP %d): %s", rec.Err.Class, rec.Err.Status, rec.Err.Message)
-		}
+	r := &storedRun{Drift: drift, Points: obs.Points()}
+	if f := r.Failed(); f != nil {
+		// A failed request has no latency: a run with failures would be
+		// judged on fewer requests than its pool's others.
+		return nil, fmt.Errorf("a request failed (%s, HTTP %d): %s", f.Err.Class, f.Err.Status, f.Err.Message)
 	}
 	return r, nil
 }
@@ -114,7 +96,7 @@ func startTarget(m measure, spec runSpec, e effect) (base string, drift float64,
 		if err != nil {
 			return "", 0, nil, fmt.Errorf("-target %s: %w", m.Target, err)
 		}
-		p, err := slowdown.Start(u.Scheme+"://"+u.Host, slowdown.Shares{ITL: e.ProxyITL})
+		p, err := slowdown.Start(u.Scheme+"://"+u.Host, e.Proxy)
 		if err != nil {
 			return "", 0, nil, err
 		}
@@ -137,39 +119,14 @@ func simConfig(m measure, spec runSpec, e effect) sim.Config {
 	cfg.Seed, cfg.Model, cfg.Jitter = spec.Seed, m.Model, m.Sim.Jitter
 	cfg.Drift, cfg.DriftSeed = m.Sim.Drift, spec.Seed
 	scale := func(d time.Duration, f float64) time.Duration { return time.Duration(float64(d) * f) }
-	cfg.TTFT, cfg.PrefillPerToken = scale(m.Sim.TTFT, e.ttft()), scale(m.Sim.PrefillPerToken, e.ttft())
-	cfg.ITL, cfg.ITLPerSeq = scale(m.Sim.ITL, e.itl()), scale(m.Sim.ITLPerSeq, e.itl())
+	cfg.TTFT, cfg.PrefillPerToken = scale(m.Sim.TTFT, e.TTFTFactor()), scale(m.Sim.PrefillPerToken, e.TTFTFactor())
+	cfg.ITL, cfg.ITLPerSeq = scale(m.Sim.ITL, e.ITLFactor()), scale(m.Sim.ITLPerSeq, e.ITLFactor())
 	return cfg
 }
 
-// collector is the runtime.Observer of one run: it keeps the run's records
-// (token-counted, in completion order, as `run` writes them to
-// records.parquet) and its outcome.
-type collector struct {
-	mu      sync.Mutex
-	records []metrics.Record
-	out     *runtime.Outcome
-}
-
-func (c *collector) RunStarting(runtime.PointKey, *runtime.Job) (runtime.RunWatch, error) {
-	return c, nil
-}
-func (c *collector) PointDone(*runtime.PointResult) error { return nil }
-func (c *collector) Records() runtime.RecordWriter        { return c }
-func (c *collector) Progress() *engine.Progress           { return nil }
-func (c *collector) Finish(out *runtime.Outcome) error    { c.out = out; return nil }
-
-// Write is runtime.RecordWriter.
-func (c *collector) Write(recs ...metrics.Record) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.records = append(c.records, recs...)
-	return nil
-}
-
 // line is the progress line of a finished run.
-func (r *storedRun) line() string {
-	sum := r.data().Summary
+func line(r *storedRun) string {
+	sum := data(r).Summary
 	ms := func(x *metrics.Distribution, f func(*metrics.Distribution) float64) string {
 		if x == nil {
 			return "-"

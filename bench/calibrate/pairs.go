@@ -2,20 +2,9 @@ package main
 
 import (
 	"fmt"
-	"hash/fnv"
-	"math/rand/v2"
-	"slices"
-)
 
-// setup is how many runs each side of a judged pair has.
-type setup struct {
-	Name       string
-	Base, Cand int
-	// Rolling takes as the baseline the Base unchanged runs measured last
-	// before the candidate (a real server), as CI keeps the last runs of
-	// the main branch, instead of one history for every candidate.
-	Rolling bool
-}
+	"github.com/llmbench/llmbench/runtime/calibrate"
+)
 
 var (
 	// history5 is the default CI setup: the last 5 runs of the main
@@ -47,121 +36,13 @@ func setupsOf(c config) []setup {
 
 // applies says whether s is judged on pool p: the shift only one run
 // against one, everything else in the other setups, never a history.
-func (s setup) applies(p pool) bool {
+func applies(s setup, p pool) bool {
 	return !p.History && p.Shift == (s == single)
 }
 
-// pair is one judged point: its baseline runs and its candidate runs.
-type pair struct {
-	Base, Cand []*storedRun
-}
-
-// drawPairs are the pairs of setup s on pool p, drawn with a generator
-// seeded by the calibration's seed and the cell, so judging the same runs
-// again draws the same pairs.
-//
-//   - A real server: every run of p is a candidate against the whole
-//     history, or (Rolling) against the s.Base unchanged runs (history
-//     or same-server candidates) measured last before it.
-//   - The shift: each run of p against the unchanged run measured at the
-//     same point of the schedule (order spreads both pools over it), so
-//     the two sides of a pair met the same load on the machine; the pairs
-//     share no run.
-//   - The unchanged server: c.Pairs pairs, each s.Base + s.Cand distinct
-//     runs of the pool drawn at random; different pairs share runs.
-//   - A changed server with one candidate run: each of its runs once,
-//     against s.Base distinct unchanged runs drawn at random.
-//   - A changed server with s.Cand > 1: as many pairs as it has runs, each
-//     s.Cand distinct runs of it against s.Base distinct unchanged ones.
+// drawPairs are the pairs of setup s on pool p (calibrate.DrawPairs):
+// drawn at random from independent simulator starts, or against a real
+// server's history.
 func drawPairs(st *store, c config, s setup, p pool) ([]pair, error) {
-	runs := st.pool(p.Name, p.Runs)
-	same := st.pool("same", c.SameRuns)
-	rng := rand.New(rand.NewPCG(uint64(c.Seed), cellSeed(s, p)))
-	need := func(pool string, have, want int) error {
-		if have < want {
-			return fmt.Errorf("%s, pool %s: %d runs measured, %d needed (measure first, or give the sizes the store was measured with)", s.Name, pool, have, want)
-		}
-		return nil
-	}
-	var out []pair
-	switch {
-	case s.Rolling:
-		unchanged := append(st.pool("history", c.HistoryRuns), same...)
-		slices.SortFunc(unchanged, func(a, b *storedRun) int { return a.Started.Compare(b.Started) })
-		for _, r := range runs {
-			k := 0
-			for k < len(unchanged) && unchanged[k].Started.Before(r.Started) {
-				k++
-			}
-			if err := need("history and same", k, s.Base); err != nil {
-				return nil, err
-			}
-			out = append(out, pair{Base: unchanged[k-s.Base : k], Cand: []*storedRun{r}})
-		}
-	case !c.isSim():
-		hist := st.pool("history", c.HistoryRuns)
-		if err := need("history", len(hist), s.Base); err != nil {
-			return nil, err
-		}
-		for _, r := range runs {
-			out = append(out, pair{Base: hist, Cand: []*storedRun{r}})
-		}
-	case p.Shift:
-		if err := need("same", len(same), len(runs)); err != nil {
-			return nil, err
-		}
-		for i, r := range runs {
-			at := (float64(i) + 0.5) / float64(len(runs)) // r's place in the schedule
-			out = append(out, pair{Base: []*storedRun{same[int(at*float64(len(same)))]}, Cand: []*storedRun{r}})
-		}
-	case len(p.Tests) == 0:
-		if err := need(p.Name, len(runs), s.Base+s.Cand); err != nil {
-			return nil, err
-		}
-		for range c.Pairs {
-			d := pick(rng, runs, s.Base+s.Cand)
-			out = append(out, pair{Base: d[:s.Base], Cand: d[s.Base:]})
-		}
-	default:
-		if err := need("same", len(same), s.Base); err != nil {
-			return nil, err
-		}
-		if err := need(p.Name, len(runs), s.Cand); err != nil {
-			return nil, err
-		}
-		for _, r := range runs {
-			cand := []*storedRun{r}
-			if s.Cand > 1 {
-				cand = pick(rng, runs, s.Cand)
-			}
-			out = append(out, pair{Base: pick(rng, same, s.Base), Cand: cand})
-		}
-	}
-	return out, nil
-}
-
-// pick draws k distinct runs of rs.
-func pick(rng *rand.Rand, rs []*storedRun, k int) []*storedRun {
-	out := make([]*storedRun, k)
-	for i, j := range rng.Perm(len(rs))[:k] {
-		out[i] = rs[j]
-	}
-	return out
-}
-
-func cellSeed(s setup, p pool) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(s.Name + "\x00" + p.Name))
-	return h.Sum64()
-}
-
-// distinctRuns counts the runs the pairs use.
-func distinctRuns(ps []pair) int {
-	seen := map[*storedRun]bool{}
-	for _, p := range ps {
-		for _, r := range append(append([]*storedRun{}, p.Base...), p.Cand...) {
-			seen[r] = true
-		}
-	}
-	return len(seen)
+	return calibrate.DrawPairs(st, calibrate.Pairing{Seed: c.Seed, SameRuns: c.SameRuns, HistoryRuns: c.HistoryRuns, Drawn: c.isSim(), Pairs: c.Pairs}, s, p)
 }

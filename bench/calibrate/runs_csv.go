@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/csv"
 	"fmt"
+	"github.com/llmbench/llmbench/runtime/calibrate"
 	"os"
 	"slices"
 	"strconv"
@@ -20,8 +21,8 @@ func writeRunsCSV(path string, st *store) error {
 	w := csv.NewWriter(&b)
 	_ = w.Write([]string{"pool", "index", "seed", "drift", "started_unix_s", "wall_s", "load1", "completed", "failed",
 		"ttft_p99_ms", "itl_p50_ms", "itl_p99_ms", "output_token_throughput"})
-	for _, r := range st.all() {
-		s := r.data().Summary
+	for _, r := range st.All() {
+		s := data(r).Summary
 		ms := func(d *metrics.Distribution, p func(*metrics.Distribution) float64) string {
 			if d == nil {
 				return ""
@@ -43,7 +44,7 @@ func writeRunsCSV(path string, st *store) error {
 // header says what the tables were measured on, when, where, and by which
 // command they were judged.
 func header(st *store, c config, judged time.Duration) string {
-	runs := st.all()
+	runs := st.All()
 	if len(runs) == 0 {
 		return "No runs.\n"
 	}
@@ -57,9 +58,9 @@ func header(st *store, c config, judged time.Duration) string {
 	first, last := runs[0], runs[len(runs)-1]
 	end := last.Started.Add(last.Wall)
 	var b strings.Builder
-	fmt.Fprintf(&b, "Runs: %s.\n\n", st.Measure.describe())
+	fmt.Fprintf(&b, "Runs: %s.\n\n", c.measure.describe())
 	fmt.Fprintf(&b, "Measured %s – %s UTC on %s: %d runs, %s of running (%s from the first start to the last end), 1-minute load average %.2f–%.2f (median %.2f) at the runs' starts.\n",
-		first.Started.UTC().Format("2006-01-02 15:04"), end.UTC().Format("15:04"), machine(), len(runs),
+		first.Started.UTC().Format("2006-01-02 15:04"), end.UTC().Format("15:04"), calibrate.Machine(), len(runs),
 		wall.Round(time.Second), end.Sub(first.Started).Round(time.Second), loads[0], loads[len(loads)-1], loads[len(loads)/2])
 	fmt.Fprintf(&b, "Judged in %s by `go run ./bench/calibrate %s` with the gates %s, judged together at each point.\n",
 		judged.Round(time.Second), commandLine(), gateList(c.Tolerance))

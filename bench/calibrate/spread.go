@@ -2,8 +2,8 @@ package main
 
 import (
 	"fmt"
-	"math"
-	"slices"
+	"github.com/llmbench/llmbench/runtime/calibrate"
+
 	"strings"
 
 	"github.com/llmbench/llmbench/metrics"
@@ -20,7 +20,7 @@ func spreadTable(st *store, c config) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	runs := append(st.pool("history", c.HistoryRuns), st.pool("same", c.SameRuns)...)
+	runs := append(st.Pool("history", c.HistoryRuns), st.Pool("same", c.SameRuns)...)
 	if len(runs) < 2 {
 		return "", nil
 	}
@@ -28,20 +28,20 @@ func spreadTable(st *store, c config) (string, error) {
 	fmt.Fprintf(&b, "\nRun-to-run spread of the unchanged server (%d runs):\n\n", len(runs))
 	b.WriteString("| Metric | Median | SD of ln across runs | Robust SD of ln (1.4826 × MAD) | Smallest / median | Largest / median |\n|---|---|---|---|---|---|\n")
 	line := func(name string, unit func(float64) string, vals []float64) {
-		s := logSpread(vals)
-		fmt.Fprintf(&b, "| %s | %s | %.3f | %.3f | %.2f | %.2f |\n", name, unit(s.median), s.sd, s.robust, s.min/s.median, s.max/s.median)
+		s := calibrate.LogSpread(vals)
+		fmt.Fprintf(&b, "| %s | %s | %.3f | %.3f | %.2f | %.2f |\n", name, unit(s.Median), s.SD, s.Robust, s.Min/s.Median, s.Max/s.Median)
 	}
 	if c.isSim() {
 		var drift []float64
 		for _, r := range runs {
 			drift = append(drift, r.Drift)
 		}
-		line("drift factor (asked: σ = "+pct(c.Sim.Drift)+")", func(v float64) string { return fmt.Sprintf("%.3f", v) }, drift)
+		line("drift factor (asked: σ = "+calibrate.Pct(c.Sim.Drift)+")", func(v float64) string { return fmt.Sprintf("%.3f", v) }, drift)
 	}
 	for i, g := range family {
 		var vals []float64
 		for _, r := range runs {
-			v, err := g.MeasureRun(r.data())
+			v, err := g.MeasureRun(data(r))
 			if err != nil {
 				return "", err
 			}
@@ -56,34 +56,4 @@ func spreadTable(st *store, c config) (string, error) {
 func inUnits(metric string, native float64) string {
 	v, unit := metrics.InReportUnits(metric, native)
 	return fmt.Sprintf("%.4g %s", v, unit)
-}
-
-// spreadOf is what spreadTable shows of one metric.
-type spreadOf struct {
-	median, min, max, sd, robust float64
-}
-
-// logSpread is the spread of ln v: its standard deviation and its robust
-// counterpart 1.4826 × the median absolute deviation (the SD without the
-// outliers), with the median, smallest and largest values.
-func logSpread(v []float64) spreadOf {
-	s := slices.Clone(v)
-	slices.Sort(s)
-	logs := make([]float64, len(s))
-	for i, x := range s {
-		logs[i] = math.Log(x)
-	}
-	m := median(logs)
-	var sum, sq float64
-	dev := make([]float64, len(logs))
-	for i, l := range logs {
-		sum += l
-		dev[i] = math.Abs(l - m)
-	}
-	mean := sum / float64(len(logs))
-	for _, l := range logs {
-		sq += (l - mean) * (l - mean)
-	}
-	return spreadOf{median: math.Exp(m), min: s[0], max: s[len(s)-1],
-		sd: math.Sqrt(sq / float64(len(logs)-1)), robust: 1.4826 * median(dev)}
 }

@@ -3,9 +3,9 @@ package main
 import (
 	"encoding/csv"
 	"fmt"
+	"github.com/llmbench/llmbench/runtime/calibrate"
 	"math"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -43,7 +43,7 @@ func rowsOf(res *results, sim bool) []row {
 		}
 		for _, g := range gates {
 			r := base
-			r.Gate, r.Regressions, r.Inconclusive, r.MDC = g, c.Tally.Regression[g], c.Tally.Inconclusive[g], median(c.Tally.MDC[g])
+			r.Gate, r.Regressions, r.Inconclusive, r.MDC = g, c.Tally.Regression[g], c.Tally.Inconclusive[g], calibrate.Median(c.Tally.MDC[g])
 			if len(c.Pool.Tests) > 0 {
 				r.Measured, r.Goal = res.Change[c.Pool.Name][g], detectionGoal(c.Pool)
 			}
@@ -95,8 +95,8 @@ func renderMarkdown(rows []row, before map[string]string, head string) string {
 		if r.Gate == anyGate {
 			inc = "–"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %d (%d) | %s | %s | %s | %s | %s |", r.Change, r.Gate, signed(r.Measured), r.Pairs, r.Distinct,
-			rate(r.Regressions, r.Pairs), interval(r.Regressions, r.Pairs), inc, unsigned(r.MDC), or(r.Goal, "–"))
+		fmt.Fprintf(&b, "| %s | %s | %s | %d (%d) | %s | %s | %s | %s | %s |", r.Change, r.Gate, calibrate.Signed(r.Measured), r.Pairs, r.Distinct,
+			calibrate.Rate(r.Regressions, r.Pairs), calibrate.Interval(r.Regressions, r.Pairs), inc, calibrate.Unsigned(r.MDC), or(r.Goal, "–"))
 		if before != nil {
 			fmt.Fprintf(&b, " %s |", or(before[r.key()], "–"))
 		}
@@ -117,7 +117,7 @@ func writeCSV(path string, rows []row) error {
 	_ = w.Write(csvHeader)
 	f := func(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) }
 	for _, r := range rows {
-		lo, hi := wilson(r.Regressions, r.Pairs, z95)
+		lo, hi := calibrate.Wilson(r.Regressions, r.Pairs, calibrate.Z95)
 		_ = w.Write([]string{r.Setup, r.Pool, r.Change, r.Gate, f(r.Measured), strconv.Itoa(r.Pairs), strconv.Itoa(r.Distinct),
 			strconv.Itoa(r.Regressions), f(float64(r.Regressions) / float64(max(r.Pairs, 1))), f(lo), f(hi), strconv.Itoa(r.Inconclusive), f(r.MDC), r.Goal})
 	}
@@ -156,43 +156,9 @@ func readBefore(path string) (map[string]string, error) {
 		if err1 != nil || err2 != nil {
 			return nil, fmt.Errorf("-before %s:%d: pairs and regressions must be whole numbers", path, i+2)
 		}
-		out[row{Setup: r[col["setup"]], Pool: r[col["pool"]], Gate: r[col["gate"]]}.key()] = rate(k, pairs)
+		out[row{Setup: r[col["setup"]], Pool: r[col["pool"]], Gate: r[col["gate"]]}.key()] = calibrate.Rate(k, pairs)
 	}
 	return out, nil
-}
-
-// signed is a change as a signed percentage, "–" when unknown.
-func signed(v float64) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return "–"
-	}
-	return fmt.Sprintf("%+.1f%%", 100*v)
-}
-
-// unsigned is a share as a percentage, "–" when unknown, "∞" when no
-// change could be detected.
-func unsigned(v float64) string {
-	switch {
-	case math.IsNaN(v):
-		return "–"
-	case math.IsInf(v, 1):
-		return "∞"
-	}
-	return fmt.Sprintf("%.1f%%", 100*v)
-}
-
-// median is the middle value of v (NaN for none); +Inf sorts last.
-func median(v []float64) float64 {
-	if len(v) == 0 {
-		return math.NaN()
-	}
-	s := slices.Clone(v)
-	slices.Sort(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }
 
 func or(s, alt string) string {
@@ -200,23 +166,4 @@ func or(s, alt string) string {
 		return alt
 	}
 	return s
-}
-
-// rate is "k/n = x.x%".
-func rate(k, n int) string {
-	if n == 0 {
-		return "–"
-	}
-	return fmt.Sprintf("%d/%d = %.1f%%", k, n, 100*float64(k)/float64(n))
-}
-
-// interval is the 95% Wilson interval of k/n as "lo%–hi%".
-func interval(k, n int) string {
-	lo, hi := wilson(k, n, z95)
-	return fmt.Sprintf("%.1f%%–%.1f%%", 100*lo, 100*hi)
-}
-
-// pct writes a share as compact percent: 0.05 → "5%", 0.125 → "12.5%".
-func pct(v float64) string {
-	return strconv.FormatFloat(math.Round(v*1e6)/1e4, 'f', -1, 64) + "%"
 }

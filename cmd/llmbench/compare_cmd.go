@@ -22,7 +22,7 @@ import (
 // beyond the tolerance.
 type compareCmd struct {
 	Baseline   string   `arg:"" help:"Baseline: a run folder, an analyze/profile artifact folder, a point folder, a records.parquet, or a GenAI-Perf profile_export.json."`
-	Candidates []string `arg:"" name:"candidate" help:"Candidate(s), the same kinds, or a folder of runs (a history); with several runs, each is compared with the baseline in the order the runs started, a trend table follows, and the newest decides the exit code and the files."`
+	Candidates []string `arg:"" name:"candidate" help:"Candidate(s), the same kinds, or a folder of runs (a history); with several runs, each is compared with the baseline in the order the runs started, a trend table follows (with the change points where a metric's level shifted, from three runs on), and the newest decides the exit code and the files."`
 
 	MaxRegression      []string `default:"10%" sep:"," help:"Tolerance: a regression is reported only when the candidate is confidently worse by more than this (10% or 0.1); per metric as METRIC=5% (itl.p99=5%)."`
 	Metrics            []string `sep:"," help:"Metrics to compare, named as gates name them (default: ttft.p50,ttft.p99,itl.p50,itl.p99,request_latency.p99,output_token_throughput,request_throughput,error_rate)."`
@@ -34,10 +34,15 @@ type compareCmd struct {
 	Junit              string   `type:"path" help:"Also write JUnit XML (one test case per point and metric, failed for a regression) to this file."`
 	PlotDir            string   `name:"plot-dir" type:"path" help:"Also draw a trend plot (PNG) per point and metric into this folder: every run's value with its confidence interval against the baseline and the regression limit."`
 	Tokenizer          string   `help:"Tokenizer for counting the tokens of an imported GenAI-Perf export (as report takes it)."`
+	changeFlags
 }
 
 func (c *compareCmd) Run(e *env) error {
 	opt, err := c.options()
+	if err != nil {
+		return err
+	}
+	detect, err := c.changeFlags.options()
 	if err != nil {
 		return err
 	}
@@ -61,6 +66,11 @@ func (c *compareCmd) Run(e *env) error {
 			return err
 		}
 		history = append(history, r)
+	}
+	if len(history) >= 3 { // fewer runs have no change point to find
+		if history[len(history)-1].History, err = comparison.FindChangePoints(history, false, detect); err != nil {
+			return runFailed("change points: %w", err)
+		}
 	}
 	if len(history) > 1 {
 		if err := comparison.Trend(history)(e.stdout); err != nil {

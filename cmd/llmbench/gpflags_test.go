@@ -107,6 +107,8 @@ func TestGenAIPerfFlagErrors(t *testing.T) {
 			[]string{`--url: got "http://localhost:8000" for api="triton"`, "want grpc://host:port, grpcs://host:port or host:port"}},
 		{[]string{"profile", "-m", "m", "--service-kind", "triton", "--extra-inputs", `{"stop":{"a":1}}`},
 			[]string{"--extra-inputs: triton body: input stop: element 0: want a string, a number or true/false"}},
+		{[]string{"profile", "-m", "m", "--service-kind", "triton", "--reset-prefix-cache"},
+			[]string{"--reset-prefix-cache: the reset is an HTTP POST to the server's root, and --service-kind triton speaks gRPC"}},
 		{[]string{"profile", "-m", "m", "--service-kind", "tensorrtllm_engine"},
 			[]string{"--service-kind tensorrtllm_engine: driving a TensorRT-LLM engine in-process", "not built yet"}},
 		{[]string{"profile", "-m", "m", "--service-kind", "dynamic_grpc"},
@@ -122,7 +124,7 @@ func TestGenAIPerfFlagErrors(t *testing.T) {
 				"--max-threads → nothing (llmbench has no thread cap)"}},
 		{[]string{"--log-level", "warn", "analyze", "-m", "m", "--", "--request-distribution", "poisson", "-s", "5"},
 			[]string{"analyze: arguments after -- (--request-distribution poisson -s 5)",
-				"--request-distribution → --request-distribution poisson|gamma|constant", "-s → nothing"}},
+				"--request-distribution → --request-distribution poisson|gamma|constant", "-s → --stability-percentage P"}},
 		{[]string{"profile", "-m", "m", "--", "--bogus"},
 			[]string{"(--bogus) are for perf_analyzer", "--request-distribution, --max-concurrency", "llmbench profile --help"}},
 	}

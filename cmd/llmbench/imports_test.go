@@ -35,14 +35,19 @@ var allowedImports = map[string][]string{
 // reads what the console tables say (sweep, telemetry, verdict) without
 // them knowing of it.
 var withinLayer = map[string][]string{
-	"metrics": {},
+	"metrics": {"metrics/studentt"},
+	// changepoint is the detector of shifts over a history: pure math on
+	// a series, knowing nothing of runs or metrics' catalogue.
+	"metrics/changepoint": {"metrics/studentt"},
+	"metrics/studentt":    {},
 
-	"transport":            {"transport/tritonpb"},
-	"transport/rendezvous": {},
-	"transport/sim":        {"transport/tritonpb"},
-	"transport/slowdown":   {}, // a proxy on net/http alone: no client of transport, no part of the simulator
-	"transport/telemetry":  {"transport"},
-	"transport/tritonpb":   {},
+	"transport":             {"transport/tritonpb"},
+	"transport/rendezvous":  {},
+	"transport/sim":         {"transport/tritonpb"},
+	"transport/slowdown":    {}, // a proxy on net/http alone: no client of transport, no part of the simulator
+	"transport/livemetrics": {}, // live export's network I/O (remote write, OTLP): a client of its receivers alone
+	"transport/telemetry":   {"transport"},
+	"transport/tritonpb":    {},
 
 	"runtime":        {"runtime/dataset", "runtime/engine", "runtime/failure", "runtime/plan", "runtime/tokenizer"},
 	"runtime/engine": {"runtime/dataset", "runtime/plan"},
@@ -52,6 +57,9 @@ var withinLayer = map[string][]string{
 	"runtime/dataset":  {},
 	"runtime/failure":  {},
 	"runtime/paexport": {},
+	// calibrate runs a scenario's plan through runtime and judges it with
+	// runtime's gates: above runtime, beside gpflags.
+	"runtime/calibrate": {"runtime", "runtime/engine", "runtime/failure", "runtime/plan"},
 	// Other tools' result files read back into records, each alone.
 	"runtime/vllmbench": {},
 	"runtime/aiperf":    {},
@@ -60,6 +68,8 @@ var withinLayer = map[string][]string{
 	// ab runs an experiment's points as interleaved A/B rounds through
 	// runtime's executor: above runtime, beside gpflags.
 	"runtime/ab": {"runtime", "runtime/engine", "runtime/failure", "runtime/plan"},
+	// gpconfig turns GenAI-Perf's YAML into its flags, knowing no flag's meaning.
+	"runtime/gpconfig": {"runtime/failure", "runtime/gpflags"},
 	// gpflags turns GenAI-Perf's flags into runtime's plan: above runtime.
 	"runtime/gpflags": {"runtime", "runtime/dataset", "runtime/engine", "runtime/failure", "runtime/plan"},
 
@@ -68,15 +78,18 @@ var withinLayer = map[string][]string{
 	"reports/genaiperf":       {},
 	"reports/records":         {},
 	"reports/progress":        {},
-	"reports/verdict":         {"reports"},
-	"reports/telemetry":       {"reports"},
-	"reports/views":           {"reports/genaiperf"},
-	"reports/sweep":           {"reports", "reports/telemetry", "reports/views"},
-	"reports/plots":           {"reports/genaiperf", "reports/telemetry"},
-	"reports/comparison":      {"reports", "reports/plots", "reports/verdict"},
-	"reports/html":            {"reports", "reports/comparison", "reports/plots", "reports/sweep", "reports/telemetry", "reports/verdict"},
-	"reports/artifacts":       {"*"},
-	"reports/storedrun":       {"reports/genaiperf", "reports/records", "reports/verdict"},
+	// live samples running points for --live-metrics; the exporters are
+	// transport's, wired in by the command.
+	"reports/live":       {},
+	"reports/verdict":    {"reports"},
+	"reports/telemetry":  {"reports"},
+	"reports/views":      {"reports/genaiperf"},
+	"reports/sweep":      {"reports", "reports/telemetry", "reports/views"},
+	"reports/plots":      {"reports/genaiperf", "reports/telemetry"},
+	"reports/comparison": {"reports", "reports/plots", "reports/verdict"},
+	"reports/html":       {"reports", "reports/comparison", "reports/plots", "reports/sweep", "reports/telemetry", "reports/verdict"},
+	"reports/artifacts":  {"*"},
+	"reports/storedrun":  {"reports/genaiperf", "reports/records", "reports/verdict"},
 	// storedruntest writes fixture runs with artifacts' real writers.
 	"reports/storedrun/storedruntest": {"*"},
 	"reports/regression":              {"reports/comparison", "reports/storedrun"},
@@ -89,6 +102,7 @@ var withinLayer = map[string][]string{
 	"bench":           {},
 	"bench/calibrate": {},
 	"bench/ab":        {},
+	"bench/otava":     {},
 	"stdlib":          {},
 	"deploy":          {},
 	"cmd/llmbench":    {"*"},
@@ -99,6 +113,7 @@ var onlyImportedBy = map[string][]string{
 	"go.starlark.net":             {"builtins", "cmd"},
 	"github.com/valyala/fasthttp": {"transport", "cmd"},
 	"google.golang.org/grpc":      {"transport", "cmd"},
+	"go.opentelemetry.io/otel":    {"transport"},
 }
 
 func TestImportRules(t *testing.T) {

@@ -74,8 +74,16 @@ func TestProcessExportFiles(t *testing.T) {
 			t.Errorf("%s: %s, want the merged requests' %s", key, agg[key], union[key])
 		}
 	}
-	var cfg struct{ Subcommand string }
-	if err := json.Unmarshal(agg["input_config"], &cfg); err != nil || cfg.Subcommand != "process-export-files" {
-		t.Errorf("input_config.subcommand %q (%v)", cfg.Subcommand, err)
+	var cfg struct {
+		Subcommand string
+		Process    struct {
+			InputPath string `json:"input_path"`
+		}
+		Endpoint json.RawMessage
+	}
+	var first struct{ Endpoint json.RawMessage }
+	json.Unmarshal(n1["input_config"], &first)
+	if err := json.Unmarshal(agg["input_config"], &cfg); err != nil || cfg.Subcommand != "process" || cfg.Process.InputPath != "in" || string(cfg.Endpoint) != string(first.Endpoint) {
+		t.Errorf("input_config: subcommand %q, process.input_path %q, endpoint %s (first run's %s): %v", cfg.Subcommand, cfg.Process.InputPath, cfg.Endpoint, first.Endpoint, err)
 	}
 }

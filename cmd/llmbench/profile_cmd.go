@@ -18,6 +18,7 @@ type profileCmd struct {
 	profileFlags
 	logFlags
 	recordsFlags
+	liveFlags
 }
 
 func (c *profileCmd) Run(e *env) error {

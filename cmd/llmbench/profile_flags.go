@@ -105,6 +105,7 @@ func (c *profileFlags) describe(e runplan.Endpoint) genaiperf.Run {
 	r.SyntheticTokens = genaiperf.TokenDist{Mean: c.SyntheticInputTokensMean, Stddev: c.SyntheticInputTokensStddev}
 	r.OutputTokens = genaiperf.OutputTokens{Mean: c.OutputTokensMean, Stddev: c.OutputTokensStddev, Deterministic: c.OutputTokensMeanDeterministic}
 	r.PrefixPrompts, r.PrefixPromptLength = c.NumPrefixPrompts, c.PrefixPromptLength
+	r.Media = mediaConfig(&c.MediaFlags)
 	r.ArtifactDir, r.ProfileExportFile, r.Version = c.ArtifactDir, c.ProfileExportFile, "llmbench "+version
 	r.RequestDistribution = c.RequestDistribution
 	if len(c.Telemetry.ServerMetricsURL) > 0 {

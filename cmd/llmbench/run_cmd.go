@@ -31,6 +31,7 @@ type runCmd struct {
 	NoPlots bool `help:"Do not render PNG plots (per point in <point>/plots/, per sweep in OUT/)."`
 	Strict  bool `help:"Exit 3 when the client, not the server, limited any point (client_limited: its CPU, or a schedule it could not keep)."`
 	recordsFlags
+	liveFlags
 }
 
 func (c *runCmd) Run(e *env) error {

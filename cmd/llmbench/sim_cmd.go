@@ -36,8 +36,9 @@ type simCmd struct {
 	StrictModel     bool          `help:"Answer 404 to requests naming a model other than --model."`
 	Flavor          string        `default:"vllm" enum:"vllm,ollama" help:"Stream format to imitate: vllm (role-only first chunk, finish-only delta) or ollama (role on every delta, empty last content chunk, zero-filled usage on completions chunks)."`
 
-	PrefixCacheBlocks int `help:"Prefix cache size in blocks of --prefix-block-tokens (0: no cache). A prompt's resident leading blocks skip prefill and are reported as cached tokens in usage."`
-	PrefixBlockTokens int `default:"16" help:"Prefix cache block size in tokens (words); only whole blocks are cached."`
+	PrefixCacheBlocks     int  `help:"Prefix cache size in blocks of --prefix-block-tokens (0: no cache). A prompt's resident leading blocks skip prefill and are reported as cached tokens in usage."`
+	NoPromptTokensDetails bool `help:"Leave prompt_tokens_details (the cached tokens) out of chat and completions usage, as vLLM does unless started with --enable-prompt-tokens-details: the prefix cache's hits are then in /metrics only."`
+	PrefixBlockTokens     int  `default:"16" help:"Prefix cache block size in tokens (words); only whole blocks are cached."`
 }
 
 func (c *simCmd) Run(e *env) error {
@@ -52,7 +53,7 @@ func (c *simCmd) Run(e *env) error {
 		MalformedRate: c.MalformedRate, StallRate: c.StallRate, Stall: c.Stall,
 		Reasoning: c.Reasoning, ReasoningTokens: c.ReasoningTokens, Flavor: sim.Flavor(c.Flavor),
 		ContextTokens: c.ContextTokens, MergeRate: c.MergeRate, StrictModel: c.StrictModel,
-		PrefixCacheBlocks: c.PrefixCacheBlocks, PrefixBlockTokens: c.PrefixBlockTokens,
+		PrefixCacheBlocks: c.PrefixCacheBlocks, PrefixBlockTokens: c.PrefixBlockTokens, HidePromptTokensDetails: c.NoPromptTokensDetails,
 	}
 	if err := cfg.Validate(); err != nil {
 		return invalid("%w", err)

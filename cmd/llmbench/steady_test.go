@@ -79,13 +79,68 @@ func TestProfileRequestCountAuto(t *testing.T) {
 	}
 }
 
+// profile --measurement-interval measures perf_analyzer's windows until
+// the last three agree within --stability-percentage (at most 10): the
+// saved outcome holds the windows, the requests of the windows before the
+// deciding three are the warm-up (the first rows, flagged), the reported
+// count is the rest, and the console says what the rule did, as report
+// says it again from the records. How many windows it takes is the
+// machine's to decide; the test holds the wiring for any outcome.
+func TestProfileStabilityWindows(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	r := runCLI(t, dir, "profile", "-m", "org/m", "-u", "sim://?ttft=2ms&itl=1ms", "--streaming", "--concurrency", "4",
+		"-p", "300", "--output-tokens-mean", "8", "--synthetic-input-tokens-mean", "20")
+	said := steadyLine(r.stdout)
+	if r.code != 0 || said == "" {
+		t.Fatalf("profile: exit %d, want a steady-state line\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	point := filepath.Join(dir, "artifacts", "org_m-openai-chat-concurrency4")
+	recs, meta := readRecords(t, filepath.Join(point, "records.parquet"))
+	var saved runtime.PointRecord
+	if err := json.Unmarshal([]byte(meta.PointRecord), &saved); err != nil || saved.Steady == nil || saved.Steady.Rule.Stability == nil {
+		t.Fatalf("saved point record %q: %v", meta.PointRecord, err)
+	}
+	s := saved.Steady
+	ws := s.Check.Windows
+	if rule := s.Rule.Stability; rule.Window != 300e6 || rule.Percentage != 999 || rule.MaxWindows != 10 || len(ws) < 3 || len(ws) > 10 {
+		t.Fatalf("rule %+v, %d windows", rule, len(ws))
+	}
+	before := 0
+	for _, w := range ws[:len(ws)-3] {
+		before += w.Requests
+	}
+	flagged := 0
+	for _, rec := range recs {
+		if rec.Warmup {
+			flagged++
+		}
+	}
+	if s.Warmup != before || len(recs) != s.Measured || flagged != 0 {
+		t.Errorf("warm-up %d, want the %d requests of the windows before the last three; %d rows of %d measured, %d written flagged", s.Warmup, before, len(recs), s.Measured, flagged)
+	}
+	var export struct {
+		RequestCount struct{ Avg float64 } `json:"request_count"`
+	}
+	b, _ := os.ReadFile(filepath.Join(point, "profile_export_genai_perf.json"))
+	if err := json.Unmarshal(b, &export); err != nil || int(export.RequestCount.Avg) != s.Measured-s.Warmup {
+		t.Errorf("request_count %v, want the %d measured less the %d warm-up (%v)", export.RequestCount.Avg, s.Measured, s.Warmup, err)
+	}
+	if stable := strings.HasPrefix(said, "Steady state: stable after "); stable != s.Converged {
+		t.Errorf("console %q, saved converged=%v", said, s.Converged)
+	}
+	if rep := runCLI(t, dir, "report", filepath.Join(dir, "artifacts")); rep.code != 0 || steadyLine(rep.stdout) != said {
+		t.Errorf("report: exit %d, says %q of the rule, the run said %q", rep.code, steadyLine(rep.stdout), said)
+	}
+}
+
 // steadyLine is what the console says of the steady-state rule: its
 // "Steady state: converged ..." line, or the not-converged warning; ""
 // when neither.
 func steadyLine(stdout string) string {
 	for line := range strings.Lines(stdout) {
 		line = strings.TrimSpace(line)
-		if strings.HasPrefix(line, "Steady state: ") || strings.HasPrefix(line, "WARNING: steady state NOT converged") {
+		if strings.HasPrefix(line, "Steady state: ") || strings.HasPrefix(line, "WARNING: steady state NOT ") {
 			return line
 		}
 	}
@@ -145,6 +200,7 @@ func TestRequestCountAutoBadInput(t *testing.T) {
 		"--request-count auto --steady-ci 0.7":             "--steady-ci: got 0.7, want a share between 0 and 0.5 such as 0.05",
 		"--request-count auto --steady-max-requests 50":    "--steady-max-requests: got 50, want >= --steady-min-requests (100)",
 		"--request-count auto --measurement-interval 1000": "--request-count auto and --measurement-interval are mutually exclusive",
+		"--measurement-interval 500 -s 0":                  "--stability-percentage: got 0, want a positive share",
 	} {
 		r := runCLI(t, t.TempDir(), append([]string{"profile", "-m", "m", "-u", "sim://"}, strings.Fields(args)...)...)
 		if r.code != 2 || !strings.Contains(r.stderr, want) {

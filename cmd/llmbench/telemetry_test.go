@@ -254,7 +254,10 @@ def main(ctx):
 	if r := runCLI(t, dir, "run", file, "--no-plots", "--out", "base", "--allow-missing-baseline"); r.code != 0 {
 		t.Fatalf("baseline: exit %d\n%s", r.code, r.stderr)
 	}
-	r := runCLI(t, dir, "run", file, "-D", "itl=8ms", "-D", "seed=2", "--no-plots", "--out", "slow", "--baseline", "base")
+	// --allow-weak-gates: whether the baseline's spread lets the gate
+	// detect 10% is the machine's load to decide (a loaded one refused it,
+	// exit 2); the judgment is what this test holds.
+	r := runCLI(t, dir, "run", file, "-D", "itl=8ms", "-D", "seed=2", "--no-plots", "--out", "slow", "--baseline", "base", "--allow-weak-gates")
 	base, slow := energyPerToken(t, filepath.Join(dir, "base", "tel", "concurrency8")), energyPerToken(t, filepath.Join(dir, "slow", "tel", "concurrency8"))
 	gate, err := metrics.BaselineGate("energy_per_token", 0.10)
 	if err != nil {

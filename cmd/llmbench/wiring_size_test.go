@@ -9,9 +9,14 @@ import (
 
 // cmd/llmbench is wiring (DESIGN.md: kong commands, flags and exit codes;
 // the logic lives in the packages that own it). These bounds keep it so:
-// a command that grows past them has logic that wants a package.
+// a command that grows past them has logic that wants a package. The
+// total was 2400 for 12 commands; session 13 added 7 (config,
+// create-template, scenario-from-config, process-export-files, history,
+// calibrate, ab) and the live-metrics and media flags, their logic in
+// runtime/gpconfig, reports/artifacts, reports/regression, runtime/calibrate
+// and runtime/ab, their flag structs and help here: about 100 lines each.
 const (
-	maxWiringLines = 2400
+	maxWiringLines = 3100
 	maxFileLines   = 300
 )
 

@@ -61,6 +61,7 @@ func pointConsole(r *genaiperf.Run, out *runtime.Outcome, dir string) reports.Re
 		}
 		writeComponents(w, out.Components)
 		writeReplicas(w, out.Replicas)
+		writeStages(w, out.Stages)
 		writeSessions(w, out.Summary.Sessions)
 		writeTelemetryLines(w, out)
 		writeClientLine(w, out.Summary.Client)
@@ -115,7 +116,11 @@ func writeSteadyLine(w io.Writer, s *runtime.SteadyOutcome) {
 		fmt.Fprintf(w, "Steady state: %s\n", s.Summary())
 		return
 	}
-	fmt.Fprintf(w, "WARNING: steady state %s; raise the cap or widen ci\n", s.Summary())
+	advice := "raise the cap or widen ci"
+	if s.Rule.Stability != nil {
+		advice = "lengthen --measurement-interval or raise --stability-percentage (perf_analyzer would have stopped with an error)"
+	}
+	fmt.Fprintf(w, "WARNING: steady state %s; %s\n", s.Summary(), advice)
 }
 
 // writeTelemetryLines prints the point's telemetry under its table.

@@ -193,6 +193,7 @@ func writeRerendered(stderr io.Writer, rep *storedrun.Repeat, run *genaiperf.Run
 func writePointLines(stdout io.Writer, out *runtime.Outcome) {
 	writeComponents(stdout, out.Components)
 	writeReplicas(stdout, out.Replicas)
+	writeStages(stdout, out.Stages)
 	writeSessions(stdout, out.Summary.Sessions)
 	writeShards(stdout, out.Shards)
 	writeTelemetryLines(stdout, out)

@@ -173,5 +173,5 @@ func stimulusOf(exp *plan.Experiment, params plan.Params) genaiperf.Stimulus {
 	case exp.Converses() && r > 0:
 		return genaiperf.Stimulus{SessionRate: r}
 	}
-	return genaiperf.Stimulus{Concurrency: c, RequestRate: params[metrics.ParamRate]}
+	return genaiperf.Stimulus{Concurrency: c, RequestRate: params[metrics.ParamRate], Staged: exp.Load.Staged()}
 }

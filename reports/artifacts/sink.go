@@ -138,6 +138,7 @@ func (s *pointSink) Finish(stderr io.Writer, r *genaiperf.Run, out *runtime.Outc
 	s.record.Counting, s.record.Partial, s.record.Client = out.Counting, out.Interrupted, out.Summary.Client
 	s.record.Shard = out.Shard
 	s.record.Steady = out.Steady
+	s.record.StagesFrom = out.StagesFrom
 	saved, err := s.record.Encode()
 	if err != nil {
 		return err

@@ -24,6 +24,9 @@ type Report struct {
 	Warnings []string
 	// Unmatched names points present on one side only.
 	Unmatched []string
+	// History is the change points over the history this comparison is
+	// the newest of (FindChangePoints); nil for a comparison alone.
+	History *ChangePoints
 }
 
 // Point is one matched point's comparisons, family-adjusted (Holm).

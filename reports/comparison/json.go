@@ -31,6 +31,38 @@ type File struct {
 	Points       []FilePoint `json:"points"`
 	Unmatched    []string    `json:"unmatched"`
 	Warnings     []string    `json:"warnings"`
+	// ChangePoints are the shifts of level over the history this
+	// comparison is the newest of; absent for a comparison alone. Added
+	// within schema 2: a field a reader of version 2 may ignore.
+	ChangePoints *FileChangePoints `json:"change_points,omitempty"`
+}
+
+// FileChangePoints is ChangePoints in compare.json: the detector's
+// settings, how many runs it searched, and what it found.
+type FileChangePoints struct {
+	Method       string      `json:"method"`
+	Runs         int         `json:"runs"`
+	MaxPValue    float64     `json:"max_p_value"`
+	MinMagnitude float64     `json:"min_magnitude"`
+	Window       int         `json:"window"`
+	Found        []FileShift `json:"found"`
+}
+
+// FileShift is one change point: the levels before and after in report
+// units (unit), the change relative (0.12 is 12% higher; null from a
+// level of 0), the run from which the new level holds (its path, and its
+// place among the runs searched, the oldest 0).
+type FileShift struct {
+	Experiment string        `json:"experiment"`
+	Point      string        `json:"point"`
+	Metric     string        `json:"metric"`
+	Unit       string        `json:"unit"`
+	Run        string        `json:"run"`
+	RunIndex   int           `json:"run_index"`
+	Before     float64       `json:"before"`
+	After      float64       `json:"after"`
+	Change     verdict.Bound `json:"change"`
+	PValue     float64       `json:"p_value"`
 }
 
 type FilePoint struct {
@@ -80,7 +112,24 @@ func FileOf(r *Report) *File {
 		}
 		f.Points = append(f.Points, pj)
 	}
+	f.ChangePoints = changePointsOf(r.History)
 	return f
+}
+
+func changePointsOf(cp *ChangePoints) *FileChangePoints {
+	if cp == nil {
+		return nil
+	}
+	out := &FileChangePoints{Method: "e-divisive-means-t-test", Runs: cp.Runs, MaxPValue: cp.Options.MaxPValue,
+		MinMagnitude: cp.Options.MinMagnitude, Window: cp.Options.Window, Found: []FileShift{}}
+	for _, s := range cp.Found {
+		before, unit := metrics.InReportUnits(s.Metric, s.Before)
+		after, _ := metrics.InReportUnits(s.Metric, s.After)
+		out.Found = append(out.Found, FileShift{Experiment: s.Experiment, Point: s.Point, Metric: s.Metric, Unit: unit,
+			Run: s.RunPath, RunIndex: cp.seriesIndex(s), Before: before, After: after, Change: verdict.Bound(s.Change()),
+			PValue: s.PValue})
+	}
+	return out
 }
 
 // ReadJSON reads compare.json back, refusing another schema.

@@ -14,7 +14,8 @@ import (
 // Markdown is a summary fit for a pull-request comment: the headline,
 // then a short table with regressions and inconclusive results first,
 // each metric with its own tolerance, and the informational metrics in a
-// table of their own. The runs are named relative to the working
+// table of their own, then the change points over the history the
+// comparison ends, when it ends one. The runs are named relative to the working
 // directory (or by their base name), so no comment shows a runner's
 // absolute paths.
 func Markdown(r *Report) reports.Reporter {
@@ -38,6 +39,7 @@ func writeMarkdown(w io.Writer, r *Report, wd string) error {
 		fmt.Fprintf(&b, "\n**%s**\n", verdict.InformationalLabel)
 		markdownTable(&b, info)
 	}
+	markdownChangePoints(&b, r.History, wd)
 	for _, warn := range r.Warnings {
 		fmt.Fprintf(&b, "\n> ⚠️ %s\n", warn)
 	}
@@ -65,6 +67,24 @@ func markdownTable(b *strings.Builder, cs []Named) {
 	}
 	if len(whys) > 0 {
 		b.WriteString("\nWhy a bound is missing:\n\n" + strings.Join(whys, ""))
+	}
+}
+
+// markdownChangePoints is the table of a history's change points, or a
+// line saying there were none; nothing for a comparison alone.
+func markdownChangePoints(b *strings.Builder, cp *ChangePoints, wd string) {
+	if cp == nil {
+		return
+	}
+	if len(cp.Found) == 0 {
+		fmt.Fprintf(b, "\n**No change point over the history** (%s).\n", cp.Method())
+		return
+	}
+	fmt.Fprintf(b, "\n**%s over the history** (%s)\n\n| point | metric | from run | before | after | change | p-value |\n"+
+		"|---|---|---|---|---|---|---|\n", verdict.Plural(len(cp.Found), "change point"), cp.Method())
+	for _, s := range cp.Found {
+		fmt.Fprintf(b, "| %s | %s | `%s` | %s | %s | %s | %s |\n", s.pointName(), s.Metric, shownPath(s.RunPath, wd),
+			value(s.Metric, s.Before), value(s.Metric, s.After), change(s.After/s.Before), pValue(s.PValue))
 	}
 }
 

@@ -1,6 +1,7 @@
 package comparison
 
 import (
+	"fmt"
 	"math"
 	"path/filepath"
 	"slices"
@@ -25,7 +26,10 @@ import (
 // baseline are named by their last folder names, as few as tell them
 // apart (runs/mon and runs/tue are "mon" and "tue"). Against a baseline
 // of 0 (an error_rate) a ratio has no scale: the run is drawn without an
-// interval.
+// interval. When the newest report carries change points (History),
+// each trend gets its levels between them (plots.TrendLevel): the mean of
+// the runs' values on each level, the baseline's among the first when it
+// is the history's oldest run.
 func TrendSeries(reports []*Report) []plots.Trend {
 	if len(reports) == 0 {
 		return nil
@@ -52,7 +56,40 @@ func TrendSeries(reports []*Report) []plots.Trend {
 				}
 				t.Runs = append(t.Runs, run)
 			}
+			if cp := reports[len(reports)-1].History; cp != nil {
+				t.Levels, t.ChangeMethod = levels(t, cp, cp.at(p, c.Metric)), cp.Method()
+			}
 			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// levels are trend t's levels between the change points shifts (of its
+// point and metric, in run order): each level's runs and the mean of
+// their values, in report units as t holds them.
+func levels(t plots.Trend, cp *ChangePoints, shifts []Shift) []plots.TrendLevel {
+	var out []plots.TrendLevel
+	from, shift := 0, ""
+	for i := 0; i <= len(shifts); i++ {
+		to := len(t.Runs) - 1
+		if i < len(shifts) {
+			to = shifts[i].Run - 1
+		}
+		sum, n := 0.0, 0
+		for _, r := range t.Runs[from : to+1] {
+			if r.Measured {
+				sum, n = sum+r.Value, n+1
+			}
+		}
+		if from == 0 && cp.BaselineIsRun {
+			sum, n = sum+t.Baseline, n+1
+		}
+		if n > 0 && to >= from { // a shift at the first run leaves the baseline alone on its level: its own line shows it
+			out = append(out, plots.TrendLevel{From: from, To: to, Value: sum / float64(n), Shift: shift})
+		}
+		if i < len(shifts) {
+			from, shift = shifts[i].Run, fmt.Sprintf("%s, p = %s", change(shifts[i].After/shifts[i].Before), pValue(shifts[i].PValue))
 		}
 	}
 	return out

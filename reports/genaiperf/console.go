@@ -42,6 +42,8 @@ func consoleTitle(r *Run) string {
 		return "NVIDIA GenAI-Perf | Embeddings Metrics"
 	case "rankings":
 		return "NVIDIA GenAI-Perf | Rankings Metrics"
+	case "image_retrieval":
+		return "NVIDIA GenAI-Perf | Image Retrieval Metrics"
 	}
 	return "NVIDIA GenAI-Perf | LLM Metrics"
 }
@@ -70,6 +72,7 @@ func consoleAdditions(r *Run, s *metrics.Summary) string {
 	if r.isLLM() && r.TokenCounting != "" {
 		fmt.Fprintf(&b, "Token counting: %s\n", r.TokenCounting)
 	}
+	b.WriteString(mediaLine(s.Media))
 	if c := s.PrefixCache; c != nil {
 		fmt.Fprintf(&b, "Prefix cache: %s%% of %s prompt tokens served from the server's cache (%d requests reporting)\n",
 			pyComma2(100*c.Share), strings.TrimSuffix(pyComma2(float64(c.PromptTokens)), ".00"), c.Requests)
@@ -132,6 +135,15 @@ func errorLabel(e metrics.ErrorCount) string {
 	return label
 }
 
+// targetWord names what the load line compares with: the target, or a
+// stages() load's peak over the whole point.
+func targetWord(st Stimulus) string {
+	if st.Staged {
+		return "over its stages, peak"
+	}
+	return "target"
+}
+
 // loadLine compares the load achieved with the load asked for, so a client
 // that could not keep up is visible next to the latencies it distorted.
 func loadLine(r *Run, s *metrics.Summary) string {
@@ -158,12 +170,12 @@ func loadLine(r *Run, s *metrics.Summary) string {
 		if r.RequestDistribution != "" {
 			dist = " (" + r.RequestDistribution + ")"
 		}
-		return fmt.Sprintf("Request rate (per sec): achieved %s, target %s%s\n",
-			pyComma2(s.AchievedRequestRate), pyComma2(r.Stimulus.RequestRate), dist)
+		return fmt.Sprintf("Request rate (per sec): achieved %s, %s %s%s\n",
+			pyComma2(s.AchievedRequestRate), targetWord(r.Stimulus), pyComma2(r.Stimulus.RequestRate), dist)
 	}
 	if s.MeanConcurrency <= 0 {
 		return ""
 	}
-	return fmt.Sprintf("Concurrency: %s in flight on average, target %d\n",
-		pyComma2(s.MeanConcurrency), r.Stimulus.concurrency())
+	return fmt.Sprintf("Concurrency: %s in flight on average, %s %d\n",
+		pyComma2(s.MeanConcurrency), targetWord(r.Stimulus), r.Stimulus.concurrency())
 }

@@ -42,7 +42,11 @@ func WriteCSV(w io.Writer, r *Run, s *metrics.Summary) error {
 	}
 	cw.row("Error Count (count)", pyComma2(float64(s.Failed)))
 	cw.row("Error Rate (%)", pyComma2(s.ErrorRate*100))
-	writeTelemetryCSV(&cw, r.Telemetry)
+	if r.aggregate != nil && r.aggregate.Telemetry != nil {
+		writeAggregatedTelemetryCSV(&cw, r.aggregate.Telemetry)
+	} else {
+		writeTelemetryCSV(&cw, r.Telemetry)
+	}
 	return cw.flush()
 }
 

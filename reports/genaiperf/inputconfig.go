@@ -18,26 +18,35 @@ func inputConfig(r *Run) *object {
 	}
 	sweep := sweepConfig(r.Sweep)
 	return (&object{}).
-		set("model_names", models).
+		set("model_names", r.echoedOr("model_names", models)).
 		set("subcommand", orDefault(r.Subcommand, "profile")).
 		set("verbose", false).
 		set("template_filename", "genai_perf_config.yaml").
-		set("analyze", (&object{}).set("sweep_parameters", sweep)).
-		set("endpoint", endpointConfig(r)).
-		set("perf_analyzer", perfAnalyzerConfig(r)).
-		set("input", inputSection(r)).
+		set("analyze", r.echoedOr("analyze", (&object{}).set("sweep_parameters", sweep))).
+		set("endpoint", r.echoedOr("endpoint", endpointConfig(r))).
+		set("perf_analyzer", r.echoedOr("perf_analyzer", perfAnalyzerConfig(r))).
+		set("input", r.echoedOr("input", inputSection(r))).
 		set("output", (&object{}).
 			set("artifact_directory", r.ArtifactDir).
 			set("checkpoint_directory", orDefault(r.CheckpointDir, "checkpoint")).
 			set("profile_export_file", r.ProfileExportFile).
 			set("generate_plots", false).
 			set("enable_checkpointing", r.EnableCheckpointing)).
-		set("tokenizer", (&object{}).
+		set("tokenizer", r.echoedOr("tokenizer", ((&object{}).
 			set("name", r.tokenizerName()).
 			set("revision", orDefault(r.TokenizerRevision, "main")).
 			set("trust_remote_code", r.TokenizerTrustRemoteCode).
-			set("_enable_debug_logging", true)).
-		set("process", (&object{}).set("input_path", "aggregated"))
+			set("_enable_debug_logging", true)))).
+		set("process", (&object{}).set("input_path", r.processInputPath()))
+}
+
+// processInputPath is process.input_path: the folder process-export-files
+// read, GenAI-Perf's "aggregated" placeholder for any other run.
+func (r *Run) processInputPath() string {
+	if r.aggregate != nil {
+		return r.aggregate.InputPath
+	}
+	return "aggregated"
 }
 
 // sweepConfig renders analyze.sweep_parameters: {"concurrency": {"min":
@@ -75,18 +84,23 @@ func endpointConfig(r *Run) *object {
 		set("url", r.URL).
 		set("grpc_method", none).
 		set("service_kind", r.serviceKind()).
-		set("output_format", "openai_"+outputFormat(r.EndpointType))
+		set("output_format", outputFormat(r.EndpointType))
 }
 
-// outputFormat is the lower-cased OutputFormat enum name after "openai_".
+// outputFormat is the lower-cased OutputFormat enum name of the endpoint
+// type (endpoint_config.py's endpoint_type_map).
 func outputFormat(endpointType string) string {
 	switch endpointType {
 	case "completions":
-		return "completions"
+		return "openai_completions"
 	case "embeddings", "rankings":
-		return endpointType
+		return "openai_" + endpointType
+	case "multimodal", "vision":
+		return "openai_multimodal"
+	case "image_retrieval":
+		return "image_retrieval"
 	}
-	return "chat_completions"
+	return "openai_chat_completions"
 }
 
 func perfAnalyzerConfig(r *Run) *object {
@@ -127,8 +141,8 @@ func inputSection(r *Run) *object {
 		set("file", r.InputFile).
 		set("num_dataset_entries", r.NumDatasetEntries).
 		set("random_seed", r.RandomSeed).
-		set("audio", audioDefaults()).
-		set("image", imageDefaults()).
+		set("audio", audioConfig(r.Media)).
+		set("image", imageConfig(r.Media)).
 		set("output_tokens", (&object{}).
 			set("mean", intOrNone(r.OutputTokens.Mean)).
 			set("deterministic", r.OutputTokens.Deterministic).
@@ -180,24 +194,6 @@ func promptSource(r *Run) string {
 
 func meanStddev(mean, stddev int) *object {
 	return (&object{}).set("mean", mean).set("stddev", stddev)
-}
-
-func audioDefaults() *object {
-	return (&object{}).
-		set("batch_size", 1).
-		set("length", meanStddev(0, 0)).
-		set("format", "wav").
-		set("depths", []any{16}).
-		set("sample_rates", []any{16}).
-		set("num_channels", 1)
-}
-
-func imageDefaults() *object {
-	return (&object{}).
-		set("width", meanStddev(0, 0)).
-		set("height", meanStddev(0, 0)).
-		set("batch_size", 1).
-		set("format", "png")
 }
 
 // sessionConfig writes the --session-* flags, GenAI-Perf's defaults

@@ -42,8 +42,8 @@ func WriteJSON(w io.Writer, r *Run, s *metrics.Summary) error {
 	doc := statsObject(r, s)
 	if ts := telemetryStats(r.Telemetry); ts != nil {
 		doc.set("telemetry_stats", ts)
-	} else if r.aggregatedTelemetry != nil {
-		doc.set("telemetry_stats", r.aggregatedTelemetry)
+	} else if r.aggregate != nil && r.aggregate.Telemetry != nil {
+		doc.set("telemetry_stats", r.aggregate.Telemetry)
 	}
 	doc.set("input_config", inputConfig(r))
 	if s.Sessions != nil {
@@ -69,6 +69,10 @@ func statsObject(r *Run, s *metrics.Summary) *object {
 		o.set("request_goodput", avgOnly("requests/sec", *s.RequestGoodput))
 	}
 	o.set("request_count", avgOnly("count", float64(s.RequestCount)))
+	if r.isImageRetrieval() {
+		setDist(o, mImageThroughput, s)
+		setDist(o, mImageLatency, s)
+	}
 	if r.isLLM() {
 		setDist(o, mTTFT, s)
 		setDist(o, mTTST, s)

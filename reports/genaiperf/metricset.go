@@ -60,6 +60,9 @@ func (m requestMetric) label() string { return metricLabel(m.key(), m.unit) }
 // table for a run, in LLMMetrics.request_metrics order: embeddings only have
 // request latency, and a non-streaming run hides the streaming-only rows.
 func tableMetrics(r *Run) []requestMetric {
+	if r.isImageRetrieval() {
+		return []requestMetric{mLatency, mImageThroughput, mImageLatency}
+	}
 	if !r.isLLM() {
 		return []requestMetric{mLatency}
 	}

@@ -32,6 +32,12 @@ type Aggregate struct {
 	// maximum for every other field (TelemetryStatsAggregator); nil when no
 	// run had any.
 	Telemetry *object
+	// Config is the first run's input_config, whose sections GenAI-Perf
+	// configures itself from and echoes (model names, endpoint, load,
+	// inputs, tokenizer).
+	Config map[string]json.RawMessage
+	// InputPath is the folder as given (-d), echoed in process.input_path.
+	InputPath string
 }
 
 // FindExportRuns reads the folder process-export-files -d names: every
@@ -77,6 +83,7 @@ func AggregateRuns(runs []ExportRun) (*Aggregate, error) {
 			RequestThroughput     *struct{ Avg float64 }                `json:"request_throughput"`
 			OutputTokenThroughput *struct{ Avg float64 }                `json:"output_token_throughput"`
 			Telemetry             map[string]map[string]json.RawMessage `json:"telemetry_stats"`
+			InputConfig           map[string]json.RawMessage            `json:"input_config"`
 		}
 		b, err := os.ReadFile(r.GenAIPerf)
 		if err != nil {
@@ -93,6 +100,9 @@ func AggregateRuns(runs []ExportRun) (*Aggregate, error) {
 		}
 		if len(doc.Telemetry) > 0 {
 			telemetry = append(telemetry, doc.Telemetry)
+		}
+		if agg.Config == nil {
+			agg.Config = doc.InputConfig
 		}
 	}
 	t, err := aggregateTelemetry(telemetry)
@@ -182,10 +192,58 @@ func telemetryFieldOrder(stats map[string]map[string]json.RawMessage) []string {
 
 // Apply makes a summary of the merged requests process-export-files'
 // statistics: the runs' summed throughputs in place of the merged
-// requests' own, and the runs' telemetry aggregated (written in the JSON's
-// telemetry_stats; the CSV's GPU tables need each GPU's full statistics,
-// which the runs' averages are not, so it has none).
+// requests' own, the runs' telemetry aggregated (the JSON's
+// telemetry_stats, the CSV's GPU tables with the average alone), and the
+// first run's configuration echoed, as GenAI-Perf's subcommand "process".
 func (a *Aggregate) Apply(r *Run, s *metrics.Summary) {
 	s.RequestThroughput, s.OutputTokenThroughput = a.RequestThroughput, a.OutputTokenThroughput
-	r.aggregatedTelemetry = a.Telemetry
+	r.Subcommand, r.aggregate = "process", a
+}
+
+// echoedSections are the input_config sections process-export-files
+// takes from the first run.
+var echoedSections = []string{"model_names", "analyze", "endpoint", "perf_analyzer", "input", "tokenizer"}
+
+// echoedOr is the first run's section when this run is an aggregate that
+// has it, built otherwise.
+func (r *Run) echoedOr(section string, built any) any {
+	if r.aggregate == nil || !slices.Contains(echoedSections, section) {
+		return built
+	}
+	if raw, ok := r.aggregate.Config[section]; ok {
+		return raw
+	}
+	return built
+}
+
+// writeAggregatedTelemetryCSV is GenAI-Perf's GPU tables of aggregated
+// telemetry: each field's average with its other statistics at 0.00 (an
+// aggregate keeps only the average), the constants as Metric,GPU,Value.
+func writeAggregatedTelemetryCSV(cw *pyCSV, t *object) {
+	row := func(constant bool, fn func(label, gpu string, avg float64)) {
+		for _, f := range metrics.TelemetryFields {
+			field, ok := t.get(f.Name).(*object)
+			if !ok || f.Constant != constant {
+				continue
+			}
+			for i, gpu := range field.keys {
+				if stats, ok := field.vals[i].(*object); ok && gpu != "unit" {
+					avg, _ := stats.get("avg").(float64)
+					fn(telemetryLabel(f), gpu, avg)
+				}
+			}
+		}
+	}
+	cw.row()
+	cw.row(append([]string{"Metric", "GPU"}, csvTelemetryStats...)...)
+	row(false, func(label, gpu string, avg float64) {
+		cells := []string{label, gpu, pyComma2(avg)}
+		for range csvTelemetryStats[1:] {
+			cells = append(cells, "0.00")
+		}
+		cw.row(cells...)
+	})
+	cw.row()
+	cw.row("Metric", "GPU", "Value")
+	row(true, func(label, gpu string, avg float64) { cw.row(label, gpu, pyComma2(avg)) })
 }

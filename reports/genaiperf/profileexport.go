@@ -23,8 +23,8 @@ import (
 // with the number of requests.
 //
 // llmbench keeps no raw SSE bytes, so every response is synthesized from
-// the record (see responses): one event per content chunk at the chunk's
-// arrival time, with the chunk's exact text. A failed request — which
+// the record, in one pass (profileentry.go): one event per content chunk
+// at the chunk's arrival time, with the chunk's exact text. A failed request — which
 // would have aborted perf_analyzer — is not in "requests", so a GenAI-Perf
 // reader recomputes exactly llmbench's metrics; failures go to the
 // experiment's extra "llmbench_failed_requests" list, present only when
@@ -40,7 +40,7 @@ import (
 type ProfileExportWriter struct {
 	out       *bufio.Writer
 	e         encoder
-	one       encoder // one entry, before it goes where it belongs
+	one       []byte // a held or failed entry, before it goes where it belongs
 	r         *Run
 	payloads  [][]byte
 	completed int
@@ -56,7 +56,7 @@ type ProfileExportWriter struct {
 // temporary file in spillDir ("" for the system's).
 func NewProfileExportWriter(w io.Writer, spillDir string, r *Run, payloads [][]byte) *ProfileExportWriter {
 	p := &ProfileExportWriter{out: bufio.NewWriterSize(w, 64<<10), e: encoder{style: rapidCompact},
-		one: encoder{style: rapidCompact}, r: r, payloads: payloads, spillDir: spillDir}
+		r: r, payloads: payloads, spillDir: spillDir}
 	p.e.buf = append(p.e.buf, `{"experiments":[{"experiment":`...)
 	p.e.encode(experiment(r.Stimulus), 0)
 	p.e.buf = append(p.e.buf, `,"requests":[`...)
@@ -87,19 +87,33 @@ func (p *ProfileExportWriter) write(rec *metrics.Record) error {
 	if rec.Warmup { // GenAI-Perf's export holds no warm-up request
 		return nil
 	}
-	entry, err := requestEntry(p.r, rec, p.payloads)
+	if rec.Entry < 0 || rec.Entry >= len(p.payloads) {
+		return fmt.Errorf("genaiperf: request %d uses dataset entry %d, but only %d payloads were given",
+			rec.ID, rec.Entry, len(p.payloads))
+	}
+	payload := p.payloads[rec.Entry]
+	e := exported{failed: rec.Err != nil, sent: rec.Sent, done: rec.Done}
+	if p.held == nil && !e.failed { // the common case: straight into the export
+		mark := len(p.e.buf)
+		buf, err := appendEntry(appendComma(p.e.buf, p.completed), p.r, rec, payload)
+		if err != nil {
+			p.e.buf = buf[:mark] // nothing of a request that could not be written
+			return err
+		}
+		p.e.buf = buf
+		p.widen(e)
+		p.completed++
+		return p.drain(64 << 10)
+	}
+	entry, err := appendEntry(p.one[:0], p.r, rec, payload)
+	p.one = entry
 	if err != nil {
 		return err
 	}
-	p.one.buf = p.one.buf[:0]
-	if p.one.encode(entry, 0); p.one.err != nil {
-		return p.one.err
-	}
-	e := exported{failed: rec.Err != nil, sent: rec.Sent, done: rec.Done}
 	if p.held != nil {
-		return p.held.add(p.spillDir, p.one.buf, e)
+		return p.held.add(p.spillDir, entry, e)
 	}
-	return p.put(p.one.buf, e)
+	return p.put(entry, e)
 }
 
 // exported is what the export needs of a request besides its encoded
@@ -112,10 +126,7 @@ type exported struct {
 // put appends one encoded entry: to "requests", or, failed, to the
 // temporary file of failures.
 func (p *ProfileExportWriter) put(entry []byte, e exported) error {
-	if p.completed+p.failedN == 0 {
-		p.window = [2]int64{e.sent, e.done}
-	}
-	p.window = [2]int64{min(p.window[0], e.sent), max(p.window[1], e.done)}
+	p.widen(e)
 	if e.failed {
 		return p.spill(entry)
 	}
@@ -125,6 +136,14 @@ func (p *ProfileExportWriter) put(entry []byte, e exported) error {
 	p.completed++
 	p.e.buf = append(p.e.buf, entry...)
 	return p.drain(64 << 10)
+}
+
+// widen takes a written request into window_boundaries.
+func (p *ProfileExportWriter) widen(e exported) {
+	if p.completed+p.failedN == 0 {
+		p.window = [2]int64{e.sent, e.done}
+	}
+	p.window = [2]int64{min(p.window[0], e.sent), max(p.window[1], e.done)}
 }
 
 // spill appends a failed request's entry to the temporary file.
@@ -221,29 +240,4 @@ func experiment(st Stimulus) *object {
 		return (&object{}).set("mode", "request_rate").set("value", st.RequestRate)
 	}
 	return (&object{}).set("mode", "concurrency").set("value", st.concurrency())
-}
-
-// requestEntry is one element of "requests".
-func requestEntry(r *Run, rec *metrics.Record, payloads [][]byte) (*object, error) {
-	if rec.Entry < 0 || rec.Entry >= len(payloads) {
-		return nil, fmt.Errorf("genaiperf: request %d uses dataset entry %d, but only %d payloads were given",
-			rec.ID, rec.Entry, len(payloads))
-	}
-	stamps, outputs := responses(r, rec)
-	inputs := (&object{}).set("payload", string(payloads[rec.Entry]))
-	if r.isTriton() {
-		inputs = tritonInputs(payloads[rec.Entry])
-	}
-	o := (&object{}).
-		set("timestamp", rec.Sent).
-		set("request_inputs", inputs).
-		set("response_timestamps", stamps).
-		set("response_outputs", outputs)
-	if rec.Err != nil {
-		o.set("error", (&object{}).
-			set("class", string(rec.Err.Class)).
-			set("status", rec.Err.Status).
-			set("message", rec.Err.Message))
-	}
-	return o, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -24,6 +25,14 @@ type object struct {
 
 // set adds key, or replaces its value in place when it exists (a Python
 // dict keeps the first position of a key), and returns o for chaining.
+// get is the value at key, nil when there is none.
+func (o *object) get(key string) any {
+	if i := slices.Index(o.keys, key); i >= 0 {
+		return o.vals[i]
+	}
+	return nil
+}
+
 func (o *object) set(key string, v any) *object {
 	for i, k := range o.keys {
 		if k == key {
@@ -184,6 +193,11 @@ const hexDigits = "0123456789abcdef"
 func appendString(buf []byte, s string, style jsonStyle) []byte {
 	buf = append(buf, '"')
 	for i := 0; i < len(s); {
+		if n := plainASCII(s[i:]); n > 0 { // the common case, copied as it is
+			buf = append(buf, s[i:i+n]...)
+			i += n
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		i += size
 		switch r {
@@ -206,6 +220,17 @@ func appendString(buf []byte, s string, style jsonStyle) []byte {
 		}
 	}
 	return append(buf, '"')
+}
+
+// plainASCII is the length of s's prefix of printable ASCII other than
+// the quote and the backslash: what both styles write unescaped.
+func plainASCII(s string) int {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			return i
+		}
+	}
+	return len(s)
 }
 
 // appendRune appends a rune that has no short escape.

@@ -53,9 +53,9 @@ type Run struct {
 	// J/token, the server's view), written as the "telemetry" key of the
 	// JSON's "llmbench" block.
 	TelemetryBlock json.RawMessage `json:"-"`
-	// aggregatedTelemetry is process-export-files' telemetry_stats, the
-	// runs' averages aggregated (Aggregate.Apply); nil otherwise.
-	aggregatedTelemetry *object
+	// aggregate is what process-export-files took from the runs it
+	// aggregates (Aggregate.Apply); nil for a run of its own.
+	aggregate *Aggregate
 
 	// Stimulus is the load: concurrency or request rate.
 	Stimulus Stimulus
@@ -95,6 +95,9 @@ type Run struct {
 	// PrefixPrompts and PrefixPromptLength describe shared prefixes.
 	PrefixPrompts      int
 	PrefixPromptLength int
+	// Media is the --image-* and --audio-* flags; nil writes GenAI-Perf's
+	// defaults (no media).
+	Media *MediaConfig `json:",omitempty"`
 
 	// CheckpointDir and EnableCheckpointing echo analyze's checkpoint
 	// flags in input_config ("" and false echo GenAI-Perf's defaults).
@@ -151,6 +154,9 @@ type Stimulus struct {
 	// (llmbench's users()); recorded as request rate 0.0 too.
 	Users    int
 	UserRate float64
+	// Staged is a stages() load: Concurrency or RequestRate is its peak,
+	// which the console names so (the stages hold the load below it).
+	Staged bool
 }
 
 // Mode returns perf_analyzer's experiment mode, "concurrency" or
@@ -263,6 +269,8 @@ func (r *Run) endpointPath() string {
 		return "v1/embeddings"
 	case "rankings":
 		return "v1/ranking"
+	case "image_retrieval":
+		return "v1/infer"
 	case "responses", "messages": // llmbench's own types, beyond GenAI-Perf's
 		return "v1/" + r.EndpointType
 	case "generate", "huggingface_generate", "tgi": // the routes requests went to
@@ -297,7 +305,13 @@ func (r *Run) tokenizerName() string {
 
 // isLLM reports whether the endpoint produces text, and so has the token
 // metrics; embeddings only have latency, throughput and count.
-func (r *Run) isLLM() bool { return r.EndpointType != "embeddings" && r.EndpointType != "rankings" }
+func (r *Run) isLLM() bool {
+	return r.EndpointType != "embeddings" && r.EndpointType != "rankings" && !r.isImageRetrieval()
+}
+
+// isImageRetrieval reports GenAI-Perf's image_retrieval, which reports
+// image_throughput and image_latency beside the request latency.
+func (r *Run) isImageRetrieval() bool { return r.EndpointType == "image_retrieval" }
 
 // hasGoodput reports whether goodput was asked for, which is what makes
 // GenAI-Perf print the Request Goodput row.

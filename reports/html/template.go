@@ -67,7 +67,7 @@ const pageHTML = `<!DOCTYPE html>
 {{end}}</table>
 {{with .Notes}}<ul class="notes">{{range .}}<li>{{with .Label}}<strong>{{.}}:</strong> {{end}}{{.Text}}</li>{{end}}</ul>{{end}}{{end}}
 {{with .Telemetry}}{{template "telemetry" .}}{{end}}
-{{range .Components}}<h3>Dataset components · {{.Point}}</h3>{{template "metrics" .Rows}}{{end}}
+{{range .Components}}<h3>Dataset components · {{.Point}}</h3>{{template "metrics" .Rows}}{{end}}{{range .Stages}}<h3>Stages · {{.Point}}</h3>{{template "metrics" .Rows}}{{end}}
 {{with .Shards}}<h3>Shards</h3><ul class="notes">{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{range .Sessions}}<h3>Conversations · {{.Point}}</h3><p>{{.Summary}}</p>
 <table><tr><th>turn</th><th>requests</th><th>TTFT p50 (ms)</th><th>TTFT p99 (ms)</th><th>latency p50 (ms)</th><th>ISL avg (tokens)</th></tr>

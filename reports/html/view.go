@@ -41,7 +41,9 @@ type experimentView struct {
 	Points     []metricRow
 	Sweep      *sweepView
 	Components []componentView
-	Sessions   []sessionView
+	// Stages are, per stages() point, each stage's own metrics.
+	Stages   []componentView
+	Sessions []sessionView
 	// Shards notes, per point merged from shards, each shard's share and
 	// the start skew.
 	Shards  []string
@@ -175,6 +177,9 @@ func newExperimentView(res *runtime.ExperimentResult) (experimentView, error) {
 		}
 		if cv, ok := newComponentView(pt); ok {
 			ev.Components = append(ev.Components, cv)
+		}
+		if sv, ok := newStageView(pt); ok {
+			ev.Stages = append(ev.Stages, sv)
 		}
 		if sv, ok := newSessionView(pt); ok {
 			ev.Sessions = append(ev.Sessions, sv)

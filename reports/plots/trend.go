@@ -35,6 +35,24 @@ type Trend struct {
 	Informational bool
 	// Runs are the candidates in history order, oldest first.
 	Runs []TrendRun
+	// Levels are the history's levels between its change points, in run
+	// order, drawn as a step line; the first run of every level after the
+	// first is a change point, marked with its Shift. Nil when no change
+	// points were searched for (a history of fewer than three runs).
+	Levels []TrendLevel
+	// ChangeMethod says how change points were found, for the subtitle.
+	ChangeMethod string
+}
+
+// TrendLevel is one level of a history between change points: runs From
+// to To (indexes into Runs, inclusive) at Value, the mean of their
+// values.
+type TrendLevel struct {
+	From, To int
+	Value    float64
+	// Shift is the change into this level in words ("+12.7%, p = 0.0004");
+	// "" for the first level.
+	Shift string
 }
 
 // TrendRun is one run of a history at one point and metric.
@@ -149,8 +167,8 @@ func trendPlot(t *Trend) (*plot.Plot, error) {
 	if t.Experiment != "" {
 		point = t.Experiment + "/" + t.Point
 	}
-	subtitle := fmt.Sprintf("bars: one-sided %g%% bounds against baseline %s; tolerance %g%%\nan arrow: no bound on that side%s",
-		100*t.Confidence, t.BaselineName, 100*t.Tolerance, newestDetects(t))
+	subtitle := fmt.Sprintf("bars: one-sided %g%% bounds against baseline %s; tolerance %g%%\nan arrow: no bound on that side%s%s",
+		100*t.Confidence, t.BaselineName, 100*t.Tolerance, newestDetects(t), levelsNote(t))
 	title := t.Metric + " — " + point
 	if t.Informational {
 		title += " (informational: fails nothing)"
@@ -160,6 +178,9 @@ func trendPlot(t *Trend) (*plot.Plot, error) {
 	n := len(t.Runs)
 	lo, hi := -0.5, float64(n)-0.5
 	if err := addTrendLine(p, t); err != nil {
+		return nil, err
+	}
+	if err := addLevels(p, t); err != nil {
 		return nil, err
 	}
 	for _, ref := range []struct {
@@ -186,6 +207,9 @@ func trendPlot(t *Trend) (*plot.Plot, error) {
 	p.X.Min, p.X.Max = lo, hi
 	p.Y.Min, p.Y.Max = trendRange(t)
 	runAxis(p, t.Runs)
+	if err := markShifts(p, t); err != nil {
+		return nil, err
+	}
 	return p, markUnmeasured(p, t)
 }
 

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime/engine"
 	"github.com/mattn/go-isatty"
 )
@@ -53,12 +54,22 @@ type progress struct {
 	start  time.Time
 	stop   chan struct{}
 	done   chan struct{}
+
+	// On a terminal, a second line shows the last second's figures
+	// (panel), from win, sampled into last.
+	win   *metrics.LiveWindow
+	last  metrics.LiveSample
+	drawn bool
 }
 
 // start begins reporting on p to w; the returned func ends it.
 func start(w io.Writer, title string, total, warmup int, p *engine.Progress) func() {
 	pr := &progress{w: w, title: title, total: total, warmup: warmup, p: p, start: time.Now(),
 		stop: make(chan struct{}), done: make(chan struct{}), tty: isTerminal(w)}
+	if pr.tty {
+		pr.win = &metrics.LiveWindow{}
+		p.Tap = pr.win.Add
+	}
 	go pr.loop()
 	return func() { close(pr.stop); <-pr.done }
 }
@@ -76,21 +87,54 @@ func (pr *progress) loop() {
 	}
 	t := time.NewTicker(every)
 	defer t.Stop()
-	for {
+	for tick := 1; ; tick++ {
 		select {
 		case <-pr.stop:
 			if pr.tty {
-				fmt.Fprintf(pr.w, "\r%s\033[K\n", pr.line())
+				pr.redraw()
+				fmt.Fprintln(pr.w)
 			}
 			return
-		case <-t.C:
-			if pr.tty {
-				fmt.Fprintf(pr.w, "\r%s\033[K", pr.line())
-			} else {
+		case now := <-t.C:
+			if !pr.tty {
 				fmt.Fprintln(pr.w, pr.line())
+				continue
 			}
+			if tick%4 == 0 { // every second
+				pr.last = pr.win.Take(pr.start, now)
+			}
+			pr.redraw()
 		}
 	}
+}
+
+// redraw draws the two terminal lines in place: back up over the ones
+// drawn before, then the progress line and the panel.
+func (pr *progress) redraw() {
+	up := ""
+	if pr.drawn {
+		up = "\033[1A"
+	}
+	pr.drawn = true
+	fmt.Fprintf(pr.w, "\r%s%s\033[K\n%s\033[K", up, pr.line(), panel(pr.last, pr.p.InFlight.Load()))
+}
+
+// panel is the terminal's second line, AIPerf's dashboard in a line: the
+// last second's throughput, TTFT and ITL p50/p99, errors, and the
+// requests in flight now.
+func panel(s metrics.LiveSample, inFlight int64) string {
+	if s.Interval == 0 { // before the first second's sample
+		return fmt.Sprintf("  %d in flight", inFlight)
+	}
+	quant := func(name string, q *metrics.LiveQuantiles) string {
+		if q == nil {
+			return name + " –"
+		}
+		return fmt.Sprintf("%s p50 %.1f p99 %.1f ms", name, q.P50*1e3, q.P99*1e3)
+	}
+	return fmt.Sprintf("  last %.0fs: %.1f req/s, %.0f tok/s · %s · %s · %d errors · %d in flight",
+		s.Interval.Seconds(), s.RequestThroughput, s.OutputChunkThroughput, quant("TTFT", s.TTFT), quant("ITL", s.ITL),
+		s.Errors, inFlight)
 }
 
 // line renders: point, requests done (of total), live p50 TTFT, chunks/s

@@ -170,8 +170,10 @@ func fromRow(x *row) metrics.Record {
 		Retries:         int(deref(x.Retries)),
 		Warmup:          x.Warmup,
 		Replica:         int(deref(x.Replica)),
-		InputTokens:     int(x.ISLTokens),
-		OutputTokens:    int(x.OSLTokens),
+		Media: metrics.Media{Images: int(x.ImageCount), ImageBytes: int(x.ImageBytes),
+			Audio: int(x.AudioCount), AudioBytes: int(x.AudioBytes), AudioSeconds: x.AudioSeconds},
+		InputTokens:  int(x.ISLTokens),
+		OutputTokens: int(x.OSLTokens),
 	}
 	if x.DoneTime != nil {
 		r.Done = *x.DoneTime

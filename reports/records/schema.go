@@ -31,7 +31,7 @@ package records
 // testdata/fixtures holds a file of each version, written by
 // testdata/gen; TestSchemaOnlyAddsColumns and TestReadFixtures hold
 // every past version to the rule (docs/records.md, "Schema versions").
-const SchemaVersion = 6
+const SchemaVersion = 7
 
 // row is one records.parquet row. Column names carry their unit (_ns,
 // _us, _tokens); timestamps are int64 nanoseconds since the Unix epoch
@@ -106,4 +106,14 @@ type row struct {
 	// of the replica that served the request (0 with one URL); NULL in
 	// older files, whose endpoints had one.
 	Replica *int32 `parquet:"replica,optional"`
+	// ImageCount, ImageBytes, AudioCount, AudioBytes and AudioSeconds
+	// (since version 7) are what a multimodal request carried beside its
+	// text (metrics.Media): pictures and clips, their encoded bytes, the
+	// clips' length. Zero in older files, which is true of them: no
+	// llmbench before version 7 sent media.
+	ImageCount   int32   `parquet:"image_count"`
+	ImageBytes   int64   `parquet:"image_bytes"`
+	AudioCount   int32   `parquet:"audio_count"`
+	AudioBytes   int64   `parquet:"audio_bytes"`
+	AudioSeconds float64 `parquet:"audio_seconds"`
 }

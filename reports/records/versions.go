@@ -38,6 +38,10 @@ var upgrades = []func(*Meta){
 	// runtime.DecodePointRecord reads version 1 too, so the value is kept
 	// as stored. No columns.
 	func(*Meta) {},
+	// 6 → 7 added the columns image_count, image_bytes, audio_count,
+	// audio_bytes and audio_seconds (zero in older files, which held no
+	// multimodal requests); no metadata.
+	func(*Meta) {},
 }
 
 // upgrade checks the schema version of metadata read from a file and

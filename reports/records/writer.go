@@ -374,6 +374,11 @@ func (w *Writer) toRow(r *metrics.Record) row {
 		Retries:          ptr(clamp32(int64(r.Retries))),
 		Warmup:           r.Warmup,
 		Replica:          ptr(clamp32(int64(r.Replica))),
+		ImageCount:       clamp32(int64(r.Media.Images)),
+		ImageBytes:       int64(r.Media.ImageBytes),
+		AudioCount:       clamp32(int64(r.Media.Audio)),
+		AudioBytes:       int64(r.Media.AudioBytes),
+		AudioSeconds:     r.Media.AudioSeconds,
 	}
 	if r.Done != 0 {
 		out.DoneTime = ptr(r.Done)

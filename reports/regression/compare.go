@@ -13,8 +13,10 @@ import (
 	"strings"
 
 	"github.com/llmbench/llmbench/metrics"
+	"github.com/llmbench/llmbench/metrics/changepoint"
 	"github.com/llmbench/llmbench/reports/comparison"
 	"github.com/llmbench/llmbench/reports/storedrun"
+	"github.com/llmbench/llmbench/runtime/failure"
 )
 
 // Sets compares two stored runs as `llmbench compare` does: their
@@ -173,4 +175,42 @@ func componentRuns(p Pair, track []*metrics.Metric) func(string) ([]metrics.RunD
 		cand, err := p.Candidate.Runs(track, name)
 		return base, cand, err
 	}
+}
+
+// AgainstOldest compares every run of a history (oldest first) with the
+// oldest, and finds the change points of the series (`llmbench history`);
+// the reports are in time order, the newest holding the change points.
+func AgainstOldest(runs []*storedrun.Run, opt comparison.Options, force bool, detect changepoint.Options) ([]*comparison.Report, error) {
+	history := make([]*comparison.Report, 0, len(runs)-1)
+	for _, run := range runs[1:] {
+		r, err := Sets(runs[0], run, opt, force)
+		if err != nil {
+			return nil, failure.Inputf("%w", err)
+		}
+		history = append(history, r)
+	}
+	newest := history[len(history)-1]
+	var err error
+	if newest.History, err = comparison.FindChangePoints(history, true, detect); err != nil {
+		return nil, failure.Runf("change points: %w", err)
+	}
+	return history, nil
+}
+
+// Warnings are a history's comparisons' warnings and unmatched points,
+// each once however many runs share it (the trend table shows neither).
+func Warnings(history []*comparison.Report) []string {
+	var out []string
+	for _, r := range history {
+		msgs := slices.Clone(r.Warnings)
+		for _, u := range r.Unmatched {
+			msgs = append(msgs, fmt.Sprintf("%s: %s", r.Candidate, u))
+		}
+		for _, m := range msgs {
+			if !slices.Contains(out, m) {
+				out = append(out, m)
+			}
+		}
+	}
+	return out
 }

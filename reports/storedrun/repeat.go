@@ -191,8 +191,12 @@ func (r *Repeat) Reduce(opt ReduceOptions) (*runtime.Outcome, error) {
 	acc := metrics.NewAccumulator(metrics.Options{Goodput: r.Goodput})
 	parts := runtime.ComponentAccumulators{Goodput: r.Goodput}
 	reps := runtime.ReplicaAccumulators{Goodput: r.Goodput}
+	stages := runtime.StageAccumulators{Goodput: r.Goodput}
 	if r.Plan != nil {
 		reps.URLs = r.Plan.Plan.Endpoint.URLs
+		if r.Plan.StagesFrom != 0 {
+			stages.Load = r.Plan.Plan.Load
+		}
 	}
 	var series *metrics.Series
 	if len(opt.Track) > 0 {
@@ -206,6 +210,10 @@ func (r *Repeat) Reduce(opt ReduceOptions) (*runtime.Outcome, error) {
 		acc.Add(rec)
 		parts.Add(rec)
 		reps.Add(rec)
+		if stages.Load.Staged() {
+			rec.Stage = stages.Load.StageOf(rec, r.Plan.StagesFrom)
+			stages.Add(rec)
+		}
 		addMeasured(series, rec)
 		if opt.Observe != nil {
 			opt.Observe(rec)
@@ -223,7 +231,7 @@ func (r *Repeat) Reduce(opt ReduceOptions) (*runtime.Outcome, error) {
 	}
 	r.start = first
 	out := &runtime.Outcome{Counting: r.Counting, Summary: acc.Summary(), Components: parts.Summaries(), Replicas: reps.Summaries(),
-		Goodput: r.Goodput, Series: series, Interrupted: r.Partial}
+		Stages: stages.Summaries(), Goodput: r.Goodput, Series: series, Interrupted: r.Partial}
 	if r.Plan != nil {
 		out.Summary.Client = r.Plan.Client // judged from the client's CPU while it ran
 		out.Shard, out.Shards = r.Plan.Shard, r.Plan.Shards

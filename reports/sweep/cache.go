@@ -62,13 +62,39 @@ func prefixCacheOf(p *runtime.PointResult) *prefixCacheJSON {
 }
 
 // CacheShift is the experiment's points' shift in prefix-cache share
-// past metrics.CacheShiftThreshold, nil when there is none.
+// past metrics.CacheShiftThreshold, nil when there is none. Each point's
+// share is metrics.RunsCacheShare's over its repeats, the rule compare
+// uses: the responses' cached tokens, or, when they carry none (vLLM's
+// default), the server's own hit counters over each run's window.
 func CacheShift(res *runtime.ExperimentResult) *metrics.CacheShift {
 	shares := make([]*metrics.PrefixCacheShare, len(res.Points))
 	for i := range res.Points {
-		shares[i] = PointPrefixCache(&res.Points[i])
+		if share, _, ok := metrics.RunsCacheShare(pointRuns(&res.Points[i])); ok {
+			shares[i] = &metrics.PrefixCacheShare{Share: share}
+		}
 	}
 	return metrics.CacheShareShift(shares)
+}
+
+// pointRuns are a point's repeats as the prefix-cache rule reads them:
+// each one's summary and telemetry.
+func pointRuns(p *runtime.PointResult) []metrics.RunData {
+	outs := p.Repeats
+	if len(outs) == 0 && p.Outcome != nil {
+		outs = []*runtime.Outcome{p.Outcome}
+	}
+	runs := make([]metrics.RunData, 0, len(outs))
+	for _, o := range outs {
+		if o == nil {
+			continue
+		}
+		r := metrics.RunData{Summary: &o.Summary}
+		if o.Telemetry != nil {
+			r.Telemetry = &o.Telemetry.Summary
+		}
+		runs = append(runs, r)
+	}
+	return runs
 }
 
 // CacheShiftWarning says in words what CacheShift found, "" when nothing:

@@ -35,6 +35,9 @@ type pointJSON struct {
 	// Replicas is each replica's share of a point whose endpoint spread
 	// its requests over several URLs, in URL order; absent for one URL.
 	Replicas []replicaJSON `json:"replicas,omitempty"`
+	// Stages is each stage's share of a stages() point (the requests
+	// sent during it), in order; absent for any other load.
+	Stages []stageJSON `json:"stages,omitempty"`
 	// Views is the point under every tool's definitions (GenAI-Perf's,
 	// vLLM's, GuideLLM's, LLMPerf's, AIPerf's), null when it measured
 	// nothing.
@@ -77,7 +80,11 @@ func (mj metricsJSON) MarshalJSON() ([]byte, error) {
 			continue
 		}
 		if m.Kind == metrics.PerRequest {
-			o.Set(m.Name, distIn(m, m.Distribution(mj.s)))
+			d := m.Distribution(mj.s)
+			if d == nil && m.OnlyWhenMeasured() {
+				continue
+			}
+			o.Set(m.Name, distIn(m, d))
 			continue
 		}
 		var v any
@@ -150,6 +157,7 @@ func pointOf(i int, p *runtime.PointResult) pointJSON {
 		pj.Sessions = sessionsOf(s.Sessions)
 		pj.Shards = shardsOf(p.Outcome.Shards)
 		pj.Replicas = replicasOf(p.Outcome.Replicas)
+		pj.Stages = stagesOf(p.Outcome.Stages)
 		pj.Views = views.Block(s)
 		pj.PrefixCache = prefixCacheOf(p)
 	}

@@ -35,7 +35,10 @@ type Block struct {
 	// ServerWindow is the span the server's figures cover, with the
 	// requests the server and the client counted in it.
 	ServerWindow *runtime.ServerWindow `json:"server_window,omitempty"`
-	Samples      int                   `json:"samples"`
+	// TokenChecks are the client's ISL/OSL sums beside the server's token
+	// counters over the same requests.
+	TokenChecks []runtime.TokenCheck `json:"token_checks,omitempty"`
+	Samples     int                  `json:"samples"`
 }
 
 // Source is one scraped URL and how its scrapes went. Simulated marks
@@ -65,14 +68,22 @@ type GPU struct {
 
 // Server is the inference server's own view of the point.
 type Server struct {
-	Engines            []string  `json:"engines"`
-	Simulated          bool      `json:"simulated"`
-	Running            *Stats    `json:"running,omitempty"`
-	Waiting            *Stats    `json:"waiting,omitempty"`
-	KVCacheUsagePct    *Stats    `json:"kv_cache_usage_pct,omitempty"`
-	PrefixCacheHitRate Value     `json:"prefix_cache_hit_rate"`
-	Preemptions        Value     `json:"preemptions"`
-	Latencies          []Latency `json:"latencies"`
+	Engines            []string `json:"engines"`
+	Simulated          bool     `json:"simulated"`
+	Running            *Stats   `json:"running,omitempty"`
+	Waiting            *Stats   `json:"waiting,omitempty"`
+	KVCacheUsagePct    *Stats   `json:"kv_cache_usage_pct,omitempty"`
+	PrefixCacheHitRate Value    `json:"prefix_cache_hit_rate"`
+	Preemptions        Value    `json:"preemptions"`
+	// PromptTokens, GenerationTokens and CachedPromptTokens are the
+	// server's token counters over its window; FinishReasons its finished
+	// requests by why they stopped ("length": at max_tokens, "stop": the
+	// model ended), absent when it exports none.
+	PromptTokens       Value              `json:"prompt_tokens"`
+	GenerationTokens   Value              `json:"generation_tokens"`
+	CachedPromptTokens Value              `json:"cached_prompt_tokens"`
+	FinishReasons      map[string]float64 `json:"finish_reasons,omitempty"`
+	Latencies          []Latency          `json:"latencies"`
 }
 
 // Latency is one of the server's latency histograms over the point, ms.
@@ -140,7 +151,8 @@ func BlockOf(pt *runtime.PointTelemetry, client *metrics.Summary) *Block {
 		UtilizationPct: stats(t.Utilization, 1), EnergyPerToken: value(t.EnergyPerToken), TokensPerJoule: value(t.TokensPerJoule),
 		CostPerMTok: value(t.CostPerMillionTokens), Currency: Currency(t), Server: serverOf(&t.Server, t.Simulated),
 		Notes: nonNil(t.Notes), Warnings: nonNil(pt.AllWarnings()), Window: [2]int64{t.Window.Start, t.Window.End},
-		Samples: len(pt.Samples), GPUs: []GPU{}, Sources: []Source{}, ServerVsClient: []Gap{}, ServerWindow: pt.ServerWindow}
+		Samples: len(pt.Samples), GPUs: []GPU{}, Sources: []Source{}, ServerVsClient: []Gap{}, ServerWindow: pt.ServerWindow,
+		TokenChecks: pt.TokenChecks}
 	for _, r := range pt.Reports {
 		s := Source{URL: r.Source, Simulated: slices.Contains(t.SimulatedSources, r.Source),
 			LeftOut: slices.Contains(t.SimulatedLeftOut, r.Source), Attempts: r.Attempts, Failures: r.Failures, FirstError: r.FirstError, Gaps: [][2]int64{},
@@ -169,7 +181,14 @@ func BlockOf(pt *runtime.PointTelemetry, client *metrics.Summary) *Block {
 func serverOf(s *metrics.ServerTelemetry, simulated bool) Server {
 	out := Server{Engines: nonNil(s.Engines), Simulated: simulated && len(s.Engines) > 0, Running: stats(s.Running, 1), Waiting: stats(s.Waiting, 1),
 		KVCacheUsagePct: stats(s.KVCacheUsage, 1), PrefixCacheHitRate: value(s.PrefixCacheHitRate),
-		Preemptions: value(s.Preemptions), Latencies: []Latency{}}
+		Preemptions: value(s.Preemptions), PromptTokens: value(s.PromptTokens), GenerationTokens: value(s.GenerationTokens),
+		CachedPromptTokens: value(s.CachedPromptTokens), Latencies: []Latency{}}
+	for _, f := range s.FinishReasons {
+		if out.FinishReasons == nil {
+			out.FinishReasons = map[string]float64{}
+		}
+		out.FinishReasons[f.Reason] = f.Count
+	}
 	for _, l := range s.Latencies {
 		out.Latencies = append(out.Latencies, Latency{Metric: l.Metric, Count: l.Count, MeanMS: ms(l.Mean), P50: quantile(l.P50In, l.P50),
 			P90: quantile(l.P90In, l.P90), P99: quantile(l.P99In, l.P99), Why: l.Why})

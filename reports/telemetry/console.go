@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/llmbench/llmbench/metrics"
@@ -23,7 +24,7 @@ func Console(pt *runtime.PointTelemetry, client *metrics.Summary) reports.Report
 	var lines []string
 	if pt != nil {
 		t := &pt.Summary
-		for _, line := range []string{gpuLine(t), serverLine(&t.Server, t.Simulated), latencyLine(t, client)} {
+		for _, line := range []string{gpuLine(t), serverLine(&t.Server, t.Simulated), tokenLine(&t.Server, t.Simulated), latencyLine(t, client)} {
 			if line != "" {
 				lines = append(lines, line)
 			}
@@ -133,6 +134,39 @@ func serverLine(s *metrics.ServerTelemetry, simulated bool) string {
 	return "Server (" + strings.Join(engines, ", ") + "): " + strings.Join(parts, ", ")
 }
 
+// tokenLine says what the server counted over its window: the prompt
+// tokens it prefilled (with those its cache served) and the tokens it
+// generated, then why its requests finished, "length" (max_tokens
+// reached) and "stop" (the model ended) always, other reasons when any
+// request had one: a run meant to measure fixed output lengths whose
+// requests stopped early shows here.
+func tokenLine(s *metrics.ServerTelemetry, simulated bool) string {
+	var parts []string
+	if s.PromptTokens.OK {
+		p := fmt.Sprintf("%s prompt", thousands(s.PromptTokens.Value))
+		if s.CachedPromptTokens.OK {
+			p += fmt.Sprintf(" (%s cached)", thousands(s.CachedPromptTokens.Value))
+		}
+		parts = append(parts, p)
+	}
+	if s.GenerationTokens.OK {
+		parts = append(parts, fmt.Sprintf("%s generated", thousands(s.GenerationTokens.Value)))
+	}
+	if len(s.FinishReasons) > 0 {
+		var why []string
+		for _, f := range s.FinishReasons {
+			if f.Count > 0 || f.Reason == "length" || f.Reason == "stop" {
+				why = append(why, fmt.Sprintf("%s %s", thousands(f.Count), f.Reason))
+			}
+		}
+		parts = append(parts, "finished: "+strings.Join(why, ", "))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return heading("Server tokens", simulated) + ": " + strings.Join(parts, ", ")
+}
+
 // latencyLine says the server's own TTFT, request latency and queue
 // time: each exact mean, and its p99 as the histogram bucket it falls in
 // ("p99 in (100, 250] ms", "≤ 300 ms"), never as a point a client p99
@@ -186,4 +220,23 @@ func gapWords(gap metrics.ServerClientGap) string {
 		diff += fmt.Sprintf("; the server counted %.0f requests, the client %.0f", gap.ServerCount, gap.ClientCount)
 	}
 	return fmt.Sprintf("client mean %.2f ms: %s", gap.Client/1e6, diff)
+}
+
+// thousands writes a count rounded to a whole number with a comma
+// between thousands, as the console writes token counts ("8,400").
+func thousands(v float64) string {
+	s := strconv.FormatFloat(math.Round(v), 'f', 0, 64)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if neg {
+		return "-" + b.String()
+	}
+	return b.String()
 }

@@ -171,6 +171,21 @@ func vllmLatencies(t *testing.T) metrics.TelemetrySummary {
 	s = append(s, hist(0, "vllm:request_queue_time_seconds", queueB, zero(4), 0)...)
 	s = append(s, hist(10e9, "vllm:request_queue_time_seconds", queueB, []float64{30, 30, 30, 30}, 30*0.02e-3)...)
 	s = append(s, metrics.TelemetrySample{Time: 0, Source: "v:8000", Name: "vllm:num_requests_running"})
+	// The token counters and the finish reasons: 30 requests of 210 prompt
+	// and 64 generated tokens, 28 stopped at max_tokens and 2 by the model.
+	labels := []metrics.Label{{Name: "engine", Value: "0"}, {Name: "model_name", Value: "tiny"}}
+	for _, c := range []struct {
+		name, reason string
+		end          float64
+	}{{"vllm:prompt_tokens_total", "", 6300}, {"vllm:generation_tokens_total", "", 1920}, {"vllm:prompt_tokens_cached_total", "", 0},
+		{"vllm:request_success_total", "stop", 2}, {"vllm:request_success_total", "length", 28}, {"vllm:request_success_total", "abort", 0}} {
+		l := labels
+		if c.reason != "" {
+			l = []metrics.Label{labels[0], {Name: "finished_reason", Value: c.reason}, labels[1]}
+		}
+		s = append(s, metrics.TelemetrySample{Time: 0, Source: "v:8000", Name: c.name, Labels: l},
+			metrics.TelemetrySample{Time: 10e9, Source: "v:8000", Name: c.name, Labels: l, Value: c.end})
+	}
 	return metrics.ReduceTelemetry(s, metrics.TelemetryWindow{Start: 1e9, End: 9e9})
 }
 

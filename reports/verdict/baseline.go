@@ -2,6 +2,7 @@ package verdict
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime"
@@ -55,6 +56,9 @@ func withBaseline(v *Verdict, g runtime.GateResult) {
 		Then(gc.Detects(), gc.Adjustment))
 	if c.Verdict == metrics.VerdictInconclusive && g.Passed {
 		v.Warning = "inconclusive: the runs cannot tell whether the limit holds; passed (--fail-on-inconclusive fails it)"
+	}
+	if g.Warning != "" {
+		v.Warning = strings.TrimPrefix(v.Warning+"; "+g.Warning, "; ")
 	}
 }
 

@@ -152,7 +152,7 @@ func warnSimulated(v *Verdict, g runtime.GateResult, t *runtime.PointTelemetry) 
 }
 
 func conditions(g metrics.Gate) string {
-	if len(g.At) == 0 && g.Component == "" {
+	if len(g.At) == 0 && g.Component == "" && g.Stage == "" {
 		return "(every point)"
 	}
 	var parts []string
@@ -161,6 +161,9 @@ func conditions(g metrics.Gate) string {
 	}
 	if g.Component != "" {
 		parts = append(parts, "component="+g.Component)
+	}
+	if g.Stage != "" {
+		parts = append(parts, "stage="+g.Stage)
 	}
 	return "@ " + strings.Join(parts, ", ")
 }

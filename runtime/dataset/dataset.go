@@ -37,6 +37,11 @@ type Entry struct {
 	// Passages are the texts a rankings entry asks to rank against its
 	// query (Text).
 	Passages []string
+	// Images and Audio are the pictures and clips a multimodal entry
+	// sends beside its text (Media, or an input file's image and audio
+	// fields), in order.
+	Images []Image
+	Audio  []Audio
 }
 
 // Source is anything that yields dataset entries.

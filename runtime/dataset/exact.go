@@ -43,6 +43,9 @@ func WithTokenizer(src Source, tok Tokenizer) Source {
 	case Trace:
 		s.Tokenizer = tok
 		return s
+	case Media:
+		s.Text = WithTokenizer(s.Text, tok)
+		return s
 	case DefaultOutputs:
 		s.Source = WithTokenizer(s.Source, tok)
 		return s

@@ -44,6 +44,8 @@ type FileInfo struct {
 	// Timed is set for a trace whose every line has a timestamp, as a
 	// replay needs.
 	Timed bool
+	// Media counts the entries that carry pictures or audio clips.
+	Media int
 }
 
 // shown is how a file source names its file: the path as the scenario

@@ -7,8 +7,10 @@ import (
 
 // JSONL is a GenAI-Perf input file (--input-file): one JSON object per
 // line with the prompt in "text" or "text_input" (not both) and an
-// optional "output_length", the max_tokens to request. Entries follow the
-// lines in order; blank lines are skipped and other keys ignored.
+// optional "output_length", the max_tokens to request, and optional
+// "image" and "audio" (a file path or URL, or a list of them: see
+// record.media). Entries follow the lines in order; blank lines are
+// skipped and other keys ignored.
 type JSONL struct {
 	// Path is the file to read; errors name it.
 	Path string
@@ -31,7 +33,13 @@ func (j JSONL) Build(n int) ([]Entry, error) {
 // would, so a bad file fails before any traffic is sent.
 func (j JSONL) Check() (FileInfo, error) {
 	entries, err := j.read()
-	return FileInfo{Entries: len(entries)}, err
+	info := FileInfo{Entries: len(entries)}
+	for _, e := range entries {
+		if len(e.Images) > 0 || len(e.Audio) > 0 {
+			info.Media++
+		}
+	}
+	return info, err
 }
 
 func (j JSONL) read() ([]Entry, error) {
@@ -45,14 +53,18 @@ func (j JSONL) read() ([]Entry, error) {
 		if err != nil {
 			return err
 		}
-		if !ok {
-			return r.errorf("text", "missing (want text or text_input)")
-		}
 		out, _, err := r.count("output_length")
 		if err != nil {
 			return err
 		}
-		entries = append(entries, Entry{Text: prompt, Words: CountWords(prompt), MaxTokens: out})
+		e := Entry{Text: prompt, Words: CountWords(prompt), MaxTokens: out}
+		if e.Images, e.Audio, err = r.media(); err != nil {
+			return err
+		}
+		if !ok && len(e.Images) == 0 && len(e.Audio) == 0 { // a line of pictures alone is GenAI-Perf's too
+			return r.errorf("text", "missing (want text or text_input, or an image or audio)")
+		}
+		entries = append(entries, e)
 		return nil
 	})
 	if err == nil && len(entries) == 0 {

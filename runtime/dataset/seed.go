@@ -27,6 +27,10 @@ func Reseed(src Source, next func(uint64) uint64) Source {
 		s.Seed = next(s.Seed)
 		s.Queries, s.Passages = Reseed(s.Queries, next), Reseed(s.Passages, next)
 		return s
+	case Media:
+		s.Seed = next(s.Seed)
+		s.Text = Reseed(s.Text, next)
+		return s
 	case DefaultOutputs:
 		s.Seed = next(s.Seed)
 		s.Source = Reseed(s.Source, next)

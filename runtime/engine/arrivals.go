@@ -16,48 +16,40 @@ import (
 type schedule struct {
 	rng   *rand.Rand
 	load  plan.Load
-	at    float64 // seconds since start of the next arrival
+	warp  *timeWarp // the load's profile; nil at full rate from the start
+	at    float64   // seconds since start of the next arrival
 	count int
 }
 
 func newSchedule(l plan.Load, seed uint64) *schedule {
-	return &schedule{rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), load: l}
+	return &schedule{rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), load: l, warp: newTimeWarp(l)}
 }
 
-// next returns the offset of the next arrival.
+// next returns the offset of the next arrival: drawn at the load's rate,
+// then moved where its profile (ramp_up, stages) makes it due. Past the
+// end of a stages() load it is the end, which ends the loop (end).
 func (s *schedule) next() time.Duration {
 	if s.count > 0 || s.load.Arrival != plan.Constant {
 		s.at += s.gap()
 	}
 	s.count++
-	return time.Duration(rampTime(s.at, s.load.RampUp.Seconds()) * float64(time.Second))
-}
-
-// rampTime maps an arrival's offset u at the full rate (s) onto the
-// instant it is due when the rate grows linearly from 0 to full over ramp
-// seconds: the expected count by time t is rate·t²/(2·ramp) during the
-// ramp and rate·(t − ramp/2) after it, so u (count/rate) is due at
-// √(2·ramp·u) while u < ramp/2 and at u + ramp/2 after. The arrival
-// process stays what it was (Poisson stays Poisson, its intensity
-// ramping), and the schedule stays a pure function of the seed.
-func rampTime(u, ramp float64) float64 {
-	switch {
-	case ramp <= 0:
-		return u
-	case u < ramp/2:
-		return math.Sqrt(2 * ramp * u)
+	if s.warp == nil {
+		return time.Duration(s.at * float64(time.Second))
 	}
-	return u + ramp/2
+	at := s.warp.at(s.at)
+	if math.IsInf(at, 1) {
+		return s.load.StagesDuration()
+	}
+	return time.Duration(at * float64(time.Second))
 }
 
-// rampStart is when the i-th of n closed-loop workers (or users) starts
-// under a ramp: spread evenly over it, the first at once, so the load
-// grows step by step from 1 to n (AIPerf's --concurrency-ramp-duration).
-func rampStart(i, n int, ramp time.Duration) time.Duration {
-	if ramp <= 0 || n <= 0 {
+// end is the offset at which a stages() load's schedule ends (its last
+// stage's end), or 0 when the stop condition ends it.
+func (s *schedule) end() time.Duration {
+	if !s.load.Staged() {
 		return 0
 	}
-	return time.Duration(int64(ramp) * int64(i) / int64(n))
+	return s.load.StagesDuration()
 }
 
 // gap draws one inter-arrival time in seconds with mean 1/rate. The first

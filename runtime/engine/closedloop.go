@@ -1,26 +1,42 @@
 package engine
 
-// closedLoop keeps exactly Concurrency requests in flight: each worker
-// sends its next request the moment its previous one ends.
+import "time"
+
+// closedLoop keeps Concurrency requests in flight: each worker sends its
+// next request the moment its previous one ends. Under a profile
+// (ramp_up, stages) the workers run over their spans (workerSpans).
 func (r *run) closedLoop() {
 	if r.p.Warmup > 0 && r.p.AfterWarmup != nil {
 		r.warmGate = make(chan struct{})
 	}
 	start := r.clock.Now()
-	for w := range r.p.Load.Concurrency {
+	r.stagesFrom = start
+	for _, spans := range workerSpans(workerSteps(r.p.Load)) {
 		r.wg.Go(func() {
-			if !r.sleepUntil(start + int64(rampStart(w, r.p.Load.Concurrency, r.p.Load.RampUp))) {
-				return
-			}
-			for {
-				i, ok := r.ticket()
-				if !ok {
+			for _, s := range spans {
+				if !r.work(start+int64(s.On), s.Off, start+int64(s.Off)) {
 					return
 				}
-				r.send(i, 0)
 			}
 		})
 	}
+}
+
+// work is one span of a worker: from on it sends request after request
+// until the point is done (false) or, when the span ends (off > 0), the
+// instant until has passed (true: the worker may run again later).
+func (r *run) work(on int64, off time.Duration, until int64) bool {
+	if !r.sleepUntil(on) {
+		return false
+	}
+	for off < 0 || r.clock.Now() < until {
+		i, ok := r.ticket()
+		if !ok {
+			return false
+		}
+		r.send(i, 0)
+	}
+	return true
 }
 
 // ticket hands out the next request index, or false when the point is done.

@@ -358,7 +358,9 @@ func (c *converser) converse(k, due int64, join int, pace *int64) (int64, bool) 
 		if c.conv.spec.Stream {
 			rec.ExpectChunks(s.Turns[t].MaxTokens)
 		}
+		c.p.Progress.sending(1)
 		c.s.Send(c.sendCtx, body, &rec)
+		c.p.Progress.sending(-1)
 		rec.FitChunks()
 		c.release()
 		c.record(&rec)

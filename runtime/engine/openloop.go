@@ -1,15 +1,21 @@
 package engine
 
+import "github.com/llmbench/llmbench/runtime/plan"
+
 // openLoop sends each request at its planned instant, independently of
 // how the previous ones are doing.
 func (r *run) openLoop() {
 	sched := newSchedule(r.p.Load, r.p.Seed)
 	slots := r.slots()
 	start := r.origin()
+	r.stagesFrom = start
 	w, n := int64(r.p.Warmup), int64(r.p.Stop.Requests)
 	var measureFrom int64
 	for i := int64(0); n == 0 || i < w+n; i++ {
 		due := start + int64(sched.next())
+		if end := sched.end(); end > 0 && due >= start+int64(end-plan.StageSlack) {
+			return
+		}
 		if i == w {
 			measureFrom = due
 		}

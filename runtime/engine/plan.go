@@ -84,6 +84,7 @@ func (p Point) Validate() error {
 	if p.Stop.Requests < 0 || p.Stop.Duration < 0 || p.Stop.Sessions < 0 || p.Warmup < 0 {
 		errs = append(errs, errors.New("request count, duration and warmup must not be negative"))
 	}
+	errs = append(errs, stagesErrors(p)...)
 	return errors.Join(errs...)
 }
 

@@ -23,6 +23,13 @@ type Progress struct {
 	// Warmup counts finished warmup requests: until the first measured
 	// one finishes, a display says it is warming up.
 	Warmup atomic.Int64
+	// InFlight counts requests sent and not yet finished, warm-up ones
+	// included: the live view's in-flight figure.
+	InFlight atomic.Int64
+	// Tap, when set before the point starts, also receives every
+	// finished measured request (live export, the live view); it is
+	// called from the requests' goroutines, concurrently.
+	Tap func(*metrics.Record)
 
 	mu    sync.Mutex
 	ttfts []int64 // the most recent TTFTs, a ring
@@ -32,6 +39,13 @@ type Progress struct {
 // recentTTFTs bounds the live TTFT window: enough for a stable median,
 // small enough to sort twice a second.
 const recentTTFTs = 512
+
+// sending moves the in-flight count by d (+1 sent, −1 finished).
+func (p *Progress) sending(d int64) {
+	if p != nil {
+		p.InFlight.Add(d)
+	}
+}
 
 // warmedUp records one finished warmup request.
 func (p *Progress) warmedUp() {
@@ -46,6 +60,9 @@ func (p *Progress) observe(rec *metrics.Record) {
 		return
 	}
 	p.Started.CompareAndSwap(0, rec.Sent)
+	if p.Tap != nil {
+		p.Tap(rec)
+	}
 	if rec.Err != nil {
 		p.Failed.Add(1)
 		return

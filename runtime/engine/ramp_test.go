@@ -55,8 +55,13 @@ func TestRampTimeHandValues(t *testing.T) {
 	for _, c := range []struct{ u, ramp, want float64 }{
 		{0, 2, 0}, {0.5, 2, math.Sqrt(2)}, {1, 2, 2}, {3, 2, 4}, {3, 0, 3},
 	} {
-		if got := rampTime(c.u, c.ramp); math.Abs(got-c.want) > 1e-12 {
-			t.Errorf("rampTime(%v, %v) = %v, want %v", c.u, c.ramp, got, c.want)
+		w := newTimeWarp(plan.Load{Rate: 1, RampUp: time.Duration(c.ramp * float64(time.Second))})
+		got := c.u
+		if w != nil {
+			got = w.at(c.u)
+		}
+		if math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("ramp_up=%vs: offset %v due at %v, want %v", c.ramp, c.u, got, c.want)
 		}
 	}
 	if got := rampStart(3, 4, 400*time.Millisecond); got != 300*time.Millisecond {

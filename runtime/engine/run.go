@@ -39,6 +39,9 @@ type Request struct {
 	// max_tokens when the endpoint streams, else 0. It sizes the record's
 	// chunk lists before the stream arrives.
 	ExpectedChunks int
+	// Media counts the pictures and clips the body carries, which every
+	// record of the request keeps.
+	Media metrics.Media
 }
 
 // Result is what a point produced.
@@ -54,6 +57,9 @@ type Result struct {
 	// Started is when the point began issuing requests, on its clock:
 	// after the wait for a shared start.
 	Started int64
+	// StagesFrom is when a stages() load's first stage started, on its
+	// clock: a record's stage is read from its times against it.
+	StagesFrom int64
 	// Dropped counts the measured arrivals of an open loop or replay
 	// without max_concurrency (sessions, in a conversation) that found
 	// InFlightBound requests in flight at their planned instant and were
@@ -94,7 +100,7 @@ func execute(ctx context.Context, p Point, s Sender, clock Clock, issue func(*ru
 	started := clock.Now()
 	issue(r)
 	r.wait(ctx, cancelSend)
-	return &Result{Records: r.collected(), Interrupted: ctx.Err() != nil, Started: started, Dropped: int(r.dropped.Load())}
+	return &Result{Records: r.collected(), Interrupted: ctx.Err() != nil, Started: started, Dropped: int(r.dropped.Load()), StagesFrom: r.stagesFrom}
 }
 
 type run struct {
@@ -106,6 +112,9 @@ type run struct {
 	sendCtx context.Context
 
 	entryBase int // the whole dataset's index of reqs[0] (shardRequests)
+
+	// stagesFrom is the instant a stages() load's first stage starts.
+	stagesFrom int64
 
 	issued atomic.Int64 // tickets handed out (closed loop)
 	stopAt atomic.Int64 // end of a duration-bound closed loop, ns
@@ -152,9 +161,13 @@ func (r *run) send(i, scheduled int64) {
 		Entry:     r.entryBase + int(i%int64(len(r.reqs))),
 		Component: req.Component,
 		Scheduled: scheduled,
+		Media:     req.Media,
 	}
 	rec.ExpectChunks(req.ExpectedChunks)
+	r.p.Progress.sending(1)
 	r.s.Send(r.sendCtx, req.Body, &rec)
+	r.p.Progress.sending(-1)
+	r.stamp(&rec)
 	rec.FitChunks() // whatever the outcome: a failed request reserved as much
 	r.record(&rec)
 }

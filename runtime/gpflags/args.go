@@ -13,6 +13,7 @@ var multiValueFlags = map[string]bool{
 	"-m": true, "--model": true,
 	"-g": true, "--goodput": true,
 	"--server-metrics-url": true, "--server-metrics-urls": true,
+	"--audio-depths": true, "--audio-sample-rates": true,
 }
 
 // valueBoolFlags are GenAI-Perf booleans declared with argparse type=bool,
@@ -68,8 +69,8 @@ var paReplacements = map[string]string{
 	"--concurrency-range":          "--concurrency N (a range: llmbench analyze --sweep-range)",
 	"--request-rate-range":         "--request-rate R (a range: llmbench analyze --sweep-type request_rate)",
 	"-H":                           "-H/--header",
-	"--stability-percentage":       "nothing (one window of --request-count or --measurement-interval is measured)",
-	"-s":                           "nothing (one window of --request-count or --measurement-interval is measured)",
+	"--stability-percentage":       "--stability-percentage P (with --measurement-interval)",
+	"-s":                           "--stability-percentage P (with --measurement-interval)",
 	"--ssl-https-verify-peer":      "--insecure (to skip verification)",
 	"--ssl-https-verify-host":      "--insecure (to skip verification)",
 	"--max-concurrency":            "--max-concurrency N (under --request-rate)",
@@ -107,28 +108,11 @@ func PassthroughError(args []string) error {
 		"and sends the requests itself, so use its own flags instead: %s", cmd, strings.Join(rest, " "), strings.Join(uses, "; "))
 }
 
-// genaiPerfLater maps GenAI-Perf commands llmbench does not have yet to
-// what to use meanwhile (the GenAI-Perf parity issue builds them). Without
-// it a GenAI-Perf script gets kong's "unexpected argument", which says
-// nothing of where to go.
-var genaiPerfLater = map[string]string{
-	"config": "GenAI-Perf's YAML workflow (config -f FILE.yaml) is not built yet: give the same settings as flags " +
-		"(llmbench profile and analyze take GenAI-Perf's flag names; llmbench profile --help) or write them as a scenario " +
-		"(llmbench run FILE.star; docs/scenarios.md, scenarios/quickstart.star)",
-	"create-template": "GenAI-Perf's create-template writes a YAML config, and llmbench reads none yet: start from a shipped " +
-		"scenario (scenarios/quickstart.star, run with llmbench run) or from llmbench profile --help, which lists every flag with its default",
-}
-
-// CommandError refuses, with what to use instead, a GenAI-Perf
-// command llmbench has not built (genaiPerfLater) and GenAI-Perf's
+// CommandError refuses, with what to use instead, GenAI-Perf's
 // `compare -f/--files A B` (or `--config YAML`), whose llmbench namesake
 // takes the runs as arguments.
 func CommandError(args []string) error {
-	cmd := command(args)
-	if use, ok := genaiPerfLater[cmd]; ok {
-		return fmt.Errorf("%s: %s", cmd, use)
-	}
-	if cmd != "compare" {
+	if command(args) != "compare" {
 		return nil
 	}
 	for _, a := range args {

@@ -20,8 +20,12 @@ import (
 // tokenizer.
 func (c *Profile) Source() (dataset.Source, error) {
 	src, err := c.prompts()
-	if err != nil || c.InputFile == "" || c.OutputTokensMean == 0 {
-		return src, err
+	if err != nil {
+		return nil, err
+	}
+	src = c.withMedia(src)
+	if c.InputFile == "" || c.OutputTokensMean == 0 {
+		return src, nil
 	}
 	out := dataset.Normal{Mu: float64(c.OutputTokensMean), Sigma: float64(c.OutputTokensStddev)}
 	return dataset.DefaultOutputs{Source: src, Output: out, Seed: uint64(c.RandomSeed), Deterministic: c.OutputTokensMeanDeterministic}, nil

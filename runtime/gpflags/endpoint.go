@@ -16,6 +16,11 @@ import (
 var genaiPerfTypes = map[string]transport.API{
 	"generate":             transport.KServe,
 	"huggingface_generate": transport.TGI,
+	// GenAI-Perf's multimodal (and its deprecated alias vision) is chat
+	// with the user turn as content parts, which a chat body carries
+	// whenever a prompt has pictures or clips.
+	"multimodal": transport.Chat,
+	"vision":     transport.Chat,
 }
 
 // endpointAPI is the API an --endpoint-type names. GenAI-Perf's kserve is

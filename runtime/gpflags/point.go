@@ -29,7 +29,7 @@ func (c *Profile) Point() engine.Point {
 	if load.Concurrency == 0 && load.Rate == 0 {
 		load.Concurrency = 1
 	}
-	stop := plan.Stop{Requests: c.RequestCount.N, Duration: time.Duration(c.MeasurementInterval) * time.Millisecond}
+	stop := plan.Stop{Requests: c.RequestCount.N}
 	if rule, _ := c.steadyRule(); rule != nil { // validate checked it
 		stop = autoStop(rule)
 	}
@@ -143,8 +143,12 @@ type SteadyFlags struct {
 	SteadyMaxRequests int     `default:"10000" help:"With --request-count auto: the cap; reaching it is a not-converged warning."`
 }
 
-// steadyRule is the rule --request-count auto runs under, nil without it.
+// steadyRule is the rule --request-count auto or --measurement-interval
+// runs under, nil without them.
 func (c *Profile) steadyRule() (*metrics.SteadyRule, error) {
+	if c.MeasurementInterval > 0 && !c.RequestCount.Auto {
+		return c.windowRule()
+	}
 	if !c.RequestCount.Auto {
 		return nil, nil
 	}
@@ -165,9 +169,26 @@ func (c *Profile) steadyRule() (*metrics.SteadyRule, error) {
 	return &r, nil
 }
 
-// autoStop is the stop of an auto point: the rule, capped at its maximum.
+// windowRule is perf_analyzer's windowed stop: windows of
+// --measurement-interval until the last 3 agree within
+// --stability-percentage, at most metrics.DefaultMaxWindows (its
+// --max-trials default).
+func (c *Profile) windowRule() (*metrics.SteadyRule, error) {
+	window := time.Duration(c.MeasurementInterval) * time.Millisecond
+	r := metrics.StabilityRule{Window: int64(window), Percentage: c.StabilityPercentage, MaxWindows: metrics.DefaultMaxWindows}
+	if err := r.Validate(); err != nil {
+		return nil, failure.Inputf("--stability-percentage: got %g, want a positive share in %% such as 10", c.StabilityPercentage)
+	}
+	if c.FixedSchedule || c.SessionMode() {
+		return nil, failure.Inputf("--measurement-interval: not with --fixed-schedule or --session-concurrency (their stop is the trace or the sessions)")
+	}
+	return &metrics.SteadyRule{Stability: &r, MaxDuration: int64(r.MaxWindows) * int64(window)}, nil
+}
+
+// autoStop is the stop of an auto point: the rule, capped at its maximum
+// (requests for the intervals' rule, duration for the windows').
 func autoStop(r *metrics.SteadyRule) plan.Stop {
-	return plan.Stop{Requests: r.MaxRequests, Steady: r}
+	return plan.Stop{Requests: r.MaxRequests, Duration: time.Duration(r.MaxDuration), Steady: r}
 }
 
 // MarshalJSON writes the count as the flag was given: a number, or

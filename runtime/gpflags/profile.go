@@ -21,7 +21,7 @@ type Profile struct {
 	URL           []string `short:"u" default:"localhost:8000" sep:"none" help:"Server as host:port (GenAI-Perf style), a full http(s) URL, or sim:// for the built-in simulator (sim://?max_batch=8&itl=5ms). Under --service-kind triton: host:port or grpc(s)://host:port of Triton's gRPC port, localhost:8001 by default. Repeat -u for replicas of one model: requests are spread over them by --url-selection."`
 	URLSelection  string   `default:"round_robin" enum:"round_robin,least_in_flight" help:"How requests are spread over several -u replicas: round_robin (in request order) or least_in_flight (to the replica with the fewest requests in flight)."`
 	SourceAddress []string `sep:"none" help:"Local address or range (127.0.0.2-127.0.0.9) outgoing connections are bound to in turn, repeatable: each source address has its own ~28k ephemeral ports to a server."`
-	EndpointType  string   `default:"chat" help:"Endpoint type: GenAI-Perf's chat, completions, embeddings, generate (Triton's HTTP generate extension, v2/models/{model}/generate[_stream]), huggingface_generate (TGI, /generate[_stream]) or kserve (Triton's KServe v2 gRPC API, as --service-kind triton), or llmbench's responses (OpenAI Responses, /v1/responses), messages (Anthropic Messages, /v1/messages) or tgi (as huggingface_generate)."`
+	EndpointType  string   `default:"chat" help:"Endpoint type: GenAI-Perf's chat, completions, embeddings, generate (Triton's HTTP generate extension, v2/models/{model}/generate[_stream]), huggingface_generate (TGI, /generate[_stream]) kserve (Triton's KServe v2 gRPC API, as --service-kind triton), multimodal (chat with images and audio as content parts) or image_retrieval (pictures to v1/infer), or llmbench's responses (OpenAI Responses, /v1/responses), messages (Anthropic Messages, /v1/messages) or tgi (as huggingface_generate)."`
 	Endpoint      string   `help:"Custom URL path, overriding the endpoint type's default."`
 	Streaming     bool     `help:"Ask for streamed (SSE) responses."`
 
@@ -38,22 +38,24 @@ type Profile struct {
 	ConcurrencyRampDuration float64      `help:"Start the --concurrency (or --session-concurrency) workers spread over this many seconds, so the load grows from 1 (AIPerf's flag)."`
 	RequestRateRampDuration float64      `help:"Raise --request-rate linearly from 0 over this many seconds (AIPerf's flag)."`
 	RequestCount            RequestCount `aliases:"num-requests" help:"Measured requests to send (default max(10, 2×load)), or auto: until the steady-state rule is met (--steady-*)."`
-	MeasurementInterval     int          `short:"p" help:"Measure for this many milliseconds instead of a request count."`
+	MeasurementInterval     int          `short:"p" help:"Measure in windows of this many milliseconds instead of a request count, until the last 3 agree within --stability-percentage (perf_analyzer's windowed stop; at most 10 windows)."`
+	StabilityPercentage     float64      `short:"s" default:"999" help:"With --measurement-interval: the last 3 windows' throughput and mean latency must agree within this share (max/min ≤ 1 + P/100); the windows before them are the warm-up. GenAI-Perf's default 999 stops after 3 windows unless one is empty or 11× another."`
 	WarmupRequestCount      int          `aliases:"num-warmup-requests" help:"Requests sent first and excluded from every metric (sessions, with --session-concurrency)."`
 	SessionFlags            `embed:""`
 	SteadyFlags             `embed:""`
 
-	SyntheticInputTokensMean      int      `default:"550" aliases:"isl" help:"Mean synthetic prompt length."`
-	SyntheticInputTokensStddev    int      `help:"Standard deviation of the synthetic prompt length."`
-	OutputTokensMean              int      `aliases:"osl" help:"Mean requested output length (max_tokens); unset sends none."`
-	OutputTokensStddev            int      `help:"Standard deviation of the requested output length."`
-	OutputTokensMeanDeterministic bool     `help:"Also send min_tokens = max_tokens so the output length is fixed."`
-	NumDatasetEntries             int      `default:"100" aliases:"num-prompts" help:"Distinct prompts, cycled through."`
-	BatchSizeText                 int      `name:"batch-size-text" aliases:"batch-size" short:"b" default:"1" help:"Texts per request: passages per query with --endpoint-type rankings (GenAI-Perf's flag; other types take 1)."`
+	SyntheticInputTokensMean      int  `default:"550" aliases:"isl" help:"Mean synthetic prompt length."`
+	SyntheticInputTokensStddev    int  `help:"Standard deviation of the synthetic prompt length."`
+	OutputTokensMean              int  `aliases:"osl" help:"Mean requested output length (max_tokens); unset sends none."`
+	OutputTokensStddev            int  `help:"Standard deviation of the requested output length."`
+	OutputTokensMeanDeterministic bool `help:"Also send min_tokens = max_tokens so the output length is fixed."`
+	NumDatasetEntries             int  `default:"100" aliases:"num-prompts" help:"Distinct prompts, cycled through."`
+	BatchSizeText                 int  `name:"batch-size-text" aliases:"batch-size" short:"b" default:"1" help:"Texts per request: passages per query with --endpoint-type rankings (GenAI-Perf's flag; other types take 1)."`
+	MediaFlags                    `embed:""`
 	NumPrefixPrompts              int      `help:"Size of a pool of shared prefixes, one prepended to each prompt."`
 	PrefixPromptLength            int      `default:"100" help:"Length of each shared prefix."`
 	RandomSeed                    int      `help:"Seed for prompts and arrivals."`
-	InputFile                     string   `help:"Prompts from a file: FILE.jsonl (GenAI-Perf's {\"text\"|\"text_input\", \"output_length\"} lines) or payload:FILE.jsonl (a Mooncake-style trace: timestamp, input_length, output_length, hash_ids)."`
+	InputFile                     string   `help:"Prompts from a file: FILE.jsonl (GenAI-Perf's {\"text\"|\"text_input\", \"output_length\", \"image\", \"audio\"} lines) or payload:FILE.jsonl (a Mooncake-style trace: timestamp, input_length, output_length, hash_ids)."`
 	FixedSchedule                 bool     `help:"Send each payload entry at its own timestamp (needs --input-file payload:FILE with timestamps)."`
 	ExtraInputs                   []string `sep:"none" help:"name:value merged into every request body (repeatable)."`
 	Header                        []string `short:"H" sep:"none" help:"Name:Value request header (repeatable); never written to artifacts. Host, Content-Length and Transfer-Encoding are the client's to set and refused."`

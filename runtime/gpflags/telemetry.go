@@ -22,6 +22,9 @@ type Telemetry struct {
 	ServerMetricsURL  []string `name:"server-metrics-url" aliases:"server-metrics-urls" sep:"none" help:"Prometheus /metrics URL to scrape during every point (a DCGM exporter, an inference server); repeatable, or several after one flag as GenAI-Perf takes them. An unreachable URL is a warning."`
 	TelemetryInterval string   `default:"333ms" help:"How often telemetry URLs are scraped (GenAI-Perf and AIPerf: 0.33 s); 0 or off scrapes nothing."`
 	NoServerMetrics   bool     `name:"no-server-metrics" help:"Do not scrape the endpoint's own /metrics (tried by default, as AIPerf does); --server-metrics-url URLs are still scraped."`
+	// ResetPrefixCache sits with the scraping flags because what it
+	// protects is the server's prefix-cache hit share they read.
+	ResetPrefixCache bool `name:"reset-prefix-cache" help:"Empty the server's prefix cache before every run of every point (vLLM: POST /reset_prefix_cache, served when vLLM runs with VLLM_SERVER_DEV_MODE=1; SGLang: /flush_cache), as vllm bench sweeps do; a reset that fails stops the run."`
 }
 
 // Check refuses a URL that is not http(s) and an interval that is
@@ -79,4 +82,5 @@ func (f *Telemetry) Apply(e *plan.Experiment) {
 	}
 	e.TelemetryInterval = f.Interval()
 	e.ServerMetricsOff = e.ServerMetricsOff || f.NoServerMetrics
+	e.Endpoint.ResetPrefixCache = e.Endpoint.ResetPrefixCache || f.ResetPrefixCache
 }

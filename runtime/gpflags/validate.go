@@ -29,6 +29,8 @@ func (c *Profile) validate() error {
 	}
 	c.tritonDefaults()
 	switch {
+	case c.Telemetry.ResetPrefixCache && c.Triton():
+		return failure.Inputf("--reset-prefix-cache: the reset is an HTTP POST to the server's root, and --service-kind triton speaks gRPC; reset the cache with an HTTP endpoint of the same server")
 	case c.Backend != "" && c.Backend != "tensorrtllm" && c.Backend != "vllm":
 		return failure.Inputf("--backend: got %q, want tensorrtllm or vllm", c.Backend)
 	case strings.TrimSpace(c.TokenizerRevision) == "":
@@ -70,6 +72,9 @@ func (c *Profile) validate() error {
 		return failure.Inputf("--batch-size-text: got %d, want 1, or more with --endpoint-type rankings (passages per query)", c.BatchSizeText)
 	}
 	if err := c.validateSessions(); err != nil {
+		return err
+	}
+	if err := c.validateMedia(); err != nil {
 		return err
 	}
 	return c.validateValues()

@@ -55,6 +55,9 @@ func (e Endpoint) String() string {
 	if e.Insecure {
 		args = append(args, "insecure=True")
 	}
+	if e.ResetPrefixCache {
+		args = append(args, "reset_prefix_cache=True")
+	}
 	return "endpoint(" + strings.Join(append(args, describeLimits(e)...), ", ") + ")"
 }
 

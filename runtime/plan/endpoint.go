@@ -70,6 +70,11 @@ type Endpoint struct {
 	// TokenizerRevision is the Hugging Face Hub revision of a Tokenizer
 	// given as a model id ("" is main).
 	TokenizerRevision string `json:"tokenizer_revision,omitempty"`
+	// ResetPrefixCache empties the server's prefix cache before every run
+	// of every point (endpoint(reset_prefix_cache = True),
+	// --reset-prefix-cache), so no run finds the prompts of an earlier one
+	// cached (transport/telemetry.ResetPrefixCache).
+	ResetPrefixCache bool `json:"reset_prefix_cache,omitempty"`
 }
 
 // The model selection strategies of an endpoint serving several models,

@@ -230,6 +230,9 @@ func (e *Experiment) Validate() []error {
 	if err := e.validateSweep(); err != nil {
 		fail("sweep", err)
 	}
+	if e.Endpoint.ResetPrefixCache && e.Endpoint.IsTriton() {
+		fail("endpoint", fmt.Errorf(`reset_prefix_cache with api="triton": the reset is an HTTP POST to the server's root, and this endpoint speaks gRPC; reset the cache with an HTTP endpoint of the same server`))
+	}
 	return errs
 }
 

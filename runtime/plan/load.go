@@ -57,6 +57,12 @@ type Load struct {
 	// next turn N/Rate seconds after its previous one was sent, or when
 	// the answer arrives if it took longer.
 	Users int `json:"users,omitempty"`
+	// Stages, when set, make a stages() load: the target moves linearly
+	// between them, and the point ends with the last. Concurrency (closed
+	// loop) or Rate (open loop) is then the stages' peak, which sizes the
+	// loop and names the point. A pointer, shared read-only, keeps Load
+	// comparable.
+	Stages *Stages `json:"stages,omitempty"`
 }
 
 // Closed reports whether the load is a closed loop.
@@ -77,6 +83,9 @@ func (l Load) UserPeriod() time.Duration {
 func (l Load) String() string {
 	if l.Replay() {
 		return "replay(speed=" + Num(l.ReplaySpeed) + ")"
+	}
+	if l.Staged() {
+		return l.stagesString()
 	}
 	ramp := ""
 	if l.RampUp > 0 {

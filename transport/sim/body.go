@@ -122,6 +122,9 @@ func (s *jsonSink) body() any {
 	case apiTGI, apiKServe:
 		return s.generateObject()
 	}
+	if j.req.api == apiImageRetrieval {
+		return retrievals(j.req.images)
+	}
 	if j.req.api == apiRankings {
 		return rankingList{Rankings: j.srv.rankings(j.req.passages)}
 	}
@@ -129,7 +132,7 @@ func (s *jsonSink) body() any {
 		return embeddingList{ID: j.id, Object: "list", Created: j.created, Model: j.srv.cfg.Model,
 			Data: j.srv.embeddings(j.req.inputs), Usage: u}
 	}
-	if j.srv.cache != nil {
+	if j.srv.cache != nil && !j.srv.cfg.HidePromptTokensDetails {
 		u.PromptTokensDetails = &promptTokensDetails{CachedTokens: j.cached}
 	}
 	c := completion{ID: j.id, Object: "chat.completion", Created: j.created, Model: j.srv.cfg.Model,

@@ -129,6 +129,12 @@ type Config struct {
 	// PrefixBlockTokens is the cache's block size in tokens (vLLM's
 	// --block-size, 16 by default): only whole blocks are cached.
 	PrefixBlockTokens int
+	// HidePromptTokensDetails leaves prompt_tokens_details out of the
+	// chat and completions usage even with a prefix cache, as vLLM does
+	// unless started with --enable-prompt-tokens-details: the cache's hits
+	// are then seen only in /metrics (prefix_cache_hits_total), which is
+	// what llmbench must read them from against a default vLLM.
+	HidePromptTokensDetails bool
 	// SharedPrefixCache, when set with PrefixCacheBlocks, is the cache the
 	// server uses instead of a new one (its own capacity applies): what
 	// earlier servers given it cached stays cached.

@@ -49,7 +49,8 @@ const (
 )
 
 var idPrefix = [...]string{apiChat: "chatcmpl-", apiCompletions: "cmpl-", apiEmbeddings: "embd-",
-	apiResponses: "resp_", apiMessages: "msg_", apiTGI: "tgi-", apiKServe: "kserve-", apiRankings: "rank-", apiTriton: "triton-"}
+	apiResponses: "resp_", apiMessages: "msg_", apiTGI: "tgi-", apiKServe: "kserve-", apiRankings: "rank-", apiTriton: "triton-",
+	apiImageRetrieval: "infer-"}
 
 // newJob draws the request's fault and fault position first, from a
 // generator seeded by (Seed, seq), so faults depend on the request's place

@@ -183,3 +183,11 @@ func (s *Server) cachedTokens(req *genRequest) int {
 	hits := s.cache.admit(promptBlocks(req.api, req.wire, size))
 	return min(hits*size, req.promptTokens)
 }
+
+// reset empties the cache, as vLLM's POST /reset_prefix_cache does.
+func (c *PrefixCache) reset() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.lru.Init()
+	clear(c.blocks)
+}

@@ -16,16 +16,17 @@ const (
 	apiChat api = iota
 	apiCompletions
 	apiEmbeddings
-	apiResponses // OpenAI Responses, /v1/responses
-	apiMessages  // Anthropic Messages, /v1/messages
-	apiTGI       // Hugging Face TGI, /generate and /generate_stream
-	apiKServe    // Triton / KServe v2, /v2/models/{model}/generate[_stream]
-	apiRankings  // NIM reranking, /v1/ranking (GenAI-Perf's rankings)
-	apiTriton    // KServe v2 over gRPC, Triton's GRPCInferenceService
+	apiResponses      // OpenAI Responses, /v1/responses
+	apiMessages       // Anthropic Messages, /v1/messages
+	apiTGI            // Hugging Face TGI, /generate and /generate_stream
+	apiKServe         // Triton / KServe v2, /v2/models/{model}/generate[_stream]
+	apiRankings       // NIM reranking, /v1/ranking (GenAI-Perf's rankings)
+	apiTriton         // KServe v2 over gRPC, Triton's GRPCInferenceService
+	apiImageRetrieval // GenAI-Perf's image_retrieval, /v1/infer
 )
 
 // scores reports an API that answers with numbers and no tokens.
-func (a api) scores() bool { return a == apiEmbeddings || a == apiRankings }
+func (a api) scores() bool { return a == apiEmbeddings || a == apiRankings || a == apiImageRetrieval }
 
 // maxBodyBytes bounds a request body; long-context prompts fit easily.
 const maxBodyBytes = 64 << 20
@@ -74,6 +75,8 @@ type genRequest struct {
 	details bool
 	// inputs holds each embeddings input's raw JSON, the seed of its vector.
 	inputs []json.RawMessage
+	// images is the number of pictures an image-retrieval request sent.
+	images int
 	// passages holds a rankings request's passage texts, the seeds of
 	// their scores.
 	passages []string
@@ -108,6 +111,8 @@ func decodeRequest(r *http.Request, a api, defaultOutput int) (genRequest, error
 		g.promptTokens, err = textTokens("text_input", w.TextInput)
 	case apiRankings:
 		g.passages, g.promptTokens, err = rankingInputs(&w)
+	case apiImageRetrieval:
+		g.images, g.promptTokens, err = retrievalInputs(w.Input)
 	}
 	if err != nil || a.scores() {
 		return g, err
@@ -197,7 +202,8 @@ func outputTokens(w *wireRequest, defaultOutput int) (int, error) {
 
 // chatPromptTokens counts the words of all message contents, which is the
 // count of the contents joined by " ". A content may be a string or a list
-// of parts, of which the text parts count.
+// of parts: text parts count their words, pictures and audio clips their
+// tokens by the sim's rule (partTokens).
 func chatPromptTokens(w *wireRequest) (int, error) {
 	if len(w.Messages) == 0 {
 		return 0, errors.New("messages must be a non-empty list")
@@ -212,15 +218,11 @@ func chatPromptTokens(w *wireRequest) (int, error) {
 			n += countWords(text)
 			continue
 		}
-		var parts []struct {
-			Text string `json:"text"`
+		k, err := messagePartsTokens(m.Content, fmt.Sprintf("messages[%d].content", i))
+		if err != nil {
+			return 0, err
 		}
-		if err := json.Unmarshal(m.Content, &parts); err != nil {
-			return 0, fmt.Errorf("messages[%d].content must be a string or a list of parts", i)
-		}
-		for _, p := range parts {
-			n += countWords(p.Text)
-		}
+		n += k
 	}
 	return n, nil
 }

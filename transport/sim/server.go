@@ -227,6 +227,7 @@ func (s *Server) routes() map[string]route {
 		"/v1/completions":      {http.MethodPost, s.inference(apiCompletions)},
 		"/v1/embeddings":       {http.MethodPost, s.inference(apiEmbeddings)},
 		"/v1/ranking":          {http.MethodPost, s.inference(apiRankings)},
+		"/v1/infer":            {http.MethodPost, s.inference(apiImageRetrieval)},
 		"/v1/responses":        {http.MethodPost, s.inference(apiResponses)},
 		"/v1/messages":         {http.MethodPost, s.inference(apiMessages)},
 		"/generate":            {http.MethodPost, s.inference(apiTGI)},
@@ -235,6 +236,7 @@ func (s *Server) routes() map[string]route {
 		"/v1/models":           {http.MethodGet, s.serveModels},
 		"/health":              {http.MethodGet, func(http.ResponseWriter, *http.Request) {}},
 		"/metrics":             {http.MethodGet, s.serveMetrics},
+		"/reset_prefix_cache":  {http.MethodPost, s.resetPrefixCache},
 	}
 }
 

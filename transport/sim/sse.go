@@ -170,7 +170,7 @@ func (s *sseSink) usage() error {
 	b = strconv.AppendInt(b, c, 10)
 	b = append(b, `,"total_tokens":`...)
 	b = strconv.AppendInt(b, p+c, 10)
-	if s.j.srv.cache != nil {
+	if s.j.srv.cache != nil && !s.j.srv.cfg.HidePromptTokensDetails {
 		b = append(b, `,"prompt_tokens_details":{"cached_tokens":`...)
 		b = strconv.AppendInt(b, int64(s.j.cached), 10)
 		b = append(b, '}')

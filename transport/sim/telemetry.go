@@ -100,8 +100,8 @@ func (s *Server) writeDCGM(p *promText, st batchState) {
 	p.sample("DCGM_FI_DEV_GPU_TEMP", "gauge", "GPU temperature (in C).", l, float64(int(tempIdleC+(tempFullC-tempIdleC)*heat)))
 }
 
-// writeVLLM reports the engine's own view: queue, KV cache, token counters
-// and the latency histograms. Every prompt token is a prefix-cache query;
+// writeVLLM reports the engine's own view: queue, KV cache, token
+// counters, finish reasons and the latency histograms. Every prompt token is a prefix-cache query;
 // prefix_cache_hits_total counts those the prefix cache served (0 without
 // one, Config.PrefixCacheBlocks). The preemption counter stays 0, there
 // so scrapers find the series.
@@ -117,7 +117,25 @@ func (s *Server) writeVLLM(p *promText, st batchState) {
 	p.sample("vllm:num_preemptions_total", "counter", "Cumulative number of preemption from the engine.", l, 0)
 	p.sample("vllm:prompt_tokens_total", "counter", "Number of prefill tokens processed.", l, float64(s.stats.promptTokens.Load()))
 	p.sample("vllm:generation_tokens_total", "counter", "Number of generation tokens processed.", l, float64(s.stats.completionTokens.Load()))
+	p.sample("vllm:prompt_tokens_cached_total", "counter", "Number of cached prompt tokens (local + external).", l,
+		float64(s.stats.cachedTokens.Load()))
+	s.writeFinishReasons(p, l)
 	s.latencies.write(p, l)
+}
+
+// writeFinishReasons writes vLLM's finished-request counter, one series
+// per reason as vLLM 0.32 exposes it: every completed response stopped at
+// its token limit ("length": the simulator never ends a text on its
+// own), none for the other reasons.
+func (s *Server) writeFinishReasons(p *promText, l string) {
+	const name = "vllm:request_success_total"
+	fmt.Fprintf(p, "# HELP %s Count of successfully processed requests.\n# TYPE %s counter\n", name, name)
+	for _, r := range []struct {
+		reason string
+		n      int64
+	}{{"stop", 0}, {"length", s.stats.completed.Load()}, {"abort", 0}} {
+		fmt.Fprintf(p, "%s{%s,finished_reason=%q} %d\n", name, l, r.reason, r.n)
+	}
 }
 
 // metricLabels builds the fixed label sets once per server.

@@ -1,16 +1,16 @@
-package main
+package calibrate
 
 import "math"
 
-// z95 is the standard normal quantile for a two-sided 95% interval.
-const z95 = 1.959963984540054
+// Z95 is the standard normal quantile for a two-sided 95% interval.
+const Z95 = 1.959963984540054
 
-// wilson is the Wilson score interval of a proportion k/n at z (z95 for
+// Wilson is the Wilson score interval of a proportion k/n at z (Z95 for
 // 95%). It is used instead of the textbook p ± z·√(p(1−p)/n) because the
 // rates measured here are near 0 or 1, where that interval collapses to a
 // point (0/150 would claim 0% ± 0) or leaves [0, 1]; Wilson's stays
 // inside and keeps close to its nominal coverage for small k.
-func wilson(k, n int, z float64) (lo, hi float64) {
+func Wilson(k, n int, z float64) (lo, hi float64) {
 	if n <= 0 {
 		return 0, 1
 	}
