@@ -34,6 +34,7 @@ import (
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime"
 	"github.com/llmbench/llmbench/runtime/ab"
+	"github.com/llmbench/llmbench/runtime/calibrate"
 	"github.com/llmbench/llmbench/runtime/dataset"
 	"github.com/llmbench/llmbench/runtime/engine"
 	"github.com/llmbench/llmbench/runtime/plan"
@@ -342,21 +343,6 @@ func spread(rs []float64) string {
 }
 
 func share(k, n int) string {
-	lo, hi := wilson(k, n)
+	lo, hi := calibrate.Wilson(k, n, calibrate.Z95)
 	return fmt.Sprintf("%d/%d = %.1f%% [%.1f%%, %.1f%%]", k, n, 100*float64(k)/math.Max(1, float64(n)), 100*lo, 100*hi)
-}
-
-// wilson is the 95% Wilson score interval of k/n.
-// TODO(lead): bench/calibrate has the same interval (wilson.go); unify
-// once its core is a product package.
-func wilson(k, n int) (lo, hi float64) {
-	const z = 1.959963984540054
-	if n <= 0 {
-		return 0, 1
-	}
-	p, nf := float64(k)/float64(n), float64(n)
-	den := 1 + z*z/nf
-	center := (p + z*z/(2*nf)) / den
-	half := z / den * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf))
-	return math.Max(0, center-half), math.Min(1, center+half)
 }
