@@ -64,7 +64,7 @@ func (c *abCmd) Run(e *env) error {
 	results := []runtime.ExperimentResult{r.result}
 	rep := &verdict.Report{Scenario: "ab", Verdicts: verdict.Collect(results), Check: verdict.CheckNotDefined,
 		Partial: errors.Is(runErr, errInterrupted) || e.ctx.Err() != nil}
-	cmpRep, err := withABComparison(nil, r.pairs)
+	cmpRep, err := artifacts.WithABComparison(nil, r.pairs)
 	if err != nil {
 		return err
 	}

@@ -79,7 +79,7 @@ func (c *runCmd) Run(e *env) error {
 	rep := &verdict.Report{Scenario: scenarioName(scen), Verdicts: verdict.Collect(results),
 		Partial: errors.Is(runErr, errInterrupted) || overBudget(runErr), Check: verdict.CheckNotDefined}
 	checkErr := judgeCheck(scen, results, rep, runErr)
-	cmp, err := withABComparison(compareWithBaselines(e, c.Out, baselines), *wiring.abPairs)
+	cmp, err := artifacts.WithABComparison(compareWithBaselines(e, c.Out, baselines), *wiring.abPairs)
 	if err != nil {
 		return err
 	}
