@@ -205,18 +205,26 @@ func runsRatio(baseline, candidate []float64, level float64) (RatioInterval, err
 	df := float64(len(x) + len(y) - 2)
 	se := math.Sqrt(ss/df) * math.Sqrt(1/float64(len(x))+1/float64(len(y)))
 	d := my - mx
-	ri := RatioInterval{Method: MethodRuns, Confidence: level, DF: df,
-		Baseline: mean(baseline), Candidate: mean(candidate), Ratio: math.Exp(d)}
+	ri := RatioInterval{Method: MethodRuns, Baseline: mean(baseline), Candidate: mean(candidate)}
+	return ri.studentT(d, se, df, level), nil
+}
+
+// studentT completes ri from a difference of log means d with standard
+// error se on df degrees of freedom: the ratio exp(d), its bounds at
+// level and the one-sided p-values against any ratio; an exact ratio
+// when se is 0 (every run alike).
+func (ri RatioInterval) studentT(d, se, df, level float64) RatioInterval {
+	ri.Confidence, ri.DF, ri.Ratio = level, df, math.Exp(d)
 	if se == 0 {
 		exact := exactRatio(1, ri.Ratio, level)
 		ri.Low, ri.High, ri.pAbove, ri.pBelow = ri.Ratio, ri.Ratio, exact.pAbove, exact.pBelow
-		return ri, nil
+		return ri
 	}
 	half := studentTQuantile(level, df) * se
 	ri.Low, ri.High = math.Exp(d-half), math.Exp(d+half)
 	ri.pAbove = func(c float64) float64 { return tailAtLeast((d-math.Log(c))/se, df) }
 	ri.pBelow = func(c float64) float64 { return tailAtLeast((math.Log(c)-d)/se, df) }
-	return ri, nil
+	return ri
 }
 
 // tailAtLeast is P(T_df ≥ t) for any t.

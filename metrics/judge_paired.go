@@ -40,18 +40,8 @@ func pairedRatio(baseline, candidate []float64, level float64) (RatioInterval, e
 	md := mean(d)
 	df := n - 1
 	se := math.Sqrt(squares(d, md)/df) / math.Sqrt(n)
-	ri := RatioInterval{Method: MethodPairedRounds, Confidence: level, DF: df,
-		Baseline: mean(baseline), Candidate: mean(candidate), Ratio: math.Exp(md)}
-	if se == 0 {
-		exact := exactRatio(1, ri.Ratio, level)
-		ri.Low, ri.High, ri.pAbove, ri.pBelow = ri.Ratio, ri.Ratio, exact.pAbove, exact.pBelow
-		return ri, nil
-	}
-	half := studentTQuantile(level, df) * se
-	ri.Low, ri.High = math.Exp(md-half), math.Exp(md+half)
-	ri.pAbove = func(c float64) float64 { return tailAtLeast((md-math.Log(c))/se, df) }
-	ri.pBelow = func(c float64) float64 { return tailAtLeast((math.Log(c)-md)/se, df) }
-	return ri, nil
+	ri := RatioInterval{Method: MethodPairedRounds, Baseline: mean(baseline), Candidate: mean(candidate)}
+	return ri.studentT(md, se, df, level), nil
 }
 
 // paired reports whether the runs are to be judged as pairs: asked for,
