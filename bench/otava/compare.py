@@ -161,7 +161,7 @@ def main():
     settings = [(50, 0.001, 0.0), (50, 0.001, 0.05)]
     header = ("| detector | found | level shifts found (recall) | outliers/variance/phase found | false | precision | recall (all marked) |\n"
               "|---|---|---|---|---|---|---|")
-    md = [f"Apache Otava {version('apache-otava')} (`compute_change_points`) and llmbench's metrics/changepoint on "
+    md = [f"Apache Otava {version('apache-otava')} (`compute_change_points`) and llmbench's change point detector (metrics.DetectChangePoints) on "
           f"otava-test-data {version('otava-test-data')}: every pattern at noise σ 0, 2, 5, 10 and every pairwise "
           f"combination (σ 5), lengths 50 and 500, seeds 1–{args.seeds}: {len(series)} series. A found change point "
           f"within {TOLERANCE} values of a marked one finds it (one to one); any other is false.", ""]

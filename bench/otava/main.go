@@ -1,4 +1,4 @@
-// Command otava runs llmbench's change point detector (metrics/changepoint)
+// Command otava runs llmbench's change point detector (metrics.DetectChangePoints)
 // on series read as JSON lines from stdin, {"id": "...", "values": [...]},
 // and writes one JSON line per series, {"id": "...", "change_points":
 // [index, ...]}: the llmbench side of compare.py, which runs Apache Otava
@@ -14,7 +14,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/llmbench/llmbench/metrics/changepoint"
+	"github.com/llmbench/llmbench/metrics"
 )
 
 type series struct {
@@ -28,7 +28,7 @@ type found struct {
 }
 
 func main() {
-	opt := changepoint.DefaultOptions()
+	opt := metrics.DefaultChangePointOptions()
 	flag.IntVar(&opt.Window, "window", opt.Window, "values per split window")
 	flag.Float64Var(&opt.MaxPValue, "max-pvalue", opt.MaxPValue, "significance a change point must reach")
 	flag.Float64Var(&opt.MinMagnitude, "min-magnitude", opt.MinMagnitude, "smallest relative shift reported")
@@ -39,7 +39,7 @@ func main() {
 	}
 }
 
-func run(opt changepoint.Options) error {
+func run(opt metrics.ChangePointOptions) error {
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(make([]byte, 1<<20), 1<<26)
 	out := json.NewEncoder(os.Stdout)
@@ -48,7 +48,7 @@ func run(opt changepoint.Options) error {
 		if err := json.Unmarshal(in.Bytes(), &s); err != nil {
 			return err
 		}
-		cps, err := changepoint.Detect(s.Values, opt)
+		cps, err := metrics.DetectChangePoints(s.Values, opt)
 		if err != nil {
 			return fmt.Errorf("%s: %w", s.ID, err)
 		}

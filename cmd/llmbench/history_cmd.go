@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 
-	"github.com/llmbench/llmbench/metrics/changepoint"
+	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/comparison"
 	"github.com/llmbench/llmbench/reports/regression"
 	"github.com/llmbench/llmbench/reports/storedrun"
@@ -36,12 +36,12 @@ type changeFlags struct {
 }
 
 // options are the detector's options the flags give.
-func (f changeFlags) options() (changepoint.Options, error) {
+func (f changeFlags) options() (metrics.ChangePointOptions, error) {
 	mag, err := parseTolerance(f.ChangeMinMagnitude)
 	if err != nil {
-		return changepoint.Options{}, invalid("--change-min-magnitude: %w", err)
+		return metrics.ChangePointOptions{}, invalid("--change-min-magnitude: %w", err)
 	}
-	opt := changepoint.Options{Window: f.ChangeWindow, MaxPValue: f.ChangePValue, MinMagnitude: mag}
+	opt := metrics.ChangePointOptions{Window: f.ChangeWindow, MaxPValue: f.ChangePValue, MinMagnitude: mag}
 	switch {
 	case f.ChangeWindow < 3:
 		return opt, invalid("--change-window: got %d, want at least 3 runs", f.ChangeWindow)

@@ -35,11 +35,7 @@ var allowedImports = map[string][]string{
 // reads what the console tables say (sweep, telemetry, verdict) without
 // them knowing of it.
 var withinLayer = map[string][]string{
-	"metrics": {"metrics/studentt"},
-	// changepoint is the detector of shifts over a history: pure math on
-	// a series, knowing nothing of runs or metrics' catalogue.
-	"metrics/changepoint": {"metrics/studentt"},
-	"metrics/studentt":    {},
+	"metrics": {},
 
 	"transport":             {"transport/tritonpb"},
 	"transport/rendezvous":  {},

@@ -4,11 +4,10 @@ import (
 	"fmt"
 
 	"github.com/llmbench/llmbench/metrics"
-	"github.com/llmbench/llmbench/metrics/changepoint"
 )
 
 // ChangePoints are the shifts of level found over a history of runs
-// (metrics/changepoint: E-divisive means with Hunter's t-test): what
+// (metrics.DetectChangePoints: E-divisive means with Hunter's t-test): what
 // `llmbench compare BASE RUN...` with several runs and `llmbench history
 // DIR` add to the newest comparison, so its trend table, compare.json,
 // Markdown summary and trend plots mark them.
@@ -19,7 +18,7 @@ type ChangePoints struct {
 	// BaselineIsRun says the baseline is the series' first run.
 	BaselineIsRun bool
 	// Options are the detector's: its significance and minimum magnitude.
-	Options changepoint.Options
+	Options metrics.ChangePointOptions
 	// Found are the shifts, in point and metric order, oldest first.
 	Found []Shift
 }
@@ -50,7 +49,7 @@ func (s Shift) Change() float64 { return s.After/s.Before - 1 }
 // otherwise it is a reference apart, and only the runs form the series.
 // A run that did not measure a point (or has no finite value for a
 // metric) is left out of that point's series.
-func FindChangePoints(history []*Report, baselineIsRun bool, opt changepoint.Options) (*ChangePoints, error) {
+func FindChangePoints(history []*Report, baselineIsRun bool, opt metrics.ChangePointOptions) (*ChangePoints, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
 	}
@@ -61,7 +60,7 @@ func FindChangePoints(history []*Report, baselineIsRun bool, opt changepoint.Opt
 	for _, p := range trendPoints(history) {
 		for _, c := range p.Metrics {
 			values, runs := seriesOf(history, p, c, baselineIsRun)
-			found, err := changepoint.Detect(values, opt)
+			found, err := metrics.DetectChangePoints(values, opt)
 			if err != nil {
 				return nil, fmt.Errorf("%s %s: %w", p.name(), c.Metric, err)
 			}

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/llmbench/llmbench/metrics"
-	"github.com/llmbench/llmbench/metrics/changepoint"
 	"github.com/llmbench/llmbench/reports/plots"
 )
 
@@ -31,8 +30,8 @@ func shiftedHistory() []*Report {
 	return out
 }
 
-func detectAt5Percent() changepoint.Options {
-	opt := changepoint.DefaultOptions()
+func detectAt5Percent() metrics.ChangePointOptions {
+	opt := metrics.DefaultChangePointOptions()
 	opt.MinMagnitude = 0.05
 	return opt
 }
@@ -59,7 +58,7 @@ func TestFindChangePointsAtTheKnownRun(t *testing.T) {
 	if cp.Runs != 7 || len(cp.Found) != 1 || !sameShift(cp.Found[0], want) || cp.seriesIndex(cp.Found[0]) != 4 {
 		t.Fatalf("change points with the baseline a run: %+v, want %+v at index 4 of 7", cp, want)
 	}
-	if _, err := FindChangePoints(shiftedHistory(), false, changepoint.Options{Window: 1, MaxPValue: 0.001}); err == nil {
+	if _, err := FindChangePoints(shiftedHistory(), false, metrics.ChangePointOptions{Window: 1, MaxPValue: 0.001}); err == nil {
 		t.Error("a window of 1 was accepted")
 	}
 }

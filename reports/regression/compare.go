@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/llmbench/llmbench/metrics"
-	"github.com/llmbench/llmbench/metrics/changepoint"
 	"github.com/llmbench/llmbench/reports/comparison"
 	"github.com/llmbench/llmbench/reports/storedrun"
 	"github.com/llmbench/llmbench/runtime/failure"
@@ -180,7 +179,7 @@ func componentRuns(p Pair, track []*metrics.Metric) func(string) ([]metrics.RunD
 // AgainstOldest compares every run of a history (oldest first) with the
 // oldest, and finds the change points of the series (`llmbench history`);
 // the reports are in time order, the newest holding the change points.
-func AgainstOldest(runs []*storedrun.Run, opt comparison.Options, force bool, detect changepoint.Options) ([]*comparison.Report, error) {
+func AgainstOldest(runs []*storedrun.Run, opt comparison.Options, force bool, detect metrics.ChangePointOptions) ([]*comparison.Report, error) {
 	history := make([]*comparison.Report, 0, len(runs)-1)
 	for _, run := range runs[1:] {
 		r, err := Sets(runs[0], run, opt, force)

@@ -1,12 +1,10 @@
-package changepoint
+package metrics
 
 import (
 	"math"
-
-	"github.com/llmbench/llmbench/metrics/studentt"
 )
 
-// tTest is the two-sided p-value of Student's two-sample t-test (pooled
+// pooledTTest is the two-sided p-value of Student's two-sample t-test (pooled
 // variance) between a and b: Hunter's significance test, exact with the
 // few values a history has. The pooled variance is Otava's, built from
 // each side's population variance (Σ(x−m)²/n, where the textbook takes
@@ -17,7 +15,7 @@ import (
 // true change points than Otava (docs/compare.md, "Change points"). Two
 // values in all test nothing (1); two segments without spread are apart
 // for sure when their means differ (0) and alike when they do not (1).
-func tTest(a, b []float64) float64 {
+func pooledTTest(a, b []float64) float64 {
 	na, nb := float64(len(a)), float64(len(b))
 	if len(a) == 0 || len(b) == 0 || na+nb <= 2 {
 		return 1
@@ -33,22 +31,5 @@ func tTest(a, b []float64) float64 {
 	case se == 0:
 		return 0
 	}
-	return studentt.TwoSidedP(diff/se, df)
-}
-
-func mean(xs []float64) float64 {
-	s := 0.0
-	for _, x := range xs {
-		s += x
-	}
-	return s / float64(len(xs))
-}
-
-// squares is the sum of squared deviations of xs from m.
-func squares(xs []float64, m float64) float64 {
-	s := 0.0
-	for _, x := range xs {
-		s += (x - m) * (x - m)
-	}
-	return s
+	return twoSidedPT(diff/se, df)
 }
