@@ -63,6 +63,18 @@ def main(ctx):
 	if !strings.Contains(r.stdout, "side b, round 4 of 4") {
 		t.Errorf("stdout names no side and round:\n%s", r.stdout)
 	}
+	// `report` rebuilds the run from its records as the run judged it:
+	// side B's rounds paired with side A's, its page where the run's was.
+	if err := os.Remove(filepath.Join(dir, "out", "report.html")); err != nil {
+		t.Fatal(err)
+	}
+	if rep := runCLI(t, dir, "report", "out"); rep.code != 0 {
+		t.Fatalf("report: exit %d\n%s", rep.code, rep.stderr)
+	}
+	html, err := os.ReadFile(filepath.Join(dir, "out", "report.html"))
+	if err != nil || !strings.Contains(string(html), "paired-rounds") || strings.Contains(string(html), "no baseline to compare") {
+		t.Errorf("report's page does not judge the rounds paired (%v)", err)
+	}
 }
 
 // An A/B run whose baseline is down stops before sending anything, exit

@@ -15,6 +15,7 @@ import (
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/reports/verdict"
 	"github.com/llmbench/llmbench/runtime"
+	"github.com/llmbench/llmbench/runtime/engine"
 	"github.com/llmbench/llmbench/runtime/failure"
 	"github.com/llmbench/llmbench/runtime/plan"
 )
@@ -34,14 +35,33 @@ type Measured struct {
 // artifact folder for `analyze` (<artifact-dir>/<point>/records.parquet),
 // which stores no scenario.
 func (r *Repeat) Root() string {
-	dir := r.Dir()
-	if r.Meta.Repeat > 1 {
+	dir := r.pointDir()
+	if r.Side() != "" {
 		dir = filepath.Dir(dir)
 	}
 	if r.Meta.Scenario == "" {
 		return filepath.Dir(dir)
 	}
 	return filepath.Dir(filepath.Dir(dir))
+}
+
+// pointDir is the point's folder: the repeat's own for the first
+// repeat, its parent for repeatK.
+func (r *Repeat) pointDir() string {
+	if r.Meta.Repeat > 1 {
+		return filepath.Dir(r.Dir())
+	}
+	return r.Dir()
+}
+
+// Side is the side of an interleaved A/B point the repeat is a round of:
+// "a" or "b", the folder the run wrote it in
+// (OUT/<experiment>/<point>/<side>/[repeatK/]); "" for any other run.
+func (r *Repeat) Side() string {
+	if r.Plan == nil || r.Plan.Plan.AB == nil {
+		return ""
+	}
+	return filepath.Base(r.pointDir())
 }
 
 // started orders a stored point in its run: when it started for a point
@@ -119,7 +139,13 @@ func (g *Experiment) Rebuild(attach func(*plan.Experiment) (*runtime.Baseline, e
 	if g.Legacy() {
 		return g.rebuildV1(v1Gates[g.Name])
 	}
-	res, err := rebuild(g.Points, attach)
+	points := g.Points
+	if a, b, ok := splitSides(points); ok {
+		// An A/B run's verdicts are side B's, judged paired against side
+		// A's rounds (runtime/ab), whatever baseline a caller attaches.
+		points, attach = b, pairedAgainst(a)
+	}
+	res, err := rebuild(points, attach)
 	if err != nil {
 		return res, failure.Inputf("%s: %w", g.Points[0].Path, err)
 	}
@@ -166,6 +192,51 @@ func rebuild(runs []Measured, attach func(*plan.Experiment) (*runtime.Baseline, 
 	}
 	res.Capacity = runtime.AnalyzeCapacity(&res, runtime.ReplayDecisions(exp, res.Points))
 	return res, nil
+}
+
+// splitSides splits an interleaved A/B experiment's rounds by side; ok
+// is false for any other experiment.
+func splitSides(points []Measured) (a, b []Measured, ok bool) {
+	for _, p := range points {
+		switch p.Side() {
+		case engine.SideA.String():
+			a = append(a, p)
+		case engine.SideB.String():
+			b = append(b, p)
+		default:
+			return nil, nil, false
+		}
+	}
+	return a, b, len(a) > 0 && len(b) > 0
+}
+
+// pairedAgainst is the baseline side B's rounds are judged against, as
+// the run judged them: at each point, side A's rounds paired with side
+// B's by round (runtime.PairedBaseline), up to the rounds both sides
+// completed (an interrupted run is judged on the pairs it has).
+func pairedAgainst(a []Measured) func(*plan.Experiment) (*runtime.Baseline, error) {
+	rounds := map[string][]*runtime.Outcome{}
+	for _, p := range a {
+		label := p.Plan.Point.Params.Label()
+		k := p.Plan.Point.Repeat - 1
+		for len(rounds[label]) <= k {
+			rounds[label] = append(rounds[label], nil)
+		}
+		rounds[label][k] = p.Out
+	}
+	return func(e *plan.Experiment) (*runtime.Baseline, error) {
+		return &runtime.Baseline{Path: "ab=" + plan.RedactURL(e.AB.Baseline.URL), Paired: true,
+			Runs: func(params plan.Params, component string) ([]metrics.RunData, error) {
+				outs := rounds[params.Label()]
+				if n := slices.Index(outs, nil); n >= 0 {
+					outs = outs[:n]
+				}
+				if len(outs) == 0 {
+					return nil, runtime.ErrNoBaselinePoint
+				}
+				return runtime.RoundRuns(outs, component, a[0].Plan.Plan.CostPerHour), nil
+			}}, nil
+	}
 }
 
 // rebuildV1 rebuilds a Legacy experiment: its points in load order, each
