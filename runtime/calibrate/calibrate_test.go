@@ -157,6 +157,12 @@ func TestRecommend(t *testing.T) {
 		name: "drift between runs", noise: Noise{Between: 0.001, Within: 0.0003, Sampling: 0.0001, Repeats: 3, Requests: 20}, D: math.Log(1.3),
 		se: 0.0409699, want: Recommendation{Detectable: true, History: 2, Runs: 2},
 	}, {
+		// v = 0.0012 > w = 0.0009: the halves of a repeat differ more
+		// than its repeats, so no request count (the rest as the first
+		// case).
+		name: "halves disagree", noise: Noise{Between: 0.0004, Within: 0.0009, Sampling: 0.0012, Repeats: 3, Requests: 100}, D: math.Log(1.3),
+		se: 0.0409699, want: Recommendation{Detectable: true, Repeats: 3, History: 1, Runs: 1, HalvesDisagree: true},
+	}, {
 		// D = ln 1.05 within the tolerance: nothing detects it 90% of the
 		// time; the sizes are the false alarms' alone (as the first case).
 		name: "within tolerance", noise: Noise{Between: 0.0004, Within: 0.0009, Sampling: 0.0003, Repeats: 3, Requests: 100}, D: math.Log(1.05),

@@ -97,6 +97,13 @@ type Recommendation struct {
 	Runs int `json:"runs"`
 	// Requests is R, per repeat at the scenario's repeats.
 	Requests int `json:"requests"`
+	// HalvesDisagree says the halves of a repeat differed more than its
+	// repeats did (v > w): its requests are not interchangeable samples —
+	// at concurrency 2 on a server that prefills one sequence while the
+	// other waits, every second request's ITL carries that wait — so the
+	// model behind Requests does not hold, and no request count is
+	// predicted.
+	HalvesDisagree bool `json:"halves_disagree,omitempty"`
 }
 
 // Quantiles of the standard normal distribution.
@@ -126,7 +133,10 @@ func Recommend(n Noise, t Target) Recommendation {
 		r.History = max(1, ceil(v0/(se2-v0)))
 	}
 	r.Runs = max(1, ceil(2*v0(n)/se2))
-	drift := math.Max(0, n.Within-n.Sampling)
+	if r.HalvesDisagree = n.Sampling > n.Within; r.HalvesDisagree {
+		return r
+	}
+	drift := n.Within - n.Sampling
 	if room := n0*(se2/2-n.Between) - drift; room > 0 && n.Requests > 0 && n.Sampling >= 0 {
 		r.Requests = max(1, ceil(n.Sampling*float64(n.Requests)/room))
 	}

@@ -167,8 +167,15 @@ func needs(g GateReport) string {
 		}
 		return strconv.Itoa(n)
 	}
+	requests := size(rec.Requests)
+	if rec.HalvesDisagree {
+		requests = "not predicted"
+	}
 	s := fmt.Sprintf("runs of %d repeats a side %s · repeats in one run a side %s · history against one run %s · requests a repeat %s (now %d)",
-		g.Repeats, size(rec.Runs), size(rec.Repeats), size(rec.History), size(rec.Requests), g.Requests)
+		g.Repeats, size(rec.Runs), size(rec.Repeats), size(rec.History), requests, g.Requests)
+	if rec.HalvesDisagree {
+		s += fmt.Sprintf("; the halves of a repeat differ more than its repeats do (their variance %s of the repeats'): its requests are not alike (e.g. every second one waits for another's prefill), so more of them need not narrow it", Unsigned(float64(g.SamplingShare)))
+	}
 	if !rec.Detectable {
 		s += fmt.Sprintf("; the slowdown changed this metric by %s, within the tolerance %s, which no size detects 90%% of the time (these sizes are for the false alarms alone)", Signed(float64(g.SlowdownChange)), Pct(g.Tolerance))
 	}
