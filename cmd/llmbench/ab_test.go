@@ -75,6 +75,10 @@ def main(ctx):
 	if err != nil || !strings.Contains(string(html), "paired-rounds") || strings.Contains(string(html), "no baseline to compare") {
 		t.Errorf("report's page does not judge the rounds paired (%v)", err)
 	}
+	// compare reads one run a side: the A/B run's folder is refused, naming its sides.
+	if c := runCLI(t, dir, "compare", "out", "out"); c.code != 2 || !strings.Contains(c.stderr, "both sides of the interleaved A/B point chat / concurrency2") {
+		t.Errorf("compare of an A/B run: exit %d\n%s", c.code, c.stderr)
+	}
 }
 
 // An A/B run whose baseline is down stops before sending anything, exit

@@ -43,7 +43,7 @@ func LoadHistory(path string, opt Options) ([]*Run, error) {
 		return []*Run{s}, nil
 	}
 	if st, serr := os.Stat(path); serr != nil || !st.IsDir() || holdsMarker(path) ||
-		!errors.Is(err, errNothing) && !errors.Is(err, errSameRepeat) {
+		!errors.Is(err, errNothing) && !errors.Is(err, errSameRepeat) && !errors.Is(err, errBothSides) {
 		return nil, err
 	}
 	runs, err := runFolders(path)

@@ -97,11 +97,14 @@ type Options struct {
 	Import ImportOptions
 }
 
-// The two ways a folder of several runs fails to open as one run, which
+// The ways a folder of several runs fails to open as one run, which
 // OpenHistory tells from the others (an unreadable file stays an error).
 var (
 	errNothing    = errors.New("no records.parquet and no other tool's results (profile_export.json, profile_export.jsonl, benchmarks.json) found")
 	errSameRepeat = errors.New("keep one of them")
+	// errBothSides is an interleaved A/B run's two sides read as one run:
+	// each is a run of its own (a/, b/), judged paired by the run itself.
+	errBothSides = errors.New("give one side's folder; the run's own compare.json judged them paired")
 )
 
 // Open reads the footers of every records.parquet at or below path (a
@@ -165,6 +168,10 @@ func (r *Run) addRecords(stderr io.Writer, files []string) error {
 			have = p
 		}
 		for _, o := range have.Repeats {
+			if o.Side() != rep.Side() {
+				return failure.Inputf("%s holds both sides of the interleaved A/B point %s (%s and %s): %w",
+					r.Path, p.Name(), o.pointDir(), rep.pointDir(), errBothSides)
+			}
 			if o.Index == rep.Index {
 				return failure.Inputf("%s and %s are both repeat %d of %s: %w", o.Path, file, rep.Index, p.Name(), errSameRepeat)
 			}
