@@ -20,10 +20,16 @@ func NewJob(e *plan.Experiment, opts Options, spec plan.PointSpec) (Job, error) 
 }
 
 // RunWatched executes one run of a point (an A/B round), watched by obs
-// as a repeat is: obs.RunStarting, then Execute, then Finish.
+// as a repeat is: obs.RunStarting, then Execute, then Finish. It always
+// measures: which rounds a checkpoint holds is the A/B run's to decide
+// (whole pairs only), not each round's.
 func RunWatched(ctx context.Context, job Job, key PointKey, obs Observer) (*Outcome, error) {
-	return runRepeat(ctx, job, key, obs)
+	return runRepeat(ctx, job, key, watchOnly{obs})
 }
+
+// watchOnly is an Observer with only the Observer methods, so runRepeat
+// finds no Resumer in it.
+type watchOnly struct{ Observer }
 
 // PairedBaseline is the baseline of an interleaved A/B point: side A's
 // rounds, in round order, judged against side B's rounds of the same

@@ -57,7 +57,7 @@ func (c *abCmd) Run(e *env) error {
 	exp.Name = "ab"
 	exp.Telemetry = genaiPerfDefault(&c.Telemetry, e)
 	out := cmp.Or(c.Out, filepath.Join(c.ArtifactDir, cpt.run.DirName()+"-ab"))
-	r, runErr := runAB(e, "ab", exp, runtime.Options{}, out, !c.NoPlots)
+	r, runErr := runAB(e, "ab", exp, runtime.Options{}, out, !c.NoPlots, nil)
 	if r == nil {
 		return ofPoint(exp.Name, runErr)
 	}

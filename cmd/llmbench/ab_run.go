@@ -19,11 +19,12 @@ type abRun struct {
 	pairs  []comparison.Pair
 }
 
-func runAB(e *env, scenario string, exp *plan.Experiment, opts runtime.Options, out string, plotsOn bool) (*abRun, error) {
+func runAB(e *env, scenario string, exp *plan.Experiment, opts runtime.Options, out string, plotsOn bool, cp *artifacts.RunCheckpoint) (*abRun, error) {
 	var obs ab.Observers
 	var watch [2]*artifacts.ScenarioObserver
+	sides := ab.SidePlans(exp)
 	for s := range obs {
-		o := &artifacts.ScenarioObserver{Session: e.session(plotsOn), Scenario: scenario, Out: out, Exp: exp, Side: engine.Side(s).String()}
+		o := &artifacts.ScenarioObserver{Session: e.session(plotsOn), Scenario: scenario, Out: out, Exp: sides[s], Side: engine.Side(s).String(), Checkpoint: cp}
 		o.Sink.Drawn = &e.drawn
 		watch[s], obs[s] = o, o
 	}

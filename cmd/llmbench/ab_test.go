@@ -33,6 +33,15 @@ def main(ctx):
 			}
 		}
 	}
+	for side, url := range map[string]string{"a": "sim://?itl=3ms&ttft=2ms", "b": "sim://?itl=6ms&ttft=2ms"} { // each side's files describe its own endpoint
+		var gp struct {
+			InputConfig struct{ Endpoint struct{ URL string } } `json:"input_config"`
+		}
+		readJSON(t, filepath.Join(point, side, "profile_export_genai_perf.json"), &gp)
+		if gp.InputConfig.Endpoint.URL != url {
+			t.Errorf("side %s's GenAI-Perf JSON names %q, want %q", side, gp.InputConfig.Endpoint.URL, url)
+		}
+	}
 	for _, round := range []string{"", "repeat2", "repeat3", "repeat4"} { // the same prompts on both sides, round by round
 		a, errA := os.ReadFile(filepath.Join(point, "a", round, "inputs.json"))
 		b, errB := os.ReadFile(filepath.Join(point, "b", round, "inputs.json"))
@@ -145,5 +154,59 @@ func TestSimDriftWaveFlag(t *testing.T) {
 	r := runCLI(t, t.TempDir(), "sim", "--addr", "127.0.0.1:0", "--drift", "sine(10%)")
 	if r.code != 2 || !strings.Contains(r.stderr, "--drift: drift \"sine(10%)\": want sine(AMPLITUDE, PERIOD)") {
 		t.Errorf("exit %d, stderr %q; want 2 naming --drift", r.code, r.stderr)
+	}
+}
+
+// --resume of an interrupted A/B run keeps the leading pairs of rounds
+// the checkpoint holds whole and measures the rest on both sides: a pair
+// whose second round was lost (here round 3: A ran, B did not) is
+// measured again on both sides, so each pair is still two rounds measured
+// side by side, and the verdict is judged over all four pairs.
+func TestABResumeTakesWholePairs(t *testing.T) {
+	dir, file := writeScenario(t, `
+def main(ctx):
+    return experiment("chat", sim(itl = "6ms", ttft = "2ms"), synthetic(32, 8), concurrency(2),
+                      requests = 16, warmup = 1, gates = ["itl.p50 <= baseline * 1.10"],
+                      ab = ab(sim(itl = "3ms", ttft = "2ms"), rounds = 4))
+`)
+	if r := runCLI(t, dir, "run", file, "--out", "out"); r.code != 1 {
+		t.Fatalf("first run: exit %d\n%s", r.code, r.stderr)
+	}
+	path := filepath.Join(dir, "out", "checkpoint.json")
+	var cp struct {
+		Version int               `json:"version"`
+		Points  []json.RawMessage `json:"points"`
+	}
+	readJSON(t, path, &cp)
+	kept := cp.Points[:0]
+	for _, p := range cp.Points {
+		var point struct{ Dir string }
+		if err := json.Unmarshal(p, &point); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasSuffix(point.Dir, filepath.Join("b", "repeat3")) && !strings.HasSuffix(point.Dir, "repeat4") {
+			kept = append(kept, p)
+		}
+	}
+	cp.Points = kept
+	b, err := json.Marshal(cp)
+	if err != nil || os.WriteFile(path, b, 0o644) != nil {
+		t.Fatal(err)
+	}
+	r := runCLI(t, dir, "run", file, "--out", "out", "--resume")
+	if r.code != 1 {
+		t.Fatalf("resumed run: exit %d; want 1 for the regression\n%s", r.code, r.stderr)
+	}
+	for _, round := range []string{"side a, round 1", "side b, round 1", "side a, round 2", "side b, round 2"} {
+		if !strings.Contains(r.stdout, "chat / concurrency2, "+round+" of 4 found in checkpoint - skipping") {
+			t.Errorf("%s not taken from the checkpoint:\n%s", round, r.stdout)
+		}
+	}
+	if strings.Count(r.stdout, "found in checkpoint") != 4 {
+		t.Errorf("want exactly the two whole pairs taken from the checkpoint:\n%s", r.stdout)
+	}
+	gates, err := os.ReadFile(filepath.Join(dir, "out", "gates.json"))
+	if err != nil || !strings.Contains(string(gates), `"method": "paired-rounds"`) || !strings.Contains(string(gates), `"failed": 1`) {
+		t.Errorf("gates.json: %v\n%s", err, gates)
 	}
 }

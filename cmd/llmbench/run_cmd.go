@@ -183,7 +183,7 @@ func runExperiments(e *env, scen *runtime.Scenario, wiring runWiring, out string
 	for i := range scen.Experiments {
 		exp := &scen.Experiments[i]
 		if exp.AB != nil {
-			r, err := runAB(e, scenarioName(scen), exp, wiring.of(exp.Name), out, plotsOn)
+			r, err := runAB(e, scenarioName(scen), exp, wiring.of(exp.Name), out, plotsOn, cp)
 			if r != nil {
 				results, *wiring.abPairs = append(results, r.result), append(*wiring.abPairs, r.pairs...)
 			}

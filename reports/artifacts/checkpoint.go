@@ -1,6 +1,7 @@
 package artifacts
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -53,11 +54,11 @@ func OpenRunCheckpoint(out string, resume bool) (*RunCheckpoint, error) {
 }
 
 // finished is the outcome of a run the checkpoint holds, when resuming.
-func (c *RunCheckpoint) finished(scenario string, exp *plan.Experiment, key runtime.PointKey) (*runtime.Outcome, bool) {
+func (c *RunCheckpoint) finished(exp *plan.Experiment, key runtime.PointKey, side string) (*runtime.Outcome, bool) {
 	if c == nil || !c.resuming {
 		return nil, false
 	}
-	config, err := runtime.CheckpointIdentity(exp, key)
+	config, err := checkpointIdentity(exp, key, side)
 	if err != nil {
 		return nil, false
 	}
@@ -78,11 +79,11 @@ func (c *RunCheckpoint) finished(scenario string, exp *plan.Experiment, key runt
 }
 
 // save checkpoints a run that ended normally.
-func (c *RunCheckpoint) save(scenario string, exp *plan.Experiment, key runtime.PointKey, dir string, out *runtime.Outcome) error {
+func (c *RunCheckpoint) save(exp *plan.Experiment, key runtime.PointKey, side string, dir string, out *runtime.Outcome) error {
 	if c == nil || out.Interrupted {
 		return nil
 	}
-	config, err := runtime.CheckpointIdentity(exp, key)
+	config, err := checkpointIdentity(exp, key, side)
 	if err != nil {
 		return err
 	}
@@ -94,6 +95,22 @@ func (c *RunCheckpoint) save(scenario string, exp *plan.Experiment, key runtime.
 		return fmt.Errorf("writing checkpoint: %w", err)
 	}
 	return nil
+}
+
+// checkpointIdentity is what a run is found by in the checkpoint
+// (runtime.CheckpointIdentity), and for a round of an A/B point its side
+// too: the two sides of an A/A run have one plan and one server.
+func checkpointIdentity(exp *plan.Experiment, key runtime.PointKey, side string) ([]byte, error) {
+	config, err := runtime.CheckpointIdentity(exp, key)
+	if err != nil || side == "" {
+		return config, err
+	}
+	var id map[string]string
+	if err := json.Unmarshal(config, &id); err != nil {
+		return nil, err
+	}
+	id["side"] = side
+	return json.Marshal(id)
 }
 
 // SweepCheckpoint is an analyze sweep's checkpoint (GenAI-Perf's

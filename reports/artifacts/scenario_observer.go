@@ -39,9 +39,13 @@ type ScenarioObserver struct {
 // and its GenAI-Perf JSON, CSV and table are written again from the
 // checkpointed numbers like every point's.
 func (o *ScenarioObserver) Finished(key runtime.PointKey) (*runtime.Outcome, bool) {
-	out, ok := o.Checkpoint.finished(o.Scenario, o.Exp, key)
+	out, ok := o.Checkpoint.finished(o.Exp, key, o.Side)
 	if ok {
-		fmt.Fprintf(o.Stdout, "%s found in checkpoint - skipping\n", key)
+		what := key.String()
+		if o.Side != "" {
+			what = o.Exp.Name + " / " + o.runTitle(key.Params.Label(), key.Repeat, 0)
+		}
+		fmt.Fprintf(o.Stdout, "%s found in checkpoint - skipping\n", what)
 	}
 	return out, ok
 }
@@ -100,7 +104,7 @@ func (w *scenarioWatch) Finish(out *runtime.Outcome) error {
 	if err := w.sink.Finish(o.Stderr, &run, out, title); err != nil {
 		return failure.Runf("%w", err)
 	}
-	if err := o.Checkpoint.save(o.Scenario, o.Exp, w.key, w.sink.Dir(), out); err != nil {
+	if err := o.Checkpoint.save(o.Exp, w.key, o.Side, w.sink.Dir(), out); err != nil {
 		return failure.Runf("%w", err)
 	}
 	return nil

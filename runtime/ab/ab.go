@@ -79,14 +79,20 @@ func Run(ctx context.Context, e *plan.Experiment, opts runtime.Options, obs Obse
 	return res, nil
 }
 
-// resolveSides are the experiment as each side runs it: side A with the
-// baseline endpoint and only the absolute gates (the baseline gates ask
-// about B), side B as written; each endpoint resolved once.
-func resolveSides(e *plan.Experiment) ([2]*plan.Experiment, func(), error) {
+// SidePlans are the experiment as each side runs it, indexed by
+// engine.Side: side A with the baseline endpoint and only the absolute
+// gates (the baseline gates ask about B), side B as written. Each side's
+// files describe and checkpoint its own plan.
+func SidePlans(e *plan.Experiment) [2]*plan.Experiment {
 	a, b := *e, *e
 	a.Endpoint = e.AB.Baseline
 	a.Gates = slices.DeleteFunc(slices.Clone(e.Gates), func(g metrics.Gate) bool { return g.Baseline })
-	sides := [2]*plan.Experiment{&a, &b}
+	return [2]*plan.Experiment{&a, &b}
+}
+
+// resolveSides are SidePlans with each endpoint resolved once.
+func resolveSides(e *plan.Experiment) ([2]*plan.Experiment, func(), error) {
+	sides := SidePlans(e)
 	var stops []func()
 	stop := func() {
 		for _, s := range stops {
@@ -136,6 +142,11 @@ func (r *Result) measure(ctx context.Context, sides [2]*plan.Experiment, opts ru
 		return failure.Inputf("%w", err)
 	}
 	outs := [2][]*runtime.Outcome{make([]*runtime.Outcome, ab.Rounds), make([]*runtime.Outcome, ab.Rounds)}
+	held := heldPairs(obs, sides, spec.Params, ab.Rounds, ab.Mode == plan.ABModeDuet)
+	for s := range outs {
+		copy(outs[s], held[s])
+	}
+	rounds = remaining(rounds, len(held[engine.SideA]), warmup)
 	err = engine.RunRounds(ctx, rounds, transport.NewClock(), func(ctx context.Context, round engine.Round) error {
 		key := runtime.PointKey{Experiment: sides[round.Side].Name, Params: spec.Params, Repeat: round.Index + 1}
 		out, err := runtime.RunWatched(ctx, roundJob(jobs[round.Side], round), key, obs[round.Side])
@@ -166,6 +177,54 @@ func (r *Result) measure(ctx context.Context, sides [2]*plan.Experiment, opts ru
 		}
 	}
 	return err
+}
+
+// heldPairs are the leading pairs of rounds the observers already hold
+// (runtime.Resumer: the checkpoint of an interrupted run, with --resume).
+// Only whole pairs are taken, so every pair is still two rounds measured
+// side by side; each pair asks first for the round that ran second (B in
+// an even ABBA pair, A in an odd one), so a pair cut between its rounds
+// is measured again without its first round said to be kept.
+func heldPairs(obs Observers, sides [2]*plan.Experiment, params plan.Params, rounds int, duet bool) [2][]*runtime.Outcome {
+	var held [2][]*runtime.Outcome
+	for i := range rounds {
+		order := [2]engine.Side{engine.SideB, engine.SideA}
+		if i%2 == 1 && !duet {
+			order = [2]engine.Side{engine.SideA, engine.SideB}
+		}
+		var pair [2]*runtime.Outcome
+		for _, s := range order {
+			r, ok := obs[s].(runtime.Resumer)
+			if !ok {
+				return held
+			}
+			out, done := r.Finished(runtime.PointKey{Experiment: sides[s].Name, Params: params, Repeat: i + 1})
+			if !done {
+				return held
+			}
+			pair[s] = out
+		}
+		for s := range held {
+			held[s] = append(held[s], pair[s])
+		}
+	}
+	return held
+}
+
+// remaining are the rounds from pair k on, the first of each side's
+// sent after the side's warm-up.
+func remaining(rounds []engine.Round, k, warmup int) []engine.Round {
+	var left []engine.Round
+	for _, r := range rounds {
+		if r.Index < k {
+			continue
+		}
+		if r.Index == k {
+			r.Point.Warmup = warmup
+		}
+		left = append(left, r)
+	}
+	return left
 }
 
 // roundJob is a side's job cut to one round: its share of the stop, its
