@@ -3,6 +3,7 @@ package main
 import (
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -118,7 +119,8 @@ func gateWarning(t *testing.T, out string) string {
 }
 
 // A reset the server does not serve stops the run before it sends
-// anything, naming the endpoint and its status.
+// anything, naming the endpoint and its status, and leaves no empty
+// folder for the point it never measured.
 func TestResetPrefixCacheUnserved(t *testing.T) {
 	t.Parallel()
 	dir, _ := writeScenario(t, baselineCacheScenario)
@@ -129,5 +131,14 @@ func TestResetPrefixCacheUnserved(t *testing.T) {
 	if r.code == 0 || !strings.Contains(r.stderr, "POST "+url+"/reset_prefix_cache: HTTP 404 Not Found") ||
 		!strings.Contains(r.stderr, "VLLM_SERVER_DEV_MODE=1") {
 		t.Errorf("exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	entries, err := os.ReadDir(filepath.Join(dir, "x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.IsDir() {
+			t.Errorf("x/%s/ is left behind by a point that sent nothing", e.Name())
+		}
 	}
 }

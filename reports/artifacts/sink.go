@@ -171,6 +171,12 @@ func (s *pointSink) Abandon() {
 		}
 	}
 	os.Remove(filepath.Join(s.dir, "inputs.json"))
+	// The run's folder, and the point's or experiment's above it, when
+	// nothing else is in them (os.Remove leaves a folder that is not
+	// empty): a run that failed before sending leaves no empty folder.
+	if os.Remove(s.dir) == nil {
+		os.Remove(filepath.Dir(s.dir))
+	}
 }
 
 // Dir is the folder the sink writes into.
