@@ -69,8 +69,14 @@ type decoder struct {
 
 func (d *decoder) decode(data []byte) (*piece, error) {
 	d.answer, d.thought, d.view = d.answer[:0], d.thought[:0], nil
-	d.p, d.event = piece{}, agentEvent{}
-	d.s = scanner{data: data, p: &d.p, d: d}
+	d.p = piece{}
+	if d.api == Responses || d.api == Messages || d.api == TGI {
+		d.event = agentEvent{} // read only by their judges, below
+	}
+	d.s.data, d.s.pos, d.s.depth = data, 0, 0
+	if d.s.d != d { // first use (or a copied decoder): point the scanner here
+		d.s.p, d.s.d = &d.p, d
+	}
 	if err := d.s.scan(); err != nil {
 		return nil, errMalformed
 	}
