@@ -7,49 +7,72 @@ import (
 	"testing"
 )
 
-// nextStringSpecial's eight-bytes-at-a-time search must find exactly the
-// byte the byte-by-byte table finds: every byte value at every position of
-// a word and of the tail, after ordinary, high (UTF-8) and borderline
-// bytes that a borrow could confuse.
-func TestNextStringSpecialEqualsByteByByte(t *testing.T) {
-	byteByByte := func(data []byte, i int) int {
-		for i < len(data) && !stringSpecial[data[i]] {
-			i++
+// byteByByteStr is str as it was before it read eight bytes at a time:
+// the oracle of TestStrEqualsByteByByte.
+func byteByByteStr(data []byte, pos int) (raw []byte, escaped bool, end int, ok bool) {
+	if pos >= len(data) || data[pos] != '"' {
+		return nil, false, 0, false
+	}
+	pos++
+	start := pos
+	for pos < len(data) {
+		switch c := data[pos]; {
+		case !stringSpecial[c]:
+			pos++
+		case c == '"':
+			return data[start:pos], escaped, pos + 1, true
+		case c == '\\':
+			n := escapeLen(data[pos:])
+			if n == 0 {
+				return nil, false, 0, false
+			}
+			pos += n
+			escaped = true
+		default:
+			return nil, false, 0, false
 		}
-		return i
+	}
+	return nil, false, 0, false
+}
+
+// str's eight-bytes-at-a-time search must read every string as the byte
+// by byte one does: every byte value at every position of a word and of
+// the tail, after ordinary, high (UTF-8) and borderline bytes that a
+// borrow could confuse, then random strings with escapes, quotes and
+// control characters.
+func TestStrEqualsByteByByte(t *testing.T) {
+	check := func(data []byte) {
+		t.Helper()
+		s := scanner{data: data}
+		raw, escaped, err := s.str()
+		wantRaw, wantEscaped, wantEnd, ok := byteByByteStr(data, 0)
+		if (err == nil) != ok || ok && (string(raw) != string(wantRaw) || escaped != wantEscaped || s.pos != wantEnd) {
+			t.Fatalf("%q: got %q, escaped %v, end %d, err %v; want %q, %v, %d, ok %v",
+				data, raw, escaped, s.pos, err, wantRaw, wantEscaped, wantEnd, ok)
+		}
 	}
 	fills := []byte{'a', 0x20, 0x21, 0x7f, 0x80, 0x81, 0xa0, 0xdf, 0xff, '"' + 1, '\\' + 1}
 	for _, fill := range fills {
 		for n := range 20 {
 			for pos := range n {
 				for c := range 256 {
-					data := []byte(strings.Repeat(string(fill), n))
-					data[pos] = byte(c)
-					for start := range min(n, 9) {
-						if got, want := nextStringSpecial(data, start), byteByByte(data, start); got != want {
-							t.Fatalf("fill %#x, %d bytes, %#x at %d, from %d: got %d, want %d", fill, n, c, pos, start, got, want)
-						}
-					}
+					body := []byte(strings.Repeat(string(fill), n))
+					body[pos] = byte(c)
+					check(append([]byte{'"'}, body...))
+					check(append(append([]byte{'"'}, body...), `"}`...))
 				}
 			}
 		}
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
-	for range 200000 {
-		data := make([]byte, rng.IntN(40))
-		for i := range data {
-			data[i] = byte(rng.IntN(256))
-			if rng.IntN(4) > 0 { // mostly text, specials sparse
-				data[i] = byte(0x20 + rng.IntN(0x60))
-			}
+	alphabet := []byte("ab é\\\"\x00\x1f\t/unrt0123456789abcdefABCDEF")
+	for range 300000 {
+		data := make([]byte, 1+rng.IntN(40))
+		data[0] = '"'
+		for i := 1; i < len(data); i++ {
+			data[i] = alphabet[rng.IntN(len(alphabet))]
 		}
-		start := 0
-		if len(data) > 0 {
-			start = rng.IntN(len(data))
-		}
-		if got, want := nextStringSpecial(data, start), byteByByte(data, start); got != want {
-			t.Fatalf("%q from %d: got %d, want %d", data, start, got, want)
-		}
+		check(data)
 	}
 }
 
