@@ -52,9 +52,6 @@ type decoder struct {
 	// embeddings, which share the OpenAI layout), Responses or Messages.
 	api             API
 	answer, thought []byte
-	// event holds what a Responses or Messages event says of itself; see
-	// agentEvent.
-	event agentEvent
 	// view is the answer text when it is one string without escapes (the
 	// rule): a slice of the response object itself, so a huge answer is
 	// not copied once more on its way to the record.
@@ -65,6 +62,10 @@ type decoder struct {
 	inPlace bool
 	p       piece
 	s       scanner
+	// event holds what a Responses or Messages event says of itself; see
+	// agentEvent. It is last: a chat object never touches it, so the
+	// fields every object does share fewer cache lines.
+	event agentEvent
 }
 
 func (d *decoder) decode(data []byte) (*piece, error) {
