@@ -27,6 +27,8 @@ echo "load average $(cut -d' ' -f1 /proc/loadavg)"
 echo "== cumulative (children)"
 perf report -q -i "$dir/perf.data" --children --sort symbol --stdio -g none 2>/dev/null >"$dir/children.txt"
 head -45 "$dir/children.txt"
+echo "== cumulative: the client's own work per token (SSE, framing, JSON scan, the record)"
+grep -E 'streamState\)\.apply|decoder\)\.decode|scanner\)\.scan$|SSEParser\)\.Next|connBody\)\.next|watchedConn\)\.Read|time\.Since' "$dir/children.txt" | head -10
 echo "== cumulative: the records' way (reduction, sink, artifacts), GC, allocation"
 grep -E 'reduction|pointSink|ProfileExport|appendEntry|records\.|tokenCounter|gcBgMarkWorker|mallocgc|bgsweep|scavenge' "$dir/children.txt" | head -20
 echo "== self"

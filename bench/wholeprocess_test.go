@@ -28,6 +28,13 @@ const binEnv = "LLMBENCH_BIN"
 // roundsEnv sets BenchmarkWholeProcess's interleaved rounds (default 3).
 const roundsEnv = "LLMBENCH_WHOLE_ROUNDS"
 
+// baseEnv names a second built llmbench (another commit's) that
+// BenchmarkWholeProcess runs in every round beside LLMBENCH_BIN, first in
+// one round and second in the next, so two builds are compared in
+// interleaved rounds on the same machine state: it then reports the
+// base's CPU per token and client/base as well.
+const baseEnv = "LLMBENCH_BASE_BIN"
+
 // BenchmarkWholeProcess measures what users run: `llmbench profile` as a
 // process of its own — engine, client, the records sink, the run's
 // reduction and every artifact (records.parquet, profile_export.json, the
@@ -41,7 +48,9 @@ const roundsEnv = "LLMBENCH_WHOLE_ROUNDS"
 //
 //	go test -run '^$' -bench WholeProcess -benchtime 1x -timeout 30m ./bench/
 //
-// (issue 30, item 2: docs/performance.md quotes it as the headline).
+// With LLMBENCH_BASE_BIN set, every round also runs that build, so a change
+// is measured as client/base in the same interleaved rounds (issue 30,
+// item 2: docs/performance.md quotes it as the headline).
 func BenchmarkWholeProcess(b *testing.B) {
 	bin := llmbenchBinary(b)
 	rounds := 3
@@ -52,23 +61,41 @@ func BenchmarkWholeProcess(b *testing.B) {
 	cfg := sim.DefaultConfig()
 	cfg.TTFT, cfg.ITL, cfg.ITLPerSeq, cfg.PrefillPerToken, cfg.Jitter, cfg.MaxBatch = time.Millisecond, 2*time.Millisecond, 0, 0, 0, 1024
 	addr := strings.TrimPrefix(startSim(b, cfg), "http://")
+	base := os.Getenv(baseEnv)
 	for _, requests := range []int{600, 2400} {
 		b.Run(fmt.Sprintf("requests=%d", requests), func(b *testing.B) {
 			for range b.N {
-				var ratios, clients, floors []float64
+				var ratios, clients, floors, bases, vsBase []float64
+				perToken := float64(requests * tokens)
 				for round := range rounds {
 					load := loadAverage()
+					var baseCPU time.Duration
+					if base != "" && round%2 == 1 {
+						baseCPU = profileCPU(b, base, addr, requests, concurrency, tokens)
+					}
 					client := profileCPU(b, bin, addr, requests, concurrency, tokens)
+					if base != "" && round%2 == 0 {
+						baseCPU = profileCPU(b, base, addr, requests, concurrency, tokens)
+					}
 					floor := floorCPU(b, addr, requests, concurrency, tokens)
-					perToken := float64(requests * tokens)
 					c, f := float64(client.Nanoseconds())/perToken, float64(floor.Nanoseconds())/perToken
 					clients, floors, ratios = append(clients, c), append(floors, f), append(ratios, c/f)
-					b.Logf("round %d (load average %s → %s): llmbench profile %.2f µs/token, floor %.2f µs/token, ratio %.2f×",
-						round+1, load, loadAverage(), c/1e3, f/1e3, c/f)
+					versus := ""
+					if base != "" {
+						bc := float64(baseCPU.Nanoseconds()) / perToken
+						bases, vsBase = append(bases, bc), append(vsBase, c/bc)
+						versus = fmt.Sprintf("; base %.2f µs/token, client/base %.3f", bc/1e3, c/bc)
+					}
+					b.Logf("round %d (load average %s → %s): llmbench profile %.2f µs/token, floor %.2f µs/token, ratio %.2f×%s",
+						round+1, load, loadAverage(), c/1e3, f/1e3, c/f, versus)
 				}
 				b.ReportMetric(median(clients), "client-cpu-ns/token")
 				b.ReportMetric(median(floors), "floor-cpu-ns/token")
 				b.ReportMetric(median(ratios), "client/floor")
+				if base != "" {
+					b.ReportMetric(median(bases), "base-cpu-ns/token")
+					b.ReportMetric(median(vsBase), "client/base")
+				}
 			}
 		})
 	}

@@ -1,7 +1,5 @@
 package metrics
 
-import "slices"
-
 // GapExactLimit is how many chunk gaps a point keeps value by value; past
 // it the pooled chunk_gap distribution moves to a fixed-size log
 // histogram (percentiles within 0.025%, count/min/max/avg/std exact), so
@@ -245,10 +243,10 @@ func (g *gapValues) distribution() *Distribution {
 	if g.hist != nil {
 		return g.hist.distribution()
 	}
+	sortInt64s(g.exact) // as ints, then converted: the order is the same
 	values := make([]float64, len(g.exact))
 	for i, v := range g.exact {
 		values[i] = float64(v)
 	}
-	slices.Sort(values)
 	return NewDistribution(values)
 }

@@ -52,9 +52,6 @@ type decoder struct {
 	// embeddings, which share the OpenAI layout), Responses or Messages.
 	api             API
 	answer, thought []byte
-	// event holds what a Responses or Messages event says of itself; see
-	// agentEvent.
-	event agentEvent
 	// view is the answer text when it is one string without escapes (the
 	// rule): a slice of the response object itself, so a huge answer is
 	// not copied once more on its way to the record.
@@ -65,12 +62,22 @@ type decoder struct {
 	inPlace bool
 	p       piece
 	s       scanner
+	// event holds what a Responses or Messages event says of itself; see
+	// agentEvent. It is last: a chat object never touches it, so the
+	// fields every object does share fewer cache lines.
+	event agentEvent
 }
 
 func (d *decoder) decode(data []byte) (*piece, error) {
 	d.answer, d.thought, d.view = d.answer[:0], d.thought[:0], nil
-	d.p, d.event = piece{}, agentEvent{}
-	d.s = scanner{data: data, p: &d.p, d: d}
+	d.p = piece{}
+	if d.api == Responses || d.api == Messages || d.api == TGI {
+		d.event = agentEvent{} // read only by their judges, below
+	}
+	d.s.data, d.s.pos, d.s.depth = data, 0, 0
+	if d.s.d != d { // first use (or a copied decoder): point the scanner here
+		d.s.p, d.s.d = &d.p, d
+	}
 	if err := d.s.scan(); err != nil {
 		return nil, errMalformed
 	}

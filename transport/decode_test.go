@@ -97,10 +97,16 @@ func FuzzDecoder(f *testing.F) {
 }
 
 // ambiguous skips inputs where the scanner and encoding/json legitimately
-// differ: repeated keys (encoding/json keeps the last, the scanner appends)
-// and other text-bearing members the reference struct does not read.
+// differ: repeated keys (encoding/json keeps the last, the scanner appends),
+// other text-bearing members the reference struct does not read, and keys
+// spelt in another case ("Content"), which encoding/json matches and the
+// scanner, reading what servers send, does not.
 func ambiguous(s string) bool {
+	lower := strings.ToLower(s)
 	for _, k := range []string{"content", "choices", "delta", "text", "message", "reasoning", "\\"} {
+		if strings.Count(lower, k) != strings.Count(s, k) {
+			return true
+		}
 		if strings.Count(s, k) > 1 || (k != "content" && k != "choices" && k != "delta" && strings.Contains(s, k)) {
 			return true
 		}

@@ -1,7 +1,6 @@
 package transport
 
 import (
-	"bytes"
 	"errors"
 	"strconv"
 )
@@ -18,27 +17,7 @@ type scanner struct {
 	d     *decoder
 }
 
-var (
-	errSyntax = errors.New("invalid JSON")
-
-	keyChoices   = []byte("choices")
-	keyUsage     = []byte("usage")
-	keyError     = []byte("error")
-	keyDelta     = []byte("delta")
-	keyMessage   = []byte("message")
-	keyText      = []byte("text")
-	keyContent   = []byte("content")
-	keyReasoning = []byte("reasoning_content")
-	keyThinking  = []byte("reasoning")
-	keyPrompt    = []byte("prompt_tokens")
-	keyOutput    = []byte("completion_tokens")
-	keyPromptDet = []byte("prompt_tokens_details")
-	keyCached    = []byte("cached_tokens")
-	keyFinish    = []byte("finish_reason")
-	keyToolCalls = []byte("tool_calls")
-	keyFunction  = []byte("function")
-	keyArguments = []byte("arguments")
-)
+var errSyntax = errors.New("invalid JSON")
 
 // maxDepth bounds nesting so a hostile body cannot recurse without end.
 const maxDepth = 512
@@ -83,24 +62,24 @@ func (s *scanner) member() func(key []byte) error {
 
 // topMember handles a member of the response object.
 func (s *scanner) topMember(key []byte) error {
-	switch {
-	case bytes.Equal(key, keyChoices):
+	switch string(key) {
+	case "choices":
 		return s.firstOfArray(func() error { return s.object(s.choiceMember) })
-	case bytes.Equal(key, keyUsage):
+	case "usage":
 		return s.objectOrSkip(s.usageMember)
-	case bytes.Equal(key, keyError):
+	case "error":
 		return s.errorValue()
 	}
 	return s.skip()
 }
 
 func (s *scanner) choiceMember(key []byte) error {
-	switch {
-	case bytes.Equal(key, keyDelta), bytes.Equal(key, keyMessage):
+	switch string(key) {
+	case "delta", "message":
 		return s.objectOrSkip(s.textMember)
-	case bytes.Equal(key, keyText):
+	case "text":
 		return s.answerText()
-	case bytes.Equal(key, keyFinish):
+	case "finish_reason":
 		return s.finishReason()
 	}
 	return s.skip()
@@ -116,12 +95,12 @@ func (s *scanner) finishReason() error {
 }
 
 func (s *scanner) textMember(key []byte) error {
-	switch {
-	case bytes.Equal(key, keyContent):
+	switch string(key) {
+	case "content":
 		return s.answerText()
-	case bytes.Equal(key, keyReasoning), bytes.Equal(key, keyThinking):
+	case "reasoning_content", "reasoning":
 		return s.text(&s.d.thought)
-	case bytes.Equal(key, keyToolCalls):
+	case "tool_calls":
 		return s.eachObject(s.toolCallMember)
 	}
 	return s.skip()
@@ -130,9 +109,9 @@ func (s *scanner) textMember(key []byte) error {
 // toolCallMember reads a tool call's function arguments, which count as
 // output (SPEC §5): an answer that is a tool call is not an empty one.
 func (s *scanner) toolCallMember(key []byte) error {
-	if bytes.Equal(key, keyFunction) {
+	if string(key) == "function" {
 		return s.objectOrSkip(func(key []byte) error {
-			if bytes.Equal(key, keyArguments) {
+			if string(key) == "arguments" {
 				return s.answerText()
 			}
 			return s.skip()
@@ -142,12 +121,12 @@ func (s *scanner) toolCallMember(key []byte) error {
 }
 
 func (s *scanner) usageMember(key []byte) error {
-	switch {
-	case bytes.Equal(key, keyPrompt):
+	switch string(key) {
+	case "prompt_tokens":
 		return s.integer(&s.p.prompt)
-	case bytes.Equal(key, keyOutput):
+	case "completion_tokens":
 		return s.integer(&s.p.output)
-	case bytes.Equal(key, keyPromptDet):
+	case "prompt_tokens_details":
 		return s.objectOrSkip(s.cachedDetailsMember)
 	}
 	return s.skip()
@@ -156,7 +135,7 @@ func (s *scanner) usageMember(key []byte) error {
 // cachedDetailsMember reads the cached_tokens of a usage details object
 // (chat's prompt_tokens_details, Responses' input_tokens_details).
 func (s *scanner) cachedDetailsMember(key []byte) error {
-	if bytes.Equal(key, keyCached) {
+	if string(key) == "cached_tokens" {
 		return s.cachedTokens(&s.p.cached)
 	}
 	return s.skip()
@@ -200,7 +179,13 @@ func (s *scanner) object(member func(key []byte) error) error {
 	}
 	s.pos++
 	s.depth++
-	defer func() { s.depth-- }()
+	err := s.members(member)
+	s.depth--
+	return err
+}
+
+// members parses an object's members after its '{' up to its '}'.
+func (s *scanner) members(member func(key []byte) error) error {
 	s.ws()
 	if s.peek() == '}' {
 		s.pos++
@@ -270,7 +255,13 @@ func (s *scanner) array(elem func(i int) error) error {
 	}
 	s.pos++
 	s.depth++
-	defer func() { s.depth-- }()
+	err := s.elements(elem)
+	s.depth--
+	return err
+}
+
+// elements parses an array's elements after its '[' up to its ']'.
+func (s *scanner) elements(elem func(i int) error) error {
 	s.ws()
 	if s.peek() == ']' {
 		s.pos++

@@ -1,0 +1,61 @@
+package metrics
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// sortInt64s gives slices.Sort's order for durations, negatives, extremes,
+// duplicates, values equal in some bytes, and lengths on both sides of
+// its small-slice cut.
+func TestSortInt64sEqualsSlicesSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	draws := map[string]func() int64{
+		"gaps":      func() int64 { return 2_000_000 + int64(rng.NormFloat64()*50_000) },
+		"any":       func() int64 { return int64(rng.Uint64()) },
+		"signed":    func() int64 { return rng.Int64N(2000) - 1000 },
+		"few":       func() int64 { return int64(rng.IntN(3)) << 40 },
+		"extremes":  func() int64 { return []int64{math.MinInt64, math.MaxInt64, 0, -1, 1}[rng.IntN(5)] },
+		"one value": func() int64 { return 42 },
+	}
+	for name, draw := range draws {
+		for _, n := range []int{0, 1, 2, 1023, 1024, 1025, 5000, 100_000} {
+			v := make([]int64, n)
+			for i := range v {
+				v[i] = draw()
+			}
+			want := slices.Clone(v)
+			slices.Sort(want)
+			sortInt64s(v)
+			if !slices.Equal(v, want) {
+				t.Fatalf("%s, %d values: not sorted as slices.Sort sorts them", name, n)
+			}
+		}
+	}
+}
+
+// BenchmarkSortGaps sorts a 2,400 × 200-token run's pooled chunk gaps (a
+// 2 ms cadence with scheduling noise) as gapValues.distribution does.
+func BenchmarkSortGaps(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	gaps := make([]int64, 2400*199)
+	for i := range gaps {
+		gaps[i] = 2_000_000 + int64(rng.NormFloat64()*50_000)
+	}
+	b.Run("radix", func(b *testing.B) {
+		for b.Loop() {
+			sortInt64s(slices.Clone(gaps))
+		}
+	})
+	b.Run("float-pdqsort", func(b *testing.B) { // what it replaced
+		for b.Loop() {
+			values := make([]float64, len(gaps))
+			for i, v := range gaps {
+				values[i] = float64(v)
+			}
+			slices.Sort(values)
+		}
+	})
+}
