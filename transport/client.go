@@ -239,13 +239,13 @@ func (c *Client) Send(ctx context.Context, body []byte, rec *metrics.Record) {
 	}
 
 	rec.Sent = c.clock.Now()
-	err := c.exchangeApart(req, resp)
+	err := c.exchange(req, resp)
 	for errors.As(err, new(notSentError)) && ctx.Err() == nil && rec.Retries < maxResends {
 		// The request never reached the server whole (see notSentError):
 		// send it on another connection, timed from that attempt.
 		rec.Retries++
 		rec.Sent = c.clock.Now()
-		err = c.exchangeApart(req, resp)
+		err = c.exchange(req, resp)
 	}
 	// Not needed once the response headers are in: back to the pool now,
 	// not after a stream that may last minutes (per-stream memory).
@@ -258,18 +258,28 @@ func (c *Client) Send(ctx context.Context, body []byte, rec *metrics.Record) {
 	c.read(ctx, resp, rec)
 }
 
-// exchangeApart sends req and waits for the response headers (fasthttp's
-// Do: a connection from the pool or dialed, the request written, the
-// headers read) on a goroutine of its own, which ends there. That work
-// goes deep — fasthttp's client, a dial through net's resolver and
-// connect, buffers allocated on the way — and grows a goroutine's stack
+// exchange sends req and reads the response headers into resp, leaving
+// the body as resp's body stream (see bodyTrip).
+func (c *Client) exchange(req *fasthttp.Request, resp *fasthttp.Response) error {
+	err := c.sendApart(req, resp)
+	if sent, ok := err.(*sentRequest); ok {
+		err = sent.receive(resp)
+	}
+	return err
+}
+
+// sendApart runs fasthttp's Do — a connection from the pool or dialed,
+// the request written — on a goroutine of its own, which ends there; the
+// wait for the headers is the caller's (sentRequest.receive). That work
+// goes deep (fasthttp's client, a dial through net's resolver and
+// connect, buffers allocated on the way) and grows a goroutine's stack
 // from 4 to 8 KiB, while the rest of a stream, parked in its socket read
 // with ~2.3 KiB in use, fits in 4: a stream's goroutine that did it
-// itself would keep the 8 KiB stack for the whole stream, as the runtime
-// halves a stack only when under a quarter of it is in use. At 10,000
-// open streams that is 40 MB. The goroutine and its hand-over cost about
-// a microsecond per request.
-func (c *Client) exchangeApart(req *fasthttp.Request, resp *fasthttp.Response) error {
+// itself would keep the 8 KiB stack for the whole stream, since the
+// runtime halves a stack only when under a quarter of it is in use. At
+// 10,000 open streams that is 40 MB. The goroutine and its hand-over
+// cost about a microsecond per request.
+func (c *Client) sendApart(req *fasthttp.Request, resp *fasthttp.Response) error {
 	done := make(chan error, 1)
 	go func() { done <- c.hc.Do(req, resp) }()
 	return <-done
