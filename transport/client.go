@@ -85,6 +85,8 @@ type Client struct {
 	// sources counts connections dialed from SourceAddrs, for the round
 	// robin over them.
 	sources atomic.Uint64
+	// sending holds a slot per sendApart goroutine running.
+	sending chan struct{}
 }
 
 // NewClient validates cfg and prepares a client stamping with clock.
@@ -102,12 +104,12 @@ func NewClient(cfg Config, clock *Clock) (*Client, error) {
 	if cfg.MaxSSELineSize <= 0 {
 		cfg.MaxSSELineSize = DefaultMaxSSELineSize
 	}
-	c := &Client{cfg: cfg, target: target, clock: clock, hc: &fasthttp.Client{
+	c := &Client{cfg: cfg, target: target, clock: clock, sending: make(chan struct{}, maxSending), hc: &fasthttp.Client{
 		StreamResponseBody:       true, // Do returns at the headers; we time the body
 		MaxConnsPerHost:          cfg.MaxConns,
 		MaxConnWaitTimeout:       cfg.Timeout,
 		MaxIdleConnDuration:      90 * time.Second,
-		ReadBufferSize:           readBufferSize, // headers past it get a maxHeaderSize reader (exchange)
+		ReadBufferSize:           readBufferSize, // headers past it get a maxHeaderSize reader (readResponse)
 		WriteBufferSize:          4 << 10,
 		NoDefaultUserAgentHeader: true,
 		// The path goes out as built: fasthttp would decode a model name's
@@ -279,11 +281,26 @@ func (c *Client) exchange(req *fasthttp.Request, resp *fasthttp.Response) error 
 // runtime halves a stack only when under a quarter of it is in use. At
 // 10,000 open streams that is 40 MB. The goroutine and its hand-over
 // cost about a microsecond per request.
+//
+// At most maxSending of those goroutines run at once: when thousands of
+// requests start together, the rest wait here, a few frames deep, instead
+// of in fasthttp's own limit on concurrent dials (1,000, deep in its
+// dialer) or in the connect, each on an 8 KiB stack.
 func (c *Client) sendApart(req *fasthttp.Request, resp *fasthttp.Response) error {
+	c.sending <- struct{}{}
 	done := make(chan error, 1)
-	go func() { done <- c.hc.Do(req, resp) }()
+	go func() {
+		err := c.hc.Do(req, resp)
+		<-c.sending
+		done <- err
+	}()
 	return <-done
 }
+
+// maxSending bounds the goroutines of sendApart running at once: as many
+// as fasthttp's dialer lets connect at once, so no request waits longer
+// than it did.
+const maxSending = 1000
 
 // sendFailure classifies an attempt that got no response headers.
 func (c *Client) sendFailure(ctx context.Context, resp *fasthttp.Response, err error) *metrics.Failure {
