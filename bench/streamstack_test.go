@@ -77,14 +77,19 @@ func measureParkedStacks(t *testing.T, url string, n int, where string) {
 	}
 }
 
-// waitForParked waits until n goroutines have where on their stacks; it
-// gives up after a minute, which only a broken client or server takes.
+// waitForParked waits until n goroutines are waiting for their socket to
+// be readable with where on their stacks; it gives up after a minute,
+// which only a broken client or server takes.
 func waitForParked(t *testing.T, n int, where string) {
 	t.Helper()
 	buf := make([]byte, 64<<20)
 	for give := time.Now().Add(time.Minute); ; time.Sleep(20 * time.Millisecond) {
-		dump := buf[:goruntime.Stack(buf, true)]
-		parked := bytes.Count(dump, []byte(where))
+		parked := 0
+		for g := range bytes.SplitSeq(buf[:goruntime.Stack(buf, true)], []byte("\n\n")) {
+			if bytes.Contains(g, []byte(where)) && bytes.Contains(g, []byte("internal/poll.(*pollDesc).waitRead(")) {
+				parked++
+			}
+		}
 		if parked >= n {
 			return
 		}

@@ -11,7 +11,7 @@ import "syscall"
 // few frames deep (the runtime's wait for a readable socket), where a
 // Read through fasthttp's header parser and bufio parks 3 KiB deep: a
 // request waiting minutes for a queueing server's headers holds a 4 KiB
-// stack instead of an 8 KiB one (see Client.exchangeApart). Any other
+// stack instead of an 8 KiB one (see Client.sendApart). Any other
 // error is left to the read that follows, which meets the same state.
 func (w *watchedConn) awaitReadable() error {
 	sc, ok := w.Conn.(syscall.Conn)

@@ -36,7 +36,7 @@ var errTooManyInterim = errors.New("more than 100 interim (1xx) responses")
 // it returns a *sentRequest as its error, which fasthttp's Do hands back
 // to Send unchanged (the client's RetryIfErr refuses every retry), so the
 // wait for the headers happens outside fasthttp's call stack (see
-// Client.exchangeApart). Its retry result is never used: Send resends a
+// Client.sendApart). Its retry result is never used: Send resends a
 // request itself, and only one that failed as a notSentError.
 func (t *bodyTrip) RoundTrip(hc *fasthttp.HostClient, req *fasthttp.Request, resp *fasthttp.Response) (bool, error) {
 	var deadline time.Time
@@ -109,7 +109,7 @@ func (s *sentRequest) send(req *fasthttp.Request, deadline time.Time) error {
 // as resp's body stream (a connBody). The calling goroutine only waits
 // until the socket is readable, a few frames deep; fasthttp's header
 // parser, which goes deep, runs on a goroutine of its own that ends with
-// it (see Client.exchangeApart). A failure says, as a notSentError, when
+// it (see Client.sendApart). A failure says, as a notSentError, when
 // the request may be sent again (see unanswered). Cancelling the
 // request's context ends the wait at once: fasthttp's own wait for the
 // headers knows no context, and a server that never answers would keep
