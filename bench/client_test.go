@@ -66,14 +66,14 @@ func serveSim(spec string) {
 }
 
 // startSim runs a simulator child process and returns its URL.
-func startSim(b *testing.B, cfg sim.Config) string {
+func startSim(b testing.TB, cfg sim.Config) string {
 	b.Helper()
 	return startSimURLs(b, cfg)[0]
 }
 
 // startSimURLs runs a simulator child process and returns its URLs: the
 // HTTP one, then the gRPC one when cfg.GRPCAddr is set.
-func startSimURLs(b *testing.B, cfg sim.Config) []string {
+func startSimURLs(b testing.TB, cfg sim.Config) []string {
 	b.Helper()
 	spec, _ := json.Marshal(cfg)
 	cmd := exec.Command(os.Args[0])

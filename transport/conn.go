@@ -55,6 +55,9 @@ type watchedConn struct {
 	deadline time.Time // the read deadline fasthttp asked for
 	closed   sync.Once
 	onClose  func(*watchedConn)
+	// peeked is where awaitReadable's peek at the socket puts a byte it
+	// leaves there.
+	peeked [1]byte
 }
 
 func (w *watchedConn) Read(b []byte) (int, error) {

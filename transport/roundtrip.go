@@ -14,11 +14,13 @@ import (
 )
 
 // bodyTrip is the client's fasthttp RoundTripper. It does what fasthttp's
-// own does up to the response headers — a connection from the pool, the
-// request written by fasthttp, the headers parsed by fasthttp — and then
-// hands the body over as a connBody instead of fasthttp's body stream, so
-// the client reads it in place (see connBody) and every response, streamed
-// or not, goes through one body reader with one set of limits.
+// own does up to the written request — a connection from the pool, the
+// request written by fasthttp — and hands the rest back to Send as a
+// sentRequest: the wait for the response headers, fasthttp's header
+// parser, and then the body as a connBody instead of fasthttp's body
+// stream, so the client reads it in place (see connBody) and every
+// response, streamed or not, goes through one body reader with one set of
+// limits.
 type bodyTrip struct {
 	timeout time.Duration // a deadline for the write and the whole body
 	limit   int64         // MaxResponseSize
@@ -30,8 +32,11 @@ const maxInterim = 100
 
 var errTooManyInterim = errors.New("more than 100 interim (1xx) responses")
 
-// RoundTrip implements fasthttp.RoundTripper. Its retry result is never
-// used (the client's RetryIfErr refuses every retry): Send resends a
+// RoundTrip implements fasthttp.RoundTripper. Once the request is written
+// it returns a *sentRequest as its error, which fasthttp's Do hands back
+// to Send unchanged (the client's RetryIfErr refuses every retry), so the
+// wait for the headers happens outside fasthttp's call stack (see
+// Client.sendApart). Its retry result is never used: Send resends a
 // request itself, and only one that failed as a notSentError.
 func (t *bodyTrip) RoundTrip(hc *fasthttp.HostClient, req *fasthttp.Request, resp *fasthttp.Response) (bool, error) {
 	var deadline time.Time
@@ -50,61 +55,107 @@ func (t *bodyTrip) RoundTrip(hc *fasthttp.HostClient, req *fasthttp.Request, res
 	}
 	conn := cc.Conn()
 	resp.ParseNetConn(conn)
-	br, err := exchange(requestContext(req), hc, conn, req, resp, deadline)
-	if err != nil {
+	sent := &sentRequest{trip: t, hc: hc, conn: conn, ctx: requestContext(req), keep: !req.ConnectionClose(),
+		release: func(reuse bool) {
+			if reuse {
+				hc.ReleaseConn(cc)
+			} else {
+				hc.CloseConn(cc)
+			}
+		}}
+	if err := sent.send(req, deadline); err != nil {
 		hc.CloseConn(cc)
 		return false, err
 	}
-	body := bodyPool.Get().(*connBody)
-	*body = connBody{br: br, conn: conn, watched: watchedOf(conn), clock: t.clock, limit: t.limit,
-		keep: !req.ConnectionClose() && !resp.ConnectionClose()}
-	body.frame(&resp.Header)
-	body.release = func(reuse bool) {
-		releaseReader(hc, br)
-		if reuse {
-			hc.ReleaseConn(cc)
-		} else {
-			hc.CloseConn(cc)
-		}
-	}
-	resp.SetBodyStream(body, resp.Header.ContentLength())
-	return false, nil
+	return false, sent
 }
 
-// exchange writes req on conn and reads the response headers into resp,
-// returning the reader the body is to be read from. A failure says, as a
-// notSentError, when the request provably never reached the server.
-// Cancelling ctx ends the exchange at once: fasthttp's own wait for the
-// headers knows no context, and a server that never answers would keep
-// an interrupted run's request until its timeout.
-func exchange(ctx context.Context, hc *fasthttp.HostClient, conn net.Conn, req *fasthttp.Request, resp *fasthttp.Response, deadline time.Time) (*bufio.Reader, error) {
-	reused := startRequest(conn)
-	if err := conn.SetDeadline(deadline); err != nil { // a zero deadline clears the last request's
-		return nil, unsent(reused, err)
+// sentRequest is a request written on its connection whose response has
+// yet to be read. It travels out of fasthttp's Do as an error.
+type sentRequest struct {
+	trip    *bodyTrip
+	hc      *fasthttp.HostClient
+	conn    net.Conn
+	ctx     context.Context
+	keep    bool // the request lets the connection be reused
+	reused  bool // the connection had carried a request before
+	heard   int64
+	release func(reuse bool) // the connection back to the pool, or closed
+}
+
+func (s *sentRequest) Error() string { return "request sent, response not read yet" }
+
+// send writes req on the connection. A failure says, as a notSentError,
+// when the request provably never reached the server. Cancelling the
+// request's context ends the write at once.
+func (s *sentRequest) send(req *fasthttp.Request, deadline time.Time) error {
+	s.reused = startRequest(s.conn)
+	if err := s.conn.SetDeadline(deadline); err != nil { // a zero deadline clears the last request's
+		return unsent(s.reused, err)
 	}
 	// After the deadline is set, so that it cannot undo the cancel's.
-	defer context.AfterFunc(ctx, func() { _ = conn.SetDeadline(time.Unix(1, 0)) })()
-	if err := handshake(conn, reused); err != nil {
-		return nil, err
+	defer context.AfterFunc(s.ctx, s.cut)()
+	if err := handshake(s.conn, s.reused); err != nil {
+		return err
 	}
-	if reused && beforeWrite != nil {
+	if s.reused && beforeWrite != nil {
 		beforeWrite()
 	}
-	heard := received(conn)
-	if err := writeRequest(hc, conn, req); err != nil {
-		return nil, unsent(reused, err)
+	s.heard = received(s.conn)
+	return unsent(s.reused, writeRequest(s.hc, s.conn, req))
+}
+
+// receive reads the response headers into resp and hands the body over
+// as resp's body stream (a connBody). It waits until the socket is
+// readable a few frames deep, and only then parses the headers: with
+// them there, fasthttp's parser stays within the 4 KiB stack a stream
+// lives in (TestStreamStackStaysSmall; see Client.sendApart), where a
+// wait inside it would park 3 KiB deep. A failure says, as a
+// notSentError, when the request may be sent again (see unanswered).
+// Cancelling the
+// request's context ends the wait at once: fasthttp's own wait for the
+// headers knows no context, and a server that never answers would keep
+// an interrupted run's request until its timeout.
+func (s *sentRequest) receive(resp *fasthttp.Response) error {
+	defer context.AfterFunc(s.ctx, s.cut)()
+	if w := watchedOf(s.conn); w != nil {
+		if err := w.awaitReadable(); err != nil {
+			s.release(false)
+			return err
+		}
 	}
-	br := hc.AcquireReader(conn)
+	return s.readResponse(resp)
+}
+
+// readResponse parses the response headers and sets the body up.
+func (s *sentRequest) readResponse(resp *fasthttp.Response) error {
+	br := s.hc.AcquireReader(s.conn)
 	err := readHeaders(resp, br)
 	if _, small := errors.AsType[*fasthttp.ErrSmallBuffer](err); small {
-		br, err = readLargeHeaders(hc, br, conn, resp)
+		br, err = readLargeHeaders(s.hc, br, s.conn, resp)
 	}
 	if err != nil {
-		releaseReader(hc, br)
-		return nil, unanswered(conn, reused && received(conn) == heard, err)
+		releaseReader(s.hc, br)
+		err = unanswered(s.conn, s.reused && received(s.conn) == s.heard, err) // before the close: it looks at the socket
+		s.release(false)
+		return err
 	}
-	return br, nil
+	body := bodyPool.Get().(*connBody)
+	*body = connBody{br: br, conn: s.conn, watched: watchedOf(s.conn), clock: s.trip.clock, limit: s.trip.limit,
+		keep: s.keep && !resp.ConnectionClose()}
+	body.frame(&resp.Header)
+	hc, release := s.hc, s.release
+	body.release = func(reuse bool) {
+		releaseReader(hc, br)
+		release(reuse)
+	}
+	resp.SetBodyStream(body, resp.Header.ContentLength())
+	return nil
 }
+
+// cut makes the connection's pending and next reads and writes fail at
+// once (a cancelled request).
+func (s *sentRequest) cut() { _ = s.conn.SetDeadline(time.Unix(1, 0)) }
 
 // The connection's read buffer holds the response headers and then every
 // read of the body, which is parsed in place (connBody): it is kept
@@ -174,6 +225,9 @@ func (e notSentError) Unwrap() error { return e.err }
 // failure is the server's (it accepted and dropped it), and a timeout
 // means the request's time is up: neither is sent again.
 func unsent(reused bool, err error) error {
+	if err == nil {
+		return nil
+	}
 	if !reused || errors.Is(err, fasthttp.ErrTimeout) {
 		return err
 	}
