@@ -222,6 +222,7 @@ func newReduction(job *Job, reqs []engine.Request, abort context.CancelFunc) *re
 		stages: StageAccumulators{Load: job.Point.Load, Goodput: job.Goodput},
 		abort:  abort,
 	}
+	r.whole.Reserve(expectedChunks(job.Point, reqs))
 	if job.Budget != nil {
 		r.budget = newBudgetMeter(job.Budget, job.Point.Stop.Requests)
 	}
@@ -234,6 +235,21 @@ func newReduction(job *Job, reqs []engine.Request, abort context.CancelFunc) *re
 	}
 	go r.loop()
 	return r
+}
+
+// expectedChunks is how many content chunks a point stopped by a request
+// count should stream: each request's max_tokens (engine.Request's
+// ExpectedChunks, 0 unless streamed), the prompts cycled as the engine
+// sends them; 0 for any other stop.
+func expectedChunks(p engine.Point, reqs []engine.Request) int {
+	if p.Stop.Requests <= 0 || len(reqs) == 0 {
+		return 0
+	}
+	total := 0
+	for i := range p.Stop.Requests {
+		total += reqs[i%len(reqs)].ExpectedChunks
+	}
+	return total
 }
 
 // take is Point.OnRecord.

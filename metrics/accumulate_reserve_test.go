@@ -1,0 +1,44 @@
+package metrics
+
+import "testing"
+
+// Reserve sizes the per-chunk lists once (no growth while the records of
+// 200 × 4 chunks arrive) and changes no figure of the summary; a
+// reservation past GapExactLimit holds the limit, and past it the
+// histogram takes over as without one.
+func TestAccumulatorReserve(t *testing.T) {
+	recs := sampleRecords(200, func(i int) int64 { return int64(i%7+1) * 1e6 })
+	reserved, plain := NewAccumulator(Options{}), NewAccumulator(Options{})
+	reserved.Reserve(200 * 4)
+	gaps, chunks := cap(reserved.gaps.exact), cap(reserved.views.chunks.exact)
+	for i := range recs {
+		reserved.Add(&recs[i])
+		plain.Add(&recs[i])
+	}
+	if gaps < 800 || chunks < 800 || cap(reserved.gaps.exact) != gaps || cap(reserved.views.chunks.exact) != chunks {
+		t.Errorf("capacities %d, %d reserved, %d, %d after; want ≥ 800 and unchanged",
+			gaps, chunks, cap(reserved.gaps.exact), cap(reserved.views.chunks.exact))
+	}
+	if a, b := mustJSON(t, reserved.Summary()), mustJSON(t, plain.Summary()); a != b {
+		t.Errorf("summary with a reservation differs:\n%s\n%s", a, b)
+	}
+
+	defer func(n int) { GapExactLimit = n }(GapExactLimit)
+	GapExactLimit = 100
+	capped := NewAccumulator(Options{})
+	capped.Reserve(1 << 30)
+	if c := cap(capped.gaps.exact); c < 100 || c > 200 {
+		t.Errorf("a reservation past the limit holds %d gaps; want the limit, 100", c)
+	}
+	plain = NewAccumulator(Options{})
+	for i := range recs {
+		capped.Add(&recs[i])
+		plain.Add(&recs[i])
+	}
+	if capped.gaps.hist == nil {
+		t.Error("past the limit the gaps did not move to the histogram")
+	}
+	if a, b := mustJSON(t, capped.Summary()), mustJSON(t, plain.Summary()); a != b {
+		t.Errorf("summary past the limit differs with a reservation:\n%s\n%s", a, b)
+	}
+}
