@@ -8,18 +8,22 @@ import (
 	"testing"
 )
 
+// abSlowerCandidate is an A/B experiment of 4 rounds a side whose
+// candidate's ITL (6 ms) is twice the baseline's (3 ms).
+const abSlowerCandidate = `
+def main(ctx):
+    return experiment("chat", sim(itl = "6ms", ttft = "2ms"), synthetic(32, 8), concurrency(2),
+                      requests = 16, warmup = 1, gates = ["itl.p50 <= baseline * 1.10"],
+                      ab = ab(sim(itl = "3ms", ttft = "2ms"), rounds = 4))
+`
+
 // An A/B scenario writes each side's usual files under <point>/a and
 // <point>/b (each round a run, as repeats are), judges its baseline gate
 // paired over the rounds (compare.json and gates.json name the method),
 // draws the per-round plot, and exits 1 on a regression: here the
 // candidate's ITL is twice the baseline's.
 func TestABScenarioWritesBothSidesAndJudgesPaired(t *testing.T) {
-	dir, file := writeScenario(t, `
-def main(ctx):
-    return experiment("chat", sim(itl = "6ms", ttft = "2ms"), synthetic(32, 8), concurrency(2),
-                      requests = 16, warmup = 1, gates = ["itl.p50 <= baseline * 1.10"],
-                      ab = ab(sim(itl = "3ms", ttft = "2ms"), rounds = 4))
-`)
+	dir, file := writeScenario(t, abSlowerCandidate)
 	r := runCLI(t, dir, "run", file, "--out", "out")
 	if r.code != 1 || !strings.Contains(r.stdout, "regression") {
 		t.Fatalf("exit %d; want 1 for a regression\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
@@ -163,12 +167,7 @@ func TestSimDriftWaveFlag(t *testing.T) {
 // measured again on both sides, so each pair is still two rounds measured
 // side by side, and the verdict is judged over all four pairs.
 func TestABResumeTakesWholePairs(t *testing.T) {
-	dir, file := writeScenario(t, `
-def main(ctx):
-    return experiment("chat", sim(itl = "6ms", ttft = "2ms"), synthetic(32, 8), concurrency(2),
-                      requests = 16, warmup = 1, gates = ["itl.p50 <= baseline * 1.10"],
-                      ab = ab(sim(itl = "3ms", ttft = "2ms"), rounds = 4))
-`)
+	dir, file := writeScenario(t, abSlowerCandidate)
 	if r := runCLI(t, dir, "run", file, "--out", "out"); r.code != 1 {
 		t.Fatalf("first run: exit %d\n%s", r.code, r.stderr)
 	}
