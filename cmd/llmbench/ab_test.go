@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -207,5 +208,36 @@ func TestABResumeTakesWholePairs(t *testing.T) {
 	gates, err := os.ReadFile(filepath.Join(dir, "out", "gates.json"))
 	if err != nil || !strings.Contains(string(gates), `"method": "paired-rounds"`) || !strings.Contains(string(gates), `"failed": 1`) {
 		t.Errorf("gates.json: %v\n%s", err, gates)
+	}
+}
+
+// report judges an interrupted A/B run on the pairs it has, as the run
+// did: with side A's last round lost, side B's last round has no pair
+// and is left out, so the verdict equals the one with both lost.
+func TestABReportJudgesWholePairs(t *testing.T) {
+	dir, file := writeScenario(t, abSlowerCandidate)
+	if r := runCLI(t, dir, "run", file, "--out", "out"); r.code != 1 {
+		t.Fatalf("run: exit %d\n%s", r.code, r.stderr)
+	}
+	verdict := func(name string, lost ...string) string {
+		out := filepath.Join(dir, name)
+		copyTree(t, filepath.Join(dir, "out"), out)
+		for _, side := range lost {
+			if err := os.RemoveAll(filepath.Join(out, "chat", "concurrency2", side, "repeat4")); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if r := runCLI(t, dir, "report", name); r.code != 0 {
+			t.Fatalf("report %s: exit %d\n%s", name, r.code, r.stderr)
+		}
+		page, err := os.ReadFile(filepath.Join(out, "report.html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return regexp.MustCompile(`itl\.p50 = [^<]*`).FindString(string(page))
+	}
+	aLost, bothLost := verdict("a-lost", "a"), verdict("both-lost", "a", "b")
+	if aLost == "" || aLost != bothLost {
+		t.Errorf("side A's last round lost: %q; both last rounds lost: %q; want the same three pairs judged", aLost, bothLost)
 	}
 }

@@ -143,7 +143,11 @@ func (g *Experiment) Rebuild(attach func(*plan.Experiment) (*runtime.Baseline, e
 	if a, b, ok := splitSides(points); ok {
 		// An A/B run's verdicts are side B's, judged paired against side
 		// A's rounds (runtime/ab), whatever baseline a caller attaches.
-		points, attach = b, pairedAgainst(a)
+		rounds := roundsOf(a)
+		points = slices.DeleteFunc(b, func(p Measured) bool { // a round without its pair (an interrupted run)
+			return p.Plan.Point.Repeat > len(rounds[p.Plan.Point.Params.Label()])
+		})
+		attach = pairedAgainst(rounds, a[0].Plan.Plan.CostPerHour)
 	}
 	res, err := rebuild(points, attach)
 	if err != nil {
@@ -210,11 +214,9 @@ func splitSides(points []Measured) (a, b []Measured, ok bool) {
 	return a, b, len(a) > 0 && len(b) > 0
 }
 
-// pairedAgainst is the baseline side B's rounds are judged against, as
-// the run judged them: at each point, side A's rounds paired with side
-// B's by round (runtime.PairedBaseline), up to the rounds both sides
-// completed (an interrupted run is judged on the pairs it has).
-func pairedAgainst(a []Measured) func(*plan.Experiment) (*runtime.Baseline, error) {
+// roundsOf are side A's leading rounds at each point (by label), in
+// round order: an interrupted run is judged on the pairs it has.
+func roundsOf(a []Measured) map[string][]*runtime.Outcome {
 	rounds := map[string][]*runtime.Outcome{}
 	for _, p := range a {
 		label := p.Plan.Point.Params.Label()
@@ -224,17 +226,26 @@ func pairedAgainst(a []Measured) func(*plan.Experiment) (*runtime.Baseline, erro
 		}
 		rounds[label][k] = p.Out
 	}
+	for label, outs := range rounds {
+		if n := slices.Index(outs, nil); n >= 0 {
+			rounds[label] = outs[:n]
+		}
+	}
+	return rounds
+}
+
+// pairedAgainst is the baseline side B's rounds are judged against, as
+// the run judged them: at each point, side A's rounds paired with side
+// B's by round (runtime.PairedBaseline).
+func pairedAgainst(rounds map[string][]*runtime.Outcome, costPerHour float64) func(*plan.Experiment) (*runtime.Baseline, error) {
 	return func(e *plan.Experiment) (*runtime.Baseline, error) {
 		return &runtime.Baseline{Path: "ab=" + plan.RedactURL(e.AB.Baseline.URL), Paired: true,
 			Runs: func(params plan.Params, component string) ([]metrics.RunData, error) {
 				outs := rounds[params.Label()]
-				if n := slices.Index(outs, nil); n >= 0 {
-					outs = outs[:n]
-				}
 				if len(outs) == 0 {
 					return nil, runtime.ErrNoBaselinePoint
 				}
-				return runtime.RoundRuns(outs, component, a[0].Plan.Plan.CostPerHour), nil
+				return runtime.RoundRuns(outs, component, costPerHour), nil
 			}}, nil
 	}
 }
