@@ -143,8 +143,13 @@ func (g *Experiment) Rebuild(attach func(*plan.Experiment) (*runtime.Baseline, e
 	if a, b, ok := splitSides(points); ok {
 		// An A/B run's verdicts are side B's, judged paired against side
 		// A's rounds (runtime/ab), whatever baseline a caller attaches.
-		rounds := roundsOf(a)
-		points = slices.DeleteFunc(b, func(p Measured) bool { // a round without its pair (an interrupted run)
+		// Only the leading rounds both sides hold are pairs (an
+		// interrupted run is judged on the pairs it has, as the run did).
+		rounds, paired := roundsOf(a), roundsOf(b)
+		for label, outs := range rounds {
+			rounds[label] = outs[:min(len(outs), len(paired[label]))]
+		}
+		points = slices.DeleteFunc(b, func(p Measured) bool {
 			return p.Plan.Point.Repeat > len(rounds[p.Plan.Point.Params.Label()])
 		})
 		attach = pairedAgainst(rounds, a[0].Plan.Plan.CostPerHour)
@@ -214,8 +219,8 @@ func splitSides(points []Measured) (a, b []Measured, ok bool) {
 	return a, b, len(a) > 0 && len(b) > 0
 }
 
-// roundsOf are side A's leading rounds at each point (by label), in
-// round order: an interrupted run is judged on the pairs it has.
+// roundsOf are a side's leading rounds at each point (by label), in
+// round order, up to the first one missing.
 func roundsOf(a []Measured) map[string][]*runtime.Outcome {
 	rounds := map[string][]*runtime.Outcome{}
 	for _, p := range a {
