@@ -30,6 +30,10 @@ import (
 // that once grew to 8 KiB — for a dial, fasthttp's request and header
 // work, the buffers allocated on the way — stays 8 KiB for the whole
 // stream: 40 MB more at 10,000 streams.
+//
+// A stream parked in its read also holds no read buffer (transport's
+// readBuf gives it back while the socket is empty): its live heap is at
+// most 8 KiB, where a 4 KiB buffer held through the wait made it ~10.
 func TestStreamStackStaysSmall(t *testing.T) {
 	const streams = 1000
 	t.Run("streaming", func(t *testing.T) {
@@ -37,16 +41,17 @@ func TestStreamStackStaysSmall(t *testing.T) {
 		// come.
 		cfg := sim.DefaultConfig()
 		cfg.TTFT, cfg.ITL, cfg.ITLPerSeq, cfg.PrefillPerToken, cfg.Jitter, cfg.MaxBatch = time.Hour, time.Hour, 0, 0, 0, streams
-		measureParkedStacks(t, startSim(t, cfg), streams, "transport.(*streamState).readStream(")
+		measureParkedStacks(t, startSim(t, cfg), streams, "transport.(*streamState).readStream(", 8)
 	})
 	t.Run("waiting for headers", func(t *testing.T) {
-		measureParkedStacks(t, silentServer(t), streams, "transport.(*Client).Send(")
+		measureParkedStacks(t, silentServer(t), streams, "transport.(*Client).Send(", 0)
 	})
 }
 
 // measureParkedStacks sends n requests at once to url and, once n
-// goroutines have where on their stacks, checks the stack each holds.
-func measureParkedStacks(t *testing.T, url string, n int, where string) {
+// goroutines have where on their stacks, checks the stack each holds and,
+// when maxHeapKiB > 0, the live heap.
+func measureParkedStacks(t *testing.T, url string, n int, where string, maxHeapKiB float64) {
 	clock := transport.NewClock()
 	client, err := transport.NewClient(transport.Config{URL: url, API: transport.Chat, Stream: true,
 		Timeout: 2 * time.Hour, IdleTimeout: 2 * time.Hour, MaxConns: n}, clock)
@@ -71,9 +76,13 @@ func measureParkedStacks(t *testing.T, url string, n int, where string) {
 	goruntime.GC()
 	after := memStats()
 	perRequest := (float64(after.StackInuse) - float64(before.StackInuse)) / float64(n) / 1024
-	t.Logf("goroutine stack per open request: %.2f KiB", perRequest)
+	heap := (float64(after.HeapAlloc) - float64(before.HeapAlloc)) / float64(n) / 1024
+	t.Logf("goroutine stack per open request: %.2f KiB; live heap %.2f KiB", perRequest, heap)
 	if perRequest > 6 {
 		t.Errorf("each open request holds %.2f KiB of goroutine stack, want a 4 KiB stack (at most 6 KiB)", perRequest)
+	}
+	if maxHeapKiB > 0 && heap > maxHeapKiB {
+		t.Errorf("each open request holds %.2f KiB of live heap, want at most %.0f KiB (no read buffer while it waits)", heap, maxHeapKiB)
 	}
 }
 

@@ -33,7 +33,7 @@ const (
 // after the reads stopped) gives the connection back to fasthttp's pool
 // when the body was read to its end, or closes it.
 type connBody struct {
-	br      *bufio.Reader
+	in      readBuf
 	conn    net.Conn     // what interrupt closes (TLS or plain)
 	watched *watchedConn // stamps arrivals; nil: stamp when a view is handed out
 	clock   *Clock
@@ -92,18 +92,18 @@ func (b *connBody) view() ([]byte, error) {
 			return nil, err
 		}
 	}
-	if b.br.Buffered() == 0 {
-		if _, err := b.br.Peek(1); err != nil {
+	if b.in.buffered() == 0 {
+		if _, err := b.in.peek(1); err != nil {
 			return nil, b.cut(err)
 		}
 	}
-	n := b.br.Buffered()
+	n := b.in.buffered()
 	if b.framing != byClose {
 		n = int(min(int64(n), b.left))
 		b.left -= int64(n)
 	}
-	v, _ := b.br.Peek(n)
-	_, _ = b.br.Discard(n)
+	v, _ := b.in.peek(n)
+	b.in.discard(n)
 	return v, nil
 }
 
@@ -135,14 +135,14 @@ const maxChunkLine = 4 << 10
 // and ends the body.
 func (b *connBody) chunkHeader() error {
 	if b.inChunk {
-		crlf, err := b.br.Peek(2)
+		crlf, err := b.in.peek(2)
 		if err != nil {
 			return b.cut(err)
 		}
 		if crlf[0] != '\r' || crlf[1] != '\n' {
 			return &framingError{"chunk data not followed by CRLF"}
 		}
-		_, _ = b.br.Discard(2)
+		b.in.discard(2)
 		b.inChunk = false
 	}
 	line, err := b.line()
@@ -163,7 +163,7 @@ func (b *connBody) chunkHeader() error {
 // line reads one CRLF-terminated line of the chunked framing, without
 // its CRLF.
 func (b *connBody) line() ([]byte, error) {
-	line, err := b.br.ReadSlice('\n')
+	line, err := b.in.readSlice('\n')
 	switch {
 	case errors.Is(err, bufio.ErrBufferFull) || len(line) > maxChunkLine:
 		return nil, &framingError{"chunk-size or trailer line longer than 4 KiB"}
@@ -291,6 +291,7 @@ func (b *connBody) interrupt() {
 // calls it, once its reads are over (the response's CloseBodyStream).
 func (b *connBody) Close() error {
 	b.release(b.eof && b.keep && !b.interrupted.Load())
+	b.in.release()
 	*b = connBody{}
 	bodyPool.Put(b)
 	return nil

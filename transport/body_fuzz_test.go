@@ -1,7 +1,6 @@
 package transport
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"io"
@@ -114,12 +113,12 @@ func (p *netReads) Read(b []byte) (int, error) {
 }
 
 // readChunked reads data as a chunked response body the way the client
-// does (an 8 KiB buffered reader over the connection), arriving in reads
+// does (its read buffer over the connection), arriving in reads
 // of the given sizes, with the given MaxResponseSize (0: none): the payload
 // handed out and the error that ended it.
 func readChunked(t *testing.T, data, sizes []byte, limit int64) ([]byte, error) {
 	t.Helper()
-	b := &connBody{br: bufio.NewReaderSize(&netReads{data: data, sizes: sizes}, 8<<10), clock: NewClock(),
+	b := &connBody{in: readBuf{src: &netReads{data: data, sizes: sizes}}, clock: NewClock(),
 		release: func(bool) {}, framing: byChunks, limit: limit}
 	var payload []byte
 	for range len(data) + 2 {

@@ -1,7 +1,6 @@
 package transport
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -34,7 +33,7 @@ func TestBodyWriteTo(t *testing.T) {
 		{"broken framing", append(append([]byte(nil), chunked...), "zz\r\n"...), &framingError{}, 0},
 	} {
 		for _, sizes := range [][]byte{nil, {0}, {6, 200, 1}} {
-			b := &connBody{br: bufio.NewReaderSize(&netReads{data: tc.data, sizes: sizes}, readBufferSize), clock: NewClock(),
+			b := &connBody{in: readBuf{src: &netReads{data: tc.data, sizes: sizes}}, clock: NewClock(),
 				release: func(bool) {}, framing: byChunks}
 			got := make([]byte, tc.first)
 			if _, err := io.ReadFull(b, got); err != nil {

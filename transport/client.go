@@ -150,6 +150,7 @@ func (c *Client) dial(addr string, timeout time.Duration) (net.Conn, error) {
 		return nil, err
 	}
 	w := &watchedConn{Conn: conn, clock: c.clock, watch: c.watch, onClose: c.forget}
+	w.attachSocket()
 	c.dialed.Store(conn.LocalAddr().String(), w)
 	if c.watch != nil {
 		c.watch.add(w)

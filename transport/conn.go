@@ -4,6 +4,7 @@ import (
 	"net"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -58,6 +59,13 @@ type watchedConn struct {
 	// peeked is where awaitReadable's peek at the socket puts a byte it
 	// leaves there.
 	peeked [1]byte
+	// raw is the socket of a plain TCP connection (attachSocket), nil for
+	// any other; peekFunc and readFunc are its callbacks for awaitReadable
+	// and fill, and into and intoErr fill's buffer and result.
+	raw                syscall.RawConn
+	peekFunc, readFunc func(fd uintptr) bool
+	into               *readBuf
+	intoErr            error
 }
 
 func (w *watchedConn) Read(b []byte) (int, error) {

@@ -2,7 +2,13 @@
 
 package transport
 
-import "syscall"
+import (
+	"errors"
+	"io"
+	"net"
+	"os"
+	"syscall"
+)
 
 // awaitReadable waits until the connection's socket has something to
 // read — data, the server's close, an error — without reading it and
@@ -14,18 +20,13 @@ import "syscall"
 // stack instead of an 8 KiB one (see Client.sendApart). Any other
 // error is left to the read that follows, which meets the same state.
 func (w *watchedConn) awaitReadable() error {
-	sc, ok := w.Conn.(syscall.Conn)
-	if !ok {
-		return nil
-	}
-	raw, err := sc.SyscallConn()
-	if err != nil {
+	if w.raw == nil {
 		return nil
 	}
 	if w.watch != nil {
 		w.waiting.Store(w.clock.Now())
 	}
-	err = raw.Read(w.readable)
+	err := w.raw.Read(w.peekFunc)
 	if w.watch != nil && w.waiting.Swap(0) == interrupted {
 		_, err = w.afterInterrupt(0, err)
 		return err
@@ -46,4 +47,88 @@ func (w *watchedConn) readable(fd uintptr) bool {
 		}
 		return true
 	}
+}
+
+// attachSocket gives w the socket under a plain TCP connection, for the
+// waits without a buffer (awaitReadable, fill); other connections (a
+// test's pipe) read as they are.
+func (w *watchedConn) attachSocket() {
+	tc, ok := w.Conn.(*net.TCPConn)
+	if !ok {
+		return
+	}
+	raw, err := tc.SyscallConn()
+	if err != nil {
+		return
+	}
+	// The callbacks are made once here: a method value passed to
+	// RawConn.Read would be allocated on every read.
+	w.raw, w.peekFunc, w.readFunc = raw, w.readable, w.readInto
+}
+
+// fill reads once from the socket into b, as Read does — the idle
+// watchdog, the deadlines and a close end it alike, and the arrival is
+// stamped — but while the socket is empty b holds no buffer: the read is
+// tried with one (readInto), and when it would block an empty b gives its
+// buffer back before the goroutine parks, taking one again once the
+// runtime sees the socket readable. It makes the same system calls as
+// Read.
+func (w *watchedConn) fill(b *readBuf) error {
+	if w.watch != nil {
+		w.waiting.Store(w.clock.Now())
+	}
+	w.into, w.intoErr = b, nil
+	before := b.w
+	err := w.raw.Read(w.readFunc)
+	if err != nil {
+		err = w.readError(err)
+	} else {
+		err = w.intoErr
+	}
+	w.into, w.intoErr = nil, nil
+	n := b.w - before
+	if n > 0 {
+		w.lastRead = w.clock.Now()
+		w.received += int64(n)
+	}
+	if w.watch != nil && w.waiting.Swap(0) == interrupted {
+		_, err = w.afterInterrupt(n, err)
+	}
+	return err
+}
+
+// readInto is fill's read of the socket (a syscall.RawConn callback): true
+// when the read is done, with or without data, false to wait.
+func (w *watchedConn) readInto(fd uintptr) bool {
+	b := w.into
+	b.take()
+	for {
+		n, err := syscall.Read(int(fd), b.buf[b.w:])
+		switch {
+		case err == syscall.EINTR:
+			continue
+		case err == syscall.EAGAIN:
+			if b.r == b.w {
+				b.release()
+			}
+			return false
+		case err != nil:
+			w.intoErr = w.readError(os.NewSyscallError("read", err))
+		case n == 0:
+			w.intoErr = io.EOF
+		default:
+			b.w += n
+		}
+		return true
+	}
+}
+
+// readError is err as net.Conn's Read reports it. The wait's own errors
+// (a deadline, a close) come from RawConn as a "raw-read" *net.OpError.
+func (w *watchedConn) readError(err error) error {
+	if op, ok := errors.AsType[*net.OpError](err); ok {
+		op.Op = "read"
+		return op
+	}
+	return &net.OpError{Op: "read", Net: "tcp", Source: w.LocalAddr(), Addr: w.RemoteAddr(), Err: err}
 }

@@ -141,14 +141,14 @@ func (s *sentRequest) readResponse(resp *fasthttp.Response) error {
 		return err
 	}
 	body := bodyPool.Get().(*connBody)
-	*body = connBody{br: br, conn: s.conn, watched: watchedOf(s.conn), clock: s.trip.clock, limit: s.trip.limit,
-		keep: s.keep && !resp.ConnectionClose()}
+	*body = connBody{conn: s.conn, watched: watchedOf(s.conn), clock: s.trip.clock, limit: s.trip.limit,
+		keep: s.keep && !resp.ConnectionClose(), release: s.release}
 	body.frame(&resp.Header)
-	hc, release := s.hc, s.release
-	body.release = func(reuse bool) {
-		releaseReader(hc, br)
-		release(reuse)
-	}
+	// What the header parser read past the headers is the body's start;
+	// the parser's reader goes back to the pool now, not after the body.
+	carried, _ := br.Peek(br.Buffered())
+	body.in.reset(s.conn, carried)
+	releaseReader(s.hc, br)
 	resp.SetBodyStream(body, resp.Header.ContentLength())
 	return nil
 }

@@ -211,7 +211,7 @@ func FuzzReadBody(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data, sizes []byte, frame uint8, limit int64, length uint16) {
 		frame %= 3
 		open := func() *connBody {
-			b := &connBody{br: bufio.NewReaderSize(&netReads{data: data, sizes: sizes}, 8<<10), clock: NewClock(),
+			b := &connBody{in: readBuf{src: &netReads{data: data, sizes: sizes}}, clock: NewClock(),
 				release: func(bool) {}, limit: max(limit, 0)}
 			if b.framing = framing(frame); b.framing == bySize {
 				b.left = int64(length)
