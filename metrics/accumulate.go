@@ -55,14 +55,18 @@ func NewAccumulator(opts Options) *Accumulator {
 	return &Accumulator{opts: opts, errors: errorGroups{}}
 }
 
-// Reserve sizes the per-chunk lists for the chunks a point is expected
-// to stream (at most GapExactLimit, what they hold exactly). Without it
-// they grow by append as the records arrive, and at the end of a run
-// where thousands of streams finish at once every intermediate array is
-// garbage the collector has not yet reclaimed: at 10,000 streams of 60
-// tokens the growth copies were most of the process's peak memory
-// (docs/performance.md, "Where the peak is").
-func (a *Accumulator) Reserve(chunks int) {
+// Reserve sizes the per-request list for the requests a point is
+// expected to finish (at most maxReservedRequests) and the per-chunk
+// lists for the chunks it is expected to stream (at most GapExactLimit,
+// what they hold exactly). Without it they grow by append as the records
+// arrive, and at the end of a run where thousands of streams finish at
+// once every intermediate array is garbage the collector has not yet
+// reclaimed: at 10,000 streams of 60 tokens the growth copies were most
+// of the process's peak memory (docs/performance.md, "Where the peak is").
+func (a *Accumulator) Reserve(requests, chunks int) {
+	if n := min(requests, maxReservedRequests); n > 0 {
+		a.requests = slices.Grow(a.requests, n-len(a.requests))
+	}
 	n := min(chunks, GapExactLimit)
 	if n <= 0 || a.gaps.hist != nil || a.views.chunks.perMS != nil {
 		return
@@ -70,6 +74,10 @@ func (a *Accumulator) Reserve(chunks int) {
 	a.gaps.exact = slices.Grow(a.gaps.exact, n-len(a.gaps.exact))
 	a.views.chunks.exact = slices.Grow(a.views.chunks.exact, n-len(a.views.chunks.exact))
 }
+
+// maxReservedRequests bounds Reserve's per-request list (88 bytes a
+// request): a run of millions of requests grows past it as before.
+const maxReservedRequests = 1 << 20
 
 // Add takes one measured record. It keeps no reference to r.
 func (a *Accumulator) Add(r *Record) {

@@ -2,15 +2,16 @@ package metrics
 
 import "testing"
 
-// Reserve sizes the per-chunk lists once (no growth while the records of
-// 200 × 4 chunks arrive) and changes no figure of the summary; a
+// Reserve sizes the per-request and per-chunk lists once (no growth while
+// the records of 200 × 4 chunks arrive) and changes no figure of the
+// summary; a
 // reservation past GapExactLimit holds the limit, and past it the
 // histogram takes over as without one.
 func TestAccumulatorReserve(t *testing.T) {
 	recs := sampleRecords(200, func(i int) int64 { return int64(i%7+1) * 1e6 })
 	reserved, plain := NewAccumulator(Options{}), NewAccumulator(Options{})
-	reserved.Reserve(200 * 4)
-	gaps, chunks := cap(reserved.gaps.exact), cap(reserved.views.chunks.exact)
+	reserved.Reserve(200, 200*4)
+	gaps, chunks, requests := cap(reserved.gaps.exact), cap(reserved.views.chunks.exact), cap(reserved.requests)
 	for i := range recs {
 		reserved.Add(&recs[i])
 		plain.Add(&recs[i])
@@ -19,6 +20,9 @@ func TestAccumulatorReserve(t *testing.T) {
 		t.Errorf("capacities %d, %d reserved, %d, %d after; want ≥ 800 and unchanged",
 			gaps, chunks, cap(reserved.gaps.exact), cap(reserved.views.chunks.exact))
 	}
+	if requests < 200 || cap(reserved.requests) != requests {
+		t.Errorf("%d requests reserved, %d after; want ≥ 200 and unchanged", requests, cap(reserved.requests))
+	}
 	if a, b := mustJSON(t, reserved.Summary()), mustJSON(t, plain.Summary()); a != b {
 		t.Errorf("summary with a reservation differs:\n%s\n%s", a, b)
 	}
@@ -26,7 +30,7 @@ func TestAccumulatorReserve(t *testing.T) {
 	defer func(n int) { GapExactLimit = n }(GapExactLimit)
 	GapExactLimit = 100
 	capped := NewAccumulator(Options{})
-	capped.Reserve(1 << 30)
+	capped.Reserve(0, 1<<30)
 	if c := cap(capped.gaps.exact); c < 100 || c > 200 {
 		t.Errorf("a reservation past the limit holds %d gaps; want the limit, 100", c)
 	}

@@ -12,9 +12,10 @@ import (
 // clientMeter measures the client's own CPU over a run, for the verdict
 // whether the client, not the server, limited the load (SPEC §12).
 type clientMeter struct {
-	cpu0  float64
-	ok    bool
-	start time.Time
+	cpu0, cpu float64
+	ok        bool
+	start     time.Time
+	wall      float64 // seconds from start to stop
 }
 
 func startClientMeter() clientMeter {
@@ -22,14 +23,22 @@ func startClientMeter() clientMeter {
 	return clientMeter{cpu0: cpu, ok: ok, start: time.Now()}
 }
 
-// verdict judges the run from the CPU spent since the meter started, what
+// stop ends the measurement when the load ends, so that what follows (the
+// memory handed back, the summaries) is not counted as the load's.
+func (m *clientMeter) stop() {
+	m.wall = time.Since(m.start).Seconds()
+	cpu, ok := processCPU()
+	m.cpu, m.ok = cpu, ok && m.ok
+}
+
+// verdict judges the run from the CPU spent while the meter ran, what
 // the summary says was achieved against the load's target and the
 // arrivals dropped at the in-flight bound.
 func (m clientMeter) verdict(job *Job, s *metrics.Summary, dropped int) *metrics.ClientVerdict {
-	in := metrics.ClientInput{WallSeconds: time.Since(m.start).Seconds(), Cores: goruntime.GOMAXPROCS(0),
+	in := metrics.ClientInput{WallSeconds: m.wall, Cores: goruntime.GOMAXPROCS(0),
 		SharedProcess: job.Endpoint.IsSim(), Summary: s, Dropped: dropped, InFlight: engine.InFlightBound(job.Point.Load)}
-	if cpu, ok := processCPU(); ok && m.ok {
-		in.CPUSeconds = cpu - m.cpu0
+	if m.ok {
+		in.CPUSeconds = m.cpu - m.cpu0
 	} else {
 		in.Cores = 0 // unknown: not judged
 	}

@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"fmt"
+	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -167,6 +168,8 @@ func Execute(ctx context.Context, job Job) (*Outcome, error) {
 		res = engine.Run(runCtx, job.Point, client, clock, reqs)
 	}
 	red.wait()
+	meter.stop()
+	releaseLoadMemory()
 	out := &Outcome{Target: client.Target(), Interrupted: res.Interrupted,
 		Counting: red.counting(), Summary: red.whole.Summary(), Components: red.parts.Summaries(),
 		Replicas: red.replicas.Summaries(), Stages: red.stages.Summaries(),
@@ -184,6 +187,16 @@ func Execute(ctx context.Context, job Job) (*Outcome, error) {
 	return out, nil
 }
 
+// releaseLoadMemory hands the memory of a finished load back to the
+// operating system before its summaries are computed. When thousands of
+// streams end together, their connections, states and records are garbage
+// the collector has not reclaimed yet, and the summaries' sorted copies of
+// every chunk gap (megabytes) land on new pages beside it: at 10,000
+// streams that work took the process's peak resident set 30 MB above the
+// load's. A collection and a scavenge here cost milliseconds once per
+// point; the load is over, so nothing measured waits for them.
+func releaseLoadMemory() { debug.FreeOSMemory() }
+
 // reduction consumes finished records on one goroutine, off the
 // requests' own: it counts their tokens, feeds the summaries and hands
 // them to Job.Records, then lets them go.
@@ -200,6 +213,11 @@ type reduction struct {
 	series    *metrics.Series
 	fallbacks int
 	writeErr  error
+	// one is write's argument to the variadic Write: a record passed
+	// alone through the interface is otherwise copied to a new slice
+	// each time (320 bytes a record, all at once when thousands of
+	// streams end together).
+	one [1]metrics.Record
 
 	// budget follows the error budget; abort stops the run once it is
 	// exceeded (overBudget).
@@ -222,7 +240,7 @@ func newReduction(job *Job, reqs []engine.Request, abort context.CancelFunc) *re
 		stages: StageAccumulators{Load: job.Point.Load, Goodput: job.Goodput},
 		abort:  abort,
 	}
-	r.whole.Reserve(expectedChunks(job.Point, reqs))
+	r.whole.Reserve(max(job.Point.Stop.Requests, 0), expectedChunks(job.Point, reqs))
 	if job.Budget != nil {
 		r.budget = newBudgetMeter(job.Budget, job.Point.Stop.Requests)
 	}
@@ -292,9 +310,11 @@ func (r *reduction) write(rec *metrics.Record) {
 	if r.out == nil {
 		return
 	}
-	if err := r.out.Write(*rec); err != nil && r.writeErr == nil {
+	r.one[0] = *rec
+	if err := r.out.Write(r.one[:]...); err != nil && r.writeErr == nil {
 		r.writeErr = err
 	}
+	r.one[0] = metrics.Record{} // no reference kept
 }
 
 // reduce adds one finished record to the point's summaries and series.
