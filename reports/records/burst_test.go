@@ -12,9 +12,9 @@ import (
 // burstRecords are the records of the end of a many-stream run
 // (bench/streams_rss.sh): n streamed requests of chunks tokens each, one
 // token every 500 ms after a 1 s TTFT, all finishing within about a
-// second, derived once as the runtime's reduction does before handing
-// them on.
-func burstRecords(n, chunks int) []metrics.Record {
+// second; derive derives their metrics once, as the runtime's reduction
+// does before handing them on.
+func burstRecords(n, chunks int, derive bool) []metrics.Record {
 	const start = int64(1_790_000_000_000_000_000)
 	recs := make([]metrics.Record, n)
 	for i := range recs {
@@ -30,7 +30,9 @@ func burstRecords(n, chunks int) []metrics.Record {
 		}
 		r.Done = r.Chunks[chunks-1] + 50_000
 		r.Usage = metrics.Usage{PromptTokens: 16, CompletionTokens: chunks, Reported: true}
-		r.KeepMetrics()
+		if derive {
+			r.KeepMetrics()
+		}
 	}
 	return recs
 }
@@ -74,7 +76,7 @@ func writeBurst(tb testing.TB, recs []metrics.Record, opts Options) (allocated u
 //
 //	go test -run '^$' -bench WriterBurst -benchmem ./reports/records/
 func BenchmarkWriterBurst(b *testing.B) {
-	recs := burstRecords(10_000, 60)
+	recs := burstRecords(10_000, 60, true)
 	var allocated uint64
 	for b.Loop() {
 		allocated = writeBurst(b, recs, Options{FlushInterval: -1})
@@ -89,7 +91,7 @@ func BenchmarkWriterBurst(b *testing.B) {
 //
 //	go test -run '^$' -bench WriterRecord -benchmem ./reports/records/
 func BenchmarkWriterRecord(b *testing.B) {
-	recs := burstRecords(10_000, 60)
+	recs := burstRecords(10_000, 60, true)
 	w, err := NewWriterOptions(io.Discard, testMeta, Options{FlushInterval: -1})
 	if err != nil {
 		b.Fatal(err)
@@ -105,3 +107,7 @@ func BenchmarkWriterRecord(b *testing.B) {
 		b.Fatal(err)
 	}
 }
+
+// ptr returns a pointer to a copy of v, for rows built by hand (the
+// writer takes its values from a rowBatch's arenas).
+func ptr[T any](v T) *T { return &v }

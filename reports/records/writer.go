@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"sync"
 	"time"
@@ -55,6 +54,11 @@ type Options struct {
 	// clock is the writer's time; nil is the real one. Tests set it to
 	// fire the flush timer when they choose.
 	clock clock
+
+	// EXPERIMENT knobs
+	pageBufferSize int
+	pageChunkSize  int
+	level          int
 }
 
 // clock is where a Writer reads the time and sets its flush timer.
@@ -94,7 +98,7 @@ type Writer struct {
 	open      int         // rows in the open (unflushed) row group
 	openBytes int64       // their estimated size (rowBytes)
 	shard     int32       // the shard column of rows written from now on
-	buf       []row
+	batch     rowBatch // the rows of the next parquet-go Write
 	closed    bool
 	written   int64
 }
@@ -128,11 +132,21 @@ func NewWriterOptions(w io.Writer, meta Meta, opts Options) (*Writer, error) {
 	if wr.clock == nil {
 		wr.clock = realClock{}
 	}
+	level := zstd.SpeedDefault
+	if opts.level != 0 {
+		level = zstd.Level(opts.level)
+	}
 	wopts := []parquet.WriterOption{
-		parquet.Compression(&zstd.Codec{Level: zstd.SpeedDefault}),
+		parquet.Compression(&zstd.Codec{Level: level}),
 		parquet.MaxRowsPerRowGroup(int64(wr.limit)),
 		parquet.CreatedBy("llmbench", meta.Version, ""),
 		parquet.WriteBufferSize(0), // frame is the buffer
+	}
+	if opts.pageBufferSize > 0 {
+		wopts = append(wopts, parquet.PageBufferSize(opts.pageBufferSize))
+	}
+	if opts.pageChunkSize > 0 {
+		wopts = append(wopts, parquet.ColumnPageBuffers(parquet.NewChunkBufferPool(opts.pageChunkSize)))
 	}
 	for _, kv := range meta.pairs() {
 		wopts = append(wopts, parquet.KeyValueMetadata(kv[0], kv[1]))
@@ -163,20 +177,12 @@ func (w *Writer) Write(recs ...metrics.Record) error {
 		return err
 	}
 	for len(recs) > 0 {
-		n := min(len(recs), w.limit-w.open)
-		w.buf = w.buf[:0]
-		for i := range recs[:n] {
-			if w.maxBytes > 0 && w.open+len(w.buf) > 0 && w.openBytes >= w.maxBytes {
-				n = i // full by size: write these, flush, go on
-				break
-			}
-			w.buf = append(w.buf, w.toRow(&recs[i]))
-			w.openBytes += rowBytes(&w.buf[len(w.buf)-1])
-		}
-		if _, err := w.pw.Write(w.buf); err != nil {
+		n := w.fill(recs)
+		_, err := w.pw.Write(w.batch.rows)
+		w.batch.reset()
+		if err != nil {
 			return err
 		}
-		clear(w.buf) // drop references to slices until the next call
 		if w.open == 0 && n > 0 {
 			w.oldest = w.clock.Now()
 		}
@@ -190,6 +196,21 @@ func (w *Writer) Write(recs ...metrics.Record) error {
 		}
 	}
 	return w.flushWhenDue()
+}
+
+// fill converts the first records of recs into the batch, as many as the
+// open row group takes (by rows and by FlushBytes) and one batch holds,
+// and returns how many.
+func (w *Writer) fill(recs []metrics.Record) int {
+	n := min(len(recs), w.limit-w.open)
+	for i := range recs[:n] {
+		full := w.maxBytes > 0 && w.open+i > 0 && w.openBytes >= w.maxBytes
+		if full || w.batch.full() {
+			return i // write these, flush if full, go on
+		}
+		w.openBytes += rowBytes(w.batch.add(&w.meta, w.shard, &recs[i]))
+	}
+	return n
 }
 
 // flushWhenDue writes the open row group out once its oldest record is
@@ -355,84 +376,3 @@ func (w *Writer) Close() error {
 	return w.emit(tail)
 }
 
-func (w *Writer) toRow(r *metrics.Record) row {
-	m := r.Metrics()
-	out := row{
-		Scenario:         w.meta.Scenario,
-		Experiment:       w.meta.Experiment,
-		Point:            w.meta.Point,
-		Repeat:           int32(w.meta.Repeat),
-		Shard:            w.shard,
-		RequestID:        r.ID,
-		DatasetEntry:     int64(r.Entry),
-		DatasetComponent: text(r.Component),
-		ScheduledNs:      r.Scheduled,
-		SendTime:         r.Sent,
-		ISLTokens:        clamp32(int64(r.InputTokens)),
-		OSLTokens:        clamp32(int64(r.OutputTokens)),
-		ReasoningChunks:  clamp32(int64(r.ReasoningChunks)),
-		Retries:          ptr(clamp32(int64(r.Retries))),
-		Warmup:           r.Warmup,
-		Replica:          ptr(clamp32(int64(r.Replica))),
-		ImageCount:       clamp32(int64(r.Media.Images)),
-		ImageBytes:       int64(r.Media.ImageBytes),
-		AudioCount:       clamp32(int64(r.Media.Audio)),
-		AudioBytes:       int64(r.Media.AudioBytes),
-		AudioSeconds:     r.Media.AudioSeconds,
-	}
-	if r.Done != 0 {
-		out.DoneTime = ptr(r.Done)
-	}
-	if r.Turn > 0 {
-		out.SessionID, out.Turn, out.LastTurn = ptr(r.Session), ptr(clamp32(int64(r.Turn))), ptr(r.LastTurn)
-	}
-	if c := r.Chunks; len(c) > 0 {
-		out.FirstChunkTime = ptr(c[0])
-		out.LastChunkTime = ptr(c[len(c)-1])
-		out.ChunkOffsetsNs = make([]int64, len(c))
-		for i, t := range c {
-			out.ChunkOffsetsNs[i] = t - r.Sent
-		}
-	}
-	if m.HasContent {
-		out.TTFTNs = ptr(m.TTFT)
-		out.RequestLatencyNs = ptr(m.Latency)
-	}
-	if m.HasTTST {
-		out.TTSTNs = ptr(m.TTST)
-	}
-	if m.HasITL {
-		out.ITLNs = ptr(m.ITL)
-	}
-	if m.HasTTFO {
-		out.TTFONs = ptr(m.TTFO)
-	}
-	if m.HasTPSUser {
-		out.TPSPerUser = ptr(m.TPSUser)
-	}
-	if len(m.ChunkGaps) > 0 {
-		out.ChunkGapsUs = make([]int32, len(m.ChunkGaps))
-		for i, g := range m.ChunkGaps {
-			out.ChunkGapsUs[i] = clamp32(int64(math.Round(float64(g) / 1e3)))
-		}
-	}
-	if r.Usage.Reported {
-		out.UsagePromptTokens = ptr(clamp32(int64(r.Usage.PromptTokens)))
-		out.UsageCompletionTokens = ptr(clamp32(int64(r.Usage.CompletionTokens)))
-		if r.Usage.CachedReported {
-			out.CachedTokens = ptr(clamp32(int64(r.Usage.CachedTokens)))
-		}
-	}
-	if e := r.Err; e != nil {
-		out.ErrorClass = ptr(text(string(e.Class)))
-		out.ErrorStatus = ptr(clamp32(int64(e.Status)))
-		out.ErrorMessage = ptr(text(e.Message)) // a server's bytes: Parquet strings are UTF-8
-	}
-	return out
-}
-
-func ptr[T any](v T) *T { return &v }
-
-func clamp32(v int64) int32 {
-	return int32(max(math.MinInt32, min(math.MaxInt32, v)))
-}
