@@ -1,6 +1,8 @@
 package records
 
 import (
+	"bytes"
+	"fmt"
 	"io"
 	"runtime"
 	"runtime/debug"
@@ -68,20 +70,79 @@ func writeBurst(tb testing.TB, recs []metrics.Record, opts Options) (allocated u
 	return after.TotalAlloc - before.TotalAlloc
 }
 
-// BenchmarkWriterBurst writes the end of a 10,000-stream run (10,000
-// records of 60 chunks, one Write each, the flush timer off: only the
-// size and row bounds end row groups) and reports the heap it allocated
-// (alloc-MB/burst), which is what the burst adds to the process's
-// resident set (docs/performance.md, "Memory per open stream").
-//
-//	go test -run '^$' -bench WriterBurst -benchmem ./reports/records/
-func BenchmarkWriterBurst(b *testing.B) {
-	recs := burstRecords(10_000, 60, true)
-	var allocated uint64
-	for b.Loop() {
-		allocated = writeBurst(b, recs, Options{FlushInterval: -1})
+// TestBurstMemoryIsBounded: at the end of a many-stream run, when
+// thousands of records arrive within a second and no collection runs, the
+// writer's heap is bounded by a row group, not by the burst: 10,000
+// records of 60 chunks allocated 34 MB (2,000: 13.7 MB) when each record
+// built its row afresh, the encoder came from a pool and row groups were
+// cut at 8 MiB of values; with the rows' arenas, one encoder and 2 MiB row
+// groups, 7.7 MB (6.1 MB).
+func TestBurstMemoryIsBounded(t *testing.T) {
+	small := writeBurst(t, burstRecords(2_000, 60, true), Options{FlushInterval: -1})
+	large := writeBurst(t, burstRecords(10_000, 60, true), Options{FlushInterval: -1})
+	t.Logf("allocated: %.1f MB for 2,000 records, %.1f MB for 10,000", float64(small)/(1<<20), float64(large)/(1<<20))
+	if large > 16<<20 {
+		t.Errorf("10,000 records allocated %.1f MB, want at most 16", float64(large)/(1<<20))
 	}
-	b.ReportMetric(float64(allocated)/(1<<20), "alloc-MB/burst")
+	if large > small+4<<20 {
+		t.Errorf("10,000 records allocated %.1f MB more than 2,000, want at most 4: the burst, not a row group, sets the writer's memory",
+			float64(large-small)/(1<<20))
+	}
+}
+
+// BenchmarkWriterBurst writes the end of a many-stream run (2,000 or
+// 10,000 records of 60 chunks, one Write each, the flush timer off: only
+// the size and row bounds end row groups) and reports the heap it
+// allocated (alloc-MB/burst), which is what the burst adds to the
+// process's resident set, and the file's size (file-KB), for the writer
+// as configured and for other row group and page sizes
+// (docs/performance.md, "Memory per open stream").
+//
+//	go test -run '^$' -bench WriterBurst ./reports/records/
+func BenchmarkWriterBurst(b *testing.B) {
+	sizes := []struct {
+		name string
+		opts Options
+	}{
+		{"default", Options{}},
+		{"flush=8MiB,page=256KiB", Options{FlushBytes: 8 << 20, pageBufferSize: 256 << 10}},
+		{"flush=2MiB,page=256KiB", Options{FlushBytes: 2 << 20, pageBufferSize: 256 << 10}},
+		{"flush=8MiB,page=64KiB", Options{FlushBytes: 8 << 20, pageBufferSize: 64 << 10}},
+		{"flush=1MiB,page=32KiB", Options{FlushBytes: 1 << 20, pageBufferSize: 32 << 10}},
+	}
+	for _, n := range []int{2_000, 10_000} {
+		recs := burstRecords(n, 60, true)
+		for _, size := range sizes {
+			opts := size.opts
+			opts.FlushInterval = -1
+			b.Run(fmt.Sprintf("records=%d,%s", n, size.name), func(b *testing.B) {
+				var allocated uint64
+				for b.Loop() {
+					allocated = writeBurst(b, recs, opts)
+				}
+				b.ReportMetric(float64(allocated)/(1<<20), "alloc-MB/burst")
+				b.ReportMetric(float64(fileSize(b, recs, opts))/1e3, "file-KB")
+			})
+		}
+	}
+}
+
+// fileSize is the size of the file recs make.
+func fileSize(tb testing.TB, recs []metrics.Record, opts Options) int {
+	var buf bytes.Buffer
+	w, err := NewWriterOptions(&buf, testMeta, opts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for i := range recs {
+		if err := w.Write(recs[i]); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	return buf.Len()
 }
 
 // BenchmarkWriterRecord is the writer's CPU per record in a long run:

@@ -12,15 +12,14 @@ import (
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime/plan"
 	"github.com/parquet-go/parquet-go"
-	"github.com/parquet-go/parquet-go/compress/zstd"
 )
 
 // DefaultRowGroupRows is the row group size used when Options.RowGroupRows
-// is 0. At ordinary rates DefaultFlushInterval ends row groups first; above
-// ~16,000 requests/s this limit is what bounds the writer's memory and what
-// a crash loses. 16 Ki rows of ~30 chunks each measured ~6 MB of column
-// buffers plus ~3 MB encoded (64 Ki: ~34 + ~21 MB), and ~3 MB on disk is
-// still large against the ~4 KB of metadata a row group adds.
+// is 0. With the default FlushBytes (a row is at least 200 bytes by
+// rowBytes) a row group ends by size before it has this many rows, so this
+// bounds memory and a crash's loss only when FlushBytes is raised or off.
+// 16 Ki rows of ~30 chunks each measured ~6 MB of column buffers plus
+// ~3 MB encoded (64 Ki: ~34 + ~21 MB).
 const DefaultRowGroupRows = 16 * 1024
 
 // DefaultFlushInterval is the flush interval used when Options.FlushInterval
@@ -32,10 +31,36 @@ const DefaultFlushInterval = time.Second
 
 // DefaultFlushBytes is the flush size used when Options.FlushBytes is 0:
 // a row group ends once its records hold about this many bytes (chunk
-// timestamps and gaps, error messages), so that records of very long
-// streams (32 Ki chunks: ~400 KB a record) neither fill memory before
-// DefaultRowGroupRows rows nor make one row group a crash loses large.
-const DefaultFlushBytes = 8 << 20
+// timestamps and gaps, error messages; rowBytes). What the writer holds is
+// one row group — its values, then its compressed pages and the frame they
+// are copied into — so this is what bounds its memory when records come
+// faster than DefaultFlushInterval ends row groups: above ~2 MiB of values
+// a second (~2,300 requests/s of 60 chunks, ~800 of 200), and at the end
+// of a many-stream run, when thousands of records arrive within a second
+// and the heap grows by whatever the writer allocates (no collection runs
+// then). BenchmarkWriterBurst, 10,000 records of 60 chunks (~0.9 KB each):
+// 21.5 MB allocated at 8 MiB, 16 MB at 4 MiB, 12 MB at 2 MiB (256 KiB
+// pages), for a file 3.5% larger at 2 MiB (5 row groups instead of 2:
+// ~3 KB of footer, ~6 KB of frame header and small footer and ~20 KB of
+// page and dictionary overhead a row group). Records of very long streams
+// (32 Ki chunks: ~400 KB a record) end a row group every few records.
+const DefaultFlushBytes = 2 << 20
+
+// pageBufferSize is how many bytes of a column's values parquet-go
+// buffers before it encodes and compresses them as a page. parquet-go's
+// default, 256 KiB, is reserved up front for each of the schema's 19
+// required columns and is what every other column's values grow to before
+// they are compressed; at 64 KiB the 10,000-record burst above allocates
+// 7.7 MB instead of 12 MB, for a file 1.6% larger (smaller pages compress
+// a little worse, and each has a header).
+const pageBufferSize = 64 << 10
+
+// pageBuffers holds the open row group's compressed pages, per column, in
+// 4 KiB chunks: parquet-go's default chunk of 32 KiB made every one of the
+// schema's 41 columns take at least 32 KiB for pages that are mostly a few
+// hundred bytes (0.5 MB of the burst above, 2.4 MB at 8 MiB row groups of
+// 256 KiB pages). The bytes written are the same.
+var pageBuffers = parquet.NewChunkBufferPool(4 << 10)
 
 // Options tune a Writer; the zero value is the default.
 type Options struct {
@@ -55,10 +80,9 @@ type Options struct {
 	// fire the flush timer when they choose.
 	clock clock
 
-	// EXPERIMENT knobs
+	// pageBufferSize is the page buffer size (0: pageBufferSize), for
+	// measuring other sizes (BenchmarkWriterBurst).
 	pageBufferSize int
-	pageChunkSize  int
-	level          int
 }
 
 // clock is where a Writer reads the time and sets its flush timer.
@@ -98,7 +122,7 @@ type Writer struct {
 	open      int         // rows in the open (unflushed) row group
 	openBytes int64       // their estimated size (rowBytes)
 	shard     int32       // the shard column of rows written from now on
-	batch     rowBatch // the rows of the next parquet-go Write
+	batch     rowBatch    // the rows of the next parquet-go Write
 	closed    bool
 	written   int64
 }
@@ -132,21 +156,17 @@ func NewWriterOptions(w io.Writer, meta Meta, opts Options) (*Writer, error) {
 	if wr.clock == nil {
 		wr.clock = realClock{}
 	}
-	level := zstd.SpeedDefault
-	if opts.level != 0 {
-		level = zstd.Level(opts.level)
+	pageBytes := opts.pageBufferSize
+	if pageBytes <= 0 {
+		pageBytes = pageBufferSize
 	}
 	wopts := []parquet.WriterOption{
-		parquet.Compression(&zstd.Codec{Level: level}),
+		parquet.Compression(new(oneEncoder)),
+		parquet.PageBufferSize(pageBytes),
+		parquet.ColumnPageBuffers(pageBuffers),
 		parquet.MaxRowsPerRowGroup(int64(wr.limit)),
 		parquet.CreatedBy("llmbench", meta.Version, ""),
 		parquet.WriteBufferSize(0), // frame is the buffer
-	}
-	if opts.pageBufferSize > 0 {
-		wopts = append(wopts, parquet.PageBufferSize(opts.pageBufferSize))
-	}
-	if opts.pageChunkSize > 0 {
-		wopts = append(wopts, parquet.ColumnPageBuffers(parquet.NewChunkBufferPool(opts.pageChunkSize)))
 	}
 	for _, kv := range meta.pairs() {
 		wopts = append(wopts, parquet.KeyValueMetadata(kv[0], kv[1]))
@@ -375,4 +395,3 @@ func (w *Writer) Close() error {
 	}
 	return w.emit(tail)
 }
-
