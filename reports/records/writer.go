@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"sync"
 	"time"
@@ -13,15 +12,14 @@ import (
 	"github.com/llmbench/llmbench/metrics"
 	"github.com/llmbench/llmbench/runtime/plan"
 	"github.com/parquet-go/parquet-go"
-	"github.com/parquet-go/parquet-go/compress/zstd"
 )
 
 // DefaultRowGroupRows is the row group size used when Options.RowGroupRows
-// is 0. At ordinary rates DefaultFlushInterval ends row groups first; above
-// ~16,000 requests/s this limit is what bounds the writer's memory and what
-// a crash loses. 16 Ki rows of ~30 chunks each measured ~6 MB of column
-// buffers plus ~3 MB encoded (64 Ki: ~34 + ~21 MB), and ~3 MB on disk is
-// still large against the ~4 KB of metadata a row group adds.
+// is 0. With the default FlushBytes (a row is at least 200 bytes by
+// rowBytes) a row group ends by size before it has this many rows, so this
+// bounds memory and a crash's loss only when FlushBytes is raised or off.
+// 16 Ki rows of ~30 chunks each measured ~6 MB of column buffers plus
+// ~3 MB encoded (64 Ki: ~34 + ~21 MB).
 const DefaultRowGroupRows = 16 * 1024
 
 // DefaultFlushInterval is the flush interval used when Options.FlushInterval
@@ -33,10 +31,39 @@ const DefaultFlushInterval = time.Second
 
 // DefaultFlushBytes is the flush size used when Options.FlushBytes is 0:
 // a row group ends once its records hold about this many bytes (chunk
-// timestamps and gaps, error messages), so that records of very long
-// streams (32 Ki chunks: ~400 KB a record) neither fill memory before
-// DefaultRowGroupRows rows nor make one row group a crash loses large.
-const DefaultFlushBytes = 8 << 20
+// timestamps and gaps, error messages; rowBytes). What the writer holds is
+// one row group — its values, then its compressed pages and the frame they
+// are copied into — so this is what bounds its memory when records come
+// faster than DefaultFlushInterval ends row groups: above ~2 MiB of values
+// a second (~2,300 requests/s of 60 chunks, ~800 of 200), and at the end
+// of a many-stream run, when thousands of records arrive within a second
+// and the heap grows by whatever the writer allocates (no collection runs
+// then). BenchmarkWriterBurst, 10,000 records of 60 chunks (~0.9 KB each):
+// 21.5 MB allocated at 8 MiB, 16 MB at 4 MiB, 12 MB at 2 MiB (256 KiB
+// pages), for a file 3.5% larger at 2 MiB (5 row groups instead of 2:
+// ~3 KB of footer, ~6 KB of frame header and small footer and ~20 KB of
+// page and dictionary overhead a row group). Records of very long streams
+// (32 Ki chunks: ~400 KB a record) end a row group every few records.
+// Each row group also holds ~30 KB of heap until Close (footer.add keeps
+// its parsed metadata), so a busier point (2.5 row groups a second at
+// 2,000 requests/s of 200 chunks) holds more of it.
+const DefaultFlushBytes = 2 << 20
+
+// pageBufferSize is how many bytes of a column's values parquet-go
+// buffers before it encodes and compresses them as a page. parquet-go's
+// default, 256 KiB, is reserved up front for each of the schema's 19
+// required columns and is what every other column's values grow to before
+// they are compressed; at 64 KiB the 10,000-record burst above allocates
+// 7.7 MB instead of 12 MB, for a file 1.6% larger (smaller pages compress
+// a little worse, and each has a header).
+const pageBufferSize = 64 << 10
+
+// pageBuffers holds the open row group's compressed pages, per column, in
+// 4 KiB chunks: parquet-go's default chunk of 32 KiB made every one of the
+// schema's 41 columns take at least 32 KiB for pages that are mostly a few
+// hundred bytes (0.5 MB of the burst above, 2.4 MB at 8 MiB row groups of
+// 256 KiB pages). The bytes written are the same.
+var pageBuffers = parquet.NewChunkBufferPool(4 << 10)
 
 // Options tune a Writer; the zero value is the default.
 type Options struct {
@@ -55,6 +82,10 @@ type Options struct {
 	// clock is the writer's time; nil is the real one. Tests set it to
 	// fire the flush timer when they choose.
 	clock clock
+
+	// pageBufferSize is the page buffer size (0: pageBufferSize), for
+	// measuring other sizes (BenchmarkWriterBurst).
+	pageBufferSize int
 }
 
 // clock is where a Writer reads the time and sets its flush timer.
@@ -94,7 +125,7 @@ type Writer struct {
 	open      int         // rows in the open (unflushed) row group
 	openBytes int64       // their estimated size (rowBytes)
 	shard     int32       // the shard column of rows written from now on
-	buf       []row
+	batch     rowBatch    // the rows of the next parquet-go Write
 	closed    bool
 	written   int64
 }
@@ -128,8 +159,14 @@ func NewWriterOptions(w io.Writer, meta Meta, opts Options) (*Writer, error) {
 	if wr.clock == nil {
 		wr.clock = realClock{}
 	}
+	pageBytes := opts.pageBufferSize
+	if pageBytes <= 0 {
+		pageBytes = pageBufferSize
+	}
 	wopts := []parquet.WriterOption{
-		parquet.Compression(&zstd.Codec{Level: zstd.SpeedDefault}),
+		parquet.Compression(new(oneEncoder)),
+		parquet.PageBufferSize(pageBytes),
+		parquet.ColumnPageBuffers(pageBuffers),
 		parquet.MaxRowsPerRowGroup(int64(wr.limit)),
 		parquet.CreatedBy("llmbench", meta.Version, ""),
 		parquet.WriteBufferSize(0), // frame is the buffer
@@ -163,20 +200,12 @@ func (w *Writer) Write(recs ...metrics.Record) error {
 		return err
 	}
 	for len(recs) > 0 {
-		n := min(len(recs), w.limit-w.open)
-		w.buf = w.buf[:0]
-		for i := range recs[:n] {
-			if w.maxBytes > 0 && w.open+len(w.buf) > 0 && w.openBytes >= w.maxBytes {
-				n = i // full by size: write these, flush, go on
-				break
-			}
-			w.buf = append(w.buf, w.toRow(&recs[i]))
-			w.openBytes += rowBytes(&w.buf[len(w.buf)-1])
-		}
-		if _, err := w.pw.Write(w.buf); err != nil {
+		n := w.fill(recs)
+		_, err := w.pw.Write(w.batch.rows)
+		w.batch.reset()
+		if err != nil {
 			return err
 		}
-		clear(w.buf) // drop references to slices until the next call
 		if w.open == 0 && n > 0 {
 			w.oldest = w.clock.Now()
 		}
@@ -190,6 +219,21 @@ func (w *Writer) Write(recs ...metrics.Record) error {
 		}
 	}
 	return w.flushWhenDue()
+}
+
+// fill converts the first records of recs into the batch, as many as the
+// open row group takes (by rows and by FlushBytes) and one batch holds,
+// and returns how many.
+func (w *Writer) fill(recs []metrics.Record) int {
+	n := min(len(recs), w.limit-w.open)
+	for i := range recs[:n] {
+		full := w.maxBytes > 0 && w.open+i > 0 && w.openBytes >= w.maxBytes
+		if full || w.batch.full() {
+			return i // write these, flush if full, go on
+		}
+		w.openBytes += rowBytes(w.batch.add(&w.meta, w.shard, &recs[i]))
+	}
+	return n
 }
 
 // flushWhenDue writes the open row group out once its oldest record is
@@ -353,86 +397,4 @@ func (w *Writer) Close() error {
 		return err
 	}
 	return w.emit(tail)
-}
-
-func (w *Writer) toRow(r *metrics.Record) row {
-	m := r.Metrics()
-	out := row{
-		Scenario:         w.meta.Scenario,
-		Experiment:       w.meta.Experiment,
-		Point:            w.meta.Point,
-		Repeat:           int32(w.meta.Repeat),
-		Shard:            w.shard,
-		RequestID:        r.ID,
-		DatasetEntry:     int64(r.Entry),
-		DatasetComponent: text(r.Component),
-		ScheduledNs:      r.Scheduled,
-		SendTime:         r.Sent,
-		ISLTokens:        clamp32(int64(r.InputTokens)),
-		OSLTokens:        clamp32(int64(r.OutputTokens)),
-		ReasoningChunks:  clamp32(int64(r.ReasoningChunks)),
-		Retries:          ptr(clamp32(int64(r.Retries))),
-		Warmup:           r.Warmup,
-		Replica:          ptr(clamp32(int64(r.Replica))),
-		ImageCount:       clamp32(int64(r.Media.Images)),
-		ImageBytes:       int64(r.Media.ImageBytes),
-		AudioCount:       clamp32(int64(r.Media.Audio)),
-		AudioBytes:       int64(r.Media.AudioBytes),
-		AudioSeconds:     r.Media.AudioSeconds,
-	}
-	if r.Done != 0 {
-		out.DoneTime = ptr(r.Done)
-	}
-	if r.Turn > 0 {
-		out.SessionID, out.Turn, out.LastTurn = ptr(r.Session), ptr(clamp32(int64(r.Turn))), ptr(r.LastTurn)
-	}
-	if c := r.Chunks; len(c) > 0 {
-		out.FirstChunkTime = ptr(c[0])
-		out.LastChunkTime = ptr(c[len(c)-1])
-		out.ChunkOffsetsNs = make([]int64, len(c))
-		for i, t := range c {
-			out.ChunkOffsetsNs[i] = t - r.Sent
-		}
-	}
-	if m.HasContent {
-		out.TTFTNs = ptr(m.TTFT)
-		out.RequestLatencyNs = ptr(m.Latency)
-	}
-	if m.HasTTST {
-		out.TTSTNs = ptr(m.TTST)
-	}
-	if m.HasITL {
-		out.ITLNs = ptr(m.ITL)
-	}
-	if m.HasTTFO {
-		out.TTFONs = ptr(m.TTFO)
-	}
-	if m.HasTPSUser {
-		out.TPSPerUser = ptr(m.TPSUser)
-	}
-	if len(m.ChunkGaps) > 0 {
-		out.ChunkGapsUs = make([]int32, len(m.ChunkGaps))
-		for i, g := range m.ChunkGaps {
-			out.ChunkGapsUs[i] = clamp32(int64(math.Round(float64(g) / 1e3)))
-		}
-	}
-	if r.Usage.Reported {
-		out.UsagePromptTokens = ptr(clamp32(int64(r.Usage.PromptTokens)))
-		out.UsageCompletionTokens = ptr(clamp32(int64(r.Usage.CompletionTokens)))
-		if r.Usage.CachedReported {
-			out.CachedTokens = ptr(clamp32(int64(r.Usage.CachedTokens)))
-		}
-	}
-	if e := r.Err; e != nil {
-		out.ErrorClass = ptr(text(string(e.Class)))
-		out.ErrorStatus = ptr(clamp32(int64(e.Status)))
-		out.ErrorMessage = ptr(text(e.Message)) // a server's bytes: Parquet strings are UTF-8
-	}
-	return out
-}
-
-func ptr[T any](v T) *T { return &v }
-
-func clamp32(v int64) int32 {
-	return int32(max(math.MinInt32, min(math.MaxInt32, v)))
 }
