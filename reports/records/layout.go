@@ -3,6 +3,7 @@ package records
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"hash/crc32"
 
 	"github.com/parquet-go/parquet-go"
@@ -58,15 +59,22 @@ func openMini(mini []byte) (md *format.FileMetaData, err error) {
 }
 
 // footer is the metadata of a whole records file, built frame by frame.
+// Each row group is kept thrift-encoded, as the footer will hold it (~2 KB),
+// not parsed (~30 KB of heap each: every column's path, statistics and
+// encodings as Go values), so a long run's writer does not grow by the
+// parsed metadata of every row group it flushed (~100 MB an hour at one
+// row group a second).
 type footer struct {
-	md     format.FileMetaData
+	md     format.FileMetaData // the file's metadata but its row groups
+	groups []byte              // the row groups, each thrift-encoded, in order
+	count  int                 // row groups in groups
 	frames int
 }
 
 // add lists the row groups of a frame whose body starts at byte base of
 // the file. The schema comes from the first frame: every frame of a file
 // is written with the same one.
-func (ft *footer) add(mini *format.FileMetaData, base int64) {
+func (ft *footer) add(mini *format.FileMetaData, base int64) error {
 	if ft.frames == 0 {
 		ft.md.Version, ft.md.Schema, ft.md.ColumnOrders = mini.Version, mini.Schema, mini.ColumnOrders
 		ft.md.CreatedBy = mini.CreatedBy
@@ -74,10 +82,16 @@ func (ft *footer) add(mini *format.FileMetaData, base int64) {
 	ft.frames++
 	for i := range mini.RowGroups {
 		rg := &mini.RowGroups[i]
-		place(rg, base, len(ft.md.RowGroups))
-		ft.md.RowGroups = append(ft.md.RowGroups, *rg)
+		place(rg, base, ft.count)
+		b, err := thrift.Marshal(new(thrift.CompactProtocol), rg)
+		if err != nil {
+			return err
+		}
+		ft.groups = append(ft.groups, b...)
+		ft.count++
 		ft.md.NumRows += rg.NumRows
 	}
+	return nil
 }
 
 // place turns the offsets of a row group within its frame's Parquet file
@@ -110,16 +124,49 @@ func shift(off, by int64) int64 {
 }
 
 // tail encodes what ends the file: the footer with kv as its key-value
-// metadata, its length and the magic.
+// metadata, its length and the magic. The row groups are spliced in
+// encoded: in Thrift's compact protocol a list is its header and then its
+// elements, each encoded as on its own, so the footer is the metadata
+// encoded without row groups with that empty list (field 4, the one after
+// the required version, schema and row count) replaced by the full one.
 func (ft *footer) tail(kv []format.KeyValue) ([]byte, error) {
 	md := ft.md
 	md.KeyValueMetadata = kv
-	b, err := thrift.Marshal(new(thrift.CompactProtocol), &md)
+	whole, err := thrift.Marshal(new(thrift.CompactProtocol), &md)
 	if err != nil {
 		return nil, err
 	}
+	head, err := thrift.Marshal(new(thrift.CompactProtocol),
+		&format.FileMetaData{Version: md.Version, Schema: md.Schema, NumRows: md.NumRows})
+	if err != nil {
+		return nil, err
+	}
+	// head is fields 1–3, field 4's header and its empty list, the stop.
+	n := len(head) - 2
+	if len(head) < 3 || !bytes.Equal(head[:n], whole[:n]) || head[n] != emptyStructList || head[n+1] != 0 {
+		return nil, errors.New("records: unexpected footer encoding")
+	}
+	b := make([]byte, 0, len(whole)+len(ft.groups)+binary.MaxVarintLen64)
+	b = append(b, whole[:n]...)
+	b = appendStructListHeader(b, ft.count)
+	b = append(b, ft.groups...)
+	b = append(b, whole[n+1:]...)
 	b = binary.LittleEndian.AppendUint32(b, uint32(len(b)))
 	return append(b, magic...), nil
+}
+
+// emptyStructList is the compact protocol's header of an empty list of
+// structs: size 0 in the high nibble, element type 12 (struct).
+const emptyStructList = 0x0c
+
+// appendStructListHeader appends the compact protocol's header of a list
+// of n structs: the size in the high nibble below 15, else 15 there and
+// the size as a varint after it.
+func appendStructListHeader(b []byte, n int) []byte {
+	if n < 15 {
+		return append(b, byte(n<<4)|emptyStructList)
+	}
+	return binary.AppendUvarint(append(b, 0xf0|emptyStructList), uint64(n))
 }
 
 // keyValues converts metadata pairs to the footer's form.

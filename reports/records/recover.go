@@ -65,7 +65,7 @@ func Recover(f *os.File, dst io.Writer) (RecoverInfo, error) {
 	if ft.frames == 0 {
 		return unframed(f, size)
 	}
-	info := RecoverInfo{Rows: ft.md.NumRows, RowGroups: len(ft.md.RowGroups)}
+	info := RecoverInfo{Rows: ft.md.NumRows, RowGroups: ft.count}
 	if finished, err := hasFooter(f, end, size, &ft); err != nil || finished {
 		return info, err
 	}
@@ -114,7 +114,9 @@ func scanFrames(r io.ReaderAt, size int64) (ft footer, kv []format.KeyValue, end
 		if err != nil {
 			break
 		}
-		ft.add(md, end+frameHeaderSize)
+		if err := ft.add(md, end+frameHeaderSize); err != nil {
+			return ft, kv, end, err
+		}
 		kv = md.KeyValueMetadata
 		end += frameHeaderSize + int64(n)
 	}
@@ -143,7 +145,7 @@ func hasFooter(r io.ReaderAt, end, size int64, ft *footer) (bool, error) {
 	if guard("its footer", func() error { return thrift.Unmarshal(new(thrift.CompactProtocol), b, &md) }) != nil {
 		return false, nil
 	}
-	return md.NumRows == ft.md.NumRows && len(md.RowGroups) == len(ft.md.RowGroups), nil
+	return md.NumRows == ft.md.NumRows && len(md.RowGroups) == ft.count, nil
 }
 
 // unframed handles a file without a single good frame: a Parquet file with

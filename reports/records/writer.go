@@ -338,7 +338,9 @@ func (w *Writer) writeFrame() error {
 	if err := w.emit(b); err != nil {
 		return err
 	}
-	w.footer.add(md, base)
+	if err := w.footer.add(md, base); err != nil {
+		return err
+	}
 	w.frame.Truncate(frameHeaderSize)
 	w.pw.Reset(&w.frame)
 	return nil
