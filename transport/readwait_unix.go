@@ -98,26 +98,28 @@ func (w *watchedConn) fill(b *readBuf) error {
 }
 
 // readInto is fill's read of the socket (a syscall.RawConn callback): true
-// when the read is done, with or without data, false to wait.
+// when the read is done, with or without data, false to wait. The errno
+// is compared as a syscall.Errno: compared as an error, every would-block
+// read (one a token) went through the runtime's interface comparison.
 func (w *watchedConn) readInto(fd uintptr) bool {
 	b := w.into
 	b.take()
 	for {
 		n, err := syscall.Read(int(fd), b.buf[b.w:])
-		switch {
-		case err == syscall.EINTR:
+		switch errno, _ := err.(syscall.Errno); {
+		case err == nil && n > 0:
+			b.w += n
+		case err == nil:
+			w.intoErr = io.EOF
+		case errno == syscall.EINTR:
 			continue
-		case err == syscall.EAGAIN:
+		case errno == syscall.EAGAIN:
 			if b.r == b.w {
 				b.release()
 			}
 			return false
-		case err != nil:
-			w.intoErr = w.readError(os.NewSyscallError("read", err))
-		case n == 0:
-			w.intoErr = io.EOF
 		default:
-			b.w += n
+			w.intoErr = w.readError(os.NewSyscallError("read", err))
 		}
 		return true
 	}
