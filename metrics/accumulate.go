@@ -66,6 +66,7 @@ func NewAccumulator(opts Options) *Accumulator {
 func (a *Accumulator) Reserve(requests, chunks int) {
 	if n := min(requests, maxReservedRequests); n > 0 {
 		a.requests = slices.Grow(a.requests, n-len(a.requests))
+		a.views.reqs = slices.Grow(a.views.reqs, n-len(a.views.reqs))
 	}
 	n := min(chunks, GapExactLimit)
 	if n <= 0 || a.gaps.hist != nil || a.views.chunks.perMS != nil {
@@ -75,7 +76,7 @@ func (a *Accumulator) Reserve(requests, chunks int) {
 	a.views.chunks.exact = slices.Grow(a.views.chunks.exact, n-len(a.views.chunks.exact))
 }
 
-// maxReservedRequests bounds Reserve's per-request list (88 bytes a
+// maxReservedRequests bounds Reserve's per-request lists (120 bytes a
 // request): a run of millions of requests grows past it as before.
 const maxReservedRequests = 1 << 20
 

@@ -11,7 +11,7 @@ func TestAccumulatorReserve(t *testing.T) {
 	recs := sampleRecords(200, func(i int) int64 { return int64(i%7+1) * 1e6 })
 	reserved, plain := NewAccumulator(Options{}), NewAccumulator(Options{})
 	reserved.Reserve(200, 200*4)
-	gaps, chunks, requests := cap(reserved.gaps.exact), cap(reserved.views.chunks.exact), cap(reserved.requests)
+	gaps, chunks, requests, views := cap(reserved.gaps.exact), cap(reserved.views.chunks.exact), cap(reserved.requests), cap(reserved.views.reqs)
 	for i := range recs {
 		reserved.Add(&recs[i])
 		plain.Add(&recs[i])
@@ -20,8 +20,9 @@ func TestAccumulatorReserve(t *testing.T) {
 		t.Errorf("capacities %d, %d reserved, %d, %d after; want ≥ 800 and unchanged",
 			gaps, chunks, cap(reserved.gaps.exact), cap(reserved.views.chunks.exact))
 	}
-	if requests < 200 || cap(reserved.requests) != requests {
-		t.Errorf("%d requests reserved, %d after; want ≥ 200 and unchanged", requests, cap(reserved.requests))
+	if requests < 200 || cap(reserved.requests) != requests || views < 200 || cap(reserved.views.reqs) != views {
+		t.Errorf("%d and %d requests reserved, %d and %d after; want ≥ 200 and unchanged",
+			requests, views, cap(reserved.requests), cap(reserved.views.reqs))
 	}
 	if a, b := mustJSON(t, reserved.Summary()), mustJSON(t, plain.Summary()); a != b {
 		t.Errorf("summary with a reservation differs:\n%s\n%s", a, b)
