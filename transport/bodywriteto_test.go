@@ -14,12 +14,7 @@ import (
 // ends as Read does: nil at the body's end, its error when cut or broken.
 func TestBodyWriteTo(t *testing.T) {
 	payload := bytes.Repeat([]byte("data: {\"choices\":[]}\n\n"), 40)
-	var chunked []byte
-	for rest := payload; len(rest) > 0; {
-		k := min(len(rest), 37)
-		chunked = fmt.Appendf(chunked, "%x\r\n%s\r\n", k, rest[:k])
-		rest = rest[k:]
-	}
+	chunked := chunks(payload, 37)
 	whole := append(append([]byte(nil), chunked...), "0\r\n\r\n"...)
 	for _, tc := range []struct {
 		name  string
@@ -59,4 +54,16 @@ func TestBodyWriteTo(t *testing.T) {
 		}
 	}
 	var _ io.WriterTo = (*connBody)(nil)
+}
+
+// chunks frames payload as a chunked body's chunks of size bytes (the
+// last one shorter), without the last chunk that ends the body.
+func chunks(payload []byte, size int) []byte {
+	var out []byte
+	for rest := payload; len(rest) > 0; {
+		k := min(len(rest), size)
+		out = fmt.Appendf(out, "%x\r\n%s\r\n", k, rest[:k])
+		rest = rest[k:]
+	}
+	return out
 }

@@ -44,7 +44,7 @@ func (b *readBuf) reset(conn net.Conn, carried []byte) {
 		return
 	}
 	if len(carried) > readBufferSize {
-		b.buf = make([]byte, len(carried)) // past a large header: once
+		b.buf = make([]byte, len(carried)+readBufferSize) // after large headers: once, with room to read on
 	} else {
 		b.take()
 	}

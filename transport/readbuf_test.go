@@ -3,7 +3,6 @@ package transport
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"net"
 	"testing"
@@ -19,13 +18,7 @@ import (
 // ends cleanly with the arrival of every view stamped.
 func TestBodyOverSocketReadsWhatWasSent(t *testing.T) {
 	payload := bytes.Repeat([]byte("data: {\"choices\":[{\"delta\":{\"content\":\"hi\"}}]}\n\n"), 60)
-	var chunked []byte
-	for rest := payload; len(rest) > 0; {
-		k := min(len(rest), 53)
-		chunked = fmt.Appendf(chunked, "%x\r\n%s\r\n", k, rest[:k])
-		rest = rest[k:]
-	}
-	chunked = append(chunked, "0\r\n\r\n"...)
+	chunked := append(chunks(payload, 53), "0\r\n\r\n"...)
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

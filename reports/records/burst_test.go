@@ -54,18 +54,7 @@ func writeBurst(tb testing.TB, recs []metrics.Record, opts Options) (allocated u
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	w, err := NewWriterOptions(io.Discard, testMeta, opts)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for i := range recs {
-		if err := w.Write(recs[i]); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		tb.Fatal(err)
-	}
+	writeOneByOne(tb, io.Discard, recs, opts)
 	runtime.ReadMemStats(&after)
 	return after.TotalAlloc - before.TotalAlloc
 }
@@ -130,7 +119,15 @@ func BenchmarkWriterBurst(b *testing.B) {
 // fileSize is the size of the file recs make.
 func fileSize(tb testing.TB, recs []metrics.Record, opts Options) int {
 	var buf bytes.Buffer
-	w, err := NewWriterOptions(&buf, testMeta, opts)
+	writeOneByOne(tb, &buf, recs, opts)
+	return buf.Len()
+}
+
+// writeOneByOne writes recs to out one Write each, as the run's reduction
+// hands them over, and closes the file.
+func writeOneByOne(tb testing.TB, out io.Writer, recs []metrics.Record, opts Options) {
+	tb.Helper()
+	w, err := NewWriterOptions(out, testMeta, opts)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -142,7 +139,6 @@ func fileSize(tb testing.TB, recs []metrics.Record, opts Options) int {
 	if err := w.Close(); err != nil {
 		tb.Fatal(err)
 	}
-	return buf.Len()
 }
 
 // BenchmarkWriterRecord is the writer's CPU per record in a long run:
