@@ -240,7 +240,7 @@ func newReduction(job *Job, reqs []engine.Request, abort context.CancelFunc) *re
 		stages: StageAccumulators{Load: job.Point.Load, Goodput: job.Goodput},
 		abort:  abort,
 	}
-	r.whole.Reserve(max(job.Point.Stop.Requests, 0), expectedChunks(job.Point, reqs))
+	r.whole.Reserve(job.Point.Stop.Requests, expectedChunks(job.Point, reqs))
 	if job.Budget != nil {
 		r.budget = newBudgetMeter(job.Budget, job.Point.Stop.Requests)
 	}
