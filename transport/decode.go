@@ -62,6 +62,8 @@ type decoder struct {
 	inPlace bool
 	p       piece
 	s       scanner
+	// shape is the last chunk's, to read the next without a scan.
+	shape chunkShape
 	// event holds what a Responses or Messages event says of itself; see
 	// agentEvent. It is last: a chat object never touches it, so the
 	// fields every object does share fewer cache lines.
@@ -70,6 +72,11 @@ type decoder struct {
 
 func (d *decoder) decode(data []byte) (*piece, error) {
 	d.answer, d.thought, d.view = d.answer[:0], d.thought[:0], nil
+	if text, ok := d.shape.match(d.api, data); ok && !d.inPlace {
+		d.p, d.view = d.shape.p, text
+		d.p.text = text
+		return &d.p, nil
+	}
 	d.p = piece{}
 	if d.api == Responses || d.api == Messages || d.api == TGI {
 		d.event = agentEvent{} // read only by their judges, below
@@ -92,6 +99,9 @@ func (d *decoder) decode(data []byte) (*piece, error) {
 	answer := d.answer
 	if d.view != nil {
 		answer = d.view
+	}
+	if d.view != nil && len(d.answer) == 0 && len(d.thought) == 0 && !d.inPlace {
+		d.shape.learn(d.api, data, d.view, &d.p) // the text is the view alone
 	}
 	switch {
 	case len(d.thought) == 0:
@@ -139,6 +149,7 @@ func (d *decoder) shrink() {
 	if cap(d.thought) > bigBuffer {
 		d.thought = nil
 	}
+	d.shape.forget()
 }
 
 // appendUnescaped appends the decoded form of a JSON string body.

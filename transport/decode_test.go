@@ -123,13 +123,38 @@ func validUTF8(s string) bool {
 	return true
 }
 
+// benchChunk is a vLLM chat chunk: the stream's chunks differ in their
+// content alone.
+func benchChunk(content string) []byte {
+	return []byte(`{"id":"chatcmpl-123","object":"chat.completion.chunk","created":1732900000,"model":"meta-llama/Llama-3.1-8B-Instruct","choices":[{"index":0,"delta":{"content":"` + content + `"},"logprobs":null,"finish_reason":null}]}`)
+}
+
+// BenchmarkDecodeChunk is the scan of a chunk: the decoder forgets the
+// last chunk's shape every time, as for a stream's first chunk.
 func BenchmarkDecodeChunk(b *testing.B) {
-	chunk := []byte(`{"id":"chatcmpl-123","object":"chat.completion.chunk","created":1732900000,"model":"meta-llama/Llama-3.1-8B-Instruct","choices":[{"index":0,"delta":{"content":" world"},"logprobs":null,"finish_reason":null}]}`)
+	chunk := benchChunk(" world")
 	var d decoder
 	b.SetBytes(int64(len(chunk)))
 	b.ReportAllocs()
 	for b.Loop() {
+		d.shape.known = false
 		if _, err := d.decode(chunk); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDecodeStreamChunk is a chunk in the middle of a stream, read
+// by its shape (chunkShape).
+func BenchmarkDecodeStreamChunk(b *testing.B) {
+	chunks := [][]byte{benchChunk(" world"), benchChunk(" hello")}
+	var d decoder
+	b.SetBytes(int64(len(chunks[0])))
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		i++
+		if _, err := d.decode(chunks[i&1]); err != nil {
 			b.Fatal(err)
 		}
 	}
