@@ -43,7 +43,12 @@ type watchedConn struct {
 	// the arrival stamp of what it brought. Only the reading goroutine
 	// touches it.
 	lastRead int64
-	clock    *Clock
+	// dataAt is lastRead while the goroutine handles what that read
+	// brought, 0 once anything else happened (a read without data, a new
+	// request): fill's wait for the server counts from it, which spares
+	// a clock read a token.
+	dataAt int64
+	clock  *Clock
 	watch    *watchdog // nil: no idle timeout
 	// waiting is when the pending Read began (clock ns), 0 when none is
 	// pending, interrupted once the watchdog ended it.
@@ -73,14 +78,23 @@ func (w *watchedConn) Read(b []byte) (int, error) {
 		w.waiting.Store(w.clock.Now())
 	}
 	n, err := w.Conn.Read(b)
-	if n > 0 {
-		w.lastRead = w.clock.Now()
-		w.received += int64(n)
-	}
+	w.arrived(n)
 	if w.watch != nil && w.waiting.Swap(0) == interrupted {
 		return w.afterInterrupt(n, err)
 	}
 	return n, err
+}
+
+// arrived notes a read of n bytes: their arrival stamp (lastRead) and
+// count, and whether the next fill may count its wait from that stamp.
+func (w *watchedConn) arrived(n int) {
+	if n <= 0 {
+		w.dataAt = 0
+		return
+	}
+	w.lastRead = w.clock.Now()
+	w.dataAt = w.lastRead
+	w.received += int64(n)
 }
 
 // afterInterrupt settles a read the watchdog ended: one that still got

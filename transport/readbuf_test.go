@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"runtime"
 	"testing"
 	"time"
 )
@@ -77,4 +78,74 @@ func TestBodyOverSocketReadsWhatWasSent(t *testing.T) {
 	if w.received != int64(len(chunked)) {
 		t.Errorf("counted %d bytes received, sent %d", w.received, len(chunked))
 	}
+}
+
+// TestFillWaitCountsFromTheLastArrival: while a body is read, the idle
+// watchdog's wait counts from the arrival of the bytes the last read
+// brought (no clock read of its own); after a new request it counts from
+// the read's start.
+func TestFillWaitCountsFromTheLastArrival(t *testing.T) {
+	client, server := socketPair(t)
+	clock := NewClock()
+	watch := &watchdog{idle: time.Hour, clock: clock, conns: map[*watchedConn]struct{}{}}
+	w := &watchedConn{Conn: client, clock: clock, watch: watch, onClose: func(*watchedConn) {}}
+	w.attachSocket()
+	var b readBuf
+	b.reset(w, nil)
+
+	waitOf := func() int64 { // the pending read's wait start, once it waits
+		t.Helper()
+		done := make(chan error, 1)
+		go func() { b.fill(); done <- b.err }()
+		for w.waiting.Load() == 0 {
+			runtime.Gosched()
+		}
+		since := w.waiting.Load()
+		if _, err := server.Write([]byte("x")); err != nil {
+			t.Fatal(err)
+		}
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		b.discard(b.buffered())
+		return since
+	}
+	before := clock.Now()
+	if first := waitOf(); first < before {
+		t.Fatalf("the first wait counts from %d, before the read began (%d)", first, before)
+	}
+	arrival := w.lastRead
+	if next := waitOf(); next != arrival {
+		t.Fatalf("the next wait counts from %d, want the last arrival %d", next, arrival)
+	}
+	startRequest(w)
+	before = clock.Now()
+	if next := waitOf(); next < before {
+		t.Fatalf("after a new request the wait counts from %d, before the read began (%d)", next, before)
+	}
+}
+
+// socketPair is a connected TCP pair on 127.0.0.1, closed at the end.
+func socketPair(t *testing.T) (client, server net.Conn) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	accepted := make(chan net.Conn, 1)
+	go func() {
+		c, _ := ln.Accept()
+		accepted <- c
+	}()
+	client, err = net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	server = <-accepted
+	if server == nil {
+		t.Fatal("accept failed")
+	}
+	t.Cleanup(func() { client.Close(); server.Close() })
+	return client, server
 }

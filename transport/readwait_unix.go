@@ -75,7 +75,7 @@ func (w *watchedConn) attachSocket() {
 // Read.
 func (w *watchedConn) fill(b *readBuf) error {
 	if w.watch != nil {
-		w.waiting.Store(w.clock.Now())
+		w.waiting.Store(w.waitStart())
 	}
 	w.into, w.intoErr = b, nil
 	before := b.w
@@ -87,14 +87,24 @@ func (w *watchedConn) fill(b *readBuf) error {
 	}
 	w.into, w.intoErr = nil, nil
 	n := b.w - before
-	if n > 0 {
-		w.lastRead = w.clock.Now()
-		w.received += int64(n)
-	}
+	w.arrived(n)
 	if w.watch != nil && w.waiting.Swap(0) == interrupted {
 		_, err = w.afterInterrupt(n, err)
 	}
 	return err
+}
+
+// waitStart is when fill's wait for the server begins, as the idle
+// watchdog counts it: at the arrival of the bytes the last read brought,
+// when the goroutine has done nothing since but handle them (a body's
+// events, microseconds), otherwise now. Idle is then the time since the
+// server last sent something, and a stream's token costs one clock read,
+// not two.
+func (w *watchedConn) waitStart() int64 {
+	if w.dataAt != 0 {
+		return w.dataAt
+	}
+	return w.clock.Now()
 }
 
 // readInto is fill's read of the socket (a syscall.RawConn callback): true

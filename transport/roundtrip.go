@@ -274,6 +274,7 @@ func startRequest(conn net.Conn) (reused bool) {
 		return false
 	}
 	w.requests++
+	w.dataAt = 0 // the wait for this answer counts from now
 	return w.requests > 1
 }
 
