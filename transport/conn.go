@@ -49,7 +49,7 @@ type watchedConn struct {
 	// a clock read a token.
 	dataAt int64
 	clock  *Clock
-	watch    *watchdog // nil: no idle timeout
+	watch  *watchdog // nil: no idle timeout
 	// waiting is when the pending Read began (clock ns), 0 when none is
 	// pending, interrupted once the watchdog ended it.
 	waiting atomic.Int64
