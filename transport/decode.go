@@ -72,10 +72,12 @@ type decoder struct {
 
 func (d *decoder) decode(data []byte) (*piece, error) {
 	d.answer, d.thought, d.view = d.answer[:0], d.thought[:0], nil
-	if text, ok := d.shape.match(d.api, data); ok && !d.inPlace {
-		d.p, d.view = d.shape.p, text
-		d.p.text = text
-		return &d.p, nil
+	if !d.inPlace { // a whole body is one object: no shape to follow
+		if text, ok := d.shape.match(d.api, data); ok {
+			d.p, d.view = d.shape.p, text
+			d.p.text = text
+			return &d.p, nil
+		}
 	}
 	d.p = piece{}
 	if d.api == Responses || d.api == Messages || d.api == TGI {
