@@ -134,17 +134,50 @@ func (c *chunkClock) add(ts []int64) {
 // peakPerSecond is the most chunks counted in one second-long bucket
 // [origin + k s, origin + (k+1) s): vLLM's int(token_time − start) buckets.
 func (c *chunkClock) peakPerSecond(origin int64) int64 {
-	buckets := map[int64]int64{}
+	var seconds secondCounts
 	if c.perMS == nil {
 		for _, t := range c.exact {
-			buckets[max(t-origin, 0)/1e9]++
+			seconds.add(max(t-origin, 0)/1e9, 1)
 		}
 	}
 	for ms, n := range c.perMS {
-		buckets[max(ms*1e6-origin, 0)/1e9] += n
+		seconds.add(max(ms*1e6-origin, 0)/1e9, n)
 	}
+	return seconds.peak()
+}
+
+// secondCounts counts per second from a run's start: in a slice indexed
+// by the second (a run's chunks fall in its few thousand seconds; a map
+// increment per chunk was most of this view's cost), in a map for a
+// second past maxIndexedSecond, which only a clock gone wrong gives.
+type secondCounts struct {
+	indexed []int64
+	far     map[int64]int64
+}
+
+// maxIndexedSecond bounds the slice: ten days of seconds, 6.9 MB.
+const maxIndexedSecond = 10 * 24 * 3600
+
+func (c *secondCounts) add(second, n int64) {
+	if second >= maxIndexedSecond {
+		if c.far == nil {
+			c.far = map[int64]int64{}
+		}
+		c.far[second] += n
+		return
+	}
+	if second >= int64(len(c.indexed)) {
+		c.indexed = append(c.indexed, make([]int64, second+1-int64(len(c.indexed)))...)
+	}
+	c.indexed[second] += n
+}
+
+func (c *secondCounts) peak() int64 {
 	var peak int64
-	for _, n := range buckets {
+	for _, n := range c.indexed {
+		peak = max(peak, n)
+	}
+	for _, n := range c.far {
 		peak = max(peak, n)
 	}
 	return peak

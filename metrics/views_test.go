@@ -242,3 +242,24 @@ func TestWeightedDistEmpty(t *testing.T) {
 		t.Errorf("got %+v, want zeros", d)
 	}
 }
+
+// TestSecondCountsFarSeconds: a second past the indexed range (a clock
+// gone wrong) is still counted, apart, and the peak is over both.
+func TestSecondCountsFarSeconds(t *testing.T) {
+	var c secondCounts
+	c.add(0, 2)
+	c.add(3, 1)
+	c.add(3, 4)
+	c.add(maxIndexedSecond+5, 6)
+	c.add(maxIndexedSecond+5, 1)
+	if len(c.indexed) != 4 {
+		t.Errorf("indexed %d seconds, want 4", len(c.indexed))
+	}
+	if got := c.peak(); got != 7 {
+		t.Errorf("peak = %d, want 7 (the far second)", got)
+	}
+	c.add(1, 9)
+	if got := c.peak(); got != 9 {
+		t.Errorf("peak = %d, want 9", got)
+	}
+}
