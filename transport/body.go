@@ -176,8 +176,26 @@ func (b *connBody) line() ([]byte, error) {
 }
 
 // chunkSize parses a chunk-size line: hex digits, optional whitespace and
-// extensions (";name=value", ignored).
+// extensions (";name=value", ignored). A streamed token is one chunk, so
+// the common line, up to 15 hex digits alone, is read in one pass.
 func chunkSize(line []byte) (int64, error) {
+	var n int64
+	for i, c := range line {
+		d, ok := hexDigit(c)
+		if !ok || i == 15 {
+			return chunkSizeAny(line)
+		}
+		n = n<<4 | int64(d)
+	}
+	if len(line) == 0 {
+		return chunkSizeAny(line)
+	}
+	return n, nil
+}
+
+// chunkSizeAny parses any chunk-size line, and says what is wrong with one
+// that is not.
+func chunkSizeAny(line []byte) (int64, error) {
 	if i := bytes.IndexByte(line, ';'); i >= 0 {
 		line = line[:i]
 	}

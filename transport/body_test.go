@@ -54,6 +54,21 @@ func TestTLSStreamIsStampedAndReused(t *testing.T) {
 	}
 }
 
+// FuzzChunkSize: the one-pass read of a plain line agrees with the
+// general parser on every line.
+func FuzzChunkSize(f *testing.F) {
+	for _, s := range []string{"1a", "ff ; x", "fffffffffffffff", "10000000000000000", "", "1 2"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		got, err := chunkSize([]byte(line))
+		want, wantErr := chunkSizeAny([]byte(line))
+		if got != want || (err == nil) != (wantErr == nil) {
+			t.Fatalf("chunkSize(%q) = %d, %v; the general parser says %d, %v", line, got, err, want, wantErr)
+		}
+	})
+}
+
 func TestChunkSize(t *testing.T) {
 	cases := []struct {
 		line string
@@ -62,6 +77,7 @@ func TestChunkSize(t *testing.T) {
 	}{
 		{"1a", 26, true}, {"1A", 26, true}, {"0", 0, true}, {"ff ; name=v", 255, true}, {"10\t", 16, true},
 		{"", 0, false}, {"zz", 0, false}, {"-1", 0, false}, {"1 2", 0, false}, {"10000000000000000", 0, false},
+		{"fffffffffffffff", 1<<60 - 1, true}, {"0000000000000001", 1, true}, {"7fffffffffffffff", 1<<63 - 1, true},
 	}
 	for _, tc := range cases {
 		got, err := chunkSize([]byte(tc.line))
