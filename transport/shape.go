@@ -26,10 +26,14 @@ import (
 // Only APIs whose piece comes from the scan alone use it: Responses,
 // Messages and TGI judge an event after the scan from its type.
 type chunkShape struct {
-	api            API
-	prefix, suffix []byte // copies: the object's buffer is reused
-	p              piece  // its text is nil
-	known          bool
+	api API
+	// around is a copy of the bytes before the string's body, then those
+	// after it (the object's buffer is reused), in one allocation: every
+	// open stream holds one. The prefix is around[:split].
+	around []byte
+	split  int
+	p      piece // its text is nil
+	known  bool
 }
 
 // shapeless says the API's pieces are not the scan's alone.
@@ -39,11 +43,12 @@ func shapeless(api API) bool {
 
 // match is the text of data when data has the remembered shape.
 func (c *chunkShape) match(api API, data []byte) (text []byte, ok bool) {
-	if !c.known || c.api != api || len(data) < len(c.prefix)+len(c.suffix) ||
-		!bytes.HasPrefix(data, c.prefix) || !bytes.HasSuffix(data, c.suffix) {
+	prefix, suffix := c.around[:c.split], c.around[c.split:]
+	if !c.known || c.api != api || len(data) < len(c.around) ||
+		!bytes.HasPrefix(data, prefix) || !bytes.HasSuffix(data, suffix) {
 		return nil, false
 	}
-	body := data[len(c.prefix) : len(data)-len(c.suffix)]
+	body := data[len(prefix) : len(data)-len(suffix)]
 	if hasStringSpecial(body) {
 		return nil, false
 	}
@@ -64,15 +69,15 @@ func (c *chunkShape) learn(api API, data, view []byte, p *piece) {
 		return
 	}
 	c.api, c.known = api, true
-	c.prefix = append(c.prefix[:0], data[:start]...)
-	c.suffix = append(c.suffix[:0], data[end:]...)
+	c.around = append(append(c.around[:0], data[:start]...), data[end:]...)
+	c.split = start
 	c.p = *p
 	c.p.text = nil
 }
 
 // forget drops buffers grown by a huge object.
 func (c *chunkShape) forget() {
-	if cap(c.prefix)+cap(c.suffix) > bigBuffer {
+	if cap(c.around) > bigBuffer {
 		*c = chunkShape{}
 	}
 }

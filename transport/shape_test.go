@@ -122,7 +122,7 @@ func FuzzShapeMatchesScan(f *testing.F) {
 			if _, err := d.decode([]byte(first)); err != nil || !d.shape.known {
 				continue
 			}
-			spliced := string(d.shape.prefix) + body + string(d.shape.suffix)
+			spliced := string(d.shape.around[:d.shape.split]) + body + string(d.shape.around[d.shape.split:])
 			want, wantErr = fresh(api, []byte(spliced))
 			got, _, err = afterShape(api, []byte(first), []byte(spliced))
 			samePiece(t, string(api)+" "+spliced, got, err, want, wantErr)
