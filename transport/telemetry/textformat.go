@@ -167,28 +167,48 @@ func (r *textReader) skipLine() bool {
 	return true
 }
 
-func isNameStart(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == ':'
-}
+// Byte classes of names, as bits of nameClass.
+const (
+	metricStart  = 1 << iota // [a-zA-Z_:]
+	metricByte               // [a-zA-Z0-9_:]
+	labelStart               // [a-zA-Z_]
+	labelByte                // [a-zA-Z0-9_]
+	valueSpecial             // 'p', 'P', '_': bytes expfmt refuses in a float
+)
 
-func isNameByte(c byte) bool { return isNameStart(c) || c >= '0' && c <= '9' }
+var nameClass = func() (t [256]uint8) {
+	for c := range 256 {
+		letter := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_'
+		digit := c >= '0' && c <= '9'
+		if letter || c == ':' {
+			t[c] |= metricStart | metricByte
+		}
+		if digit {
+			t[c] |= metricByte | labelByte
+		}
+		if letter {
+			t[c] |= labelStart | labelByte
+		}
+		if c == 'p' || c == 'P' || c == '_' {
+			t[c] |= valueSpecial
+		}
+	}
+	return t
+}()
 
-func isLabelNameStart(c byte) bool { return c != ':' && isNameStart(c) }
-
-func isLabelNameByte(c byte) bool { return c != ':' && isNameByte(c) }
-
-// name reads a metric name ([a-zA-Z_:][a-zA-Z0-9_:]*), empty when the
-// next byte cannot start one. A quote in or at a name (expfmt toggles
-// quoting there) and the end of the page decline.
-func (r *textReader) name(start func(byte) bool, more func(byte) bool) ([]byte, bool) {
+// name reads a metric name ([a-zA-Z_:][a-zA-Z0-9_:]*, with start and
+// more metricStart and metricByte) or a label name (labelStart,
+// labelByte), empty when the next byte cannot start one. A quote in or at
+// a name (expfmt toggles quoting there) and the end of the page decline.
+func (r *textReader) name(start, more uint8) ([]byte, bool) {
 	from := r.i
 	if r.eof() || r.b[r.i] == '"' {
 		return nil, false
 	}
-	if !start(r.b[r.i]) {
+	if nameClass[r.b[r.i]]&start == 0 {
 		return r.b[from:from], true
 	}
-	for r.i < len(r.b) && more(r.b[r.i]) {
+	for r.i < len(r.b) && nameClass[r.b[r.i]]&more != 0 {
 		r.i++
 	}
 	if r.eof() || r.b[r.i] == '"' {
@@ -219,7 +239,7 @@ func (r *textReader) comment() bool {
 		return r.skipLine()
 	}
 	r.skipBlanks()
-	name, ok := r.name(isNameStart, isNameByte)
+	name, ok := r.name(metricStart, metricByte)
 	if !ok {
 		return false
 	}
@@ -364,7 +384,7 @@ func (p *parser) newFamily(name []byte) *family {
 // timestamp (checked, then ignored).
 func (r *textReader) sample() bool {
 	p := r.p
-	name, ok := r.name(isNameStart, isNameByte)
+	name, ok := r.name(metricStart, metricByte)
 	if !ok || len(name) == 0 {
 		return false
 	}
@@ -418,7 +438,7 @@ func (r *textReader) labels(f *family, bound *float64) bool {
 			r.i++
 			return true
 		}
-		name, ok := r.name(isLabelNameStart, isLabelNameByte)
+		name, ok := r.name(labelStart, labelByte)
 		if !ok || len(name) == 0 {
 			return false
 		}
@@ -534,8 +554,10 @@ func (r *textReader) labelValue() bool {
 // exponents, hexadecimal mantissas), but no 'p' exponents or '_'
 // separators, and no out-of-range values.
 func parseValue(t []byte) (float64, bool) {
-	if bytes.ContainsAny(t, "pP_") {
-		return 0, false
+	for _, c := range t {
+		if nameClass[c]&valueSpecial != 0 {
+			return 0, false
+		}
 	}
 	v, err := strconv.ParseFloat(string(t), 64)
 	return v, err == nil
