@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"math"
+	"math/rand/v2"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -224,5 +225,56 @@ func TestDirectReaderTakesRealPages(t *testing.T) {
 			}
 			samePages(t, page)
 		})
+	}
+}
+
+// randomPage builds a page from a few names and their _sum, _count and
+// _bucket forms, TYPE and HELP lines in any order, le and quantile
+// labels, and awkward values: mostly well-formed, so that pages reach
+// the family rules (which family a _sum belongs to, what a late TYPE
+// does) that byte mutations seldom build.
+func randomPage(rng *rand.Rand) []byte {
+	pick := func(xs ...string) string { return xs[rng.IntN(len(xs))] }
+	var b bytes.Buffer
+	for range 1 + rng.IntN(12) {
+		name := pick("a", "b", "h", "s") + pick("", "", "_sum", "_count", "_bucket", "_bucket_count")
+		switch rng.IntN(6) {
+		case 0:
+			b.WriteString("# TYPE " + name + " " + pick("counter", "gauge", "untyped", "summary", "histogram", "gaugehistogram", "Histogram", "gauge_histogram") + "\n")
+		case 1:
+			b.WriteString("# HELP " + name + pick("", " ", " text", " a\\\\b\\n") + "\n")
+		default:
+			b.WriteString(name)
+			if rng.IntN(3) > 0 {
+				b.WriteString("{")
+				for i := range rng.IntN(4) {
+					if i > 0 {
+						b.WriteString(",")
+					}
+					b.WriteString(pick("le", "quantile", "x", "y", "le") + `="` + pick("1", "0.5", "+Inf", "NaN", "", "1.0", "x") + `"`)
+				}
+				b.WriteString(pick("}", ",}", " }"))
+			}
+			b.WriteString(" " + pick("1", "2", "0.5", "-1", "-0", "NaN", "+Inf", "1e30", "3", "0"))
+			b.WriteString(pick("", "", "", " 123"))
+			b.WriteString("\n")
+		}
+	}
+	return b.Bytes()
+}
+
+func TestParseRandomPagesMatchExpfmt(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		page := randomPage(rng)
+		t.Run("", func(t *testing.T) {
+			samePages(t, page)
+			if t.Failed() {
+				t.Logf("page:\n%s", page)
+			}
+		})
+		if t.Failed() {
+			return
+		}
 	}
 }

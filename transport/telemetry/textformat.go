@@ -65,7 +65,7 @@ type family struct {
 	first, last int32 // its metrics, linked through metricRec.next; -1: none
 }
 
-// span is a range of parser.arena.
+// span is a range of one of the parser's slices (arena, pairs).
 type span struct{ start, end int }
 
 type pairSpan struct{ name, value span }
@@ -73,19 +73,20 @@ type pairSpan struct{ name, value span }
 // metricRec is one metric of a family: a plain sample, or one
 // histogram's or summary's series, which gathers several lines.
 type metricRec struct {
-	pairs          span // into parser.pairs: the labels of its first line, "le"/"quantile" left out
-	next           int32
-	value          float64 // a plain sample's value
-	firstObs, last int32   // buckets or quantiles, linked through observation.next; -1: none
-	nObs           int32
-	sum            float64
-	countInt       uint64  // a _count line read as an unsigned integer, as expfmt stores it
-	countFloat     float64 // a histogram's _count that is not an unsigned integer
-	hasSum         bool
-	hasCountInt    bool
-	hasCountFloat  bool
-	floatBucket    bool // a bucket that is not an unsigned integer
-	infBucket      bool // a bucket with le="+Inf"
+	pairs         span // into parser.pairs: the labels of its first line, "le"/"quantile" left out
+	next          int32
+	value         float64 // a plain sample's value
+	firstObs      int32   // buckets or quantiles, linked through observation.next; -1: none
+	lastObs       int32
+	nObs          int32
+	sum           float64
+	countInt      uint64  // a _count line read as an unsigned integer, as expfmt stores it
+	countFloat    float64 // a histogram's _count that is not an unsigned integer
+	hasSum        bool
+	hasCountInt   bool
+	hasCountFloat bool
+	floatBucket   bool // a bucket that is not an unsigned integer
+	infBucket     bool // a bucket with le="+Inf"
 }
 
 // observation is one bucket (bound = le) or one quantile.
@@ -631,7 +632,7 @@ func (p *parser) record(f *family, ro role, pairs0, arena0 int, bound, v float64
 // newMetric appends a metric to family f, its labels pairs[pairs0:].
 func (p *parser) newMetric(f *family, pairs0 int) *metricRec {
 	idx := int32(len(p.metrics))
-	p.metrics = append(p.metrics, metricRec{pairs: span{pairs0, len(p.pairs)}, next: -1, firstObs: -1, last: -1})
+	p.metrics = append(p.metrics, metricRec{pairs: span{pairs0, len(p.pairs)}, next: -1, firstObs: -1, lastObs: -1})
 	if f.last >= 0 {
 		p.metrics[f.last].next = idx
 	} else {
@@ -644,12 +645,12 @@ func (p *parser) newMetric(f *family, pairs0 int) *metricRec {
 func (p *parser) observe(m *metricRec, bound, v float64) {
 	idx := int32(len(p.obs))
 	p.obs = append(p.obs, observation{bound: bound, value: v, next: -1})
-	if m.last >= 0 {
-		p.obs[m.last].next = idx
+	if m.lastObs >= 0 {
+		p.obs[m.lastObs].next = idx
 	} else {
 		m.firstObs = idx
 	}
-	m.last = idx
+	m.lastObs = idx
 	m.nObs++
 }
 
