@@ -132,9 +132,11 @@ func (p *parser) read(b []byte) bool {
 func isBlank(c byte) bool { return c == ' ' || c == '\t' }
 
 func (r *textReader) skipBlanks() {
-	for r.i < len(r.b) && isBlank(r.b[r.i]) {
-		r.i++
+	i := r.i
+	for i < len(r.b) && isBlank(r.b[i]) {
+		i++
 	}
+	r.i = i
 }
 
 func (r *textReader) eof() bool { return r.i >= len(r.b) }
@@ -151,11 +153,13 @@ func (r *textReader) endOfLine() bool {
 // token reads up to the next blank or newline; false at the end of the
 // page (every line must end with a newline).
 func (r *textReader) token() ([]byte, bool) {
-	start := r.i
-	for r.i < len(r.b) && !isBlank(r.b[r.i]) && r.b[r.i] != '\n' {
-		r.i++
+	b, start := r.b, r.i
+	i := start
+	for i < len(b) && !isBlank(b[i]) && b[i] != '\n' {
+		i++
 	}
-	return r.b[start:r.i], !r.eof()
+	r.i = i
+	return b[start:i], i < len(b)
 }
 
 // skipLine consumes the rest of the line, newline included.
@@ -202,20 +206,22 @@ var nameClass = func() (t [256]uint8) {
 // labelByte), empty when the next byte cannot start one. A quote in or at
 // a name (expfmt toggles quoting there) and the end of the page decline.
 func (r *textReader) name(start, more uint8) ([]byte, bool) {
-	from := r.i
-	if r.eof() || r.b[r.i] == '"' {
+	b, from := r.b, r.i
+	if from >= len(b) || b[from] == '"' {
 		return nil, false
 	}
-	if nameClass[r.b[r.i]]&start == 0 {
-		return r.b[from:from], true
+	if nameClass[b[from]]&start == 0 {
+		return b[from:from], true
 	}
-	for r.i < len(r.b) && nameClass[r.b[r.i]]&more != 0 {
-		r.i++
+	i := from + 1
+	for i < len(b) && nameClass[b[i]]&more != 0 {
+		i++
 	}
-	if r.eof() || r.b[r.i] == '"' {
+	r.i = i
+	if i >= len(b) || b[i] == '"' {
 		return nil, false
 	}
-	return r.b[from:r.i], true
+	return b[from:i], true
 }
 
 // comment reads the rest of a line that began with '#': HELP and TYPE
@@ -534,16 +540,12 @@ func (r *textReader) labelValue() bool {
 			r.i++
 		default:
 			// Copy the run up to the next quote, backslash or newline at once.
-			n := 0
-			for r.i+n < len(r.b) {
-				if d := r.b[r.i+n]; d == '"' || d == '\\' || d == '\n' {
-					break
-				}
-				n++
+			b, end := r.b, r.i
+			for end < len(b) && b[end] != '"' && b[end] != '\\' && b[end] != '\n' {
+				end++
 			}
-			p.arena = append(p.arena, c)
-			p.arena = append(p.arena, r.b[r.i:r.i+n]...)
-			r.i += n
+			p.arena = append(p.arena, b[r.i-1:end]...)
+			r.i = end
 			continue
 		}
 		p.arena = append(p.arena, c)
