@@ -12,8 +12,8 @@ import (
 // readExpfmt reads a page the direct reader declined with
 // prometheus/common's TextParser, into the same records, so both ways
 // give samples through one builder. It is the slow way (about five times
-// the CPU and thirty times the allocations) and real exporters' pages
-// never take it: it is there for what the direct reader does not handle
+// the CPU, and thousands of allocations a page where the direct reader
+// makes none) and real exporters' pages never take it: it is there for what the direct reader does not handle
 // (a quoted UTF-8 name) and for saying what is wrong with a broken page,
 // in the words users have always seen.
 //

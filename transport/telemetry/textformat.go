@@ -10,10 +10,11 @@ import (
 // This file is the direct reader of the text exposition format 0.0.4:
 // one pass over the page's bytes, straight into the parser's reused
 // records, with no intermediate protobuf families, maps of labels or
-// per-token strings. It accepts exactly what prometheus/common's
-// expfmt.TextParser accepts, and reads it the same way, quirks included
-// (they are noted where they matter), so a page reads the same whichever
-// reads it; FuzzParseMatchesExpfmt holds it to that.
+// per-token strings. A page it reads, it reads exactly as
+// prometheus/common's expfmt.TextParser does, quirks included (they are
+// noted where they matter), and it reads only pages expfmt accepts, so a
+// page reads the same whichever reads it; FuzzParseMatchesExpfmt holds it
+// to that.
 //
 // It declines what it is not sure of rather than guess: an error of any
 // kind, a line that starts with '{' or a name in quotes (the UTF-8 name
