@@ -5,6 +5,7 @@ package telemetry
 import (
 	"bytes"
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -61,20 +62,70 @@ func dcgmPage(b *testing.B, gpus int) []byte {
 
 func benchParse(b *testing.B, body []byte) {
 	p := newParser()
+	benchParseWith(b, body, func() (int, error) {
+		samples, err := p.parseBytes(body, "gpu1:9400", 1)
+		return len(samples), err
+	})
+}
+
+// benchParseExpfmt parses with the expfmt-based parser the direct reader
+// replaced (reference_test.go), for before/after figures from one binary.
+func benchParseExpfmt(b *testing.B, body []byte) {
+	p := newRefParser()
+	benchParseWith(b, body, func() (int, error) {
+		samples, err := p.parse(bytes.NewReader(body), "gpu1:9400", 1)
+		return len(samples), err
+	})
+}
+
+func benchParseWith(b *testing.B, body []byte, parse func() (int, error)) {
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
 	cpu0 := processCPU()
 	b.ResetTimer()
 	n := 0
 	for b.Loop() {
-		samples, err := p.parse(bytes.NewReader(body), "gpu1:9400", 1)
-		if err != nil {
+		var err error
+		if n, err = parse(); err != nil {
 			b.Fatal(err)
 		}
-		n = len(samples)
 	}
 	b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N), "cpu-ns/op")
 	b.ReportMetric(float64(n), "samples/op")
+}
+
+// simPage is the page the built-in simulator serves (one GPU's DCGM
+// fields, vLLM's series and the Go process metrics).
+func simPage(b *testing.B) []byte {
+	srv, err := sim.Start(sim.DefaultConfig())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer func() { _ = srv.Close() }()
+	resp, err := http.Get(srv.URL() + "/metrics")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return body
+}
+
+// BenchmarkParseOldNew parses the simulator's page and a real vLLM
+// 0.32's with the direct reader and with expfmt, the before and after of
+// docs/performance.md's "Telemetry scraping cost".
+func BenchmarkParseOldNew(b *testing.B) {
+	pages := []struct {
+		name string
+		body []byte
+	}{{"sim", simPage(b)}, {"vllm-0.32", readFixture(b, "vllm-0.32-after.txt")}}
+	for _, page := range pages {
+		b.Run(page.name+"/expfmt", func(b *testing.B) { benchParseExpfmt(b, page.body) })
+		b.Run(page.name+"/direct", func(b *testing.B) { benchParse(b, page.body) })
+	}
 }
 
 func BenchmarkParseDCGM(b *testing.B) {

@@ -93,7 +93,7 @@ func (f *fetcher) scrape(ctx context.Context, timeout time.Duration) result {
 			r.err = f.fail(f.why(ctx, err, timeout))
 			return
 		}
-		samples, err := f.parser.parse(bytes.NewReader(f.buf.Bytes()), f.source, sent)
+		samples, err := f.parser.parseBytes(f.buf.Bytes(), f.source, sent)
 		if err != nil {
 			r.err = f.fail("parse: " + err.Error())
 			return
