@@ -120,7 +120,7 @@ func (a *Accumulator) Add(r *Record) {
 		hasTTST: m.HasTTST, hasITL: m.HasITL, hasTPS: m.HasTPSUser, hasTTFO: m.HasTTFO,
 		ttftSched: m.TTFTFromSchedule, latencySched: m.LatencyFromSchedule, hasSched: m.HasFromSchedule,
 	})
-	for _, g := range m.ChunkGaps {
+	for g := range r.ChunkGaps() {
 		a.gaps.add(g)
 	}
 }

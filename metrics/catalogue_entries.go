@@ -143,10 +143,10 @@ var (
 	ChunkGap = &Metric{Name: "chunk_gap", Kind: PerRequest, q: quantityTime, Unit: "ms",
 		Direction: LowerIsBetter, Need: NeedStreaming,
 		distribution: func(s *Summary) *Distribution { return s.ChunkGap },
-		request: func(_ *Record, d RequestMetrics) []float64 {
-			gaps := make([]float64, len(d.ChunkGaps))
-			for i, g := range d.ChunkGaps {
-				gaps[i] = float64(g)
+		request: func(r *Record, _ RequestMetrics) []float64 {
+			gaps := make([]float64, 0, r.GapCount())
+			for g := range r.ChunkGaps() {
+				gaps = append(gaps, float64(g))
 			}
 			return gaps
 		}}

@@ -2,8 +2,10 @@ package metrics
 
 import "math"
 
-// RequestMetrics is one request's GenAI-Perf metrics (SPEC §2), derived
-// once and shared by aggregation, goodput and the per-request export. Times
+// RequestMetrics is one request's GenAI-Perf metrics (SPEC §2), shared by
+// aggregation, goodput and the per-request export. Deriving them is a few
+// subtractions, so each reader derives its own (Record.Metrics); the
+// per-chunk gaps are read off the record (Record.ChunkGaps), not kept. Times
 // are integer nanoseconds, as GenAI-Perf keeps them. A Has flag is false
 // where GenAI-Perf has no value for the request, which then contributes
 // nothing to that metric's distribution and cannot meet an SLO on it.
@@ -47,10 +49,6 @@ type RequestMetrics struct {
 	HasFromSchedule                       bool
 	TTFTFromSchedule, LatencyFromSchedule int64
 
-	// ChunkGaps are the gaps between consecutive content chunks (the
-	// per-chunk ITL), nil with fewer than two chunks.
-	ChunkGaps []int64
-
 	// ISL and OSL are the record's input and output token counts.
 	ISL, OSL int
 }
@@ -74,10 +72,6 @@ func Derive(r *Record) RequestMetrics {
 	}
 	if len(c) >= 2 {
 		m.HasTTST, m.TTST = true, c[1]-c[0]
-		m.ChunkGaps = make([]int64, len(c)-1)
-		for i := range m.ChunkGaps {
-			m.ChunkGaps[i] = c[i+1] - c[i]
-		}
 	}
 	if len(c) >= 2 && r.OutputTokens > 1 {
 		m.HasITL = true

@@ -287,7 +287,6 @@ func (r *reduction) loop() {
 			r.fallbacks++
 		}
 		rec.InputText = "" // counted: a turn's history need not be held on
-		rec.KeepMetrics()  // final now: derived once for every consumer below
 		if !r.overBudget && r.budget.add(rec) {
 			r.overBudget = true
 			r.abort()

@@ -95,14 +95,14 @@ func (d *PointData) Add(r *metrics.Record) {
 		d.turn[i], d.turns = float64(r.Turn), d.turns || r.Turn > 0
 		d.keepSchedule(i, r, m)
 	}
-	if len(m.ChunkGaps) == 0 {
+	if r.GapCount() == 0 {
 		return
 	}
 	d.gapSeen++
 	if i := d.slot(sampleGaps, d.gapSeen); i >= 0 {
-		gaps := make([]float64, len(m.ChunkGaps))
-		for k, g := range m.ChunkGaps {
-			gaps[k] = metrics.ChunkGap.Display(float64(g))
+		gaps := make([]float64, 0, r.GapCount())
+		for g := range r.ChunkGaps() {
+			gaps = append(gaps, metrics.ChunkGap.Display(float64(g)))
 		}
 		if i == len(d.gapRequests) {
 			d.gapRequests = append(d.gapRequests, gaps)

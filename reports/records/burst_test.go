@@ -14,9 +14,8 @@ import (
 // burstRecords are the records of the end of a many-stream run
 // (bench/streams_rss.sh): n streamed requests of chunks tokens each, one
 // token every 500 ms after a 1 s TTFT, all finishing within about a
-// second; derive derives their metrics once, as the runtime's reduction
-// does before handing them on.
-func burstRecords(n, chunks int, derive bool) []metrics.Record {
+// second.
+func burstRecords(n, chunks int) []metrics.Record {
 	const start = int64(1_790_000_000_000_000_000)
 	recs := make([]metrics.Record, n)
 	for i := range recs {
@@ -32,9 +31,6 @@ func burstRecords(n, chunks int, derive bool) []metrics.Record {
 		}
 		r.Done = r.Chunks[chunks-1] + 50_000
 		r.Usage = metrics.Usage{PromptTokens: 16, CompletionTokens: chunks, Reported: true}
-		if derive {
-			r.KeepMetrics()
-		}
 	}
 	return recs
 }
@@ -67,8 +63,8 @@ func writeBurst(tb testing.TB, recs []metrics.Record, opts Options) (allocated u
 // cut at 8 MiB of values; with the rows' arenas, one encoder and 2 MiB row
 // groups, 7.7 MB (6.1 MB).
 func TestBurstMemoryIsBounded(t *testing.T) {
-	small := writeBurst(t, burstRecords(2_000, 60, true), Options{FlushInterval: -1})
-	large := writeBurst(t, burstRecords(10_000, 60, true), Options{FlushInterval: -1})
+	small := writeBurst(t, burstRecords(2_000, 60), Options{FlushInterval: -1})
+	large := writeBurst(t, burstRecords(10_000, 60), Options{FlushInterval: -1})
 	t.Logf("allocated: %.1f MB for 2,000 records, %.1f MB for 10,000", float64(small)/(1<<20), float64(large)/(1<<20))
 	if large > 16<<20 {
 		t.Errorf("10,000 records allocated %.1f MB, want at most 16", float64(large)/(1<<20))
@@ -100,7 +96,7 @@ func BenchmarkWriterBurst(b *testing.B) {
 		{"flush=1MiB,page=32KiB", Options{FlushBytes: 1 << 20, pageBufferSize: 32 << 10}},
 	}
 	for _, n := range []int{2_000, 10_000} {
-		recs := burstRecords(n, 60, true)
+		recs := burstRecords(n, 60)
 		for _, size := range sizes {
 			opts := size.opts
 			opts.FlushInterval = -1
@@ -148,7 +144,7 @@ func writeOneByOne(tb testing.TB, out io.Writer, recs []metrics.Record, opts Opt
 //
 //	go test -run '^$' -bench WriterRecord -benchmem ./reports/records/
 func BenchmarkWriterRecord(b *testing.B) {
-	recs := burstRecords(10_000, 60, true)
+	recs := burstRecords(10_000, 60)
 	w, err := NewWriterOptions(io.Discard, testMeta, Options{FlushInterval: -1})
 	if err != nil {
 		b.Fatal(err)

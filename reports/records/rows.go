@@ -135,10 +135,10 @@ func (b *rowBatch) add(meta *Meta, shard int32, r *metrics.Record) *row {
 	if m.HasTPSUser {
 		out.TPSPerUser = b.f64.ptr(m.TPSUser)
 	}
-	if len(m.ChunkGaps) > 0 {
-		out.ChunkGapsUs = b.i32.take(len(m.ChunkGaps))
-		for i, g := range m.ChunkGaps {
-			out.ChunkGapsUs[i] = clamp32(int64(math.Round(float64(g) / 1e3)))
+	if n := r.GapCount(); n > 0 {
+		out.ChunkGapsUs = b.i32.take(n)[:0]
+		for g := range r.ChunkGaps() {
+			out.ChunkGapsUs = append(out.ChunkGapsUs, clamp32(int64(math.Round(float64(g)/1e3))))
 		}
 	}
 	if r.Usage.Reported {

@@ -54,9 +54,6 @@ func readExport(path string, opt ImportOptions) (*export, error) {
 	if err != nil {
 		return nil, err
 	}
-	for i := range exp.Records {
-		exp.Records[i].KeepMetrics() // counted: final, derived once for every read
-	}
 	typ := endpointType(exp.Endpoint)
 	if exp.ServiceKind == "triton" {
 		typ = "kserve" // GenAI-Perf's endpoint type of Triton's gRPC API

@@ -173,9 +173,6 @@ func (r *Run) addPeer(stderr io.Writer, path string, pr *peerRun) {
 	}
 	counting := runtime.Counting{Mode: runtime.ByTokenizer}
 	for _, pp := range pr.points {
-		for i := range pp.records {
-			pp.records[i].KeepMetrics()
-		}
 		run := genaiperf.DefaultRun("imported")
 		run.Subcommand, run.EndpointType, run.Streaming = "report", pr.api, pr.stream
 		run.TokenCounting = pr.tool + "'s tokenizer"

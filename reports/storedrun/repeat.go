@@ -108,10 +108,8 @@ func describe(f *os.File, size int64, path string) (*Repeat, error) {
 }
 
 // Each calls fn with every record in file (completion) order, a page at
-// a time, an auto point's warm-up flagged (warmupRows) and its metrics
-// derived once for every reader of it (the summaries, series, plots,
-// a merge's writer); an error from fn stops the read and is returned as
-// is.
+// a time, an auto point's warm-up flagged (warmupRows); an error from fn
+// stops the read and is returned as is.
 func (r *Repeat) Each(fn func(*metrics.Record) error) error {
 	if r.data == "" {
 		for i := range r.imported {
@@ -130,7 +128,6 @@ func (r *Repeat) Each(fn func(*metrics.Record) error) error {
 	_, err = records.ReadEach(f, size, func(rec *metrics.Record) error {
 		rec.Warmup = rec.Warmup || row < warm
 		row++
-		rec.KeepMetrics()
 		return fn(rec)
 	})
 	return err

@@ -364,31 +364,3 @@ func TestSeriesLeaveOutWarmup(t *testing.T) {
 		t.Errorf("summary: %d completed, want 7", c)
 	}
 }
-
-// The records a stored run hands out carry their metrics, derived once:
-// report reduces each into the point's summary, its components', the
-// series baseline gates compare and the plots, and each of them derived
-// it again (a gap slice each) from a record read back without them.
-func TestStoredRecordsAreDerivedOnce(t *testing.T) {
-	out := t.TempDir()
-	recs := storedruntest.Make(5, storedruntest.Shape{TTFT: time.Millisecond, ITL: time.Millisecond})
-	storedruntest.Run(t, out, "s.star", storedruntest.Chat("e", 5), storedruntest.Same(recs))
-	rep, err := storedrun.OpenFile(nil, filepath.Join(out, "e", "concurrency1", storedrun.RecordsFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	checked := 0
-	err = rep.Each(func(r *metrics.Record) error {
-		a, b := r.Metrics(), r.Metrics()
-		if len(a.ChunkGaps) > 0 {
-			checked++
-			if &a.ChunkGaps[0] != &b.ChunkGaps[0] {
-				t.Errorf("record %d is derived again by each reader of it", r.ID)
-			}
-		}
-		return nil
-	})
-	if err != nil || checked != len(recs) {
-		t.Errorf("%d records checked (%v), want %d", checked, err, len(recs))
-	}
-}
