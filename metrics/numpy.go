@@ -72,12 +72,23 @@ func pairwiseSum(x []float64) float64 {
 func numpyMeanStd(x []float64) (mean, std float64) {
 	n := float64(len(x))
 	mean = numpySum(x) / n
-	sq := make([]float64, len(x))
-	for i, v := range x {
-		d := v - mean
-		sq[i] = float64(d * d)
+	// The squared deviations are summed as numpySum sums, a buffer at a
+	// time, so they are made a buffer at a time: the same operations in
+	// the same order, without a copy the size of x (a run's pooled chunk
+	// gaps are millions of values, and this copy was the largest page
+	// the summaries touched after a 10,000-stream run).
+	sq := make([]float64, min(len(x), numpyBufferSize))
+	var total float64
+	for len(x) > 0 {
+		k := min(len(x), numpyBufferSize)
+		for i, v := range x[:k] {
+			d := v - mean
+			sq[i] = float64(d * d)
+		}
+		total += pairwiseSum(sq[:k])
+		x = x[k:]
 	}
-	return mean, math.Sqrt(numpySum(sq) / n)
+	return mean, math.Sqrt(total / n)
 }
 
 // numpyPercentile is np.percentile(x, p) with the default "linear" method
