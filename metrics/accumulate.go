@@ -275,5 +275,5 @@ func (g *gapValues) distribution() *Distribution {
 	for i, v := range g.exact {
 		values[i] = float64(v)
 	}
-	return NewDistribution(values)
+	return sortedDistribution(values)
 }

@@ -19,6 +19,21 @@ func NewDistribution(values []float64) *Distribution {
 	}
 	sorted := slices.Clone(values)
 	slices.Sort(sorted)
+	return distributionOf(values, sorted)
+}
+
+// sortedDistribution is NewDistribution of values in ascending order,
+// which it keeps as its sorted values, not a copy: a run's pooled chunk
+// gaps come sorted, and are millions of values.
+func sortedDistribution(sorted []float64) *Distribution {
+	if len(sorted) == 0 {
+		return nil
+	}
+	return distributionOf(sorted, sorted)
+}
+
+// distributionOf is the distribution of values, given them sorted.
+func distributionOf(values, sorted []float64) *Distribution {
 	mean, std := numpyMeanStd(values)
 	d := &Distribution{
 		Count:  len(values),

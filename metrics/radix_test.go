@@ -3,6 +3,7 @@ package metrics
 import (
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 )
@@ -58,4 +59,20 @@ func BenchmarkSortGaps(b *testing.B) {
 			slices.Sort(values)
 		}
 	})
+}
+
+// TestSortedDistributionIsNewDistribution: a distribution of values
+// already sorted, kept without a copy, is the one NewDistribution makes
+// of them, every statistic and percentile alike.
+func TestSortedDistributionIsNewDistribution(t *testing.T) {
+	values := generated(20000)
+	slices.Sort(values)
+	want := NewDistribution(slices.Clone(values))
+	got := sortedDistribution(values)
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("sortedDistribution = %+v, NewDistribution = %+v", got, want)
+	}
+	if sortedDistribution(nil) != nil {
+		t.Fatal("no values gave a distribution")
+	}
 }
