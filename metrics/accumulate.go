@@ -270,10 +270,5 @@ func (g *gapValues) distribution() *Distribution {
 	if g.hist != nil {
 		return g.hist.distribution()
 	}
-	sortInt64s(g.exact) // as ints, then converted: the order is the same
-	values := make([]float64, len(g.exact))
-	for i, v := range g.exact {
-		values[i] = float64(v)
-	}
-	return sortedDistribution(values)
+	return sortedDistribution(sortedFloats(g.exact)) // sorted as ints: the order is the same
 }

@@ -1,6 +1,9 @@
 package metrics
 
-import "slices"
+import (
+	"slices"
+	"unsafe"
+)
 
 // sortInt64s sorts v in place, ascending. A run pools one chunk gap per
 // token (gapValues), hundreds of thousands of them, and slices.Sort's
@@ -14,6 +17,37 @@ func sortInt64s(v []int64) {
 		slices.Sort(v)
 		return
 	}
+	if sorted := radixSort(v, make([]int64, len(v))); &sorted[0] != &v[0] {
+		copy(v, sorted)
+	}
+}
+
+// sortedFloats is v's values ascending, as float64s, and leaves v holding
+// some order of them. The result lives in the radix sort's scratch array,
+// reinterpreted (both are 8-byte values without pointers), so a run's
+// pooled chunk gaps, millions of values, take one more array of their
+// size at the summary, not two.
+func sortedFloats(v []int64) []float64 {
+	if len(v) == 0 {
+		return nil
+	}
+	scratch := make([]int64, len(v))
+	sorted := v
+	if len(v) < 1024 { // as sortInt64s
+		slices.Sort(v)
+	} else {
+		sorted = radixSort(v, scratch)
+	}
+	floats := unsafe.Slice((*float64)(unsafe.Pointer(unsafe.SliceData(scratch))), len(scratch))
+	for i, x := range sorted { // in place when sorted is scratch: read before written
+		floats[i] = float64(x)
+	}
+	return floats
+}
+
+// radixSort sorts v's values into v or scratch (as long as v) and returns
+// the one that holds them; the other is left with some order of them.
+func radixSort(v, scratch []int64) []int64 {
 	var counts [8][256]int
 	for _, x := range v {
 		k := radixKey(x)
@@ -21,7 +55,7 @@ func sortInt64s(v []int64) {
 			counts[pass][byte(k>>(8*pass))]++
 		}
 	}
-	src, dst := v, make([]int64, len(v))
+	src, dst := v, scratch
 	for pass := range counts {
 		count := &counts[pass]
 		shift := 8 * pass
@@ -40,9 +74,7 @@ func sortInt64s(v []int64) {
 		}
 		src, dst = dst, src
 	}
-	if &src[0] != &v[0] {
-		copy(v, src)
-	}
+	return src
 }
 
 // radixKey orders int64s as unsigned integers order their keys: the sign

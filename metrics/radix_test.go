@@ -76,3 +76,34 @@ func TestSortedDistributionIsNewDistribution(t *testing.T) {
 		t.Fatal("no values gave a distribution")
 	}
 }
+
+// TestSortedFloats: the gaps as sorted floats, whichever array the radix
+// sort ends in (one pass or two: values that differ in one byte or two)
+// and below its small-slice cut.
+func TestSortedFloats(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, tc := range []struct {
+		n, span, below int64
+	}{
+		{10, 1 << 40, 1 << 38},   // below the cut: slices.Sort
+		{5000, 200, 0},           // one byte differs: one pass, sorted into scratch
+		{5000, 60000, 0},         // two bytes: two passes, back in v
+		{5000, 1 << 40, 1 << 38}, // negatives too: every byte
+	} {
+		v := make([]int64, tc.n)
+		for i := range v {
+			v[i] = r.Int64N(tc.span) - tc.below
+		}
+		want := make([]float64, len(v))
+		for i, x := range v {
+			want[i] = float64(x)
+		}
+		slices.Sort(want)
+		if got := sortedFloats(v); !slices.Equal(got, want) {
+			t.Fatalf("n %d span %d: sortedFloats differs from the sorted conversion", tc.n, tc.span)
+		}
+	}
+	if sortedFloats(nil) != nil {
+		t.Fatal("no values gave some")
+	}
+}
