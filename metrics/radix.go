@@ -13,7 +13,7 @@ import (
 // high bytes of durations), so gaps of nanoseconds take three or four
 // passes. The order is the one slices.Sort gives: equal values are equal.
 func sortInt64s(v []int64) {
-	if len(v) < 1024 { // below this the passes cost more than they save
+	if len(v) < radixMinLen {
 		slices.Sort(v)
 		return
 	}
@@ -21,6 +21,10 @@ func sortInt64s(v []int64) {
 		copy(v, sorted)
 	}
 }
+
+// radixMinLen is the length below which the radix passes cost more than
+// they save: shorter slices are sorted by slices.Sort.
+const radixMinLen = 1024
 
 // sortedFloats is v's values ascending, as float64s, and leaves v holding
 // some order of them. The result lives in the radix sort's scratch array,
@@ -33,7 +37,7 @@ func sortedFloats(v []int64) []float64 {
 	}
 	scratch := make([]int64, len(v))
 	sorted := v
-	if len(v) < 1024 { // as sortInt64s
+	if len(v) < radixMinLen {
 		slices.Sort(v)
 	} else {
 		sorted = radixSort(v, scratch)

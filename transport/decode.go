@@ -80,7 +80,7 @@ func (d *decoder) decode(data []byte) (*piece, error) {
 		}
 	}
 	d.p = piece{}
-	if d.api == Responses || d.api == Messages || d.api == TGI {
+	if judgedAfterScan(d.api) {
 		d.event = agentEvent{} // read only by their judges, below
 	}
 	d.s.data, d.s.pos, d.s.depth = data, 0, 0

@@ -36,8 +36,9 @@ type chunkShape struct {
 	known  bool
 }
 
-// shapeless says the API's pieces are not the scan's alone.
-func shapeless(api API) bool {
+// judgedAfterScan says the API's events are judged by their type after
+// the scan (agentEvent), so a piece is not the scan's alone.
+func judgedAfterScan(api API) bool {
 	return api == Responses || api == Messages || api == TGI
 }
 
@@ -60,7 +61,7 @@ func (c *chunkShape) match(api API, data []byte) (text []byte, ok bool) {
 // else (see decoder.decode). A piece is the scan's function of the API
 // and the object's bytes alone, so a shape stays true until replaced.
 func (c *chunkShape) learn(api API, data, view []byte, p *piece) {
-	if shapeless(api) || p.errMsg != "" {
+	if judgedAfterScan(api) || p.errMsg != "" {
 		return
 	}
 	start := cap(data) - cap(view) // where view starts, if it lies in data

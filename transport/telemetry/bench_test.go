@@ -96,20 +96,21 @@ func benchParseWith(b *testing.B, body []byte, parse func() (int, error)) {
 
 // simPage is the page the built-in simulator serves (one GPU's DCGM
 // fields, vLLM's series and the Go process metrics).
-func simPage(b *testing.B) []byte {
+func simPage(tb testing.TB) []byte {
+	tb.Helper()
 	srv, err := sim.Start(sim.DefaultConfig())
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	defer func() { _ = srv.Close() }()
 	resp, err := http.Get(srv.URL() + "/metrics")
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		b.Fatal(err)
+	if err != nil || len(body) == 0 {
+		tb.Fatalf("the simulator's page: %v", err)
 	}
 	return body
 }

@@ -2,16 +2,13 @@ package telemetry
 
 import (
 	"bytes"
-	"io"
 	"math"
 	"math/rand/v2"
-	"net/http"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/llmbench/llmbench/metrics"
-	"github.com/llmbench/llmbench/transport/sim"
 )
 
 // edgeCases are pages at the corners of the text format, for the
@@ -202,20 +199,7 @@ func TestParseEdgeCasesMatchExpfmt(t *testing.T) {
 // read as expfmt reads them.
 func TestDirectReaderTakesRealPages(t *testing.T) {
 	pages := fixtures(t)
-	srv, err := sim.Start(sim.DefaultConfig())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = srv.Close() }()
-	resp, err := http.Get(srv.URL() + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pages["sim"], err = io.ReadAll(resp.Body)
-	_ = resp.Body.Close()
-	if err != nil || len(pages["sim"]) == 0 {
-		t.Fatalf("the simulator's page: %v", err)
-	}
+	pages["sim"] = simPage(t)
 	for name, page := range pages {
 		t.Run(name, func(t *testing.T) {
 			p := newParser()
