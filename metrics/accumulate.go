@@ -55,9 +55,9 @@ func NewAccumulator(opts Options) *Accumulator {
 	return &Accumulator{opts: opts, errors: errorGroups{}}
 }
 
-// Reserve sizes the per-request list for the requests a point is
-// expected to finish (at most maxReservedRequests) and the per-chunk
-// lists for the chunks it is expected to stream (at most GapExactLimit,
+// Reserve sizes the per-request lists for the requests a point is
+// expected to finish (at most maxReservedRequests) and the pooled chunk
+// gaps for the chunks it is expected to stream (at most GapExactLimit,
 // what they hold exactly). Without it they grow by append as the records
 // arrive, and at the end of a run where thousands of streams finish at
 // once every intermediate array is garbage the collector has not yet
@@ -68,12 +68,9 @@ func (a *Accumulator) Reserve(requests, chunks int) {
 		a.requests = slices.Grow(a.requests, n-len(a.requests))
 		a.views.reqs = slices.Grow(a.views.reqs, n-len(a.views.reqs))
 	}
-	n := min(chunks, GapExactLimit)
-	if n <= 0 || a.gaps.hist != nil || a.views.chunks.perMS != nil {
-		return
+	if n := min(chunks, GapExactLimit); n > 0 && a.gaps.hist == nil {
+		a.gaps.exact = slices.Grow(a.gaps.exact, n-len(a.gaps.exact))
 	}
-	a.gaps.exact = slices.Grow(a.gaps.exact, n-len(a.gaps.exact))
-	a.views.chunks.exact = slices.Grow(a.views.chunks.exact, n-len(a.views.chunks.exact))
 }
 
 // maxReservedRequests bounds Reserve's per-request lists (120 bytes a
@@ -120,9 +117,7 @@ func (a *Accumulator) Add(r *Record) {
 		hasTTST: m.HasTTST, hasITL: m.HasITL, hasTPS: m.HasTPSUser, hasTTFO: m.HasTTFO,
 		ttftSched: m.TTFTFromSchedule, latencySched: m.LatencyFromSchedule, hasSched: m.HasFromSchedule,
 	})
-	for g := range r.ChunkGaps() {
-		a.gaps.add(g)
-	}
+	a.addChunks(r)
 }
 
 // addLoad feeds the load metrics, which cover failed requests too (a
@@ -255,20 +250,25 @@ func (g *gapValues) add(v int64) {
 		return
 	}
 	g.exact = append(g.exact, v)
-	if len(g.exact) > GapExactLimit {
-		g.hist = &logHistogram{}
-		for _, x := range g.exact {
-			g.hist.add(x)
-		}
-		g.exact = nil
+}
+
+// toHistogram moves the exact gaps to the histogram (Accumulator.addChunks
+// calls it before a record would take them past GapExactLimit).
+func (g *gapValues) toHistogram() {
+	g.hist = &logHistogram{}
+	for _, x := range g.exact {
+		g.hist.add(x)
 	}
+	g.exact = nil
 }
 
 // distribution sorts the exact gaps first, so the pooled statistics do
-// not depend on the order requests finished in.
+// not depend on the order requests finished in. It sorts a copy: the
+// pooled order is what the chunk times are read back from
+// (Accumulator.chunkTimes), and a summary may be taken again.
 func (g *gapValues) distribution() *Distribution {
 	if g.hist != nil {
 		return g.hist.distribution()
 	}
-	return sortedDistribution(sortedFloats(g.exact)) // sorted as ints: the order is the same
+	return sortedDistribution(sortedFloats(slices.Clone(g.exact))) // sorted as ints: the order is the same
 }

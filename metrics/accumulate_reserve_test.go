@@ -2,23 +2,21 @@ package metrics
 
 import "testing"
 
-// Reserve sizes the per-request and per-chunk lists once (no growth while
-// the records of 200 × 4 chunks arrive) and changes no figure of the
-// summary; a
-// reservation past GapExactLimit holds the limit, and past it the
+// Reserve sizes the per-request lists and the pooled gaps once (no growth
+// while the records of 200 × 4 chunks arrive) and changes no figure of the
+// summary; a reservation past GapExactLimit holds the limit, and past it the
 // histogram takes over as without one.
 func TestAccumulatorReserve(t *testing.T) {
 	recs := sampleRecords(200, func(i int) int64 { return int64(i%7+1) * 1e6 })
 	reserved, plain := NewAccumulator(Options{}), NewAccumulator(Options{})
 	reserved.Reserve(200, 200*4)
-	gaps, chunks, requests, views := cap(reserved.gaps.exact), cap(reserved.views.chunks.exact), cap(reserved.requests), cap(reserved.views.reqs)
+	gaps, requests, views := cap(reserved.gaps.exact), cap(reserved.requests), cap(reserved.views.reqs)
 	for i := range recs {
 		reserved.Add(&recs[i])
 		plain.Add(&recs[i])
 	}
-	if gaps < 800 || chunks < 800 || cap(reserved.gaps.exact) != gaps || cap(reserved.views.chunks.exact) != chunks {
-		t.Errorf("capacities %d, %d reserved, %d, %d after; want ≥ 800 and unchanged",
-			gaps, chunks, cap(reserved.gaps.exact), cap(reserved.views.chunks.exact))
+	if gaps < 800 || cap(reserved.gaps.exact) != gaps {
+		t.Errorf("capacity %d reserved, %d after; want ≥ 800 and unchanged", gaps, cap(reserved.gaps.exact))
 	}
 	if requests < 200 || cap(reserved.requests) != requests || views < 200 || cap(reserved.views.reqs) != views {
 		t.Errorf("%d and %d requests reserved, %d and %d after; want ≥ 200 and unchanged",

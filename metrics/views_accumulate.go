@@ -1,6 +1,9 @@
 package metrics
 
-import "slices"
+import (
+	"iter"
+	"slices"
+)
 
 // viewValues is what the other tools' views (Views) need beyond the
 // per-request values Accumulator keeps: reqs is index-aligned with
@@ -71,7 +74,6 @@ func (v *viewValues) add(r *Record) {
 		}
 	}
 	v.reqs = append(v.reqs, viewRequest{sent: r.Sent, end: end, chunks: int32(len(r.Chunks)), ttfot: ttfot})
-	v.chunks.add(r.Chunks)
 }
 
 // reduceViews reduces what was added; s is the Summary the Accumulator has
@@ -104,43 +106,82 @@ func (a *Accumulator) wallTime() int64 {
 	return a.busyLast - a.busyFirst
 }
 
-// chunkClock keeps the arrival time of every content chunk exactly up to
-// GapExactLimit chunks, then only how many arrived in each millisecond, so
-// a run of millions of tokens holds a bounded amount. Past the limit the
-// peak per second is counted over whole milliseconds: a chunk within 1 ms
-// of a second's edge may be counted in the neighbouring second.
+// chunkClock is how many content chunks arrived in each millisecond, kept
+// only once the pooled chunk gaps have moved to their histogram: until
+// then every chunk's exact arrival time is read back from the gaps
+// (Accumulator.chunkTimes), so a run does not hold each token's time
+// twice. Past that point the peak per second is counted over whole
+// milliseconds: a chunk within 1 ms of a second's edge may be counted in
+// the neighbouring second.
 type chunkClock struct {
-	exact []int64
 	perMS map[int64]int64
 }
 
-func (c *chunkClock) add(ts []int64) {
-	if c.perMS == nil && len(c.exact)+len(ts) <= GapExactLimit {
-		c.exact = append(c.exact, ts...)
-		return
-	}
+func (c *chunkClock) add(t int64) {
 	if c.perMS == nil {
 		c.perMS = map[int64]int64{}
-		for _, t := range c.exact {
-			c.perMS[t/1e6]++
-		}
-		c.exact = nil
 	}
-	for _, t := range ts {
-		c.perMS[t/1e6]++
+	c.perMS[t/1e6]++
+}
+
+// chunkTimes yields the exact arrival time of every content chunk of the
+// first n completed requests with content, in the order they were added:
+// each request's first chunk (its send + TTFT), then each of its pooled
+// gaps added on. It reads the gaps in the order Add pooled them, so only
+// while they are exact (gapValues keeps that order: its distribution
+// sorts a copy).
+func (a *Accumulator) chunkTimes(n int) iter.Seq[int64] {
+	return func(yield func(int64) bool) {
+		gaps := a.gaps.exact
+		for i := range n {
+			t := a.views.reqs[i].sent + a.requests[i].ttft
+			if !yield(t) {
+				return
+			}
+			k := int(a.views.reqs[i].chunks) - 1
+			for _, g := range gaps[:k] {
+				t += g
+				if !yield(t) {
+					return
+				}
+			}
+			gaps = gaps[k:]
+		}
+	}
+}
+
+// addChunks pools r's chunk gaps, and counts its chunks' times once the
+// gaps are past GapExactLimit. r has been added to requests and
+// views.reqs; its gaps are not pooled yet.
+func (a *Accumulator) addChunks(r *Record) {
+	if a.gaps.hist == nil && len(a.gaps.exact)+r.GapCount() > GapExactLimit {
+		// The last chance to read the exact times: fold them, the
+		// earlier requests' only, into millisecond counts.
+		for t := range a.chunkTimes(len(a.requests) - 1) {
+			a.views.chunks.add(t)
+		}
+		a.gaps.toHistogram()
+	}
+	if a.gaps.hist != nil {
+		for _, t := range r.Chunks {
+			a.views.chunks.add(t)
+		}
+	}
+	for g := range r.ChunkGaps() {
+		a.gaps.add(g)
 	}
 }
 
 // peakPerSecond is the most chunks counted in one second-long bucket
 // [origin + k s, origin + (k+1) s): vLLM's int(token_time − start) buckets.
-func (c *chunkClock) peakPerSecond(origin int64) int64 {
+func (a *Accumulator) peakPerSecond(origin int64) int64 {
 	var seconds secondCounts
-	if c.perMS == nil {
-		for _, t := range c.exact {
+	if a.gaps.hist == nil {
+		for t := range a.chunkTimes(len(a.requests)) {
 			seconds.add(max(t-origin, 0)/1e9, 1)
 		}
 	}
-	for ms, n := range c.perMS {
+	for ms, n := range a.views.chunks.perMS {
 		seconds.add(max(ms*1e6-origin, 0)/1e9, n)
 	}
 	return seconds.peak()

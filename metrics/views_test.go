@@ -2,6 +2,8 @@ package metrics
 
 import (
 	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -217,21 +219,66 @@ func TestGuideConcurrencyMerge(t *testing.T) {
 	}
 }
 
-// TestChunkClockPastLimit: past GapExactLimit chunks the peak per second
-// is counted over whole milliseconds, and still comes out exact when no
-// chunk is near a second's edge. Chunks at 0.1 s (×3), 1.5 s (×2) and
-// 1.6 s (×2) from an origin at 0.0003 s: 3 in second 0, 4 in second 1.
+// TestChunkClockPastLimit: once the pooled gaps move to their histogram
+// the peak per second is counted over whole milliseconds, the chunks of
+// the requests before the move included, and still comes out exact when no
+// chunk is near a second's edge. Three requests sent at 0.3 ms (the
+// origin): chunks at 0.1 s (×3), 1.5 s (×2) and 1.6 s (×2), 1.7 s (×2); the
+// third request's gap takes the pool past 5: 3 in second 0, 6 in second 1.
 func TestChunkClockPastLimit(t *testing.T) {
 	defer func(n int) { GapExactLimit = n }(GapExactLimit)
-	GapExactLimit = 2
-	var c chunkClock
-	c.add([]int64{ms(100), ms(100), ms(100)})
-	c.add([]int64{ms(1500), ms(1500), ms(1600), ms(1600)})
-	if c.perMS == nil {
-		t.Fatal("the clock did not switch to millisecond counts")
+	recs := []Record{
+		{Sent: 300_000, Chunks: []int64{ms(100), ms(100), ms(100)}},
+		{Sent: 300_000, Chunks: []int64{ms(1500), ms(1500), ms(1600), ms(1600)}},
+		{Sent: 300_000, Chunks: []int64{ms(1700), ms(1700)}},
 	}
-	if got := c.peakPerSecond(300_000); got != 4 {
-		t.Errorf("peak = %d, want 4", got)
+	for _, limit := range []int{5, 1 << 21} {
+		GapExactLimit = limit
+		a := NewAccumulator(Options{})
+		for i := range recs {
+			a.Add(&recs[i])
+		}
+		if past := limit == 5; (a.views.chunks.perMS != nil) != past || (a.gaps.hist != nil) != past {
+			t.Errorf("limit %d: millisecond counts %v, histogram %v; want both %v",
+				limit, a.views.chunks.perMS != nil, a.gaps.hist != nil, past)
+		}
+		if got := a.peakPerSecond(300_000); got != 6 {
+			t.Errorf("limit %d: peak = %d, want 6", limit, got)
+		}
+	}
+}
+
+// TestChunkTimesAreTheRecords: the chunk times read back from the pooled
+// gaps are every completed request's chunks, in the order added, whatever
+// the records between them (failed, empty, one chunk, warm-up) and after a
+// summary was taken (its distribution must not reorder the pool).
+func TestChunkTimesAreTheRecords(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	a := NewAccumulator(Options{})
+	var want []int64
+	for i := range 300 {
+		r := Record{ID: int64(i), Sent: rng.Int64N(1e12), OutputTokens: 1}
+		at := r.Sent
+		for range rng.IntN(6) {
+			at += rng.Int64N(3e9)
+			r.Chunks = append(r.Chunks, at)
+		}
+		switch rng.IntN(8) {
+		case 0:
+			r.Err = &Failure{Class: ErrHTTP, Status: 500}
+		case 1:
+			r.Warmup = true
+		}
+		a.Add(&r)
+		if r.Err == nil && !r.Warmup {
+			want = append(want, r.Chunks...)
+		}
+		if i == 150 {
+			a.Summary()
+		}
+	}
+	if got := slices.Collect(a.chunkTimes(len(a.requests))); !slices.Equal(got, want) {
+		t.Errorf("chunk times read back differ from the records'\ngot  %v\nwant %v", got, want)
 	}
 }
 

@@ -30,7 +30,7 @@ func (a *Accumulator) vllmView(s *Summary) VLLMView {
 	v.OutputThroughput = perSecond(float64(v.TotalOutput), wall)
 	v.TotalTokenThroughput = perSecond(float64(v.TotalInput+v.TotalOutput), wall)
 	if len(a.requests) > 0 {
-		v.MaxOutputTokensPerS = float64(a.views.chunks.peakPerSecond(origin))
+		v.MaxOutputTokensPerS = float64(a.peakPerSecond(origin))
 		v.MaxConcurrentRequests = peakConcurrency(spans)
 	}
 	v.TTFT = vllmStatsOf(s.TimeToFirstToken, 1e-6)
