@@ -8,10 +8,11 @@ import (
 // viewValues is what the other tools' views (Views) need beyond the
 // per-request values Accumulator keeps: reqs is index-aligned with
 // Accumulator.requests (one entry per completed request with content),
-// others holds the spans of every other sent request, and chunks the
-// arrival times of the completed requests' content chunks (vLLM's peak
-// output token throughput). 32 bytes per request, plus the bounded chunk
-// clock; the Summary then holds AIPerf's unrounded ITL and per-user
+// others holds the spans of every other sent request, and chunks counts
+// the completed requests' content chunks per millisecond once the pooled
+// gaps no longer give their times (vLLM's peak output token throughput;
+// see chunkClock). 32 bytes per request, plus the bounded chunk clock; the
+// Summary then holds AIPerf's unrounded ITL and per-user
 // throughput values (16 bytes per request) as its other distributions do.
 type viewValues struct {
 	reqs   []viewRequest
