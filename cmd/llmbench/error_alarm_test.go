@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -15,13 +16,19 @@ import (
 
 // dyingServer is an OpenAI chat server that answers its first `serve`
 // requests and then dies: it stops listening and drops every connection,
-// as a server killed mid-run does. Every request after that fails.
+// as a server killed mid-run does. Every request after that fails. It
+// dies only once the answers it gave are on the wire (whole, with their
+// length, and flushed): dropping the connections while another handler
+// was still writing its answer made one of the served requests a reset,
+// in about one run in twenty.
 func dyingServer(t *testing.T, serve int) string {
 	t.Helper()
+	const answer = `{"id":"x","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"one two three"},"finish_reason":"stop"}],"usage":{"prompt_tokens":8,"completion_tokens":3,"total_tokens":11}}`
 	var (
-		mu     sync.Mutex
-		served int
-		srv    *httptest.Server
+		mu       sync.Mutex
+		served   int
+		answered sync.WaitGroup // the answers not yet flushed
+		srv      *httptest.Server
 	)
 	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost { // /metrics: it exports none
@@ -31,8 +38,12 @@ func dyingServer(t *testing.T, serve int) string {
 		mu.Lock()
 		served++
 		dead := served > serve
+		if !dead {
+			answered.Add(1)
+		}
 		mu.Unlock()
 		if dead { // the process dies: no more listening, no more connections
+			answered.Wait()
 			srv.Listener.Close()
 			srv.CloseClientConnections()
 			conn, _, err := w.(http.Hijacker).Hijack()
@@ -41,8 +52,11 @@ func dyingServer(t *testing.T, serve int) string {
 			}
 			return
 		}
+		defer answered.Done()
 		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprint(w, `{"id":"x","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"one two three"},"finish_reason":"stop"}],"usage":{"prompt_tokens":8,"completion_tokens":3,"total_tokens":11}}`)
+		w.Header().Set("Content-Length", strconv.Itoa(len(answer)))
+		fmt.Fprint(w, answer)
+		w.(http.Flusher).Flush()
 	}))
 	t.Cleanup(srv.Close)
 	return srv.URL
