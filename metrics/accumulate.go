@@ -263,12 +263,12 @@ func (g *gapValues) toHistogram() {
 }
 
 // distribution sorts the exact gaps first, so the pooled statistics do
-// not depend on the order requests finished in. It sorts a copy: the
-// pooled order is what the chunk times are read back from
-// (Accumulator.chunkTimes), and a summary may be taken again.
+// not depend on the order requests finished in. It sorts a copy
+// (sortedFloats): the pooled order is what the chunk times are read back
+// from, and a summary may be taken again.
 func (g *gapValues) distribution() *Distribution {
 	if g.hist != nil {
 		return g.hist.distribution()
 	}
-	return sortedDistribution(sortedFloats(slices.Clone(g.exact))) // sorted as ints: the order is the same
+	return sortedDistribution(sortedFloats(g.exact)) // sorted as ints: the order is the same
 }

@@ -26,24 +26,24 @@ func sortInt64s(v []int64) {
 // they save: shorter slices are sorted by slices.Sort.
 const radixMinLen = 1024
 
-// sortedFloats is v's values ascending, as float64s, and leaves v holding
-// some order of them. The result lives in the radix sort's scratch array,
-// reinterpreted (both are 8-byte values without pointers), so a run's
-// pooled chunk gaps, millions of values, take one more array of their
-// size at the summary, not two.
+// sortedFloats is v's values ascending, as float64s; v is left as it is
+// (the pooled gaps' order is what their chunk times are read back from,
+// Accumulator.chunkTimes). The values are sorted in a copy, with the radix
+// sort's scratch beside it, and the floats are written over whichever of
+// the two holds the sorted values (both are 8-byte values without
+// pointers), so millions of gaps take two arrays of their size, not three.
 func sortedFloats(v []int64) []float64 {
 	if len(v) == 0 {
 		return nil
 	}
-	scratch := make([]int64, len(v))
-	sorted := v
-	if len(v) < radixMinLen {
-		slices.Sort(v)
+	sorted := slices.Clone(v)
+	if len(sorted) < radixMinLen {
+		slices.Sort(sorted)
 	} else {
-		sorted = radixSort(v, scratch)
+		sorted = radixSort(sorted, make([]int64, len(sorted)))
 	}
-	floats := unsafe.Slice((*float64)(unsafe.Pointer(unsafe.SliceData(scratch))), len(scratch))
-	for i, x := range sorted { // in place when sorted is scratch: read before written
+	floats := unsafe.Slice((*float64)(unsafe.Pointer(unsafe.SliceData(sorted))), len(sorted))
+	for i, x := range sorted { // in place: each value read before it is written
 		floats[i] = float64(x)
 	}
 	return floats

@@ -79,7 +79,7 @@ func TestSortedDistributionIsNewDistribution(t *testing.T) {
 
 // TestSortedFloats: the gaps as sorted floats, whichever array the radix
 // sort ends in (one pass or two: values that differ in one byte or two)
-// and below its small-slice cut.
+// and below its small-slice cut, with the gaps left in their order.
 func TestSortedFloats(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, tc := range []struct {
@@ -99,8 +99,12 @@ func TestSortedFloats(t *testing.T) {
 			want[i] = float64(x)
 		}
 		slices.Sort(want)
+		pooled := slices.Clone(v)
 		if got := sortedFloats(v); !slices.Equal(got, want) {
 			t.Fatalf("n %d span %d: sortedFloats differs from the sorted conversion", tc.n, tc.span)
+		}
+		if !slices.Equal(v, pooled) {
+			t.Fatalf("n %d span %d: sortedFloats reordered its input", tc.n, tc.span)
 		}
 	}
 	if sortedFloats(nil) != nil {

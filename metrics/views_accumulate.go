@@ -11,9 +11,9 @@ import (
 // others holds the spans of every other sent request, and chunks counts
 // the completed requests' content chunks per millisecond once the pooled
 // gaps no longer give their times (vLLM's peak output token throughput;
-// see chunkClock). 32 bytes per request, plus the bounded chunk clock; the
-// Summary then holds AIPerf's unrounded ITL and per-user
-// throughput values (16 bytes per request) as its other distributions do.
+// see chunkClock). 32 bytes per request, plus the bounded chunk clock;
+// the Summary then holds AIPerf's unrounded ITL and per-user throughput
+// values (16 bytes per request) as its other distributions do.
 type viewValues struct {
 	reqs   []viewRequest
 	others []span

@@ -221,10 +221,11 @@ func TestGuideConcurrencyMerge(t *testing.T) {
 
 // TestChunkClockPastLimit: once the pooled gaps move to their histogram
 // the peak per second is counted over whole milliseconds, the chunks of
-// the requests before the move included, and still comes out exact when no
-// chunk is near a second's edge. Three requests sent at 0.3 ms (the
-// origin): chunks at 0.1 s (×3), 1.5 s (×2) and 1.6 s (×2), 1.7 s (×2); the
-// third request's gap takes the pool past 5: 3 in second 0, 6 in second 1.
+// the requests before the move included, and comes out as the exact count
+// does (a limit the run never reaches) when no chunk is near a second's
+// edge. Three requests sent at 0.3 ms (the origin): chunks at 0.1 s (×3),
+// 1.5 s (×2), 1.6 s (×2) and 1.7 s (×2); under a limit of 5 the third
+// request's gap takes the pool past it. 3 in second 0, 6 in second 1.
 func TestChunkClockPastLimit(t *testing.T) {
 	defer func(n int) { GapExactLimit = n }(GapExactLimit)
 	recs := []Record{
